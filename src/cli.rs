@@ -1,0 +1,354 @@
+//! The `fray` command line: `simulate`, `log`, `check`.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::data::level::{Level, load_level};
+use crate::rules::battle::RulesetId;
+use crate::rules::engine::{Controls, Engine, StartOptions, Stop, assets_dir, supported_rulesets};
+use crate::sim::{SimConfig, simulate};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "fray",
+    version,
+    about = "Tabletop RPG combat rules played out on a tile map"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Cmd>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Cmd {
+    /// Simulate many all-AI battles of a level: win rates with 95% intervals,
+    /// mean rounds, mean casualties.
+    Simulate {
+        /// The level file (levels/*.ron).
+        level: PathBuf,
+        /// Ruleset id (default: the level's default ruleset).
+        #[arg(long)]
+        ruleset: Option<String>,
+        /// How many battles.
+        #[arg(long, default_value_t = 1000)]
+        battles: u64,
+        /// Seed of the whole batch; battle i uses a seed derived from it.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Worker threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Change a ruleset setting, e.g. --set body_zones=false (repeatable).
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        settings: Vec<String>,
+    },
+    /// Play one all-AI battle and print its whole log: every roll, modifier
+    /// and rule.
+    Log {
+        /// The level file (levels/*.ron).
+        level: PathBuf,
+        #[arg(long)]
+        seed: u64,
+        #[arg(long)]
+        ruleset: Option<String>,
+        /// Die results to use, in order, before the RNG takes over: 7,3,10,...
+        #[arg(long, value_delimiter = ',')]
+        dice: Vec<u32>,
+        /// Change a ruleset setting, e.g. --set buffer=false (repeatable).
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        settings: Vec<String>,
+        /// One JSON object per event instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Validate level files and ruleset data (files or folders).
+    Check {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+}
+
+/// The default level, found from the working directory or the source tree.
+pub fn default_level() -> PathBuf {
+    let local = PathBuf::from("levels/open_field.ron");
+    if local.is_file() {
+        return local;
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels/open_field.ron")
+}
+
+fn parse_settings(settings: &[String]) -> Result<Vec<(String, String)>, String> {
+    settings
+        .iter()
+        .map(|s| {
+            s.split_once('=')
+                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+                .ok_or_else(|| format!("--set expects KEY=VALUE, not `{s}`"))
+        })
+        .collect()
+}
+
+fn pick_ruleset(level: &Level, ruleset: Option<&str>) -> Result<RulesetId, String> {
+    let id = ruleset.unwrap_or(&level.default_ruleset);
+    RulesetId::parse(id).ok_or_else(|| {
+        format!(
+            "unknown ruleset `{id}`; expected one of {}",
+            RulesetId::ALL.map(|r| r.id()).join(", ")
+        )
+    })
+}
+
+fn load(level: &Path) -> Result<Level, String> {
+    load_level(level).map_err(|e| e.to_string())
+}
+
+/// Run the command line; the exit code says whether it worked.
+pub fn run(cli: Cli) -> ExitCode {
+    let result = match cli.command {
+        None => {
+            eprintln!("fray: no command given; simulating the default level (see `fray --help`).");
+            cmd_simulate(&default_level(), None, 1000, 1, false, None, &[])
+        }
+        Some(Cmd::Simulate {
+            level,
+            ruleset,
+            battles,
+            seed,
+            json,
+            threads,
+            settings,
+        }) => cmd_simulate(
+            &level,
+            ruleset.as_deref(),
+            battles,
+            seed,
+            json,
+            threads,
+            &settings,
+        ),
+        Some(Cmd::Log {
+            level,
+            seed,
+            ruleset,
+            dice,
+            settings,
+            json,
+        }) => cmd_log(&level, seed, ruleset.as_deref(), dice, &settings, json),
+        Some(Cmd::Check { paths }) => cmd_check(&paths),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("fray: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn cmd_simulate(
+    level_path: &Path,
+    ruleset: Option<&str>,
+    battles: u64,
+    seed: u64,
+    json: bool,
+    threads: Option<usize>,
+    settings: &[String],
+) -> Result<(), String> {
+    let level = load(level_path)?;
+    let ruleset = pick_ruleset(&level, ruleset)?;
+    let threads = threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let cfg = SimConfig {
+        level,
+        ruleset,
+        battles,
+        seed,
+        threads,
+        settings: parse_settings(settings)?,
+        assets: assets_dir(),
+        progress: !json && std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        control: Controls::AllAi,
+    };
+    let report = simulate(&cfg)?;
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
+        );
+    } else {
+        print!("{}", report.text());
+    }
+    Ok(())
+}
+
+fn cmd_log(
+    level_path: &Path,
+    seed: u64,
+    ruleset: Option<&str>,
+    dice: Vec<u32>,
+    settings: &[String],
+    json: bool,
+) -> Result<(), String> {
+    let level = load(level_path)?;
+    let ruleset = pick_ruleset(&level, ruleset)?;
+    let mut engine = Engine::new().map_err(|e| e.to_string())?;
+    for (k, v) in parse_settings(settings)? {
+        engine.configure(ruleset, &k, &v)?;
+    }
+    let scripted = dice.len();
+    engine.start(
+        &level,
+        ruleset,
+        &StartOptions {
+            seed,
+            script: dice,
+            control: Controls::AllAi,
+        },
+    )?;
+    let stop = engine.run(crate::sim::MAX_STEPS);
+    let dice_state = engine
+        .world()
+        .resource::<crate::rules::dice::Dice>()
+        .clone();
+    if let Some(err) = dice_state.error() {
+        return Err(format!("--dice: {err}"));
+    }
+    if json {
+        for e in engine.events() {
+            println!("{}", serde_json::to_string(e).map_err(|e| e.to_string())?);
+        }
+    } else {
+        print!("{}", engine.log_text());
+        if scripted > 0 {
+            println!(
+                "({} of {} scripted dice used)",
+                scripted - dice_state.script_left(),
+                scripted
+            );
+        }
+    }
+    if stop == Stop::StepLimit {
+        return Err("the battle did not end within the step limit".into());
+    }
+    Ok(())
+}
+
+fn ron_files(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+/// The ruleset a data folder belongs to: `.../rulesets/<id>`.
+fn ruleset_folder(dir: &Path) -> Option<RulesetId> {
+    let name = dir.file_name()?.to_str()?;
+    let parent = dir.parent()?.file_name()?.to_str()?;
+    (parent == "rulesets")
+        .then(|| RulesetId::parse(name))
+        .flatten()
+}
+
+fn cmd_check(paths: &[PathBuf]) -> Result<(), String> {
+    let mut failures = 0usize;
+    let mut checked = 0usize;
+    let engine = Engine::new();
+    let mut report = |path: &Path, r: Result<String, String>| match r {
+        Ok(note) => {
+            checked += 1;
+            println!("ok    {}{}", path.display(), note);
+        }
+        Err(e) => {
+            checked += 1;
+            failures += 1;
+            println!("ERROR {e}");
+        }
+    };
+    for p in paths {
+        if p.is_dir() {
+            if let Some(id) = ruleset_folder(p) {
+                report(p, check_ruleset_dir(id, p));
+                continue;
+            }
+            let files = ron_files(p);
+            if files.is_empty() {
+                report(p, Err(format!("{}: no .ron files here", p.display())));
+            }
+            for f in files {
+                let r = check_level(&engine, &f);
+                report(&f, r);
+            }
+        } else if let Some(id) = p.parent().and_then(ruleset_folder) {
+            let r = check_ruleset_dir(id, p.parent().unwrap_or(p));
+            report(p, r);
+        } else {
+            let r = check_level(&engine, p);
+            report(p, r);
+        }
+    }
+    if failures > 0 {
+        return Err(format!("{failures} of {checked} files have errors"));
+    }
+    Ok(())
+}
+
+fn check_ruleset_dir(id: RulesetId, dir: &Path) -> Result<String, String> {
+    match id {
+        RulesetId::Ud10 => crate::rulesets::ud10::data::Ud10Data::load(dir)
+            .map(|_| String::new())
+            .map_err(|e| e.to_string()),
+        other => Err(format!(
+            "{}: the {other} ruleset is not implemented yet",
+            dir.display()
+        )),
+    }
+}
+
+fn check_level(
+    engine: &Result<Engine, crate::data::error::DataError>,
+    path: &Path,
+) -> Result<String, String> {
+    let level = load(path)?;
+    let engine = engine.as_ref().map_err(|e| e.to_string())?;
+    let supported = supported_rulesets(engine.world(), &level);
+    let default = RulesetId::parse(&level.default_ruleset);
+    match default {
+        Some(d) if supported.contains(&d) => {}
+        _ => {
+            return Err(format!(
+                "{}: default_ruleset `{}` is not an implemented ruleset that defines all its archetypes",
+                path.display(),
+                level.default_ruleset
+            ));
+        }
+    }
+    // Every supported ruleset must be able to set the battle up.
+    let mut scratch = Engine::new().map_err(|e| e.to_string())?;
+    for r in &supported {
+        scratch
+            .start(&level, *r, &StartOptions::default())
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(format!(
+        "  ({}; plays under {})",
+        level.name,
+        supported
+            .iter()
+            .map(|r| r.id())
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
+}

@@ -1,0 +1,1454 @@
+//! Level files: the map, factions, combatants and victory condition of one
+//! battle, read from RON and validated with precise error positions.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Deserializer, Serialize};
+
+use crate::data::error::{DataError, line_col, parse_ron, quoted_list};
+use crate::rules::map::{Cell, Map, Terrain, Zone};
+
+/// A loaded, validated level.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Level {
+    pub name: String,
+    pub description: String,
+    pub default_ruleset: String,
+    /// Rulesets the level is meant for; empty = any ruleset that defines its
+    /// archetypes.
+    pub rulesets: Vec<String>,
+    pub map: Map,
+    pub visibility: Visibility,
+    pub factions: Vec<FactionDef>,
+    pub combatants: Vec<CombatantDef>,
+    pub victory: Victory,
+    pub max_rounds: u32,
+    /// The file the level was read from.
+    pub source: PathBuf,
+}
+
+/// Lighting and weather.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum Visibility {
+    #[default]
+    Clear,
+    /// Fog, night.
+    Bad,
+}
+
+/// Who gives a faction's (or combatant's) orders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Control {
+    Human,
+    Ai,
+}
+
+/// One side of the battle.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FactionDef {
+    pub id: String,
+    pub name: String,
+    /// Parsed from `"#rrggbb"`.
+    pub colour: [u8; 3],
+    pub control: Control,
+    pub starts_fight: bool,
+    pub surprised: bool,
+}
+
+/// One of the eight compass directions (y grows southwards).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Facing {
+    N,
+    NE,
+    E,
+    SE,
+    S,
+    SW,
+    W,
+    NW,
+}
+
+impl Facing {
+    /// All directions, clockwise from north.
+    pub const ALL: [Facing; 8] = [
+        Facing::N,
+        Facing::NE,
+        Facing::E,
+        Facing::SE,
+        Facing::S,
+        Facing::SW,
+        Facing::W,
+        Facing::NW,
+    ];
+
+    /// Unit grid step in this direction; `N` is `(0,-1)`.
+    pub fn delta(self) -> (i32, i32) {
+        match self {
+            Facing::N => (0, -1),
+            Facing::NE => (1, -1),
+            Facing::E => (1, 0),
+            Facing::SE => (1, 1),
+            Facing::S => (0, 1),
+            Facing::SW => (-1, 1),
+            Facing::W => (-1, 0),
+            Facing::NW => (-1, -1),
+        }
+    }
+
+    /// The direction with the same signs as `(dx, dy)`; None for `(0,0)`.
+    pub fn from_delta(dx: i32, dy: i32) -> Option<Facing> {
+        let d = (dx.signum(), dy.signum());
+        Facing::ALL.into_iter().find(|f| f.delta() == d)
+    }
+}
+
+/// One combatant placed by the level.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CombatantDef {
+    pub archetype: String,
+    pub faction: String,
+    pub at: Cell,
+    pub name: Option<String>,
+    pub facing: Option<Facing>,
+    pub overrides: Overrides,
+}
+
+/// Per-combatant changes to its archetype.
+#[derive(Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Overrides {
+    pub stats: BTreeMap<String, i32>,
+    pub weapons: Option<Vec<String>>,
+    pub armor: Option<Vec<String>>,
+    /// `None`: the archetype's shield; `Some(None)` (written `shield: None`):
+    /// no shield; `Some(Some(name))` (written `shield: "buckler"`): that one.
+    #[serde(deserialize_with = "explicit_option")]
+    pub shield: Option<Option<String>>,
+    pub control: Option<Control>,
+    pub surprised: bool,
+    pub concealed: bool,
+}
+
+/// Deserializes a present field as `Some(value)`, so `None` in the file
+/// becomes `Some(None)`; an absent field stays `None` through `default`.
+fn explicit_option<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(d).map(Some)
+}
+
+/// How the battle is won.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum Victory {
+    /// The last faction with combatants able to fight wins.
+    LastStanding,
+    /// `faction` wins if it still has combatants after `rounds` rounds.
+    Survive { faction: String, rounds: u32 },
+    /// `faction` wins by holding `zone` for `rounds` consecutive rounds.
+    HoldZone {
+        faction: String,
+        zone: String,
+        rounds: u32,
+    },
+}
+
+/// Rounds after which an undecided battle is a draw, when not given.
+pub const DEFAULT_MAX_ROUNDS: u32 = 100;
+
+fn default_max_rounds() -> u32 {
+    DEFAULT_MAX_ROUNDS
+}
+
+#[derive(Deserialize)]
+#[serde(rename = "Level", deny_unknown_fields)]
+struct RawLevel {
+    name: String,
+    #[serde(default)]
+    description: String,
+    default_ruleset: String,
+    #[serde(default)]
+    rulesets: Vec<String>,
+    map: RawMap,
+    #[serde(default)]
+    visibility: Visibility,
+    factions: Vec<RawFaction>,
+    combatants: Vec<RawCombatant>,
+    victory: Victory,
+    #[serde(default = "default_max_rounds")]
+    max_rounds: u32,
+}
+
+#[derive(Deserialize)]
+#[serde(rename = "Map", deny_unknown_fields)]
+struct RawMap {
+    legend: BTreeMap<char, Terrain>,
+    rows: Vec<String>,
+    #[serde(default)]
+    zone_legend: BTreeMap<char, String>,
+    #[serde(default)]
+    zone_rows: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename = "Faction", deny_unknown_fields)]
+struct RawFaction {
+    id: String,
+    name: String,
+    colour: String,
+    control: Control,
+    #[serde(default)]
+    starts_fight: bool,
+    #[serde(default)]
+    surprised: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(rename = "Combatant", deny_unknown_fields)]
+struct RawCombatant {
+    archetype: String,
+    faction: String,
+    at: (i32, i32),
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    facing: Option<Facing>,
+    #[serde(default)]
+    overrides: Overrides,
+}
+
+/// Read and validate one level file.
+pub fn load_level(path: &Path) -> Result<Level, DataError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| DataError::new(path, (0, 0), format!("cannot read file: {e}")))?;
+    parse_level(path, &text)
+}
+
+/// Parse and validate level `text` read from `file`.
+pub fn parse_level(file: &Path, text: &str) -> Result<Level, DataError> {
+    let raw: RawLevel = parse_ron(file, text)?;
+    let loc = Locator::new(text);
+    let err = |pos: (usize, usize), msg: String| DataError::new(file, pos, msg);
+
+    let root = loc.root();
+    let map_obj = root
+        .and_then(|r| loc.field(r, "map"))
+        .and_then(|t| loc.open_of(t));
+    let map_pos = |name: &str| {
+        map_obj
+            .and_then(|m| loc.field(m, name))
+            .or(map_obj)
+            .or(root)
+    };
+
+    let map = build_map(
+        &raw.map,
+        &loc,
+        map_pos("rows"),
+        map_pos("zone_rows"),
+        map_pos("zone_legend"),
+    )
+    .map_err(|(tok, msg)| err(loc.pos_in(tok), msg))?;
+
+    // Factions.
+    let factions_tok = root.and_then(|r| loc.field(r, "factions"));
+    let faction_objs: Vec<Option<usize>> = factions_tok
+        .map(|t| loc.items(t))
+        .unwrap_or_default()
+        .into_iter()
+        .map(|t| loc.open_of(t))
+        .collect();
+    let faction_field = |i: usize, name: &str| {
+        let obj = faction_objs.get(i).copied().flatten();
+        obj.and_then(|o| loc.field(o, name))
+            .or(obj)
+            .or(factions_tok)
+    };
+    if raw.factions.len() < 2 {
+        return Err(err(
+            loc.pos_opt(factions_tok.or(root)),
+            format!(
+                "expected at least two factions but found {}",
+                raw.factions.len()
+            ),
+        ));
+    }
+    let mut factions = Vec::with_capacity(raw.factions.len());
+    let mut seen_ids = BTreeSet::new();
+    for (i, f) in raw.factions.iter().enumerate() {
+        if !seen_ids.insert(f.id.as_str()) {
+            return Err(err(
+                loc.pos_opt(faction_field(i, "id")),
+                format!("faction id `{}` is used twice; expected unique ids", f.id),
+            ));
+        }
+        let colour = parse_colour(&f.colour).ok_or_else(|| {
+            err(
+                loc.pos_opt(faction_field(i, "colour")),
+                format!(
+                    "expected a colour written \"#rrggbb\" (six hex digits) but found \"{}\"",
+                    f.colour
+                ),
+            )
+        })?;
+        factions.push(FactionDef {
+            id: f.id.clone(),
+            name: f.name.clone(),
+            colour,
+            control: f.control,
+            starts_fight: f.starts_fight,
+            surprised: f.surprised,
+        });
+    }
+    let known_factions = || {
+        let ids: Vec<&str> = factions.iter().map(|f| f.id.as_str()).collect();
+        quoted_list(&ids)
+    };
+
+    // Combatants.
+    let combatants_tok = root.and_then(|r| loc.field(r, "combatants"));
+    let combatant_objs: Vec<Option<usize>> = combatants_tok
+        .map(|t| loc.items(t))
+        .unwrap_or_default()
+        .into_iter()
+        .map(|t| loc.open_of(t))
+        .collect();
+    let combatant_field = |i: usize, name: &str| {
+        let obj = combatant_objs.get(i).copied().flatten();
+        obj.and_then(|o| loc.field(o, name))
+            .or(obj)
+            .or(combatants_tok)
+    };
+    let mut combatants: Vec<CombatantDef> = Vec::with_capacity(raw.combatants.len());
+    let mut occupied: HashMap<Cell, usize> = HashMap::new();
+    for (i, c) in raw.combatants.iter().enumerate() {
+        if !seen_ids.contains(c.faction.as_str()) {
+            return Err(err(
+                loc.pos_opt(combatant_field(i, "faction")),
+                format!(
+                    "unknown faction `{}`; expected one of {}",
+                    c.faction,
+                    known_factions()
+                ),
+            ));
+        }
+        let at = Cell::new(c.at.0, c.at.1);
+        let at_pos = loc.pos_opt(combatant_field(i, "at"));
+        if !map.in_bounds(at) {
+            return Err(err(
+                at_pos,
+                format!(
+                    "combatant {} (`{}`) at {at} is outside the {}×{} map; expected 0 ≤ x < {} and 0 ≤ y < {}",
+                    i + 1,
+                    c.archetype,
+                    map.width(),
+                    map.height(),
+                    map.width(),
+                    map.height()
+                ),
+            ));
+        }
+        let terrain = map.terrain(at);
+        if !terrain.passable() {
+            return Err(err(
+                at_pos,
+                format!(
+                    "combatant {} (`{}`) at {at} stands on {}; expected a passable cell",
+                    i + 1,
+                    c.archetype,
+                    terrain.name()
+                ),
+            ));
+        }
+        if let Some(&other) = occupied.get(&at) {
+            return Err(err(
+                at_pos,
+                format!(
+                    "combatant {} (`{}`) at {at} shares its cell with combatant {} (`{}`); expected a free cell",
+                    i + 1,
+                    c.archetype,
+                    other + 1,
+                    raw.combatants[other].archetype
+                ),
+            ));
+        }
+        occupied.insert(at, i);
+        combatants.push(CombatantDef {
+            archetype: c.archetype.clone(),
+            faction: c.faction.clone(),
+            at,
+            name: c.name.clone(),
+            facing: c.facing,
+            overrides: c.overrides.clone(),
+        });
+    }
+    for (i, f) in factions.iter().enumerate() {
+        if !combatants.iter().any(|c| c.faction == f.id) {
+            return Err(err(
+                loc.pos_opt(faction_field(i, "id")),
+                format!(
+                    "faction `{}` has no combatants; expected at least one",
+                    f.id
+                ),
+            ));
+        }
+    }
+
+    // Victory and limits.
+    let victory_obj = root
+        .and_then(|r| loc.field(r, "victory"))
+        .map(|t| loc.open_of(t).unwrap_or(t));
+    let victory_pos = |name: &str| {
+        loc.pos_opt(
+            victory_obj
+                .and_then(|v| loc.field(v, name))
+                .or(victory_obj)
+                .or(root),
+        )
+    };
+    let check_faction = |faction: &str| {
+        if seen_ids.contains(faction) {
+            Ok(())
+        } else {
+            Err(err(
+                victory_pos("faction"),
+                format!(
+                    "victory names unknown faction `{faction}`; expected one of {}",
+                    known_factions()
+                ),
+            ))
+        }
+    };
+    let check_rounds = |rounds: u32| {
+        if rounds == 0 {
+            Err(err(
+                victory_pos("rounds"),
+                "expected victory rounds of at least 1 but found 0".to_string(),
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    match &raw.victory {
+        Victory::LastStanding => {}
+        Victory::Survive { faction, rounds } => {
+            check_faction(faction)?;
+            check_rounds(*rounds)?;
+        }
+        Victory::HoldZone {
+            faction,
+            zone,
+            rounds,
+        } => {
+            check_faction(faction)?;
+            if map.zone_index(zone).is_none() {
+                let names: Vec<&str> = map.zones().iter().map(|z| z.name.as_str()).collect();
+                let expected = if names.is_empty() {
+                    "the map defines no zones; draw them with zone_legend and zone_rows".to_string()
+                } else {
+                    format!("expected one of {}", quoted_list(&names))
+                };
+                return Err(err(
+                    victory_pos("zone"),
+                    format!("victory names unknown zone `{zone}`; {expected}"),
+                ));
+            }
+            check_rounds(*rounds)?;
+        }
+    }
+    if raw.max_rounds == 0 {
+        return Err(err(
+            loc.pos_opt(root.and_then(|r| loc.field(r, "max_rounds")).or(root)),
+            "expected max_rounds of at least 1 but found 0".to_string(),
+        ));
+    }
+
+    Ok(Level {
+        name: raw.name,
+        description: raw.description,
+        default_ruleset: raw.default_ruleset,
+        rulesets: raw.rulesets,
+        map,
+        visibility: raw.visibility,
+        factions,
+        combatants,
+        victory: raw.victory,
+        max_rounds: raw.max_rounds,
+        source: file.to_path_buf(),
+    })
+}
+
+/// Every `*.ron` file directly in `dir`, sorted by file name, each loaded.
+/// An unreadable directory gives one entry for `dir` with the IO error.
+pub fn load_levels(dir: &Path) -> Vec<(PathBuf, Result<Level, DataError>)> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) => {
+            let error = DataError::new(dir, (0, 0), format!("cannot read directory: {e}"));
+            return vec![(dir.to_path_buf(), Err(error))];
+        }
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "ron"))
+        .collect();
+    paths.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
+    paths
+        .into_iter()
+        .map(|p| {
+            let level = load_level(&p);
+            (p, level)
+        })
+        .collect()
+}
+
+/// `"#rrggbb"` → `[r, g, b]`.
+fn parse_colour(s: &str) -> Option<[u8; 3]> {
+    let hex = s.strip_prefix('#')?;
+    if hex.len() != 6 || !hex.chars().all(|c| c.is_ascii_hexdigit()) {
+        return None;
+    }
+    let byte = |i: usize| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok();
+    Some([byte(0)?, byte(2)?, byte(4)?])
+}
+
+/// Where an error points: a token, optionally a character inside a string token.
+#[derive(Clone, Copy, Debug)]
+enum At {
+    Tok(Option<usize>),
+    Char(Option<usize>, usize),
+}
+
+type MapError = (At, String);
+
+/// Builds the map and its zones from the raw grid, or says what is wrong.
+fn build_map(
+    raw: &RawMap,
+    loc: &Locator,
+    rows_tok: Option<usize>,
+    zone_rows_tok: Option<usize>,
+    zone_legend_tok: Option<usize>,
+) -> Result<Map, MapError> {
+    let row_toks = rows_tok.map(|t| loc.items(t)).unwrap_or_default();
+    let row_tok = |i: usize| row_toks.get(i).copied().or(rows_tok);
+    let Some(first) = raw.rows.first() else {
+        return Err((
+            At::Tok(rows_tok),
+            "expected at least one map row".to_string(),
+        ));
+    };
+    let width = first.chars().count();
+    if width == 0 {
+        return Err((
+            At::Tok(row_tok(0)),
+            "expected map rows of at least one cell".to_string(),
+        ));
+    }
+    let legend_keys: Vec<String> = raw.legend.keys().map(|c| format!("'{c}'")).collect();
+    let mut terrain = Vec::with_capacity(width * raw.rows.len());
+    for (y, row) in raw.rows.iter().enumerate() {
+        let len = row.chars().count();
+        if len != width {
+            return Err((
+                At::Tok(row_tok(y)),
+                format!(
+                    "map row {} has {len} cells but row 1 has {width}; expected rows of equal length",
+                    y + 1
+                ),
+            ));
+        }
+        for (x, ch) in row.chars().enumerate() {
+            match raw.legend.get(&ch) {
+                Some(&t) => terrain.push(t),
+                None => {
+                    return Err((
+                        At::Char(row_tok(y), x),
+                        format!(
+                            "expected a terrain character from the legend ({}) but found '{ch}' at cell ({x},{y})",
+                            legend_keys.join(", ")
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    let (Ok(w), Ok(h)) = (i32::try_from(width), i32::try_from(raw.rows.len())) else {
+        return Err((At::Tok(rows_tok), "the map is too large".to_string()));
+    };
+    let map = Map::new(w, h, terrain);
+    if raw.zone_rows.is_empty() && raw.zone_legend.is_empty() {
+        return Ok(map);
+    }
+
+    // Zones, in the order of their legend characters.
+    let zone_row_toks = zone_rows_tok.map(|t| loc.items(t)).unwrap_or_default();
+    let zone_row_tok = |i: usize| zone_row_toks.get(i).copied().or(zone_rows_tok);
+    let legend_key_tok = |ch: char| {
+        zone_legend_tok
+            .map(|t| loc.items(t))
+            .unwrap_or_default()
+            .into_iter()
+            .find(|&k| loc.char_value(k) == Some(ch))
+            .or(zone_legend_tok)
+    };
+    if raw.zone_rows.len() != raw.rows.len() {
+        return Err((
+            At::Tok(zone_rows_tok),
+            format!(
+                "expected {} zone rows (one per map row) but found {}",
+                raw.rows.len(),
+                raw.zone_rows.len()
+            ),
+        ));
+    }
+    let zone_chars: Vec<char> = raw.zone_legend.keys().copied().collect();
+    let mut names_seen: HashMap<&str, char> = HashMap::new();
+    for (&ch, name) in &raw.zone_legend {
+        if name.is_empty() {
+            return Err((
+                At::Tok(legend_key_tok(ch)),
+                format!("zone '{ch}' has an empty name; expected a name"),
+            ));
+        }
+        if let Some(&other) = names_seen.get(name.as_str()) {
+            return Err((
+                At::Tok(legend_key_tok(ch)),
+                format!(
+                    "zones '{other}' and '{ch}' are both named \"{name}\"; expected unique zone names"
+                ),
+            ));
+        }
+        names_seen.insert(name, ch);
+    }
+    let mut cells: Vec<Vec<Cell>> = vec![Vec::new(); zone_chars.len()];
+    for (y, row) in raw.zone_rows.iter().enumerate() {
+        let len = row.chars().count();
+        if len != width {
+            return Err((
+                At::Tok(zone_row_tok(y)),
+                format!(
+                    "zone row {} has {len} characters; expected {width} like the map rows",
+                    y + 1
+                ),
+            ));
+        }
+        for (x, ch) in row.chars().enumerate() {
+            if let Some(z) = zone_chars.iter().position(|&k| k == ch) {
+                cells[z].push(Cell::new(x as i32, y as i32));
+            } else if ch != ' ' && ch != '.' {
+                let keys: Vec<String> = zone_chars.iter().map(|c| format!("'{c}'")).collect();
+                return Err((
+                    At::Char(zone_row_tok(y), x),
+                    format!(
+                        "expected a zone character from the zone_legend ({}) or ' ' or '.' for no zone, but found '{ch}' at cell ({x},{y})",
+                        keys.join(", ")
+                    ),
+                ));
+            }
+        }
+    }
+    let mut zones = Vec::with_capacity(zone_chars.len());
+    for ((ch, name), cells) in raw.zone_legend.iter().zip(cells) {
+        if cells.is_empty() {
+            return Err((
+                At::Tok(legend_key_tok(*ch)),
+                format!("zone '{ch}' (\"{name}\") has no cells; expected it drawn in zone_rows"),
+            ));
+        }
+        zones.push(Zone {
+            name: name.clone(),
+            cells,
+        });
+    }
+    Ok(map.with_zones(zones))
+}
+
+/// Kinds of token the locator distinguishes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Ident,
+    Str,
+    /// A plain string without escapes: its characters map 1:1 onto the file.
+    PlainStr,
+    Char,
+    Punct(char),
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Tok {
+    kind: Kind,
+    start: usize,
+    end: usize,
+}
+
+/// A forgiving RON tokenizer used only to find where things are, after serde
+/// has already accepted the file. Skips whitespace and comments.
+struct Locator<'a> {
+    text: &'a str,
+    toks: Vec<Tok>,
+}
+
+impl<'a> Locator<'a> {
+    fn new(text: &'a str) -> Self {
+        let chars: Vec<(usize, char)> = text.char_indices().collect();
+        let at = |i: usize| chars.get(i).map(|&(_, c)| c);
+        let offset = |i: usize| chars.get(i).map_or(text.len(), |&(o, _)| o);
+        let mut toks = Vec::new();
+        let mut i = 0;
+        while let Some(c) = at(i) {
+            let start = i;
+            if c.is_whitespace() {
+                i += 1;
+                continue;
+            }
+            if c == '/' && at(i + 1) == Some('/') {
+                while at(i).is_some_and(|c| c != '\n') {
+                    i += 1;
+                }
+                continue;
+            }
+            if c == '/' && at(i + 1) == Some('*') {
+                let mut depth = 0usize;
+                while let Some(c) = at(i) {
+                    if c == '/' && at(i + 1) == Some('*') {
+                        depth += 1;
+                        i += 2;
+                    } else if c == '*' && at(i + 1) == Some('/') {
+                        depth -= 1;
+                        i += 2;
+                        if depth == 0 {
+                            break;
+                        }
+                    } else {
+                        i += 1;
+                    }
+                }
+                continue;
+            }
+            let kind = if c == '"' {
+                i += 1;
+                let mut plain = true;
+                while let Some(c) = at(i) {
+                    i += 1;
+                    if c == '\\' {
+                        plain = false;
+                        i += 1;
+                    } else if c == '"' {
+                        break;
+                    }
+                }
+                if plain { Kind::PlainStr } else { Kind::Str }
+            } else if c == 'r' && matches!(at(i + 1), Some('"' | '#')) {
+                let mut hashes = 0;
+                i += 1;
+                while at(i) == Some('#') {
+                    hashes += 1;
+                    i += 1;
+                }
+                i += 1; // opening quote
+                while let Some(c) = at(i) {
+                    i += 1;
+                    if c == '"' && (0..hashes).all(|k| at(i + k) == Some('#')) {
+                        i += hashes;
+                        break;
+                    }
+                }
+                Kind::Str
+            } else if c == '\'' {
+                i += 1;
+                if at(i) == Some('\\') {
+                    i += 2;
+                    while at(i).is_some_and(|c| c != '\'') {
+                        i += 1;
+                    }
+                } else {
+                    i += 1;
+                }
+                i += 1; // closing quote
+                Kind::Char
+            } else if c.is_alphanumeric() || c == '_' {
+                while at(i).is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.') {
+                    i += 1;
+                }
+                Kind::Ident
+            } else {
+                i += 1;
+                Kind::Punct(c)
+            };
+            toks.push(Tok {
+                kind,
+                start: offset(start),
+                end: offset(i),
+            });
+        }
+        Locator { text, toks }
+    }
+
+    fn kind(&self, t: usize) -> Option<Kind> {
+        self.toks.get(t).map(|t| t.kind)
+    }
+
+    fn is_open(&self, t: usize) -> bool {
+        matches!(self.kind(t), Some(Kind::Punct('(' | '[' | '{')))
+    }
+
+    fn is_close(&self, t: usize) -> bool {
+        matches!(self.kind(t), Some(Kind::Punct(')' | ']' | '}')))
+    }
+
+    /// The opening `(` of the top-level value, after any `#![...]` attributes
+    /// and an optional struct name.
+    fn root(&self) -> Option<usize> {
+        let mut t = 0;
+        while self.kind(t) == Some(Kind::Punct('#')) {
+            while self.kind(t).is_some() && self.kind(t) != Some(Kind::Punct('[')) {
+                t += 1;
+            }
+            t = self.matching(t)? + 1;
+        }
+        self.open_of(t)
+    }
+
+    /// The token closing the bracket opened at `open`.
+    fn matching(&self, open: usize) -> Option<usize> {
+        let mut depth = 0usize;
+        for t in open..self.toks.len() {
+            if self.is_open(t) {
+                depth += 1;
+            } else if self.is_close(t) {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(t);
+                }
+            }
+        }
+        None
+    }
+
+    /// For a value starting at `t` that is `(…)` or `Name(…)`, the `(`.
+    fn open_of(&self, t: usize) -> Option<usize> {
+        match self.kind(t)? {
+            Kind::Punct('(') => Some(t),
+            Kind::Ident if self.kind(t + 1) == Some(Kind::Punct('(')) => Some(t + 1),
+            _ => None,
+        }
+    }
+
+    /// First tokens of the elements directly inside the bracket at `open`
+    /// (for a map, its keys).
+    fn items(&self, open: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        if !self.is_open(open) {
+            return out;
+        }
+        let mut depth = 0usize;
+        let mut expect = true;
+        for t in open + 1..self.toks.len() {
+            if depth == 0 {
+                if self.is_close(t) {
+                    break;
+                }
+                if self.kind(t) == Some(Kind::Punct(',')) {
+                    expect = true;
+                    continue;
+                }
+                if expect {
+                    out.push(t);
+                    expect = false;
+                }
+            }
+            if self.is_open(t) {
+                depth += 1;
+            } else if self.is_close(t) {
+                depth -= 1;
+            }
+        }
+        out
+    }
+
+    /// The first token of the value of field `name` directly inside the
+    /// struct opened at `open`.
+    fn field(&self, open: usize, name: &str) -> Option<usize> {
+        let close = self.matching(open)?;
+        let mut depth = 0usize;
+        for t in open + 1..close {
+            if depth == 0
+                && self.kind(t) == Some(Kind::Ident)
+                && self.kind(t + 1) == Some(Kind::Punct(':'))
+                && self.slice(t) == name
+            {
+                return Some(t + 2);
+            }
+            if self.is_open(t) {
+                depth += 1;
+            } else if self.is_close(t) {
+                depth = depth.saturating_sub(1);
+            }
+        }
+        None
+    }
+
+    fn slice(&self, t: usize) -> &'a str {
+        self.toks
+            .get(t)
+            .and_then(|t| self.text.get(t.start..t.end))
+            .unwrap_or("")
+    }
+
+    /// The character of a `'c'` literal token without escapes.
+    fn char_value(&self, t: usize) -> Option<char> {
+        if self.kind(t) != Some(Kind::Char) {
+            return None;
+        }
+        let inner = self.slice(t).strip_prefix('\'')?.strip_suffix('\'')?;
+        let mut chars = inner.chars();
+        let c = chars.next()?;
+        (chars.next().is_none() && c != '\\').then_some(c)
+    }
+
+    /// Line and column of a token, or 1:1 when unknown.
+    fn pos_opt(&self, t: Option<usize>) -> (usize, usize) {
+        t.and_then(|t| self.toks.get(t))
+            .map_or((1, 1), |tok| line_col(self.text, tok.start))
+    }
+
+    /// Line and column of an error location; a character inside a plain
+    /// string points at that character.
+    fn pos_in(&self, at: At) -> (usize, usize) {
+        match at {
+            At::Tok(t) => self.pos_opt(t),
+            At::Char(Some(t), index) if self.kind(t) == Some(Kind::PlainStr) => {
+                let (line, column) = self.pos_opt(Some(t));
+                (line, column + 1 + index)
+            }
+            At::Char(t, _) => self.pos_opt(t),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EXAMPLE: &str = r##"Level(
+    name: "Open Field",
+    description: "Two patrols meet on open ground.",
+    default_ruleset: "ud10",
+    map: (
+        legend: { '.': Open, '#': Wall, ',': Difficult, '~': Water, 'c': LowCover, 'C': HighCover, '^': HighGround },
+        rows: [
+            "..........",
+            "...cc...#.",
+        ],
+        // optional: zones drawn as a second grid of the same size
+        zone_legend: { 'a': "West field", 'b': "Ford" },
+        zone_rows: [ "aaaaabbbbb", "aaaaabbbbb" ],
+    ),
+    visibility: Clear,
+    factions: [
+        (id: "red", name: "Red Company", colour: "#c0392b", control: Ai, starts_fight: true),
+        (id: "blue", name: "Blue Watch", colour: "#2e86de", control: Human),
+    ],
+    combatants: [
+        (archetype: "swordsman", faction: "red", at: (2, 1)),
+        (archetype: "archer", faction: "blue", at: (7, 1), name: "Ilsa", facing: W, overrides: (stats: { "DEX": 4 }, weapons: ["shortbow", "dagger"], armor: ["leather"], shield: None, surprised: true)),
+    ],
+    victory: HoldZone(faction: "red", zone: "Ford", rounds: 2),
+    max_rounds: 60,
+)
+"##;
+
+    fn parse(text: &str) -> Result<Level, DataError> {
+        parse_level(Path::new("levels/test.ron"), text)
+    }
+
+    /// The example with `from` replaced by `to`, which must occur.
+    fn variant(from: &str, to: &str) -> String {
+        assert!(EXAMPLE.contains(from), "{from}");
+        EXAMPLE.replacen(from, to, 1)
+    }
+
+    fn error_at(text: &str) -> (usize, usize, String) {
+        let e = parse(text).unwrap_err();
+        (e.line, e.column, e.message)
+    }
+
+    #[test]
+    fn parses_the_example() {
+        let level = parse(EXAMPLE).unwrap();
+        assert_eq!(level.name, "Open Field");
+        assert_eq!(level.default_ruleset, "ud10");
+        assert!(level.rulesets.is_empty());
+        assert_eq!(level.map.width(), 10);
+        assert_eq!(level.map.height(), 2);
+        assert_eq!(level.map.terrain(Cell::new(3, 1)), Terrain::LowCover);
+        assert_eq!(level.map.terrain(Cell::new(8, 1)), Terrain::Wall);
+        assert_eq!(level.map.zones().len(), 2);
+        assert_eq!(level.map.zones()[1].name, "Ford");
+        assert_eq!(level.map.zone_of(Cell::new(5, 0)), Some(1));
+        assert!(level.map.zones_adjacent(0, 1));
+        assert_eq!(level.visibility, Visibility::Clear);
+        assert_eq!(level.factions.len(), 2);
+        assert_eq!(level.factions[0].colour, [0xc0, 0x39, 0x2b]);
+        assert_eq!(level.factions[0].control, Control::Ai);
+        assert!(level.factions[0].starts_fight);
+        assert!(!level.factions[1].starts_fight);
+        assert!(!level.factions[1].surprised);
+        assert_eq!(level.factions[1].control, Control::Human);
+        let archer = &level.combatants[1];
+        assert_eq!(archer.at, Cell::new(7, 1));
+        assert_eq!(archer.name.as_deref(), Some("Ilsa"));
+        assert_eq!(archer.facing, Some(Facing::W));
+        assert_eq!(archer.overrides.stats.get("DEX"), Some(&4));
+        assert_eq!(
+            archer.overrides.weapons,
+            Some(vec!["shortbow".to_string(), "dagger".to_string()])
+        );
+        assert_eq!(archer.overrides.armor, Some(vec!["leather".to_string()]));
+        assert_eq!(archer.overrides.shield, Some(None));
+        assert!(archer.overrides.surprised);
+        assert!(!archer.overrides.concealed);
+        let sword = &level.combatants[0];
+        assert_eq!(sword.name, None);
+        assert_eq!(sword.facing, None);
+        assert_eq!(sword.overrides, Overrides::default());
+        assert_eq!(
+            level.victory,
+            Victory::HoldZone {
+                faction: "red".into(),
+                zone: "Ford".into(),
+                rounds: 2
+            }
+        );
+        assert_eq!(level.max_rounds, 60);
+        assert_eq!(level.source, PathBuf::from("levels/test.ron"));
+    }
+
+    #[test]
+    fn defaults_and_shield_forms() {
+        let text = variant("    max_rounds: 60,\n", "")
+            .replace("    visibility: Clear,\n", "")
+            .replace("shield: None", "shield: \"buckler\", control: Human")
+            .replace(
+                "HoldZone(faction: \"red\", zone: \"Ford\", rounds: 2)",
+                "Survive(faction: \"blue\", rounds: 8)",
+            )
+            .replace(
+                "Level(\n    name",
+                "#![enable(implicit_some)]\nLevel(\n    rulesets: [\"ud10\", \"zones\"],\n    name",
+            );
+        let level = parse(&text).unwrap();
+        assert_eq!(level.max_rounds, 100);
+        assert_eq!(level.visibility, Visibility::Clear);
+        assert_eq!(level.rulesets, vec!["ud10", "zones"]);
+        let o = &level.combatants[1].overrides;
+        assert_eq!(o.shield, Some(Some("buckler".to_string())));
+        assert_eq!(o.control, Some(Control::Human));
+        assert_eq!(
+            level.victory,
+            Victory::Survive {
+                faction: "blue".into(),
+                rounds: 8
+            }
+        );
+        let level = parse(&variant("visibility: Clear", "visibility: Bad")).unwrap();
+        assert_eq!(level.visibility, Visibility::Bad);
+    }
+
+    #[test]
+    fn facing_deltas() {
+        assert_eq!(Facing::N.delta(), (0, -1));
+        assert_eq!(Facing::SW.delta(), (-1, 1));
+        assert_eq!(Facing::from_delta(5, -2), Some(Facing::NE));
+        assert_eq!(Facing::from_delta(-3, 0), Some(Facing::W));
+        assert_eq!(Facing::from_delta(0, 7), Some(Facing::S));
+        assert_eq!(Facing::from_delta(0, 0), None);
+        for f in Facing::ALL {
+            let (dx, dy) = f.delta();
+            assert_eq!(Facing::from_delta(dx, dy), Some(f));
+        }
+    }
+
+    #[test]
+    fn colours() {
+        assert_eq!(parse_colour("#2e86de"), Some([0x2e, 0x86, 0xde]));
+        assert_eq!(parse_colour("#2E86DE"), Some([0x2e, 0x86, 0xde]));
+        assert_eq!(parse_colour("2e86de"), None);
+        assert_eq!(parse_colour("#2e86d"), None);
+        assert_eq!(parse_colour("#2e86dg"), None);
+        assert_eq!(parse_colour("#+e86de"), None);
+        assert_eq!(parse_colour("#ééé"), None);
+    }
+
+    #[test]
+    fn syntax_errors_carry_ron_positions() {
+        let e = parse(&variant("Difficult,", "Lava,")).unwrap_err();
+        assert_eq!((e.line, e.column), (6, 46));
+        assert_eq!(
+            e.to_string(),
+            "levels/test.ron:6:46: expected one of `Open`, `Wall`, `Difficult`, `Water`, \
+             `LowCover`, `HighCover`, `HighGround` for `Terrain` but found `Lava`"
+        );
+        let (l, c, m) = error_at(&variant("colour: \"#2e86de\"", "color: \"#2e86de\""));
+        assert_eq!((l, c), (18, 42));
+        assert!(
+            m.starts_with("expected a field name in `Faction` (one of `id`, `name`, `colour`"),
+            "{m}"
+        );
+    }
+
+    #[test]
+    fn unequal_rows() {
+        let (l, c, m) = error_at(&variant("\"...cc...#.\"", "\"...cc...#\""));
+        assert_eq!((l, c), (9, 13));
+        assert_eq!(
+            m,
+            "map row 2 has 9 cells but row 1 has 10; expected rows of equal length"
+        );
+    }
+
+    #[test]
+    fn unknown_terrain_char() {
+        let (l, c, m) = error_at(&variant("\"...cc...#.\"", "\"...cX...#.\""));
+        assert_eq!((l, c), (9, 18));
+        assert_eq!(
+            m,
+            "expected a terrain character from the legend ('#', ',', '.', 'C', '^', 'c', '~') \
+             but found 'X' at cell (4,1)"
+        );
+    }
+
+    #[test]
+    fn zone_errors() {
+        let (l, c, m) = error_at(&variant(
+            "\"aaaaabbbbb\" ]",
+            "\"aaaaabbbbb\", \"aaaaabbbbb\" ]",
+        ));
+        assert_eq!((l, c), (13, 20));
+        assert_eq!(m, "expected 2 zone rows (one per map row) but found 3");
+        let (l, c, m) = error_at(&variant("\"aaaaabbbbb\" ]", "\"aaaaabbbb\" ]"));
+        assert_eq!((l, c), (13, 36));
+        assert_eq!(
+            m,
+            "zone row 2 has 9 characters; expected 10 like the map rows"
+        );
+        let (l, c, m) = error_at(&variant("\"aaaaabbbbb\" ]", "\"aa.aa bbzb\" ]"));
+        assert_eq!((l, c), (13, 45));
+        assert_eq!(
+            m,
+            "expected a zone character from the zone_legend ('a', 'b') or ' ' or '.' for no zone, \
+             but found 'z' at cell (8,1)"
+        );
+        let (l, c, m) = error_at(&variant("'b': \"Ford\"", "'b': \"West field\""));
+        assert_eq!((l, c), (12, 43));
+        assert_eq!(
+            m,
+            "zones 'a' and 'b' are both named \"West field\"; expected unique zone names"
+        );
+        let (l, c, m) = error_at(&variant("'b': \"Ford\"", "'b': \"Ford\", 'q': \"Quay\""));
+        assert_eq!((l, c), (12, 56));
+        assert_eq!(
+            m,
+            "zone 'q' (\"Quay\") has no cells; expected it drawn in zone_rows"
+        );
+    }
+
+    #[test]
+    fn faction_errors() {
+        let (l, c, m) = error_at(&variant("\"#2e86de\"", "\"2e86de\""));
+        assert_eq!((l, c), (18, 50));
+        assert_eq!(
+            m,
+            "expected a colour written \"#rrggbb\" (six hex digits) but found \"2e86de\""
+        );
+        let (l, c, m) = error_at(&variant("id: \"blue\"", "id: \"red\""));
+        assert_eq!((l, c), (18, 14));
+        assert_eq!(m, "faction id `red` is used twice; expected unique ids");
+        let text = variant(
+            "        (id: \"blue\", name: \"Blue Watch\", colour: \"#2e86de\", control: Human),\n",
+            "",
+        );
+        let (l, c, m) = error_at(&text);
+        assert_eq!((l, c), (16, 15));
+        assert_eq!(m, "expected at least two factions but found 1");
+        let text = variant(
+            "faction: \"blue\", at: (7, 1)",
+            "faction: \"red\", at: (7, 1)",
+        );
+        let (l, c, m) = error_at(&text);
+        assert_eq!((l, c), (18, 14));
+        assert_eq!(m, "faction `blue` has no combatants; expected at least one");
+    }
+
+    #[test]
+    fn combatant_errors() {
+        let (l, c, m) = error_at(&variant("faction: \"blue\", at", "faction: \"green\", at"));
+        assert_eq!((l, c), (22, 40));
+        assert_eq!(m, "unknown faction `green`; expected one of `red`, `blue`");
+        let (l, c, m) = error_at(&variant("at: (7, 1)", "at: (10, 1)"));
+        assert_eq!((l, c), (22, 52));
+        assert_eq!(
+            m,
+            "combatant 2 (`archer`) at (10,1) is outside the 10×2 map; expected 0 ≤ x < 10 and 0 ≤ y < 2"
+        );
+        let (l, c, m) = error_at(&variant("at: (7, 1)", "at: (8, 1)"));
+        assert_eq!((l, c), (22, 52));
+        assert_eq!(
+            m,
+            "combatant 2 (`archer`) at (8,1) stands on wall; expected a passable cell"
+        );
+        let (l, c, m) = error_at(&variant("at: (7, 1)", "at: (2, 1)"));
+        assert_eq!((l, c), (22, 52));
+        assert_eq!(
+            m,
+            "combatant 2 (`archer`) at (2,1) shares its cell with combatant 1 (`swordsman`); expected a free cell"
+        );
+    }
+
+    #[test]
+    fn victory_and_round_errors() {
+        let (l, c, m) = error_at(&variant(
+            "HoldZone(faction: \"red\"",
+            "HoldZone(faction: \"grey\"",
+        ));
+        assert_eq!((l, c), (24, 32));
+        assert_eq!(
+            m,
+            "victory names unknown faction `grey`; expected one of `red`, `blue`"
+        );
+        let (l, c, m) = error_at(&variant("zone: \"Ford\"", "zone: \"Hill\""));
+        assert_eq!((l, c), (24, 45));
+        assert_eq!(
+            m,
+            "victory names unknown zone `Hill`; expected one of `West field`, `Ford`"
+        );
+        let (l, c, m) = error_at(&variant("rounds: 2", "rounds: 0"));
+        assert_eq!((l, c), (24, 61));
+        assert_eq!(m, "expected victory rounds of at least 1 but found 0");
+        let (l, c, m) = error_at(&variant("max_rounds: 60", "max_rounds: 0"));
+        assert_eq!((l, c), (25, 17));
+        assert_eq!(m, "expected max_rounds of at least 1 but found 0");
+    }
+
+    #[test]
+    fn locator_skips_comments_and_strings() {
+        let text = "#![enable(implicit_some)]\n/* rows: [\"x\"] */ Level( // map: (\n  a: \"map: (\", map: ( rows: [ \"ab\" , r#\"c\"d\"# ] ) )";
+        let loc = Locator::new(text);
+        let root = loc.root().unwrap();
+        assert_eq!(loc.slice(root), "(");
+        let map = loc.open_of(loc.field(root, "map").unwrap()).unwrap();
+        let rows = loc.items(loc.field(map, "rows").unwrap());
+        assert_eq!(rows.len(), 2);
+        assert_eq!(loc.pos_opt(Some(rows[0])), (3, 31));
+        assert_eq!(loc.slice(rows[1]), "r#\"c\"d\"#");
+        assert_eq!(loc.pos_in(At::Char(Some(rows[0]), 1)), (3, 33));
+        assert_eq!(loc.field(root, "rows"), None);
+    }
+
+    fn data_path(rel: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+    }
+
+    #[test]
+    fn bad_level_files_report_exact_positions() {
+        let e = load_level(&data_path("tests/data/bad_level_unknown_terrain.ron")).unwrap_err();
+        assert_eq!((e.line, e.column), (11, 17));
+        assert_eq!(
+            e.message,
+            "expected a terrain character from the legend ('#', '.', 'c') but found 'L' at cell (3,2)"
+        );
+        assert!(e.file.ends_with("tests/data/bad_level_unknown_terrain.ron"));
+        let e = load_level(&data_path("tests/data/bad_level_syntax.ron")).unwrap_err();
+        assert_eq!((e.line, e.column), (14, 52));
+        assert_eq!(
+            e.message,
+            "expected a comma `,` or a closing bracket but found `control`"
+        );
+        let e = load_level(&data_path("tests/data/no_such_level.ron")).unwrap_err();
+        assert_eq!((e.line, e.column), (0, 0));
+    }
+
+    #[test]
+    fn shipped_levels_load() {
+        let levels = load_levels(&data_path("levels"));
+        let names: Vec<String> = levels
+            .iter()
+            .filter_map(|(p, _)| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .collect();
+        for want in [
+            "archer_hill.ron",
+            "courtyard.ron",
+            "mirror_duel.ron",
+            "open_field.ron",
+        ] {
+            assert!(names.iter().any(|n| n == want), "{want} missing");
+        }
+        let archetypes = [
+            "swordsman",
+            "archer",
+            "spearman",
+            "brute",
+            "captain",
+            "crossbowman",
+            "shieldbearer",
+            "skirmisher",
+        ];
+        for (path, level) in &levels {
+            let level = match level {
+                Ok(level) => level,
+                Err(e) => panic!("{}: {e}", path.display()),
+            };
+            for c in &level.combatants {
+                assert!(
+                    archetypes.contains(&c.archetype.as_str()),
+                    "{}",
+                    c.archetype
+                );
+            }
+            for cell in level.map.cells() {
+                if level.map.terrain(cell).passable() {
+                    assert!(
+                        level.map.zone_of(cell).is_some(),
+                        "{}: {cell} has no zone",
+                        path.display()
+                    );
+                }
+            }
+            for zone in level.map.zones() {
+                let passable = zone
+                    .cells
+                    .iter()
+                    .filter(|&&c| level.map.terrain(c).passable())
+                    .count();
+                assert!(
+                    (5..=15).contains(&passable),
+                    "{}: zone {} has {passable}",
+                    path.display(),
+                    zone.name
+                );
+            }
+        }
+    }
+
+    /// Archetype counts of one faction, sorted by name.
+    fn composition(level: &Level, faction: &str) -> Vec<(String, usize)> {
+        let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+        for c in level.combatants.iter().filter(|c| c.faction == faction) {
+            *counts.entry(c.archetype.clone()).or_default() += 1;
+        }
+        counts.into_iter().collect()
+    }
+
+    fn comp(items: &[(&str, usize)]) -> Vec<(String, usize)> {
+        let mut v: Vec<(String, usize)> = items.iter().map(|&(a, n)| (a.to_string(), n)).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn shipped_level_contents() {
+        let load = |name: &str| match load_level(&data_path(&format!("levels/{name}"))) {
+            Ok(level) => level,
+            Err(e) => panic!("{e}"),
+        };
+
+        for name in [
+            "open_field.ron",
+            "courtyard.ron",
+            "archer_hill.ron",
+            "mirror_duel.ron",
+        ] {
+            let level = load(name);
+            assert_eq!(level.default_ruleset, "ud10", "{name}");
+            assert_eq!(level.max_rounds, 60, "{name}");
+            assert!(!level.map.zones().is_empty(), "{name}");
+        }
+
+        let open = load("open_field.ron");
+        assert_eq!((open.map.width(), open.map.height()), (16, 12));
+        assert_eq!(open.factions[0].id, "red");
+        assert_eq!(open.factions[0].control, Control::Human);
+        assert_eq!(open.factions[1].control, Control::Ai);
+        let four = comp(&[("swordsman", 2), ("spearman", 1), ("archer", 1)]);
+        assert_eq!(composition(&open, "red"), four);
+        assert_eq!(composition(&open, "blue"), four);
+        for (r, b) in open.combatants[..4].iter().zip(&open.combatants[4..]) {
+            assert_eq!(r.archetype, b.archetype);
+            assert_eq!(Cell::new(15 - r.at.x, r.at.y), b.at);
+        }
+
+        let yard = load("courtyard.ron");
+        assert_eq!((yard.map.width(), yard.map.height()), (18, 14));
+        assert_eq!(
+            composition(&yard, "garrison"),
+            comp(&[("captain", 1), ("shieldbearer", 1), ("crossbowman", 1)])
+        );
+        assert_eq!(
+            composition(&yard, "raiders"),
+            comp(&[("brute", 1), ("swordsman", 2), ("skirmisher", 1)])
+        );
+        assert_eq!(yard.victory, Victory::LastStanding);
+        // Through the gate, round the well and in at the storehouse door.
+        let (steps, _) = yard
+            .map
+            .path(Cell::new(8, 1), Cell::new(15, 11), |_| false)
+            .unwrap();
+        assert!(steps.contains(&Cell::new(12, 11)));
+
+        let hill = load("archer_hill.ron");
+        assert_eq!((hill.map.width(), hill.map.height()), (20, 14));
+        assert_eq!(
+            composition(&hill, "bowmen"),
+            comp(&[("archer", 3), ("spearman", 1)])
+        );
+        assert_eq!(
+            composition(&hill, "company"),
+            comp(&[
+                ("captain", 1),
+                ("brute", 1),
+                ("swordsman", 2),
+                ("spearman", 1)
+            ])
+        );
+        assert_eq!(
+            hill.victory,
+            Victory::HoldZone {
+                faction: "company".into(),
+                zone: "Hilltop".into(),
+                rounds: 2
+            }
+        );
+        let top = hill.map.zone_index("Hilltop").unwrap();
+        for c in hill.combatants.iter().filter(|c| c.faction == "bowmen") {
+            assert_eq!(hill.map.terrain(c.at), Terrain::HighGround);
+        }
+        for cell in &hill.map.zones()[top].cells {
+            assert_eq!(hill.map.terrain(*cell), Terrain::HighGround);
+        }
+        assert!(
+            hill.map
+                .path(Cell::new(2, 6), Cell::new(16, 6), |_| false)
+                .is_some()
+        );
+
+        let duel = load("mirror_duel.ron");
+        assert_eq!((duel.map.width(), duel.map.height()), (12, 8));
+        let band = comp(&[
+            ("swordsman", 1),
+            ("spearman", 1),
+            ("archer", 1),
+            ("brute", 1),
+        ]);
+        assert_eq!(composition(&duel, "west"), band);
+        assert_eq!(composition(&duel, "east"), band);
+        assert!(duel.factions.iter().all(|f| f.control == Control::Ai));
+        for cell in duel.map.cells() {
+            let mirror = Cell::new(11 - cell.x, cell.y);
+            assert_eq!(duel.map.terrain(cell), duel.map.terrain(mirror));
+        }
+        for (w, e) in duel.combatants[..4].iter().zip(&duel.combatants[4..]) {
+            assert_eq!(w.archetype, e.archetype);
+            assert_eq!(Cell::new(11 - w.at.x, w.at.y), e.at);
+        }
+    }
+}

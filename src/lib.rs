@@ -1,0 +1,13 @@
+//! Fray: tabletop RPG combat rules played out on a tile map.
+//!
+//! - [`rules`]: the battle as headless Bevy ECS (commands in, events out).
+//! - [`rulesets`]: one plugin per ruleset.
+//! - [`data`]: RON levels and data files.
+//! - [`sim`]: batch simulation ("what are my party's odds?").
+//! - [`cli`]: the `fray` command line.
+
+pub mod cli;
+pub mod data;
+pub mod rules;
+pub mod rulesets;
+pub mod sim;

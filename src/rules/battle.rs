@@ -1,0 +1,271 @@
+//! The battle as a whole: which ruleset, which round and phase, what the battle
+//! waits for (the prompt), the factions, the roster and the log.
+
+use bevy::ecs::schedule::ScheduleLabel;
+use bevy::prelude::*;
+use serde::Serialize;
+
+use crate::rules::command::{Command, CommandMsg, Illegal};
+use crate::rules::components::{Cid, Controller};
+use crate::rules::event::{BattleEvent, EndReason};
+
+/// The five rulesets Fray plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum RulesetId {
+    Ud10,
+    Brp,
+    Osr,
+    Zones,
+    Spelljammer,
+}
+
+impl RulesetId {
+    pub const ALL: [RulesetId; 5] = [
+        RulesetId::Ud10,
+        RulesetId::Brp,
+        RulesetId::Osr,
+        RulesetId::Zones,
+        RulesetId::Spelljammer,
+    ];
+    pub fn id(self) -> &'static str {
+        match self {
+            RulesetId::Ud10 => "ud10",
+            RulesetId::Brp => "brp",
+            RulesetId::Osr => "osr",
+            RulesetId::Zones => "zones",
+            RulesetId::Spelljammer => "spelljammer",
+        }
+    }
+    pub fn parse(s: &str) -> Option<RulesetId> {
+        RulesetId::ALL.into_iter().find(|r| r.id() == s)
+    }
+}
+
+impl std::fmt::Display for RulesetId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// Where in its round the battle is. A ruleset uses the subset it needs
+/// (see docs/rounds.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+pub enum Phase {
+    #[default]
+    Setup,
+    RoundStart,
+    Intent,
+    Movement,
+    Actions,
+    Resolution,
+    Countdown(u8),
+    Segment(i8),
+    Activation,
+    RoundEnd,
+    Over,
+}
+
+/// What the battle waits for. Each prompt is answered by one command from the
+/// controller of the combatant (or faction) it names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+pub enum Prompt {
+    /// Nothing: the ruleset advances by itself.
+    #[default]
+    None,
+    /// The actor's turn: commands until `EndTurn`.
+    Act { actor: Cid },
+    /// A reaction to an attack by `attacker` that has just hit.
+    React { actor: Cid, attacker: Cid },
+}
+
+impl Prompt {
+    /// The combatant whose controller must answer.
+    pub fn actor(self) -> Option<Cid> {
+        match self {
+            Prompt::None => None,
+            Prompt::Act { actor } | Prompt::React { actor, .. } => Some(actor),
+        }
+    }
+}
+
+/// The final result of a battle.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Outcome {
+    /// Winning faction index, `None` for a draw.
+    pub winner: Option<u8>,
+    pub reason: EndReason,
+    pub rounds: u32,
+}
+
+/// The state of the battle as a whole.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Battle {
+    pub ruleset: Option<RulesetId>,
+    pub round: u32,
+    pub rounds_completed: u32,
+    pub phase: Phase,
+    pub prompt: Prompt,
+    pub outcome: Option<Outcome>,
+    pub seed: u64,
+    /// Schedule runs so far (a guard against a ruleset that never advances).
+    pub steps: u64,
+}
+
+impl Battle {
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+}
+
+/// One faction of the battle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Faction {
+    pub id: String,
+    pub name: String,
+    pub colour: [u8; 3],
+    pub control: Controller,
+    pub starts_fight: bool,
+}
+
+/// All factions, indexed by [`crate::rules::components::FactionId`].
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Factions(pub Vec<Faction>);
+
+/// Combatant ids to entities and names, in spawn order.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Roster {
+    pub entities: Vec<Entity>,
+    pub names: Vec<String>,
+    pub factions: Vec<u8>,
+}
+
+impl Roster {
+    pub fn entity(&self, cid: Cid) -> Option<Entity> {
+        self.entities.get(cid.0 as usize).copied()
+    }
+    pub fn name(&self, cid: Cid) -> &str {
+        self.names.get(cid.0 as usize).map_or("?", |s| s.as_str())
+    }
+    pub fn cids(&self) -> impl Iterator<Item = Cid> + '_ {
+        (0..self.entities.len()).map(|i| Cid(i as u16))
+    }
+    pub fn len(&self) -> usize {
+        self.entities.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.entities.is_empty()
+    }
+}
+
+/// Every event of the battle, in order, and every accepted command.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct BattleLog {
+    pub events: Vec<BattleEvent>,
+    pub commands: Vec<CommandMsg>,
+}
+
+/// The last command the battle refused, and why (for the UI).
+#[derive(Resource, Clone, Debug, Default)]
+pub struct LastRejection(pub Option<(CommandMsg, Illegal)>);
+
+/// The victory condition in force, resolved to indices.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VictoryRule {
+    LastStanding,
+    Survive {
+        faction: u8,
+        rounds: u32,
+    },
+    HoldZone {
+        faction: u8,
+        zone: usize,
+        rounds: u32,
+    },
+}
+
+/// Battle-wide settings from the level.
+#[derive(Resource, Clone, Debug)]
+pub struct BattleRules {
+    pub level: String,
+    pub victory: VictoryRule,
+    pub max_rounds: u32,
+    /// Bad visibility (fog, night).
+    pub bad_visibility: bool,
+    /// Consecutive completed rounds the holding faction has held its zone.
+    pub held_rounds: u32,
+    /// The last completed round the victory condition was judged on.
+    pub held_checked: u32,
+}
+
+impl Default for BattleRules {
+    fn default() -> Self {
+        BattleRules {
+            level: String::new(),
+            victory: VictoryRule::LastStanding,
+            max_rounds: 100,
+            bad_visibility: false,
+            held_rounds: 0,
+            held_checked: 0,
+        }
+    }
+}
+
+/// The hooks a ruleset gives the core, the AI and the UI: one legality check,
+/// the list of legal commands, and its tactical AI.
+#[derive(Clone, Copy)]
+pub struct RulesetHooks {
+    pub id: RulesetId,
+    /// Is this command legal for this actor now?
+    pub check: fn(&World, Cid, &Command) -> Result<(), Illegal>,
+    /// A representative list of legal commands for the actor now (every
+    /// distinct kind of command, with moves to every reachable cell).
+    pub legal_commands: fn(&World, Cid) -> Vec<Command>,
+    /// The ruleset's tactical AI: the command it chooses for the actor now.
+    pub decide: fn(&mut World, Cid) -> Command,
+    /// Read the ruleset's data from `assets/rulesets/` into the world.
+    pub load: fn(&mut World, &std::path::Path) -> Result<(), crate::data::error::DataError>,
+    /// Does the ruleset's bestiary define this archetype?
+    pub defines: fn(&World, &str) -> bool,
+    /// Give a freshly spawned combatant the ruleset's components.
+    pub equip: fn(&mut World, Entity, &crate::data::level::CombatantDef) -> Result<(), String>,
+    /// Clear the ruleset's per-battle state.
+    pub reset: fn(&mut World),
+    /// Change one of the ruleset's settings (`key=value`).
+    pub configure: fn(&mut World, &str, &str) -> Result<(), String>,
+}
+
+/// The hooks of the ruleset in force.
+#[derive(Resource, Clone, Copy)]
+pub struct ActiveRuleset(pub RulesetHooks);
+
+/// Every ruleset the app knows, registered by the ruleset plugins.
+#[derive(Resource, Default, Clone)]
+pub struct RulesetRegistry(pub Vec<RulesetHooks>);
+
+impl RulesetRegistry {
+    pub fn get(&self, id: RulesetId) -> Option<RulesetHooks> {
+        self.0.iter().find(|h| h.id == id).copied()
+    }
+}
+
+/// The schedule that advances a battle by one step.
+#[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BattleStep;
+
+/// The order of a battle step.
+#[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum BattleSet {
+    /// AI controllers answer the current prompt.
+    Decide,
+    /// The ruleset checks and executes commands.
+    Resolve,
+    /// The ruleset moves the round forward when nothing is prompted.
+    Advance,
+    /// The core checks the victory condition.
+    Victory,
+}
+
+/// Run condition: the battle is played under `id` and is not over.
+pub fn ruleset_is(id: RulesetId) -> impl Fn(Res<Battle>) -> bool + Clone {
+    move |battle: Res<Battle>| battle.ruleset == Some(id) && !battle.is_over()
+}

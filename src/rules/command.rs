@@ -1,0 +1,74 @@
+//! Commands: what a player or the AI asks a combatant to do. A command is an
+//! intent; the ruleset's legality check decides whether it may happen now.
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::rules::components::Cid;
+use crate::rules::map::Cell;
+
+/// An intent, answered to the battle's current prompt.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Command {
+    /// Move along a path of adjacent cells (the cells after the current one).
+    Move { path: Vec<Cell> },
+    /// Attack a target with one of the carried weapons, in one of its firing modes.
+    Attack {
+        target: Cid,
+        weapon: usize,
+        mode: usize,
+    },
+    /// Take aim at a target with a ranged weapon (the round's action).
+    Aim { target: Cid, weapon: usize },
+    /// Load a ranged weapon.
+    Reload { weapon: usize },
+    /// Draw and ready a weapon.
+    Draw { weapon: usize },
+    /// Crouch behind whatever is at hand (a free action).
+    TakeCover,
+    /// Stand up from a crouch (a free action).
+    Stand,
+    /// Disengage from melee along a path; costs the whole round.
+    Retreat { path: Vec<Cell> },
+    /// Leave the battle over the map's edge (from an edge cell).
+    Flee,
+    /// Finish this turn.
+    EndTurn,
+    /// Reaction: parry the attack that just hit.
+    Parry,
+    /// Reaction: dodge the attack that just hit.
+    Dodge,
+    /// Reaction: let the attack land.
+    NoReaction,
+}
+
+impl Command {
+    /// True for commands that answer a reaction prompt.
+    pub fn is_reaction(&self) -> bool {
+        matches!(self, Command::Parry | Command::Dodge | Command::NoReaction)
+    }
+}
+
+/// A command sent to the battle by a controller (the UI, the AI, a test).
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct CommandMsg {
+    pub actor: Cid,
+    pub command: Command,
+}
+
+/// Why a command is not legal now.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Illegal(pub String);
+
+impl std::fmt::Display for Illegal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Illegal {}
+
+/// Shorthand for building an [`Illegal`] result.
+pub fn illegal<T>(reason: impl Into<String>) -> Result<T, Illegal> {
+    Err(Illegal(reason.into()))
+}

@@ -1,0 +1,364 @@
+//! The components a combatant entity carries. They are ruleset-neutral: a
+//! ruleset adds its own stat block component (for example `Ud10Stats`).
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::data::level::Facing;
+use crate::rules::dice::DiceExpr;
+use crate::rules::map::Cell;
+
+/// Stable id of a combatant within one battle: its index in spawn order.
+/// Events and commands name combatants by `Cid`, never by `Entity`, so that a
+/// battle log is the same byte for byte whatever the ECS allocates.
+#[derive(
+    Component, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+pub struct Cid(pub u16);
+
+/// Display name of a combatant ("Aldo", "Swordsman 2").
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct CombatantName(pub String);
+
+/// The ruleset-free archetype the combatant was built from (`swordsman`).
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct Archetype(pub String);
+
+/// Index of the combatant's faction in [`crate::rules::battle::Factions`].
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FactionId(pub u8);
+
+/// Where the combatant stands.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position(pub Cell);
+
+/// Which way the combatant faces; attacks from the rear arc come "from behind".
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Heading(pub Facing);
+
+/// Stature.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum Size {
+    Small,
+    #[default]
+    Medium,
+    Large,
+}
+
+/// Hit points and, where the ruleset has them, endurance points.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Health {
+    pub hp: i32,
+    pub hp_max: i32,
+    pub ep: i32,
+    /// 0 when the ruleset has no endurance points.
+    pub ep_max: i32,
+}
+
+/// Who answers this combatant's prompts.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Controller {
+    /// A person at this desk: the battle waits for their command.
+    Human,
+    /// The ruleset's tactical AI.
+    Ai,
+    /// An opponent that picks uniformly among legal commands (a baseline).
+    RandomAi,
+}
+
+impl Controller {
+    pub fn is_ai(self) -> bool {
+        !matches!(self, Controller::Human)
+    }
+}
+
+/// A condition a combatant can be in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Condition {
+    Prone,
+    Crouching,
+    Immobilized,
+    Surprised,
+    Stunned,
+    Unconscious,
+    Dead,
+    Fled,
+    Surrendered,
+    Concealed,
+    /// Made a standard or full movement in its latest turn (ranged attacks at it suffer).
+    Moving,
+    /// Retreating this round: disengaging without free attacks.
+    Retreating,
+}
+
+impl Condition {
+    pub const ALL: [Condition; 12] = [
+        Condition::Prone,
+        Condition::Crouching,
+        Condition::Immobilized,
+        Condition::Surprised,
+        Condition::Stunned,
+        Condition::Unconscious,
+        Condition::Dead,
+        Condition::Fled,
+        Condition::Surrendered,
+        Condition::Concealed,
+        Condition::Moving,
+        Condition::Retreating,
+    ];
+
+    fn bit(self) -> u16 {
+        1 << (self as u16)
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Condition::Prone => "prone",
+            Condition::Crouching => "crouching",
+            Condition::Immobilized => "immobilized",
+            Condition::Surprised => "surprised",
+            Condition::Stunned => "stunned",
+            Condition::Unconscious => "unconscious",
+            Condition::Dead => "dead",
+            Condition::Fled => "fled",
+            Condition::Surrendered => "surrendered",
+            Condition::Concealed => "concealed",
+            Condition::Moving => "moving",
+            Condition::Retreating => "retreating",
+        }
+    }
+}
+
+/// The set of conditions a combatant is in.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Conditions(u16);
+
+impl Conditions {
+    pub fn has(self, c: Condition) -> bool {
+        self.0 & c.bit() != 0
+    }
+    pub fn insert(&mut self, c: Condition) {
+        self.0 |= c.bit();
+    }
+    pub fn remove(&mut self, c: Condition) {
+        self.0 &= !c.bit();
+    }
+    /// Out of the fight for good or for now: dead, unconscious, fled or surrendered.
+    pub fn out_of_fight(self) -> bool {
+        self.has(Condition::Dead)
+            || self.has(Condition::Unconscious)
+            || self.has(Condition::Fled)
+            || self.has(Condition::Surrendered)
+    }
+    pub fn iter(self) -> impl Iterator<Item = Condition> {
+        Condition::ALL.into_iter().filter(move |c| self.has(*c))
+    }
+}
+
+/// Melee, missile (shot or loosed) or thrown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WeaponKind {
+    Melee,
+    Missile,
+    Thrown,
+}
+
+/// What reloading a ranged weapon costs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum ReloadCost {
+    /// Part of the attack (nocking an arrow).
+    #[default]
+    Free,
+    /// Takes the round's action (spanning a crossbow).
+    Action,
+}
+
+/// An alternative firing mode of a ranged weapon (UD10 "Ranged Attacks").
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FireMode {
+    pub name: String,
+    /// Rounds of ammunition one attack in this mode uses.
+    pub shots: u32,
+    pub damage: DiceExpr,
+    #[serde(default)]
+    pub attack_mod: i32,
+}
+
+/// A weapon as carried in a battle. Rulesets fill the fields they use from
+/// their own equipment tables.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weapon {
+    pub id: String,
+    pub name: String,
+    pub kind: WeaponKind,
+    pub damage: DiceExpr,
+    /// UD10 attack modifier ("AM").
+    pub attack_mod: i32,
+    /// Melee reach in cells (1 = adjacent).
+    pub reach: i32,
+    /// Ranged: the range increment in metres.
+    pub range_increment_m: f64,
+    /// Ranged: the furthest it can reach at all, in metres.
+    pub max_range_m: f64,
+    pub hands: u8,
+    /// Small weapons can be drawn as part of a standard movement.
+    pub small: bool,
+    /// Armor penetration score (UD10 optional rule).
+    pub penetration: i32,
+    /// Can parry with it.
+    pub parry: bool,
+    pub modes: Vec<FireMode>,
+    /// Rounds the weapon holds loaded; 0 for weapons that never need loading.
+    pub magazine: u32,
+    pub loaded: u32,
+    /// Spare ammunition; `None` = enough for any battle.
+    pub spare: Option<u32>,
+    pub reload: ReloadCost,
+}
+
+impl Weapon {
+    pub fn is_ranged(&self) -> bool {
+        self.kind != WeaponKind::Melee
+    }
+    /// Ammunition an attack in `mode` uses.
+    pub fn shots(&self, mode: usize) -> u32 {
+        self.modes.get(mode).map_or(1, |m| m.shots)
+    }
+    pub fn mode_name(&self, mode: usize) -> &str {
+        self.modes.get(mode).map_or("single", |m| m.name.as_str())
+    }
+    pub fn mode_damage(&self, mode: usize) -> &DiceExpr {
+        self.modes.get(mode).map_or(&self.damage, |m| &m.damage)
+    }
+    pub fn mode_attack_mod(&self, mode: usize) -> i32 {
+        self.modes.get(mode).map_or(0, |m| m.attack_mod)
+    }
+    pub fn mode_count(&self) -> usize {
+        self.modes.len().max(1)
+    }
+}
+
+/// The weapons a combatant carries and which one is in hand.
+#[derive(Component, Clone, Debug, PartialEq, Default)]
+pub struct Loadout {
+    pub weapons: Vec<Weapon>,
+    /// Index of the ready weapon, if any.
+    pub ready: Option<usize>,
+}
+
+impl Loadout {
+    pub fn ready_weapon(&self) -> Option<&Weapon> {
+        self.ready.and_then(|i| self.weapons.get(i))
+    }
+}
+
+/// Body zones of the d10 hit location table (UD10 "Optional Rule: Body Zones").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BodyZone {
+    Head,
+    LeftArm,
+    RightArm,
+    Trunk,
+    LeftLeg,
+    RightLeg,
+}
+
+impl BodyZone {
+    pub const ALL: [BodyZone; 6] = [
+        BodyZone::Head,
+        BodyZone::LeftArm,
+        BodyZone::RightArm,
+        BodyZone::Trunk,
+        BodyZone::LeftLeg,
+        BodyZone::RightLeg,
+    ];
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            BodyZone::Head => "head",
+            BodyZone::LeftArm => "left arm",
+            BodyZone::RightArm => "right arm",
+            BodyZone::Trunk => "trunk",
+            BodyZone::LeftLeg => "left leg",
+            BodyZone::RightLeg => "right leg",
+        }
+    }
+}
+
+/// Protection of one body zone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+pub struct Protection {
+    pub rating: i32,
+    pub buffer: i32,
+}
+
+/// Worn armor, summed per body zone from its pieces.
+#[derive(Component, Clone, Debug, PartialEq, Default)]
+pub struct Armor {
+    pub pieces: Vec<String>,
+    pub zones: [Protection; 6],
+}
+
+impl Armor {
+    /// Protection averaged over all body zones, rounded to nearest (UD10:
+    /// "When not using the body zones, armor protection is averaged from all
+    /// body zones into one single statistic").
+    pub fn averaged(&self) -> Protection {
+        let n = self.zones.len() as i32;
+        let r: i32 = self.zones.iter().map(|z| z.rating).sum();
+        let b: i32 = self.zones.iter().map(|z| z.buffer).sum();
+        Protection {
+            rating: (2 * r + n) / (2 * n),
+            buffer: (2 * b + n) / (2 * n),
+        }
+    }
+    pub fn zone(&self, z: BodyZone) -> Protection {
+        self.zones[z.index()]
+    }
+}
+
+/// A carried shield.
+#[derive(Component, Clone, Debug, PartialEq)]
+pub struct Shield {
+    pub name: String,
+    /// Bonus to the bearer's defense while it can be used.
+    pub defense: i32,
+}
+
+/// Per-round action economy, kept by the ruleset in force.
+#[derive(Component, Clone, Debug, PartialEq, Default)]
+pub struct TurnState {
+    /// Initiative result in force this round.
+    pub initiative: Option<i32>,
+    /// Has had its turn this round.
+    pub done: bool,
+    pub action_used: bool,
+    pub reaction_used: bool,
+    /// Movement made this turn, in decimetres.
+    pub moved_dm: u32,
+    pub movement: MoveMode,
+    /// Moved before the action this turn (then no movement after it).
+    pub moved_before_action: bool,
+    /// Aiming: at whom and for how many full rounds.
+    pub aim: Option<(Cid, u8)>,
+    /// Aimed this turn (so the aim is not lost at the end of the turn).
+    pub aimed_this_turn: bool,
+}
+
+/// How a combatant is moving this turn (UD10 "Movement").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum MoveMode {
+    #[default]
+    None,
+    /// A single step: instantaneous, no effect on other actions.
+    Step,
+    /// Up to 5 m + STR with an action before or after.
+    Standard,
+    /// Up to twice standard, no action this round.
+    Full,
+    /// Disengaging from melee: the whole round, no free attacks.
+    Retreat,
+}

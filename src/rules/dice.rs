@@ -1,0 +1,1025 @@
+//! Dice expressions (`1D8+2`, `1D6+½db`, `D%`), rolling them, and the battle's
+//! single seeded source of randomness.
+//!
+//! Rolling order is deterministic: terms left to right (a `db` term expands in
+//! place into the damage bonus's own terms, left to right), the dice of a term
+//! one after another, and an exploding die's extra rolls immediately after it.
+//! With the same seed and script, the same expression always rolls the same.
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::str::FromStr;
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// Most dice one term may roll (`1000D6`).
+pub const MAX_DICE_COUNT: u32 = 1000;
+/// Most sides a die may have.
+pub const MAX_DIE_SIDES: u32 = 1_000_000;
+/// Most extra rolls one exploding die may chain (a safety net; reaching it
+/// with a real RNG is astronomically unlikely).
+pub const MAX_EXPLOSIONS: u32 = 100;
+
+/// One die result in a roll, for the battle log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Die {
+    pub sides: u32,
+    pub result: u32,
+    /// This die was an extra roll caused by an explosion.
+    pub exploded: bool,
+    /// This die belongs to a subtracted term.
+    pub negative: bool,
+}
+
+/// One signed term of an expression, as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Term {
+    Dice {
+        count: u32,
+        sides: u32,
+        negative: bool,
+    },
+    /// A signed constant.
+    Flat(i32),
+    /// The damage bonus placeholder, `db` or (`half`) `½db`.
+    Db { half: bool, negative: bool },
+}
+
+/// A term after the damage bonus has been substituted.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Atom {
+    Dice {
+        count: u32,
+        sides: u32,
+        negative: bool,
+    },
+    Flat(i64),
+}
+
+/// A parsed dice expression: sums of terms like `1D8+2`, `2D6+2`, `d4`, `3D6`,
+/// `2D10+3`, `1D6+½db`, `1D6+1/2db`, `1D8+2+db`, `1D3-1`, `5`, `d100`, `D%`
+/// (=d100), case-insensitive `d`/`D`, optional leading sign, spaces allowed
+/// around `+`/`-`.
+///
+/// `db` is a placeholder for a damage bonus supplied at roll time (itself a
+/// `DiceExpr` such as `+1D4`, `-1D4`, `+2D6` or `0`); without one it counts as 0,
+/// and a `db` inside the bonus itself counts as 0. `½db` / `1/2db` means half
+/// of it: each die of the bonus halves its sides rounding down, at least 1
+/// (1D4→1D2, 1D6→1D3, 2D6→2D3), flat parts halve rounding toward zero.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DiceExpr {
+    terms: Vec<Term>,
+}
+
+/// How to roll a [`DiceExpr`].
+#[derive(Clone, Debug, Default)]
+pub struct RollOptions<'a> {
+    /// The damage bonus that `db` / `½db` stand for.
+    pub db: Option<&'a DiceExpr>,
+    /// Exploding dice: whenever a die of `explode_sides` sides shows its
+    /// maximum, roll it again and add (repeats while it keeps showing the max,
+    /// at most [`MAX_EXPLOSIONS`] times). Applies to every die of that size,
+    /// damage bonus and subtracted dice included; never to a d1. UD10 damage:
+    /// `Some(10)`.
+    pub explode_sides: Option<u32>,
+}
+
+/// The outcome of rolling a [`DiceExpr`], for the battle log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiceRoll {
+    /// The expression rolled, in canonical text (`db` left unsubstituted).
+    pub expr: String,
+    /// Every die rolled, in rolling order.
+    pub dice: Vec<Die>,
+    /// Sum of the constant parts (damage bonus included).
+    pub flat: i32,
+    /// Dice (subtracted ones negative) plus `flat`.
+    pub total: i32,
+}
+
+/// Why a dice expression could not be parsed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiceParseError {
+    /// The whole text that was parsed.
+    pub text: String,
+    /// 0-based char index of the problem (Display shows it 1-based).
+    pub position: usize,
+    /// What was expected there.
+    pub expected: String,
+}
+
+impl fmt::Display for DiceParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "bad dice expression `{}`: at character {} expected {}",
+            self.text,
+            self.position + 1,
+            self.expected
+        )
+    }
+}
+
+impl std::error::Error for DiceParseError {}
+
+const EXPECT_TERM: &str = "a dice term such as 1D6, a number, or db";
+const EXPECT_SIDES: &str = "a number of sides";
+const EXPECT_DB: &str = "db";
+
+struct Parser<'t> {
+    text: &'t str,
+    chars: Vec<char>,
+    pos: usize,
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.pos).copied()
+    }
+
+    fn peek_at(&self, offset: usize) -> Option<char> {
+        self.chars.get(self.pos + offset).copied()
+    }
+
+    fn error(&self, position: usize, expected: impl Into<String>) -> DiceParseError {
+        DiceParseError {
+            text: self.text.to_string(),
+            position,
+            expected: expected.into(),
+        }
+    }
+
+    fn skip_space(&mut self) {
+        while self.peek().is_some_and(char::is_whitespace) {
+            self.pos += 1;
+        }
+    }
+
+    /// Reads a run of ASCII digits (at least one is present), saturating.
+    fn number(&mut self) -> u64 {
+        let mut value: u64 = 0;
+        while let Some(d) = self.peek().and_then(|c| c.to_digit(10)) {
+            value = value.saturating_mul(10).saturating_add(u64::from(d));
+            self.pos += 1;
+        }
+        value
+    }
+
+    fn is_d(c: Option<char>) -> bool {
+        matches!(c, Some('d' | 'D'))
+    }
+
+    fn is_b(c: Option<char>) -> bool {
+        matches!(c, Some('b' | 'B'))
+    }
+
+    fn expect_db(&mut self) -> Result<(), DiceParseError> {
+        if Self::is_d(self.peek()) && Self::is_b(self.peek_at(1)) {
+            self.pos += 2;
+            Ok(())
+        } else {
+            Err(self.error(self.pos, EXPECT_DB))
+        }
+    }
+
+    /// Parses the sides after a consumed `d`.
+    fn sides(&mut self) -> Result<u32, DiceParseError> {
+        match self.peek() {
+            Some('%') => {
+                self.pos += 1;
+                Ok(100)
+            }
+            Some(c) if c.is_ascii_digit() => {
+                let start = self.pos;
+                let n = self.number();
+                if (1..=u64::from(MAX_DIE_SIDES)).contains(&n) {
+                    Ok(n as u32)
+                } else {
+                    Err(self.error(
+                        start,
+                        format!("a number of sides from 1 to {MAX_DIE_SIDES}"),
+                    ))
+                }
+            }
+            _ => Err(self.error(self.pos, EXPECT_SIDES)),
+        }
+    }
+
+    /// Parses one term; returns it and whether it was a bare number.
+    fn term(&mut self, negative: bool) -> Result<(Term, bool), DiceParseError> {
+        match self.peek() {
+            Some('½') => {
+                self.pos += 1;
+                self.expect_db()?;
+                Ok((
+                    Term::Db {
+                        half: true,
+                        negative,
+                    },
+                    false,
+                ))
+            }
+            Some(c) if c.is_ascii_digit() => {
+                let start = self.pos;
+                let n = self.number();
+                if Self::is_d(self.peek()) {
+                    self.pos += 1;
+                    if !(1..=u64::from(MAX_DICE_COUNT)).contains(&n) {
+                        return Err(self.error(
+                            start,
+                            format!("a number of dice from 1 to {MAX_DICE_COUNT}"),
+                        ));
+                    }
+                    let sides = self.sides()?;
+                    Ok((
+                        Term::Dice {
+                            count: n as u32,
+                            sides,
+                            negative,
+                        },
+                        false,
+                    ))
+                } else if n == 1 && self.peek() == Some('/') {
+                    self.pos += 1;
+                    if self.peek() != Some('2') {
+                        return Err(self.error(self.pos, "`2` (as in 1/2db)"));
+                    }
+                    self.pos += 1;
+                    self.expect_db()?;
+                    Ok((
+                        Term::Db {
+                            half: true,
+                            negative,
+                        },
+                        false,
+                    ))
+                } else {
+                    let limit = if negative {
+                        u64::from(i32::MIN.unsigned_abs())
+                    } else {
+                        i32::MAX as u64
+                    };
+                    if n > limit {
+                        return Err(self.error(start, "a number that fits in 32 bits"));
+                    }
+                    let signed = if negative { -(n as i64) } else { n as i64 };
+                    Ok((Term::Flat(signed as i32), true))
+                }
+            }
+            c if Self::is_d(c) => {
+                self.pos += 1;
+                if Self::is_b(self.peek()) {
+                    self.pos += 1;
+                    Ok((
+                        Term::Db {
+                            half: false,
+                            negative,
+                        },
+                        false,
+                    ))
+                } else {
+                    let sides = self.sides()?;
+                    Ok((
+                        Term::Dice {
+                            count: 1,
+                            sides,
+                            negative,
+                        },
+                        false,
+                    ))
+                }
+            }
+            _ => Err(self.error(self.pos, EXPECT_TERM)),
+        }
+    }
+
+    fn expr(&mut self) -> Result<DiceExpr, DiceParseError> {
+        let mut terms = Vec::new();
+        self.skip_space();
+        let mut negative = match self.peek() {
+            Some('+') => {
+                self.pos += 1;
+                false
+            }
+            Some('-') => {
+                self.pos += 1;
+                true
+            }
+            _ => false,
+        };
+        loop {
+            self.skip_space();
+            let (term, bare_number) = self.term(negative)?;
+            terms.push(term);
+            let glued = self.pos;
+            self.skip_space();
+            negative = match self.peek() {
+                None => break,
+                Some('+') => false,
+                Some('-') => true,
+                Some(_) => {
+                    let expected = if bare_number && glued == self.pos {
+                        "`D`, `+`, `-` or the end of the expression"
+                    } else {
+                        "`+`, `-` or the end of the expression"
+                    };
+                    return Err(self.error(self.pos, expected));
+                }
+            };
+            self.pos += 1;
+        }
+        Ok(DiceExpr { terms })
+    }
+}
+
+impl DiceExpr {
+    /// Parses an expression such as `2D6+2` or `1D6+½db`.
+    pub fn parse(text: &str) -> Result<DiceExpr, DiceParseError> {
+        Parser {
+            text,
+            chars: text.chars().collect(),
+            pos: 0,
+        }
+        .expr()
+    }
+
+    /// A constant expression.
+    pub fn flat(n: i32) -> DiceExpr {
+        DiceExpr {
+            terms: vec![Term::Flat(n)],
+        }
+    }
+
+    /// Whether the expression has a `db` or `½db` term.
+    pub fn uses_db(&self) -> bool {
+        self.terms.iter().any(|t| matches!(t, Term::Db { .. }))
+    }
+
+    /// The terms with the damage bonus substituted, in rolling order.
+    fn atoms(&self, db: Option<&DiceExpr>) -> Vec<Atom> {
+        let mut atoms = Vec::with_capacity(self.terms.len());
+        for term in &self.terms {
+            match *term {
+                Term::Dice {
+                    count,
+                    sides,
+                    negative,
+                } => atoms.push(Atom::Dice {
+                    count,
+                    sides,
+                    negative,
+                }),
+                Term::Flat(n) => atoms.push(Atom::Flat(i64::from(n))),
+                Term::Db { half, negative } => {
+                    let Some(db) = db else { continue };
+                    for inner in &db.terms {
+                        match *inner {
+                            Term::Dice {
+                                count,
+                                sides,
+                                negative: inner_negative,
+                            } => atoms.push(Atom::Dice {
+                                count,
+                                sides: if half { (sides / 2).max(1) } else { sides },
+                                negative: negative != inner_negative,
+                            }),
+                            Term::Flat(n) => {
+                                let n = i64::from(n);
+                                let n = if half { n / 2 } else { n };
+                                atoms.push(Atom::Flat(if negative { -n } else { n }));
+                            }
+                            // A damage bonus cannot itself refer to a damage bonus.
+                            Term::Db { .. } => {}
+                        }
+                    }
+                }
+            }
+        }
+        atoms
+    }
+
+    fn sum_by(&self, db: Option<&DiceExpr>, per_die: impl Fn(u32, bool) -> i64) -> i32 {
+        let total = self
+            .atoms(db)
+            .into_iter()
+            .fold(0i64, |acc, atom| match atom {
+                Atom::Dice {
+                    count,
+                    sides,
+                    negative,
+                } => {
+                    let v = i64::from(count).saturating_mul(per_die(sides, negative));
+                    acc.saturating_add(if negative { -v } else { v })
+                }
+                Atom::Flat(n) => acc.saturating_add(n),
+            });
+        clamp_i32(total)
+    }
+
+    /// Lowest possible total (no explosions).
+    pub fn min(&self, db: Option<&DiceExpr>) -> i32 {
+        self.sum_by(
+            db,
+            |sides, negative| {
+                if negative { i64::from(sides) } else { 1 }
+            },
+        )
+    }
+
+    /// Highest possible total without explosions.
+    pub fn max(&self, db: Option<&DiceExpr>) -> i32 {
+        self.sum_by(
+            db,
+            |sides, negative| {
+                if negative { 1 } else { i64::from(sides) }
+            },
+        )
+    }
+
+    /// Exact expected total. With `explode_on: Some(s)`, dice of `s` sides
+    /// explode on their maximum as with [`RollOptions::explode_sides`]; each
+    /// such die's mean is `((s+1)/2) / (1 - 1/s)` (the explosion cap ignored).
+    pub fn mean(&self, db: Option<&DiceExpr>, explode_on: Option<u32>) -> f64 {
+        self.atoms(db)
+            .into_iter()
+            .map(|atom| match atom {
+                Atom::Dice {
+                    count,
+                    sides,
+                    negative,
+                } => {
+                    let s = f64::from(sides);
+                    let mut per_die = (s + 1.0) / 2.0;
+                    if explodes(explode_on, sides) {
+                        per_die /= 1.0 - 1.0 / s;
+                    }
+                    let v = f64::from(count) * per_die;
+                    if negative { -v } else { v }
+                }
+                Atom::Flat(n) => n as f64,
+            })
+            .sum()
+    }
+
+    /// Rolls the expression; see the module docs for the rolling order.
+    pub fn roll(&self, dice: &mut Dice, opts: &RollOptions) -> DiceRoll {
+        let mut rolled = Vec::new();
+        let mut dice_sum: i64 = 0;
+        let mut flat: i64 = 0;
+        for atom in self.atoms(opts.db) {
+            match atom {
+                Atom::Dice {
+                    count,
+                    sides,
+                    negative,
+                } => {
+                    let sign = if negative { -1 } else { 1 };
+                    for _ in 0..count {
+                        let mut result = dice.roll_die(sides);
+                        let mut exploded = false;
+                        let mut extra = 0;
+                        loop {
+                            rolled.push(Die {
+                                sides,
+                                result,
+                                exploded,
+                                negative,
+                            });
+                            dice_sum = dice_sum.saturating_add(sign * i64::from(result));
+                            if !(explodes(opts.explode_sides, sides)
+                                && result == sides
+                                && extra < MAX_EXPLOSIONS)
+                            {
+                                break;
+                            }
+                            extra += 1;
+                            exploded = true;
+                            result = dice.roll_die(sides);
+                        }
+                    }
+                }
+                Atom::Flat(n) => flat = flat.saturating_add(n),
+            }
+        }
+        DiceRoll {
+            expr: self.to_string(),
+            dice: rolled,
+            flat: clamp_i32(flat),
+            total: clamp_i32(dice_sum.saturating_add(flat)),
+        }
+    }
+}
+
+fn explodes(explode_sides: Option<u32>, sides: u32) -> bool {
+    sides >= 2 && explode_sides == Some(sides)
+}
+
+fn clamp_i32(v: i64) -> i32 {
+    v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
+}
+
+impl fmt::Display for DiceExpr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, term) in self.terms.iter().enumerate() {
+            let negative = match *term {
+                Term::Dice { negative, .. } | Term::Db { negative, .. } => negative,
+                Term::Flat(n) => n < 0,
+            };
+            if negative {
+                f.write_str("-")?;
+            } else if i > 0 {
+                f.write_str("+")?;
+            }
+            match *term {
+                Term::Dice { count, sides, .. } => write!(f, "{count}D{sides}")?,
+                Term::Flat(n) => write!(f, "{}", n.unsigned_abs())?,
+                Term::Db { half: true, .. } => f.write_str("½db")?,
+                Term::Db { half: false, .. } => f.write_str("db")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for DiceExpr {
+    type Err = DiceParseError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        DiceExpr::parse(s)
+    }
+}
+
+impl Serialize for DiceExpr {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for DiceExpr {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = DiceExpr;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a dice expression such as \"1D10+2\"")
+            }
+
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<DiceExpr, E> {
+                DiceExpr::parse(v).map_err(E::custom)
+            }
+        }
+        deserializer.deserialize_str(Visitor)
+    }
+}
+
+/// A scripted die result that the die it was used for cannot show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScriptError {
+    /// 1-based position in the script.
+    pub index: usize,
+    pub value: u32,
+    pub sides: u32,
+}
+
+impl fmt::Display for ScriptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "scripted die #{} is {}, which a d{} cannot show",
+            self.index, self.value, self.sides
+        )
+    }
+}
+
+impl std::error::Error for ScriptError {}
+
+/// The one source of randomness in a battle: a seeded ChaCha8 RNG plus an
+/// optional script of die results that are used first, in order (tests, and a
+/// GM entering physical dice).
+#[derive(Clone, Debug, bevy::prelude::Resource)]
+pub struct Dice {
+    rng: ChaCha8Rng,
+    script: VecDeque<u32>,
+    /// Scripted results taken since the script was set.
+    consumed: usize,
+    error: Option<ScriptError>,
+}
+
+impl Dice {
+    /// RNG only, no script.
+    pub fn seeded(seed: u64) -> Dice {
+        Dice {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            script: VecDeque::new(),
+            consumed: 0,
+            error: None,
+        }
+    }
+
+    /// Seeded RNG with `script` used first.
+    pub fn with_script(seed: u64, script: Vec<u32>) -> Dice {
+        let mut dice = Dice::seeded(seed);
+        dice.set_script(script);
+        dice
+    }
+
+    /// Resets the RNG to `seed` and clears the script and any error (batch
+    /// simulation reuses one `Dice`).
+    pub fn reseed(&mut self, seed: u64) {
+        *self = Dice::seeded(seed);
+    }
+
+    /// Replaces the script; numbering (for [`ScriptError::index`]) restarts at
+    /// 1 and any recorded error is cleared. The RNG is untouched.
+    pub fn set_script(&mut self, script: Vec<u32>) {
+        self.script = script.into();
+        self.consumed = 0;
+        self.error = None;
+    }
+
+    /// Roll one die with `sides` sides (1..=sides). Takes the next scripted
+    /// result if any; a scripted result outside 1..=sides records a
+    /// ScriptError (first one only) and the RNG is used instead. `sides == 0`
+    /// returns 0 and uses nothing.
+    pub fn roll_die(&mut self, sides: u32) -> u32 {
+        if sides == 0 {
+            return 0;
+        }
+        if let Some(value) = self.script.pop_front() {
+            self.consumed += 1;
+            if (1..=sides).contains(&value) {
+                return value;
+            }
+            if self.error.is_none() {
+                self.error = Some(ScriptError {
+                    index: self.consumed,
+                    value,
+                    sides,
+                });
+            }
+        }
+        self.rng.random_range(1..=sides)
+    }
+
+    /// The first scripted result that did not fit its die, if any.
+    pub fn error(&self) -> Option<&ScriptError> {
+        self.error.as_ref()
+    }
+
+    /// Scripted results not used yet.
+    pub fn script_left(&self) -> usize {
+        self.script.len()
+    }
+
+    /// Uniform index in 0..n from the RNG only (never from the script): for AI
+    /// choices and shuffles. n==0 returns 0.
+    pub fn pick(&mut self, n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            self.rng.random_range(0..n)
+        }
+    }
+
+    /// Uniform f64 in [0,1) from the RNG only.
+    pub fn unit(&mut self) -> f64 {
+        self.rng.random::<f64>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> DiceExpr {
+        match DiceExpr::parse(s) {
+            Ok(e) => e,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    fn dice(count: u32, sides: u32) -> Term {
+        Term::Dice {
+            count,
+            sides,
+            negative: false,
+        }
+    }
+
+    fn db(half: bool) -> Term {
+        Term::Db {
+            half,
+            negative: false,
+        }
+    }
+
+    fn roll(expr: &str, script: Vec<u32>, opts: &RollOptions) -> (DiceRoll, Dice) {
+        let mut d = Dice::with_script(7, script);
+        let r = p(expr).roll(&mut d, opts);
+        (r, d)
+    }
+
+    #[test]
+    fn parses_examples() {
+        let cases: Vec<(&str, Vec<Term>, &str)> = vec![
+            ("1D8+2", vec![dice(1, 8), Term::Flat(2)], "1D8+2"),
+            ("2D6+2", vec![dice(2, 6), Term::Flat(2)], "2D6+2"),
+            ("d4", vec![dice(1, 4)], "1D4"),
+            ("3D6", vec![dice(3, 6)], "3D6"),
+            ("2D10+3", vec![dice(2, 10), Term::Flat(3)], "2D10+3"),
+            ("1D6+½db", vec![dice(1, 6), db(true)], "1D6+½db"),
+            ("1D6+1/2db", vec![dice(1, 6), db(true)], "1D6+½db"),
+            (
+                "1D8+2+db",
+                vec![dice(1, 8), Term::Flat(2), db(false)],
+                "1D8+2+db",
+            ),
+            ("1D3-1", vec![dice(1, 3), Term::Flat(-1)], "1D3-1"),
+            ("5", vec![Term::Flat(5)], "5"),
+            ("d100", vec![dice(1, 100)], "1D100"),
+            ("D%", vec![dice(1, 100)], "1D100"),
+            ("1d8+2", vec![dice(1, 8), Term::Flat(2)], "1D8+2"),
+            ("+1D4", vec![dice(1, 4)], "1D4"),
+            (
+                "-1D4",
+                vec![Term::Dice {
+                    count: 1,
+                    sides: 4,
+                    negative: true,
+                }],
+                "-1D4",
+            ),
+            ("0", vec![Term::Flat(0)], "0"),
+            (
+                "1D6-1D4",
+                vec![
+                    dice(1, 6),
+                    Term::Dice {
+                        count: 1,
+                        sides: 4,
+                        negative: true,
+                    },
+                ],
+                "1D6-1D4",
+            ),
+            (" 1D6 + DB ", vec![dice(1, 6), db(false)], "1D6+db"),
+            ("-5", vec![Term::Flat(-5)], "-5"),
+        ];
+        for (text, terms, shown) in cases {
+            let e = p(text);
+            assert_eq!(e.terms, terms, "{text}");
+            assert_eq!(e.to_string(), shown, "{text}");
+            assert_eq!(p(shown), e, "round trip of {text}");
+            assert_eq!(text.parse::<DiceExpr>(), Ok(e));
+        }
+        assert_eq!(DiceExpr::flat(-7).to_string(), "-7");
+        assert_eq!(p("-7"), DiceExpr::flat(-7));
+        let extreme = DiceExpr::flat(i32::MIN);
+        assert_eq!(p(&extreme.to_string()), extreme);
+        assert!(p("1D6+½db").uses_db());
+        assert!(!p("1D6+2").uses_db());
+    }
+
+    #[test]
+    fn parse_errors_have_positions() {
+        let err = |s: &str| match DiceExpr::parse(s) {
+            Ok(e) => panic!("{s} parsed as {e}"),
+            Err(e) => (e.position, e.expected),
+        };
+        assert_eq!(err("1D"), (2, "a number of sides".to_string()));
+        assert_eq!(
+            err("D0"),
+            (1, "a number of sides from 1 to 1000000".to_string())
+        );
+        assert_eq!(
+            err("2X6"),
+            (1, "`D`, `+`, `-` or the end of the expression".to_string())
+        );
+        assert_eq!(err(""), (0, EXPECT_TERM.to_string()));
+        assert_eq!(err("1D6+"), (4, EXPECT_TERM.to_string()));
+        assert_eq!(err("1D6+½"), (5, "db".to_string()));
+        assert_eq!(err("1D6+1/3db"), (6, "`2` (as in 1/2db)".to_string()));
+        assert_eq!(
+            err("1D6 x"),
+            (4, "`+`, `-` or the end of the expression".to_string())
+        );
+        assert_eq!(
+            err("0D6"),
+            (0, "a number of dice from 1 to 1000".to_string())
+        );
+        assert_eq!(
+            err("99999999999"),
+            (0, "a number that fits in 32 bits".to_string())
+        );
+        let e = DiceExpr::parse("1D").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "bad dice expression `1D`: at character 3 expected a number of sides"
+        );
+        assert_eq!(e.text, "1D");
+    }
+
+    #[test]
+    fn scripted_rolls() {
+        let (r, d) = roll("2D6+2", vec![3, 5], &RollOptions::default());
+        assert_eq!(r.total, 10);
+        assert_eq!(r.flat, 2);
+        assert_eq!(r.expr, "2D6+2");
+        assert_eq!(
+            r.dice.iter().map(|d| d.result).collect::<Vec<_>>(),
+            vec![3, 5]
+        );
+        assert_eq!(d.script_left(), 0);
+        assert_eq!(d.error(), None);
+
+        let (r, d) = roll("d4", vec![5], &RollOptions::default());
+        let e = ScriptError {
+            index: 1,
+            value: 5,
+            sides: 4,
+        };
+        assert_eq!(d.error(), Some(&e));
+        assert_eq!(
+            e.to_string(),
+            "scripted die #1 is 5, which a d4 cannot show"
+        );
+        assert!((1..=4).contains(&r.total));
+
+        let (r, _) = roll("1D6-1D4", vec![2, 4], &RollOptions::default());
+        assert_eq!(r.total, -2);
+        assert!(r.dice[1].negative && !r.dice[0].negative);
+    }
+
+    #[test]
+    fn only_first_script_error_is_kept() {
+        let mut d = Dice::with_script(1, vec![3, 12, 0, 4]);
+        for _ in 0..4 {
+            d.roll_die(10);
+        }
+        assert_eq!(
+            d.error().map(ToString::to_string).as_deref(),
+            Some("scripted die #2 is 12, which a d10 cannot show")
+        );
+        d.set_script(vec![2]);
+        assert_eq!(d.error(), None);
+        assert_eq!(d.roll_die(0), 0);
+        assert_eq!(d.script_left(), 1);
+    }
+
+    #[test]
+    fn explosions() {
+        let opts = RollOptions {
+            db: None,
+            explode_sides: Some(10),
+        };
+        let (r, _) = roll("1D10+2", vec![10, 10, 3], &opts);
+        assert_eq!(r.total, 25);
+        assert_eq!(r.dice.len(), 3);
+        assert_eq!(
+            r.dice.iter().map(|d| d.exploded).collect::<Vec<_>>(),
+            vec![false, true, true]
+        );
+        assert_eq!(
+            r.dice.iter().map(|d| d.result).collect::<Vec<_>>(),
+            vec![10, 10, 3]
+        );
+
+        let (r, d) = roll("1D10+2", vec![10, 10, 3], &RollOptions::default());
+        assert_eq!(r.total, 12);
+        assert_eq!(r.dice.len(), 1);
+        assert_eq!(d.script_left(), 2);
+
+        // Extra rolls come right after their die, before the next die.
+        let (r, _) = roll("2D10", vec![10, 4, 6], &opts);
+        assert_eq!(r.total, 20);
+        assert_eq!(
+            r.dice.iter().map(|d| d.exploded).collect::<Vec<_>>(),
+            vec![false, true, false]
+        );
+
+        // A d1 never explodes.
+        let ones = RollOptions {
+            db: None,
+            explode_sides: Some(1),
+        };
+        let (r, _) = roll("1D1", vec![], &ones);
+        assert_eq!(r.total, 1);
+    }
+
+    #[test]
+    fn damage_bonus() {
+        let bonus = p("1D4");
+        let opts = RollOptions {
+            db: Some(&bonus),
+            explode_sides: None,
+        };
+        let (r, _) = roll("1D6+½db", vec![4, 2], &opts);
+        assert_eq!(r.total, 6);
+        assert_eq!(r.dice[1].sides, 2);
+
+        let (r, _) = roll("1D8+2+db", vec![5, 3], &opts);
+        assert_eq!(r.total, 10);
+
+        let minus = p("-1D4");
+        let opts = RollOptions {
+            db: Some(&minus),
+            explode_sides: None,
+        };
+        let (r, _) = roll("1D8+db", vec![5, 3], &opts);
+        assert_eq!(r.total, 2);
+        assert!(r.dice[1].negative);
+
+        let two = p("2D6");
+        assert_eq!(p("½db").max(Some(&two)), 6);
+        assert_eq!(p("½db").max(Some(&p("5"))), 2);
+        assert_eq!(p("½db").min(Some(&p("-5"))), -2);
+        assert_eq!(p("1D6+db").max(None), 6);
+        assert_eq!(p("db").max(Some(&p("db+3"))), 3);
+    }
+
+    #[test]
+    fn min_max_mean() {
+        let e = p("2D6+2");
+        assert_eq!(e.min(None), 4);
+        assert_eq!(e.max(None), 14);
+        assert!((e.mean(None, None) - 9.0).abs() < 1e-12);
+
+        let mean = p("1D10").mean(None, Some(10));
+        assert!((mean - 5.5 / 0.9).abs() < 1e-12);
+        assert!((mean - 6.1111).abs() < 1e-4);
+        assert!((p("1D10").mean(None, Some(6)) - 5.5).abs() < 1e-12);
+
+        let e = p("1D6-1D4");
+        assert_eq!(e.min(None), -3);
+        assert_eq!(e.max(None), 5);
+        assert!((e.mean(None, None) - 1.0).abs() < 1e-12);
+
+        let bonus = p("1D4");
+        let e = p("1D6+½db");
+        assert_eq!(e.min(Some(&bonus)), 2);
+        assert_eq!(e.max(Some(&bonus)), 8);
+        assert!((e.mean(Some(&bonus), None) - 5.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn seeded_rolls_are_deterministic() {
+        let mut a = Dice::seeded(42);
+        let mut b = Dice::seeded(42);
+        let mut c = Dice::seeded(43);
+        let ra: Vec<u32> = (0..100).map(|_| a.roll_die(20)).collect();
+        let rb: Vec<u32> = (0..100).map(|_| b.roll_die(20)).collect();
+        let rc: Vec<u32> = (0..100).map(|_| c.roll_die(20)).collect();
+        assert_eq!(ra, rb);
+        assert_ne!(ra, rc);
+        assert!(ra.iter().all(|r| (1..=20).contains(r)));
+
+        a.reseed(42);
+        let again: Vec<u32> = (0..100).map(|_| a.roll_die(20)).collect();
+        assert_eq!(again, ra);
+
+        for _ in 0..100 {
+            let u = a.unit();
+            assert!((0.0..1.0).contains(&u));
+            assert!(a.pick(3) < 3);
+        }
+        assert_eq!(a.pick(0), 0);
+    }
+
+    #[test]
+    fn pick_ignores_script() {
+        let mut d = Dice::with_script(5, vec![1, 2]);
+        d.pick(10);
+        d.unit();
+        assert_eq!(d.script_left(), 2);
+    }
+
+    #[test]
+    fn serde_as_text_in_ron() {
+        #[derive(Debug, PartialEq, Serialize, Deserialize)]
+        struct Weapon {
+            name: String,
+            damage: DiceExpr,
+        }
+        let w = Weapon {
+            name: "sword".into(),
+            damage: p("1D8+1+½db"),
+        };
+        let text = ron::to_string(&w).unwrap();
+        assert_eq!(text, r#"(name:"sword",damage:"1D8+1+½db")"#);
+        let back: Weapon = ron::from_str(&text).unwrap();
+        assert_eq!(back, w);
+
+        let parsed: Weapon = ron::from_str(r#"(name: "axe", damage: "1D10+2")"#).unwrap();
+        assert_eq!(parsed.damage, p("1D10+2"));
+
+        let err = ron::from_str::<Weapon>(r#"(name: "axe", damage: "1D")"#).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("bad dice expression `1D`: at character 3 expected a number of sides"),
+            "{err}"
+        );
+    }
+}

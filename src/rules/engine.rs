@@ -1,0 +1,439 @@
+//! A battle you can drive: one App with the rules core and every ruleset,
+//! reused from battle to battle (batch simulation starts thousands of battles
+//! on one engine). No window, no rendering: it runs headless in tests, in the
+//! command line and inside the game.
+
+use std::path::{Path, PathBuf};
+
+use bevy::ecs::message::Messages;
+use bevy::prelude::*;
+
+use crate::data::error::DataError;
+use crate::data::level::{Control, Level};
+use crate::rules::apply::emit;
+use crate::rules::battle::{
+    ActiveRuleset, Battle, BattleLog, BattleRules, BattleStep, Faction, Factions, LastRejection,
+    Outcome, Roster, RulesetId, RulesetRegistry, VictoryRule,
+};
+use crate::rules::command::{Command, CommandMsg};
+use crate::rules::components::{
+    Archetype, Cid, CombatantName, Condition, Conditions, Controller, FactionId, Heading, Position,
+    TurnState,
+};
+use crate::rules::dice::Dice;
+use crate::rules::event::BattleEvent;
+use crate::rules::map::Cell;
+
+/// The folder holding `rulesets/<id>/`: `FRAY_ASSETS`, else `assets/` in the
+/// working directory, else the one in the source tree.
+pub fn assets_dir() -> PathBuf {
+    if let Ok(p) = std::env::var("FRAY_ASSETS") {
+        return PathBuf::from(p);
+    }
+    let local = PathBuf::from("assets");
+    if local.join("rulesets").is_dir() {
+        return local;
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets")
+}
+
+/// Who controls each faction in a battle.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Controls {
+    /// As the level says.
+    #[default]
+    AsLevel,
+    /// Every faction by the tactical AI (GM preview, simulation).
+    AllAi,
+    /// One controller per faction, in the level's faction order.
+    PerFaction(Vec<Controller>),
+}
+
+/// How to start a battle.
+#[derive(Clone, Debug, Default)]
+pub struct StartOptions {
+    pub seed: u64,
+    /// Die results used before the RNG (tests; a GM's physical dice).
+    pub script: Vec<u32>,
+    pub control: Controls,
+}
+
+/// Why a run of steps stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    Over,
+    /// The prompt is a human's: the battle waits for their command.
+    WaitingForHuman,
+    /// The step limit was reached.
+    StepLimit,
+}
+
+/// A battle engine: the core plus every ruleset plugin, with their data.
+pub struct Engine {
+    pub app: App,
+}
+
+/// Add the rules core and every implemented ruleset to an app.
+pub fn add_rules(app: &mut App) {
+    crate::rules::plugin(app);
+    crate::rulesets::plugin(app);
+}
+
+impl Engine {
+    /// An engine reading ruleset data from [`assets_dir`].
+    pub fn new() -> Result<Engine, DataError> {
+        Engine::with_assets(&assets_dir())
+    }
+
+    pub fn with_assets(dir: &Path) -> Result<Engine, DataError> {
+        let mut app = App::new();
+        add_rules(&mut app);
+        load_rulesets(app.world_mut(), dir)?;
+        Ok(Engine { app })
+    }
+
+    pub fn world(&self) -> &World {
+        self.app.world()
+    }
+
+    pub fn world_mut(&mut self) -> &mut World {
+        self.app.world_mut()
+    }
+
+    /// Set up a battle on `level` under `ruleset`, replacing any battle before.
+    pub fn start(
+        &mut self,
+        level: &Level,
+        ruleset: RulesetId,
+        opts: &StartOptions,
+    ) -> Result<(), String> {
+        start_battle(self.app.world_mut(), level, ruleset, opts)
+    }
+
+    /// Run one battle step.
+    pub fn step(&mut self) {
+        step(self.app.world_mut());
+    }
+
+    /// Send a command, as a player or a test would.
+    pub fn send(&mut self, actor: Cid, command: Command) {
+        self.app
+            .world_mut()
+            .write_message(CommandMsg { actor, command });
+    }
+
+    /// Step until the battle ends, a human must answer, or `max_steps` pass.
+    pub fn run(&mut self, max_steps: u64) -> Stop {
+        run(self.app.world_mut(), max_steps)
+    }
+
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.world().resource::<Battle>().outcome.as_ref()
+    }
+
+    pub fn events(&self) -> &[BattleEvent] {
+        &self.world().resource::<BattleLog>().events
+    }
+
+    /// The readable log of the battle so far, one line per event.
+    pub fn log_text(&self) -> String {
+        let w = self.world();
+        let names = crate::rules::narrate::Names {
+            roster: w.resource::<Roster>(),
+            factions: w.resource::<Factions>(),
+        };
+        let mut s = String::new();
+        for e in &w.resource::<BattleLog>().events {
+            s.push_str(&crate::rules::narrate::describe(&names, e));
+            s.push('\n');
+        }
+        s
+    }
+
+    /// Why the last command was refused, if it was.
+    pub fn rejection(&self) -> Option<String> {
+        self.world()
+            .resource::<LastRejection>()
+            .0
+            .as_ref()
+            .map(|(_, e)| e.0.clone())
+    }
+
+    /// Change a ruleset setting (`body_zones`, `false`).
+    pub fn configure(&mut self, ruleset: RulesetId, key: &str, value: &str) -> Result<(), String> {
+        let hooks = self
+            .world()
+            .resource::<RulesetRegistry>()
+            .get(ruleset)
+            .ok_or_else(|| format!("the {ruleset} ruleset is not implemented yet"))?;
+        (hooks.configure)(self.world_mut(), key, value)
+    }
+
+    /// Find a combatant by name.
+    pub fn cid(&self, name: &str) -> Option<Cid> {
+        let r = self.world().resource::<Roster>();
+        r.names
+            .iter()
+            .position(|n| n == name)
+            .map(|i| Cid(i as u16))
+    }
+}
+
+/// Read every registered ruleset's data.
+pub fn load_rulesets(world: &mut World, dir: &Path) -> Result<(), DataError> {
+    let hooks = world.resource::<RulesetRegistry>().0.clone();
+    for h in hooks {
+        (h.load)(world, &dir.join("rulesets"))?;
+    }
+    Ok(())
+}
+
+/// Run one battle step.
+pub fn step(world: &mut World) {
+    world.resource_mut::<Battle>().steps += 1;
+    world.run_schedule(BattleStep);
+}
+
+/// Step until over, waiting for a human, or `max_steps`.
+pub fn run(world: &mut World, max_steps: u64) -> Stop {
+    for _ in 0..max_steps {
+        if world.resource::<Battle>().is_over() {
+            return Stop::Over;
+        }
+        if waiting_for_human(world) {
+            return Stop::WaitingForHuman;
+        }
+        step(world);
+    }
+    if world.resource::<Battle>().is_over() {
+        Stop::Over
+    } else {
+        Stop::StepLimit
+    }
+}
+
+/// Is the battle waiting for a human's command (none queued)?
+pub fn waiting_for_human(world: &World) -> bool {
+    matches!(
+        crate::rules::decide::prompted_controller(world),
+        Some(Controller::Human)
+    ) && world.resource::<Messages<CommandMsg>>().is_empty()
+}
+
+/// Rulesets that are implemented and define every archetype of the level.
+pub fn supported_rulesets(world: &World, level: &Level) -> Vec<RulesetId> {
+    world
+        .resource::<RulesetRegistry>()
+        .0
+        .iter()
+        .filter(|h| level.rulesets.is_empty() || level.rulesets.iter().any(|r| r == h.id.id()))
+        .filter(|h| {
+            level
+                .combatants
+                .iter()
+                .all(|c| (h.defines)(world, &c.archetype))
+        })
+        .map(|h| h.id)
+        .collect()
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+/// Set up a battle in `world`: clear the last one, reset every resource,
+/// spawn the level's combatants with the ruleset's components.
+pub fn start_battle(
+    world: &mut World,
+    level: &Level,
+    ruleset: RulesetId,
+    opts: &StartOptions,
+) -> Result<(), String> {
+    let hooks = world
+        .resource::<RulesetRegistry>()
+        .get(ruleset)
+        .ok_or_else(|| format!("the {ruleset} ruleset is not implemented yet"))?;
+    if let Some(a) = level
+        .combatants
+        .iter()
+        .find(|c| !(hooks.defines)(world, &c.archetype))
+    {
+        return Err(format!(
+            "{} does not define the archetype `{}` that {} uses",
+            ruleset,
+            a.archetype,
+            level.source.display()
+        ));
+    }
+    // Clear the previous battle.
+    let old: Vec<Entity> = world
+        .query_filtered::<Entity, With<Cid>>()
+        .iter(world)
+        .collect();
+    for e in old {
+        world.despawn(e);
+    }
+    world.resource_mut::<Messages<CommandMsg>>().clear();
+    (hooks.reset)(world);
+    world.insert_resource(ActiveRuleset(hooks));
+    world.insert_resource(Battle {
+        ruleset: Some(ruleset),
+        seed: opts.seed,
+        ..default()
+    });
+    world.insert_resource(BattleLog::default());
+    world.insert_resource(LastRejection::default());
+    {
+        let mut dice = world.resource_mut::<Dice>();
+        dice.reseed(opts.seed);
+        dice.set_script(opts.script.clone());
+    }
+    world.insert_resource(level.map.clone());
+
+    let factions: Vec<Faction> = level
+        .factions
+        .iter()
+        .enumerate()
+        .map(|(i, f)| Faction {
+            id: f.id.clone(),
+            name: f.name.clone(),
+            colour: f.colour,
+            control: match &opts.control {
+                Controls::AsLevel => match f.control {
+                    Control::Human => Controller::Human,
+                    Control::Ai => Controller::Ai,
+                },
+                Controls::AllAi => Controller::Ai,
+                Controls::PerFaction(v) => v.get(i).copied().unwrap_or(Controller::Ai),
+            },
+            starts_fight: f.starts_fight,
+        })
+        .collect();
+    let faction_index = |id: &str| factions.iter().position(|f| f.id == id);
+
+    let victory = match &level.victory {
+        crate::data::level::Victory::LastStanding => VictoryRule::LastStanding,
+        crate::data::level::Victory::Survive { faction, rounds } => VictoryRule::Survive {
+            faction: faction_index(faction).ok_or("unknown faction in victory")? as u8,
+            rounds: *rounds,
+        },
+        crate::data::level::Victory::HoldZone {
+            faction,
+            zone,
+            rounds,
+        } => VictoryRule::HoldZone {
+            faction: faction_index(faction).ok_or("unknown faction in victory")? as u8,
+            zone: level
+                .map
+                .zone_index(zone)
+                .ok_or("unknown zone in victory")?,
+            rounds: *rounds,
+        },
+    };
+    world.insert_resource(BattleRules {
+        level: level.name.clone(),
+        victory,
+        max_rounds: level.max_rounds,
+        bad_visibility: matches!(level.visibility, crate::data::level::Visibility::Bad),
+        held_rounds: 0,
+        held_checked: 0,
+    });
+
+    // Names: "<Faction id> <archetype>", numbered when a faction has several.
+    let mut roster = Roster::default();
+    let mut count: std::collections::BTreeMap<(usize, &str), u32> = Default::default();
+    let mut seen: std::collections::BTreeMap<(usize, &str), u32> = Default::default();
+    for c in &level.combatants {
+        let f = faction_index(&c.faction).ok_or("unknown faction")?;
+        *count.entry((f, c.archetype.as_str())).or_default() += 1;
+    }
+    for (i, c) in level.combatants.iter().enumerate() {
+        let f = faction_index(&c.faction).ok_or("unknown faction")?;
+        let n = seen.entry((f, c.archetype.as_str())).or_default();
+        *n += 1;
+        let name = c.name.clone().unwrap_or_else(|| {
+            let base = format!("{} {}", capitalised(&factions[f].id), c.archetype);
+            if count[&(f, c.archetype.as_str())] > 1 {
+                format!("{base} {n}")
+            } else {
+                base
+            }
+        });
+        let control = match (&opts.control, c.overrides.control) {
+            (Controls::AsLevel, Some(Control::Human)) => Controller::Human,
+            (Controls::AsLevel, Some(Control::Ai)) => Controller::Ai,
+            _ => factions[f].control,
+        };
+        let facing = c
+            .facing
+            .unwrap_or_else(|| default_facing(level, c.at, &c.faction));
+        let mut conds = Conditions::default();
+        if c.overrides.surprised || level.factions[f].surprised {
+            conds.insert(Condition::Surprised);
+        }
+        if c.overrides.concealed {
+            conds.insert(Condition::Concealed);
+        }
+        let e = world
+            .spawn((
+                Cid(i as u16),
+                CombatantName(name.clone()),
+                Archetype(c.archetype.clone()),
+                FactionId(f as u8),
+                Position(c.at),
+                Heading(facing),
+                conds,
+                control,
+                TurnState::default(),
+            ))
+            .id();
+        (hooks.equip)(world, e, c).map_err(|err| format!("{}: {err}", name))?;
+        roster.entities.push(e);
+        roster.names.push(name);
+        roster.factions.push(f as u8);
+    }
+    world.insert_resource(roster);
+    world.insert_resource(Factions(factions));
+    emit(
+        world,
+        BattleEvent::BattleStarted {
+            level: level.name.clone(),
+            ruleset: ruleset.id(),
+            seed: opts.seed,
+        },
+    );
+    Ok(())
+}
+
+/// Face the centre of the enemies.
+fn default_facing(level: &Level, at: Cell, faction: &str) -> crate::data::level::Facing {
+    let enemies: Vec<Cell> = level
+        .combatants
+        .iter()
+        .filter(|c| c.faction != faction)
+        .map(|c| c.at)
+        .collect();
+    if enemies.is_empty() {
+        return crate::data::level::Facing::N;
+    }
+    let n = enemies.len() as f64;
+    let cx = enemies.iter().map(|c| c.x as f64).sum::<f64>() / n - at.x as f64;
+    let cy = enemies.iter().map(|c| c.y as f64).sum::<f64>() / n - at.y as f64;
+    let angle = cy.atan2(cx);
+    let oct = ((angle / std::f64::consts::FRAC_PI_4).round() as i32).rem_euclid(8);
+    let (dx, dy) = [
+        (1, 0),
+        (1, 1),
+        (0, 1),
+        (-1, 1),
+        (-1, 0),
+        (-1, -1),
+        (0, -1),
+        (1, -1),
+    ][oct as usize];
+    crate::data::level::Facing::from_delta(dx, dy).unwrap_or(crate::data::level::Facing::N)
+}

@@ -1,0 +1,190 @@
+//! Events: every outcome of a battle, with the dice, the modifiers by name and
+//! the section of the rule text that applies. Events are the only way state
+//! changes (see [`crate::rules::apply`]) and they make up the battle log.
+
+use serde::Serialize;
+
+use crate::rules::components::{BodyZone, Cid, Condition, MoveMode};
+use crate::rules::dice::DiceRoll;
+use crate::rules::map::Cell;
+
+/// A citation of the rule text: `"ud10 §Attacking"`.
+pub type Rule = &'static str;
+
+/// One named modifier to a roll or a target number.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Modifier {
+    pub name: &'static str,
+    pub value: i32,
+    pub rule: Rule,
+}
+
+impl Modifier {
+    pub fn new(name: &'static str, value: i32, rule: Rule) -> Self {
+        Modifier { name, value, rule }
+    }
+}
+
+/// Sum of a list of modifiers.
+pub fn total(mods: &[Modifier]) -> i32 {
+    mods.iter().map(|m| m.value).sum()
+}
+
+/// Which reaction was tried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum ReactionKind {
+    Parry,
+    Dodge,
+}
+
+/// How the battle ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum EndReason {
+    LastStanding,
+    Survived { rounds: u32 },
+    HeldZone { zone: String, rounds: u32 },
+    RoundLimit { rounds: u32 },
+    NoneStanding,
+}
+
+/// Everything that happens in a battle.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum BattleEvent {
+    BattleStarted {
+        level: String,
+        ruleset: &'static str,
+        seed: u64,
+    },
+    RoundStarted {
+        round: u32,
+    },
+    InitiativeRolled {
+        who: Cid,
+        roll: DiceRoll,
+        modifiers: Vec<Modifier>,
+        total: i32,
+        rule: Rule,
+    },
+    /// A tie on initiative broken by a roll-off (Fray decides; see docs/rulesets/ud10.md).
+    TieBroken {
+        between: Vec<Cid>,
+        order: Vec<Cid>,
+        rule: Rule,
+    },
+    TurnOrder {
+        order: Vec<Cid>,
+    },
+    TurnStarted {
+        who: Cid,
+    },
+    Moved {
+        who: Cid,
+        from: Cell,
+        path: Vec<Cell>,
+        cost_dm: u32,
+        mode: MoveMode,
+        rule: Rule,
+    },
+    /// The mover's path was cut short (killed or downed by a free attack on the way).
+    MoveInterrupted {
+        who: Cid,
+        at: Cell,
+    },
+    ConditionAdded {
+        who: Cid,
+        condition: Condition,
+        rule: Rule,
+    },
+    ConditionRemoved {
+        who: Cid,
+        condition: Condition,
+        rule: Rule,
+    },
+    Drew {
+        who: Cid,
+        weapon: String,
+        index: usize,
+        as_movement: bool,
+        rule: Rule,
+    },
+    Reloaded {
+        who: Cid,
+        weapon: String,
+        index: usize,
+        loaded: u32,
+        rule: Rule,
+    },
+    Aimed {
+        who: Cid,
+        target: Cid,
+        rounds: u8,
+        rule: Rule,
+    },
+    AttackRolled {
+        attacker: Cid,
+        target: Cid,
+        weapon: String,
+        weapon_index: usize,
+        mode: String,
+        /// Ammunition spent on this attack.
+        shots: u32,
+        roll: DiceRoll,
+        modifiers: Vec<Modifier>,
+        total: i32,
+        defense: i32,
+        defense_parts: Vec<Modifier>,
+        hit: bool,
+        /// A free attack (on a fleeing character), not the attacker's action.
+        free: bool,
+        rule: Rule,
+    },
+    ReactionRolled {
+        who: Cid,
+        kind: ReactionKind,
+        roll: DiceRoll,
+        modifiers: Vec<Modifier>,
+        total: i32,
+        against: i32,
+        success: bool,
+        rule: Rule,
+    },
+    ReactionDeclined {
+        who: Cid,
+    },
+    HitLocation {
+        target: Cid,
+        die: u32,
+        zone: BodyZone,
+        rule: Rule,
+    },
+    DamageRolled {
+        target: Cid,
+        roll: DiceRoll,
+        rule: Rule,
+    },
+    /// The damage pipeline, step by step, and the losses it leaves.
+    Damaged {
+        target: Cid,
+        rolled: i32,
+        steps: Vec<Modifier>,
+        ep_loss: i32,
+        hp_loss: i32,
+        hp_after: i32,
+        ep_after: i32,
+        rule: Rule,
+    },
+    Fled {
+        who: Cid,
+        rule: Rule,
+    },
+    TurnEnded {
+        who: Cid,
+    },
+    RoundEnded {
+        round: u32,
+    },
+    BattleEnded {
+        winner: Option<u8>,
+        reason: EndReason,
+    },
+}

@@ -1,0 +1,795 @@
+//! The battle map: a grid of terrain cells, movement costs, line of sight,
+//! path finding and named zones.
+//!
+//! Coordinates: `x` grows to the right, `y` grows downwards (row index),
+//! `(0,0)` is the top-left cell. Costs are in decimetres of movement.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::fmt;
+
+use pathfinding::prelude::{astar, dijkstra_reach};
+use serde::{Deserialize, Serialize};
+
+/// One cell of the grid.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default,
+)]
+pub struct Cell {
+    pub x: i32,
+    pub y: i32,
+}
+
+impl Cell {
+    /// The cell at column `x`, row `y`.
+    pub const fn new(x: i32, y: i32) -> Cell {
+        Cell { x, y }
+    }
+}
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({},{})", self.x, self.y)
+    }
+}
+
+/// What a cell is made of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Terrain {
+    Open,
+    Wall,
+    Difficult,
+    Water,
+    LowCover,
+    HighCover,
+    HighGround,
+}
+
+impl Terrain {
+    /// Whether a combatant can stand on or move through the cell
+    /// (`Wall` and `HighCover` cannot be entered).
+    pub fn passable(self) -> bool {
+        !matches!(self, Terrain::Wall | Terrain::HighCover)
+    }
+
+    /// Whether the cell blocks line of sight (only `Wall`).
+    pub fn blocks_sight(self) -> bool {
+        matches!(self, Terrain::Wall)
+    }
+
+    /// Cost multiplier to enter the cell: Open 1, Difficult 2, Water 3,
+    /// LowCover 2 (climbing over), HighGround 1. Impassable terrain returns 0:
+    /// it is never entered, check [`Terrain::passable`] first.
+    pub fn cost_factor(self) -> u32 {
+        match self {
+            Terrain::Open | Terrain::HighGround => 1,
+            Terrain::Difficult | Terrain::LowCover => 2,
+            Terrain::Water => 3,
+            Terrain::Wall | Terrain::HighCover => 0,
+        }
+    }
+
+    /// Lower-case display name ("low cover").
+    pub fn name(self) -> &'static str {
+        match self {
+            Terrain::Open => "open",
+            Terrain::Wall => "wall",
+            Terrain::Difficult => "difficult",
+            Terrain::Water => "water",
+            Terrain::LowCover => "low cover",
+            Terrain::HighCover => "high cover",
+            Terrain::HighGround => "high ground",
+        }
+    }
+}
+
+/// Side of one cell, in metres.
+pub const CELL_METRES: f64 = 1.5;
+/// Cost of an orthogonal step, in decimetres.
+pub const ORTHO_DM: u32 = 15;
+/// Cost of a diagonal step (1.5 m × √2 ≈ 2.1 m), in decimetres.
+pub const DIAG_DM: u32 = 21;
+
+/// A named area of the map (used by zone-based rulesets and `HoldZone`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Zone {
+    pub name: String,
+    pub cells: Vec<Cell>,
+}
+
+/// The eight neighbour offsets: orthogonal first, then diagonal, in a fixed
+/// order so that searches are deterministic.
+const NEIGHBOURS: [(i32, i32); 8] = [
+    (0, -1),
+    (1, 0),
+    (0, 1),
+    (-1, 0),
+    (1, -1),
+    (1, 1),
+    (-1, 1),
+    (-1, -1),
+];
+
+/// The battle map.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, bevy::prelude::Resource)]
+pub struct Map {
+    width: i32,
+    height: i32,
+    terrain: Vec<Terrain>,
+    zones: Vec<Zone>,
+    zone_of: Vec<Option<u16>>,
+    zone_links: Vec<Vec<u16>>,
+}
+
+/// One step of a grid line traversal: either a single cell, or a pair of
+/// side cells when the line passes exactly through a corner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LineStep {
+    Cell(Cell),
+    Corner(Cell, Cell),
+}
+
+impl Map {
+    /// A map of `width` × `height` cells; `terrain` is row-major.
+    ///
+    /// # Panics
+    /// When `terrain.len() != width * height` (a programming error; the level
+    /// loader validates file data before building a map).
+    pub fn new(width: i32, height: i32, terrain: Vec<Terrain>) -> Map {
+        let width = width.max(0);
+        let height = height.max(0);
+        let n = width as usize * height as usize;
+        assert_eq!(terrain.len(), n, "terrain must have width * height cells");
+        Map {
+            width,
+            height,
+            terrain,
+            zones: Vec::new(),
+            zone_of: vec![None; n],
+            zone_links: Vec::new(),
+        }
+    }
+
+    /// Attaches zones, filling the cell → zone table and the adjacency graph.
+    /// Out-of-bounds cells are ignored; a cell listed in several zones belongs
+    /// to the first. Two zones are adjacent when a passable cell of one touches
+    /// a passable cell of the other orthogonally or diagonally.
+    pub fn with_zones(mut self, zones: Vec<Zone>) -> Map {
+        let zones: Vec<Zone> = zones.into_iter().take(usize::from(u16::MAX)).collect();
+        self.zone_of = vec![None; self.terrain.len()];
+        for (z, zone) in zones.iter().enumerate() {
+            let Ok(z) = u16::try_from(z) else { break };
+            for &c in &zone.cells {
+                if let Some(slot) = self.index(c).and_then(|i| self.zone_of.get_mut(i))
+                    && slot.is_none()
+                {
+                    *slot = Some(z);
+                }
+            }
+        }
+        let mut links: Vec<Vec<u16>> = vec![Vec::new(); zones.len()];
+        for c in self.cells() {
+            let Some(za) = self.zone_of(c) else { continue };
+            if !self.terrain(c).passable() {
+                continue;
+            }
+            for (dx, dy) in NEIGHBOURS {
+                let n = Cell::new(c.x + dx, c.y + dy);
+                if let Some(zb) = self.zone_of(n)
+                    && zb != za
+                    && self.terrain(n).passable()
+                    && let Ok(zb16) = u16::try_from(zb)
+                    && let Some(list) = links.get_mut(za)
+                {
+                    list.push(zb16);
+                }
+            }
+        }
+        for l in &mut links {
+            l.sort_unstable();
+            l.dedup();
+        }
+        self.zones = zones;
+        self.zone_links = links;
+        self
+    }
+
+    /// Number of columns.
+    pub fn width(&self) -> i32 {
+        self.width
+    }
+
+    /// Number of rows.
+    pub fn height(&self) -> i32 {
+        self.height
+    }
+
+    /// Whether `c` lies on the map.
+    pub fn in_bounds(&self, c: Cell) -> bool {
+        c.x >= 0 && c.y >= 0 && c.x < self.width && c.y < self.height
+    }
+
+    fn index(&self, c: Cell) -> Option<usize> {
+        if self.in_bounds(c) {
+            Some(c.y as usize * self.width as usize + c.x as usize)
+        } else {
+            None
+        }
+    }
+
+    /// Terrain of `c`; `Wall` when out of bounds.
+    pub fn terrain(&self, c: Cell) -> Terrain {
+        self.index(c)
+            .and_then(|i| self.terrain.get(i).copied())
+            .unwrap_or(Terrain::Wall)
+    }
+
+    /// All cells in row-major order.
+    pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        let w = self.width;
+        (0..self.height).flat_map(move |y| (0..w).map(move |x| Cell::new(x, y)))
+    }
+
+    /// Cost in decimetres of one step between 8-neighbours: None if `to` is
+    /// out of bounds or impassable, or a diagonal step would cut the corner of
+    /// an impassable cell (either orthogonal neighbour impassable). Otherwise
+    /// base ORTHO_DM/DIAG_DM × to.cost_factor(), and ×2 when stepping from
+    /// non-HighGround onto HighGround (climbing).
+    pub fn step_cost(&self, from: Cell, to: Cell) -> Option<u32> {
+        let dx = to.x - from.x;
+        let dy = to.y - from.y;
+        if Map::chebyshev(from, to) != 1 {
+            return None;
+        }
+        let dest = self.terrain(to);
+        if !dest.passable() {
+            return None;
+        }
+        let base = if dx != 0 && dy != 0 {
+            let side_a = self.terrain(Cell::new(from.x + dx, from.y));
+            let side_b = self.terrain(Cell::new(from.x, from.y + dy));
+            if !side_a.passable() || !side_b.passable() {
+                return None;
+            }
+            DIAG_DM
+        } else {
+            ORTHO_DM
+        };
+        let climb = if dest == Terrain::HighGround && self.terrain(from) != Terrain::HighGround {
+            2
+        } else {
+            1
+        };
+        Some(base * dest.cost_factor() * climb)
+    }
+
+    /// Chebyshev (king-move) distance in cells.
+    pub fn chebyshev(a: Cell, b: Cell) -> i32 {
+        (a.x - b.x).abs().max((a.y - b.y).abs())
+    }
+
+    /// Euclidean distance between cell centres, in metres.
+    pub fn distance_m(a: Cell, b: Cell) -> f64 {
+        let dx = f64::from(a.x - b.x);
+        let dy = f64::from(a.y - b.y);
+        dx.hypot(dy) * CELL_METRES
+    }
+
+    /// Walks the segment between the centres of `a` and `b` (exclusive of
+    /// both) in exact integer arithmetic.
+    fn line_steps(a: Cell, b: Cell) -> Vec<LineStep> {
+        let dx = b.x - a.x;
+        let dy = b.y - a.y;
+        let (nx, ny) = (i64::from(dx.abs()), i64::from(dy.abs()));
+        let (sx, sy) = (dx.signum(), dy.signum());
+        let (mut ix, mut iy) = (0i64, 0i64);
+        let mut p = a;
+        let mut out = Vec::new();
+        while ix < nx || iy < ny {
+            // Compare the parameter at which the line crosses the next vertical
+            // grid line, (0.5 + ix) / nx, with the next horizontal one,
+            // (0.5 + iy) / ny.
+            let decision = (1 + 2 * ix) * ny - (1 + 2 * iy) * nx;
+            if decision == 0 {
+                out.push(LineStep::Corner(
+                    Cell::new(p.x + sx, p.y),
+                    Cell::new(p.x, p.y + sy),
+                ));
+                p = Cell::new(p.x + sx, p.y + sy);
+                ix += 1;
+                iy += 1;
+            } else if decision < 0 {
+                p.x += sx;
+                ix += 1;
+            } else {
+                p.y += sy;
+                iy += 1;
+            }
+            if p != b {
+                out.push(LineStep::Cell(p));
+            }
+        }
+        out
+    }
+
+    /// Cells a straight line from the centre of `a` to the centre of `b`
+    /// passes through, excluding `a` and `b` (supercover: when the line passes
+    /// exactly through a corner both side cells are included, the horizontal
+    /// neighbour first). Ordered from `a` to `b`.
+    pub fn cells_between(a: Cell, b: Cell) -> Vec<Cell> {
+        let mut out = Vec::new();
+        for step in Map::line_steps(a, b) {
+            match step {
+                LineStep::Cell(c) => out.push(c),
+                LineStep::Corner(h, v) => {
+                    out.push(h);
+                    out.push(v);
+                }
+            }
+        }
+        out
+    }
+
+    /// True when no cell strictly between `a` and `b` blocks sight (a line
+    /// touching a corner is blocked only if both side cells block).
+    /// Symmetric: `los(a, b) == los(b, a)`.
+    pub fn line_of_sight(&self, a: Cell, b: Cell) -> bool {
+        Map::line_steps(a, b).into_iter().all(|step| match step {
+            LineStep::Cell(c) => !self.terrain(c).blocks_sight(),
+            LineStep::Corner(h, v) => {
+                !(self.terrain(h).blocks_sight() && self.terrain(v).blocks_sight())
+            }
+        })
+    }
+
+    /// Legal steps out of `c` with their costs, never entering blocked cells.
+    fn successors(&self, c: Cell, blocked: &impl Fn(Cell) -> bool) -> Vec<(Cell, u32)> {
+        NEIGHBOURS
+            .iter()
+            .filter_map(|&(dx, dy)| {
+                let n = Cell::new(c.x + dx, c.y + dy);
+                let cost = self.step_cost(c, n)?;
+                (!blocked(n)).then_some((n, cost))
+            })
+            .collect()
+    }
+
+    /// Every cell reachable from `start` with total cost <= `budget_dm`, never
+    /// entering a cell for which `blocked(cell)` is true (`start` itself is
+    /// never blocked), with its cost. Includes `start` with cost 0.
+    pub fn reachable(
+        &self,
+        start: Cell,
+        budget_dm: u32,
+        blocked: impl Fn(Cell) -> bool,
+    ) -> BTreeMap<Cell, u32> {
+        dijkstra_reach(&start, |&c| self.successors(c, &blocked))
+            .take_while(|item| item.total_cost <= budget_dm)
+            .map(|item| (item.node, item.total_cost))
+            .collect()
+    }
+
+    /// Cheapest path `start` → `goal` by A* (Chebyshev × ORTHO_DM heuristic),
+    /// never entering blocked cells (`goal` blocked → None). Returns the cells
+    /// after `start` up to and including `goal`, and the total cost. The
+    /// search expands neighbours in a fixed order over deterministic
+    /// containers, so equal inputs always give the same path.
+    pub fn path(
+        &self,
+        start: Cell,
+        goal: Cell,
+        blocked: impl Fn(Cell) -> bool,
+    ) -> Option<(Vec<Cell>, u32)> {
+        if start == goal {
+            return Some((Vec::new(), 0));
+        }
+        if blocked(goal) || !self.terrain(goal).passable() {
+            return None;
+        }
+        let (mut cells, cost) = astar(
+            &start,
+            |&c| self.successors(c, &blocked),
+            |&c| Map::chebyshev(c, goal).unsigned_abs() * ORTHO_DM,
+            |&c| c == goal,
+        )?;
+        cells.remove(0);
+        Some((cells, cost))
+    }
+
+    /// Cost of an explicit path (each step an 8-neighbour step with a Some
+    /// cost), None if any step is illegal. An empty path costs 0.
+    pub fn path_cost(&self, start: Cell, steps: &[Cell]) -> Option<u32> {
+        let mut from = start;
+        let mut total = 0u32;
+        for &to in steps {
+            total = total.checked_add(self.step_cost(from, to)?)?;
+            from = to;
+        }
+        Some(total)
+    }
+
+    /// All zones, in index order.
+    pub fn zones(&self) -> &[Zone] {
+        &self.zones
+    }
+
+    /// Index of the zone containing `c`, if any.
+    pub fn zone_of(&self, c: Cell) -> Option<usize> {
+        self.index(c)
+            .and_then(|i| self.zone_of.get(i).copied().flatten())
+            .map(usize::from)
+    }
+
+    /// Index of the zone called `name`.
+    pub fn zone_index(&self, name: &str) -> Option<usize> {
+        self.zones.iter().position(|z| z.name == name)
+    }
+
+    /// Whether zones `a` and `b` touch (a zone is not adjacent to itself).
+    pub fn zones_adjacent(&self, a: usize, b: usize) -> bool {
+        u16::try_from(b).is_ok_and(|b| self.zone_neighbours(a).binary_search(&b).is_ok())
+    }
+
+    /// Indices of the zones adjacent to `z`, ascending; empty for an unknown zone.
+    pub fn zone_neighbours(&self, z: usize) -> &[u16] {
+        self.zone_links.get(z).map_or(&[], Vec::as_slice)
+    }
+
+    /// Zone steps between two zones by BFS over the adjacency graph (0 for the
+    /// same zone), None if unconnected or unknown.
+    pub fn zone_distance(&self, a: usize, b: usize) -> Option<u32> {
+        let n = self.zones.len();
+        if a >= n || b >= n {
+            return None;
+        }
+        let mut dist: Vec<Option<u32>> = vec![None; n];
+        dist[a] = Some(0);
+        let mut queue = VecDeque::from([a]);
+        while let Some(z) = queue.pop_front() {
+            let d = dist[z]?;
+            if z == b {
+                return Some(d);
+            }
+            for &next in self.zone_neighbours(z) {
+                let next = usize::from(next);
+                if next < n && dist[next].is_none() {
+                    dist[next] = Some(d + 1);
+                    queue.push_back(next);
+                }
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Builds a map from rows of characters: '.' open, '#' wall, ',' difficult,
+    /// '~' water, 'c' low cover, 'C' high cover, '^' high ground.
+    fn grid(rows: &[&str]) -> Map {
+        let height = rows.len() as i32;
+        let width = rows[0].len() as i32;
+        let terrain = rows
+            .iter()
+            .flat_map(|r| r.chars())
+            .map(|ch| match ch {
+                '.' => Terrain::Open,
+                '#' => Terrain::Wall,
+                ',' => Terrain::Difficult,
+                '~' => Terrain::Water,
+                'c' => Terrain::LowCover,
+                'C' => Terrain::HighCover,
+                '^' => Terrain::HighGround,
+                other => panic!("bad test char {other}"),
+            })
+            .collect();
+        Map::new(width, height, terrain)
+    }
+
+    fn c(x: i32, y: i32) -> Cell {
+        Cell::new(x, y)
+    }
+
+    #[test]
+    fn cell_display_and_terrain_basics() {
+        assert_eq!(c(3, -1).to_string(), "(3,-1)");
+        assert!(!Terrain::Wall.passable());
+        assert!(!Terrain::HighCover.passable());
+        assert!(Terrain::LowCover.passable());
+        assert!(Terrain::Wall.blocks_sight());
+        assert!(!Terrain::HighCover.blocks_sight());
+        assert_eq!(Terrain::LowCover.name(), "low cover");
+        assert_eq!(Terrain::HighGround.name(), "high ground");
+        let m = grid(&["..", ".#"]);
+        assert_eq!(m.width(), 2);
+        assert_eq!(m.height(), 2);
+        assert_eq!(m.terrain(c(1, 1)), Terrain::Wall);
+        assert_eq!(m.terrain(c(0, 1)), Terrain::Open);
+        assert_eq!(m.terrain(c(5, 0)), Terrain::Wall);
+        assert_eq!(m.terrain(c(-1, 0)), Terrain::Wall);
+        assert!(!m.in_bounds(c(2, 0)));
+        assert_eq!(
+            m.cells().collect::<Vec<_>>(),
+            vec![c(0, 0), c(1, 0), c(0, 1), c(1, 1)]
+        );
+    }
+
+    #[test]
+    fn step_costs() {
+        let m = grid(&[
+            "....", //
+            ".,~^", //
+            "..#^", //
+            "....",
+        ]);
+        assert_eq!(m.step_cost(c(0, 0), c(1, 0)), Some(15));
+        assert_eq!(m.step_cost(c(0, 0), c(0, 1)), Some(15));
+        assert_eq!(m.step_cost(c(0, 1), c(1, 0)), Some(21));
+        assert_eq!(m.step_cost(c(0, 0), c(1, 1)), Some(42)); // diagonal onto difficult
+        assert_eq!(m.step_cost(c(1, 0), c(1, 1)), Some(30));
+        assert_eq!(m.step_cost(c(2, 0), c(2, 1)), Some(45));
+        assert_eq!(m.step_cost(c(3, 0), c(3, 1)), Some(30)); // climbing
+        assert_eq!(m.step_cost(c(3, 1), c(3, 2)), Some(15)); // along the hill
+        assert_eq!(m.step_cost(c(3, 2), c(3, 3)), Some(15)); // down
+        assert_eq!(m.step_cost(c(2, 0), c(3, 1)), Some(42)); // diagonal climb
+        // Corner cutting past the wall at (2,2).
+        assert_eq!(m.step_cost(c(1, 2), c(2, 3)), None);
+        assert_eq!(m.step_cost(c(1, 1), c(2, 2)), None); // into a wall
+        assert_eq!(m.step_cost(c(1, 3), c(2, 3)), Some(15));
+        // Not neighbours, out of bounds.
+        assert_eq!(m.step_cost(c(0, 0), c(2, 0)), None);
+        assert_eq!(m.step_cost(c(0, 0), c(0, 0)), None);
+        assert_eq!(m.step_cost(c(0, 0), c(-1, 0)), None);
+        assert_eq!(m.path_cost(c(0, 0), &[c(1, 0), c(2, 0), c(2, 1)]), Some(75));
+        assert_eq!(m.path_cost(c(0, 0), &[]), Some(0));
+        assert_eq!(m.path_cost(c(0, 0), &[c(2, 0)]), None);
+    }
+
+    #[test]
+    fn reachable_counts_around_wall() {
+        let m = grid(&[
+            ".....", //
+            "..#..", //
+            "..#..", //
+            ".....",
+        ]);
+        let r = m.reachable(c(0, 0), 15, |_| false);
+        assert_eq!(r.len(), 3);
+        assert_eq!(r[&c(0, 0)], 0);
+        assert_eq!(r[&c(1, 0)], 15);
+        assert_eq!(r[&c(0, 1)], 15);
+        let r = m.reachable(c(0, 0), 21, |_| false);
+        assert_eq!(r.len(), 4);
+        assert_eq!(r[&c(1, 1)], 21);
+        let r = m.reachable(c(1, 1), 30, |_| false);
+        // 15: (1,0), (0,1), (1,2); 21: (0,0), (0,2); 30: (2,0) via (1,0),
+        // since the diagonal (1,1)->(2,0) would cut the wall's corner, and (1,3).
+        assert_eq!(
+            r.keys().copied().collect::<Vec<_>>(),
+            vec![
+                c(0, 0),
+                c(0, 1),
+                c(0, 2),
+                c(1, 0),
+                c(1, 1),
+                c(1, 2),
+                c(1, 3),
+                c(2, 0)
+            ]
+        );
+        assert_eq!(r[&c(2, 0)], 30);
+        assert_eq!(r[&c(1, 3)], 30);
+        let r = m.reachable(c(0, 0), 1000, |_| false);
+        assert_eq!(r.len(), 18);
+        // Blocking (0,1) and (1,0) and (1,1) walls the start in.
+        let r = m.reachable(c(0, 0), 1000, |x| {
+            x == c(0, 1) || x == c(1, 0) || x == c(1, 1)
+        });
+        assert_eq!(r.len(), 1);
+        // The start is never blocked.
+        let r = m.reachable(c(0, 0), 15, |x| x == c(0, 0));
+        assert_eq!(r.len(), 3);
+    }
+
+    #[test]
+    fn path_around_wall() {
+        let m = grid(&[
+            ".....", //
+            "..#..", //
+            "..#..", //
+            ".....",
+        ]);
+        let (steps, cost) = m.path(c(1, 1), c(3, 1), |_| false).unwrap();
+        // Over the top; both diagonals next to the wall would cut its corner.
+        assert_eq!(steps, vec![c(1, 0), c(2, 0), c(3, 0), c(3, 1)]);
+        assert_eq!(cost, 60);
+        assert_eq!(m.path_cost(c(1, 1), &steps), Some(60));
+        // Deterministic.
+        assert_eq!(m.path(c(1, 1), c(3, 1), |_| false), Some((steps, 60)));
+        // Block the top route: round the bottom, again without cutting corners.
+        let (steps, cost) = m.path(c(1, 1), c(3, 1), |x| x == c(2, 0)).unwrap();
+        assert_eq!(
+            steps,
+            vec![c(1, 2), c(1, 3), c(2, 3), c(3, 3), c(3, 2), c(3, 1)]
+        );
+        assert_eq!(cost, 90);
+        assert_eq!(m.path(c(1, 1), c(1, 1), |_| false), Some((vec![], 0)));
+        assert_eq!(m.path(c(1, 1), c(2, 1), |_| false), None);
+        assert_eq!(m.path(c(1, 1), c(3, 1), |x| x == c(3, 1)), None);
+        assert_eq!(m.path(c(1, 1), c(3, 1), |x| x.x == 2), None);
+    }
+
+    #[test]
+    fn path_costs_agree_with_reachable_and_ties_are_stable() {
+        let m = grid(&[
+            "..,...", //
+            ".#..~.", //
+            "..C.^^", //
+            ".c....",
+        ]);
+        let start = c(0, 0);
+        let all = m.reachable(start, u32::MAX, |_| false);
+        assert_eq!(all.len(), 22);
+        for (&cell, &cost) in &all {
+            let (steps, path_cost) = m.path(start, cell, |_| false).unwrap();
+            assert_eq!(path_cost, cost, "{cell}");
+            assert_eq!(m.path_cost(start, &steps), Some(cost), "{cell}");
+        }
+        // Many equally cheap paths lead across open ground; the same one is
+        // returned every time.
+        let open = grid(&[".....", ".....", "....."]);
+        let first = open.path(c(0, 0), c(4, 2), |_| false).unwrap();
+        assert_eq!(first.1, 15 + 15 + 21 + 21);
+        for _ in 0..10 {
+            assert_eq!(open.path(c(0, 0), c(4, 2), |_| false).unwrap(), first);
+        }
+    }
+
+    #[test]
+    fn path_prefers_cheap_terrain() {
+        let m = grid(&[
+            ".~.", //
+            "...",
+        ]);
+        let (steps, cost) = m.path(c(0, 0), c(2, 0), |_| false).unwrap();
+        // Through the water: 45 + 15 = 60; around: 21 + 21 = 42.
+        assert_eq!(steps, vec![c(1, 1), c(2, 0)]);
+        assert_eq!(cost, 42);
+    }
+
+    #[test]
+    fn cells_between_lines() {
+        assert_eq!(Map::cells_between(c(0, 0), c(0, 0)), vec![]);
+        assert_eq!(Map::cells_between(c(0, 0), c(1, 0)), vec![]);
+        assert_eq!(Map::cells_between(c(0, 0), c(3, 0)), vec![c(1, 0), c(2, 0)]);
+        // Exact diagonal: each corner contributes both side cells.
+        assert_eq!(
+            Map::cells_between(c(0, 0), c(2, 2)),
+            vec![c(1, 0), c(0, 1), c(1, 1), c(2, 1), c(1, 2)]
+        );
+        assert_eq!(
+            Map::cells_between(c(0, 0), c(4, 1)),
+            vec![c(1, 0), c(2, 0), c(2, 1), c(3, 1)]
+        );
+        // (0,0)->(2,1) crosses row boundary inside cell x=1.
+        assert_eq!(Map::cells_between(c(0, 0), c(2, 1)), vec![c(1, 0), c(1, 1)]);
+        assert_eq!(
+            Map::cells_between(c(3, 1), c(0, 0)),
+            vec![c(2, 1), c(1, 1), c(2, 0), c(1, 0)]
+        );
+    }
+
+    #[test]
+    fn line_of_sight_walls_and_cover() {
+        let m = grid(&[
+            ".....", //
+            "..#..", //
+            "..c..", //
+            ".....",
+        ]);
+        assert!(!m.line_of_sight(c(0, 1), c(4, 1)));
+        assert!(!m.line_of_sight(c(4, 1), c(0, 1)));
+        assert!(m.line_of_sight(c(0, 2), c(4, 2))); // low cover does not block
+        assert!(m.line_of_sight(c(0, 0), c(4, 0)));
+        assert!(m.line_of_sight(c(2, 1), c(2, 3))); // the end points never block
+        // Through the wall's centre.
+        assert!(!m.line_of_sight(c(1, 0), c(3, 2)));
+        // Past one wall corner: only one side blocks.
+        let m1 = grid(&[
+            ".#", //
+            "..",
+        ]);
+        assert!(m1.line_of_sight(c(0, 0), c(1, 1)));
+        assert!(m1.line_of_sight(c(1, 1), c(0, 0)));
+        let m2 = grid(&[
+            ".#", //
+            "#.",
+        ]);
+        assert!(!m2.line_of_sight(c(0, 0), c(1, 1)));
+        assert!(!m2.line_of_sight(c(1, 1), c(0, 0)));
+    }
+
+    #[test]
+    fn line_of_sight_is_symmetric() {
+        let m = grid(&[
+            "..#...", //
+            ".#..#.", //
+            "...#..", //
+            "#.c..#", //
+            "..#.C.",
+        ]);
+        let cells: Vec<Cell> = m.cells().collect();
+        for &a in &cells {
+            for &b in &cells {
+                assert_eq!(m.line_of_sight(a, b), m.line_of_sight(b, a), "{a} {b}");
+                let mut fwd = Map::cells_between(a, b);
+                let mut back = Map::cells_between(b, a);
+                fwd.sort();
+                back.sort();
+                assert_eq!(fwd, back, "{a} {b}");
+            }
+        }
+        // (0,0)-(2,2) touches corners whose sides are (1,0)/(0,1) then
+        // (2,1)/(1,2); it passes the centre of the wall at (1,1).
+        assert!(!m.line_of_sight(c(0, 0), c(2, 2)));
+        assert!(m.line_of_sight(c(0, 0), c(0, 2)));
+        assert!(!m.line_of_sight(c(0, 0), c(1, 2))); // crosses (1,1)
+        assert!(m.line_of_sight(c(0, 3), c(5, 3))); // end points may be walls
+        assert!(!m.line_of_sight(c(0, 2), c(5, 2)));
+        assert!(m.line_of_sight(c(3, 4), c(5, 4))); // high cover does not block sight
+    }
+
+    #[test]
+    fn distances() {
+        assert_eq!(Map::chebyshev(c(0, 0), c(3, -5)), 5);
+        assert_eq!(Map::distance_m(c(0, 0), c(3, 4)), 7.5);
+        assert_eq!(Map::distance_m(c(2, 2), c(2, 2)), 0.0);
+    }
+
+    #[test]
+    fn zones_and_adjacency() {
+        let m = grid(&[
+            "..#..", //
+            "..#..", //
+            ".....", //
+            "#####", //
+            ".....",
+        ]);
+        let zone = |name: &str, cells: &[(i32, i32)]| Zone {
+            name: name.to_string(),
+            cells: cells.iter().map(|&(x, y)| c(x, y)).collect(),
+        };
+        let m = m.with_zones(vec![
+            zone("west", &[(0, 0), (1, 0), (0, 1), (1, 1)]),
+            zone("east", &[(3, 0), (4, 0), (3, 1), (4, 1)]),
+            zone("middle", &[(0, 2), (1, 2), (2, 2), (3, 2), (4, 2)]),
+            zone("south", &[(0, 4), (1, 4), (2, 4), (3, 4), (4, 4)]),
+            zone("wall", &[(2, 0), (2, 1)]),
+        ]);
+        assert_eq!(m.zones().len(), 5);
+        assert_eq!(m.zone_of(c(1, 1)), Some(0));
+        assert_eq!(m.zone_of(c(2, 2)), Some(2));
+        assert_eq!(m.zone_of(c(2, 3)), None);
+        assert_eq!(m.zone_of(c(9, 9)), None);
+        assert_eq!(m.zone_index("east"), Some(1));
+        assert_eq!(m.zone_index("nowhere"), None);
+        // West and east are separated by a wall column; both touch the middle.
+        assert!(!m.zones_adjacent(0, 1));
+        assert!(m.zones_adjacent(0, 2));
+        assert!(m.zones_adjacent(2, 1));
+        assert!(!m.zones_adjacent(2, 2));
+        // The south zone only touches walls.
+        assert!(!m.zones_adjacent(2, 3));
+        // A zone drawn over walls touches nothing.
+        assert_eq!(m.zone_neighbours(4), &[] as &[u16]);
+        assert_eq!(m.zone_neighbours(0), &[2]);
+        assert_eq!(m.zone_neighbours(2), &[0, 1]);
+        assert_eq!(m.zone_neighbours(99), &[] as &[u16]);
+        assert_eq!(m.zone_distance(0, 0), Some(0));
+        assert_eq!(m.zone_distance(0, 2), Some(1));
+        assert_eq!(m.zone_distance(0, 1), Some(2));
+        assert_eq!(m.zone_distance(0, 3), None);
+        assert_eq!(m.zone_distance(0, 17), None);
+    }
+}

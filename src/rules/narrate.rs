@@ -1,0 +1,302 @@
+//! Readable text for battle events: the `fray log` output and the game's
+//! combat log. Every roll shows its dice, each modifier by name, the target
+//! number and the rule.
+
+use std::fmt::Write;
+
+use crate::rules::battle::{Factions, Roster};
+use crate::rules::components::{Cid, MoveMode};
+use crate::rules::dice::DiceRoll;
+use crate::rules::event::{BattleEvent, EndReason, Modifier, ReactionKind};
+
+/// What narration needs to name things.
+pub struct Names<'a> {
+    pub roster: &'a Roster,
+    pub factions: &'a Factions,
+}
+
+impl Names<'_> {
+    fn who(&self, c: Cid) -> &str {
+        self.roster.name(c)
+    }
+    fn faction(&self, f: u8) -> &str {
+        self.factions
+            .0
+            .get(f as usize)
+            .map_or("?", |f| f.name.as_str())
+    }
+}
+
+/// The dice of a roll: `1D10 [7]`, `1D10+2 [10!, 3] +2`.
+pub fn dice_text(r: &DiceRoll) -> String {
+    let mut s = format!("{} [", r.expr);
+    for (i, d) in r.dice.iter().enumerate() {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        if d.negative {
+            s.push('-');
+        }
+        let _ = write!(s, "{}", d.result);
+        if d.exploded {
+            s.push_str(" (explosion)");
+        }
+    }
+    s.push(']');
+    s
+}
+
+fn signed(v: i32) -> String {
+    if v < 0 {
+        format!("- {}", -v)
+    } else {
+        format!("+ {v}")
+    }
+}
+
+/// ` + Ranged Combat skill 5 - range increment exceeded 1`.
+pub fn mods_text(mods: &[Modifier]) -> String {
+    let mut s = String::new();
+    for m in mods {
+        let _ = write!(s, " {} ({})", signed(m.value), m.name);
+    }
+    s
+}
+
+fn defense_text(parts: &[Modifier]) -> String {
+    let mut s = String::new();
+    for (i, m) in parts.iter().enumerate() {
+        if i == 0 {
+            let _ = write!(s, "{} ({})", m.value, m.name);
+        } else if m.value == 0 {
+            let _ = write!(s, ", {}", m.name);
+        } else {
+            let _ = write!(s, " {} ({})", signed(m.value), m.name);
+        }
+    }
+    s
+}
+
+fn mode_text(m: MoveMode) -> &'static str {
+    match m {
+        MoveMode::None => "no movement",
+        MoveMode::Step => "a single step",
+        MoveMode::Standard => "standard movement",
+        MoveMode::Full => "full movement",
+        MoveMode::Retreat => "retreat",
+    }
+}
+
+/// One line (or a few) describing an event.
+pub fn describe(n: &Names, e: &BattleEvent) -> String {
+    match e {
+        BattleEvent::BattleStarted {
+            level,
+            ruleset,
+            seed,
+        } => format!("Battle on {level} under {ruleset}, seed {seed}"),
+        BattleEvent::RoundStarted { round } => format!("=== Round {round} ==="),
+        BattleEvent::InitiativeRolled {
+            who,
+            roll,
+            modifiers,
+            total,
+            rule,
+        } => format!(
+            "Initiative: {} rolls {}{} = {total}  [{rule}]",
+            n.who(*who),
+            dice_text(roll),
+            mods_text(modifiers)
+        ),
+        BattleEvent::TieBroken {
+            between,
+            order,
+            rule,
+        } => format!(
+            "Initiative tie between {} broken by a roll-off: {}  [{rule}]",
+            names(n, between),
+            names(n, order)
+        ),
+        BattleEvent::TurnOrder { order } => format!("Turn order: {}", names(n, order)),
+        BattleEvent::TurnStarted { who } => format!("-- {}'s turn --", n.who(*who)),
+        BattleEvent::Moved {
+            who,
+            from,
+            path,
+            cost_dm,
+            mode,
+            rule,
+        } => format!(
+            "{} moves {} -> {} ({:.1} m, {})  [{rule}]",
+            n.who(*who),
+            from,
+            path.last().copied().unwrap_or(*from),
+            *cost_dm as f64 / 10.0,
+            mode_text(*mode)
+        ),
+        BattleEvent::MoveInterrupted { who, at } => {
+            format!("{}'s movement ends at {at}", n.who(*who))
+        }
+        BattleEvent::ConditionAdded {
+            who,
+            condition,
+            rule,
+        } => format!("{} is {}  [{rule}]", n.who(*who), condition.name()),
+        BattleEvent::ConditionRemoved {
+            who,
+            condition,
+            rule,
+        } => format!(
+            "{} is no longer {}  [{rule}]",
+            n.who(*who),
+            condition.name()
+        ),
+        BattleEvent::Drew {
+            who,
+            weapon,
+            as_movement,
+            rule,
+            ..
+        } => format!(
+            "{} draws the {weapon}{}  [{rule}]",
+            n.who(*who),
+            if *as_movement {
+                " (as movement)"
+            } else {
+                " (action)"
+            }
+        ),
+        BattleEvent::Reloaded {
+            who,
+            weapon,
+            loaded,
+            rule,
+            ..
+        } => format!(
+            "{} reloads the {weapon} ({loaded} loaded)  [{rule}]",
+            n.who(*who)
+        ),
+        BattleEvent::Aimed {
+            who,
+            target,
+            rounds,
+            rule,
+        } => format!(
+            "{} takes aim at {} ({rounds} round{})  [{rule}]",
+            n.who(*who),
+            n.who(*target),
+            if *rounds == 1 { "" } else { "s" }
+        ),
+        BattleEvent::AttackRolled {
+            attacker,
+            target,
+            weapon,
+            mode,
+            roll,
+            modifiers,
+            total,
+            defense,
+            defense_parts,
+            hit,
+            free,
+            rule,
+            ..
+        } => format!(
+            "{}{} attacks {} with the {weapon}{}: {}{} = {total} vs Defense {defense} = {} -> {}  [{rule}]",
+            if *free { "Free attack: " } else { "" },
+            n.who(*attacker),
+            n.who(*target),
+            if mode != "single" {
+                format!(" ({mode})")
+            } else {
+                String::new()
+            },
+            dice_text(roll),
+            mods_text(modifiers),
+            defense_text(defense_parts),
+            if *hit { "HIT" } else { "miss" }
+        ),
+        BattleEvent::ReactionRolled {
+            who,
+            kind,
+            roll,
+            modifiers,
+            total,
+            against,
+            success,
+            rule,
+        } => format!(
+            "{} tries to {}: {}{} = {total} vs attack {against} -> {}  [{rule}]",
+            n.who(*who),
+            match kind {
+                ReactionKind::Parry => "parry",
+                ReactionKind::Dodge => "dodge",
+            },
+            dice_text(roll),
+            mods_text(modifiers),
+            if *success {
+                "the attack does not go through"
+            } else {
+                "fails"
+            }
+        ),
+        BattleEvent::ReactionDeclined { who } => {
+            format!("{} does not react", n.who(*who))
+        }
+        BattleEvent::HitLocation {
+            target,
+            die,
+            zone,
+            rule,
+        } => format!(
+            "Hit location on {}: d10 [{die}] -> {}  [{rule}]",
+            n.who(*target),
+            zone.name()
+        ),
+        BattleEvent::DamageRolled { target, roll, rule } => format!(
+            "Damage to {}: {} = {}  [{rule}]",
+            n.who(*target),
+            dice_text(roll),
+            roll.total
+        ),
+        BattleEvent::Damaged {
+            target,
+            rolled,
+            steps,
+            ep_loss,
+            hp_loss,
+            hp_after,
+            ep_after,
+            rule,
+        } => format!(
+            "{} takes {rolled}{} -> EP -{ep_loss} (now {ep_after}), HP -{hp_loss} (now {hp_after})  [{rule}]",
+            n.who(*target),
+            mods_text(steps)
+        ),
+        BattleEvent::Fled { who, rule } => format!("{} flees the battle  [{rule}]", n.who(*who)),
+        BattleEvent::TurnEnded { who } => format!("{} ends the turn", n.who(*who)),
+        BattleEvent::RoundEnded { round } => format!("End of round {round}"),
+        BattleEvent::BattleEnded { winner, reason } => {
+            let why = match reason {
+                EndReason::LastStanding => "the last faction standing".to_string(),
+                EndReason::NoneStanding => "nobody is left standing".to_string(),
+                EndReason::Survived { rounds } => format!("survived {rounds} rounds"),
+                EndReason::HeldZone { zone, rounds } => {
+                    format!("held {zone} for {rounds} rounds")
+                }
+                EndReason::RoundLimit { rounds } => format!("the round limit ({rounds})"),
+            };
+            match winner {
+                Some(f) => format!("Battle over: {} wins ({why})", n.faction(*f)),
+                None => format!("Battle over: a draw ({why})"),
+            }
+        }
+    }
+}
+
+fn names(n: &Names, cids: &[Cid]) -> String {
+    cids.iter()
+        .map(|c| n.who(*c))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -1,0 +1,106 @@
+//! The level's victory condition, checked after every battle step.
+
+use bevy::prelude::*;
+
+use crate::rules::apply::emit;
+use crate::rules::battle::{Battle, BattleRules, Factions, VictoryRule};
+use crate::rules::event::{BattleEvent, EndReason};
+use crate::rules::map::Map;
+use crate::rules::view;
+
+/// Factions with at least one combatant still in the fight.
+pub fn standing_factions(world: &World) -> Vec<u8> {
+    let mut f: Vec<u8> = view::standing_all(world)
+        .into_iter()
+        .filter_map(|c| view::faction(world, c))
+        .collect();
+    f.sort();
+    f.dedup();
+    f
+}
+
+pub fn check_victory(world: &mut World) {
+    let b = world.resource::<Battle>();
+    if b.is_over() || b.ruleset.is_none() {
+        return;
+    }
+    let completed = b.rounds_completed;
+    let standing = standing_factions(world);
+    let rules = world.resource::<BattleRules>().clone();
+    let nfactions = world.resource::<Factions>().0.len();
+    if standing.len() <= 1 && nfactions > 1 {
+        let (winner, reason) = match standing.first() {
+            Some(&f) => (Some(f), EndReason::LastStanding),
+            None => (None, EndReason::NoneStanding),
+        };
+        emit(world, BattleEvent::BattleEnded { winner, reason });
+        return;
+    }
+    // Round-based conditions are judged once per completed round.
+    if completed == 0 || completed == rules.held_checked {
+        return;
+    }
+    world.resource_mut::<BattleRules>().held_checked = completed;
+    match rules.victory {
+        VictoryRule::LastStanding => {}
+        VictoryRule::Survive { faction, rounds } => {
+            if completed >= rounds && standing.contains(&faction) {
+                emit(
+                    world,
+                    BattleEvent::BattleEnded {
+                        winner: Some(faction),
+                        reason: EndReason::Survived { rounds },
+                    },
+                );
+                return;
+            }
+        }
+        VictoryRule::HoldZone {
+            faction,
+            zone,
+            rounds,
+        } => {
+            let map = world.resource::<Map>().clone();
+            let mut ours = false;
+            let mut theirs = false;
+            for c in view::standing_all(world) {
+                if view::cell(world, c).and_then(|p| map.zone_of(p)) == Some(zone) {
+                    if view::faction(world, c) == Some(faction) {
+                        ours = true;
+                    } else {
+                        theirs = true;
+                    }
+                }
+            }
+            let held = if ours && !theirs {
+                rules.held_rounds + 1
+            } else {
+                0
+            };
+            world.resource_mut::<BattleRules>().held_rounds = held;
+            if held >= rounds {
+                let name = map
+                    .zones()
+                    .get(zone)
+                    .map_or(String::new(), |z| z.name.clone());
+                emit(
+                    world,
+                    BattleEvent::BattleEnded {
+                        winner: Some(faction),
+                        reason: EndReason::HeldZone { zone: name, rounds },
+                    },
+                );
+                return;
+            }
+        }
+    }
+    if completed >= rules.max_rounds {
+        emit(
+            world,
+            BattleEvent::BattleEnded {
+                winner: None,
+                reason: EndReason::RoundLimit { rounds: completed },
+            },
+        );
+    }
+}

@@ -1,0 +1,89 @@
+//! Read-only questions about the battle that rulesets, the AI and the UI share.
+
+use bevy::prelude::*;
+
+use crate::rules::battle::Roster;
+use crate::rules::components::{Cid, Conditions, FactionId, Position};
+use crate::rules::map::Cell;
+
+pub fn entity(world: &World, cid: Cid) -> Option<Entity> {
+    world.get_resource::<Roster>()?.entity(cid)
+}
+
+/// A component of a combatant.
+pub fn get<C: Component>(world: &World, cid: Cid) -> Option<&C> {
+    world.get::<C>(entity(world, cid)?)
+}
+
+pub fn cell(world: &World, cid: Cid) -> Option<Cell> {
+    get::<Position>(world, cid).map(|p| p.0)
+}
+
+pub fn faction(world: &World, cid: Cid) -> Option<u8> {
+    get::<FactionId>(world, cid).map(|f| f.0)
+}
+
+pub fn conditions(world: &World, cid: Cid) -> Conditions {
+    get::<Conditions>(world, cid).copied().unwrap_or_default()
+}
+
+/// Still in the fight: not dead, unconscious, fled or surrendered.
+pub fn standing(world: &World, cid: Cid) -> bool {
+    entity(world, cid).is_some() && !conditions(world, cid).out_of_fight()
+}
+
+/// Every combatant id, in roster order.
+pub fn all(world: &World) -> Vec<Cid> {
+    world
+        .get_resource::<Roster>()
+        .map(|r| r.cids().collect())
+        .unwrap_or_default()
+}
+
+/// Combatants still in the fight, in roster order.
+pub fn standing_all(world: &World) -> Vec<Cid> {
+    all(world)
+        .into_iter()
+        .filter(|c| standing(world, *c))
+        .collect()
+}
+
+/// Standing enemies of `cid`, in roster order.
+pub fn enemies(world: &World, cid: Cid) -> Vec<Cid> {
+    let Some(f) = faction(world, cid) else {
+        return Vec::new();
+    };
+    standing_all(world)
+        .into_iter()
+        .filter(|c| faction(world, *c) != Some(f))
+        .collect()
+}
+
+/// Standing allies of `cid` (not counting itself), in roster order.
+pub fn allies(world: &World, cid: Cid) -> Vec<Cid> {
+    let Some(f) = faction(world, cid) else {
+        return Vec::new();
+    };
+    standing_all(world)
+        .into_iter()
+        .filter(|c| *c != cid && faction(world, *c) == Some(f))
+        .collect()
+}
+
+/// The standing combatant on a cell (the fallen do not hold their cell).
+pub fn standing_at(world: &World, at: Cell) -> Option<Cid> {
+    standing_all(world)
+        .into_iter()
+        .find(|c| cell(world, *c) == Some(at))
+}
+
+/// Cells held by standing combatants, except `except`.
+pub fn occupied(world: &World, except: Option<Cid>) -> Vec<Cell> {
+    let mut v: Vec<Cell> = standing_all(world)
+        .into_iter()
+        .filter(|c| Some(*c) != except)
+        .filter_map(|c| cell(world, c))
+        .collect();
+    v.sort();
+    v
+}

@@ -1,0 +1,10 @@
+//! The rulesets Fray plays, one plugin per folder, all shaped alike.
+
+pub mod ud10;
+
+use bevy::prelude::*;
+
+/// Add every implemented ruleset.
+pub fn plugin(app: &mut App) {
+    ud10::plugin(app);
+}

@@ -1,0 +1,442 @@
+//! The UD10 tactical AI. It issues the same commands a player does and only
+//! ones the legality check accepts: it engages or shoots from cover, picks
+//! targets by expected damage and the chance to finish them, flanks to deny
+//! DEX, parries or dodges when it has a chance, and retreats or flees (under
+//! the optional rules) when its side is losing badly.
+
+use bevy::prelude::*;
+
+use crate::rules::battle::{Battle, Prompt};
+use crate::rules::command::Command;
+use crate::rules::components::{
+    Armor, Cid, Condition, Health, Loadout, MoveMode, Weapon, WeaponKind,
+};
+use crate::rules::map::{Cell, Map};
+use crate::rules::view;
+
+use super::attack::{self, PendingAttack};
+use super::check::{self, stats, turn};
+use super::damage::pipeline;
+use super::movement::{self, engaged_enemies, remaining_dm, standard_dm};
+use super::reach_paths;
+use super::settings::Ud10Settings;
+
+/// The AI's command for `actor` now. Always legal; `EndTurn` or
+/// `NoReaction` when nothing better is.
+pub fn decide(world: &mut World, actor: Cid) -> Command {
+    let cmd = match world.resource::<Battle>().prompt {
+        Prompt::React { .. } => react(world, actor),
+        Prompt::Act { .. } => act(world, actor),
+        Prompt::None => return Command::EndTurn,
+    };
+    if check::check(world, actor, &cmd).is_ok() {
+        cmd
+    } else if matches!(world.resource::<Battle>().prompt, Prompt::React { .. }) {
+        Command::NoReaction
+    } else {
+        Command::EndTurn
+    }
+}
+
+/// Chance that d10 + `bonus` is strictly higher than `against`.
+fn p_beat(bonus: i32, against: i32) -> f64 {
+    ((10 - (against - bonus)).clamp(0, 10)) as f64 / 10.0
+}
+
+fn react(world: &World, actor: Cid) -> Command {
+    let Some(p) = world.resource::<PendingAttack>().0.clone() else {
+        return Command::NoReaction;
+    };
+    let Some(s) = stats(world, actor) else {
+        return Command::NoReaction;
+    };
+    let mut best = (0.0, Command::NoReaction);
+    if check::can_parry(world, actor, p.attacker).is_ok() {
+        let q = p_beat(s.parry.unwrap_or(s.dex), p.total);
+        if q > best.0 {
+            best = (q, Command::Parry);
+        }
+    }
+    if check::can_dodge(world, actor, p.attacker).is_ok() {
+        let q = p_beat(s.dodge.unwrap_or(s.dex), p.total);
+        if q > best.0 {
+            best = (q, Command::Dodge);
+        }
+    }
+    // The reaction has no other use this round once an attack has hit.
+    best.1
+}
+
+/// Expected HP loss and chance to put the target down, per hit.
+#[derive(Clone, Copy, Debug)]
+struct HitValue {
+    hp_loss: f64,
+    p_down: f64,
+}
+
+fn hit_value(world: &World, weapon: &Weapon, mode: usize, target: Cid) -> HitValue {
+    let s = world.resource::<Ud10Settings>();
+    let prot = view::get::<Armor>(world, target)
+        .map(|a| a.averaged())
+        .unwrap_or_default();
+    let con = stats(world, target).map_or(0, |s| s.con);
+    let hp = view::get::<Health>(world, target).map_or(1, |h| h.hp);
+    let expr = weapon.mode_damage(mode);
+    let (lo, hi) = (expr.min(None).max(0), expr.max(None).max(0));
+    let mut loss = 0.0;
+    let mut down = 0.0;
+    let n = (hi - lo + 1).max(1) as f64;
+    for x in lo..=hi {
+        let o = pipeline(x, prot, weapon.penetration, con, s);
+        loss += o.hp_loss as f64;
+        if hp - o.hp_loss <= s.unconscious_at_hp {
+            down += 1.0;
+        }
+    }
+    // Exploding tens add about a tenth of a die's worth on average.
+    let bonus = (expr.mean(None, Some(10)) - expr.mean(None, None)).max(0.0);
+    HitValue {
+        hp_loss: loss / n + bonus,
+        p_down: down / n,
+    }
+}
+
+/// How dangerous an enemy is: its best weapon's mean damage.
+fn threat(world: &World, who: Cid) -> f64 {
+    view::get::<Loadout>(world, who)
+        .map(|l| {
+            l.weapons
+                .iter()
+                .map(|w| w.damage.mean(None, Some(10)))
+                .fold(0.0, f64::max)
+        })
+        .unwrap_or(1.0)
+}
+
+/// Value of attacking `target` with weapon `wi` from `from`.
+fn attack_value(world: &World, actor: Cid, from: Cell, target: Cid, wi: usize, mode: usize) -> f64 {
+    let Some(w) = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(wi)) else {
+        return 0.0;
+    };
+    let n = attack::numbers(world, actor, from, target, w, mode, false);
+    let mut p = n.hit_chance();
+    // A melee hit the target can foresee may be parried or dodged.
+    if !n.ranged && n.dex_counts && !turn(world, target).reaction_used {
+        let def = stats(world, target);
+        let can = view::get::<Loadout>(world, target)
+            .and_then(|l| l.ready_weapon())
+            .is_some_and(|w| w.parry && w.kind == WeaponKind::Melee);
+        let bonus = def.map_or(0, |d| if can { d.parry.unwrap_or(d.dex) } else { d.dex });
+        // Average over the attack totals that hit.
+        let mut acc = 0.0;
+        let mut hits = 0.0;
+        for d in 1..=10 {
+            let total = d + n.bonus();
+            if total >= n.defense {
+                acc += 1.0 - p_beat(bonus, total);
+                hits += 1.0;
+            }
+        }
+        if hits > 0.0 {
+            p *= acc / hits;
+        }
+    }
+    let hv = hit_value(world, w, mode, target);
+    let hp_max = view::get::<Health>(world, target).map_or(1, |h| h.hp_max.max(1)) as f64;
+    p * (hv.hp_loss / hp_max + 1.5 * hv.p_down) * (0.5 + threat(world, target) / 10.0)
+}
+
+/// Best attack from `from` with the ready weapon: (value, target, mode).
+fn best_attack_from(world: &World, actor: Cid, from: Cell) -> Option<(f64, Cid, usize)> {
+    let l = view::get::<Loadout>(world, actor)?;
+    let wi = l.ready?;
+    let w = l.weapons.get(wi)?;
+    check::has_ammo(w, 0).ok()?;
+    let map = world.resource::<Map>();
+    let mut best: Option<(f64, Cid, usize)> = None;
+    for e in view::enemies(world, actor) {
+        let Some(ec) = view::cell(world, e) else {
+            continue;
+        };
+        if check::in_reach(map, from, ec, w).is_err() {
+            continue;
+        }
+        for mode in 0..w.mode_count() {
+            if check::has_ammo(w, mode).is_err() {
+                continue;
+            }
+            let v = attack_value(world, actor, from, e, wi, mode);
+            if best.is_none_or(|b| v > b.0) {
+                best = Some((v, e, mode));
+            }
+        }
+    }
+    best
+}
+
+fn side_strength(world: &World, actor: Cid) -> (f64, f64) {
+    let f = view::faction(world, actor);
+    let mut ours = 0.0;
+    let mut theirs = 0.0;
+    for c in view::standing_all(world) {
+        let h = view::get::<Health>(world, c)
+            .map_or(0.0, |h| h.hp.max(0) as f64 / h.hp_max.max(1) as f64);
+        if view::faction(world, c) == f {
+            ours += h;
+        } else {
+            theirs += h;
+        }
+    }
+    (ours, theirs)
+}
+
+fn enemy_has_ranged(world: &World, actor: Cid) -> bool {
+    view::enemies(world, actor).into_iter().any(|e| {
+        view::get::<Loadout>(world, e).is_some_and(|l| l.weapons.iter().any(|w| w.is_ranged()))
+    })
+}
+
+fn act(world: &mut World, actor: Cid) -> Command {
+    let Some(here) = view::cell(world, actor) else {
+        return Command::EndTurn;
+    };
+    let enemies = view::enemies(world, actor);
+    if enemies.is_empty() {
+        return Command::EndTurn;
+    }
+    let t = turn(world, actor);
+    let s = world.resource::<Ud10Settings>().clone();
+    let can_act = !t.action_used && t.movement != MoveMode::Full && t.movement != MoveMode::Retreat;
+    let engaged = engaged_enemies(world, actor, here);
+
+    // A hopeless fight: retreat from melee, or leave the field.
+    let (ours, theirs) = side_strength(world, actor);
+    let hurt = view::get::<Health>(world, actor).is_some_and(|h| h.hp * 10 < h.hp_max * 4);
+    if theirs > 0.0 && ours / theirs < 0.3 && hurt {
+        if s.retreat
+            && !engaged.is_empty()
+            && t.movement == MoveMode::None
+            && !t.action_used
+            && let Some(path) = farthest_from_enemies(world, actor, standard_dm(world, actor))
+        {
+            let cmd = Command::Retreat { path };
+            if check::check(world, actor, &cmd).is_ok() {
+                return cmd;
+            }
+        }
+        if engaged.is_empty() {
+            if check::check(world, actor, &Command::Flee).is_ok() {
+                return Command::Flee;
+            }
+            if let Some(path) = toward_edge(world, actor) {
+                return Command::Move { path };
+            }
+        }
+    }
+
+    if can_act {
+        // Reload an empty weapon in hand.
+        if let Some(l) = view::get::<Loadout>(world, actor)
+            && let Some(wi) = l.ready
+            && let Some(w) = l.weapons.get(wi)
+            && w.magazine > 0
+            && w.loaded == 0
+        {
+            let cmd = Command::Reload { weapon: wi };
+            if check::check(world, actor, &cmd).is_ok() {
+                return cmd;
+            }
+        }
+
+        let now = best_attack_from(world, actor, here);
+        // Moving first: only cells within a standard movement keep the action.
+        let mut moved_best: Option<(f64, Vec<Cell>)> = None;
+        let may_move = !(t.action_used || t.moved_before_action);
+        if may_move {
+            let budget = standard_dm(world, actor).saturating_sub(t.moved_dm);
+            let fleeing_rule = s.fleeing;
+            let map = world.resource::<Map>().clone();
+            for (cell, path, _) in reach_paths(world, actor, budget) {
+                let Some((v, _, _)) = best_attack_from(world, actor, cell) else {
+                    continue;
+                };
+                let mut score = v;
+                // Leaving an engagement draws free attacks.
+                if fleeing_rule {
+                    let runs = engaged
+                        .iter()
+                        .filter(|e| !movement::threatens(world, &map, **e, cell))
+                        .count();
+                    score -= 0.4 * runs as f64;
+                }
+                // Shooting after moving costs -4: favour staying put for archers.
+                let w_ranged = view::get::<Loadout>(world, actor)
+                    .and_then(|l| l.ready_weapon())
+                    .is_some_and(|w| w.is_ranged());
+                if w_ranged && path.len() > 1 {
+                    score *= 0.6;
+                }
+                if moved_best.as_ref().is_none_or(|b| score > b.0) {
+                    moved_best = Some((score, path));
+                }
+            }
+        }
+        match (&now, &moved_best) {
+            (Some((v, target, mode)), Some((mv, path))) => {
+                if *mv > v * 1.25 + 0.02 {
+                    return Command::Move { path: path.clone() };
+                }
+                return attack_cmd(world, actor, *target, *mode);
+            }
+            (Some((_, target, mode)), None) => return attack_cmd(world, actor, *target, *mode),
+            (None, Some((_, path))) => return Command::Move { path: path.clone() },
+            (None, None) => {}
+        }
+        // Nothing to hit with the weapon in hand: another weapon might.
+        if let Some(cmd) = switch_weapon(world, actor, here) {
+            return cmd;
+        }
+    }
+
+    // Close in on the most valuable target when the action is still unused
+    // (full movement) or the movement is.
+    if remaining_dm(world, actor) > 0
+        && (can_act || !t.moved_before_action)
+        && let Some(path) = approach(world, actor, can_act)
+    {
+        return Command::Move { path };
+    }
+    if !view::conditions(world, actor).has(Condition::Crouching) && enemy_has_ranged(world, actor) {
+        return Command::TakeCover;
+    }
+    Command::EndTurn
+}
+
+fn attack_cmd(world: &World, actor: Cid, target: Cid, mode: usize) -> Command {
+    let weapon = view::get::<Loadout>(world, actor)
+        .and_then(|l| l.ready)
+        .unwrap_or(0);
+    Command::Attack {
+        target,
+        weapon,
+        mode,
+    }
+}
+
+/// Draw a weapon that can strike from here when the one in hand cannot.
+fn switch_weapon(world: &World, actor: Cid, here: Cell) -> Option<Command> {
+    let l = view::get::<Loadout>(world, actor)?;
+    let map = world.resource::<Map>();
+    let enemies = view::enemies(world, actor);
+    let mut best: Option<(f64, usize)> = None;
+    for (i, w) in l.weapons.iter().enumerate() {
+        if Some(i) == l.ready || check::has_ammo(w, 0).is_err() {
+            continue;
+        }
+        let reaches = enemies.iter().any(|e| {
+            view::cell(world, *e).is_some_and(|ec| check::in_reach(map, here, ec, w).is_ok())
+        });
+        let score = w.damage.mean(None, Some(10)) + if reaches { 100.0 } else { 0.0 };
+        // Melee fighters out of reach keep their weapon; others draw what reaches.
+        if reaches && best.is_none_or(|b| score > b.0) {
+            best = Some((score, i));
+        }
+    }
+    if best.is_none() {
+        // Out of ammunition: draw the best melee weapon.
+        let ready_empty = l
+            .ready_weapon()
+            .is_some_and(|w| check::has_ammo(w, 0).is_err() && (w.spare == Some(0)));
+        if ready_empty {
+            best = l
+                .weapons
+                .iter()
+                .enumerate()
+                .filter(|(_, w)| w.kind == WeaponKind::Melee)
+                .map(|(i, w)| (w.damage.mean(None, Some(10)), i))
+                .fold(None, |b: Option<(f64, usize)>, x| {
+                    if b.is_none_or(|b| x.0 > b.0) {
+                        Some(x)
+                    } else {
+                        b
+                    }
+                });
+        }
+    }
+    let (_, i) = best?;
+    let cmd = Command::Draw { weapon: i };
+    check::check(world, actor, &cmd).ok().map(|_| cmd)
+}
+
+/// Move towards the best target: the reachable cell closest to it (by a
+/// distance field around the target), preferring cover against archers.
+fn approach(world: &World, actor: Cid, full: bool) -> Option<Vec<Cell>> {
+    let here = view::cell(world, actor)?;
+    let map = world.resource::<Map>();
+    let enemies = view::enemies(world, actor);
+    let ready = view::get::<Loadout>(world, actor).and_then(|l| l.ready_weapon().cloned());
+    let ranged = ready.as_ref().is_some_and(|w| w.is_ranged());
+    // Pick the target: closest by straight distance, weighted by value.
+    let target = enemies
+        .iter()
+        .filter_map(|e| view::cell(world, *e).map(|c| (Map::distance_m(here, c), *e, c)))
+        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))?;
+    let goal = target.2;
+    let field = map.reachable(goal, 4000, |_| false);
+    let budget = if full {
+        remaining_dm(world, actor)
+    } else {
+        remaining_dm(world, actor)
+            .min(standard_dm(world, actor).saturating_sub(turn(world, actor).moved_dm))
+    };
+    let here_d = field.get(&here).copied().unwrap_or(u32::MAX);
+    let mut best: Option<(u32, Vec<Cell>)> = None;
+    for (cell, path, _) in reach_paths(world, actor, budget) {
+        let Some(&d) = field.get(&cell) else {
+            continue;
+        };
+        // Archers stop once in range.
+        if ranged
+            && let Some(w) = &ready
+            && Map::distance_m(cell, goal) <= w.range_increment_m.max(3.0)
+        {
+            continue;
+        }
+        if best.as_ref().is_none_or(|b| d < b.0) {
+            best = Some((d, path));
+        }
+    }
+    let (d, path) = best?;
+    (d < here_d).then_some(path)
+}
+
+fn farthest_from_enemies(world: &World, actor: Cid, budget: u32) -> Option<Vec<Cell>> {
+    let enemies: Vec<Cell> = view::enemies(world, actor)
+        .into_iter()
+        .filter_map(|e| view::cell(world, e))
+        .collect();
+    reach_paths(world, actor, budget)
+        .into_iter()
+        .map(|(c, p, _)| {
+            let d = enemies
+                .iter()
+                .map(|e| Map::chebyshev(c, *e))
+                .min()
+                .unwrap_or(0);
+            (d, p)
+        })
+        .max_by(|a, b| a.0.cmp(&b.0).then(b.1.len().cmp(&a.1.len())))
+        .map(|(_, p)| p)
+}
+
+fn toward_edge(world: &World, actor: Cid) -> Option<Vec<Cell>> {
+    let map = world.resource::<Map>();
+    let (w, h) = (map.width(), map.height());
+    let edge_dist = |c: Cell| c.x.min(c.y).min(w - 1 - c.x).min(h - 1 - c.y);
+    let here = view::cell(world, actor)?;
+    let budget = remaining_dm(world, actor);
+    let best = reach_paths(world, actor, budget)
+        .into_iter()
+        .min_by_key(|(c, p, _)| (edge_dist(*c), p.len()))?;
+    (edge_dist(best.0) < edge_dist(here)).then_some(best.1)
+}

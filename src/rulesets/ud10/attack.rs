@@ -1,0 +1,401 @@
+//! UD10 attacks (§Attacking, §Defense Rating Modifiers, §Attack Modifiers,
+//! §Ranged Attacks) and the reactions to them (§Parrying and Dodging).
+
+use bevy::prelude::*;
+
+use crate::data::level::Facing;
+use crate::rules::apply::emit;
+use crate::rules::battle::{Battle, BattleRules, Prompt};
+use crate::rules::command::Command;
+use crate::rules::components::{
+    Cid, Condition, Heading, Loadout, MoveMode, Size, Weapon, WeaponKind,
+};
+use crate::rules::dice::{Dice, DiceRoll, Die};
+use crate::rules::event::{BattleEvent, Modifier, ReactionKind, total};
+use crate::rules::map::{Cell, Map, Terrain};
+use crate::rules::view;
+
+use super::check::{can_dodge, can_parry, shield_usable, stats, turn};
+use super::damage;
+use super::settings::Ud10Settings;
+
+pub const RULE_ATTACK: &str = "ud10 §Attacking";
+pub const RULE_DEFENSE: &str = "ud10 §Defense Rating Modifiers";
+pub const RULE_ATTACK_MODS: &str = "ud10 §Attack Modifiers";
+pub const RULE_RANGED: &str = "ud10 §Ranged Attacks";
+pub const RULE_PARRY: &str = "ud10 §Parrying and Dodging";
+pub const RULE_COVER: &str = "ud10 §Taking Cover";
+
+/// An attack that hit and waits for the defender's reaction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pending {
+    pub attacker: Cid,
+    pub target: Cid,
+    pub weapon: usize,
+    pub mode: usize,
+    /// The attack roll's result, which a parry must beat.
+    pub total: i32,
+    pub ranged: bool,
+    pub dex_counts: bool,
+}
+
+#[derive(Resource, Clone, Debug, Default)]
+pub struct PendingAttack(pub Option<Pending>);
+
+/// Everything that goes into an attack roll and its target number.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AttackNumbers {
+    /// Skill, weapon AM and situational modifiers, added to the d10.
+    pub modifiers: Vec<Modifier>,
+    /// Defense rating: 10, DEX where it counts, and its modifiers.
+    pub defense_parts: Vec<Modifier>,
+    pub defense: i32,
+    pub dex_counts: bool,
+    pub ranged: bool,
+}
+
+impl AttackNumbers {
+    pub fn bonus(&self) -> i32 {
+        total(&self.modifiers)
+    }
+    /// Chance that d10 + bonus reaches the defense.
+    pub fn hit_chance(&self) -> f64 {
+        let need = self.defense - self.bonus();
+        (((11 - need).clamp(0, 10)) as f64) / 10.0
+    }
+}
+
+/// Is `from` in the rear arc of a combatant at `at` facing `facing`?
+/// Fray decides (docs/rulesets/ud10.md): the rear arc is everything more
+/// than 135° away from the facing — of the eight neighbours, only the cell
+/// straight behind.
+pub fn is_behind(at: Cell, facing: Facing, from: Cell) -> bool {
+    let (hx, hy) = facing.delta();
+    let (vx, vy) = ((from.x - at.x) as f64, (from.y - at.y) as f64);
+    let (hx, hy) = (hx as f64, hy as f64);
+    let dot = hx * vx + hy * vy;
+    let norm = (hx * hx + hy * hy).sqrt() * (vx * vx + vy * vy).sqrt();
+    norm > 0.0 && dot / norm < -0.75
+}
+
+/// Cover between an attacker and a defender (§Taking Cover: "the cover is a
+/// bonus to the character's defense rating"). Fray assigns the rating from
+/// the terrain: the best cover the line of fire crosses next to the defender,
+/// or low cover the defender stands in.
+pub fn cover(map: &Map, s: &Ud10Settings, from: Cell, at: Cell) -> Option<(&'static str, i32)> {
+    let mut best: Option<(&'static str, i32)> = None;
+    let mut consider = |t: Terrain| {
+        let c = match t {
+            Terrain::LowCover => Some(("low cover", s.low_cover)),
+            Terrain::HighCover => Some(("high cover", s.high_cover)),
+            _ => None,
+        };
+        if let Some(c) = c
+            && best.is_none_or(|b| c.1 > b.1)
+        {
+            best = Some(c);
+        }
+    };
+    consider(map.terrain(at));
+    for c in Map::cells_between(from, at) {
+        if Map::chebyshev(c, at) == 1 {
+            consider(map.terrain(c));
+        }
+    }
+    best
+}
+
+/// The numbers of an attack by `attacker` standing at `from` on `target`
+/// with weapon `weapon` in `mode`. `free`: a free attack on a fleeing
+/// character, who has turned their back.
+pub fn numbers(
+    world: &World,
+    attacker: Cid,
+    from: Cell,
+    target: Cid,
+    weapon: &Weapon,
+    mode: usize,
+    free: bool,
+) -> AttackNumbers {
+    let map = world.resource::<Map>();
+    let s = world.resource::<Ud10Settings>();
+    let at = view::cell(world, target).unwrap_or_default();
+    let ranged = weapon.is_ranged();
+    let a = stats(world, attacker);
+    let d = stats(world, target);
+    let tconds = view::conditions(world, target);
+    let mut modifiers = Vec::new();
+    let skill = if ranged {
+        a.map_or(0, |a| a.ranged)
+    } else {
+        a.map_or(0, |a| a.melee)
+    };
+    modifiers.push(Modifier::new(
+        if ranged {
+            "Ranged Combat skill"
+        } else {
+            "hand-to-hand skill"
+        },
+        skill,
+        RULE_ATTACK,
+    ));
+    if weapon.attack_mod != 0 {
+        modifiers.push(Modifier::new(
+            "weapon attack modifier (AM)",
+            weapon.attack_mod,
+            RULE_ATTACK,
+        ));
+    }
+    let mode_mod = weapon.mode_attack_mod(mode);
+    if mode_mod != 0 {
+        modifiers.push(Modifier::new("firing mode", mode_mod, RULE_RANGED));
+    }
+    if !ranged {
+        if map.terrain(at) == Terrain::HighGround && map.terrain(from) != Terrain::HighGround {
+            modifiers.push(Modifier::new(
+                "opponent on higher ground",
+                -2,
+                RULE_ATTACK_MODS,
+            ));
+        }
+    } else {
+        let t = turn(world, attacker);
+        if let Some((aimed_at, rounds)) = t.aim
+            && aimed_at == target
+            && !free
+        {
+            match rounds {
+                0 => {}
+                1 => modifiers.push(Modifier::new("took aim for 1 round", 2, RULE_ATTACK_MODS)),
+                _ => modifiers.push(Modifier::new("took aim for 2 rounds", 4, RULE_ATTACK_MODS)),
+            }
+        }
+        if world.resource::<BattleRules>().bad_visibility {
+            modifiers.push(Modifier::new("bad visibility", -2, RULE_ATTACK_MODS));
+        }
+        if tconds.has(Condition::Crouching) {
+            modifiers.push(Modifier::new("opponent is crouching", -2, RULE_ATTACK_MODS));
+        }
+        if tconds.has(Condition::Moving) {
+            modifiers.push(Modifier::new("opponent is moving", -2, RULE_ATTACK_MODS));
+        }
+        if matches!(t.movement, MoveMode::Standard | MoveMode::Full) {
+            modifiers.push(Modifier::new("shooting while moving", -4, RULE_ATTACK_MODS));
+        }
+        if weapon.range_increment_m > 0.0 {
+            let dist = Map::distance_m(from, at);
+            let exceeded = ((dist - 1e-9) / weapon.range_increment_m).ceil() as i32 - 1;
+            if exceeded > 0 {
+                modifiers.push(Modifier::new(
+                    "range increment exceeded",
+                    -exceeded,
+                    RULE_RANGED,
+                ));
+            }
+        }
+    }
+
+    let behind =
+        free || view::get::<Heading>(world, target).is_some_and(|h| is_behind(at, h.0, from));
+    let surprised = tconds.has(Condition::Surprised);
+    let immobilized = tconds.has(Condition::Immobilized);
+    let dex_counts = !(behind || surprised || immobilized);
+    let mut defense_parts = vec![Modifier::new("base Defense", 10, RULE_ATTACK)];
+    let dex = d.map_or(0, |d| d.dex);
+    if dex_counts {
+        defense_parts.push(Modifier::new("DEX", dex, RULE_ATTACK));
+    } else if dex != 0 {
+        let why = if free {
+            "DEX does not count: fleeing, back turned"
+        } else if surprised {
+            "DEX does not count: surprised"
+        } else if immobilized {
+            "DEX does not count: immobilized"
+        } else {
+            "DEX does not count: attacked from behind"
+        };
+        defense_parts.push(Modifier::new(why, 0, RULE_ATTACK));
+    }
+    if !behind && let Some(bonus) = shield_usable(world, target) {
+        defense_parts.push(Modifier::new("has a shield", bonus, RULE_DEFENSE));
+    }
+    if immobilized {
+        defense_parts.push(Modifier::new("immobilized", -2, RULE_DEFENSE));
+    }
+    match view::get::<Size>(world, target)
+        .copied()
+        .unwrap_or_default()
+    {
+        Size::Large => defense_parts.push(Modifier::new("large in stature", -1, RULE_DEFENSE)),
+        Size::Small => defense_parts.push(Modifier::new("small in stature", 1, RULE_DEFENSE)),
+        Size::Medium => {}
+    }
+    if ranged && let Some((name, value)) = cover(map, s, from, at) {
+        defense_parts.push(Modifier::new(name, value, RULE_COVER));
+    }
+    let defense = total(&defense_parts);
+    AttackNumbers {
+        modifiers,
+        defense_parts,
+        defense,
+        dex_counts,
+        ranged,
+    }
+}
+
+/// Roll one d10 for a check.
+pub fn d10(world: &mut World) -> DiceRoll {
+    let r = world.resource_mut::<Dice>().roll_die(10);
+    DiceRoll {
+        expr: "1D10".into(),
+        dice: vec![Die {
+            sides: 10,
+            result: r,
+            exploded: false,
+            negative: false,
+        }],
+        flat: 0,
+        total: r as i32,
+    }
+}
+
+/// Execute a legal attack: the roll, and on a hit either a reaction prompt
+/// (the defender may parry or dodge) or the damage at once.
+pub fn execute_attack(
+    world: &mut World,
+    attacker: Cid,
+    target: Cid,
+    weapon_idx: usize,
+    mode: usize,
+    free: bool,
+) {
+    let Some(weapon) = view::get::<Loadout>(world, attacker)
+        .and_then(|l| l.weapons.get(weapon_idx))
+        .cloned()
+    else {
+        return;
+    };
+    let (Some(from), Some(_)) = (view::cell(world, attacker), view::cell(world, target)) else {
+        return;
+    };
+    let n = numbers(world, attacker, from, target, &weapon, mode, free);
+    let roll = d10(world);
+    let total = roll.total + n.bonus();
+    let hit = total >= n.defense;
+    emit(
+        world,
+        BattleEvent::AttackRolled {
+            attacker,
+            target,
+            weapon: weapon.name.clone(),
+            weapon_index: weapon_idx,
+            mode: weapon.mode_name(mode).to_string(),
+            shots: if weapon.is_ranged() {
+                weapon.shots(mode)
+            } else {
+                0
+            },
+            roll,
+            modifiers: n.modifiers.clone(),
+            total,
+            defense: n.defense,
+            defense_parts: n.defense_parts.clone(),
+            hit,
+            free,
+            rule: if free {
+                super::movement::RULE_FLEEING
+            } else if weapon.kind == WeaponKind::Melee {
+                RULE_ATTACK
+            } else {
+                RULE_RANGED
+            },
+        },
+    );
+    if !hit {
+        return;
+    }
+    let pending = Pending {
+        attacker,
+        target,
+        weapon: weapon_idx,
+        mode,
+        total,
+        ranged: n.ranged,
+        dex_counts: n.dex_counts,
+    };
+    world.resource_mut::<PendingAttack>().0 = Some(pending.clone());
+    let may_react = !free
+        && (can_parry(world, target, attacker).is_ok()
+            || can_dodge(world, target, attacker).is_ok());
+    if may_react {
+        world.resource_mut::<Battle>().prompt = Prompt::React {
+            actor: target,
+            attacker,
+        };
+    } else {
+        world.resource_mut::<PendingAttack>().0 = None;
+        damage::hit(world, &pending, &weapon);
+    }
+}
+
+/// The defender answers the reaction prompt.
+pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
+    let Some(p) = world.resource_mut::<PendingAttack>().0.take() else {
+        return;
+    };
+    world.resource_mut::<Battle>().prompt = Prompt::Act { actor: p.attacker };
+    let kind = match command {
+        Command::Parry => Some(ReactionKind::Parry),
+        Command::Dodge => Some(ReactionKind::Dodge),
+        _ => None,
+    };
+    let Some(kind) = kind else {
+        emit(world, BattleEvent::ReactionDeclined { who });
+        finish_hit(world, &p);
+        return;
+    };
+    let s = stats(world, who).cloned();
+    let (name, value) = match (kind, &s) {
+        (ReactionKind::Parry, Some(s)) => match s.parry {
+            Some(v) => ("Parry skill", v),
+            None => ("untrained: DEX", s.dex),
+        },
+        (ReactionKind::Dodge, Some(s)) => match s.dodge {
+            Some(v) => ("Dodge skill", v),
+            None => ("DEX", s.dex),
+        },
+        (_, None) => ("none", 0),
+    };
+    let roll = d10(world);
+    let modifiers = vec![Modifier::new(name, value, RULE_PARRY)];
+    let total = roll.total + value;
+    // "If the parry check's result is higher than the attack roll's result,
+    // the attack did not go through."
+    let success = total > p.total;
+    emit(
+        world,
+        BattleEvent::ReactionRolled {
+            who,
+            kind,
+            roll,
+            modifiers,
+            total,
+            against: p.total,
+            success,
+            rule: RULE_PARRY,
+        },
+    );
+    if !success {
+        finish_hit(world, &p);
+    }
+}
+
+fn finish_hit(world: &mut World, p: &Pending) {
+    let Some(weapon) = view::get::<Loadout>(world, p.attacker)
+        .and_then(|l| l.weapons.get(p.weapon))
+        .cloned()
+    else {
+        return;
+    };
+    damage::hit(world, p, &weapon);
+}

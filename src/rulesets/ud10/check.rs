@@ -1,0 +1,316 @@
+//! The one legality check for UD10 commands. The resolver, the AI and the UI
+//! all ask it; nothing illegal reaches execution.
+
+use bevy::prelude::*;
+
+use crate::rules::battle::{Battle, Prompt};
+use crate::rules::command::{Command, Illegal, illegal};
+use crate::rules::components::{
+    Cid, Condition, Loadout, MoveMode, Shield, TurnState, Weapon, WeaponKind,
+};
+use crate::rules::map::{Cell, Map};
+use crate::rules::view;
+
+use super::data::Ud10Stats;
+use super::movement;
+use super::settings::Ud10Settings;
+
+pub fn stats(world: &World, cid: Cid) -> Option<&Ud10Stats> {
+    view::get::<Ud10Stats>(world, cid)
+}
+
+pub fn turn(world: &World, cid: Cid) -> TurnState {
+    view::get::<TurnState>(world, cid)
+        .cloned()
+        .unwrap_or_default()
+}
+
+pub fn loadout(world: &World, cid: Cid) -> Option<&Loadout> {
+    view::get::<Loadout>(world, cid)
+}
+
+/// Is the command legal for `actor` now?
+pub fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
+    let battle = world.resource::<Battle>();
+    if battle.is_over() {
+        return illegal("the battle is over");
+    }
+    match battle.prompt {
+        Prompt::React {
+            actor: defender,
+            attacker,
+        } => {
+            if actor != defender {
+                return illegal(format!(
+                    "waiting for {} to react",
+                    view_name(world, defender)
+                ));
+            }
+            check_reaction(world, actor, attacker, command)
+        }
+        Prompt::Act { actor: acting } => {
+            if actor != acting {
+                return illegal(format!("it is {}'s turn", view_name(world, acting)));
+            }
+            if command.is_reaction() {
+                return illegal("there is no attack to react to");
+            }
+            check_turn(world, actor, command)
+        }
+        Prompt::None => illegal("the battle is between turns"),
+    }
+}
+
+fn view_name(world: &World, cid: Cid) -> String {
+    world
+        .resource::<crate::rules::battle::Roster>()
+        .name(cid)
+        .to_string()
+}
+
+fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
+    if !view::standing(world, actor) {
+        return illegal("out of the fight");
+    }
+    let t = turn(world, actor);
+    let conds = view::conditions(world, actor);
+    let retreating = t.movement == MoveMode::Retreat;
+    match command {
+        Command::EndTurn => Ok(()),
+        Command::Move { path } => {
+            if retreating {
+                return illegal("retreating takes the whole round");
+            }
+            movement::check_move(world, actor, path).map(|_| ())
+        }
+        Command::Retreat { path } => movement::check_retreat(world, actor, path).map(|_| ()),
+        Command::Flee => movement::check_flee(world, actor),
+        Command::Attack {
+            target,
+            weapon,
+            mode,
+        } => check_attack(world, actor, *target, *weapon, *mode),
+        Command::Aim { target, weapon } => {
+            action_available(&t, retreating)?;
+            let w = ready_weapon(world, actor, *weapon)?;
+            if !w.is_ranged() {
+                return illegal("only ranged weapons are aimed");
+            }
+            target_in_range(world, actor, *target, w)
+        }
+        Command::Reload { weapon } => {
+            let l = loadout(world, actor).ok_or_else(|| Illegal("no weapons".into()))?;
+            let w = l
+                .weapons
+                .get(*weapon)
+                .ok_or_else(|| Illegal("no such weapon".into()))?;
+            if w.magazine == 0 {
+                return illegal(format!("{} needs no reloading", w.name));
+            }
+            if w.loaded >= w.magazine {
+                return illegal(format!("{} is loaded", w.name));
+            }
+            if w.spare == Some(0) {
+                return illegal(format!("no ammunition left for {}", w.name));
+            }
+            if w.reload == crate::rules::components::ReloadCost::Action {
+                action_available(&t, retreating)?;
+            }
+            Ok(())
+        }
+        Command::Draw { weapon } => {
+            let l = loadout(world, actor).ok_or_else(|| Illegal("no weapons".into()))?;
+            let w = l
+                .weapons
+                .get(*weapon)
+                .ok_or_else(|| Illegal("no such weapon".into()))?;
+            if l.ready == Some(*weapon) {
+                return illegal(format!("{} is already in hand", w.name));
+            }
+            if draw_as_movement(&t, w) {
+                return Ok(());
+            }
+            action_available(&t, retreating)
+        }
+        Command::TakeCover => {
+            if conds.has(Condition::Crouching) {
+                return illegal("already crouching");
+            }
+            Ok(())
+        }
+        Command::Stand => {
+            if !conds.has(Condition::Crouching) {
+                return illegal("not crouching");
+            }
+            Ok(())
+        }
+        Command::Parry | Command::Dodge | Command::NoReaction => {
+            illegal("there is no attack to react to")
+        }
+    }
+}
+
+/// Drawing a small weapon is part of a standard movement (§Movement) when
+/// the movement is still unused.
+pub fn draw_as_movement(t: &TurnState, w: &Weapon) -> bool {
+    w.small && t.movement == MoveMode::None
+}
+
+fn action_available(t: &TurnState, retreating: bool) -> Result<(), Illegal> {
+    if retreating {
+        return illegal("retreating takes the whole round");
+    }
+    if t.action_used {
+        return illegal("the action of this round is spent");
+    }
+    if t.movement == MoveMode::Full {
+        return illegal("full movement leaves no action this round");
+    }
+    Ok(())
+}
+
+fn ready_weapon(world: &World, actor: Cid, weapon: usize) -> Result<&Weapon, Illegal> {
+    let l = loadout(world, actor).ok_or_else(|| Illegal("no weapons".into()))?;
+    let w = l
+        .weapons
+        .get(weapon)
+        .ok_or_else(|| Illegal("no such weapon".into()))?;
+    if l.ready != Some(weapon) {
+        return illegal(format!("{} is not in hand (draw it first)", w.name));
+    }
+    Ok(w)
+}
+
+fn target_in_range(world: &World, actor: Cid, target: Cid, w: &Weapon) -> Result<(), Illegal> {
+    if !view::standing(world, target) {
+        return illegal("the target is out of the fight");
+    }
+    if view::faction(world, target) == view::faction(world, actor) {
+        return illegal("that is an ally");
+    }
+    let (Some(a), Some(b)) = (view::cell(world, actor), view::cell(world, target)) else {
+        return illegal("not on the map");
+    };
+    in_reach(world.resource::<Map>(), a, b, w)
+}
+
+/// Can a weapon reach from `a` to `b`?
+pub fn in_reach(map: &Map, a: Cell, b: Cell, w: &Weapon) -> Result<(), Illegal> {
+    match w.kind {
+        WeaponKind::Melee => {
+            let d = Map::chebyshev(a, b);
+            if d > w.reach {
+                return illegal(format!("out of reach of the {}", w.name));
+            }
+            if d > 1 && !map.line_of_sight(a, b) {
+                return illegal("no line of sight");
+            }
+            Ok(())
+        }
+        WeaponKind::Missile | WeaponKind::Thrown => {
+            if !map.line_of_sight(a, b) {
+                return illegal("no line of sight");
+            }
+            if Map::distance_m(a, b) > w.max_range_m {
+                return illegal(format!(
+                    "beyond the {}'s range of {} m",
+                    w.name, w.max_range_m
+                ));
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Ammunition check for an attack with `w` in `mode`.
+pub fn has_ammo(w: &Weapon, mode: usize) -> Result<(), Illegal> {
+    if !w.is_ranged() {
+        return Ok(());
+    }
+    let shots = w.shots(mode);
+    if w.magazine > 0 {
+        if w.loaded < shots {
+            return illegal(format!("{} is not loaded (reload it)", w.name));
+        }
+    } else if let Some(s) = w.spare
+        && s < shots
+    {
+        return illegal(format!("no ammunition left for {}", w.name));
+    }
+    Ok(())
+}
+
+pub fn check_attack(
+    world: &World,
+    actor: Cid,
+    target: Cid,
+    weapon: usize,
+    mode: usize,
+) -> Result<(), Illegal> {
+    let t = turn(world, actor);
+    action_available(&t, t.movement == MoveMode::Retreat)?;
+    let w = ready_weapon(world, actor, weapon)?;
+    if mode >= w.mode_count() {
+        return illegal(format!("{} has no firing mode {mode}", w.name));
+    }
+    has_ammo(w, mode)?;
+    target_in_range(world, actor, target, w)
+}
+
+fn check_reaction(
+    world: &World,
+    actor: Cid,
+    attacker: Cid,
+    command: &Command,
+) -> Result<(), Illegal> {
+    match command {
+        Command::NoReaction => Ok(()),
+        Command::Parry => can_parry(world, actor, attacker),
+        Command::Dodge => can_dodge(world, actor, attacker),
+        _ => illegal("answer the attack first: parry, dodge or take it"),
+    }
+}
+
+fn reaction_common(world: &World, actor: Cid) -> Result<(), Illegal> {
+    if turn(world, actor).reaction_used {
+        return illegal("the reaction of this round is spent");
+    }
+    let pending = world
+        .get_resource::<super::attack::PendingAttack>()
+        .and_then(|p| p.0.clone())
+        .ok_or_else(|| Illegal("no attack is pending".into()))?;
+    if !pending.dex_counts {
+        return illegal("an attack that cannot be foreseen cannot be parried or dodged");
+    }
+    if pending.ranged {
+        return illegal("missiles cannot be parried or dodged");
+    }
+    Ok(())
+}
+
+/// Parry: an appropriate weapon ready, once per round (§Parrying and Dodging).
+pub fn can_parry(world: &World, actor: Cid, _attacker: Cid) -> Result<(), Illegal> {
+    reaction_common(world, actor)?;
+    let l = loadout(world, actor).ok_or_else(|| Illegal("no weapon to parry with".into()))?;
+    match l.ready_weapon() {
+        Some(w) if w.parry && w.kind == WeaponKind::Melee => Ok(()),
+        Some(w) => illegal(format!("cannot parry with the {}", w.name)),
+        None => illegal("no weapon ready to parry with"),
+    }
+}
+
+pub fn can_dodge(world: &World, actor: Cid, _attacker: Cid) -> Result<(), Illegal> {
+    if !world.resource::<Ud10Settings>().dodge {
+        return illegal("dodging is off in this game's settings");
+    }
+    reaction_common(world, actor)
+}
+
+/// The shield counts while no two-handed weapon is in hand.
+pub fn shield_usable(world: &World, cid: Cid) -> Option<i32> {
+    let s = view::get::<Shield>(world, cid)?;
+    let two_handed = loadout(world, cid)
+        .and_then(|l| l.ready_weapon())
+        .is_some_and(|w| w.hands >= 2);
+    (!two_handed).then_some(s.defense)
+}

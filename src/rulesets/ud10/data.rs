@@ -1,0 +1,366 @@
+//! UD10 stat blocks, equipment and bestiary, read from
+//! `assets/rulesets/ud10/*.ron`, and how a level's archetype becomes a
+//! combatant.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use bevy::prelude::*;
+use serde::Deserialize;
+
+use crate::data::error::{DataError, load_ron};
+use crate::data::level::CombatantDef;
+use crate::rules::components::{
+    Armor, BodyZone, FireMode, Health, Loadout, Protection, ReloadCost, Shield, Size, Weapon,
+    WeaponKind,
+};
+use crate::rules::dice::DiceExpr;
+
+use super::settings::Ud10Settings;
+
+/// A UD10 combatant's attributes and combat skills.
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct Ud10Stats {
+    pub str: i32,
+    pub dex: i32,
+    pub con: i32,
+    /// Initiative skill.
+    pub ini: i32,
+    /// Hand-to-hand combat skill.
+    pub melee: i32,
+    /// Ranged combat skill.
+    pub ranged: i32,
+    /// Parry skill; `None` parries untrained, by DEX (§Parrying and Dodging).
+    pub parry: Option<i32>,
+    /// Dodge skill; `None` dodges by DEX.
+    pub dodge: Option<i32>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeaponDef {
+    pub name: String,
+    pub kind: WeaponKind,
+    pub damage: DiceExpr,
+    /// Attack modifier ("AM").
+    #[serde(default)]
+    pub am: i32,
+    #[serde(default = "one")]
+    pub reach: i32,
+    /// Range increment in metres (ranged weapons).
+    #[serde(default)]
+    pub range_increment: f64,
+    /// Maximum range in metres (ranged weapons).
+    #[serde(default)]
+    pub max_range: f64,
+    #[serde(default = "one_u8")]
+    pub hands: u8,
+    #[serde(default)]
+    pub small: bool,
+    #[serde(default)]
+    pub penetration: i32,
+    #[serde(default)]
+    pub parry: bool,
+    #[serde(default)]
+    pub modes: Vec<FireMode>,
+    #[serde(default)]
+    pub magazine: u32,
+    #[serde(default)]
+    pub spare: Option<u32>,
+    #[serde(default)]
+    pub reload: ReloadCost,
+}
+
+fn one() -> i32 {
+    1
+}
+fn one_u8() -> u8 {
+    1
+}
+
+/// Armor rating per body zone of one piece of armor.
+#[derive(Clone, Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ZoneRatings {
+    #[serde(default)]
+    pub head: i32,
+    #[serde(default)]
+    pub arms: i32,
+    #[serde(default)]
+    pub trunk: i32,
+    #[serde(default)]
+    pub legs: i32,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArmorDef {
+    pub name: String,
+    pub rating: ZoneRatings,
+    /// Buffer of the piece, where it covers (Optional Rule: Buffer).
+    #[serde(default)]
+    pub buffer: i32,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShieldDef {
+    pub name: String,
+    /// "has a shield: +2" (§Defense Rating Modifiers).
+    pub defense: i32,
+}
+
+/// `assets/rulesets/ud10/equipment.ron`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Equipment {
+    pub weapons: BTreeMap<String, WeaponDef>,
+    pub armor: BTreeMap<String, ArmorDef>,
+    pub shields: BTreeMap<String, ShieldDef>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Skills {
+    pub initiative: i32,
+    pub melee: i32,
+    pub ranged: i32,
+    #[serde(default)]
+    pub parry: Option<i32>,
+    #[serde(default)]
+    pub dodge: Option<i32>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArchetypeDef {
+    pub name: String,
+    #[serde(default)]
+    pub size: Size,
+    pub str: i32,
+    pub dex: i32,
+    pub con: i32,
+    pub hp: i32,
+    pub ep: i32,
+    pub skills: Skills,
+    /// Carried weapons; the first is in hand when the battle starts.
+    pub weapons: Vec<String>,
+    #[serde(default)]
+    pub armor: Vec<String>,
+    #[serde(default)]
+    pub shield: Option<String>,
+}
+
+/// `assets/rulesets/ud10/bestiary.ron`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Bestiary {
+    pub archetypes: BTreeMap<String, ArchetypeDef>,
+}
+
+/// Everything UD10 reads from its asset folder.
+#[derive(Resource, Clone, Debug)]
+pub struct Ud10Data {
+    pub equipment: Equipment,
+    pub bestiary: Bestiary,
+    pub settings: Ud10Settings,
+}
+
+impl Ud10Data {
+    /// Read `equipment.ron`, `bestiary.ron` and `settings.ron` from `dir` and
+    /// check that every archetype's equipment exists.
+    pub fn load(dir: &Path) -> Result<Ud10Data, DataError> {
+        let equipment: Equipment = load_ron(&dir.join("equipment.ron"))?;
+        let bestiary_path = dir.join("bestiary.ron");
+        let bestiary: Bestiary = load_ron(&bestiary_path)?;
+        let settings: Ud10Settings = load_ron(&dir.join("settings.ron"))?;
+        let text = std::fs::read_to_string(&bestiary_path).unwrap_or_default();
+        for (id, a) in &bestiary.archetypes {
+            let missing = a
+                .weapons
+                .iter()
+                .filter(|w| !equipment.weapons.contains_key(*w))
+                .map(|w| ("weapon", w))
+                .chain(
+                    a.armor
+                        .iter()
+                        .filter(|p| !equipment.armor.contains_key(*p))
+                        .map(|p| ("armor", p)),
+                )
+                .chain(
+                    a.shield
+                        .iter()
+                        .filter(|s| !equipment.shields.contains_key(*s))
+                        .map(|s| ("shield", s)),
+                )
+                .next();
+            if let Some((what, name)) = missing {
+                let (line, column) = crate::data::error::locate(
+                    &text,
+                    Some(&format!("\"{id}\"")),
+                    &format!("\"{name}\""),
+                );
+                return Err(DataError {
+                    file: bestiary_path,
+                    line,
+                    column,
+                    message: format!(
+                        "archetype `{id}` names {what} `{name}`, which equipment.ron does not define"
+                    ),
+                });
+            }
+            if a.weapons.is_empty() {
+                let (line, column) = crate::data::error::locate(&text, None, &format!("\"{id}\""));
+                return Err(DataError {
+                    file: bestiary_path,
+                    line,
+                    column,
+                    message: format!("archetype `{id}` expected at least one weapon"),
+                });
+            }
+        }
+        Ok(Ud10Data {
+            equipment,
+            bestiary,
+            settings,
+        })
+    }
+
+    pub fn weapon(&self, id: &str) -> Result<Weapon, String> {
+        let d = self
+            .equipment
+            .weapons
+            .get(id)
+            .ok_or_else(|| format!("ud10 has no weapon `{id}`"))?;
+        Ok(Weapon {
+            id: id.to_string(),
+            name: d.name.clone(),
+            kind: d.kind,
+            damage: d.damage.clone(),
+            attack_mod: d.am,
+            reach: d.reach,
+            range_increment_m: d.range_increment,
+            max_range_m: d.max_range,
+            hands: d.hands,
+            small: d.small,
+            penetration: d.penetration,
+            parry: d.parry,
+            modes: d.modes.clone(),
+            magazine: d.magazine,
+            loaded: d.magazine,
+            spare: d.spare,
+            reload: d.reload,
+        })
+    }
+
+    pub fn armor(&self, ids: &[String]) -> Result<Armor, String> {
+        let mut armor = Armor::default();
+        for id in ids {
+            let d = self
+                .equipment
+                .armor
+                .get(id)
+                .ok_or_else(|| format!("ud10 has no armor `{id}`"))?;
+            armor.pieces.push(d.name.clone());
+            for z in BodyZone::ALL {
+                let r = match z {
+                    BodyZone::Head => d.rating.head,
+                    BodyZone::LeftArm | BodyZone::RightArm => d.rating.arms,
+                    BodyZone::Trunk => d.rating.trunk,
+                    BodyZone::LeftLeg | BodyZone::RightLeg => d.rating.legs,
+                };
+                if r > 0 {
+                    let p: &mut Protection = &mut armor.zones[z.index()];
+                    p.rating += r;
+                    p.buffer = p.buffer.max(d.buffer);
+                }
+            }
+        }
+        Ok(armor)
+    }
+
+    /// Build the UD10 components of a combatant from its archetype and the
+    /// level's overrides.
+    pub fn equip(&self, def: &CombatantDef) -> Result<Ud10Bundle, String> {
+        let a = self
+            .bestiary
+            .archetypes
+            .get(&def.archetype)
+            .ok_or_else(|| format!("ud10 has no archetype `{}`", def.archetype))?;
+        let o = &def.overrides;
+        let stat = |key: &str, v: i32| o.stats.get(key).copied().unwrap_or(v);
+        for key in o.stats.keys() {
+            if !STAT_KEYS.contains(&key.as_str()) {
+                return Err(format!(
+                    "ud10 has no stat `{key}`; expected one of {}",
+                    STAT_KEYS.join(", ")
+                ));
+            }
+        }
+        let stats = Ud10Stats {
+            str: stat("STR", a.str),
+            dex: stat("DEX", a.dex),
+            con: stat("CON", a.con),
+            ini: stat("INI", a.skills.initiative),
+            melee: stat("MELEE", a.skills.melee),
+            ranged: stat("RANGED", a.skills.ranged),
+            parry: o.stats.get("PARRY").copied().or(a.skills.parry),
+            dodge: o.stats.get("DODGE").copied().or(a.skills.dodge),
+        };
+        let weapon_ids = o.weapons.clone().unwrap_or_else(|| a.weapons.clone());
+        let weapons = weapon_ids
+            .iter()
+            .map(|w| self.weapon(w))
+            .collect::<Result<Vec<_>, _>>()?;
+        let armor_ids = o.armor.clone().unwrap_or_else(|| a.armor.clone());
+        let armor = self.armor(&armor_ids)?;
+        let shield_id = o.shield.clone().unwrap_or_else(|| a.shield.clone());
+        let shield = match shield_id {
+            Some(id) => {
+                let s = self
+                    .equipment
+                    .shields
+                    .get(&id)
+                    .ok_or_else(|| format!("ud10 has no shield `{id}`"))?;
+                Some(Shield {
+                    name: s.name.clone(),
+                    defense: s.defense,
+                })
+            }
+            None => None,
+        };
+        let hp = stat("HP", a.hp);
+        let ep = stat("EP", a.ep);
+        Ok(Ud10Bundle {
+            stats,
+            size: a.size,
+            health: Health {
+                hp,
+                hp_max: hp,
+                ep,
+                ep_max: ep,
+            },
+            loadout: Loadout {
+                ready: if weapons.is_empty() { None } else { Some(0) },
+                weapons,
+            },
+            armor,
+            shield,
+        })
+    }
+}
+
+/// The stat names a level may override for UD10.
+pub const STAT_KEYS: [&str; 10] = [
+    "STR", "DEX", "CON", "HP", "EP", "INI", "MELEE", "RANGED", "PARRY", "DODGE",
+];
+
+/// The UD10 components of one combatant.
+pub struct Ud10Bundle {
+    pub stats: Ud10Stats,
+    pub size: Size,
+    pub health: Health,
+    pub loadout: Loadout,
+    pub armor: Armor,
+    pub shield: Option<Shield>,
+}

@@ -1,0 +1,364 @@
+//! UD10 (`../shared/rules/ud10.txt`): d10 + skill initiative; once a round a
+//! movement, an action and a reaction; d10 + skill vs Defense; body zones,
+//! armor, buffer; fleeing and retreat. Fray's decisions where the text is
+//! silent are in `docs/rulesets/ud10.md`.
+
+pub mod ai;
+pub mod attack;
+pub mod check;
+pub mod damage;
+pub mod data;
+pub mod movement;
+pub mod round;
+pub mod settings;
+
+use std::path::Path;
+
+use bevy::ecs::message::Messages;
+use bevy::prelude::*;
+
+use crate::data::error::DataError;
+use crate::data::level::CombatantDef;
+use crate::rules::apply::emit;
+use crate::rules::battle::{
+    Battle, BattleLog, BattleSet, BattleStep, LastRejection, Prompt, RulesetHooks, RulesetId,
+    RulesetRegistry, ruleset_is,
+};
+use crate::rules::command::{Command, CommandMsg};
+use crate::rules::components::{Cid, Condition, Loadout, MoveMode};
+use crate::rules::event::BattleEvent;
+use crate::rules::map::{Cell, Map};
+use crate::rules::view;
+
+use attack::PendingAttack;
+use data::Ud10Data;
+use round::Ud10Round;
+use settings::Ud10Settings;
+
+pub const RULE_FREE_ACTIONS: &str = "ud10 §Free Actions";
+pub const RULE_ACTIONS: &str = "ud10 §Performing Actions";
+
+/// The UD10 ruleset plugin.
+pub fn plugin(app: &mut App) {
+    app.init_resource::<PendingAttack>()
+        .init_resource::<Ud10Round>()
+        .init_resource::<Ud10Settings>();
+    app.world_mut()
+        .get_resource_or_init::<RulesetRegistry>()
+        .0
+        .push(hooks());
+    app.add_systems(
+        BattleStep,
+        (
+            resolve
+                .in_set(BattleSet::Resolve)
+                .run_if(ruleset_is(RulesetId::Ud10)),
+            round::advance
+                .in_set(BattleSet::Advance)
+                .run_if(ruleset_is(RulesetId::Ud10)),
+        ),
+    );
+}
+
+/// UD10's hooks for the core, the AI and the UI.
+pub fn hooks() -> RulesetHooks {
+    RulesetHooks {
+        id: RulesetId::Ud10,
+        check: check::check,
+        legal_commands,
+        decide: ai::decide,
+        load,
+        defines,
+        equip,
+        reset,
+        configure,
+    }
+}
+
+fn configure(world: &mut World, key: &str, value: &str) -> Result<(), String> {
+    world.resource_mut::<Ud10Settings>().set(key, value)
+}
+
+fn load(world: &mut World, dir: &Path) -> Result<(), DataError> {
+    let data = Ud10Data::load(&dir.join("ud10"))?;
+    world.insert_resource(data.settings.clone());
+    world.insert_resource(data);
+    Ok(())
+}
+
+fn defines(world: &World, archetype: &str) -> bool {
+    world
+        .get_resource::<Ud10Data>()
+        .is_some_and(|d| d.bestiary.archetypes.contains_key(archetype))
+}
+
+fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), String> {
+    let data = world
+        .get_resource::<Ud10Data>()
+        .ok_or("ud10 data is not loaded")?;
+    let b = data.equip(def)?;
+    let mut e = world.entity_mut(entity);
+    e.insert((b.stats, b.size, b.health, b.loadout, b.armor));
+    if let Some(s) = b.shield {
+        e.insert(s);
+    }
+    Ok(())
+}
+
+fn reset(world: &mut World) {
+    world.insert_resource(PendingAttack::default());
+    world.insert_resource(Ud10Round::default());
+}
+
+/// Check and execute the commands sent since the last step.
+fn resolve(world: &mut World) {
+    let msgs: Vec<CommandMsg> = world
+        .resource_mut::<Messages<CommandMsg>>()
+        .drain()
+        .collect();
+    for msg in msgs {
+        if world.resource::<Battle>().is_over() {
+            break;
+        }
+        match check::check(world, msg.actor, &msg.command) {
+            Err(e) => world.resource_mut::<LastRejection>().0 = Some((msg, e)),
+            Ok(()) => {
+                world.resource_mut::<LastRejection>().0 = None;
+                world.resource_mut::<BattleLog>().commands.push(msg.clone());
+                execute(world, msg.actor, &msg.command);
+            }
+        }
+    }
+}
+
+fn execute(world: &mut World, actor: Cid, command: &Command) {
+    match command {
+        Command::Move { path } => {
+            if let Ok((mode, _)) = movement::check_move(world, actor, path) {
+                movement::execute_move(world, actor, path, mode);
+            }
+        }
+        Command::Attack {
+            target,
+            weapon,
+            mode,
+        } => attack::execute_attack(world, actor, *target, *weapon, *mode, false),
+        Command::Aim { target, weapon } => {
+            let t = check::turn(world, actor);
+            let rounds = match t.aim {
+                Some((at, r)) if at == *target => (r + 1).min(2),
+                _ => 1,
+            };
+            let _ = weapon;
+            emit(
+                world,
+                BattleEvent::Aimed {
+                    who: actor,
+                    target: *target,
+                    rounds,
+                    rule: attack::RULE_ATTACK_MODS,
+                },
+            );
+        }
+        Command::Reload { weapon } => {
+            let Some(w) = check::loadout(world, actor).and_then(|l| l.weapons.get(*weapon)) else {
+                return;
+            };
+            let room = w.magazine - w.loaded;
+            let add = w.spare.map_or(room, |s| s.min(room));
+            let (name, loaded) = (w.name.clone(), w.loaded + add);
+            emit(
+                world,
+                BattleEvent::Reloaded {
+                    who: actor,
+                    weapon: name,
+                    index: *weapon,
+                    loaded,
+                    rule: RULE_ACTIONS,
+                },
+            );
+        }
+        Command::Draw { weapon } => {
+            let t = check::turn(world, actor);
+            let Some(w) = check::loadout(world, actor).and_then(|l| l.weapons.get(*weapon)) else {
+                return;
+            };
+            let as_movement = check::draw_as_movement(&t, w);
+            let name = w.name.clone();
+            emit(
+                world,
+                BattleEvent::Drew {
+                    who: actor,
+                    weapon: name,
+                    index: *weapon,
+                    as_movement,
+                    rule: if as_movement {
+                        movement::RULE_MOVEMENT
+                    } else {
+                        RULE_ACTIONS
+                    },
+                },
+            );
+        }
+        Command::TakeCover => emit(
+            world,
+            BattleEvent::ConditionAdded {
+                who: actor,
+                condition: Condition::Crouching,
+                rule: RULE_FREE_ACTIONS,
+            },
+        ),
+        Command::Stand => emit(
+            world,
+            BattleEvent::ConditionRemoved {
+                who: actor,
+                condition: Condition::Crouching,
+                rule: RULE_FREE_ACTIONS,
+            },
+        ),
+        Command::Retreat { path } => {
+            movement::execute_retreat(world, actor, path);
+            end_turn(world, actor);
+        }
+        Command::Flee => {
+            movement::execute_flee(world, actor);
+            end_turn(world, actor);
+        }
+        Command::EndTurn => end_turn(world, actor),
+        Command::Parry | Command::Dodge | Command::NoReaction => {
+            attack::resolve_reaction(world, actor, command);
+        }
+    }
+    // A combatant struck down during its own turn (a free attack while
+    // fleeing) has no more turn.
+    if let Prompt::Act { actor: a } = world.resource::<Battle>().prompt
+        && !view::standing(world, a)
+        && !matches!(
+            command,
+            Command::EndTurn | Command::Flee | Command::Retreat { .. }
+        )
+    {
+        end_turn(world, a);
+    }
+}
+
+fn end_turn(world: &mut World, who: Cid) {
+    if world.resource::<Battle>().prompt == (Prompt::Act { actor: who }) {
+        emit(world, BattleEvent::TurnEnded { who });
+        world.resource_mut::<Battle>().prompt = Prompt::None;
+    }
+}
+
+/// Every cell `who` can still reach this turn, with the path there.
+pub fn reach_paths(world: &World, who: Cid, budget_dm: u32) -> Vec<(Cell, Vec<Cell>, u32)> {
+    let Some(start) = view::cell(world, who) else {
+        return Vec::new();
+    };
+    let map = world.resource::<Map>();
+    let blocked = movement::blocker(world, who);
+    let items: Vec<_> = pathfinding::directed::dijkstra::dijkstra_reach(&start, |c: &Cell| {
+        let c = *c;
+        let mut v = Vec::with_capacity(8);
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                if dx == 0 && dy == 0 {
+                    continue;
+                }
+                let n = Cell {
+                    x: c.x + dx,
+                    y: c.y + dy,
+                };
+                if blocked(n) {
+                    continue;
+                }
+                if let Some(cost) = map.step_cost(c, n) {
+                    v.push((n, cost));
+                }
+            }
+        }
+        v
+    })
+    .take_while(|it| it.total_cost <= budget_dm)
+    .collect();
+    let mut parent: std::collections::HashMap<Cell, Cell> = std::collections::HashMap::new();
+    for it in &items {
+        if let Some(p) = it.parent {
+            parent.insert(it.node, p);
+        }
+    }
+    let mut out = Vec::with_capacity(items.len());
+    for it in &items {
+        if it.node == start {
+            continue;
+        }
+        let mut path = vec![it.node];
+        let mut cur = it.node;
+        while let Some(&p) = parent.get(&cur) {
+            if p == start {
+                break;
+            }
+            path.push(p);
+            cur = p;
+        }
+        path.reverse();
+        out.push((it.node, path, it.total_cost));
+    }
+    out.sort_by_key(|(c, _, _)| *c);
+    out
+}
+
+/// A representative list of legal commands for the actor now.
+pub fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
+    let mut out = Vec::new();
+    let prompt = world.resource::<Battle>().prompt;
+    if let Prompt::React { .. } = prompt {
+        for c in [Command::Parry, Command::Dodge, Command::NoReaction] {
+            if check::check(world, actor, &c).is_ok() {
+                out.push(c);
+            }
+        }
+        return out;
+    }
+    if prompt != (Prompt::Act { actor }) {
+        return out;
+    }
+    let mut push = |c: Command| {
+        if check::check(world, actor, &c).is_ok() {
+            out.push(c);
+        }
+    };
+    push(Command::EndTurn);
+    for (_, path, _) in reach_paths(world, actor, movement::remaining_dm(world, actor)) {
+        push(Command::Move { path });
+    }
+    let t = check::turn(world, actor);
+    if t.movement == MoveMode::None && !t.action_used {
+        let std_dm = movement::standard_dm(world, actor);
+        for (_, path, _) in reach_paths(world, actor, std_dm) {
+            push(Command::Retreat { path });
+        }
+    }
+    if let Some(l) = view::get::<Loadout>(world, actor) {
+        for (i, w) in l.weapons.iter().enumerate() {
+            for target in view::enemies(world, actor) {
+                for mode in 0..w.mode_count() {
+                    push(Command::Attack {
+                        target,
+                        weapon: i,
+                        mode,
+                    });
+                }
+                push(Command::Aim { target, weapon: i });
+            }
+            push(Command::Reload { weapon: i });
+            push(Command::Draw { weapon: i });
+        }
+    }
+    push(Command::TakeCover);
+    push(Command::Stand);
+    push(Command::Flee);
+    out
+}
+
+#[cfg(test)]
+mod tests;

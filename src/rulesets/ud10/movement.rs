@@ -1,0 +1,304 @@
+//! UD10 movement (§Movement), fleeing (Optional Rule: Fleeing From Battle)
+//! and retreat (Optional Rule: Retreat).
+
+use bevy::prelude::*;
+
+use crate::rules::apply::emit;
+use crate::rules::command::{Illegal, illegal};
+use crate::rules::components::{Cid, Condition, Loadout, MoveMode, WeaponKind};
+use crate::rules::event::BattleEvent;
+use crate::rules::map::{Cell, Map};
+use crate::rules::view;
+
+use super::attack;
+use super::check::{stats, turn};
+use super::settings::Ud10Settings;
+
+pub const RULE_MOVEMENT: &str = "ud10 §Movement";
+pub const RULE_FLEEING: &str = "ud10 §Optional Rule: Fleeing From Battle";
+pub const RULE_RETREAT: &str = "ud10 §Optional Rule: Retreat";
+
+/// Standard movement: "5 meters plus her STR attribute", in decimetres.
+pub fn standard_dm(world: &World, cid: Cid) -> u32 {
+    let str_ = stats(world, cid).map_or(0, |s| s.str);
+    ((5 + str_).max(0) as u32) * 10
+}
+
+/// Full movement: "up to two times as far as her standard movement".
+pub fn full_dm(world: &World, cid: Cid) -> u32 {
+    2 * standard_dm(world, cid)
+}
+
+/// The furthest the combatant may still move this turn, in decimetres.
+pub fn remaining_dm(world: &World, cid: Cid) -> u32 {
+    let t = turn(world, cid);
+    if t.movement == MoveMode::Retreat || (t.action_used && t.moved_before_action) {
+        return 0;
+    }
+    let cap = if t.action_used {
+        standard_dm(world, cid)
+    } else {
+        full_dm(world, cid)
+    };
+    cap.saturating_sub(t.moved_dm)
+}
+
+/// Cells blocked for `who`'s movement: those held by other standing combatants.
+pub fn blocker(world: &World, who: Cid) -> impl Fn(Cell) -> bool + use<> {
+    let occ = view::occupied(world, Some(who));
+    move |c: Cell| occ.binary_search(&c).is_ok()
+}
+
+/// Check a move; on success, the movement mode it makes and its cost.
+pub fn check_move(world: &World, who: Cid, path: &[Cell]) -> Result<(MoveMode, u32), Illegal> {
+    if view::conditions(world, who).has(Condition::Immobilized) {
+        return illegal("immobilized");
+    }
+    let Some(start) = view::cell(world, who) else {
+        return illegal("not on the map");
+    };
+    if path.is_empty() {
+        return illegal("an empty path");
+    }
+    let map = world.resource::<Map>();
+    let Some(cost) = map.path_cost(start, path) else {
+        return illegal("not a path of adjacent passable cells");
+    };
+    let blocked = blocker(world, who);
+    if let Some(c) = path.iter().find(|c| blocked(**c)) {
+        return illegal(format!("{c} is occupied"));
+    }
+    let t = turn(world, who);
+    if t.action_used && t.moved_before_action {
+        return illegal("moved before the action: no more movement this round");
+    }
+    let total = t.moved_dm + cost;
+    let standard = standard_dm(world, who);
+    let mode = if t.moved_dm == 0 && path.len() == 1 {
+        MoveMode::Step
+    } else if total <= standard {
+        MoveMode::Standard
+    } else if total <= 2 * standard && !t.action_used {
+        MoveMode::Full
+    } else {
+        return illegal(format!(
+            "too far: {:.1} m this turn, {:.1} m allowed",
+            total as f64 / 10.0,
+            if t.action_used {
+                standard
+            } else {
+                2 * standard
+            } as f64
+                / 10.0
+        ));
+    };
+    Ok((mode, cost))
+}
+
+/// Enemies engaged in melee with a combatant standing at `at`: standing, with
+/// a melee weapon in hand whose reach covers `at`.
+pub fn engaged_enemies(world: &World, who: Cid, at: Cell) -> Vec<Cid> {
+    let map = world.resource::<Map>();
+    view::enemies(world, who)
+        .into_iter()
+        .filter(|e| threatens(world, map, *e, at))
+        .collect()
+}
+
+/// Does `e` threaten the cell `at` with a ready melee weapon?
+pub fn threatens(world: &World, map: &Map, e: Cid, at: Cell) -> bool {
+    let Some(ec) = view::cell(world, e) else {
+        return false;
+    };
+    let Some(w) = view::get::<Loadout>(world, e).and_then(|l| l.ready_weapon()) else {
+        return false;
+    };
+    if w.kind != WeaponKind::Melee {
+        return false;
+    }
+    let d = Map::chebyshev(ec, at);
+    d <= w.reach && (d <= 1 || map.line_of_sight(ec, at))
+}
+
+/// Execute a legal move, step by step. With the fleeing rule, each opponent
+/// the mover runs away from gets a free attack before the step that breaks
+/// the engagement.
+pub fn execute_move(world: &mut World, who: Cid, path: &[Cell], mode: MoveMode) {
+    let Some(mut cur) = view::cell(world, who) else {
+        return;
+    };
+    let fleeing = world.resource::<Ud10Settings>().fleeing && mode != MoveMode::Retreat;
+    let rule = if mode == MoveMode::Retreat {
+        RULE_RETREAT
+    } else {
+        RULE_MOVEMENT
+    };
+    let mut seg_from = cur;
+    let mut segment: Vec<Cell> = Vec::new();
+    let mut attacked: Vec<Cid> = Vec::new();
+    for &next in path {
+        if fleeing {
+            let map = world.resource::<Map>();
+            let runners: Vec<Cid> = engaged_enemies(world, who, cur)
+                .into_iter()
+                .filter(|e| !attacked.contains(e) && !threatens(world, map, *e, next))
+                .collect();
+            if !runners.is_empty() {
+                flush(world, who, seg_from, &mut segment, mode, rule);
+                seg_from = cur;
+                for e in runners {
+                    attacked.push(e);
+                    free_attack(world, e, who);
+                    if !view::standing(world, who) {
+                        emit(world, BattleEvent::MoveInterrupted { who, at: cur });
+                        return;
+                    }
+                }
+            }
+        }
+        segment.push(next);
+        cur = next;
+    }
+    flush(world, who, seg_from, &mut segment, mode, rule);
+    let conds = view::conditions(world, who);
+    if matches!(mode, MoveMode::Standard | MoveMode::Full) {
+        if !conds.has(Condition::Moving) {
+            emit(
+                world,
+                BattleEvent::ConditionAdded {
+                    who,
+                    condition: Condition::Moving,
+                    rule: "ud10 §Attack Modifiers: opponent is moving",
+                },
+            );
+        }
+        if conds.has(Condition::Crouching) {
+            emit(
+                world,
+                BattleEvent::ConditionRemoved {
+                    who,
+                    condition: Condition::Crouching,
+                    rule: RULE_MOVEMENT,
+                },
+            );
+        }
+    }
+}
+
+fn flush(
+    world: &mut World,
+    who: Cid,
+    from: Cell,
+    segment: &mut Vec<Cell>,
+    mode: MoveMode,
+    rule: &'static str,
+) {
+    if segment.is_empty() {
+        return;
+    }
+    let cost = world
+        .resource::<Map>()
+        .path_cost(from, segment)
+        .unwrap_or(0);
+    emit(
+        world,
+        BattleEvent::Moved {
+            who,
+            from,
+            path: std::mem::take(segment),
+            cost_dm: cost,
+            mode,
+            rule,
+        },
+    );
+}
+
+/// "every one of those opponents gets an immediate free action to attack the
+/// fleeing character" — with the ready weapon, and from behind: the fleeing
+/// character has turned their back.
+fn free_attack(world: &mut World, attacker: Cid, target: Cid) {
+    let Some(weapon) = view::get::<Loadout>(world, attacker).and_then(|l| l.ready) else {
+        return;
+    };
+    attack::execute_attack(world, attacker, target, weapon, 0, true);
+}
+
+pub fn check_retreat(world: &World, who: Cid, path: &[Cell]) -> Result<(Cell, u32), Illegal> {
+    if !world.resource::<Ud10Settings>().retreat {
+        return illegal("retreat is off in this game's settings");
+    }
+    let t = turn(world, who);
+    if t.action_used || t.movement != MoveMode::None {
+        return illegal("a retreat takes the whole round: it must be the turn's only deed");
+    }
+    let Some(start) = view::cell(world, who) else {
+        return illegal("not on the map");
+    };
+    if engaged_enemies(world, who, start).is_empty() {
+        return illegal("not engaged in melee: nothing to retreat from");
+    }
+    if view::conditions(world, who).has(Condition::Immobilized) {
+        return illegal("immobilized");
+    }
+    let map = world.resource::<Map>();
+    let Some(cost) = map.path_cost(start, path) else {
+        return illegal("not a path of adjacent passable cells");
+    };
+    let blocked = blocker(world, who);
+    if let Some(c) = path.iter().find(|c| blocked(**c)) {
+        return illegal(format!("{c} is occupied"));
+    }
+    if cost > standard_dm(world, who) {
+        return illegal("a retreat covers at most a standard movement");
+    }
+    Ok((start, cost))
+}
+
+pub fn execute_retreat(world: &mut World, who: Cid, path: &[Cell]) {
+    emit(
+        world,
+        BattleEvent::ConditionAdded {
+            who,
+            condition: Condition::Retreating,
+            rule: RULE_RETREAT,
+        },
+    );
+    execute_move(world, who, path, MoveMode::Retreat);
+}
+
+/// Leaving the battle over the map's edge.
+pub fn check_flee(world: &World, who: Cid) -> Result<(), Illegal> {
+    let Some(c) = view::cell(world, who) else {
+        return illegal("not on the map");
+    };
+    let map = world.resource::<Map>();
+    let edge = c.x == 0 || c.y == 0 || c.x == map.width() - 1 || c.y == map.height() - 1;
+    if !edge {
+        return illegal("flee from a cell on the map's edge");
+    }
+    if view::conditions(world, who).has(Condition::Immobilized) {
+        return illegal("immobilized");
+    }
+    Ok(())
+}
+
+pub fn execute_flee(world: &mut World, who: Cid) {
+    let Some(at) = view::cell(world, who) else {
+        return;
+    };
+    if world.resource::<Ud10Settings>().fleeing {
+        for e in engaged_enemies(world, who, at) {
+            free_attack(world, e, who);
+            if !view::standing(world, who) {
+                return;
+            }
+        }
+    }
+    emit(
+        world,
+        BattleEvent::Fled {
+            who,
+            rule: RULE_FLEEING,
+        },
+    );
+}

@@ -1,0 +1,186 @@
+//! The UD10 round (§Starting a Combat Round, §Courses of Action): initiative
+//! d10 + INI skill, highest first, kept across rounds or re-rolled; each
+//! combatant takes one turn a round in that order.
+
+use bevy::prelude::*;
+
+use crate::rules::apply::emit;
+use crate::rules::battle::{Battle, Factions, Phase, Prompt};
+use crate::rules::components::{Cid, Condition, Controller, TurnState};
+use crate::rules::dice::Dice;
+use crate::rules::event::{BattleEvent, Modifier};
+use crate::rules::view;
+
+use super::attack::d10;
+use super::check::stats;
+use super::settings::{InitiativeGrouping, Ud10Settings};
+
+pub const RULE_INITIATIVE: &str = "ud10 §Starting a Combat Round";
+pub const RULE_TIES: &str = "Fray decides: docs/rulesets/ud10.md §Initiative ties";
+
+/// The turn order of the current round and who is next.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Ud10Round {
+    pub order: Vec<Cid>,
+    pub next: usize,
+}
+
+/// Move the battle on when nothing is prompted: start a round, or start the
+/// next combatant's turn, or end the round.
+pub fn advance(world: &mut World) {
+    let b = world.resource::<Battle>();
+    if b.is_over() || b.prompt != Prompt::None {
+        return;
+    }
+    match b.phase {
+        Phase::Setup | Phase::RoundEnd => start_round(world),
+        _ => next_turn(world),
+    }
+}
+
+fn start_round(world: &mut World) {
+    let round = world.resource::<Battle>().round + 1;
+    emit(world, BattleEvent::RoundStarted { round });
+    let keep = world.resource::<Ud10Settings>().keep_initiative;
+    let standing = view::standing_all(world);
+    let missing = standing
+        .iter()
+        .any(|c| view::get::<TurnState>(world, *c).is_none_or(|t| t.initiative.is_none()));
+    if round == 1 || !keep || missing {
+        roll_initiative(world, &standing);
+    }
+    let order = order(world, &standing);
+    emit(
+        world,
+        BattleEvent::TurnOrder {
+            order: order.clone(),
+        },
+    );
+    *world.resource_mut::<Ud10Round>() = Ud10Round { order, next: 0 };
+    world.resource_mut::<Battle>().phase = Phase::Actions;
+    next_turn(world);
+}
+
+fn roll_initiative(world: &mut World, who: &[Cid]) {
+    let grouping = world.resource::<Ud10Settings>().initiative_grouping;
+    let factions = world.resource::<Factions>().0.clone();
+    let mut group_rolls: Vec<(u8, crate::rules::dice::DiceRoll)> = Vec::new();
+    for &c in who {
+        let ini = stats(world, c).map_or(0, |s| s.ini);
+        let f = view::faction(world, c).unwrap_or(0);
+        let grouped = grouping == InitiativeGrouping::PerAiFaction
+            && factions
+                .get(f as usize)
+                .is_some_and(|f| f.control != Controller::Human);
+        let roll = if grouped {
+            if let Some((_, r)) = group_rolls.iter().find(|(g, _)| *g == f) {
+                r.clone()
+            } else {
+                let r = d10(world);
+                group_rolls.push((f, r.clone()));
+                r
+            }
+        } else {
+            d10(world)
+        };
+        let total = roll.total + ini;
+        emit(
+            world,
+            BattleEvent::InitiativeRolled {
+                who: c,
+                roll,
+                modifiers: vec![Modifier::new("Initiative skill", ini, RULE_INITIATIVE)],
+                total,
+                rule: RULE_INITIATIVE,
+            },
+        );
+    }
+}
+
+/// "The entity with the highest result opens the round, after that, the
+/// character with the next lowest result can act". Ties: higher INI skill,
+/// then higher DEX, then a random roll-off (Fray decides).
+fn order(world: &mut World, who: &[Cid]) -> Vec<Cid> {
+    let key = |world: &World, c: Cid| {
+        let ini = view::get::<TurnState>(world, c)
+            .and_then(|t| t.initiative)
+            .unwrap_or(0);
+        let s = stats(world, c);
+        (ini, s.map_or(0, |s| s.ini), s.map_or(0, |s| s.dex))
+    };
+    let mut keyed: Vec<((i32, i32, i32), Cid)> = who.iter().map(|c| (key(world, *c), *c)).collect();
+    keyed.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut out = Vec::with_capacity(keyed.len());
+    let mut i = 0;
+    while i < keyed.len() {
+        let mut j = i + 1;
+        while j < keyed.len() && keyed[j].0 == keyed[i].0 {
+            j += 1;
+        }
+        let mut tied: Vec<Cid> = keyed[i..j].iter().map(|k| k.1).collect();
+        if tied.len() > 1 {
+            let between = tied.clone();
+            // Fisher-Yates with the battle's one RNG.
+            for k in (1..tied.len()).rev() {
+                let r = world.resource_mut::<Dice>().pick(k + 1);
+                tied.swap(k, r);
+            }
+            emit(
+                world,
+                BattleEvent::TieBroken {
+                    between,
+                    order: tied.clone(),
+                    rule: RULE_TIES,
+                },
+            );
+        }
+        out.extend(tied);
+        i = j;
+    }
+    out
+}
+
+fn next_turn(world: &mut World) {
+    loop {
+        let (order, next) = {
+            let r = world.resource::<Ud10Round>();
+            (r.order.clone(), r.next)
+        };
+        let Some(&who) = order.get(next) else {
+            let round = world.resource::<Battle>().round;
+            emit(world, BattleEvent::RoundEnded { round });
+            world.resource_mut::<Battle>().phase = Phase::RoundEnd;
+            return;
+        };
+        world.resource_mut::<Ud10Round>().next += 1;
+        if !view::standing(world, who) {
+            continue;
+        }
+        emit(world, BattleEvent::TurnStarted { who });
+        let conds = view::conditions(world, who);
+        for (c, rule) in [
+            (
+                Condition::Surprised,
+                "ud10 §Attacking: surprise lasts until the first turn",
+            ),
+            (
+                Condition::Moving,
+                "ud10 §Attack Modifiers: opponent is moving",
+            ),
+            (Condition::Retreating, super::movement::RULE_RETREAT),
+        ] {
+            if conds.has(c) {
+                emit(
+                    world,
+                    BattleEvent::ConditionRemoved {
+                        who,
+                        condition: c,
+                        rule,
+                    },
+                );
+            }
+        }
+        world.resource_mut::<Battle>().prompt = Prompt::Act { actor: who };
+        return;
+    }
+}

@@ -1,0 +1,304 @@
+//! Batch simulation: many seeded all-AI battles of one level, spread over
+//! the cores, each thread reusing one engine (one World) for all its battles.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::data::level::Level;
+use crate::rules::battle::{Factions, RulesetId};
+use crate::rules::components::{Conditions, FactionId};
+use crate::rules::engine::{Controls, Engine, StartOptions, Stop};
+
+/// What to simulate.
+#[derive(Clone, Debug)]
+pub struct SimConfig {
+    pub level: Level,
+    pub ruleset: RulesetId,
+    pub battles: u64,
+    pub seed: u64,
+    pub threads: usize,
+    /// Ruleset settings to change, `key=value`.
+    pub settings: Vec<(String, String)>,
+    pub assets: PathBuf,
+    pub progress: bool,
+    pub control: Controls,
+}
+
+/// One battle's result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BattleResult {
+    pub winner: Option<u8>,
+    pub rounds: u32,
+    /// Combatants out of the fight at the end, per faction.
+    pub casualties: Vec<u32>,
+}
+
+/// A faction's share of the results.
+#[derive(Clone, Debug, Serialize)]
+pub struct FactionStats {
+    pub id: String,
+    pub name: String,
+    pub wins: u64,
+    pub win_rate: f64,
+    /// 95% Wilson score interval of the win rate.
+    pub win_rate_low: f64,
+    pub win_rate_high: f64,
+    pub mean_casualties: f64,
+    pub combatants: u32,
+}
+
+/// The summary of a batch.
+#[derive(Clone, Debug, Serialize)]
+pub struct SimReport {
+    pub level: String,
+    pub ruleset: String,
+    pub battles: u64,
+    pub seed: u64,
+    pub factions: Vec<FactionStats>,
+    pub draws: u64,
+    pub mean_rounds: f64,
+    pub threads: usize,
+    pub seconds: f64,
+    pub battles_per_second: f64,
+}
+
+/// The seed of battle `i` of a batch seeded with `seed` (SplitMix64).
+pub fn battle_seed(seed: u64, i: u64) -> u64 {
+    let mut z = seed.wrapping_add(i.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// 95% Wilson score interval for `k` successes in `n` trials.
+pub fn wilson(k: u64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let z = 1.959_963_984_540_054_f64;
+    let n = n as f64;
+    let p = k as f64 / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * ((p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt()) / denom;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// A step limit no real battle approaches; a battle that hits it is a draw.
+pub const MAX_STEPS: u64 = 200_000;
+
+/// Run one battle on an engine to its end.
+pub fn run_one(
+    engine: &mut Engine,
+    level: &Level,
+    ruleset: RulesetId,
+    seed: u64,
+    control: &Controls,
+) -> Result<BattleResult, String> {
+    engine.start(
+        level,
+        ruleset,
+        &StartOptions {
+            seed,
+            script: Vec::new(),
+            control: control.clone(),
+        },
+    )?;
+    let stop = engine.run(MAX_STEPS);
+    if stop == Stop::WaitingForHuman {
+        return Err("a faction is controlled by a human; simulate with AI only".into());
+    }
+    let nf = engine.world().resource::<Factions>().0.len();
+    let mut casualties = vec![0u32; nf];
+    let world = engine.world_mut();
+    let mut q = world.query::<(&FactionId, &Conditions)>();
+    for (f, c) in q.iter(world) {
+        if c.out_of_fight() {
+            casualties[f.0 as usize] += 1;
+        }
+    }
+    let (winner, rounds) = engine.outcome().map_or(
+        (
+            None,
+            engine
+                .world()
+                .resource::<crate::rules::battle::Battle>()
+                .round,
+        ),
+        |o| (o.winner, o.rounds),
+    );
+    Ok(BattleResult {
+        winner,
+        rounds,
+        casualties,
+    })
+}
+
+/// Simulate a batch and summarise it.
+pub fn simulate(cfg: &SimConfig) -> Result<SimReport, String> {
+    let threads = cfg.threads.max(1).min(cfg.battles.max(1) as usize);
+    let started = Instant::now();
+    let bar = if cfg.progress && cfg.battles >= 200 {
+        let b = indicatif::ProgressBar::new(cfg.battles);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} battles ({per_sec}, eta {eta})",
+        ) {
+            b.set_style(style);
+        }
+        Some(b)
+    } else {
+        None
+    };
+    let next = Arc::new(AtomicU64::new(0));
+    let results: Vec<Result<Vec<(u64, BattleResult)>, String>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                let next = Arc::clone(&next);
+                let bar = bar.clone();
+                s.spawn(move || -> Result<Vec<(u64, BattleResult)>, String> {
+                    let mut engine = Engine::with_assets(&cfg.assets).map_err(|e| e.to_string())?;
+                    for (k, v) in &cfg.settings {
+                        engine.configure(cfg.ruleset, k, v)?;
+                    }
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= cfg.battles {
+                            break;
+                        }
+                        let r = run_one(
+                            &mut engine,
+                            &cfg.level,
+                            cfg.ruleset,
+                            battle_seed(cfg.seed, i),
+                            &cfg.control,
+                        )?;
+                        out.push((i, r));
+                        if let Some(b) = &bar {
+                            b.inc(1);
+                        }
+                    }
+                    Ok(out)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err("a simulation thread panicked".into()))
+            })
+            .collect()
+    });
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let mut all: Vec<(u64, BattleResult)> = Vec::with_capacity(cfg.battles as usize);
+    for r in results {
+        all.extend(r?);
+    }
+    all.sort_by_key(|(i, _)| *i);
+    let seconds = started.elapsed().as_secs_f64();
+    Ok(summarise(cfg, threads, &all, seconds))
+}
+
+fn summarise(
+    cfg: &SimConfig,
+    threads: usize,
+    all: &[(u64, BattleResult)],
+    seconds: f64,
+) -> SimReport {
+    let n = all.len() as u64;
+    let factions = cfg
+        .level
+        .factions
+        .iter()
+        .enumerate()
+        .map(|(fi, f)| {
+            let wins = all
+                .iter()
+                .filter(|(_, r)| r.winner == Some(fi as u8))
+                .count() as u64;
+            let (lo, hi) = wilson(wins, n);
+            let cas: u64 = all
+                .iter()
+                .map(|(_, r)| r.casualties.get(fi).copied().unwrap_or(0) as u64)
+                .sum();
+            FactionStats {
+                id: f.id.clone(),
+                name: f.name.clone(),
+                wins,
+                win_rate: if n > 0 { wins as f64 / n as f64 } else { 0.0 },
+                win_rate_low: lo,
+                win_rate_high: hi,
+                mean_casualties: if n > 0 { cas as f64 / n as f64 } else { 0.0 },
+                combatants: cfg
+                    .level
+                    .combatants
+                    .iter()
+                    .filter(|c| c.faction == f.id)
+                    .count() as u32,
+            }
+        })
+        .collect();
+    let draws = all.iter().filter(|(_, r)| r.winner.is_none()).count() as u64;
+    let rounds: u64 = all.iter().map(|(_, r)| r.rounds as u64).sum();
+    SimReport {
+        level: cfg.level.name.clone(),
+        ruleset: cfg.ruleset.id().to_string(),
+        battles: n,
+        seed: cfg.seed,
+        factions,
+        draws,
+        mean_rounds: if n > 0 { rounds as f64 / n as f64 } else { 0.0 },
+        threads,
+        seconds,
+        battles_per_second: if seconds > 0.0 {
+            n as f64 / seconds
+        } else {
+            0.0
+        },
+    }
+}
+
+impl SimReport {
+    /// The report as readable text.
+    pub fn text(&self) -> String {
+        let mut s = format!(
+            "{} under {}: {} battles (seed {})\n",
+            self.level, self.ruleset, self.battles, self.seed
+        );
+        for f in &self.factions {
+            s.push_str(&format!(
+                "  {:<24} wins {:>6.1}%  (95% CI {:.1}%-{:.1}%)  mean casualties {:.2} of {}\n",
+                f.name,
+                100.0 * f.win_rate,
+                100.0 * f.win_rate_low,
+                100.0 * f.win_rate_high,
+                f.mean_casualties,
+                f.combatants
+            ));
+        }
+        let draw_rate = if self.battles > 0 {
+            100.0 * self.draws as f64 / self.battles as f64
+        } else {
+            0.0
+        };
+        s.push_str(&format!(
+            "  draws {:.1}%   mean rounds {:.2}\n",
+            draw_rate, self.mean_rounds
+        ));
+        s.push_str(&format!(
+            "  {:.2} s on {} thread{}: {:.0} battles/s\n",
+            self.seconds,
+            self.threads,
+            if self.threads == 1 { "" } else { "s" },
+            self.battles_per_second
+        ));
+        s
+    }
+}
