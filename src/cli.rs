@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 use crate::data::level::{Level, load_level};
 use crate::rules::battle::RulesetId;
+use crate::rules::components::Controller;
 use crate::rules::engine::{Controls, Engine, StartOptions, Stop, assets_dir, supported_rulesets};
 use crate::sim::{SimConfig, simulate};
 
@@ -46,6 +47,10 @@ pub enum Cmd {
         /// Change a ruleset setting, e.g. --set body_zones=false (repeatable).
         #[arg(long = "set", value_name = "KEY=VALUE")]
         settings: Vec<String>,
+        /// Who plays each faction, in the level's order: `ai` (the tactical
+        /// AI, the default) or `random` (random legal commands, a baseline).
+        #[arg(long, value_delimiter = ',', value_name = "ai|random,...")]
+        control: Vec<String>,
     },
     /// Play one all-AI battle and print its whole log: every roll, modifier
     /// and rule.
@@ -112,7 +117,7 @@ pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         None => {
             eprintln!("fray: no command given; simulating the default level (see `fray --help`).");
-            cmd_simulate(&default_level(), None, 1000, 1, false, None, &[])
+            cmd_simulate(&default_level(), None, 1000, 1, false, None, &[], &[])
         }
         Some(Cmd::Simulate {
             level,
@@ -122,6 +127,7 @@ pub fn run(cli: Cli) -> ExitCode {
             json,
             threads,
             settings,
+            control,
         }) => cmd_simulate(
             &level,
             ruleset.as_deref(),
@@ -130,6 +136,7 @@ pub fn run(cli: Cli) -> ExitCode {
             json,
             threads,
             &settings,
+            &control,
         ),
         Some(Cmd::Log {
             level,
@@ -150,6 +157,22 @@ pub fn run(cli: Cli) -> ExitCode {
     }
 }
 
+fn parse_control(control: &[String]) -> Result<Controls, String> {
+    if control.is_empty() {
+        return Ok(Controls::AllAi);
+    }
+    control
+        .iter()
+        .map(|c| match c.trim() {
+            "ai" => Ok(Controller::Ai),
+            "random" => Ok(Controller::RandomAi),
+            other => Err(format!("--control expects ai or random, not `{other}`")),
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Controls::PerFaction)
+}
+
+#[allow(clippy::too_many_arguments)]
 fn cmd_simulate(
     level_path: &Path,
     ruleset: Option<&str>,
@@ -158,8 +181,19 @@ fn cmd_simulate(
     json: bool,
     threads: Option<usize>,
     settings: &[String],
+    control: &[String],
 ) -> Result<(), String> {
     let level = load(level_path)?;
+    let control = parse_control(control)?;
+    if let Controls::PerFaction(v) = &control
+        && v.len() != level.factions.len()
+    {
+        return Err(format!(
+            "--control names {} factions; the level has {}",
+            v.len(),
+            level.factions.len()
+        ));
+    }
     let ruleset = pick_ruleset(&level, ruleset)?;
     let threads = threads.unwrap_or_else(|| {
         std::thread::available_parallelism()
@@ -175,7 +209,7 @@ fn cmd_simulate(
         settings: parse_settings(settings)?,
         assets: assets_dir(),
         progress: !json && std::io::IsTerminal::is_terminal(&std::io::stderr()),
-        control: Controls::AllAi,
+        control,
     };
     let report = simulate(&cfg)?;
     if json {
