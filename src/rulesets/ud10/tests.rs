@@ -1420,3 +1420,93 @@ fn tactical_ai_beats_random_legal_commands_in_mirrored_battles() {
     let rate = ai_wins as f64 / n as f64;
     assert!(rate > 0.8, "the AI won {ai_wins} of {n}");
 }
+
+#[test]
+fn a_hopeless_ai_retreats_from_melee() {
+    // The AI retreats (Optional Rule: Retreat) when its side is losing badly
+    // and it is hurt.
+    use crate::rules::components::{Controller, Health};
+    use crate::rules::engine::{Controls, StartOptions};
+    let l = level(
+        &["..........", "..........", "..........", ".........."],
+        &[
+            r#"(archetype: "swordsman", faction: "red", at: (3, 1), name: "A", facing: E)"#,
+            r#"(archetype: "brute", faction: "blue", at: (4, 1), name: "B1", facing: W)"#,
+            r#"(archetype: "brute", faction: "blue", at: (4, 2), name: "B2", facing: W)"#,
+            r#"(archetype: "brute", faction: "blue", at: (4, 0), name: "B3", facing: W)"#,
+        ],
+    );
+    let mut e = engine();
+    let opts = StartOptions {
+        seed: 1,
+        script: vec![10, 1, 1, 1],
+        control: Controls::PerFaction(vec![Controller::Ai, Controller::Human]),
+    };
+    e.start(&l, crate::rules::battle::RulesetId::Ud10, &opts)
+        .expect("start");
+    let a = cid(&e, "A");
+    let ent = view::entity(e.world(), a).expect("entity");
+    e.world_mut().get_mut::<Health>(ent).expect("health").hp = 2;
+    e.step(); // round 1 begins: A's turn
+    assert_eq!(prompt(&e), Prompt::Act { actor: a });
+    let at = e.events().len();
+    e.step(); // the AI answers
+    let ev = since(&e, at);
+    assert!(
+        ev.iter().any(|e| matches!(
+            e,
+            BattleEvent::Moved {
+                mode: MoveMode::Retreat,
+                ..
+            }
+        )),
+        "{ev:?}"
+    );
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, BattleEvent::AttackRolled { .. }))
+    );
+}
+
+mod properties {
+    use proptest::prelude::*;
+
+    use crate::rules::battle::{BattleLog, RulesetId};
+    use crate::rules::components::{Conditions, Health};
+    use crate::rules::engine::{Controls, StartOptions, Stop};
+    use crate::rules::event::BattleEvent;
+    use crate::rules::testkit::engine;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        /// Any seed on any shipped level: the battle ends, every HP change
+        /// in the log matches the world, and the fallen are out of the fight.
+        #[test]
+        fn every_battle_ends_consistently(seed in any::<u64>(), which in 0usize..4) {
+            let name = ["open_field", "courtyard", "archer_hill", "mirror_duel"][which];
+            let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("levels").join(format!("{name}.ron"));
+            let level = crate::data::level::load_level(&path).expect("level");
+            let mut e = engine();
+            let opts = StartOptions { seed, script: vec![], control: Controls::AllAi };
+            e.start(&level, RulesetId::Ud10, &opts).expect("start");
+            prop_assert_eq!(e.run(200_000), Stop::Over);
+            let events = e.world().resource::<BattleLog>().events.clone();
+            let roster = e.world().resource::<crate::rules::battle::Roster>().clone();
+            for cid in roster.cids() {
+                let ent = roster.entity(cid).expect("entity");
+                let hp = e.world().get::<Health>(ent).expect("health");
+                let last = events.iter().rev().find_map(|ev| match ev {
+                    BattleEvent::Damaged { target, hp_after, .. } if *target == cid => Some(*hp_after),
+                    _ => None,
+                });
+                prop_assert_eq!(last.unwrap_or(hp.hp_max), hp.hp);
+                let c = e.world().get::<Conditions>(ent).expect("conditions");
+                if hp.hp <= 0 {
+                    prop_assert!(c.out_of_fight());
+                }
+            }
+        }
+    }
+}
