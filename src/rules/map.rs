@@ -368,6 +368,61 @@ impl Map {
             .collect()
     }
 
+    /// Cheapest costs (and the path tree) from `start` to every cell within
+    /// `budget_dm`, never entering a blocked cell. The same search as
+    /// [`Map::reachable`], on flat arrays instead of hash maps: the AI runs it
+    /// for every decision, and this is several times faster (measured with
+    /// `fray simulate`). Ties go to the cell found first, so results are
+    /// deterministic.
+    pub fn reach_tree(
+        &self,
+        start: Cell,
+        budget_dm: u32,
+        blocked: impl Fn(Cell) -> bool,
+    ) -> ReachTree {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let n = (self.width * self.height) as usize;
+        let mut cost = vec![u32::MAX; n];
+        let mut parent = vec![u32::MAX; n];
+        let mut heap = BinaryHeap::new();
+        if let Some(i) = self.index(start) {
+            cost[i] = 0;
+            heap.push(Reverse((0u32, i as u32)));
+        }
+        while let Some(Reverse((c, i))) = heap.pop() {
+            if c > cost[i as usize] {
+                continue;
+            }
+            let here = Cell::new(i as i32 % self.width, i as i32 / self.width);
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    if dx == 0 && dy == 0 {
+                        continue;
+                    }
+                    let next = Cell::new(here.x + dx, here.y + dy);
+                    let Some(j) = self.index(next) else { continue };
+                    let Some(step) = self.step_cost(here, next) else {
+                        continue;
+                    };
+                    let nc = c + step;
+                    if nc > budget_dm || nc >= cost[j] || blocked(next) {
+                        continue;
+                    }
+                    cost[j] = nc;
+                    parent[j] = i;
+                    heap.push(Reverse((nc, j as u32)));
+                }
+            }
+        }
+        ReachTree {
+            start,
+            width: self.width,
+            cost,
+            parent,
+        }
+    }
+
     /// Cheapest path `start` → `goal` by A* (Chebyshev × ORTHO_DM heuristic),
     /// never entering blocked cells (`goal` blocked → None). Returns the cells
     /// after `start` up to and including `goal`, and the total cost. The
@@ -791,5 +846,52 @@ mod tests {
         assert_eq!(m.zone_distance(0, 1), Some(2));
         assert_eq!(m.zone_distance(0, 3), None);
         assert_eq!(m.zone_distance(0, 17), None);
+    }
+}
+
+/// The result of [`Map::reach_tree`].
+#[derive(Clone, Debug)]
+pub struct ReachTree {
+    pub start: Cell,
+    width: i32,
+    cost: Vec<u32>,
+    parent: Vec<u32>,
+}
+
+impl ReachTree {
+    fn index(&self, c: Cell) -> Option<usize> {
+        let h = self.cost.len() as i32 / self.width.max(1);
+        (c.x >= 0 && c.y >= 0 && c.x < self.width && c.y < h)
+            .then(|| (c.y * self.width + c.x) as usize)
+    }
+
+    /// Cost to reach `c`, if it is reached.
+    pub fn cost(&self, c: Cell) -> Option<u32> {
+        self.index(c)
+            .map(|i| self.cost[i])
+            .filter(|&v| v != u32::MAX)
+    }
+
+    /// The cells after `start` up to and including `c`.
+    pub fn path_to(&self, c: Cell) -> Option<Vec<Cell>> {
+        let mut i = self.index(c)?;
+        if self.cost[i] == u32::MAX {
+            return None;
+        }
+        let mut path = Vec::new();
+        while self.parent[i] != u32::MAX {
+            path.push(Cell::new(i as i32 % self.width, i as i32 / self.width));
+            i = self.parent[i] as usize;
+        }
+        path.reverse();
+        Some(path)
+    }
+
+    /// Every reached cell but the start, with its cost, in row order.
+    pub fn reached(&self) -> impl Iterator<Item = (Cell, u32)> + '_ {
+        self.cost.iter().enumerate().filter_map(move |(i, &c)| {
+            let cell = Cell::new(i as i32 % self.width, i as i32 / self.width);
+            (c != u32::MAX && cell != self.start).then_some((cell, c))
+        })
     }
 }

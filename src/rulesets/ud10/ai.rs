@@ -113,62 +113,104 @@ fn threat(world: &World, who: Cid) -> f64 {
         .unwrap_or(1.0)
 }
 
-/// Value of attacking `target` with weapon `wi` from `from`.
-fn attack_value(world: &World, actor: Cid, from: Cell, target: Cid, wi: usize, mode: usize) -> f64 {
-    let Some(w) = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(wi)) else {
-        return 0.0;
-    };
-    let n = attack::numbers(world, actor, from, target, w, mode, false);
-    let mut p = n.hit_chance();
-    // A melee hit the target can foresee may be parried or dodged.
-    if !n.ranged && n.dex_counts && !turn(world, target).reaction_used {
-        let def = stats(world, target);
-        let can = view::get::<Loadout>(world, target)
-            .and_then(|l| l.ready_weapon())
-            .is_some_and(|w| w.parry && w.kind == WeaponKind::Melee);
-        let bonus = def.map_or(0, |d| if can { d.parry.unwrap_or(d.dex) } else { d.dex });
-        // Average over the attack totals that hit.
-        let mut acc = 0.0;
-        let mut hits = 0.0;
-        for d in 1..=10 {
-            let total = d + n.bonus();
-            if total >= n.defense {
-                acc += 1.0 - p_beat(bonus, total);
-                hits += 1.0;
-            }
-        }
-        if hits > 0.0 {
-            p *= acc / hits;
-        }
-    }
-    let hv = hit_value(world, w, mode, target);
-    let hp_max = view::get::<Health>(world, target).map_or(1, |h| h.hp_max.max(1)) as f64;
-    p * (hv.hp_loss / hp_max + 1.5 * hv.p_down) * (0.5 + threat(world, target) / 10.0)
+/// What does not change from cell to cell when the AI weighs attacks with
+/// the weapon in hand: per enemy and firing mode, the expected effect of a
+/// hit and how much the enemy matters.
+struct Targets {
+    weapon: usize,
+    rows: Vec<TargetRow>,
 }
 
-/// Best attack from `from` with the ready weapon: (value, target, mode).
-fn best_attack_from(world: &World, actor: Cid, from: Cell) -> Option<(f64, Cid, usize)> {
+struct TargetRow {
+    target: Cid,
+    cell: Cell,
+    mode: usize,
+    /// Expected share of the target's HP a hit takes, plus the chance to drop it.
+    per_hit: f64,
+    /// The bonus a foreseen melee hit must beat to be parried or dodged, if any.
+    reaction: Option<i32>,
+}
+
+fn targets(world: &World, actor: Cid) -> Option<Targets> {
     let l = view::get::<Loadout>(world, actor)?;
     let wi = l.ready?;
     let w = l.weapons.get(wi)?;
-    check::has_ammo(w, 0).ok()?;
-    let map = world.resource::<Map>();
-    let mut best: Option<(f64, Cid, usize)> = None;
+    let mut rows = Vec::new();
     for e in view::enemies(world, actor) {
-        let Some(ec) = view::cell(world, e) else {
+        let Some(cell) = view::cell(world, e) else {
             continue;
         };
-        if check::in_reach(map, from, ec, w).is_err() {
-            continue;
-        }
+        let hp_max = view::get::<Health>(world, e).map_or(1, |h| h.hp_max.max(1)) as f64;
+        let weight = 0.5 + threat(world, e) / 10.0;
+        let reaction = if w.kind == WeaponKind::Melee && !turn(world, e).reaction_used {
+            let def = stats(world, e);
+            let can_parry = view::get::<Loadout>(world, e)
+                .and_then(|l| l.ready_weapon())
+                .is_some_and(|w| w.parry && w.kind == WeaponKind::Melee);
+            def.map(|d| {
+                if can_parry {
+                    d.parry.unwrap_or(d.dex)
+                } else {
+                    d.dodge.unwrap_or(d.dex)
+                }
+            })
+        } else {
+            None
+        };
         for mode in 0..w.mode_count() {
             if check::has_ammo(w, mode).is_err() {
                 continue;
             }
-            let v = attack_value(world, actor, from, e, wi, mode);
-            if best.is_none_or(|b| v > b.0) {
-                best = Some((v, e, mode));
+            let hv = hit_value(world, w, mode, e);
+            rows.push(TargetRow {
+                target: e,
+                cell,
+                mode,
+                per_hit: (hv.hp_loss / hp_max + 1.5 * hv.p_down) * weight,
+                reaction,
+            });
+        }
+    }
+    Some(Targets { weapon: wi, rows })
+}
+
+/// Best attack from `from` with the ready weapon: (value, target, mode).
+fn best_attack_from(
+    world: &World,
+    actor: Cid,
+    from: Cell,
+    t: &Targets,
+) -> Option<(f64, Cid, usize)> {
+    let w = view::get::<Loadout>(world, actor)?.weapons.get(t.weapon)?;
+    let map = world.resource::<Map>();
+    let mut best: Option<(f64, Cid, usize)> = None;
+    for row in &t.rows {
+        if !check::reaches(map, from, row.cell, w) {
+            continue;
+        }
+        let n = attack::numbers(world, actor, from, row.target, w, row.mode, false);
+        let mut p = n.hit_chance();
+        // A melee hit the target can foresee may be parried or dodged.
+        if let Some(bonus) = row.reaction
+            && !n.ranged
+            && n.dex_counts
+        {
+            let mut acc = 0.0;
+            let mut hits = 0.0;
+            for d in 1..=10 {
+                let total = d + n.bonus();
+                if total >= n.defense {
+                    acc += 1.0 - p_beat(bonus, total);
+                    hits += 1.0;
+                }
             }
+            if hits > 0.0 {
+                p *= acc / hits;
+            }
+        }
+        let v = p * row.per_hit;
+        if best.is_none_or(|b| v > b.0) {
+            best = Some((v, row.target, row.mode));
         }
     }
     best
@@ -248,7 +290,10 @@ fn act(world: &mut World, actor: Cid) -> Command {
             }
         }
 
-        let now = best_attack_from(world, actor, here);
+        let table = targets(world, actor);
+        let now = table
+            .as_ref()
+            .and_then(|t| best_attack_from(world, actor, here, t));
         // Moving first: only cells within a standard movement keep the action.
         let mut moved_best: Option<(f64, Vec<Cell>)> = None;
         let may_move = !(t.action_used || t.moved_before_action);
@@ -256,8 +301,16 @@ fn act(world: &mut World, actor: Cid) -> Command {
             let budget = standard_dm(world, actor).saturating_sub(t.moved_dm);
             let fleeing_rule = s.fleeing;
             let map = world.resource::<Map>().clone();
-            for (cell, path, _) in reach_paths(world, actor, budget) {
-                let Some((v, _, _)) = best_attack_from(world, actor, cell) else {
+            let paths = if table.is_some() {
+                reach_paths(world, actor, budget)
+            } else {
+                Vec::new()
+            };
+            for (cell, path, _) in paths {
+                let Some((v, _, _)) = table
+                    .as_ref()
+                    .and_then(|t| best_attack_from(world, actor, cell, t))
+                else {
                     continue;
                 };
                 let mut score = v;
@@ -334,7 +387,7 @@ fn switch_weapon(world: &World, actor: Cid, here: Cell) -> Option<Command> {
             continue;
         }
         let reaches = enemies.iter().any(|e| {
-            view::cell(world, *e).is_some_and(|ec| check::in_reach(map, here, ec, w).is_ok())
+            view::cell(world, *e).is_some_and(|ec| check::reaches(map, here, ec, w))
         });
         let score = w.damage.mean(None, Some(10)) + if reaches { 100.0 } else { 0.0 };
         // Melee fighters out of reach keep their weapon; others draw what reaches.
@@ -382,17 +435,17 @@ fn approach(world: &World, actor: Cid, full: bool) -> Option<Vec<Cell>> {
         .filter_map(|e| view::cell(world, *e).map(|c| (Map::distance_m(here, c), *e, c)))
         .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))?;
     let goal = target.2;
-    let field = map.reachable(goal, 4000, |_| false);
+    let field = map.reach_tree(goal, u32::MAX, |_| false);
     let budget = if full {
         remaining_dm(world, actor)
     } else {
         remaining_dm(world, actor)
             .min(standard_dm(world, actor).saturating_sub(turn(world, actor).moved_dm))
     };
-    let here_d = field.get(&here).copied().unwrap_or(u32::MAX);
+    let here_d = field.cost(here).unwrap_or(u32::MAX);
     let mut best: Option<(u32, Vec<Cell>)> = None;
     for (cell, path, _) in reach_paths(world, actor, budget) {
-        let Some(&d) = field.get(&cell) else {
+        let Some(d) = field.cost(cell) else {
             continue;
         };
         // Archers stop once in range.

@@ -194,7 +194,20 @@ fn target_in_range(world: &World, actor: Cid, target: Cid, w: &Weapon) -> Result
     in_reach(world.resource::<Map>(), a, b, w)
 }
 
-/// Can a weapon reach from `a` to `b`?
+/// Can a weapon reach from `a` to `b`? (The AI's quick form of [`in_reach`].)
+pub fn reaches(map: &Map, a: Cell, b: Cell, w: &Weapon) -> bool {
+    match w.kind {
+        WeaponKind::Melee => {
+            let d = Map::chebyshev(a, b);
+            d <= w.reach && (d <= 1 || map.line_of_sight(a, b))
+        }
+        WeaponKind::Missile | WeaponKind::Thrown => {
+            Map::distance_m(a, b) <= w.max_range_m && map.line_of_sight(a, b)
+        }
+    }
+}
+
+/// Can a weapon reach from `a` to `b`? If not, why not.
 pub fn in_reach(map: &Map, a: Cell, b: Cell, w: &Weapon) -> Result<(), Illegal> {
     match w.kind {
         WeaponKind::Melee => {

@@ -249,62 +249,17 @@ fn end_turn(world: &mut World, who: Cid) {
     }
 }
 
-/// Every cell `who` can still reach this turn, with the path there.
+/// Every cell `who` can still reach this turn, with the path there and its
+/// cost, in row order.
 pub fn reach_paths(world: &World, who: Cid, budget_dm: u32) -> Vec<(Cell, Vec<Cell>, u32)> {
     let Some(start) = view::cell(world, who) else {
         return Vec::new();
     };
     let map = world.resource::<Map>();
-    let blocked = movement::blocker(world, who);
-    let items: Vec<_> = pathfinding::directed::dijkstra::dijkstra_reach(&start, |c: &Cell| {
-        let c = *c;
-        let mut v = Vec::with_capacity(8);
-        for dy in -1..=1 {
-            for dx in -1..=1 {
-                if dx == 0 && dy == 0 {
-                    continue;
-                }
-                let n = Cell {
-                    x: c.x + dx,
-                    y: c.y + dy,
-                };
-                if blocked(n) {
-                    continue;
-                }
-                if let Some(cost) = map.step_cost(c, n) {
-                    v.push((n, cost));
-                }
-            }
-        }
-        v
-    })
-    .take_while(|it| it.total_cost <= budget_dm)
-    .collect();
-    let mut parent: std::collections::HashMap<Cell, Cell> = std::collections::HashMap::new();
-    for it in &items {
-        if let Some(p) = it.parent {
-            parent.insert(it.node, p);
-        }
-    }
-    let mut out = Vec::with_capacity(items.len());
-    for it in &items {
-        if it.node == start {
-            continue;
-        }
-        let mut path = vec![it.node];
-        let mut cur = it.node;
-        while let Some(&p) = parent.get(&cur) {
-            if p == start {
-                break;
-            }
-            path.push(p);
-            cur = p;
-        }
-        path.reverse();
-        out.push((it.node, path, it.total_cost));
-    }
-    out.sort_by_key(|(c, _, _)| *c);
-    out
+    let tree = map.reach_tree(start, budget_dm, movement::blocker(world, who));
+    tree.reached()
+        .filter_map(|(c, cost)| tree.path_to(c).map(|p| (c, p, cost)))
+        .collect()
 }
 
 /// A representative list of legal commands for the actor now.
