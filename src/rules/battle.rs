@@ -232,6 +232,26 @@ pub struct RulesetHooks {
     pub reset: fn(&mut World),
     /// Change one of the ruleset's settings (`key=value`).
     pub configure: fn(&mut World, &str, &str) -> Result<(), String>,
+    /// What a command would do, in the rules' own numbers, for the UI to
+    /// show before the player commits (chance, damage range, modifiers).
+    pub preview: fn(&World, Cid, &Command) -> Preview,
+    /// The combatant's sheet: the ruleset's stat block as labelled lines.
+    pub sheet: fn(&World, Cid) -> Vec<(String, String)>,
+}
+
+/// A ruleset's account of a command before it is sent.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Preview {
+    /// One line: "Attack Blue archer with the Longsword".
+    pub title: String,
+    /// Chance of success (to hit, to parry), if the command rolls.
+    pub chance: Option<f64>,
+    /// Range of HP the target loses on a success, before exploding dice.
+    pub damage: Option<(i32, i32)>,
+    /// Every number that goes into it, by name.
+    pub lines: Vec<String>,
+    /// Why the command is illegal now, if it is.
+    pub illegal: Option<String>,
 }
 
 /// The hooks of the ruleset in force.

@@ -386,9 +386,9 @@ fn switch_weapon(world: &World, actor: Cid, here: Cell) -> Option<Command> {
         if Some(i) == l.ready || check::has_ammo(w, 0).is_err() {
             continue;
         }
-        let reaches = enemies.iter().any(|e| {
-            view::cell(world, *e).is_some_and(|ec| check::reaches(map, here, ec, w))
-        });
+        let reaches = enemies
+            .iter()
+            .any(|e| view::cell(world, *e).is_some_and(|ec| check::reaches(map, here, ec, w)));
         let score = w.damage.mean(None, Some(10)) + if reaches { 100.0 } else { 0.0 };
         // Melee fighters out of reach keep their weapon; others draw what reaches.
         if reaches && best.is_none_or(|b| score > b.0) {

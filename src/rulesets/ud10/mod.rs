@@ -9,6 +9,7 @@ pub mod check;
 pub mod damage;
 pub mod data;
 pub mod movement;
+pub mod preview;
 pub mod round;
 pub mod settings;
 
@@ -72,6 +73,8 @@ pub fn hooks() -> RulesetHooks {
         equip,
         reset,
         configure,
+        preview: preview::preview,
+        sheet: preview::sheet,
     }
 }
 

@@ -1510,3 +1510,51 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn attack_preview_shows_the_cores_numbers() {
+    // Swordsman (d10 + 8) against an archer (Defense 13): needs 5 or more:
+    // 60%. Longsword 1D10+4 (pen 1) against leather (arms/legs 1, trunk 2,
+    // buffer 2; head bare) and CON 1: 2 HP at least (5 on the trunk), 13 at
+    // most (14 on the head).
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "swordsman", faction: "red", at: (1, 1), name: "A", facing: E)"#,
+            r#"(archetype: "archer", faction: "blue", at: (2, 1), name: "B", facing: W)"#,
+        ],
+    );
+    let mut e = engine();
+    start(&mut e, &l, &[10, 1]);
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    let p = super::preview::preview(
+        e.world(),
+        a,
+        &Command::Attack {
+            target: b,
+            weapon: 0,
+            mode: 0,
+        },
+    );
+    assert_eq!(p.illegal, None);
+    assert_eq!(p.chance, Some(0.6));
+    assert_eq!(p.damage, Some((2, 13)));
+    assert!(
+        p.lines
+            .iter()
+            .any(|l| l.starts_with("+8 hand-to-hand skill"))
+    );
+    // A move too far says why.
+    let p = super::preview::preview(
+        e.world(),
+        a,
+        &Command::Move {
+            path: vec![Cell::new(1, 2)],
+        },
+    );
+    assert!(
+        p.title.starts_with("Move 1.5 m: single step"),
+        "{}",
+        p.title
+    );
+}

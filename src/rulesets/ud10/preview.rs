@@ -1,0 +1,352 @@
+//! What the UI shows before a command: UD10's own numbers for it (chance to
+//! hit with every modifier by name, damage range, movement mode and cost,
+//! parry odds), and the combatant sheet.
+
+use bevy::prelude::*;
+
+use crate::rules::battle::Preview;
+use crate::rules::command::Command;
+use crate::rules::components::{
+    Armor, BodyZone, Cid, Health, Loadout, MoveMode, Protection, Shield, Size, WeaponKind,
+};
+use crate::rules::event::Modifier;
+use crate::rules::view;
+
+use super::attack::{self, PendingAttack};
+use super::check::{self, stats, turn};
+use super::damage::pipeline;
+use super::movement::{check_move, check_retreat, standard_dm};
+use super::settings::Ud10Settings;
+
+fn signed(v: i32) -> String {
+    if v < 0 {
+        format!("{v}")
+    } else {
+        format!("+{v}")
+    }
+}
+
+fn mod_lines(mods: &[Modifier]) -> Vec<String> {
+    mods.iter()
+        .map(|m| format!("{} {}  ({})", signed(m.value), m.name, m.rule))
+        .collect()
+}
+
+fn name(world: &World, cid: Cid) -> String {
+    world
+        .resource::<crate::rules::battle::Roster>()
+        .name(cid)
+        .to_string()
+}
+
+/// Chance that d10 + `bonus` is strictly higher than `against`.
+fn p_beat(bonus: i32, against: i32) -> f64 {
+    ((10 - (against - bonus)).clamp(0, 10)) as f64 / 10.0
+}
+
+pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
+    let mut p = Preview {
+        illegal: check::check(world, actor, command).err().map(|e| e.0),
+        ..default()
+    };
+    match command {
+        Command::Attack {
+            target,
+            weapon,
+            mode,
+        } => attack_preview(world, actor, *target, *weapon, *mode, &mut p),
+        Command::Move { path } => {
+            let std = standard_dm(world, actor);
+            match check_move(world, actor, path) {
+                Ok((mode, cost)) => {
+                    let total = turn(world, actor).moved_dm + cost;
+                    let mode_name = match mode {
+                        MoveMode::Step => "single step",
+                        MoveMode::Standard => "standard movement",
+                        MoveMode::Full => "full movement (no action this round)",
+                        _ => "movement",
+                    };
+                    p.title = format!(
+                        "Move {:.1} m: {mode_name} ({:.1} of {:.1} m this turn)",
+                        cost as f64 / 10.0,
+                        total as f64 / 10.0,
+                        if mode == MoveMode::Full { 2 * std } else { std } as f64 / 10.0
+                    );
+                    p.lines.push(format!(
+                        "standard movement 5 m + STR = {:.1} m; full movement twice that  (ud10 §Movement)",
+                        std as f64 / 10.0
+                    ));
+                    let engaged = super::movement::engaged_enemies(
+                        world,
+                        actor,
+                        view::cell(world, actor).unwrap_or_default(),
+                    );
+                    if world.resource::<Ud10Settings>().fleeing && !engaged.is_empty() {
+                        let map = world.resource::<crate::rules::map::Map>();
+                        let runs: Vec<String> = engaged
+                            .iter()
+                            .filter(|e| {
+                                path.iter()
+                                    .any(|c| !super::movement::threatens(world, map, **e, *c))
+                            })
+                            .map(|e| name(world, *e))
+                            .collect();
+                        if !runs.is_empty() {
+                            p.lines.push(format!(
+                                "leaving melee: free attacks from {}  (ud10 §Optional Rule: Fleeing From Battle)",
+                                runs.join(", ")
+                            ));
+                        }
+                    }
+                }
+                Err(e) => p.title = format!("Move: {e}"),
+            }
+        }
+        Command::Retreat { path } => {
+            p.title = match check_retreat(world, actor, path) {
+                Ok((_, cost)) => format!(
+                    "Retreat {:.1} m: no free attacks; the whole round",
+                    cost as f64 / 10.0
+                ),
+                Err(e) => format!("Retreat: {e}"),
+            };
+        }
+        Command::Parry | Command::Dodge => {
+            if let Some(pending) = world.resource::<PendingAttack>().0.clone()
+                && let Some(s) = stats(world, actor)
+            {
+                let (label, bonus) = match (command, s.parry, s.dodge) {
+                    (Command::Parry, Some(v), _) => ("Parry skill", v),
+                    (Command::Parry, None, _) => ("untrained: DEX", s.dex),
+                    (_, _, Some(v)) => ("Dodge skill", v),
+                    _ => ("DEX", s.dex),
+                };
+                p.chance = Some(p_beat(bonus, pending.total));
+                p.title = format!(
+                    "{}: d10 {} {label} must beat {}",
+                    if matches!(command, Command::Parry) {
+                        "Parry"
+                    } else {
+                        "Dodge"
+                    },
+                    signed(bonus),
+                    pending.total
+                );
+                p.lines
+                    .push("the check must be higher than the attack roll's result  (ud10 §Parrying and Dodging)".into());
+            }
+        }
+        Command::NoReaction => p.title = "Take the hit".into(),
+        Command::Aim { target, .. } => {
+            p.title = format!(
+                "Aim at {}: +2 next round, +4 after two rounds",
+                name(world, *target)
+            )
+        }
+        Command::Reload { weapon } => {
+            let w = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon));
+            p.title = format!("Reload the {}", w.map_or("weapon", |w| w.name.as_str()));
+        }
+        Command::Draw { weapon } => {
+            let t = turn(world, actor);
+            let w = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon));
+            p.title = match w {
+                Some(w) if check::draw_as_movement(&t, w) => {
+                    format!("Draw the {} (as standard movement)", w.name)
+                }
+                Some(w) => format!("Draw the {} (the action)", w.name),
+                None => "Draw".into(),
+            };
+        }
+        Command::TakeCover => p.title = "Crouch: ranged attacks at you -2 (free action)".into(),
+        Command::Stand => p.title = "Stand up (free action)".into(),
+        Command::Flee => p.title = "Flee the battle over the map's edge".into(),
+        Command::EndTurn => p.title = "End the turn".into(),
+    }
+    p
+}
+
+fn attack_preview(
+    world: &World,
+    actor: Cid,
+    target: Cid,
+    weapon: usize,
+    mode: usize,
+    p: &mut Preview,
+) {
+    let Some(w) = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(weapon)) else {
+        return;
+    };
+    let (Some(from), Some(_)) = (view::cell(world, actor), view::cell(world, target)) else {
+        return;
+    };
+    let n = attack::numbers(world, actor, from, target, w, mode, false);
+    p.title = format!(
+        "Attack {} with the {}{}",
+        name(world, target),
+        w.name,
+        if w.mode_count() > 1 {
+            format!(" ({})", w.mode_name(mode))
+        } else {
+            String::new()
+        }
+    );
+    p.chance = Some(n.hit_chance());
+    p.lines.push(format!(
+        "d10 {} = needs {} or more on the die against Defense {}",
+        signed(n.bonus()),
+        (n.defense - n.bonus()).max(1),
+        n.defense
+    ));
+    p.lines.extend(mod_lines(&n.modifiers));
+    p.lines.push(format!(
+        "Defense {} = {}",
+        n.defense,
+        n.defense_parts
+            .iter()
+            .map(|m| if m.value == 0 {
+                m.name.to_string()
+            } else {
+                format!("{} {}", signed(m.value), m.name)
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    if !n.ranged && n.dex_counts {
+        p.lines.push(
+            "a foreseen melee hit may be parried or dodged  (ud10 §Parrying and Dodging)".into(),
+        );
+    }
+    // Damage: the code's range, then what armor, buffer and CON leave, over
+    // the body zones' protection (or the averaged armor).
+    let s = world.resource::<Ud10Settings>();
+    let expr = w.mode_damage(mode);
+    let armor = view::get::<Armor>(world, target)
+        .cloned()
+        .unwrap_or_default();
+    let prots: Vec<Protection> = if s.body_zones {
+        BodyZone::ALL.iter().map(|z| armor.zone(*z)).collect()
+    } else {
+        vec![armor.averaged()]
+    };
+    let con = stats(world, target).map_or(0, |t| t.con);
+    let lo = prots
+        .iter()
+        .map(|pr| pipeline(expr.min(None), *pr, w.penetration, con, s).hp_loss)
+        .min()
+        .unwrap_or(0);
+    let hi = prots
+        .iter()
+        .map(|pr| pipeline(expr.max(None), *pr, w.penetration, con, s).hp_loss)
+        .max()
+        .unwrap_or(0);
+    p.damage = Some((lo, hi));
+    p.lines.push(format!(
+        "damage {} ({}-{}, tens explode) → {}-{} HP after armor{}, CON  (ud10 §Summary: Taking Damage)",
+        expr,
+        expr.min(None),
+        expr.max(None),
+        lo,
+        hi,
+        if s.buffer { ", buffer" } else { "" }
+    ));
+    let _ = WeaponKind::Melee;
+}
+
+/// The UD10 sheet of a combatant.
+pub fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    if let Some(s) = stats(world, cid) {
+        out.push((
+            "Attributes".into(),
+            format!("STR {}  DEX {}  CON {}", s.str, s.dex, s.con),
+        ));
+        let mut skills = format!(
+            "Initiative {}  Melee {}  Ranged {}",
+            s.ini, s.melee, s.ranged
+        );
+        skills.push_str(&match s.parry {
+            Some(v) => format!("  Parry {v}"),
+            None => "  Parry (DEX)".into(),
+        });
+        skills.push_str(&match s.dodge {
+            Some(v) => format!("  Dodge {v}"),
+            None => "  Dodge (DEX)".into(),
+        });
+        out.push(("Skills".into(), skills));
+        let std = standard_dm(world, cid) as f64 / 10.0;
+        out.push((
+            "Movement".into(),
+            format!("standard {std:.1} m, full {:.1} m", 2.0 * std),
+        ));
+    }
+    if let Some(h) = view::get::<Health>(world, cid) {
+        out.push((
+            "Health".into(),
+            format!("HP {}/{}  EP {}/{}", h.hp, h.hp_max, h.ep, h.ep_max),
+        ));
+    }
+    let size = view::get::<Size>(world, cid).copied().unwrap_or_default();
+    if size != Size::Medium {
+        out.push(("Size".into(), format!("{size:?}")));
+    }
+    if let Some(l) = view::get::<Loadout>(world, cid) {
+        for (i, w) in l.weapons.iter().enumerate() {
+            let mut d = format!("{} AM {}", w.damage, signed(w.attack_mod));
+            if w.penetration > 0 {
+                d.push_str(&format!(" pen {}", w.penetration));
+            }
+            if w.is_ranged() {
+                d.push_str(&format!(", {} m increments", w.range_increment_m));
+                if w.magazine > 0 {
+                    d.push_str(&format!(", loaded {}/{}", w.loaded, w.magazine));
+                }
+                if let Some(sp) = w.spare {
+                    d.push_str(&format!(", {sp} spare"));
+                }
+            } else if w.reach > 1 {
+                d.push_str(&format!(", reach {}", w.reach));
+            }
+            if l.ready == Some(i) {
+                d.push_str("  (in hand)");
+            }
+            out.push((w.name.clone(), d));
+        }
+    }
+    if let Some(a) = view::get::<Armor>(world, cid) {
+        let z = |b: BodyZone| a.zone(b);
+        out.push((
+            "Armor".into(),
+            if a.pieces.is_empty() {
+                "none".into()
+            } else {
+                format!(
+                    "{}: head {} arms {}/{} trunk {} legs {}/{} (buffer up to {})",
+                    a.pieces.join(", "),
+                    z(BodyZone::Head).rating,
+                    z(BodyZone::LeftArm).rating,
+                    z(BodyZone::RightArm).rating,
+                    z(BodyZone::Trunk).rating,
+                    z(BodyZone::LeftLeg).rating,
+                    z(BodyZone::RightLeg).rating,
+                    BodyZone::ALL
+                        .iter()
+                        .map(|b| z(*b).buffer)
+                        .max()
+                        .unwrap_or(0)
+                )
+            },
+        ));
+    }
+    if let Some(sh) = view::get::<Shield>(world, cid) {
+        out.push((
+            "Shield".into(),
+            format!("{} (+{} Defense)", sh.name, sh.defense),
+        ));
+    }
+    let t = turn(world, cid);
+    if let Some(i) = t.initiative {
+        out.push(("Initiative".into(), i.to_string()));
+    }
+    out
+}
