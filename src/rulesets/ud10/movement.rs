@@ -49,6 +49,18 @@ pub fn blocker(world: &World, who: Cid) -> impl Fn(Cell) -> bool + use<> {
     move |c: Cell| occ.binary_search(&c).is_ok()
 }
 
+/// Cost of a path of adjacent, passable, unoccupied cells from `start`.
+fn path_cost(world: &World, who: Cid, start: Cell, path: &[Cell]) -> Result<u32, Illegal> {
+    let Some(cost) = world.resource::<Map>().path_cost(start, path) else {
+        return illegal("not a path of adjacent passable cells");
+    };
+    let blocked = blocker(world, who);
+    if let Some(c) = path.iter().find(|c| blocked(**c)) {
+        return illegal(format!("{c} is occupied"));
+    }
+    Ok(cost)
+}
+
 /// Check a move; on success, the movement mode it makes and its cost.
 pub fn check_move(world: &World, who: Cid, path: &[Cell]) -> Result<(MoveMode, u32), Illegal> {
     if view::conditions(world, who).has(Condition::Immobilized) {
@@ -60,14 +72,7 @@ pub fn check_move(world: &World, who: Cid, path: &[Cell]) -> Result<(MoveMode, u
     if path.is_empty() {
         return illegal("an empty path");
     }
-    let map = world.resource::<Map>();
-    let Some(cost) = map.path_cost(start, path) else {
-        return illegal("not a path of adjacent passable cells");
-    };
-    let blocked = blocker(world, who);
-    if let Some(c) = path.iter().find(|c| blocked(**c)) {
-        return illegal(format!("{c} is occupied"));
-    }
+    let cost = path_cost(world, who, start, path)?;
     let t = turn(world, who);
     if t.action_used && t.moved_before_action {
         return illegal("moved before the action: no more movement this round");
@@ -240,14 +245,7 @@ pub fn check_retreat(world: &World, who: Cid, path: &[Cell]) -> Result<(Cell, u3
     if view::conditions(world, who).has(Condition::Immobilized) {
         return illegal("immobilized");
     }
-    let map = world.resource::<Map>();
-    let Some(cost) = map.path_cost(start, path) else {
-        return illegal("not a path of adjacent passable cells");
-    };
-    let blocked = blocker(world, who);
-    if let Some(c) = path.iter().find(|c| blocked(**c)) {
-        return illegal(format!("{c} is occupied"));
-    }
+    let cost = path_cost(world, who, start, path)?;
     if cost > standard_dm(world, who) {
         return illegal("a retreat covers at most a standard movement");
     }
