@@ -252,6 +252,8 @@ pub struct Preview {
     pub lines: Vec<String>,
     /// Why the command is illegal now, if it is.
     pub illegal: Option<String>,
+    /// For a move: the kind of movement it makes.
+    pub move_mode: Option<crate::rules::components::MoveMode>,
 }
 
 /// The hooks of the ruleset in force.

@@ -59,6 +59,7 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
             let std = standard_dm(world, actor);
             match check_move(world, actor, path) {
                 Ok((mode, cost)) => {
+                    p.move_mode = Some(mode);
                     let total = turn(world, actor).moved_dm + cost;
                     let mode_name = match mode {
                         MoveMode::Step => "single step",
@@ -104,10 +105,13 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
         }
         Command::Retreat { path } => {
             p.title = match check_retreat(world, actor, path) {
-                Ok((_, cost)) => format!(
-                    "Retreat {:.1} m: no free attacks; the whole round",
-                    cost as f64 / 10.0
-                ),
+                Ok((_, cost)) => {
+                    p.move_mode = Some(MoveMode::Retreat);
+                    format!(
+                        "Retreat {:.1} m: no free attacks; the whole round",
+                        cost as f64 / 10.0
+                    )
+                }
                 Err(e) => format!("Retreat: {e}"),
             };
         }
