@@ -20,10 +20,39 @@ use crate::sim::{SimConfig, simulate};
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Cmd>,
+    /// With no command: open this screen first (title, setup, battle).
+    #[arg(long, global = false)]
+    pub screen: Option<String>,
+    /// With no command or `play`: save a screenshot and quit.
+    #[arg(long)]
+    pub screenshot: Option<PathBuf>,
+    /// Frames to wait before the screenshot.
+    #[arg(long, default_value_t = 90)]
+    pub after_frames: u32,
 }
 
 #[derive(Subcommand, Debug)]
 pub enum Cmd {
+    /// Play a battle on a level in the game window.
+    Play {
+        /// The level file (levels/*.ron).
+        level: PathBuf,
+        #[arg(long)]
+        ruleset: Option<String>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Every faction played by the AI: a GM preview.
+        #[arg(long)]
+        all_ai: bool,
+        /// Speed of AI turns: x1, x2, x4, instant.
+        #[arg(long)]
+        speed: Option<String>,
+        /// Save a screenshot after --after-frames frames and quit.
+        #[arg(long)]
+        screenshot: Option<PathBuf>,
+        #[arg(long, default_value_t = 90)]
+        after_frames: u32,
+    },
     /// Simulate many all-AI battles of a level: win rates with 95% intervals,
     /// mean rounds, mean casualties.
     Simulate {
@@ -115,10 +144,23 @@ fn load(level: &Path) -> Result<Level, String> {
 /// Run the command line; the exit code says whether it worked.
 pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
-        None => {
-            eprintln!("fray: no command given; simulating the default level (see `fray --help`).");
-            cmd_simulate(&default_level(), None, 1000, 1, false, None, &[], &[])
-        }
+        None => cmd_game(cli.screen, cli.screenshot.map(|p| (p, cli.after_frames))),
+        Some(Cmd::Play {
+            level,
+            ruleset,
+            seed,
+            all_ai,
+            speed,
+            screenshot,
+            after_frames,
+        }) => cmd_play(
+            level,
+            ruleset.as_deref(),
+            seed,
+            all_ai,
+            speed.as_deref(),
+            screenshot.map(|p| (p, after_frames)),
+        ),
         Some(Cmd::Simulate {
             level,
             ruleset,
@@ -170,6 +212,65 @@ fn parse_control(control: &[String]) -> Result<Controls, String> {
         })
         .collect::<Result<Vec<_>, _>>()
         .map(Controls::PerFaction)
+}
+
+#[cfg(feature = "gui")]
+fn cmd_game(screen: Option<String>, shot: Option<(PathBuf, u32)>) -> Result<(), String> {
+    crate::game::run(crate::game::GameOptions {
+        screen,
+        screenshot: shot,
+        ..Default::default()
+    })
+}
+
+#[cfg(not(feature = "gui"))]
+fn cmd_game(_screen: Option<String>, _shot: Option<(PathBuf, u32)>) -> Result<(), String> {
+    eprintln!("fray: built without the game window (feature `gui`); simulating the default level.");
+    cmd_simulate(&default_level(), None, 1000, 1, false, None, &[], &[])
+}
+
+#[cfg(feature = "gui")]
+fn cmd_play(
+    level: PathBuf,
+    ruleset: Option<&str>,
+    seed: u64,
+    all_ai: bool,
+    speed: Option<&str>,
+    shot: Option<(PathBuf, u32)>,
+) -> Result<(), String> {
+    let lvl = load(&level)?;
+    let ruleset = match ruleset {
+        Some(_) => Some(pick_ruleset(&lvl, ruleset)?),
+        None => None,
+    };
+    let speed = match speed {
+        Some(s) => Some(
+            crate::game::session::Speed::parse(s)
+                .ok_or_else(|| format!("--speed expects x1, x2, x4 or instant, not `{s}`"))?,
+        ),
+        None => None,
+    };
+    crate::game::run(crate::game::GameOptions {
+        level: Some(level),
+        ruleset,
+        seed: Some(seed),
+        all_ai,
+        speed,
+        screen: None,
+        screenshot: shot,
+    })
+}
+
+#[cfg(not(feature = "gui"))]
+fn cmd_play(
+    _level: PathBuf,
+    _ruleset: Option<&str>,
+    _seed: u64,
+    _all_ai: bool,
+    _speed: Option<&str>,
+    _shot: Option<(PathBuf, u32)>,
+) -> Result<(), String> {
+    Err("this fray was built without the game window (cargo feature `gui`)".into())
 }
 
 #[allow(clippy::too_many_arguments)]

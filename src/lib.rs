@@ -8,6 +8,8 @@
 
 pub mod cli;
 pub mod data;
+#[cfg(feature = "gui")]
+pub mod game;
 pub mod rules;
 pub mod rulesets;
 pub mod sim;

@@ -1,0 +1,476 @@
+//! The battle screen's logic, free of rendering so tests can drive it with
+//! `MinimalPlugins`: it starts the battle, turns the player's intents into
+//! commands for the rules core, steps the battle when an AI is to act (at
+//! the speed the player sets), and moves on to the results.
+
+use std::collections::BTreeMap;
+
+use bevy::ecs::message::Messages;
+use bevy::prelude::*;
+
+use crate::rules::battle::{ActiveRuleset, Battle, BattleLog, Preview, Prompt};
+use crate::rules::command::{Command, CommandMsg};
+use crate::rules::components::{Cid, Controller, Loadout, MoveMode};
+use crate::rules::engine::{Controls, StartOptions, start_battle, waiting_for_human};
+use crate::rules::map::Cell;
+use crate::rules::view;
+
+use crate::game::session::{Screen, Session, Speed};
+
+/// What the player's pointer does on the map.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Tool {
+    /// Click a cell to move there; click an enemy to attack it with the
+    /// weapon in hand.
+    #[default]
+    Move,
+    /// Click a target to attack with this weapon and firing mode.
+    Attack { weapon: usize, mode: usize },
+    /// Click a target to aim at it.
+    Aim,
+    /// Click a cell to retreat there.
+    Retreat,
+}
+
+/// Something the player did, before it becomes a command.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub enum UiIntent {
+    /// The pointer is over this cell (or off the map).
+    Hover(Option<Cell>),
+    /// The primary button on a cell.
+    Click(Cell),
+    /// Pick a tool.
+    Tool(Tool),
+    /// A command from a button (end turn, reload, parry, ...).
+    Command(Command),
+    /// Show this combatant's sheet.
+    Select(Option<Cid>),
+}
+
+/// Pacing of the battle: GM preview controls and animation speed.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Pacing {
+    /// GM preview paused: no AI step until resumed or stepped.
+    pub paused: bool,
+    /// Run one AI action, then pause again.
+    pub step_once: bool,
+    pub speed: Speed,
+    /// The pause menu is open.
+    pub menu: bool,
+}
+
+/// How far the view has played the battle log. The logic waits while the
+/// view is busy animating; without a view it is never busy.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Playback {
+    /// Seconds of animation still to play.
+    pub busy: f32,
+    /// Frames to wait after the battle ends before the results.
+    pub linger: f32,
+}
+
+/// The options of the human whose prompt is up, computed by the ruleset.
+#[derive(Clone, Debug, Default)]
+pub struct TurnOptions {
+    pub actor: Option<Cid>,
+    pub legal: Vec<Command>,
+    /// Reachable cells: the move there and the kind of movement it makes.
+    pub moves: BTreeMap<Cell, (Vec<Cell>, MoveMode)>,
+    pub retreats: BTreeMap<Cell, Vec<Cell>>,
+}
+
+/// The player's state on the battle screen.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct TurnUi {
+    pub tool: Tool,
+    pub hover: Option<Cell>,
+    pub selected: Option<Cid>,
+    pub options: TurnOptions,
+    /// The prompt and log length the options were computed for.
+    key: Option<(Prompt, usize)>,
+}
+
+impl TurnUi {
+    /// The command a click on `cell` would send now, if any.
+    pub fn command_at(&self, world: &World, cell: Cell) -> Option<Command> {
+        let actor = self.options.actor?;
+        let target = view::standing_at(world, cell)
+            .filter(|t| view::faction(world, *t) != view::faction(world, actor));
+        match (self.tool, target) {
+            (Tool::Move, Some(t)) => {
+                let weapon = view::get::<Loadout>(world, actor)?.ready?;
+                Some(Command::Attack {
+                    target: t,
+                    weapon,
+                    mode: 0,
+                })
+            }
+            (Tool::Attack { weapon, mode }, Some(t)) => Some(Command::Attack {
+                target: t,
+                weapon,
+                mode,
+            }),
+            (Tool::Aim, Some(t)) => {
+                let weapon = view::get::<Loadout>(world, actor)?.ready?;
+                Some(Command::Aim { target: t, weapon })
+            }
+            (Tool::Retreat, None) => self
+                .options
+                .retreats
+                .get(&cell)
+                .map(|p| Command::Retreat { path: p.clone() }),
+            (Tool::Move, None) => self
+                .options
+                .moves
+                .get(&cell)
+                .map(|(p, _)| Command::Move { path: p.clone() }),
+            _ => None,
+        }
+        .filter(|c| {
+            self.options.legal.contains(c)
+                || matches!(c, Command::Attack { .. } | Command::Aim { .. })
+        })
+    }
+}
+
+/// The ruleset's preview of a command by the prompted actor.
+pub fn preview(world: &World, command: &Command) -> Option<Preview> {
+    let actor = world.resource::<Battle>().prompt.actor()?;
+    let hooks = world.get_resource::<ActiveRuleset>()?.0;
+    Some((hooks.preview)(world, actor, command))
+}
+
+/// The prompted actor, if a human must answer.
+pub fn human_actor(world: &World) -> Option<Cid> {
+    let actor = world.resource::<Battle>().prompt.actor()?;
+    (view::get::<Controller>(world, actor) == Some(&Controller::Human)).then_some(actor)
+}
+
+/// The battle screen's logic systems, in order; the view runs around them.
+#[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LogicSet;
+
+pub fn plugin(app: &mut App) {
+    app.init_resource::<Pacing>()
+        .init_resource::<Playback>()
+        .init_resource::<TurnUi>()
+        .add_message::<UiIntent>()
+        .add_systems(OnEnter(Screen::Battle), start)
+        .add_systems(
+            Update,
+            (refresh_options, handle_intents, drive, finish)
+                .chain()
+                .in_set(LogicSet)
+                .run_if(in_state(Screen::Battle)),
+        );
+}
+
+/// Set the battle up from the session.
+pub fn start(world: &mut World) {
+    let Some(session) = world.get_resource::<Session>().cloned() else {
+        world.resource_mut::<NextState<Screen>>().set(Screen::Setup);
+        return;
+    };
+    let opts = StartOptions {
+        seed: session.seed,
+        script: Vec::new(),
+        control: Controls::PerFaction(session.controls.clone()),
+    };
+    if let Err(e) = start_battle(world, &session.level, session.ruleset, &opts) {
+        error!("cannot start the battle: {e}");
+        world.resource_mut::<NextState<Screen>>().set(Screen::Setup);
+        return;
+    }
+    *world.resource_mut::<TurnUi>() = TurnUi::default();
+    *world.resource_mut::<Playback>() = Playback::default();
+    let mut pacing = world.resource_mut::<Pacing>();
+    pacing.menu = false;
+    pacing.step_once = false;
+    pacing.paused = false;
+}
+
+/// Recompute the human's options when the prompt or the battle changes.
+fn refresh_options(world: &mut World) {
+    let prompt = world.resource::<Battle>().prompt;
+    let len = world.resource::<BattleLog>().events.len();
+    if world.resource::<TurnUi>().key == Some((prompt, len)) {
+        return;
+    }
+    let mut options = TurnOptions::default();
+    if let Some(actor) = human_actor(world)
+        && let Some(hooks) = world.get_resource::<ActiveRuleset>().map(|h| h.0)
+    {
+        options.actor = Some(actor);
+        options.legal = (hooks.legal_commands)(world, actor);
+        for c in &options.legal {
+            match c {
+                Command::Move { path } => {
+                    if let Some(&end) = path.last() {
+                        let mode = (hooks.preview)(world, actor, c)
+                            .move_mode
+                            .unwrap_or(MoveMode::Standard);
+                        options.moves.insert(end, (path.clone(), mode));
+                    }
+                }
+                Command::Retreat { path } => {
+                    if let Some(&end) = path.last() {
+                        options.retreats.insert(end, path.clone());
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut ui = world.resource_mut::<TurnUi>();
+    // A new turn starts with the plain tool.
+    if ui.options.actor != options.actor {
+        ui.tool = Tool::Move;
+    }
+    ui.options = options;
+    ui.key = Some((prompt, len));
+}
+
+/// Turn intents into commands.
+fn handle_intents(world: &mut World) {
+    let intents: Vec<UiIntent> = world.resource_mut::<Messages<UiIntent>>().drain().collect();
+    for intent in intents {
+        match intent {
+            UiIntent::Hover(c) => world.resource_mut::<TurnUi>().hover = c,
+            UiIntent::Tool(t) => world.resource_mut::<TurnUi>().tool = t,
+            UiIntent::Select(c) => world.resource_mut::<TurnUi>().selected = c,
+            UiIntent::Click(cell) => {
+                let ui = world.resource::<TurnUi>().clone();
+                match ui.command_at(world, cell) {
+                    Some(command) => send(world, command),
+                    None => {
+                        // Not an action: show whoever stands there.
+                        let who = view::all(world)
+                            .into_iter()
+                            .find(|c| view::cell(world, *c) == Some(cell));
+                        if who.is_some() {
+                            world.resource_mut::<TurnUi>().selected = who;
+                        }
+                    }
+                }
+            }
+            UiIntent::Command(command) => send(world, command),
+        }
+    }
+}
+
+/// Send a command for the prompted human and resolve it at once.
+fn send(world: &mut World, command: Command) {
+    let Some(actor) = human_actor(world) else {
+        return;
+    };
+    if matches!(
+        command,
+        Command::Move { .. }
+            | Command::Retreat { .. }
+            | Command::Attack { .. }
+            | Command::Aim { .. }
+    ) {
+        world.resource_mut::<TurnUi>().tool = Tool::Move;
+    }
+    world.write_message(CommandMsg { actor, command });
+    crate::rules::engine::step(world);
+}
+
+/// Step the battle when an AI (or the ruleset) is to act.
+fn drive(world: &mut World) {
+    let pacing = world.resource::<Pacing>().clone();
+    if pacing.menu || world.resource::<Battle>().is_over() {
+        return;
+    }
+    if world.resource::<Playback>().busy > 0.0 {
+        return;
+    }
+    if waiting_for_human(world) {
+        return;
+    }
+    if pacing.paused && !pacing.step_once {
+        return;
+    }
+    if pacing.speed == Speed::Instant && !pacing.step_once {
+        crate::rules::engine::run(world, 100_000);
+    } else {
+        // One action: step until a command is accepted, a human must answer,
+        // or the battle ends.
+        let before = world.resource::<BattleLog>().commands.len();
+        for _ in 0..10_000 {
+            crate::rules::engine::step(world);
+            let b = world.resource::<Battle>();
+            if b.is_over()
+                || world.resource::<BattleLog>().commands.len() > before
+                || waiting_for_human(world)
+            {
+                break;
+            }
+        }
+    }
+    world.resource_mut::<Pacing>().step_once = false;
+}
+
+/// To the results once the battle is over and the view has shown it.
+fn finish(world: &mut World) {
+    if !world.resource::<Battle>().is_over() || world.resource::<Playback>().busy > 0.0 {
+        return;
+    }
+    let dt = world
+        .get_resource::<Time>()
+        .map_or(1.0, |t| t.delta_secs().max(1.0 / 240.0));
+    let mut pb = world.resource_mut::<Playback>();
+    pb.linger += dt;
+    if pb.linger >= 1.5 || world.resource::<Pacing>().speed == Speed::Instant {
+        world
+            .resource_mut::<NextState<Screen>>()
+            .set(Screen::Results);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The battle screen driven without a window (`MinimalPlugins` +
+    //! `StatesPlugin`): a human's clicks become the right commands, and an
+    //! all-AI battle runs from setup to the results.
+
+    use bevy::prelude::*;
+
+    use super::*;
+    use crate::game::session::{Screen, Session, Speed};
+    use crate::rules::battle::{BattleLog, RulesetId};
+    use crate::rules::command::Command;
+    use crate::rules::components::Controller;
+    use crate::rules::map::Cell;
+    use crate::rules::testkit::{assets, level};
+
+    fn app(session: Session) -> App {
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins);
+        crate::game::logic_plugins(&mut app);
+        crate::rules::engine::load_rulesets(app.world_mut(), &assets()).expect("assets");
+        app.insert_resource(session);
+        app.world_mut()
+            .resource_mut::<NextState<Screen>>()
+            .set(Screen::Battle);
+        app
+    }
+
+    fn screen(app: &App) -> Screen {
+        *app.world().resource::<State<Screen>>().get()
+    }
+
+    #[test]
+    fn a_human_turn_of_clicks_reaches_the_core_as_commands() {
+        // Red (the human) has a swordsman, blue (AI) an archer out of reach.
+        let l = level(
+            &["..........", "..........", ".........."],
+            &[
+                r#"(archetype: "swordsman", faction: "red", at: (1, 1), name: "A", facing: E)"#,
+                r#"(archetype: "archer", faction: "blue", at: (5, 1), name: "B", facing: W)"#,
+                r#"(archetype: "archer", faction: "blue", at: (9, 2), name: "C", facing: W)"#,
+            ],
+        );
+        let session = Session {
+            level: l,
+            path: "test.ron".into(),
+            ruleset: RulesetId::Ud10,
+            supported: vec![RulesetId::Ud10],
+            controls: vec![Controller::Human, Controller::Ai],
+            seed: 3,
+        };
+        let mut app = app(session);
+        // Run until it is A's turn (B may act first, by initiative).
+        let a = Cid(0);
+        let b = Cid(1);
+        for _ in 0..100 {
+            app.update();
+            if human_actor(app.world()) == Some(a) {
+                break;
+            }
+        }
+        assert_eq!(screen(&app), Screen::Battle);
+        assert_eq!(human_actor(app.world()), Some(a));
+        let by_a = |app: &App| -> Vec<Command> {
+            app.world()
+                .resource::<BattleLog>()
+                .commands
+                .iter()
+                .filter(|c| c.actor == a)
+                .map(|c| c.command.clone())
+                .collect()
+        };
+        // Click A itself: selects it, sends nothing.
+        app.world_mut()
+            .write_message(UiIntent::Click(Cell::new(1, 1)));
+        app.update();
+        assert_eq!(app.world().resource::<TurnUi>().selected, Some(a));
+        assert!(by_a(&app).is_empty());
+        // Hover and click a reachable cell: a move along the shown path.
+        app.world_mut()
+            .write_message(UiIntent::Hover(Some(Cell::new(4, 1))));
+        app.world_mut()
+            .write_message(UiIntent::Click(Cell::new(4, 1)));
+        app.update();
+        // Click the enemy: an attack with the weapon in hand.
+        app.world_mut()
+            .write_message(UiIntent::Click(Cell::new(5, 1)));
+        app.update();
+        // The archer may dodge: the AI answers, then it is A's again.
+        for _ in 0..10 {
+            if human_actor(app.world()) == Some(a) {
+                break;
+            }
+            app.update();
+        }
+        // End the turn from the action bar.
+        app.world_mut()
+            .write_message(UiIntent::Command(Command::EndTurn));
+        app.update();
+        let cmds = by_a(&app);
+        assert_eq!(
+            cmds[..2],
+            [
+                Command::Move {
+                    path: vec![Cell::new(2, 1), Cell::new(3, 1), Cell::new(4, 1)]
+                },
+                Command::Attack {
+                    target: b,
+                    weapon: 0,
+                    mode: 0
+                },
+            ]
+        );
+        // The archer may dodge: the AI answers; then A ends the turn.
+        assert_eq!(cmds.last(), Some(&Command::EndTurn));
+    }
+
+    #[test]
+    fn an_all_ai_battle_runs_from_setup_to_results() {
+        let path =
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels/mirror_duel.ron");
+        let l = crate::data::level::load_level(&path).expect("level");
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins);
+        crate::game::logic_plugins(&mut app);
+        crate::rules::engine::load_rulesets(app.world_mut(), &assets()).expect("assets");
+        let session = Session::new(app.world(), l, path, None, 7, true).expect("session");
+        assert!(session.is_preview());
+        app.insert_resource(session);
+        app.world_mut().resource_mut::<Pacing>().speed = Speed::X4;
+        app.world_mut()
+            .resource_mut::<NextState<Screen>>()
+            .set(Screen::Battle);
+        let mut frames = 0;
+        while screen(&app) != Screen::Results && frames < 5_000 {
+            app.update();
+            frames += 1;
+        }
+        assert_eq!(screen(&app), Screen::Results, "after {frames} frames");
+        assert!(
+            app.world()
+                .resource::<crate::rules::battle::Battle>()
+                .is_over()
+        );
+    }
+}

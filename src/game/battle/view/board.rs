@@ -1,0 +1,277 @@
+//! The map as a tile map, zone borders, and the highlights of the human's
+//! options: reachable cells by movement mode, the path under the cursor,
+//! valid targets.
+
+use bevy::prelude::*;
+use bevy_ecs_tilemap::prelude::*;
+
+use crate::game::battle::logic::{Tool, TurnUi};
+use crate::game::session::Screen;
+use crate::rules::command::Command;
+use crate::rules::components::MoveMode;
+use crate::rules::map::{Cell, Map, Terrain};
+use crate::rules::view;
+
+use super::{TILE, cell_to_world};
+
+/// Index of a terrain kind in `assets/tiles/terrain.png`.
+pub fn tile_index(t: Terrain) -> u32 {
+    match t {
+        Terrain::Open => 0,
+        Terrain::Wall => 1,
+        Terrain::Difficult => 2,
+        Terrain::Water => 3,
+        Terrain::LowCover => 4,
+        Terrain::HighCover => 5,
+        Terrain::HighGround => 6,
+    }
+}
+
+/// Show zone borders (the zones ruleset uses them; a toggle elsewhere).
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct ShowZones(pub bool);
+
+pub fn plugin(app: &mut App) {
+    app.init_resource::<ShowZones>()
+        .add_systems(
+            OnEnter(Screen::Battle),
+            spawn_board.after(crate::game::battle::logic::start),
+        )
+        .init_resource::<Highlights>()
+        .add_systems(
+            Update,
+            (zone_borders, compute_highlights, draw_highlights)
+                .chain()
+                .run_if(in_state(Screen::Battle)),
+        );
+}
+
+fn spawn_board(
+    mut commands: Commands,
+    map: Res<Map>,
+    assets: Res<AssetServer>,
+    array_texture_loader: Res<ArrayTextureLoader>,
+) {
+    let texture: Handle<Image> = assets.load("tiles/terrain.png");
+    let size = TilemapSize {
+        x: map.width() as u32,
+        y: map.height() as u32,
+    };
+    let tilemap = commands.spawn_empty().id();
+    let mut storage = TileStorage::empty(size);
+    for c in map.cells() {
+        let pos = TilePos {
+            x: c.x as u32,
+            y: (map.height() - 1 - c.y) as u32,
+        };
+        let tile = commands
+            .spawn((
+                TileBundle {
+                    position: pos,
+                    tilemap_id: TilemapId(tilemap),
+                    texture_index: TileTextureIndex(tile_index(map.terrain(c))),
+                    ..default()
+                },
+                DespawnOnExit(Screen::Battle),
+            ))
+            .id();
+        storage.set(&pos, tile);
+    }
+    let tile_size = TilemapTileSize { x: TILE, y: TILE };
+    commands.entity(tilemap).insert((
+        TilemapBundle {
+            grid_size: tile_size.into(),
+            map_type: TilemapType::Square,
+            size,
+            storage,
+            texture: TilemapTexture::Single(texture.clone()),
+            tile_size,
+            anchor: TilemapAnchor::Center,
+            ..default()
+        },
+        DespawnOnExit(Screen::Battle),
+    ));
+    array_texture_loader.add(TilemapArrayTexture {
+        texture: TilemapTexture::Single(texture),
+        tile_size,
+        ..default()
+    });
+}
+
+fn zone_borders(show: Res<ShowZones>, map: Res<Map>, mut gizmos: Gizmos) {
+    if !show.0 || map.zones().is_empty() {
+        return;
+    }
+    let colour = Color::srgba(1.0, 0.95, 0.6, 0.8);
+    for c in map.cells() {
+        let z = map.zone_of(c);
+        let p = cell_to_world(&map, c);
+        let h = TILE / 2.0;
+        // Right and lower neighbours: draw the shared edge where zones differ.
+        let right = Cell::new(c.x + 1, c.y);
+        if map.in_bounds(right) && map.zone_of(right) != z {
+            gizmos.line_2d(p + Vec2::new(h, -h), p + Vec2::new(h, h), colour);
+        }
+        let down = Cell::new(c.x, c.y + 1);
+        if map.in_bounds(down) && map.zone_of(down) != z {
+            gizmos.line_2d(p + Vec2::new(-h, -h), p + Vec2::new(h, -h), colour);
+        }
+    }
+}
+
+/// Shapes to draw over the map this frame.
+#[derive(Resource, Default)]
+pub struct Highlights {
+    rects: Vec<(Vec2, Vec2, Color)>,
+    circles: Vec<(Vec2, f32, Color)>,
+    lines: Vec<(Vec2, Vec2, Color)>,
+}
+
+fn draw_highlights(h: Res<Highlights>, mut gizmos: Gizmos) {
+    for (p, size, c) in &h.rects {
+        gizmos.rect_2d(Isometry2d::from_translation(*p), *size, *c);
+    }
+    for (p, r, c) in &h.circles {
+        gizmos.circle_2d(Isometry2d::from_translation(*p), *r, *c);
+    }
+    for (a, b, c) in &h.lines {
+        gizmos.line_2d(*a, *b, *c);
+    }
+}
+
+/// Reachable cells (blue: keeps the action; amber: full movement), the path
+/// under the cursor, and the targets of the current tool.
+fn compute_highlights(world: &mut World) {
+    let mut h = Highlights::default();
+    shapes(world, &mut h);
+    world.insert_resource(h);
+}
+
+fn shapes(world: &World, out: &mut Highlights) {
+    let Some(ui) = world.get_resource::<TurnUi>() else {
+        return;
+    };
+    let Some(actor) = ui.options.actor else {
+        return;
+    };
+    let mut gizmos = Shapes(out);
+    let map = world.resource::<Map>();
+    let size = Vec2::splat(TILE - 6.0);
+    let cells: Vec<(Cell, Color)> = match ui.tool {
+        Tool::Retreat => ui
+            .options
+            .retreats
+            .keys()
+            .map(|c| (*c, Color::srgba(0.75, 0.55, 1.0, 0.9)))
+            .collect(),
+        _ => ui
+            .options
+            .moves
+            .iter()
+            .map(|(c, (_, mode))| {
+                let col = match mode {
+                    MoveMode::Full => Color::srgba(1.0, 0.7, 0.2, 0.85),
+                    _ => Color::srgba(0.35, 0.75, 1.0, 0.9),
+                };
+                (*c, col)
+            })
+            .collect(),
+    };
+    if matches!(ui.tool, Tool::Move | Tool::Retreat) {
+        for (c, col) in &cells {
+            gizmos.rect_2d(
+                Isometry2d::from_translation(cell_to_world(map, *c)),
+                size,
+                *col,
+            );
+        }
+    }
+    // Targets: every enemy the current tool can legally strike.
+    for c in &ui.options.legal {
+        let target = match (ui.tool, c) {
+            (
+                Tool::Move,
+                Command::Attack {
+                    target,
+                    weapon,
+                    mode: 0,
+                },
+            ) => {
+                let ready = view::get::<crate::rules::components::Loadout>(world, actor)
+                    .and_then(|l| l.ready);
+                (ready == Some(*weapon)).then_some(*target)
+            }
+            (
+                Tool::Attack { weapon, mode },
+                Command::Attack {
+                    target,
+                    weapon: w,
+                    mode: m,
+                },
+            ) if *w == weapon && *m == mode => Some(*target),
+            (Tool::Aim, Command::Aim { target, .. }) => Some(*target),
+            _ => None,
+        };
+        if let Some(t) = target
+            && let Some(cell) = view::cell(world, t)
+        {
+            let p = cell_to_world(map, cell);
+            gizmos.circle_2d(
+                Isometry2d::from_translation(p),
+                TILE * 0.48,
+                Color::srgb(1.0, 0.25, 0.2),
+            );
+            gizmos.circle_2d(
+                Isometry2d::from_translation(p),
+                TILE * 0.44,
+                Color::srgb(1.0, 0.25, 0.2),
+            );
+        }
+    }
+    // The acting combatant.
+    if let Some(cell) = view::cell(world, actor) {
+        let p = cell_to_world(map, cell);
+        gizmos.rect_2d(
+            Isometry2d::from_translation(p),
+            Vec2::splat(TILE - 2.0),
+            Color::srgb(1.0, 1.0, 0.4),
+        );
+    }
+    // The path under the cursor.
+    if let Some(hover) = ui.hover {
+        let path = match ui.tool {
+            Tool::Move => ui.options.moves.get(&hover).map(|(p, _)| p.clone()),
+            Tool::Retreat => ui.options.retreats.get(&hover).cloned(),
+            _ => None,
+        };
+        if let (Some(path), Some(start)) = (path, view::cell(world, actor)) {
+            let mut prev = cell_to_world(map, start);
+            for c in path {
+                let p = cell_to_world(map, c);
+                gizmos.line_2d(prev, p, Color::WHITE);
+                gizmos.circle_2d(Isometry2d::from_translation(p), 5.0, Color::WHITE);
+                prev = p;
+            }
+        }
+        gizmos.rect_2d(
+            Isometry2d::from_translation(cell_to_world(map, hover)),
+            Vec2::splat(TILE),
+            Color::srgba(1.0, 1.0, 1.0, 0.7),
+        );
+    }
+}
+
+/// Records shapes with the same calls as `Gizmos`.
+struct Shapes<'a>(&'a mut Highlights);
+
+impl Shapes<'_> {
+    fn rect_2d(&mut self, iso: Isometry2d, size: Vec2, c: Color) {
+        self.0.rects.push((iso.translation, size, c));
+    }
+    fn circle_2d(&mut self, iso: Isometry2d, r: f32, c: Color) {
+        self.0.circles.push((iso.translation, r, c));
+    }
+    fn line_2d(&mut self, a: Vec2, b: Vec2, c: Color) {
+        self.0.lines.push((a, b, c));
+    }
+}

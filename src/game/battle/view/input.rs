@@ -1,0 +1,337 @@
+//! Every binding of the game in one place (keyboard, mouse, gamepad), the
+//! help overlay's list of them, and the systems that turn input into the
+//! battle screen's intents.
+
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use leafwing_input_manager::prelude::*;
+
+use crate::game::battle::logic::{Pacing, Tool, TurnUi, UiIntent};
+use crate::game::session::{Screen, Speed};
+use crate::rules::battle::{Battle, Prompt, Roster};
+use crate::rules::command::Command;
+use crate::rules::components::{Condition, Conditions, Controller, Loadout};
+use crate::rules::map::{Cell, Map};
+
+use super::board::ShowZones;
+use super::camera::MainCamera;
+use super::world_to_cell;
+
+/// Everything a player can do with a key, button or stick.
+#[derive(Actionlike, PartialEq, Eq, Clone, Copy, Hash, Debug, Reflect)]
+pub enum UiAction {
+    /// Act on the cell under the cursor: move, attack, aim, select.
+    Select,
+    /// Back to the plain move tool; clear the selection.
+    Cancel,
+    EndTurn,
+    #[actionlike(DualAxis)]
+    Pan,
+    #[actionlike(Axis)]
+    Zoom,
+    ZoomIn,
+    ZoomOut,
+    /// Hold to drag the map.
+    Drag,
+    /// Centre the camera on the acting combatant.
+    Centre,
+    Help,
+    Menu,
+    /// Gamepad cursor, one cell at a time.
+    CursorUp,
+    CursorDown,
+    CursorLeft,
+    CursorRight,
+    TakeCover,
+    Reload,
+    /// Draw the next carried weapon.
+    SwitchWeapon,
+    AimTool,
+    RetreatTool,
+    Flee,
+    /// Reaction prompt: parry, dodge, take the hit.
+    ReactParry,
+    ReactDodge,
+    ReactNone,
+    /// GM preview: pause or resume, one action, speeds.
+    PreviewPause,
+    PreviewStep,
+    SpeedUp,
+    SpeedDown,
+    ToggleZones,
+}
+
+/// The entity that holds the input map.
+#[derive(Component)]
+pub struct Player;
+
+/// The bindings as the help overlay lists them: keys, what they do.
+pub const HELP: &[(&str, &str)] = &[
+    (
+        "Left click / gamepad A",
+        "move to a highlighted cell, attack a marked enemy, select",
+    ),
+    (
+        "Right click / Backspace / gamepad B",
+        "back to the move tool; clear the selection",
+    ),
+    ("Enter, E / gamepad Y", "end the turn"),
+    ("WASD, arrows / left stick / screen edge", "pan the map"),
+    ("Middle mouse drag", "drag the map"),
+    ("Mouse wheel, + and - / triggers", "zoom"),
+    ("C / left stick click", "centre on the acting combatant"),
+    ("Gamepad d-pad", "move the cell cursor"),
+    ("Q", "take cover (crouch) / stand up"),
+    ("R", "reload the weapon in hand"),
+    ("Tab", "draw the next weapon"),
+    ("G", "aim tool: click the target to aim at"),
+    ("X", "retreat tool: click where to retreat"),
+    ("F", "flee over the map's edge (from an edge cell)"),
+    ("1 / 2 / 3", "when attacked: parry / dodge / take the hit"),
+    ("Space / gamepad X", "GM preview: one action"),
+    ("P", "GM preview: pause or resume"),
+    ("] and [", "faster / slower (x1, x2, x4, instant)"),
+    ("Z", "show zone borders"),
+    ("F1, ?", "this help"),
+    ("Esc / gamepad Start", "pause menu"),
+];
+
+/// The input map matching [`HELP`].
+pub fn input_map() -> InputMap<UiAction> {
+    use UiAction::*;
+    let mut m = InputMap::default();
+    m.insert(Select, MouseButton::Left)
+        .insert(Select, GamepadButton::South)
+        .insert(Cancel, MouseButton::Right)
+        .insert(Cancel, KeyCode::Backspace)
+        .insert(Cancel, GamepadButton::East)
+        .insert(EndTurn, KeyCode::Enter)
+        .insert(EndTurn, KeyCode::KeyE)
+        .insert(EndTurn, GamepadButton::North)
+        .insert(ZoomIn, KeyCode::Equal)
+        .insert(ZoomIn, KeyCode::NumpadAdd)
+        .insert(ZoomIn, GamepadButton::RightTrigger2)
+        .insert(ZoomOut, KeyCode::Minus)
+        .insert(ZoomOut, KeyCode::NumpadSubtract)
+        .insert(ZoomOut, GamepadButton::LeftTrigger2)
+        .insert(Drag, MouseButton::Middle)
+        .insert(Centre, KeyCode::KeyC)
+        .insert(Centre, GamepadButton::LeftThumb)
+        .insert(Help, KeyCode::F1)
+        .insert(Help, KeyCode::Slash)
+        .insert(Menu, KeyCode::Escape)
+        .insert(Menu, GamepadButton::Start)
+        .insert(CursorUp, GamepadButton::DPadUp)
+        .insert(CursorDown, GamepadButton::DPadDown)
+        .insert(CursorLeft, GamepadButton::DPadLeft)
+        .insert(CursorRight, GamepadButton::DPadRight)
+        .insert(TakeCover, KeyCode::KeyQ)
+        .insert(Reload, KeyCode::KeyR)
+        .insert(SwitchWeapon, KeyCode::Tab)
+        .insert(AimTool, KeyCode::KeyG)
+        .insert(RetreatTool, KeyCode::KeyX)
+        .insert(Flee, KeyCode::KeyF)
+        .insert(ReactParry, KeyCode::Digit1)
+        .insert(ReactDodge, KeyCode::Digit2)
+        .insert(ReactNone, KeyCode::Digit3)
+        .insert(PreviewPause, KeyCode::KeyP)
+        .insert(PreviewStep, KeyCode::Space)
+        .insert(PreviewStep, GamepadButton::West)
+        .insert(SpeedUp, KeyCode::BracketRight)
+        .insert(SpeedDown, KeyCode::BracketLeft)
+        .insert(ToggleZones, KeyCode::KeyZ);
+    m.insert_dual_axis(Pan, VirtualDPad::wasd())
+        .insert_dual_axis(Pan, VirtualDPad::arrow_keys())
+        .insert_dual_axis(Pan, GamepadStick::LEFT)
+        .insert_axis(Zoom, MouseScrollAxis::Y);
+    m
+}
+
+/// Is the pointer free of the egui panels?
+pub fn pointer_free(w: Option<&bevy_egui::input::EguiWantsInput>) -> bool {
+    w.is_none_or(|w| !w.is_pointer_over_area() && !w.wants_pointer_input())
+}
+
+/// The help overlay is open.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct HelpOpen(pub bool);
+
+pub fn plugin(app: &mut App) {
+    app.add_plugins(InputManagerPlugin::<UiAction>::default())
+        .init_resource::<HelpOpen>()
+        .add_systems(Startup, |mut commands: Commands| {
+            commands.spawn((input_map(), Player));
+        })
+        .add_systems(
+            Update,
+            (pointer, keys)
+                .before(crate::game::battle::logic::LogicSet)
+                .run_if(in_state(Screen::Battle)),
+        );
+}
+
+/// The pointer (or the gamepad's cell cursor) over the map.
+#[allow(clippy::too_many_arguments)]
+fn pointer(
+    action: Single<&ActionState<UiAction>, With<Player>>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<(&Camera, &GlobalTransform), With<MainCamera>>,
+    egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    map: Res<Map>,
+    ui: Res<TurnUi>,
+    pacing: Res<Pacing>,
+    mut pad_cursor: Local<Option<Cell>>,
+    mut intents: MessageWriter<UiIntent>,
+) {
+    if pacing.menu {
+        return;
+    }
+    let free = pointer_free(egui.as_deref());
+    let (cam, cam_tr) = *camera;
+    let mut hover = None;
+    if free
+        && let Some(c) = window.cursor_position()
+        && let Ok(p) = cam.viewport_to_world_2d(cam_tr, c)
+    {
+        hover = world_to_cell(&map, p);
+        *pad_cursor = None;
+    }
+    // The gamepad's d-pad moves a cell cursor.
+    let mut moved = false;
+    for (a, dx, dy) in [
+        (UiAction::CursorUp, 0, -1),
+        (UiAction::CursorDown, 0, 1),
+        (UiAction::CursorLeft, -1, 0),
+        (UiAction::CursorRight, 1, 0),
+    ] {
+        if action.just_pressed(&a) {
+            let base = pad_cursor
+                .or(ui.hover)
+                .unwrap_or(Cell::new(map.width() / 2, map.height() / 2));
+            let next = Cell::new(base.x + dx, base.y + dy);
+            if map.in_bounds(next) {
+                *pad_cursor = Some(next);
+            }
+            moved = true;
+        }
+    }
+    if pad_cursor.is_some() {
+        hover = *pad_cursor;
+    }
+    if hover != ui.hover || moved {
+        intents.write(UiIntent::Hover(hover));
+    }
+    if action.just_pressed(&UiAction::Select)
+        && (free || pad_cursor.is_some())
+        && let Some(c) = hover
+    {
+        intents.write(UiIntent::Click(c));
+    }
+}
+
+/// Keyboard and gamepad shortcuts.
+#[allow(clippy::too_many_arguments)]
+fn keys(
+    battle: Res<Battle>,
+    roster: Res<Roster>,
+    combatants: Query<(&Controller, &Conditions, Option<&Loadout>)>,
+    action: Single<&ActionState<UiAction>, With<Player>>,
+    mut intents: MessageWriter<UiIntent>,
+    mut pacing: ResMut<Pacing>,
+    mut help: ResMut<HelpOpen>,
+    mut zones: ResMut<ShowZones>,
+) {
+    if action.just_pressed(&UiAction::Menu) {
+        if help.0 {
+            help.0 = false;
+        } else {
+            pacing.menu = !pacing.menu;
+        }
+    }
+    if action.just_pressed(&UiAction::Help) {
+        help.0 = !help.0;
+    }
+    if action.just_pressed(&UiAction::ToggleZones) {
+        zones.0 = !zones.0;
+    }
+    if pacing.menu {
+        return;
+    }
+    if action.just_pressed(&UiAction::PreviewPause) {
+        pacing.paused = !pacing.paused;
+    }
+    if action.just_pressed(&UiAction::PreviewStep) {
+        pacing.paused = true;
+        pacing.step_once = true;
+    }
+    let i = Speed::ALL
+        .iter()
+        .position(|s| *s == pacing.speed)
+        .unwrap_or(0);
+    if action.just_pressed(&UiAction::SpeedUp) {
+        pacing.speed = Speed::ALL[(i + 1).min(Speed::ALL.len() - 1)];
+    }
+    if action.just_pressed(&UiAction::SpeedDown) {
+        pacing.speed = Speed::ALL[i.saturating_sub(1)];
+    }
+    let Some((_, conds, loadout)) = battle
+        .prompt
+        .actor()
+        .and_then(|a| roster.entity(a))
+        .and_then(|e| combatants.get(e).ok())
+        .filter(|(c, _, _)| **c == Controller::Human)
+    else {
+        return;
+    };
+    let reacting = matches!(battle.prompt, Prompt::React { .. });
+    let mut send = |c: Command| {
+        intents.write(UiIntent::Command(c));
+    };
+    if reacting {
+        if action.just_pressed(&UiAction::ReactParry) {
+            send(Command::Parry);
+        }
+        if action.just_pressed(&UiAction::ReactDodge) {
+            send(Command::Dodge);
+        }
+        if action.just_pressed(&UiAction::ReactNone) {
+            send(Command::NoReaction);
+        }
+        return;
+    }
+    if action.just_pressed(&UiAction::EndTurn) {
+        send(Command::EndTurn);
+    }
+    if action.just_pressed(&UiAction::Flee) {
+        send(Command::Flee);
+    }
+    if action.just_pressed(&UiAction::TakeCover) {
+        if conds.has(Condition::Crouching) {
+            send(Command::Stand);
+        } else {
+            send(Command::TakeCover);
+        }
+    }
+    if action.just_pressed(&UiAction::Reload)
+        && let Some(w) = loadout.and_then(|l| l.ready)
+    {
+        send(Command::Reload { weapon: w });
+    }
+    if action.just_pressed(&UiAction::SwitchWeapon)
+        && let Some(l) = loadout
+        && !l.weapons.is_empty()
+    {
+        let next = l.ready.map_or(0, |r| (r + 1) % l.weapons.len());
+        send(Command::Draw { weapon: next });
+    }
+    if action.just_pressed(&UiAction::AimTool) {
+        intents.write(UiIntent::Tool(Tool::Aim));
+    }
+    if action.just_pressed(&UiAction::RetreatTool) {
+        intents.write(UiIntent::Tool(Tool::Retreat));
+    }
+    if action.just_pressed(&UiAction::Cancel) {
+        intents.write(UiIntent::Tool(Tool::Move));
+        intents.write(UiIntent::Select(None));
+    }
+}

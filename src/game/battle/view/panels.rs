@@ -1,0 +1,547 @@
+//! The battle screen's panels (egui): the round and whose turn it is, the
+//! turn order, the combatant sheet, the combat log, the action bar with the
+//! rules core's preview of the command under the cursor, the reaction
+//! dialog, the GM preview controls, the help overlay and the pause menu.
+
+use bevy::prelude::*;
+use bevy_egui::{EguiContext, EguiPrimaryContextPass, PrimaryEguiContext, egui};
+
+use crate::game::battle::logic::{Pacing, Tool, TurnUi, UiIntent, human_actor, preview};
+use crate::game::session::{Screen, Session, Speed};
+use crate::rules::battle::{
+    ActiveRuleset, Battle, BattleLog, Factions, LastRejection, Prompt, Roster,
+};
+use crate::rules::command::Command;
+use crate::rules::components::{Cid, Condition, Controller, Loadout};
+use crate::rules::event::BattleEvent;
+use crate::rules::narrate::{Names, describe};
+use crate::rules::view;
+
+use super::input::{HELP, HelpOpen};
+use super::playback::Shown;
+
+pub fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        battle_panels.run_if(in_state(Screen::Battle)),
+    );
+}
+
+/// The primary egui context, if there is a window.
+pub fn egui_ctx(world: &mut World) -> Option<egui::Context> {
+    let mut q = world.query_filtered::<&mut EguiContext, With<PrimaryEguiContext>>();
+    q.single_mut(world).ok().map(|mut c| c.get_mut().clone())
+}
+
+/// A full-window `Ui` to lay panels into.
+pub fn root_ui(ctx: &egui::Context, id: &'static str) -> egui::Ui {
+    egui::Ui::new(
+        ctx.clone(),
+        egui::Id::new(id),
+        egui::UiBuilder::new()
+            .layer_id(egui::LayerId::background())
+            .max_rect(ctx.viewport_rect()),
+    )
+}
+
+pub fn colour32(rgb: [u8; 3]) -> egui::Color32 {
+    egui::Color32::from_rgb(rgb[0], rgb[1], rgb[2])
+}
+
+/// What the panels asked for this frame.
+#[derive(Default)]
+struct Asked {
+    intents: Vec<UiIntent>,
+    pacing: Option<Pacing>,
+    help: Option<bool>,
+    restart: bool,
+    setup: bool,
+    title: bool,
+    quit: bool,
+}
+
+fn battle_panels(world: &mut World) {
+    let Some(ctx) = egui_ctx(world) else { return };
+    let mut asked = Asked::default();
+    draw(&ctx, world, &mut asked);
+    for i in asked.intents {
+        world.write_message(i);
+    }
+    if let Some(p) = asked.pacing {
+        world.insert_resource(p);
+    }
+    if let Some(h) = asked.help {
+        world.resource_mut::<HelpOpen>().0 = h;
+    }
+    if asked.restart {
+        if let Some(mut s) = world.get_resource_mut::<Session>() {
+            s.seed = s
+                .seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407)
+                >> 1;
+        }
+        world
+            .resource_mut::<NextState<Screen>>()
+            .set(Screen::Battle);
+    }
+    if asked.setup {
+        world.resource_mut::<NextState<Screen>>().set(Screen::Setup);
+    }
+    if asked.title {
+        world.resource_mut::<NextState<Screen>>().set(Screen::Title);
+    }
+    if asked.quit {
+        world.write_message(AppExit::Success);
+    }
+}
+
+fn faction_colour(world: &World, cid: Cid) -> egui::Color32 {
+    let f = view::faction(world, cid).unwrap_or(0);
+    world
+        .resource::<Factions>()
+        .0
+        .get(f as usize)
+        .map_or(egui::Color32::WHITE, |f| colour32(f.colour))
+}
+
+fn draw(ctx: &egui::Context, world: &World, asked: &mut Asked) {
+    let mut root = root_ui(ctx, "battle");
+    let battle = world.resource::<Battle>().clone();
+    let roster = world.resource::<Roster>().clone();
+    let pacing = world.resource::<Pacing>().clone();
+    let ui_state = world.resource::<TurnUi>().clone();
+    let session = world.get_resource::<Session>().cloned();
+    let human = human_actor(world);
+
+    // ---- Top bar: where the battle is.
+    egui::Panel::top("top").show(&mut root, |ui| {
+        ui.horizontal(|ui| {
+            ui.heading("Fray");
+            ui.separator();
+            if let Some(s) = &session {
+                ui.label(format!("{}  ·  {}", s.level.name, s.ruleset));
+            }
+            ui.separator();
+            ui.label(egui::RichText::new(format!("Round {}", battle.round)).strong());
+            ui.separator();
+            let who = match battle.prompt {
+                Prompt::Act { actor } => format!("{}'s turn", roster.name(actor)),
+                Prompt::React { actor, attacker } => format!(
+                    "{} reacts to {}'s attack",
+                    roster.name(actor),
+                    roster.name(attacker)
+                ),
+                Prompt::None => "…".to_string(),
+            };
+            let col = battle
+                .prompt
+                .actor()
+                .map_or(egui::Color32::WHITE, |a| faction_colour(world, a));
+            ui.label(egui::RichText::new(who).color(col).strong());
+            if let Some(a) = battle.prompt.actor() {
+                let by = if human == Some(a) { "you" } else { "AI" };
+                ui.label(format!("({by})"));
+            }
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if ui.button("Menu (Esc)").clicked() {
+                    let mut p = pacing.clone();
+                    p.menu = true;
+                    asked.pacing = Some(p);
+                }
+                if ui.button("Help (F1)").clicked() {
+                    asked.help = Some(!world.resource::<HelpOpen>().0);
+                }
+            });
+        });
+    });
+
+    // ---- Left: the turn order of this round.
+    egui::Panel::left("order")
+        .exact_size(260.0)
+        .show(&mut root, |ui| {
+            ui.heading("Turn order");
+            turn_order(ui, world, &roster, asked);
+        });
+
+    // ---- Right: the sheet of the selected (or acting) combatant.
+    egui::Panel::right("sheet")
+        .exact_size(330.0)
+        .show(&mut root, |ui| {
+            let who = ui_state.selected.or(battle.prompt.actor());
+            match who {
+                Some(c) => sheet(ui, world, c),
+                None => {
+                    ui.label("Click a combatant to see its sheet.");
+                }
+            }
+        });
+
+    // ---- Bottom: actions and preview, then the log.
+    egui::Panel::bottom("bottom")
+        .exact_size(250.0)
+        .show(&mut root, |ui| {
+            if let Some(actor) = human {
+                action_bar(ui, world, actor, &ui_state, asked);
+            } else if session.as_ref().is_some_and(|s| s.is_preview()) {
+                preview_controls(ui, &pacing, asked);
+            } else {
+                ui.label("The AI is acting…");
+            }
+            ui.separator();
+            combat_log(ui, world);
+        });
+
+    // ---- Reaction dialog.
+    if let (Some(actor), Prompt::React { attacker, .. }) = (human, battle.prompt) {
+        reaction_dialog(ctx, world, actor, attacker, asked);
+    }
+
+    if world.resource::<HelpOpen>().0 {
+        egui::Window::new("Controls")
+            .collapsible(false)
+            .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+            .show(ctx, |ui| {
+                egui::Grid::new("help").striped(true).show(ui, |ui| {
+                    for (keys, what) in HELP {
+                        ui.label(egui::RichText::new(*keys).strong());
+                        ui.label(*what);
+                        ui.end_row();
+                    }
+                });
+                if ui.button("Close").clicked() {
+                    asked.help = Some(false);
+                }
+            });
+    }
+
+    if pacing.menu {
+        egui::Window::new("Paused")
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+            .show(ctx, |ui| {
+                ui.set_min_width(240.0);
+                ui.vertical_centered_justified(|ui| {
+                    if ui.button("Resume").clicked() {
+                        let mut p = pacing.clone();
+                        p.menu = false;
+                        asked.pacing = Some(p);
+                    }
+                    if ui.button("Restart with a new seed").clicked() {
+                        asked.restart = true;
+                    }
+                    if ui.button("Back to battle setup").clicked() {
+                        asked.setup = true;
+                    }
+                    if ui.button("Title screen").clicked() {
+                        asked.title = true;
+                    }
+                    if ui.button("Quit").clicked() {
+                        asked.quit = true;
+                    }
+                });
+            });
+    }
+}
+
+fn turn_order(ui: &mut egui::Ui, world: &World, roster: &Roster, asked: &mut Asked) {
+    let log = world.resource::<BattleLog>();
+    // The latest order, and who has had a turn since it was announced.
+    let mut order: Vec<Cid> = Vec::new();
+    let mut done: Vec<Cid> = Vec::new();
+    for e in &log.events {
+        match e {
+            BattleEvent::TurnOrder { order: o } => {
+                order = o.clone();
+                done.clear();
+            }
+            BattleEvent::TurnEnded { who } => done.push(*who),
+            _ => {}
+        }
+    }
+    let acting = world.resource::<Battle>().prompt.actor();
+    let shown = world.resource::<Shown>();
+    let rows: Vec<Cid> = if order.is_empty() {
+        roster.cids().collect()
+    } else {
+        let mut r = order.clone();
+        r.extend(roster.cids().filter(|c| !order.contains(c)));
+        r
+    };
+    egui::ScrollArea::vertical().show(ui, |ui| {
+        for c in rows {
+            let s = shown.get(c);
+            let out = s.is_some_and(|s| s.conds.out_of_fight());
+            let mark = if Some(c) == acting {
+                "▶"
+            } else if out {
+                "x"
+            } else if done.contains(&c) {
+                "+"
+            } else {
+                " "
+            };
+            let init = view::get::<crate::rules::components::TurnState>(world, c)
+                .and_then(|t| t.initiative)
+                .map_or(String::new(), |i| format!("{i:>3}"));
+            let hp = s.map_or(String::new(), |s| format!("{}/{}", s.hp, s.hp_max));
+            let mut text = egui::RichText::new(format!("{mark} {init}  {}", roster.name(c)))
+                .color(faction_colour(world, c));
+            if out {
+                text = text.strikethrough().weak();
+            }
+            ui.horizontal(|ui| {
+                if ui.selectable_label(Some(c) == acting, text).clicked() {
+                    asked.intents.push(UiIntent::Select(Some(c)));
+                }
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    ui.label(egui::RichText::new(hp).monospace());
+                });
+            });
+        }
+    });
+}
+
+fn sheet(ui: &mut egui::Ui, world: &World, c: Cid) {
+    let roster = world.resource::<Roster>();
+    ui.heading(egui::RichText::new(roster.name(c)).color(faction_colour(world, c)));
+    let f = view::faction(world, c).unwrap_or(0);
+    if let Some(faction) = world.resource::<Factions>().0.get(f as usize) {
+        let arch = view::get::<crate::rules::components::Archetype>(world, c)
+            .map_or(String::new(), |a| a.0.clone());
+        let ctl = match view::get::<Controller>(world, c) {
+            Some(Controller::Human) => "human",
+            _ => "AI",
+        };
+        ui.label(format!("{} · {arch} · {ctl}", faction.name));
+    }
+    if let Some(s) = world.resource::<Shown>().get(c) {
+        let hp = (s.hp.max(0) as f32 / s.hp_max.max(1) as f32).clamp(0.0, 1.0);
+        ui.add(egui::ProgressBar::new(hp).text(format!("HP {}/{}", s.hp, s.hp_max)));
+        if s.ep_max > 0 {
+            let ep = (s.ep.max(0) as f32 / s.ep_max as f32).clamp(0.0, 1.0);
+            ui.add(egui::ProgressBar::new(ep).text(format!("EP {}/{}", s.ep, s.ep_max)));
+        }
+        let conds: Vec<&str> = s.conds.iter().map(|c| c.name()).collect();
+        if !conds.is_empty() {
+            ui.label(egui::RichText::new(conds.join(", ")).italics());
+        }
+    }
+    ui.separator();
+    if let Some(hooks) = world.get_resource::<ActiveRuleset>() {
+        egui::Grid::new("sheet")
+            .num_columns(2)
+            .striped(true)
+            .show(ui, |ui| {
+                for (k, v) in (hooks.0.sheet)(world, c) {
+                    ui.label(egui::RichText::new(k).strong());
+                    ui.add(egui::Label::new(v).wrap());
+                    ui.end_row();
+                }
+            });
+    }
+}
+
+fn preview_lines(ui: &mut egui::Ui, world: &World, command: &Command) {
+    let Some(p) = preview(world, command) else {
+        return;
+    };
+    let mut title = p.title.clone();
+    if let Some(ch) = p.chance {
+        title.push_str(&format!("  —  {:.0}%", ch * 100.0));
+    }
+    if let Some((lo, hi)) = p.damage {
+        title.push_str(&format!("  —  {lo}-{hi} HP"));
+    }
+    ui.label(egui::RichText::new(title).strong());
+    if let Some(why) = &p.illegal {
+        ui.label(egui::RichText::new(format!("not now: {why}")).color(egui::Color32::LIGHT_RED));
+    }
+    for l in &p.lines {
+        ui.label(egui::RichText::new(l).small());
+    }
+}
+
+fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: &mut Asked) {
+    let battle = world.resource::<Battle>();
+    if matches!(battle.prompt, Prompt::React { .. }) {
+        ui.label(
+            "You are attacked: choose a reaction in the dialog (1 parry, 2 dodge, 3 take it).",
+        );
+        return;
+    }
+    let legal = |c: &Command| st.options.legal.contains(c);
+    ui.horizontal_wrapped(|ui| {
+        let tool_button = |ui: &mut egui::Ui, t: Tool, label: &str, asked: &mut Asked| {
+            if ui.selectable_label(st.tool == t, label).clicked() {
+                asked.intents.push(UiIntent::Tool(t));
+            }
+        };
+        tool_button(ui, Tool::Move, "Move / attack", asked);
+        if let Some(l) = view::get::<Loadout>(world, actor)
+            && let Some(ready) = l.ready
+            && let Some(w) = l.weapons.get(ready)
+        {
+            for mode in 1..w.mode_count() {
+                tool_button(
+                    ui,
+                    Tool::Attack {
+                        weapon: ready,
+                        mode,
+                    },
+                    &format!("{} ({})", w.name, w.mode_name(mode)),
+                    asked,
+                );
+            }
+            if w.is_ranged() {
+                tool_button(ui, Tool::Aim, "Aim (G)", asked);
+            }
+        }
+        if !st.options.retreats.is_empty() {
+            tool_button(ui, Tool::Retreat, "Retreat (X)", asked);
+        }
+        ui.separator();
+        let mut button = |ui: &mut egui::Ui, label: &str, c: Command| {
+            if ui
+                .add_enabled(legal(&c), egui::Button::new(label))
+                .clicked()
+            {
+                asked.intents.push(UiIntent::Command(c));
+            }
+        };
+        if view::conditions(world, actor).has(Condition::Crouching) {
+            button(ui, "Stand (Q)", Command::Stand);
+        } else {
+            button(ui, "Take cover (Q)", Command::TakeCover);
+        }
+        if let Some(l) = view::get::<Loadout>(world, actor) {
+            for (i, w) in l.weapons.iter().enumerate() {
+                if Some(i) != l.ready {
+                    button(ui, &format!("Draw {}", w.name), Command::Draw { weapon: i });
+                }
+            }
+            if let Some(r) = l.ready {
+                button(ui, "Reload (R)", Command::Reload { weapon: r });
+            }
+        }
+        button(ui, "Flee (F)", Command::Flee);
+        button(ui, "End turn (Enter)", Command::EndTurn);
+    });
+    if let Some((_, why)) = world.resource::<LastRejection>().0.as_ref() {
+        ui.label(egui::RichText::new(format!("Refused: {why}")).color(egui::Color32::LIGHT_RED));
+    }
+    // What a click would do.
+    if let Some(h) = st.hover
+        && let Some(c) = st.command_at(world, h)
+    {
+        preview_lines(ui, world, &c);
+    } else {
+        ui.label(egui::RichText::new(
+            "Blue cells keep the action; amber cells are a full movement. Red rings: targets. Click an enemy to attack it.",
+        ).weak());
+    }
+}
+
+fn preview_controls(ui: &mut egui::Ui, pacing: &Pacing, asked: &mut Asked) {
+    ui.horizontal(|ui| {
+        ui.label(egui::RichText::new("GM preview").strong());
+        let label = if pacing.paused {
+            "▶ Play (P)"
+        } else {
+            "⏸ Pause (P)"
+        };
+        if ui.button(label).clicked() {
+            let mut p = pacing.clone();
+            p.paused = !p.paused;
+            asked.pacing = Some(p);
+        }
+        if ui.button("Step one action (Space)").clicked() {
+            let mut p = pacing.clone();
+            p.paused = true;
+            p.step_once = true;
+            asked.pacing = Some(p);
+        }
+        ui.separator();
+        ui.label("Speed:");
+        for s in Speed::ALL {
+            if ui.selectable_label(pacing.speed == s, s.label()).clicked() {
+                let mut p = pacing.clone();
+                p.speed = s;
+                asked.pacing = Some(p);
+            }
+        }
+    });
+}
+
+fn reaction_dialog(
+    ctx: &egui::Context,
+    world: &World,
+    actor: Cid,
+    attacker: Cid,
+    asked: &mut Asked,
+) {
+    let roster = world.resource::<Roster>();
+    egui::Window::new("You are hit!")
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 80.0))
+        .show(ctx, |ui| {
+            ui.label(format!(
+                "{}'s attack on {} hits. React?",
+                roster.name(attacker),
+                roster.name(actor)
+            ));
+            let legal: Vec<Command> = world
+                .get_resource::<ActiveRuleset>()
+                .map(|h| (h.0.legal_commands)(world, actor))
+                .unwrap_or_default();
+            for (c, key) in [
+                (Command::Parry, "1"),
+                (Command::Dodge, "2"),
+                (Command::NoReaction, "3"),
+            ] {
+                if !legal.contains(&c) {
+                    continue;
+                }
+                let p = preview(world, &c).unwrap_or_default();
+                let odds = p
+                    .chance
+                    .map_or(String::new(), |ch| format!(" — {:.0}%", ch * 100.0));
+                if ui.button(format!("{key}: {}{odds}", p.title)).clicked() {
+                    asked.intents.push(UiIntent::Command(c));
+                }
+            }
+        });
+}
+
+fn combat_log(ui: &mut egui::Ui, world: &World) {
+    let log = world.resource::<BattleLog>();
+    let names = Names {
+        roster: world.resource::<Roster>(),
+        factions: world.resource::<Factions>(),
+    };
+    let n = log.events.len();
+    egui::ScrollArea::vertical()
+        .stick_to_bottom(true)
+        .auto_shrink([false, false])
+        .show_rows(ui, 16.0, n, |ui, range| {
+            for i in range {
+                let e = &log.events[i];
+                let text = describe(&names, e);
+                let rich = match e {
+                    BattleEvent::RoundStarted { .. } | BattleEvent::BattleEnded { .. } => {
+                        egui::RichText::new(text).strong()
+                    }
+                    BattleEvent::Damaged { .. } => {
+                        egui::RichText::new(text).color(egui::Color32::from_rgb(255, 140, 120))
+                    }
+                    BattleEvent::AttackRolled { hit: true, .. } => {
+                        egui::RichText::new(text).color(egui::Color32::from_rgb(250, 220, 120))
+                    }
+                    _ => egui::RichText::new(text),
+                };
+                ui.label(rich.monospace().size(12.0));
+            }
+        });
+}

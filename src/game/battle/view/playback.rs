@@ -1,0 +1,443 @@
+//! Plays the battle log on screen: every event the rules core emitted, in
+//! order, as movement along paths, lunges, floating numbers and hit flashes,
+//! at the speed the player sets. What the tokens show (place, health,
+//! conditions) follows the playback, so the screen never runs ahead of what
+//! the player has seen happen.
+
+use bevy::prelude::*;
+
+use crate::game::battle::logic::{Pacing, Playback};
+use crate::game::session::{Screen, Speed};
+use crate::rules::battle::{BattleLog, Roster};
+use crate::rules::components::{Cid, Condition, Conditions, Health, Position};
+use crate::rules::event::{BattleEvent, ReactionKind};
+use crate::rules::map::Map;
+
+use super::cell_to_world;
+
+/// What the screen shows of one combatant.
+#[derive(Clone, Debug, Default)]
+pub struct ShownCombatant {
+    pub pos: Vec2,
+    /// Offset of a lunge in progress.
+    pub lunge: Vec2,
+    pub hp: i32,
+    pub hp_max: i32,
+    pub ep: i32,
+    pub ep_max: i32,
+    pub conds: Conditions,
+    /// Seconds of hit flash left.
+    pub flash: f32,
+}
+
+/// What the screen shows, by combatant id.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Shown(pub Vec<ShownCombatant>);
+
+impl Shown {
+    pub fn get(&self, c: Cid) -> Option<&ShownCombatant> {
+        self.0.get(c.0 as usize)
+    }
+    fn get_mut(&mut self, c: Cid) -> Option<&mut ShownCombatant> {
+        self.0.get_mut(c.0 as usize)
+    }
+}
+
+enum Anim {
+    Move { cid: Cid, points: Vec<Vec2> },
+    Lunge { cid: Cid, dir: Vec2 },
+    Wait,
+}
+
+/// Where the playback is in the log.
+#[derive(Resource, Default)]
+pub struct Timeline {
+    cursor: usize,
+    current: Option<(Anim, f32, f32)>,
+    /// The combatant whose turn it is (as far as the playback has shown).
+    pub focus: Option<Cid>,
+    /// A turn started since the camera last looked.
+    pub focus_new: bool,
+}
+
+/// A floating text that rises and fades.
+#[derive(Component)]
+pub struct Float {
+    t: f32,
+    dur: f32,
+}
+
+pub fn plugin(app: &mut App) {
+    app.init_resource::<Shown>()
+        .init_resource::<Timeline>()
+        .add_systems(
+            OnEnter(Screen::Battle),
+            reset.after(crate::game::battle::logic::start),
+        )
+        .add_systems(
+            Update,
+            (play, floats)
+                .chain()
+                .after(crate::game::battle::logic::LogicSet)
+                .run_if(in_state(Screen::Battle)),
+        );
+}
+
+/// Start showing the battle as it stands.
+pub fn reset(world: &mut World) {
+    let roster = world.resource::<Roster>().clone();
+    let map = world.resource::<Map>().clone();
+    let mut shown = Vec::new();
+    for cid in roster.cids() {
+        let e = roster.entity(cid);
+        let get_h = e.and_then(|e| world.get::<Health>(e)).copied();
+        let pos = e
+            .and_then(|e| world.get::<Position>(e))
+            .map(|p| cell_to_world(&map, p.0))
+            .unwrap_or_default();
+        let conds = e
+            .and_then(|e| world.get::<Conditions>(e))
+            .copied()
+            .unwrap_or_default();
+        let h = get_h.unwrap_or(Health {
+            hp: 1,
+            hp_max: 1,
+            ep: 0,
+            ep_max: 0,
+        });
+        shown.push(ShownCombatant {
+            pos,
+            lunge: Vec2::ZERO,
+            hp: h.hp,
+            hp_max: h.hp_max,
+            ep: h.ep,
+            ep_max: h.ep_max,
+            conds,
+            flash: 0.0,
+        });
+    }
+    world.insert_resource(Shown(shown));
+    world.insert_resource(Timeline::default());
+}
+
+const MOVE_PER_CELL: f32 = 0.14;
+
+#[allow(clippy::too_many_arguments)]
+pub fn play(
+    mut commands: Commands,
+    log: Res<BattleLog>,
+    map: Res<Map>,
+    roster: Res<Roster>,
+    pacing: Res<Pacing>,
+    time: Res<Time>,
+    mut shown: ResMut<Shown>,
+    mut tl: ResMut<Timeline>,
+    mut playback: ResMut<Playback>,
+) {
+    let speed = pacing.speed.factor();
+    let instant = pacing.speed == Speed::Instant;
+    let mut dt = time.delta_secs() * if instant { 1000.0 } else { speed };
+    for s in shown.0.iter_mut() {
+        s.flash = (s.flash - time.delta_secs()).max(0.0);
+    }
+    loop {
+        // Advance the animation in progress.
+        if let Some((anim, t, dur)) = tl.current.as_mut() {
+            let step = dt.min(*dur - *t);
+            *t += step;
+            dt -= step;
+            let k = if *dur > 0.0 {
+                (*t / *dur).clamp(0.0, 1.0)
+            } else {
+                1.0
+            };
+            match anim {
+                Anim::Move { cid, points } => {
+                    let n = points.len().saturating_sub(1).max(1) as f32;
+                    let f = k * n;
+                    let i = (f.floor() as usize).min(points.len().saturating_sub(2));
+                    let a = points[i];
+                    let b = *points.get(i + 1).unwrap_or(&a);
+                    let pos = a.lerp(b, (f - i as f32).clamp(0.0, 1.0));
+                    if let Some(s) = shown.get_mut(*cid) {
+                        s.pos = pos;
+                    }
+                }
+                Anim::Lunge { cid, dir } => {
+                    let amount = (k * std::f32::consts::PI).sin() * 14.0;
+                    if let Some(s) = shown.get_mut(*cid) {
+                        s.lunge = *dir * amount;
+                    }
+                }
+                Anim::Wait => {}
+            }
+            if *t >= *dur {
+                if let (Anim::Lunge { cid, .. }, _, _) = tl
+                    .current
+                    .as_ref()
+                    .map_or((&Anim::Wait, 0.0, 0.0), |(a, t, d)| (a, *t, *d))
+                    && let Some(s) = shown.get_mut(*cid)
+                {
+                    s.lunge = Vec2::ZERO;
+                }
+                tl.current = None;
+            } else {
+                break;
+            }
+        }
+        // Take the next event.
+        let Some(event) = log.events.get(tl.cursor).cloned() else {
+            break;
+        };
+        tl.cursor += 1;
+        let anim = apply(
+            &event,
+            &map,
+            &roster,
+            &mut shown,
+            &mut tl,
+            &mut commands,
+            !instant,
+        );
+        if let Some((a, dur)) = anim
+            && !instant
+        {
+            tl.current = Some((a, 0.0, dur));
+        }
+        if instant {
+            continue;
+        }
+        if dt <= 0.0 && tl.current.is_some() {
+            break;
+        }
+    }
+    playback.busy = if tl.current.is_some() || tl.cursor < log.events.len() {
+        1.0
+    } else {
+        0.0
+    };
+}
+
+fn name(roster: &Roster, c: Cid) -> String {
+    roster.name(c).to_string()
+}
+
+/// Show one event; the animation it plays, with its length in seconds at x1.
+fn apply(
+    e: &BattleEvent,
+    map: &Map,
+    roster: &Roster,
+    shown: &mut Shown,
+    tl: &mut Timeline,
+    commands: &mut Commands,
+    floats: bool,
+) -> Option<(Anim, f32)> {
+    let at = |shown: &Shown, c: Cid| shown.get(c).map_or(Vec2::ZERO, |s| s.pos);
+    let mut float = |pos: Vec2, text: String, colour: Color, size: f32| {
+        if floats {
+            commands.spawn((
+                Text2d::new(text),
+                TextFont {
+                    font_size: bevy::text::FontSize::Px(size),
+                    ..default()
+                },
+                TextColor(colour),
+                Transform::from_xyz(pos.x, pos.y + 30.0, 50.0),
+                Float { t: 0.0, dur: 1.3 },
+                DespawnOnExit(Screen::Battle),
+            ));
+        }
+    };
+    let _ = roster;
+    match e {
+        BattleEvent::TurnStarted { who } => {
+            tl.focus = Some(*who);
+            tl.focus_new = true;
+            Some((Anim::Wait, 0.12))
+        }
+        BattleEvent::RoundStarted { .. } => Some((Anim::Wait, 0.3)),
+        BattleEvent::Moved {
+            who, from, path, ..
+        } => {
+            let mut points = vec![cell_to_world(map, *from)];
+            points.extend(path.iter().map(|c| cell_to_world(map, *c)));
+            let dur = MOVE_PER_CELL * path.len() as f32;
+            if let (Some(s), Some(last)) = (shown.get_mut(*who), points.last())
+                && !floats
+            {
+                s.pos = *last;
+            }
+            Some((Anim::Move { cid: *who, points }, dur))
+        }
+        BattleEvent::AttackRolled {
+            attacker,
+            target,
+            total,
+            defense,
+            hit,
+            free,
+            ..
+        } => {
+            let a = at(shown, *attacker);
+            let t = at(shown, *target);
+            let text = if *hit {
+                format!(
+                    "{}HIT {total} vs {defense}",
+                    if *free { "free attack: " } else { "" }
+                )
+            } else {
+                format!("miss {total} vs {defense}")
+            };
+            let col = if *hit {
+                Color::srgb(1.0, 0.85, 0.3)
+            } else {
+                Color::srgb(0.8, 0.8, 0.85)
+            };
+            float(t, text, col, 20.0);
+            Some((
+                Anim::Lunge {
+                    cid: *attacker,
+                    dir: (t - a).normalize_or_zero(),
+                },
+                0.45,
+            ))
+        }
+        BattleEvent::ReactionRolled {
+            who,
+            kind,
+            success,
+            total,
+            against,
+            ..
+        } => {
+            let what = match kind {
+                ReactionKind::Parry => "parry",
+                ReactionKind::Dodge => "dodge",
+            };
+            let text = if *success {
+                format!("{} {total} > {against}!", what.to_uppercase())
+            } else {
+                format!("{what} fails {total}")
+            };
+            float(
+                at(shown, *who) + Vec2::new(0.0, 18.0),
+                text,
+                Color::srgb(0.6, 0.85, 1.0),
+                18.0,
+            );
+            Some((Anim::Wait, 0.4))
+        }
+        BattleEvent::Damaged {
+            target,
+            hp_loss,
+            ep_loss,
+            hp_after,
+            ep_after,
+            ..
+        } => {
+            let p = at(shown, *target);
+            if let Some(s) = shown.get_mut(*target) {
+                s.hp = *hp_after;
+                s.ep = *ep_after;
+                s.flash = if *hp_loss > 0 { 0.35 } else { 0.0 };
+            }
+            let text = match (*hp_loss, *ep_loss) {
+                (0, 0) => "no damage".to_string(),
+                (h, 0) => format!("-{h} HP"),
+                (0, e) => format!("-{e} EP"),
+                (h, e) => format!("-{h} HP  -{e} EP"),
+            };
+            float(
+                p + Vec2::new(0.0, -26.0),
+                text,
+                Color::srgb(1.0, 0.35, 0.3),
+                24.0,
+            );
+            Some((Anim::Wait, 0.5))
+        }
+        BattleEvent::ConditionAdded { who, condition, .. } => {
+            if let Some(s) = shown.get_mut(*who) {
+                s.conds.insert(*condition);
+            }
+            if matches!(
+                condition,
+                Condition::Dead | Condition::Unconscious | Condition::Surrendered
+            ) {
+                float(
+                    at(shown, *who) + Vec2::new(0.0, 8.0),
+                    condition.name().to_uppercase(),
+                    Color::srgb(1.0, 0.5, 0.5),
+                    22.0,
+                );
+                return Some((Anim::Wait, 0.45));
+            }
+            None
+        }
+        BattleEvent::ConditionRemoved { who, condition, .. } => {
+            if let Some(s) = shown.get_mut(*who) {
+                s.conds.remove(*condition);
+            }
+            None
+        }
+        BattleEvent::Fled { who, .. } => {
+            if let Some(s) = shown.get_mut(*who) {
+                s.conds.insert(Condition::Fled);
+            }
+            float(
+                at(shown, *who),
+                "FLED".into(),
+                Color::srgb(0.6, 1.0, 0.6),
+                22.0,
+            );
+            Some((Anim::Wait, 0.4))
+        }
+        BattleEvent::Drew { who, weapon, .. } => {
+            float(
+                at(shown, *who),
+                format!("draws {weapon}"),
+                Color::WHITE,
+                16.0,
+            );
+            Some((Anim::Wait, 0.25))
+        }
+        BattleEvent::Reloaded { who, weapon, .. } => {
+            float(
+                at(shown, *who),
+                format!("reloads {weapon}"),
+                Color::WHITE,
+                16.0,
+            );
+            Some((Anim::Wait, 0.25))
+        }
+        BattleEvent::Aimed { who, rounds, .. } => {
+            float(
+                at(shown, *who),
+                format!("aims ({rounds})"),
+                Color::WHITE,
+                16.0,
+            );
+            Some((Anim::Wait, 0.25))
+        }
+        BattleEvent::BattleEnded { .. } => Some((Anim::Wait, 0.6)),
+        _ => {
+            let _ = name;
+            None
+        }
+    }
+}
+
+fn floats(
+    mut commands: Commands,
+    time: Res<Time>,
+    mut q: Query<(Entity, &mut Float, &mut Transform, &mut TextColor)>,
+) {
+    for (e, mut f, mut tr, mut colour) in &mut q {
+        f.t += time.delta_secs();
+        tr.translation.y += 28.0 * time.delta_secs();
+        let a = (1.0 - f.t / f.dur).clamp(0.0, 1.0);
+        colour.0.set_alpha(a);
+        if f.t >= f.dur {
+            commands.entity(e).despawn();
+        }
+    }
+}

@@ -1,0 +1,252 @@
+//! Combatant tokens: a disc in the faction's colour with an icon for the
+//! combatant's kind, a health bar (and endurance bar where the ruleset has
+//! EP), and marks for conditions.
+
+use bevy::prelude::*;
+
+use crate::game::session::Screen;
+use crate::rules::battle::{Factions, Roster};
+use crate::rules::components::{Archetype, Cid, Condition};
+
+use super::TILE;
+use super::playback::Shown;
+
+#[derive(Component)]
+pub struct Token(pub Cid);
+
+/// The token's disc, with its faction's colour.
+#[derive(Component)]
+struct Disc(Color);
+
+#[derive(Component)]
+struct HpFill;
+
+#[derive(Component)]
+struct EpFill;
+
+#[derive(Component)]
+struct Mark(usize);
+
+const BAR_W: f32 = TILE * 0.8;
+
+/// The icon of an archetype.
+pub fn icon_for(archetype: &str) -> &'static str {
+    match archetype {
+        "archer" => "bow",
+        "spearman" => "spear",
+        "brute" => "axe",
+        "captain" => "crown",
+        "crossbowman" => "crossbow",
+        "shieldbearer" => "shield",
+        "skirmisher" => "javelin",
+        _ => "sword",
+    }
+}
+
+/// Conditions shown as marks, most important first.
+const MARKED: [Condition; 9] = [
+    Condition::Dead,
+    Condition::Unconscious,
+    Condition::Fled,
+    Condition::Surrendered,
+    Condition::Stunned,
+    Condition::Prone,
+    Condition::Immobilized,
+    Condition::Surprised,
+    Condition::Crouching,
+];
+
+pub fn plugin(app: &mut App) {
+    app.add_systems(
+        OnEnter(Screen::Battle),
+        spawn_tokens.after(super::playback::reset),
+    )
+    .add_systems(
+        Update,
+        sync_tokens
+            .after(super::playback::play)
+            .run_if(in_state(Screen::Battle)),
+    );
+}
+
+fn colour(rgb: [u8; 3]) -> Color {
+    Color::srgb_u8(rgb[0], rgb[1], rgb[2])
+}
+
+fn spawn_tokens(
+    mut commands: Commands,
+    roster: Res<Roster>,
+    factions: Res<Factions>,
+    assets: Res<AssetServer>,
+    shown: Res<Shown>,
+    archetypes: Query<&Archetype>,
+) {
+    let disc: Handle<Image> = assets.load("tokens/disc.png");
+    for cid in roster.cids() {
+        let Some(e) = roster.entity(cid) else {
+            continue;
+        };
+        let arch = archetypes.get(e).map_or("swordsman", |a| a.0.as_str());
+        let f = roster.factions.get(cid.0 as usize).copied().unwrap_or(0);
+        let col = factions
+            .0
+            .get(f as usize)
+            .map_or(Color::WHITE, |f| colour(f.colour));
+        let pos = shown.get(cid).map_or(Vec2::ZERO, |s| s.pos);
+        let has_ep = shown.get(cid).is_some_and(|s| s.ep_max > 0);
+        commands
+            .spawn((
+                Token(cid),
+                Transform::from_xyz(pos.x, pos.y, 10.0),
+                Visibility::default(),
+                DespawnOnExit(Screen::Battle),
+            ))
+            .with_children(|p| {
+                p.spawn((
+                    Disc(col),
+                    Sprite {
+                        image: disc.clone(),
+                        color: col,
+                        custom_size: Some(Vec2::splat(TILE * 0.9)),
+                        ..default()
+                    },
+                    Transform::from_xyz(0.0, 2.0, 0.0),
+                ));
+                p.spawn((
+                    Sprite {
+                        image: assets.load(format!("tokens/{}.png", icon_for(arch))),
+                        custom_size: Some(Vec2::splat(TILE * 0.62)),
+                        ..default()
+                    },
+                    Transform::from_xyz(-1.0, 5.0, 0.1),
+                ));
+                // Health bar: dark back, coloured fill anchored at the left.
+                let y = -TILE * 0.42;
+                p.spawn((
+                    Sprite {
+                        color: Color::srgba(0.05, 0.05, 0.05, 0.85),
+                        custom_size: Some(Vec2::new(BAR_W + 4.0, if has_ep { 13.0 } else { 8.0 })),
+                        ..default()
+                    },
+                    Transform::from_xyz(0.0, if has_ep { y - 2.5 } else { y }, 0.2),
+                ));
+                p.spawn((
+                    HpFill,
+                    Sprite {
+                        color: Color::srgb(0.3, 0.85, 0.35),
+                        custom_size: Some(Vec2::new(BAR_W, 5.0)),
+                        ..default()
+                    },
+                    Transform::from_xyz(0.0, y, 0.3),
+                ));
+                if has_ep {
+                    p.spawn((
+                        EpFill,
+                        Sprite {
+                            color: Color::srgb(0.35, 0.6, 1.0),
+                            custom_size: Some(Vec2::new(BAR_W, 4.0)),
+                            ..default()
+                        },
+                        Transform::from_xyz(0.0, y - 5.5, 0.3),
+                    ));
+                }
+                for i in 0..3 {
+                    p.spawn((
+                        Mark(i),
+                        Sprite {
+                            custom_size: Some(Vec2::splat(TILE * 0.32)),
+                            ..default()
+                        },
+                        Transform::from_xyz(TILE * 0.32 - i as f32 * TILE * 0.3, TILE * 0.32, 0.5),
+                        Visibility::Hidden,
+                    ));
+                }
+            });
+    }
+}
+
+#[allow(clippy::type_complexity)]
+fn sync_tokens(
+    shown: Res<Shown>,
+    assets: Res<AssetServer>,
+    mut tokens: Query<(&Token, &mut Transform, &Children)>,
+    mut discs: Query<(&Disc, &mut Sprite), (Without<HpFill>, Without<EpFill>, Without<Mark>)>,
+    mut hp: Query<
+        (&mut Sprite, &mut Transform),
+        (
+            With<HpFill>,
+            Without<Token>,
+            Without<Disc>,
+            Without<EpFill>,
+            Without<Mark>,
+        ),
+    >,
+    mut ep: Query<
+        (&mut Sprite, &mut Transform),
+        (
+            With<EpFill>,
+            Without<Token>,
+            Without<Disc>,
+            Without<HpFill>,
+            Without<Mark>,
+        ),
+    >,
+    mut marks: Query<
+        (&Mark, &mut Sprite, &mut Visibility),
+        (Without<Disc>, Without<HpFill>, Without<EpFill>),
+    >,
+) {
+    for (token, mut tr, children) in &mut tokens {
+        let Some(s) = shown.get(token.0) else {
+            continue;
+        };
+        let out = s.conds.out_of_fight();
+        tr.translation.x = s.pos.x + s.lunge.x;
+        tr.translation.y = s.pos.y + s.lunge.y;
+        // The fallen lie under the standing.
+        tr.translation.z = if out { 5.0 } else { 10.0 };
+        for child in children.iter() {
+            if let Ok((disc, mut sprite)) = discs.get_mut(child) {
+                let a = if out { 0.45 } else { 1.0 };
+                // A hit flashes the disc red-white, then back to the faction's colour.
+                let flash = (s.flash / 0.35).clamp(0.0, 1.0);
+                let base = disc.0.to_srgba();
+                let hot = Color::srgb(1.0, 0.45, 0.4).to_srgba();
+                sprite.color = Color::srgba(
+                    base.red + (hot.red - base.red) * flash,
+                    base.green + (hot.green - base.green) * flash,
+                    base.blue + (hot.blue - base.blue) * flash,
+                    a,
+                );
+            }
+            if let Ok((mut sprite, mut t)) = hp.get_mut(child) {
+                let f = (s.hp.max(0) as f32 / s.hp_max.max(1) as f32).clamp(0.0, 1.0);
+                sprite.custom_size = Some(Vec2::new(BAR_W * f, 5.0));
+                t.translation.x = -BAR_W * (1.0 - f) / 2.0;
+                sprite.color = if f > 0.5 {
+                    Color::srgb(0.3, 0.85, 0.35)
+                } else if f > 0.25 {
+                    Color::srgb(0.95, 0.75, 0.2)
+                } else {
+                    Color::srgb(0.95, 0.3, 0.25)
+                };
+            }
+            if let Ok((mut sprite, mut t)) = ep.get_mut(child) {
+                let f = (s.ep.max(0) as f32 / s.ep_max.max(1) as f32).clamp(0.0, 1.0);
+                sprite.custom_size = Some(Vec2::new(BAR_W * f, 4.0));
+                t.translation.x = -BAR_W * (1.0 - f) / 2.0;
+            }
+            if let Ok((mark, mut sprite, mut vis)) = marks.get_mut(child) {
+                let shown_marks: Vec<Condition> =
+                    MARKED.iter().copied().filter(|c| s.conds.has(*c)).collect();
+                match shown_marks.get(mark.0) {
+                    Some(c) => {
+                        sprite.image = assets.load(format!("marks/{}.png", c.name()));
+                        *vis = Visibility::Inherited;
+                    }
+                    None => *vis = Visibility::Hidden,
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,340 @@
+//! The title screen, battle setup and the results (egui).
+
+use bevy::prelude::*;
+use bevy_egui::{EguiPrimaryContextPass, egui};
+
+use crate::game::battle::logic::Pacing;
+use crate::game::battle::view::panels::{colour32, egui_ctx, root_ui};
+use crate::game::session::{Catalog, Screen, Session};
+use crate::rules::battle::{Battle, Factions, Roster};
+use crate::rules::components::{Conditions, Controller, Health};
+use crate::rules::event::EndReason;
+
+pub fn plugin(app: &mut App) {
+    app.add_systems(
+        EguiPrimaryContextPass,
+        (
+            title.run_if(in_state(Screen::Title)),
+            setup.run_if(in_state(Screen::Setup)),
+            results.run_if(in_state(Screen::Results)),
+        ),
+    );
+}
+
+enum Go {
+    Stay,
+    To(Screen),
+    Quit,
+}
+
+fn go(world: &mut World, g: Go) {
+    match g {
+        Go::Stay => {}
+        Go::To(s) => world.resource_mut::<NextState<Screen>>().set(s),
+        Go::Quit => {
+            world.write_message(AppExit::Success);
+        }
+    }
+}
+
+fn big_button(ui: &mut egui::Ui, text: &str) -> bool {
+    ui.add_sized(
+        [300.0, 44.0],
+        egui::Button::new(egui::RichText::new(text).size(20.0)),
+    )
+    .clicked()
+}
+
+fn title(world: &mut World) {
+    let Some(ctx) = egui_ctx(world) else { return };
+    let mut root = root_ui(&ctx, "title");
+    let mut g = Go::Stay;
+    let mut preview = None;
+    egui::CentralPanel::default().show(&mut root, |ui| {
+        ui.vertical_centered(|ui| {
+            ui.add_space(ui.available_height() * 0.18);
+            ui.label(
+                egui::RichText::new("FRAY")
+                    .size(96.0)
+                    .strong()
+                    .color(egui::Color32::from_rgb(230, 200, 120)),
+            );
+            ui.label(
+                egui::RichText::new("tabletop combat rules, played out on a map")
+                    .size(20.0)
+                    .italics(),
+            );
+            ui.add_space(40.0);
+            if big_button(ui, "Skirmish against the AI") {
+                preview = Some(false);
+            }
+            ui.add_space(8.0);
+            if big_button(ui, "GM preview (AI against AI)") {
+                preview = Some(true);
+            }
+            ui.add_space(8.0);
+            if big_button(ui, "Set up a battle…") {
+                g = Go::To(Screen::Setup);
+            }
+            ui.add_space(8.0);
+            if big_button(ui, "Quit") {
+                g = Go::Quit;
+            }
+            ui.add_space(30.0);
+            ui.label(egui::RichText::new("F1 in battle lists every control").weak());
+        });
+    });
+    if let Some(all_ai) = preview
+        && let Some(mut s) = world.get_resource::<Session>().cloned()
+    {
+        s.controls = s
+            .level
+            .factions
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                if all_ai || matches!(f.control, crate::data::level::Control::Ai) {
+                    Controller::Ai
+                } else if i == 0 || matches!(f.control, crate::data::level::Control::Human) {
+                    Controller::Human
+                } else {
+                    Controller::Ai
+                }
+            })
+            .collect();
+        world.insert_resource(s);
+        g = Go::To(Screen::Battle);
+    }
+    go(world, g);
+}
+
+fn setup(world: &mut World) {
+    let Some(ctx) = egui_ctx(world) else { return };
+    let catalog = world.resource::<Catalog>().clone();
+    let Some(mut session) = world.get_resource::<Session>().cloned() else {
+        return;
+    };
+    let mut g = Go::Stay;
+    let mut new_level = None;
+    let mut root = root_ui(&ctx, "setup");
+    egui::CentralPanel::default().show(&mut root, |ui| {
+        ui.heading(egui::RichText::new("Battle setup").size(30.0));
+        ui.add_space(10.0);
+        ui.columns(2, |cols| {
+            cols[0].label(egui::RichText::new("Level").strong().size(18.0));
+            egui::ScrollArea::vertical()
+                .id_salt("levels")
+                .show(&mut cols[0], |ui| {
+                    for (path, level) in &catalog.levels {
+                        match level {
+                            Ok(l) => {
+                                let chosen = *path == session.path;
+                                let r = ui.selectable_label(
+                                    chosen,
+                                    egui::RichText::new(format!(
+                                        "{}  ({}×{}, {} combatants)",
+                                        l.name,
+                                        l.map.width(),
+                                        l.map.height(),
+                                        l.combatants.len()
+                                    ))
+                                    .size(16.0),
+                                );
+                                if r.clicked() && !chosen {
+                                    new_level = Some((path.clone(), l.clone()));
+                                }
+                                ui.label(egui::RichText::new(&l.description).weak());
+                                ui.add_space(6.0);
+                            }
+                            Err(e) => {
+                                ui.label(egui::RichText::new(e).color(egui::Color32::LIGHT_RED));
+                            }
+                        }
+                    }
+                });
+            let ui = &mut cols[1];
+            ui.label(egui::RichText::new("Ruleset").strong().size(18.0));
+            ui.horizontal(|ui| {
+                for r in crate::rules::battle::RulesetId::ALL {
+                    let supported = session.supported.contains(&r);
+                    let resp = ui.add_enabled(
+                        supported,
+                        egui::Button::selectable(session.ruleset == r, r.id()),
+                    );
+                    if resp.clicked() {
+                        session.ruleset = r;
+                    }
+                }
+            });
+            ui.label(
+                egui::RichText::new("Rulesets this level cannot be played under are greyed out.")
+                    .weak(),
+            );
+            ui.add_space(12.0);
+            ui.label(
+                egui::RichText::new("Who plays each faction")
+                    .strong()
+                    .size(18.0),
+            );
+            for (i, f) in session.level.factions.iter().enumerate() {
+                ui.horizontal(|ui| {
+                    ui.label(
+                        egui::RichText::new(&f.name)
+                            .color(colour32(f.colour))
+                            .strong(),
+                    );
+                    let c = &mut session.controls[i];
+                    if ui
+                        .selectable_label(*c == Controller::Human, "Human at this desk")
+                        .clicked()
+                    {
+                        *c = Controller::Human;
+                    }
+                    if ui.selectable_label(*c != Controller::Human, "AI").clicked() {
+                        *c = Controller::Ai;
+                    }
+                });
+            }
+            ui.label(egui::RichText::new("Two humans: hotseat. All AI: a GM preview.").weak());
+            ui.add_space(12.0);
+            ui.horizontal(|ui| {
+                ui.label(egui::RichText::new("Seed").strong());
+                ui.add(egui::DragValue::new(&mut session.seed));
+            });
+            ui.add_space(20.0);
+            ui.horizontal(|ui| {
+                if big_button(ui, "Start battle") {
+                    g = Go::To(Screen::Battle);
+                }
+                if ui.button("Back").clicked() {
+                    g = Go::To(Screen::Title);
+                }
+            });
+        });
+    });
+    if let Some((path, level)) = new_level {
+        match Session::new(world, level, path, None, session.seed, false) {
+            Ok(s) => session = s,
+            Err(e) => error!("{e}"),
+        }
+    }
+    world.insert_resource(session);
+    go(world, g);
+}
+
+fn results(world: &mut World) {
+    let Some(ctx) = egui_ctx(world) else { return };
+    let battle = world.resource::<Battle>().clone();
+    let roster = world.resource::<Roster>().clone();
+    let factions = world.resource::<Factions>().clone();
+    let mut g = Go::Stay;
+    let mut again = false;
+    let mut root = root_ui(&ctx, "results");
+    egui::CentralPanel::default().show(&mut root, |ui| {
+        ui.vertical_centered(|ui| {
+            ui.add_space(30.0);
+            let (headline, colour) = match battle.outcome.as_ref().and_then(|o| o.winner) {
+                Some(f) => {
+                    let fac = &factions.0[f as usize];
+                    (format!("{} wins", fac.name), colour32(fac.colour))
+                }
+                None => ("A draw".to_string(), egui::Color32::WHITE),
+            };
+            ui.label(
+                egui::RichText::new(headline)
+                    .size(48.0)
+                    .strong()
+                    .color(colour),
+            );
+            if let Some(o) = &battle.outcome {
+                let why = match &o.reason {
+                    EndReason::LastStanding => "the last faction standing".to_string(),
+                    EndReason::NoneStanding => "nobody is left standing".to_string(),
+                    EndReason::Survived { rounds } => format!("survived {rounds} rounds"),
+                    EndReason::HeldZone { zone, rounds } => {
+                        format!("held {zone} for {rounds} rounds")
+                    }
+                    EndReason::RoundLimit { rounds } => format!("the round limit of {rounds}"),
+                };
+                ui.label(
+                    egui::RichText::new(format!("{why}, after {} rounds", o.rounds)).size(20.0),
+                );
+            }
+            ui.add_space(20.0);
+        });
+        // Casualties per faction and every combatant's fate.
+        ui.columns(factions.0.len().max(1), |cols| {
+            for (fi, f) in factions.0.iter().enumerate() {
+                let ui = &mut cols[fi];
+                let members: Vec<_> = roster
+                    .cids()
+                    .filter(|c| roster.factions.get(c.0 as usize) == Some(&(fi as u8)))
+                    .collect();
+                let fallen = members
+                    .iter()
+                    .filter(|c| {
+                        roster
+                            .entity(**c)
+                            .and_then(|e| world.get::<Conditions>(e))
+                            .is_some_and(|c| c.out_of_fight())
+                    })
+                    .count();
+                ui.label(
+                    egui::RichText::new(&f.name)
+                        .size(22.0)
+                        .strong()
+                        .color(colour32(f.colour)),
+                );
+                ui.label(format!("casualties: {fallen} of {}", members.len()));
+                egui::Grid::new(format!("fates{fi}"))
+                    .striped(true)
+                    .show(ui, |ui| {
+                        for c in members {
+                            let e = roster.entity(c);
+                            let h = e.and_then(|e| world.get::<Health>(e)).copied();
+                            let conds = e
+                                .and_then(|e| world.get::<Conditions>(e))
+                                .copied()
+                                .unwrap_or_default();
+                            let fate = if conds.iter().next().is_none() || !conds.out_of_fight() {
+                                "standing".to_string()
+                            } else {
+                                conds
+                                    .iter()
+                                    .filter(|c| c.name() != "moving" && c.name() != "crouching")
+                                    .map(|c| c.name())
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            };
+                            ui.label(roster.name(c));
+                            ui.label(
+                                h.map_or(String::new(), |h| format!("HP {}/{}", h.hp, h.hp_max)),
+                            );
+                            ui.label(fate);
+                            ui.end_row();
+                        }
+                    });
+            }
+        });
+        ui.add_space(24.0);
+        ui.vertical_centered(|ui| {
+            if big_button(ui, "Play again (new seed)") {
+                again = true;
+            }
+            if big_button(ui, "Battle setup") {
+                g = Go::To(Screen::Setup);
+            }
+            if big_button(ui, "Title screen") {
+                g = Go::To(Screen::Title);
+            }
+        });
+    });
+    if again {
+        if let Some(mut s) = world.get_resource_mut::<Session>() {
+            s.seed = s.seed.wrapping_add(1);
+        }
+        world.resource_mut::<Pacing>().menu = false;
+        g = Go::To(Screen::Battle);
+    }
+    go(world, g);
+}
