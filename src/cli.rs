@@ -52,6 +52,13 @@ pub enum Cmd {
         screenshot: Option<PathBuf>,
         #[arg(long, default_value_t = 90)]
         after_frames: u32,
+        /// Open an overlay at the start: help or menu.
+        #[arg(long)]
+        show: Option<String>,
+        /// Time the game's own systems over this many frames, print the
+        /// figures and quit.
+        #[arg(long)]
+        bench_frames: Option<u32>,
     },
     /// Simulate many all-AI battles of a level: win rates with 95% intervals,
     /// mean rounds, mean casualties.
@@ -153,6 +160,8 @@ pub fn run(cli: Cli) -> ExitCode {
             speed,
             screenshot,
             after_frames,
+            show,
+            bench_frames,
         }) => cmd_play(
             level,
             ruleset.as_deref(),
@@ -160,6 +169,8 @@ pub fn run(cli: Cli) -> ExitCode {
             all_ai,
             speed.as_deref(),
             screenshot.map(|p| (p, after_frames)),
+            show,
+            bench_frames,
         ),
         Some(Cmd::Simulate {
             level,
@@ -230,6 +241,7 @@ fn cmd_game(_screen: Option<String>, _shot: Option<(PathBuf, u32)>) -> Result<()
 }
 
 #[cfg(feature = "gui")]
+#[allow(clippy::too_many_arguments)]
 fn cmd_play(
     level: PathBuf,
     ruleset: Option<&str>,
@@ -237,6 +249,8 @@ fn cmd_play(
     all_ai: bool,
     speed: Option<&str>,
     shot: Option<(PathBuf, u32)>,
+    show: Option<String>,
+    bench_frames: Option<u32>,
 ) -> Result<(), String> {
     let lvl = load(&level)?;
     let ruleset = match ruleset {
@@ -258,10 +272,13 @@ fn cmd_play(
         speed,
         screen: None,
         screenshot: shot,
+        show,
+        bench_frames,
     })
 }
 
 #[cfg(not(feature = "gui"))]
+#[allow(clippy::too_many_arguments)]
 fn cmd_play(
     _level: PathBuf,
     _ruleset: Option<&str>,
@@ -269,6 +286,8 @@ fn cmd_play(
     _all_ai: bool,
     _speed: Option<&str>,
     _shot: Option<(PathBuf, u32)>,
+    _show: Option<String>,
+    _bench_frames: Option<u32>,
 ) -> Result<(), String> {
     Err("this fray was built without the game window (cargo feature `gui`)".into())
 }

@@ -29,6 +29,10 @@ pub struct GameOptions {
     pub screen: Option<String>,
     /// Save a screenshot after this many frames, then quit.
     pub screenshot: Option<(PathBuf, u32)>,
+    /// Open an overlay at the start: `help` or `menu` (for screenshots).
+    pub show: Option<String>,
+    /// Measure the game's own systems for this many frames, print, quit.
+    pub bench_frames: Option<u32>,
 }
 
 /// Everything the game adds to an app, except the window and rendering
@@ -106,6 +110,18 @@ pub fn run(opts: GameOptions) -> Result<(), String> {
             _ => Screen::Title,
         };
         app.insert_state(screen);
+    }
+    match opts.show.as_deref() {
+        Some("help") => {
+            app.world_mut()
+                .resource_mut::<battle::view::input::HelpOpen>()
+                .0 = true
+        }
+        Some("menu") => app.world_mut().resource_mut::<battle::logic::Pacing>().menu = true,
+        _ => {}
+    }
+    if let Some(n) = opts.bench_frames {
+        battle::view::bench::plugin(&mut app, n);
     }
     if let Some(speed) = opts.speed {
         app.world_mut()

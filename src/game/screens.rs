@@ -201,6 +201,8 @@ fn setup(world: &mut World) {
                 ui.label(egui::RichText::new("Seed").strong());
                 ui.add(egui::DragValue::new(&mut session.seed));
             });
+            ui.add_space(12.0);
+            minimap(ui, &session.level);
             ui.add_space(20.0);
             ui.horizontal(|ui| {
                 if big_button(ui, "Start battle") {
@@ -337,4 +339,47 @@ fn results(world: &mut World) {
         g = Go::To(Screen::Battle);
     }
     go(world, g);
+}
+
+/// A small picture of the level: terrain, and each combatant as a dot in its
+/// faction's colour.
+fn minimap(ui: &mut egui::Ui, level: &crate::data::level::Level) {
+    use crate::rules::map::Terrain;
+    let map = &level.map;
+    let cell = (360.0 / map.width().max(map.height()) as f32).clamp(4.0, 18.0);
+    let size = egui::vec2(map.width() as f32 * cell, map.height() as f32 * cell);
+    let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
+    let painter = ui.painter_at(rect);
+    for c in map.cells() {
+        let col = match map.terrain(c) {
+            Terrain::Open => egui::Color32::from_rgb(104, 142, 74),
+            Terrain::Wall => egui::Color32::from_rgb(120, 118, 124),
+            Terrain::Difficult => egui::Color32::from_rgb(128, 118, 84),
+            Terrain::Water => egui::Color32::from_rgb(52, 104, 170),
+            Terrain::LowCover => egui::Color32::from_rgb(160, 116, 64),
+            Terrain::HighCover => egui::Color32::from_rgb(44, 92, 44),
+            Terrain::HighGround => egui::Color32::from_rgb(170, 156, 104),
+        };
+        let min = rect.min + egui::vec2(c.x as f32 * cell, c.y as f32 * cell);
+        painter.rect_filled(
+            egui::Rect::from_min_size(min, egui::vec2(cell, cell)),
+            0.0,
+            col,
+        );
+    }
+    for c in &level.combatants {
+        let col = level
+            .factions
+            .iter()
+            .find(|f| f.id == c.faction)
+            .map_or(egui::Color32::WHITE, |f| colour32(f.colour));
+        let centre =
+            rect.min + egui::vec2((c.at.x as f32 + 0.5) * cell, (c.at.y as f32 + 0.5) * cell);
+        painter.circle_filled(centre, cell * 0.4, col);
+        painter.circle_stroke(
+            centre,
+            cell * 0.4,
+            egui::Stroke::new(1.0, egui::Color32::BLACK),
+        );
+    }
 }

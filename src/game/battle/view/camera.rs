@@ -27,8 +27,10 @@ impl Default for Follow {
 }
 
 pub fn plugin(app: &mut App) {
+    // Spawned at once, not in `Startup`: a game started straight into a
+    // battle enters it before `Startup` runs, and fits the map to this camera.
+    app.world_mut().spawn((Camera2d, MainCamera));
     app.init_resource::<Follow>()
-        .add_systems(Startup, spawn_camera)
         .add_systems(
             OnEnter(Screen::Battle),
             fit_map.after(crate::game::battle::logic::start),
@@ -40,10 +42,6 @@ pub fn plugin(app: &mut App) {
                 .after(super::playback::play)
                 .run_if(in_state(Screen::Battle)),
         );
-}
-
-fn spawn_camera(mut commands: Commands) {
-    commands.spawn((Camera2d, MainCamera));
 }
 
 fn scale_of(p: &Projection) -> f32 {

@@ -1,5 +1,6 @@
 //! What the player sees on the battle screen and how they touch it.
 
+pub mod bench;
 pub mod board;
 pub mod camera;
 pub mod input;

@@ -62,8 +62,12 @@ struct Asked {
 
 fn battle_panels(world: &mut World) {
     let Some(ctx) = egui_ctx(world) else { return };
+    let started = std::time::Instant::now();
     let mut asked = Asked::default();
     draw(&ctx, world, &mut asked);
+    if let Some(mut t) = world.get_resource_mut::<super::bench::PanelTime>() {
+        t.0 += started.elapsed().as_secs_f64() * 1000.0;
+    }
     for i in asked.intents {
         world.write_message(i);
     }
@@ -250,11 +254,11 @@ fn turn_order(ui: &mut egui::Ui, world: &World, roster: &Roster, asked: &mut Ask
     // The latest order, and who has had a turn since it was announced.
     let mut order: Vec<Cid> = Vec::new();
     let mut done: Vec<Cid> = Vec::new();
-    for e in &log.events {
+    for e in log.events.iter().rev() {
         match e {
             BattleEvent::TurnOrder { order: o } => {
                 order = o.clone();
-                done.clear();
+                break;
             }
             BattleEvent::TurnEnded { who } => done.push(*who),
             _ => {}

@@ -29,6 +29,16 @@ struct Mark(usize);
 
 const BAR_W: f32 = TILE * 0.8;
 
+/// The condition marks' images, loaded once.
+#[derive(Resource, Default)]
+struct MarkArt(Vec<(Condition, Handle<Image>)>);
+
+impl MarkArt {
+    fn get(&self, c: Condition) -> Option<Handle<Image>> {
+        self.0.iter().find(|(k, _)| *k == c).map(|(_, h)| h.clone())
+    }
+}
+
 /// The icon of an archetype.
 pub fn icon_for(archetype: &str) -> &'static str {
     match archetype {
@@ -57,6 +67,7 @@ const MARKED: [Condition; 9] = [
 ];
 
 pub fn plugin(app: &mut App) {
+    app.init_resource::<MarkArt>();
     app.add_systems(
         OnEnter(Screen::Battle),
         spawn_tokens.after(super::playback::reset),
@@ -73,8 +84,10 @@ fn colour(rgb: [u8; 3]) -> Color {
     Color::srgb_u8(rgb[0], rgb[1], rgb[2])
 }
 
+#[allow(clippy::too_many_arguments)]
 fn spawn_tokens(
     mut commands: Commands,
+    mut mark_art: ResMut<MarkArt>,
     roster: Res<Roster>,
     factions: Res<Factions>,
     assets: Res<AssetServer>,
@@ -82,6 +95,10 @@ fn spawn_tokens(
     archetypes: Query<&Archetype>,
 ) {
     let disc: Handle<Image> = assets.load("tokens/disc.png");
+    mark_art.0 = MARKED
+        .iter()
+        .map(|c| (*c, assets.load(format!("marks/{}.png", c.name()))))
+        .collect();
     for cid in roster.cids() {
         let Some(e) = roster.entity(cid) else {
             continue;
@@ -168,7 +185,7 @@ fn spawn_tokens(
 #[allow(clippy::type_complexity)]
 fn sync_tokens(
     shown: Res<Shown>,
-    assets: Res<AssetServer>,
+    mark_art: Res<MarkArt>,
     mut tokens: Query<(&Token, &mut Transform, &Children)>,
     mut discs: Query<(&Disc, &mut Sprite), (Without<HpFill>, Without<EpFill>, Without<Mark>)>,
     mut hp: Query<
@@ -239,9 +256,11 @@ fn sync_tokens(
             if let Ok((mark, mut sprite, mut vis)) = marks.get_mut(child) {
                 let shown_marks: Vec<Condition> =
                     MARKED.iter().copied().filter(|c| s.conds.has(*c)).collect();
-                match shown_marks.get(mark.0) {
-                    Some(c) => {
-                        sprite.image = assets.load(format!("marks/{}.png", c.name()));
+                match shown_marks.get(mark.0).and_then(|c| mark_art.get(*c)) {
+                    Some(h) => {
+                        if sprite.image != h {
+                            sprite.image = h;
+                        }
                         *vis = Visibility::Inherited;
                     }
                     None => *vis = Visibility::Hidden,
