@@ -117,7 +117,11 @@ pub fn run(opts: GameOptions) -> Result<(), String> {
                 .resource_mut::<battle::view::input::HelpOpen>()
                 .0 = true
         }
-        Some("menu") => app.world_mut().resource_mut::<battle::logic::Pacing>().menu = true,
+        Some("menu") => {
+            app.world_mut()
+                .resource_mut::<battle::logic::Pacing>()
+                .menu_on_start = true
+        }
         _ => {}
     }
     if let Some(n) = opts.bench_frames {

@@ -57,6 +57,8 @@ pub struct Pacing {
     pub speed: Speed,
     /// The pause menu is open.
     pub menu: bool,
+    /// Open the pause menu when the next battle starts (`--show menu`).
+    pub menu_on_start: bool,
 }
 
 /// How far the view has played the battle log. The logic waits while the
@@ -184,7 +186,7 @@ pub fn start(world: &mut World) {
     *world.resource_mut::<TurnUi>() = TurnUi::default();
     *world.resource_mut::<Playback>() = Playback::default();
     let mut pacing = world.resource_mut::<Pacing>();
-    pacing.menu = false;
+    pacing.menu = std::mem::take(&mut pacing.menu_on_start);
     pacing.step_once = false;
     pacing.paused = false;
 }

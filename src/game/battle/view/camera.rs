@@ -71,9 +71,16 @@ fn fit_map(
     );
     let s = (w / avail.x).max(h / avail.y).max(0.5);
     set_scale(&mut cam.1, s);
-    // Centre the map in the space between the panels.
-    cam.0.translation.x = (280.0 - 340.0) / 2.0 * -s;
-    cam.0.translation.y = (250.0 - 50.0) / 2.0 * -s;
+    let off = panel_offset(s);
+    cam.0.translation.x = off.x;
+    cam.0.translation.y = off.y;
+}
+
+/// Where the camera must stand, relative to a point, to show that point in
+/// the middle of the space the panels leave free (left 260 px, right 330 px,
+/// top 25 px, bottom 250 px), at zoom `scale`.
+pub fn panel_offset(scale: f32) -> Vec2 {
+    Vec2::new((330.0 - 260.0) / 2.0, -(250.0 - 25.0) / 2.0) * scale
 }
 
 fn reset_camera(mut cam: Single<(&mut Transform, &mut Projection), With<MainCamera>>) {
@@ -153,24 +160,25 @@ fn follow(
     shown: Res<Shown>,
     mut target: Local<Option<Vec2>>,
     time: Res<Time>,
-    mut cam: Single<&mut Transform, With<MainCamera>>,
+    mut cam: Single<(&mut Transform, &Projection), With<MainCamera>>,
 ) {
+    let off = panel_offset(scale_of(cam.1));
     let new_turn = std::mem::take(&mut tl.focus_new);
     if ((new_turn && follow.0) || action.just_pressed(&UiAction::Centre))
         && let Some(cid) = tl.focus
     {
-        *target = shown.get(cid).map(|s| s.pos);
+        *target = shown.get(cid).map(|s| s.pos + off);
     }
     // Any manual panning cancels the glide.
     if action.axis_pair(&UiAction::Pan) != Vec2::ZERO || action.pressed(&UiAction::Drag) {
         *target = None;
     }
     if let Some(t) = *target {
-        let cur = cam.translation.truncate();
+        let cur = cam.0.translation.truncate();
         let k = (time.delta_secs() * 6.0).min(1.0);
         let next = cur.lerp(t, k);
-        cam.translation.x = next.x;
-        cam.translation.y = next.y;
+        cam.0.translation.x = next.x;
+        cam.0.translation.y = next.y;
         if next.distance(t) < 2.0 {
             *target = None;
         }

@@ -127,7 +127,12 @@ fn draw(ctx: &egui::Context, world: &World, asked: &mut Asked) {
                 ui.label(format!("{}  ·  {}", s.level.name, s.ruleset));
             }
             ui.separator();
-            ui.label(egui::RichText::new(format!("Round {}", battle.round)).strong());
+            let round = if battle.round == 0 {
+                "Before the first round".to_string()
+            } else {
+                format!("Round {}", battle.round)
+            };
+            ui.label(egui::RichText::new(round).strong());
             ui.separator();
             let who = match battle.prompt {
                 Prompt::Act { actor } => format!("{}'s turn", roster.name(actor)),
