@@ -246,7 +246,7 @@ fn attack_preview(
         .unwrap_or(0);
     p.damage = Some((lo, hi));
     p.lines.push(format!(
-        "damage {} ({}-{}, tens explode) → {}-{} HP after armor{}, CON  (ud10 §Summary: Taking Damage)",
+        "damage {} ({}-{}, tens explode) -> {}-{} HP after armor{}, CON  (ud10 §Summary: Taking Damage)",
         expr,
         expr.min(None),
         expr.max(None),

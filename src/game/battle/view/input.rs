@@ -96,55 +96,93 @@ pub const HELP: &[(&str, &str)] = &[
     ("Esc / gamepad Start", "pause menu"),
 ];
 
-/// The input map matching [`HELP`].
+use UiAction::*;
+
+/// Keyboard bindings (with [`MOUSE`], [`PAD`] and the axes in
+/// [`input_map`], every binding there is).
+pub const KEYS: &[(UiAction, KeyCode)] = &[
+    (Cancel, KeyCode::Backspace),
+    (EndTurn, KeyCode::Enter),
+    (EndTurn, KeyCode::KeyE),
+    (ZoomIn, KeyCode::Equal),
+    (ZoomIn, KeyCode::NumpadAdd),
+    (ZoomOut, KeyCode::Minus),
+    (ZoomOut, KeyCode::NumpadSubtract),
+    (Centre, KeyCode::KeyC),
+    (Help, KeyCode::F1),
+    (Help, KeyCode::Slash),
+    (Menu, KeyCode::Escape),
+    (TakeCover, KeyCode::KeyQ),
+    (Reload, KeyCode::KeyR),
+    (SwitchWeapon, KeyCode::Tab),
+    (AimTool, KeyCode::KeyG),
+    (RetreatTool, KeyCode::KeyX),
+    (Flee, KeyCode::KeyF),
+    (ReactParry, KeyCode::Digit1),
+    (ReactDodge, KeyCode::Digit2),
+    (ReactNone, KeyCode::Digit3),
+    (PreviewPause, KeyCode::KeyP),
+    (PreviewStep, KeyCode::Space),
+    (SpeedUp, KeyCode::BracketRight),
+    (SpeedDown, KeyCode::BracketLeft),
+    (ToggleZones, KeyCode::KeyZ),
+];
+
+/// Mouse button bindings.
+pub const MOUSE: &[(UiAction, MouseButton)] = &[
+    (Select, MouseButton::Left),
+    (Cancel, MouseButton::Right),
+    (Drag, MouseButton::Middle),
+];
+
+/// Gamepad button bindings.
+pub const PAD: &[(UiAction, GamepadButton)] = &[
+    (Select, GamepadButton::South),
+    (Cancel, GamepadButton::East),
+    (EndTurn, GamepadButton::North),
+    (ZoomIn, GamepadButton::RightTrigger2),
+    (ZoomOut, GamepadButton::LeftTrigger2),
+    (Centre, GamepadButton::LeftThumb),
+    (Menu, GamepadButton::Start),
+    (CursorUp, GamepadButton::DPadUp),
+    (CursorDown, GamepadButton::DPadDown),
+    (CursorLeft, GamepadButton::DPadLeft),
+    (CursorRight, GamepadButton::DPadRight),
+    (PreviewStep, GamepadButton::West),
+];
+
+/// The input map: [`KEYS`], [`MOUSE`], [`PAD`], and the pan and zoom axes
+/// (WASD, arrows, left stick; mouse wheel).
 pub fn input_map() -> InputMap<UiAction> {
-    use UiAction::*;
     let mut m = InputMap::default();
-    m.insert(Select, MouseButton::Left)
-        .insert(Select, GamepadButton::South)
-        .insert(Cancel, MouseButton::Right)
-        .insert(Cancel, KeyCode::Backspace)
-        .insert(Cancel, GamepadButton::East)
-        .insert(EndTurn, KeyCode::Enter)
-        .insert(EndTurn, KeyCode::KeyE)
-        .insert(EndTurn, GamepadButton::North)
-        .insert(ZoomIn, KeyCode::Equal)
-        .insert(ZoomIn, KeyCode::NumpadAdd)
-        .insert(ZoomIn, GamepadButton::RightTrigger2)
-        .insert(ZoomOut, KeyCode::Minus)
-        .insert(ZoomOut, KeyCode::NumpadSubtract)
-        .insert(ZoomOut, GamepadButton::LeftTrigger2)
-        .insert(Drag, MouseButton::Middle)
-        .insert(Centre, KeyCode::KeyC)
-        .insert(Centre, GamepadButton::LeftThumb)
-        .insert(Help, KeyCode::F1)
-        .insert(Help, KeyCode::Slash)
-        .insert(Menu, KeyCode::Escape)
-        .insert(Menu, GamepadButton::Start)
-        .insert(CursorUp, GamepadButton::DPadUp)
-        .insert(CursorDown, GamepadButton::DPadDown)
-        .insert(CursorLeft, GamepadButton::DPadLeft)
-        .insert(CursorRight, GamepadButton::DPadRight)
-        .insert(TakeCover, KeyCode::KeyQ)
-        .insert(Reload, KeyCode::KeyR)
-        .insert(SwitchWeapon, KeyCode::Tab)
-        .insert(AimTool, KeyCode::KeyG)
-        .insert(RetreatTool, KeyCode::KeyX)
-        .insert(Flee, KeyCode::KeyF)
-        .insert(ReactParry, KeyCode::Digit1)
-        .insert(ReactDodge, KeyCode::Digit2)
-        .insert(ReactNone, KeyCode::Digit3)
-        .insert(PreviewPause, KeyCode::KeyP)
-        .insert(PreviewStep, KeyCode::Space)
-        .insert(PreviewStep, GamepadButton::West)
-        .insert(SpeedUp, KeyCode::BracketRight)
-        .insert(SpeedDown, KeyCode::BracketLeft)
-        .insert(ToggleZones, KeyCode::KeyZ);
+    for (a, k) in KEYS {
+        m.insert(*a, *k);
+    }
+    for (a, b) in MOUSE {
+        m.insert(*a, *b);
+    }
+    for (a, b) in PAD {
+        m.insert(*a, *b);
+    }
     m.insert_dual_axis(Pan, VirtualDPad::wasd())
         .insert_dual_axis(Pan, VirtualDPad::arrow_keys())
         .insert_dual_axis(Pan, GamepadStick::LEFT)
         .insert_axis(Zoom, MouseScrollAxis::Y);
     m
+}
+
+/// Was `a` pressed this frame? The action state, or — for a key or button
+/// pressed and released within one slow frame, which the action state can
+/// miss — the devices' own record of the same bindings.
+pub fn tapped(
+    a: UiAction,
+    action: &ActionState<UiAction>,
+    keys: &ButtonInput<KeyCode>,
+    mouse: &ButtonInput<MouseButton>,
+) -> bool {
+    action.just_pressed(&a)
+        || KEYS.iter().any(|(x, k)| *x == a && keys.just_pressed(*k))
+        || MOUSE.iter().any(|(x, b)| *x == a && mouse.just_pressed(*b))
 }
 
 /// Is the pointer free of the egui panels?
@@ -180,6 +218,8 @@ fn pointer(
     map: Res<Map>,
     ui: Res<TurnUi>,
     pacing: Res<Pacing>,
+    keys: Res<ButtonInput<KeyCode>>,
+    mouse: Res<ButtonInput<MouseButton>>,
     mut pad_cursor: Local<Option<Cell>>,
     mut intents: MessageWriter<UiIntent>,
 ) {
@@ -221,7 +261,10 @@ fn pointer(
     if hover != ui.hover || moved {
         intents.write(UiIntent::Hover(hover));
     }
-    if action.just_pressed(&UiAction::Select)
+    // The Select binding; a click pressed and released within one frame
+    // (slow frames) is still seen through the mouse's own record.
+    let select = tapped(UiAction::Select, &action, &keys, &mouse);
+    if select
         && (free || pad_cursor.is_some())
         && let Some(c) = hover
     {
@@ -236,31 +279,34 @@ fn keys(
     roster: Res<Roster>,
     combatants: Query<(&Controller, &Conditions, Option<&Loadout>)>,
     action: Single<&ActionState<UiAction>, With<Player>>,
+    keyboard: Res<ButtonInput<KeyCode>>,
+    mouse: Res<ButtonInput<MouseButton>>,
     mut intents: MessageWriter<UiIntent>,
     mut pacing: ResMut<Pacing>,
     mut help: ResMut<HelpOpen>,
     mut zones: ResMut<ShowZones>,
 ) {
-    if action.just_pressed(&UiAction::Menu) {
+    let tap = |a: UiAction| tapped(a, &action, &keyboard, &mouse);
+    if tap(UiAction::Menu) {
         if help.0 {
             help.0 = false;
         } else {
             pacing.menu = !pacing.menu;
         }
     }
-    if action.just_pressed(&UiAction::Help) {
+    if tap(UiAction::Help) {
         help.0 = !help.0;
     }
-    if action.just_pressed(&UiAction::ToggleZones) {
+    if tap(UiAction::ToggleZones) {
         zones.0 = !zones.0;
     }
     if pacing.menu {
         return;
     }
-    if action.just_pressed(&UiAction::PreviewPause) {
+    if tap(UiAction::PreviewPause) {
         pacing.paused = !pacing.paused;
     }
-    if action.just_pressed(&UiAction::PreviewStep) {
+    if tap(UiAction::PreviewStep) {
         pacing.paused = true;
         pacing.step_once = true;
     }
@@ -268,10 +314,10 @@ fn keys(
         .iter()
         .position(|s| *s == pacing.speed)
         .unwrap_or(0);
-    if action.just_pressed(&UiAction::SpeedUp) {
+    if tap(UiAction::SpeedUp) {
         pacing.speed = Speed::ALL[(i + 1).min(Speed::ALL.len() - 1)];
     }
-    if action.just_pressed(&UiAction::SpeedDown) {
+    if tap(UiAction::SpeedDown) {
         pacing.speed = Speed::ALL[i.saturating_sub(1)];
     }
     let Some((_, conds, loadout)) = battle
@@ -288,49 +334,49 @@ fn keys(
         intents.write(UiIntent::Command(c));
     };
     if reacting {
-        if action.just_pressed(&UiAction::ReactParry) {
+        if tap(UiAction::ReactParry) {
             send(Command::Parry);
         }
-        if action.just_pressed(&UiAction::ReactDodge) {
+        if tap(UiAction::ReactDodge) {
             send(Command::Dodge);
         }
-        if action.just_pressed(&UiAction::ReactNone) {
+        if tap(UiAction::ReactNone) {
             send(Command::NoReaction);
         }
         return;
     }
-    if action.just_pressed(&UiAction::EndTurn) {
+    if tap(UiAction::EndTurn) {
         send(Command::EndTurn);
     }
-    if action.just_pressed(&UiAction::Flee) {
+    if tap(UiAction::Flee) {
         send(Command::Flee);
     }
-    if action.just_pressed(&UiAction::TakeCover) {
+    if tap(UiAction::TakeCover) {
         if conds.has(Condition::Crouching) {
             send(Command::Stand);
         } else {
             send(Command::TakeCover);
         }
     }
-    if action.just_pressed(&UiAction::Reload)
+    if tap(UiAction::Reload)
         && let Some(w) = loadout.and_then(|l| l.ready)
     {
         send(Command::Reload { weapon: w });
     }
-    if action.just_pressed(&UiAction::SwitchWeapon)
+    if tap(UiAction::SwitchWeapon)
         && let Some(l) = loadout
         && !l.weapons.is_empty()
     {
         let next = l.ready.map_or(0, |r| (r + 1) % l.weapons.len());
         send(Command::Draw { weapon: next });
     }
-    if action.just_pressed(&UiAction::AimTool) {
+    if tap(UiAction::AimTool) {
         intents.write(UiIntent::Tool(Tool::Aim));
     }
-    if action.just_pressed(&UiAction::RetreatTool) {
+    if tap(UiAction::RetreatTool) {
         intents.write(UiIntent::Tool(Tool::Retreat));
     }
-    if action.just_pressed(&UiAction::Cancel) {
+    if tap(UiAction::Cancel) {
         intents.write(UiIntent::Tool(Tool::Move));
         intents.write(UiIntent::Select(None));
     }
