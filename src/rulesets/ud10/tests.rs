@@ -38,6 +38,19 @@ fn set_condition(e: &mut Engine, who: Cid, c: Condition) {
         .insert(c);
 }
 
+/// Attack with the weapon in hand (firing mode 0).
+fn strike(e: &mut Engine, attacker: Cid, target: Cid) {
+    cmd(
+        e,
+        attacker,
+        Command::Attack {
+            target,
+            weapon: 0,
+            mode: 0,
+        },
+    );
+}
+
 const OPEN: [&str; 3] = ["..........", "..........", ".........."];
 
 // ---------------------------------------------------------------- Defense
@@ -334,15 +347,7 @@ fn aiming_one_and_two_rounds() {
     e.world_mut()
         .resource_mut::<crate::rules::dice::Dice>()
         .set_script(vec![1]);
-    cmd(
-        &mut e,
-        a,
-        Command::Attack {
-            target: b,
-            weapon: 0,
-            mode: 0,
-        },
-    );
+    strike(&mut e, a, b);
     let ev = since(&e, at);
     let Some(BattleEvent::AttackRolled { total, hit, .. }) = ev.first() else {
         panic!("no attack: {ev:?}")
@@ -450,15 +455,7 @@ fn whole_damage_pipeline_with_exploding_ten() {
     start(&mut e, &l, &[10, 1, 5, 5, 10, 4]);
     let (a, b) = (cid(&e, "A"), cid(&e, "B"));
     let at = e.events().len();
-    cmd(
-        &mut e,
-        a,
-        Command::Attack {
-            target: b,
-            weapon: 0,
-            mode: 0,
-        },
-    );
+    strike(&mut e, a, b);
     // The archer could dodge (by DEX); it declines.
     assert_eq!(
         prompt(&e),
@@ -547,15 +544,7 @@ fn one_below_defense_misses() {
     start(&mut e, &l, &[10, 1, 4]);
     let (a, b) = (cid(&e, "A"), cid(&e, "B"));
     let at = e.events().len();
-    cmd(
-        &mut e,
-        a,
-        Command::Attack {
-            target: b,
-            weapon: 0,
-            mode: 0,
-        },
-    );
+    strike(&mut e, a, b);
     let ev = since(&e, at);
     assert_eq!(ev.len(), 1);
     assert!(matches!(
@@ -654,15 +643,7 @@ fn head_hit_uses_the_helmet() {
     start(&mut e, &l, &[10, 1, 10, 1, 6]);
     let (a, b) = (cid(&e, "A"), cid(&e, "B"));
     let at = e.events().len();
-    cmd(
-        &mut e,
-        a,
-        Command::Attack {
-            target: b,
-            weapon: 0,
-            mode: 0,
-        },
-    );
+    strike(&mut e, a, b);
     let ev = since(&e, at);
     // Missiles cannot be parried: damage follows at once.
     match &ev[3] {
@@ -703,15 +684,7 @@ fn without_body_zones_armor_is_averaged() {
     start(&mut e, &l, &[10, 1, 10, 6]);
     let (a, b) = (cid(&e, "A"), cid(&e, "B"));
     let at = e.events().len();
-    cmd(
-        &mut e,
-        a,
-        Command::Attack {
-            target: b,
-            weapon: 0,
-            mode: 0,
-        },
-    );
+    strike(&mut e, a, b);
     let ev = since(&e, at);
     assert!(
         !ev.iter()
@@ -752,30 +725,14 @@ fn zero_hp_knocks_out_zero_ep_too() {
     // A hits B for 9: 3 HP lost -> 0 HP: unconscious, not dead.
     start(&mut e, &l, &[10, 1, 1, 10, 6]);
     let (a, b) = (cid(&e, "A"), cid(&e, "B"));
-    cmd(
-        &mut e,
-        a,
-        Command::Attack {
-            target: b,
-            weapon: 0,
-            mode: 0,
-        },
-    );
+    strike(&mut e, a, b);
     let c = view::conditions(e.world(), b);
     assert!(c.has(Condition::Unconscious) && !c.has(Condition::Dead));
 
     // C has 1 EP: the buffer takes 2 EP -> 0 -> unconscious.
     let c_ = cid(&e, "C");
     start(&mut e, &l, &[10, 1, 1, 10, 6]);
-    cmd(
-        &mut e,
-        a,
-        Command::Attack {
-            target: c_,
-            weapon: 0,
-            mode: 0,
-        },
-    );
+    strike(&mut e, a, c_);
     assert!(view::conditions(e.world(), c_).has(Condition::Unconscious));
 }
 
@@ -863,15 +820,7 @@ fn a_parry_equal_to_the_attack_fails() {
     start(&mut e, &parry_level(), &[10, 9, 1, 6, 8, 5, 3]);
     let (a1, b) = (cid(&e, "A1"), cid(&e, "B"));
     let at = e.events().len();
-    cmd(
-        &mut e,
-        a1,
-        Command::Attack {
-            target: b,
-            weapon: 0,
-            mode: 0,
-        },
-    );
+    strike(&mut e, a1, b);
     cmd(&mut e, b, Command::Parry);
     let ev = since(&e, at);
     assert!(matches!(
@@ -906,15 +855,7 @@ fn untrained_parry_rolls_against_dex() {
     start(&mut e, &l, &[10, 1, 10, 10, 5, 1]);
     let (a, b) = (cid(&e, "A"), cid(&e, "B"));
     let at = e.events().len();
-    cmd(
-        &mut e,
-        a,
-        Command::Attack {
-            target: b,
-            weapon: 0,
-            mode: 0,
-        },
-    );
+    strike(&mut e, a, b);
     cmd(&mut e, b, Command::Parry);
     match &since(&e, at)[1] {
         BattleEvent::ReactionRolled {
@@ -939,15 +880,7 @@ fn no_parry_without_a_ready_melee_weapon() {
     let mut e = engine();
     start(&mut e, &l, &[10, 1, 10]);
     let (a, b) = (cid(&e, "A"), cid(&e, "B"));
-    cmd(
-        &mut e,
-        a,
-        Command::Attack {
-            target: b,
-            weapon: 0,
-            mode: 0,
-        },
-    );
+    strike(&mut e, a, b);
     let why = refused(&mut e, b, Command::Parry);
     assert_eq!(why, "cannot parry with the Short bow");
 }
