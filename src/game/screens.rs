@@ -8,7 +8,6 @@ use crate::game::battle::view::panels::{colour32, egui_ctx, root_ui};
 use crate::game::session::{Catalog, Screen, Session};
 use crate::rules::battle::{Battle, Factions, Roster};
 use crate::rules::components::{Conditions, Controller, Health};
-use crate::rules::event::EndReason;
 
 pub fn plugin(app: &mut App) {
     app.add_systems(
@@ -249,15 +248,7 @@ fn results(world: &mut World) {
                     .color(colour),
             );
             if let Some(o) = &battle.outcome {
-                let why = match &o.reason {
-                    EndReason::LastStanding => "the last faction standing".to_string(),
-                    EndReason::NoneStanding => "nobody is left standing".to_string(),
-                    EndReason::Survived { rounds } => format!("survived {rounds} rounds"),
-                    EndReason::HeldZone { zone, rounds } => {
-                        format!("held {zone} for {rounds} rounds")
-                    }
-                    EndReason::RoundLimit { rounds } => format!("the round limit of {rounds}"),
-                };
+                let why = crate::rules::narrate::end_reason(&o.reason);
                 ui.label(
                     egui::RichText::new(format!("{why}, after {} rounds", o.rounds)).size(20.0),
                 );

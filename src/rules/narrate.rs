@@ -277,20 +277,23 @@ pub fn describe(n: &Names, e: &BattleEvent) -> String {
         BattleEvent::TurnEnded { who } => format!("{} ends the turn", n.who(*who)),
         BattleEvent::RoundEnded { round } => format!("End of round {round}"),
         BattleEvent::BattleEnded { winner, reason } => {
-            let why = match reason {
-                EndReason::LastStanding => "the last faction standing".to_string(),
-                EndReason::NoneStanding => "nobody is left standing".to_string(),
-                EndReason::Survived { rounds } => format!("survived {rounds} rounds"),
-                EndReason::HeldZone { zone, rounds } => {
-                    format!("held {zone} for {rounds} rounds")
-                }
-                EndReason::RoundLimit { rounds } => format!("the round limit ({rounds})"),
-            };
+            let why = end_reason(reason);
             match winner {
                 Some(f) => format!("Battle over: {} wins ({why})", n.faction(*f)),
                 None => format!("Battle over: a draw ({why})"),
             }
         }
+    }
+}
+
+/// Why a battle ended, in words.
+pub fn end_reason(reason: &EndReason) -> String {
+    match reason {
+        EndReason::LastStanding => "the last faction standing".to_string(),
+        EndReason::NoneStanding => "nobody is left standing".to_string(),
+        EndReason::Survived { rounds } => format!("survived {rounds} rounds"),
+        EndReason::HeldZone { zone, rounds } => format!("held {zone} for {rounds} rounds"),
+        EndReason::RoundLimit { rounds } => format!("the round limit ({rounds})"),
     }
 }
 
