@@ -175,11 +175,14 @@ fn targets(world: &World, actor: Cid) -> Option<Targets> {
 }
 
 /// Best attack from `from` with the ready weapon: (value, target, mode).
+/// `shift` is a modifier the numbers cannot know yet: −4 for shooting after
+/// the standard movement that would take the shooter to `from`.
 fn best_attack_from(
     world: &World,
     actor: Cid,
     from: Cell,
     t: &Targets,
+    shift: i32,
 ) -> Option<(f64, Cid, usize)> {
     let w = view::get::<Loadout>(world, actor)?.weapons.get(t.weapon)?;
     let map = world.resource::<Map>();
@@ -189,7 +192,8 @@ fn best_attack_from(
             continue;
         }
         let n = attack::numbers(world, actor, from, row.target, w, row.mode, false);
-        let mut p = n.hit_chance();
+        let need = n.defense - n.bonus() - shift;
+        let mut p = ((11 - need).clamp(0, 10)) as f64 / 10.0;
         // A melee hit the target can foresee may be parried or dodged.
         if let Some(bonus) = row.reaction
             && !n.ranged
@@ -198,7 +202,7 @@ fn best_attack_from(
             let mut acc = 0.0;
             let mut hits = 0.0;
             for d in 1..=10 {
-                let total = d + n.bonus();
+                let total = d + n.bonus() + shift;
                 if total >= n.defense {
                     acc += 1.0 - p_beat(bonus, total);
                     hits += 1.0;
@@ -293,7 +297,7 @@ fn act(world: &mut World, actor: Cid) -> Command {
         let table = targets(world, actor);
         let now = table
             .as_ref()
-            .and_then(|t| best_attack_from(world, actor, here, t));
+            .and_then(|t| best_attack_from(world, actor, here, t, 0));
         // Moving first: only cells within a standard movement keep the action.
         let mut moved_best: Option<(f64, Vec<Cell>)> = None;
         let may_move = !(t.action_used || t.moved_before_action);
@@ -306,10 +310,16 @@ fn act(world: &mut World, actor: Cid) -> Command {
             } else {
                 Vec::new()
             };
+            let w_ranged = view::get::<Loadout>(world, actor)
+                .and_then(|l| l.ready_weapon())
+                .is_some_and(|w| w.is_ranged());
             for (cell, path, _) in paths {
+                // More than a single step is a standard movement: shooting
+                // after it costs -4 (§Attack Modifiers).
+                let shift = if w_ranged && path.len() > 1 { -4 } else { 0 };
                 let Some((v, _, _)) = table
                     .as_ref()
-                    .and_then(|t| best_attack_from(world, actor, cell, t))
+                    .and_then(|t| best_attack_from(world, actor, cell, t, shift))
                 else {
                     continue;
                 };
@@ -321,13 +331,6 @@ fn act(world: &mut World, actor: Cid) -> Command {
                         .filter(|e| !movement::threatens(world, &map, **e, cell))
                         .count();
                     score -= 0.4 * runs as f64;
-                }
-                // Shooting after moving costs -4: favour staying put for archers.
-                let w_ranged = view::get::<Loadout>(world, actor)
-                    .and_then(|l| l.ready_weapon())
-                    .is_some_and(|w| w.is_ranged());
-                if w_ranged && path.len() > 1 {
-                    score *= 0.6;
                 }
                 if moved_best.as_ref().is_none_or(|b| score > b.0) {
                     moved_best = Some((score, path));
