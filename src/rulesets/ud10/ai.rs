@@ -330,7 +330,9 @@ fn act(world: &mut World, actor: Cid) -> Command {
                         .iter()
                         .filter(|e| !movement::threatens(world, &map, **e, cell))
                         .count();
-                    score -= 0.4 * runs as f64;
+                    // A free attack from behind hits most of the time: weigh
+                    // each like a good blow taken.
+                    score -= 1.2 * runs as f64;
                 }
                 if moved_best.as_ref().is_none_or(|b| score > b.0) {
                     moved_best = Some((score, path));
@@ -446,8 +448,20 @@ fn approach(world: &World, actor: Cid, full: bool) -> Option<Vec<Cell>> {
             .min(standard_dm(world, actor).saturating_sub(turn(world, actor).moved_dm))
     };
     let here_d = field.cost(here).unwrap_or(u32::MAX);
+    // Closing in never means running from a fight already joined.
+    let engaged = if world.resource::<Ud10Settings>().fleeing {
+        engaged_enemies(world, actor, here)
+    } else {
+        Vec::new()
+    };
     let mut best: Option<(u32, Vec<Cell>)> = None;
     for (cell, path, _) in reach_paths(world, actor, budget) {
+        if engaged
+            .iter()
+            .any(|e| !movement::threatens(world, map, *e, cell))
+        {
+            continue;
+        }
         let Some(d) = field.cost(cell) else {
             continue;
         };
