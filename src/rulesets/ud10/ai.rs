@@ -38,10 +38,7 @@ pub fn decide(world: &mut World, actor: Cid) -> Command {
     }
 }
 
-/// Chance that d10 + `bonus` is strictly higher than `against`.
-fn p_beat(bonus: i32, against: i32) -> f64 {
-    ((10 - (against - bonus)).clamp(0, 10)) as f64 / 10.0
-}
+use super::attack::reaction_chance as p_beat;
 
 fn react(world: &World, actor: Cid) -> Command {
     let Some(p) = world.resource::<PendingAttack>().0.clone() else {
@@ -192,8 +189,7 @@ fn best_attack_from(
             continue;
         }
         let n = attack::numbers(world, actor, from, row.target, w, row.mode, false);
-        let need = n.defense - n.bonus() - shift;
-        let mut p = ((11 - need).clamp(0, 10)) as f64 / 10.0;
+        let mut p = n.hit_chance_with(shift);
         // A melee hit the target can foresee may be parried or dodged.
         if let Some(bonus) = row.reaction
             && !n.ranged

@@ -60,9 +60,19 @@ impl AttackNumbers {
     }
     /// Chance that d10 + bonus reaches the defense.
     pub fn hit_chance(&self) -> f64 {
-        let need = self.defense - self.bonus();
+        self.hit_chance_with(0)
+    }
+    /// The same with one more modifier (the AI weighing a shot after a move).
+    pub fn hit_chance_with(&self, extra: i32) -> f64 {
+        let need = self.defense - self.bonus() - extra;
         (((11 - need).clamp(0, 10)) as f64) / 10.0
     }
+}
+
+/// Chance that a reaction check, d10 + `bonus`, is higher than the attack's
+/// result `against` (§Parrying and Dodging).
+pub fn reaction_chance(bonus: i32, against: i32) -> f64 {
+    ((10 - (against - bonus)).clamp(0, 10)) as f64 / 10.0
 }
 
 /// Is `from` in the rear arc of a combatant at `at` facing `facing`?

@@ -146,13 +146,12 @@ fn execute(world: &mut World, actor: Cid, command: &Command) {
             weapon,
             mode,
         } => attack::execute_attack(world, actor, *target, *weapon, *mode, false),
-        Command::Aim { target, weapon } => {
+        Command::Aim { target, .. } => {
             let t = check::turn(world, actor);
             let rounds = match t.aim {
                 Some((at, r)) if at == *target => (r + 1).min(2),
                 _ => 1,
             };
-            let _ = weapon;
             emit(
                 world,
                 BattleEvent::Aimed {

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use crate::rules::battle::Preview;
 use crate::rules::command::Command;
 use crate::rules::components::{
-    Armor, BodyZone, Cid, Health, Loadout, MoveMode, Protection, Shield, Size, WeaponKind,
+    Armor, BodyZone, Cid, Health, Loadout, MoveMode, Protection, Shield, Size,
 };
 use crate::rules::event::Modifier;
 use crate::rules::view;
@@ -37,11 +37,6 @@ fn name(world: &World, cid: Cid) -> String {
         .resource::<crate::rules::battle::Roster>()
         .name(cid)
         .to_string()
-}
-
-/// Chance that d10 + `bonus` is strictly higher than `against`.
-fn p_beat(bonus: i32, against: i32) -> f64 {
-    ((10 - (against - bonus)).clamp(0, 10)) as f64 / 10.0
 }
 
 pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
@@ -125,7 +120,7 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
                     (_, _, Some(v)) => ("Dodge skill", v),
                     _ => ("DEX", s.dex),
                 };
-                p.chance = Some(p_beat(bonus, pending.total));
+                p.chance = Some(attack::reaction_chance(bonus, pending.total));
                 p.title = format!(
                     "{}: d10 {} {label} must beat {}",
                     if matches!(command, Command::Parry) {
@@ -254,7 +249,6 @@ fn attack_preview(
         hi,
         if s.buffer { ", buffer" } else { "" }
     ));
-    let _ = WeaponKind::Melee;
 }
 
 /// The UD10 sheet of a combatant.

@@ -127,7 +127,6 @@ pub fn play(
     mut commands: Commands,
     log: Res<BattleLog>,
     map: Res<Map>,
-    roster: Res<Roster>,
     pacing: Res<Pacing>,
     time: Res<Time>,
     mut shown: ResMut<Shown>,
@@ -190,15 +189,7 @@ pub fn play(
             break;
         };
         tl.cursor += 1;
-        let anim = apply(
-            &event,
-            &map,
-            &roster,
-            &mut shown,
-            &mut tl,
-            &mut commands,
-            !instant,
-        );
+        let anim = apply(&event, &map, &mut shown, &mut tl, &mut commands, !instant);
         if let Some((a, dur)) = anim
             && !instant
         {
@@ -218,15 +209,10 @@ pub fn play(
     };
 }
 
-fn name(roster: &Roster, c: Cid) -> String {
-    roster.name(c).to_string()
-}
-
 /// Show one event; the animation it plays, with its length in seconds at x1.
 fn apply(
     e: &BattleEvent,
     map: &Map,
-    roster: &Roster,
     shown: &mut Shown,
     tl: &mut Timeline,
     commands: &mut Commands,
@@ -248,7 +234,6 @@ fn apply(
             ));
         }
     };
-    let _ = roster;
     match e {
         BattleEvent::TurnStarted { who } => {
             tl.focus = Some(*who);
@@ -419,10 +404,7 @@ fn apply(
             Some((Anim::Wait, 0.25))
         }
         BattleEvent::BattleEnded { .. } => Some((Anim::Wait, 0.6)),
-        _ => {
-            let _ = name;
-            None
-        }
+        _ => None,
     }
 }
 
