@@ -208,6 +208,52 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
         BattleEvent::RoundEnded { round } => {
             world.resource_mut::<Battle>().rounds_completed = *round;
         }
+        BattleEvent::InitiativeHeld { .. }
+        | BattleEvent::FirstTurnGiven { .. }
+        | BattleEvent::Activated { .. }
+        | BattleEvent::Passed { .. }
+        | BattleEvent::SaveRolled { .. }
+        | BattleEvent::AttackMissed { .. } => {}
+        BattleEvent::AttackMade {
+            attacker,
+            target,
+            weapon_index,
+            reaction,
+            ..
+        } => {
+            let (a, t) = (pos(world, *attacker), pos(world, *target));
+            if let (Some(a), Some(t)) = (a, t)
+                && let Some(f) = facing_towards(a, t)
+            {
+                with::<Heading>(world, *attacker, |h| h.0 = f);
+            }
+            with::<Loadout>(world, *attacker, |l| {
+                if let Some(w) = l.weapons.get_mut(*weapon_index)
+                    && w.is_ranged()
+                    && let Some(s) = w.spare.as_mut()
+                {
+                    *s = s.saturating_sub(1);
+                }
+            });
+            if !*reaction {
+                with::<TurnState>(world, *attacker, |t| t.action_used = true);
+            }
+        }
+        BattleEvent::ReactionTaken { who, .. } => {
+            // A reaction takes the character's whole turn for the round.
+            with::<TurnState>(world, *who, |t| {
+                t.reaction_used = true;
+                t.done = true;
+            });
+        }
+        BattleEvent::TargetChanged {
+            from, to, swapped, ..
+        } => {
+            if *swapped && let (Some(a), Some(b)) = (pos(world, *from), pos(world, *to)) {
+                with::<Position>(world, *from, |p| p.0 = b);
+                with::<Position>(world, *to, |p| p.0 = a);
+            }
+        }
         BattleEvent::BattleEnded { winner, reason } => {
             let mut b = world.resource_mut::<Battle>();
             let rounds = b.round;

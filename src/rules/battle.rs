@@ -74,8 +74,13 @@ pub enum Prompt {
     None,
     /// The actor's turn: commands until `EndTurn`.
     Act { actor: Cid },
-    /// A reaction to an attack by `attacker` that has just hit.
+    /// A reaction to an attack by `attacker` (or, for an opportunity
+    /// attack, to `attacker` moving away).
     React { actor: Cid, attacker: Cid },
+    /// Alternating activation: the faction chooses which of its characters
+    /// takes a turn, or passes. `speaker` is the member who answers for the
+    /// faction (its first standing member); its controller decides.
+    Activate { faction: u8, speaker: Cid },
 }
 
 impl Prompt {
@@ -84,6 +89,7 @@ impl Prompt {
         match self {
             Prompt::None => None,
             Prompt::Act { actor } | Prompt::React { actor, .. } => Some(actor),
+            Prompt::Activate { speaker, .. } => Some(speaker),
         }
     }
 }

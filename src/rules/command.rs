@@ -38,14 +38,41 @@ pub enum Command {
     Parry,
     /// Reaction: dodge the attack that just hit.
     Dodge,
-    /// Reaction: let the attack land.
+    /// Reaction: let the attack land (or let the mover go).
     NoReaction,
+    /// Alternating activation: this character takes the faction's turn.
+    Activate { who: Cid },
+    /// Alternating activation: the faction passes.
+    Pass,
+    /// Alternating activation, first answer of a round by the faction holding
+    /// the initiative: let `faction` act first.
+    FirstTurnTo { faction: u8 },
+    /// Reaction: strike back at the attacker with this weapon.
+    Counter { weapon: usize },
+    /// Reaction: become the target of an attack on a nearby ally.
+    Guard,
+    /// Reaction: swap places with a nearby willing ally (or a grabbed
+    /// enemy), who becomes the target.
+    HideBehind { who: Cid },
+    /// Reaction: attack a nearby enemy who is moving away.
+    Opportunity { weapon: usize },
+    /// Spend the turn surrendering.
+    Surrender,
 }
 
 impl Command {
     /// True for commands that answer a reaction prompt.
     pub fn is_reaction(&self) -> bool {
-        matches!(self, Command::Parry | Command::Dodge | Command::NoReaction)
+        matches!(
+            self,
+            Command::Parry
+                | Command::Dodge
+                | Command::NoReaction
+                | Command::Counter { .. }
+                | Command::Guard
+                | Command::HideBehind { .. }
+                | Command::Opportunity { .. }
+        )
     }
 }
 

@@ -89,10 +89,16 @@ pub enum Condition {
     Moving,
     /// Retreating this round: disengaging without free attacks.
     Retreating,
+    /// Down and helpless but alive (zones: critical damage).
+    Incapacitated,
+    /// Failed a morale check: must surrender or get away.
+    Broken,
+    /// Passed a morale check: not subject to morale for the rest of the fight.
+    Steadfast,
 }
 
 impl Condition {
-    pub const ALL: [Condition; 12] = [
+    pub const ALL: [Condition; 15] = [
         Condition::Prone,
         Condition::Crouching,
         Condition::Immobilized,
@@ -105,10 +111,13 @@ impl Condition {
         Condition::Concealed,
         Condition::Moving,
         Condition::Retreating,
+        Condition::Incapacitated,
+        Condition::Broken,
+        Condition::Steadfast,
     ];
 
-    fn bit(self) -> u16 {
-        1 << (self as u16)
+    fn bit(self) -> u32 {
+        1 << (self as u32)
     }
 
     pub fn name(self) -> &'static str {
@@ -125,13 +134,16 @@ impl Condition {
             Condition::Concealed => "concealed",
             Condition::Moving => "moving",
             Condition::Retreating => "retreating",
+            Condition::Incapacitated => "incapacitated",
+            Condition::Broken => "broken",
+            Condition::Steadfast => "steadfast",
         }
     }
 }
 
 /// The set of conditions a combatant is in.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Conditions(u16);
+pub struct Conditions(u32);
 
 impl Conditions {
     pub fn has(self, c: Condition) -> bool {
@@ -143,10 +155,12 @@ impl Conditions {
     pub fn remove(&mut self, c: Condition) {
         self.0 &= !c.bit();
     }
-    /// Out of the fight for good or for now: dead, unconscious, fled or surrendered.
+    /// Out of the fight for good or for now: dead, unconscious,
+    /// incapacitated, fled or surrendered.
     pub fn out_of_fight(self) -> bool {
         self.has(Condition::Dead)
             || self.has(Condition::Unconscious)
+            || self.has(Condition::Incapacitated)
             || self.has(Condition::Fled)
             || self.has(Condition::Surrendered)
     }
@@ -215,6 +229,10 @@ pub struct Weapon {
     /// Spare ammunition; `None` = enough for any battle.
     pub spare: Option<u32>,
     pub reload: ReloadCost,
+    /// Zone-based rulesets: range in zones (0 for melee weapons).
+    pub range_zones: u32,
+    /// Zone-based rulesets: hits every character in a zone.
+    pub blast: bool,
 }
 
 impl Weapon {

@@ -35,6 +35,23 @@ pub fn total(mods: &[Modifier]) -> i32 {
 pub enum ReactionKind {
     Parry,
     Dodge,
+    Counter,
+    Guard,
+    HideBehind,
+    Opportunity,
+}
+
+impl ReactionKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ReactionKind::Parry => "parry",
+            ReactionKind::Dodge => "dodge",
+            ReactionKind::Counter => "counter",
+            ReactionKind::Guard => "guard",
+            ReactionKind::HideBehind => "hide behind",
+            ReactionKind::Opportunity => "opportunity attack",
+        }
+    }
 }
 
 /// How the battle ended.
@@ -82,6 +99,8 @@ pub enum BattleEvent {
         from: Cell,
         path: Vec<Cell>,
         cost_dm: u32,
+        /// Zone borders crossed (zone-based rulesets; 0 otherwise).
+        zones: u32,
         mode: MoveMode,
         rule: Rule,
     },
@@ -186,5 +205,76 @@ pub enum BattleEvent {
     BattleEnded {
         winner: Option<u8>,
         reason: EndReason,
+    },
+    /// Which faction holds the initiative (alternating activation).
+    InitiativeHeld {
+        faction: u8,
+        /// The die that picked it, when the level names no faction.
+        roll: Option<DiceRoll>,
+        rule: Rule,
+    },
+    /// The initiative holder lets another faction act first this round.
+    FirstTurnGiven {
+        by: u8,
+        to: u8,
+        rule: Rule,
+    },
+    /// A faction takes its turn with one of its characters.
+    Activated {
+        faction: u8,
+        who: Cid,
+        rule: Rule,
+    },
+    /// A faction passes (forced: nobody of it can still take a turn).
+    Passed {
+        faction: u8,
+        forced: bool,
+        rule: Rule,
+    },
+    /// A roll-under save: d20 against an attribute.
+    SaveRolled {
+        who: Cid,
+        attribute: &'static str,
+        roll: DiceRoll,
+        target: i32,
+        pass: bool,
+        /// What the save is for ("to hit", "to dodge", "morale").
+        purpose: &'static str,
+        rule: Rule,
+    },
+    /// An attack that hits unless a save or a reaction stops it.
+    AttackMade {
+        attacker: Cid,
+        target: Cid,
+        weapon: String,
+        weapon_index: usize,
+        /// "strike", "hold back", "death blow", ...
+        mode: String,
+        /// Not the attacker's action (a counter or opportunity attack).
+        reaction: bool,
+        rule: Rule,
+    },
+    /// An attack does not land (a failed save to hit, a dodge).
+    AttackMissed {
+        attacker: Cid,
+        target: Cid,
+        rule: Rule,
+    },
+    /// A character spends its turn on a reaction.
+    ReactionTaken {
+        who: Cid,
+        kind: ReactionKind,
+        /// The attacker (or the mover, for an opportunity attack).
+        against: Cid,
+        rule: Rule,
+    },
+    /// An attack changes target (guard, hide behind); `swapped`: the two
+    /// swap places.
+    TargetChanged {
+        attacker: Cid,
+        from: Cid,
+        to: Cid,
+        swapped: bool,
+        rule: Rule,
     },
 }

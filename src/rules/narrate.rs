@@ -7,7 +7,7 @@ use std::fmt::Write;
 use crate::rules::battle::{Factions, Roster};
 use crate::rules::components::{Cid, MoveMode};
 use crate::rules::dice::DiceRoll;
-use crate::rules::event::{BattleEvent, EndReason, Modifier, ReactionKind};
+use crate::rules::event::{BattleEvent, EndReason, Modifier};
 
 /// What narration needs to name things.
 pub struct Names<'a> {
@@ -124,16 +124,24 @@ pub fn describe(n: &Names, e: &BattleEvent) -> String {
             from,
             path,
             cost_dm,
+            zones,
             mode,
             rule,
-        } => format!(
-            "{} moves {} -> {} ({:.1} m, {})  [{rule}]",
-            n.who(*who),
-            from,
-            path.last().copied().unwrap_or(*from),
-            *cost_dm as f64 / 10.0,
-            mode_text(*mode)
-        ),
+        } => {
+            let how_far = if *cost_dm > 0 {
+                format!("{:.1} m, {}", *cost_dm as f64 / 10.0, mode_text(*mode))
+            } else if *zones > 0 {
+                format!("{zones} zone{}", if *zones == 1 { "" } else { "s" })
+            } else {
+                "within the zone".to_string()
+            };
+            format!(
+                "{} moves {} -> {} ({how_far})  [{rule}]",
+                n.who(*who),
+                from,
+                path.last().copied().unwrap_or(*from),
+            )
+        }
         BattleEvent::MoveInterrupted { who, at } => {
             format!("{}'s movement ends at {at}", n.who(*who))
         }
@@ -160,11 +168,7 @@ pub fn describe(n: &Names, e: &BattleEvent) -> String {
         } => format!(
             "{} draws the {weapon}{}  [{rule}]",
             n.who(*who),
-            if *as_movement {
-                " (as movement)"
-            } else {
-                " (action)"
-            }
+            if *as_movement { " (as movement)" } else { "" }
         ),
         BattleEvent::Reloaded {
             who,
@@ -228,10 +232,7 @@ pub fn describe(n: &Names, e: &BattleEvent) -> String {
         } => format!(
             "{} tries to {}: {}{} = {total} vs attack {against} -> {}  [{rule}]",
             n.who(*who),
-            match kind {
-                ReactionKind::Parry => "parry",
-                ReactionKind::Dodge => "dodge",
-            },
+            kind.name(),
             dice_text(roll),
             mods_text(modifiers),
             if *success {
@@ -268,14 +269,134 @@ pub fn describe(n: &Names, e: &BattleEvent) -> String {
             hp_after,
             ep_after,
             rule,
-        } => format!(
-            "{} takes {rolled}{} -> EP -{ep_loss} (now {ep_after}), HP -{hp_loss} (now {hp_after})  [{rule}]",
-            n.who(*target),
-            mods_text(steps)
-        ),
+        } => {
+            let ep = if *ep_loss != 0 || *ep_after != 0 {
+                format!("EP -{ep_loss} (now {ep_after}), ")
+            } else {
+                String::new()
+            };
+            format!(
+                "{} takes {rolled}{} -> {ep}HP -{hp_loss} (now {hp_after})  [{rule}]",
+                n.who(*target),
+                mods_text(steps)
+            )
+        }
         BattleEvent::Fled { who, rule } => format!("{} flees the battle  [{rule}]", n.who(*who)),
         BattleEvent::TurnEnded { who } => format!("{} ends the turn", n.who(*who)),
         BattleEvent::RoundEnded { round } => format!("End of round {round}"),
+        BattleEvent::InitiativeHeld {
+            faction,
+            roll,
+            rule,
+        } => match roll {
+            Some(r) => format!(
+                "{} holds the initiative (rolled {})  [{rule}]",
+                n.faction(*faction),
+                dice_text(r)
+            ),
+            None => format!(
+                "{} started the fight and holds the initiative  [{rule}]",
+                n.faction(*faction)
+            ),
+        },
+        BattleEvent::FirstTurnGiven { by, to, rule } => format!(
+            "{} lets {} act first  [{rule}]",
+            n.faction(*by),
+            n.faction(*to)
+        ),
+        BattleEvent::Activated { faction, who, rule } => format!(
+            "{} take their turn with {}  [{rule}]",
+            n.faction(*faction),
+            n.who(*who)
+        ),
+        BattleEvent::Passed {
+            faction,
+            forced,
+            rule,
+        } => format!(
+            "{} {}  [{rule}]",
+            n.faction(*faction),
+            if *forced {
+                "must pass: nobody left to take a turn"
+            } else {
+                "pass"
+            }
+        ),
+        BattleEvent::SaveRolled {
+            who,
+            attribute,
+            roll,
+            target,
+            pass,
+            purpose,
+            rule,
+        } => format!(
+            "{} makes {} {attribute} save {purpose}: {} = {} vs {attribute} {target} -> {}  [{rule}]",
+            n.who(*who),
+            if attribute.starts_with(['A', 'E', 'I', 'O', 'U']) {
+                "an"
+            } else {
+                "a"
+            },
+            dice_text(roll),
+            roll.total,
+            if *pass { "pass" } else { "FAIL" }
+        ),
+        BattleEvent::AttackMade {
+            attacker,
+            target,
+            weapon,
+            mode,
+            reaction,
+            rule,
+            ..
+        } => format!(
+            "{} {} {} with the {weapon}{}  [{rule}]",
+            n.who(*attacker),
+            if *reaction { "strikes at" } else { "attacks" },
+            n.who(*target),
+            if mode != "strike" {
+                format!(" ({mode})")
+            } else {
+                String::new()
+            }
+        ),
+        BattleEvent::AttackMissed {
+            attacker,
+            target,
+            rule,
+        } => format!(
+            "{}'s attack misses {}  [{rule}]",
+            n.who(*attacker),
+            n.who(*target)
+        ),
+        BattleEvent::ReactionTaken {
+            who,
+            kind,
+            against,
+            rule,
+        } => format!(
+            "{} reacts to {}: {}  [{rule}]",
+            n.who(*who),
+            n.who(*against),
+            kind.name()
+        ),
+        BattleEvent::TargetChanged {
+            from,
+            to,
+            swapped,
+            rule,
+            ..
+        } => format!(
+            "{} becomes the target instead of {}{}  [{rule}]",
+            n.who(*to),
+            n.who(*from),
+            if *swapped {
+                ", and they swap places"
+            } else {
+                ""
+            }
+        ),
         BattleEvent::BattleEnded { winner, reason } => {
             let why = end_reason(reason);
             match winner {

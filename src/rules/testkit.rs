@@ -56,17 +56,22 @@ pub fn level_with(rows: &[&str], combatants: &[&str], extra: &str) -> Level {
     }
 }
 
-/// Start a battle where humans (the test) control both sides.
+/// Start a ud10 battle where humans (the test) control both sides.
 pub fn start(engine: &mut Engine, level: &Level, script: &[u32]) {
+    start_ruleset(engine, level, RulesetId::Ud10, script);
+}
+
+/// Start a battle under `ruleset` where humans (the test) control both
+/// sides, and run its first step (the first round's opening).
+pub fn start_ruleset(engine: &mut Engine, level: &Level, ruleset: RulesetId, script: &[u32]) {
     let opts = StartOptions {
         seed: 7,
         script: script.to_vec(),
         control: Controls::PerFaction(vec![Controller::Human, Controller::Human]),
     };
-    if let Err(e) = engine.start(level, RulesetId::Ud10, &opts) {
+    if let Err(e) = engine.start(level, ruleset, &opts) {
         panic!("battle does not start: {e}");
     }
-    // Round 1: initiative, first turn.
     engine.step();
 }
 

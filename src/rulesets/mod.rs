@@ -1,10 +1,12 @@
 //! The rulesets Fray plays, one plugin per folder, all shaped alike.
 
 pub mod ud10;
+pub mod zones;
 
 use bevy::prelude::*;
 
 /// Add every implemented ruleset.
 pub fn plugin(app: &mut App) {
     ud10::plugin(app);
+    zones::plugin(app);
 }

@@ -27,7 +27,7 @@ pub fn decide(world: &mut World, actor: Cid) -> Command {
     let cmd = match world.resource::<Battle>().prompt {
         Prompt::React { .. } => react(world, actor),
         Prompt::Act { .. } => act(world, actor),
-        Prompt::None => return Command::EndTurn,
+        Prompt::None | Prompt::Activate { .. } => return Command::EndTurn,
     };
     if check::check(world, actor, &cmd).is_ok() {
         cmd

@@ -374,7 +374,7 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
             Some(v) => ("Dodge skill", v),
             None => ("DEX", s.dex),
         },
-        (_, None) => ("none", 0),
+        _ => ("none", 0),
     };
     let roll = d10(world);
     let modifiers = vec![Modifier::new(name, value, RULE_PARRY)];

@@ -57,7 +57,7 @@ pub fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal
             }
             check_turn(world, actor, command)
         }
-        Prompt::None => illegal("the battle is between turns"),
+        Prompt::None | Prompt::Activate { .. } => illegal("the battle is between turns"),
     }
 }
 
@@ -144,9 +144,17 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             }
             Ok(())
         }
-        Command::Parry | Command::Dodge | Command::NoReaction => {
-            illegal("there is no attack to react to")
-        }
+        Command::Parry
+        | Command::Dodge
+        | Command::NoReaction
+        | Command::Counter { .. }
+        | Command::Guard
+        | Command::HideBehind { .. }
+        | Command::Opportunity { .. } => illegal("there is no attack to react to"),
+        Command::Activate { .. }
+        | Command::Pass
+        | Command::FirstTurnTo { .. }
+        | Command::Surrender => illegal("not part of a ud10 round"),
     }
 }
 

@@ -250,6 +250,8 @@ impl Ud10Data {
             loaded: d.magazine,
             spare: d.spare,
             reload: d.reload,
+            range_zones: 0,
+            blast: false,
         })
     }
 

@@ -230,6 +230,15 @@ fn execute(world: &mut World, actor: Cid, command: &Command) {
         Command::Parry | Command::Dodge | Command::NoReaction => {
             attack::resolve_reaction(world, actor, command);
         }
+        // Refused by the check: not part of a ud10 round.
+        Command::Activate { .. }
+        | Command::Pass
+        | Command::FirstTurnTo { .. }
+        | Command::Surrender
+        | Command::Counter { .. }
+        | Command::Guard
+        | Command::HideBehind { .. }
+        | Command::Opportunity { .. } => {}
     }
     // A combatant struck down during its own turn (a free attack while
     // fleeing) has no more turn.

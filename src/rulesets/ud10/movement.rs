@@ -212,6 +212,7 @@ fn flush(
             from,
             path: std::mem::take(segment),
             cost_dm: cost,
+            zones: 0,
             mode,
             rule,
         },

@@ -136,6 +136,14 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
             }
         }
         Command::NoReaction => p.title = "Take the hit".into(),
+        Command::Activate { .. }
+        | Command::Pass
+        | Command::FirstTurnTo { .. }
+        | Command::Surrender
+        | Command::Counter { .. }
+        | Command::Guard
+        | Command::HideBehind { .. }
+        | Command::Opportunity { .. } => p.title = "Not part of a ud10 round".into(),
         Command::Aim { target, .. } => {
             p.title = format!(
                 "Aim at {}: +2 next round, +4 after two rounds",

@@ -141,6 +141,14 @@ fn draw(ctx: &egui::Context, world: &World, asked: &mut Asked) {
                     roster.name(actor),
                     roster.name(attacker)
                 ),
+                Prompt::Activate { faction, .. } => format!(
+                    "{}: choose who acts, or pass",
+                    world
+                        .resource::<Factions>()
+                        .0
+                        .get(faction as usize)
+                        .map_or("?", |f| f.name.as_str())
+                ),
                 Prompt::None => "…".to_string(),
             };
             let col = battle

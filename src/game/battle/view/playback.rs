@@ -10,7 +10,7 @@ use crate::game::battle::logic::{Pacing, Playback};
 use crate::game::session::{Screen, Speed};
 use crate::rules::battle::{BattleLog, Roster};
 use crate::rules::components::{Cid, Condition, Conditions, Health, Position};
-use crate::rules::event::{BattleEvent, ReactionKind};
+use crate::rules::event::BattleEvent;
 use crate::rules::map::Map;
 
 use super::cell_to_world;
@@ -295,10 +295,7 @@ fn apply(
             against,
             ..
         } => {
-            let what = match kind {
-                ReactionKind::Parry => "parry",
-                ReactionKind::Dodge => "dodge",
-            };
+            let what = kind.name();
             let text = if *success {
                 format!("{} {total} > {against}!", what.to_uppercase())
             } else {

@@ -1,0 +1,492 @@
+//! The zones tactical AI. It answers every prompt with a command that passes
+//! the same check as a player's: which character acts (the one with the best
+//! attack in reach), how it moves and whom it strikes, whether to spend its
+//! turn on a dodge, a counter, a guard or an opportunity attack, and what a
+//! broken character does (gets away, else surrenders).
+
+use bevy::prelude::*;
+
+use crate::rules::battle::{Battle, Prompt};
+use crate::rules::command::Command;
+use crate::rules::components::{Cid, Condition, Health, Loadout, Size, Weapon};
+use crate::rules::map::{Cell, Map};
+use crate::rules::view;
+
+use super::attack::{
+    Pending, Stage, armour, critical_threshold, save_chance, wit_save_reason, zone,
+};
+use super::check::{self, check_strike, stats};
+use super::data::MODE_STRIKE;
+use super::movement::{self, nearest_enemy_zones, reach, remaining};
+use super::round::{ZonesRound, eligible};
+
+/// How much taking a character out of the fight is worth, in points of
+/// damage.
+const DOWN: f64 = 8.0;
+
+/// The AI's command for `actor` (the speaker, for an activation) now.
+pub fn decide(world: &mut World, actor: Cid) -> Command {
+    let prompt = world.resource::<Battle>().prompt;
+    let cmd = match prompt {
+        Prompt::None => Command::EndTurn,
+        Prompt::Activate { faction, .. } => activation(world, faction),
+        Prompt::React { attacker, .. } => react(world, actor, attacker),
+        Prompt::Act { .. } => act(world, actor),
+    };
+    if check::check(world, actor, &cmd).is_ok() {
+        return cmd;
+    }
+    match prompt {
+        Prompt::Activate { .. } => Command::Pass,
+        Prompt::React { .. } => Command::NoReaction,
+        _ => Command::EndTurn,
+    }
+}
+
+/// Expected value of a blow by `attacker` on `target` with `w`: mean damage
+/// suffered plus [`DOWN`] times the chance it takes the target out, times
+/// the chance to hit.
+pub fn blow_value(world: &World, attacker: Cid, target: Cid, w: &Weapon, mode: usize) -> f64 {
+    let (mean, p_down) = damage_odds(world, attacker, target, w, mode);
+    let p_hit = match wit_save_reason(world, attacker, target, w, false) {
+        Some(_) => save_chance(world, stats(world, attacker).map_or(0, |s| s.wit)),
+        None => 1.0,
+    };
+    p_hit * (mean + DOWN * p_down)
+}
+
+fn size_rank(world: &World, who: Cid) -> i32 {
+    match view::get::<Size>(world, who).copied().unwrap_or_default() {
+        Size::Small => 0,
+        Size::Medium => 1,
+        Size::Large => 2,
+    }
+}
+
+/// Mean damage suffered and the chance of taking the target out, treating
+/// the damage as uniform between its least and its most.
+pub fn damage_odds(
+    world: &World,
+    attacker: Cid,
+    target: Cid,
+    w: &Weapon,
+    mode: usize,
+) -> (f64, f64) {
+    let expr = w.mode_damage(mode);
+    let diff = if w.blast {
+        0
+    } else {
+        size_rank(world, attacker) - size_rank(world, target)
+    };
+    let times = if diff > 0 { 1 << diff } else { 1 };
+    let (lo, hi) = (expr.min(None) * times, expr.max(None) * times);
+    let (arm, _) = armour(world, attacker, target, w);
+    let Some(h) = view::get::<Health>(world, target) else {
+        return (0.0, 0.0);
+    };
+    let down_at = critical_threshold(world, target).min(h.hp.max(1));
+    let already_down = view::conditions(world, target).has(Condition::Incapacitated);
+    let n = (hi - lo + 1).max(1) as f64;
+    let (mut mean, mut p_down) = (0.0, 0.0);
+    for v in lo..=hi {
+        let v = if diff < 0 {
+            (v + (1 << -diff) - 1) >> -diff
+        } else {
+            v
+        };
+        let s = (v - arm).max(0);
+        mean += f64::from(s) / n;
+        if !already_down && s >= down_at {
+            p_down += 1.0 / n;
+        }
+    }
+    (mean, p_down)
+}
+
+/// The best strike `who` could make from where it stands, if any: value,
+/// weapon, target.
+fn best_strike_here(world: &World, who: Cid, reaction: bool) -> Option<(f64, usize, Cid)> {
+    let l = view::get::<Loadout>(world, who)?;
+    let mut best: Option<(f64, usize, Cid)> = None;
+    for (i, w) in l.weapons.iter().enumerate() {
+        for t in view::enemies(world, who) {
+            if check_strike_any_hand(world, who, t, i, reaction).is_err() {
+                continue;
+            }
+            let v = blow_value(world, who, t, w, MODE_STRIKE);
+            if best.is_none_or(|b| v > b.0) {
+                best = Some((v, i, t));
+            }
+        }
+    }
+    best
+}
+
+/// As [`check_strike`], but a weapon not in hand counts as drawable (a bonus
+/// action) when the character still has one.
+fn check_strike_any_hand(
+    world: &World,
+    who: Cid,
+    target: Cid,
+    index: usize,
+    reaction: bool,
+) -> Result<(), crate::rules::command::Illegal> {
+    let ready = view::get::<Loadout>(world, who).and_then(|l| l.ready);
+    if ready == Some(index) || reaction {
+        return check_strike(world, who, target, index, MODE_STRIKE, reaction);
+    }
+    if world.resource::<ZonesRound>().turn.bonus_left() == 0 {
+        return Err(crate::rules::command::Illegal(
+            "no bonus action to draw".into(),
+        ));
+    }
+    // Judge the strike as if the weapon were in hand.
+    check_strike_as_ready(world, who, target, index)
+}
+
+fn check_strike_as_ready(
+    world: &World,
+    who: Cid,
+    target: Cid,
+    index: usize,
+) -> Result<(), crate::rules::command::Illegal> {
+    let Some(l) = view::get::<Loadout>(world, who) else {
+        return Err(crate::rules::command::Illegal("no weapons".into()));
+    };
+    let Some(w) = l.weapons.get(index) else {
+        return Err(crate::rules::command::Illegal("no such weapon".into()));
+    };
+    let unarmed = index + 1 == l.weapons.len();
+    if unarmed {
+        return check_strike(world, who, target, index, MODE_STRIKE, false);
+    }
+    // Same geometry as the ready weapon's check.
+    if w.is_ranged() {
+        if w.spare == Some(0) || !super::attack::visible(world, who, target) {
+            return Err(crate::rules::command::Illegal("cannot shoot".into()));
+        }
+        let dist = super::attack::zone_distance(world, who, target).unwrap_or(u32::MAX);
+        let range = super::attack::range_against(world, who, target, w);
+        let moved = world.resource::<ZonesRound>().turn.zones > 0;
+        if dist > range || (moved && 2 * dist > range) {
+            return Err(crate::rules::command::Illegal("out of range".into()));
+        }
+        Ok(())
+    } else if super::attack::nearby(world, who, target) {
+        Ok(())
+    } else {
+        Err(crate::rules::command::Illegal("not nearby".into()))
+    }
+}
+
+/// What a character's turn is worth now: its best strike, from here or after
+/// a half-speed move.
+pub fn turn_value(world: &World, who: Cid) -> f64 {
+    let here = best_strike_here(world, who, false).map_or(0.0, |b| b.0);
+    let Some(s) = stats(world, who) else {
+        return here;
+    };
+    let Some(l) = view::get::<Loadout>(world, who) else {
+        return here;
+    };
+    // A melee strike after moving into an enemy's zone.
+    let mut after = 0.0f64;
+    let my = zone(world, who);
+    let map = world.resource::<Map>();
+    for t in view::enemies(world, who) {
+        let (Some(a), Some(b)) = (my, zone(world, t)) else {
+            continue;
+        };
+        if map
+            .zone_distance(a, b)
+            .is_some_and(|d| d >= 1 && d <= s.half_speed())
+            && let Some(w) = l.ready_weapon().filter(|w| !w.is_ranged())
+        {
+            after = after.max(blow_value(world, who, t, w, MODE_STRIKE) * 0.9);
+        }
+    }
+    here.max(after)
+}
+
+/// Which character takes the faction's turn: the one whose turn is worth
+/// most now; broken characters go first to get away.
+fn activation(world: &World, faction: u8) -> Command {
+    let mut best: Option<(f64, Cid)> = None;
+    for c in eligible(world, faction) {
+        let mut v = turn_value(world, c);
+        if view::conditions(world, c).has(Condition::Broken) {
+            v = 100.0;
+        }
+        // Someone who can still close in is worth something.
+        v += 0.1;
+        if best.is_none_or(|b| v > b.0) {
+            best = Some((v, c));
+        }
+    }
+    match best {
+        Some((_, who)) => Command::Activate { who },
+        None => Command::Pass,
+    }
+}
+
+fn act(world: &World, actor: Cid) -> Command {
+    let conds = view::conditions(world, actor);
+    if conds.has(Condition::Broken) {
+        return broken(world, actor);
+    }
+    let t = world.resource::<ZonesRound>().turn.clone();
+    let half = stats(world, actor).map_or(1, |s| s.half_speed());
+    if !t.main && t.bonus < 2 && t.zones <= half {
+        if let Some((_, weapon, target)) = best_strike_here(world, actor, false) {
+            let ready = view::get::<Loadout>(world, actor).and_then(|l| l.ready);
+            let unarmed =
+                view::get::<Loadout>(world, actor).is_some_and(|l| weapon + 1 == l.weapons.len());
+            if ready != Some(weapon) && !unarmed {
+                return Command::Draw { weapon };
+            }
+            return Command::Attack {
+                target,
+                weapon,
+                mode: MODE_STRIKE,
+            };
+        }
+        // Close in so as to strike this turn.
+        if let Some(path) = approach(world, actor, true) {
+            return Command::Move { path };
+        }
+        // A ranged weapon not in hand that could strike from here.
+        if let Some(d) = draw_for_range(world, actor) {
+            return d;
+        }
+    }
+    if !t.main
+        && let Some(path) = approach(world, actor, false)
+    {
+        return Command::Move { path };
+    }
+    Command::EndTurn
+}
+
+fn draw_for_range(world: &World, actor: Cid) -> Option<Command> {
+    let l = view::get::<Loadout>(world, actor)?;
+    for (i, w) in l.weapons.iter().enumerate() {
+        if Some(i) != l.ready && w.is_ranged() {
+            let cmd = Command::Draw { weapon: i };
+            let can = view::enemies(world, actor)
+                .into_iter()
+                .any(|t| check_strike_as_ready(world, actor, t, i).is_ok());
+            if can && check::check(world, actor, &cmd).is_ok() {
+                return Some(cmd);
+            }
+        }
+    }
+    None
+}
+
+/// A move towards the enemy. `keep_actions`: only within half speed, and
+/// only to a cell from which a strike is possible.
+fn approach(world: &World, actor: Cid, keep_actions: bool) -> Option<Vec<Cell>> {
+    let s = stats(world, actor)?;
+    let t = world.resource::<ZonesRound>().turn.clone();
+    let budget = if keep_actions {
+        s.half_speed().saturating_sub(t.zones)
+    } else {
+        remaining(world, actor)
+    };
+    if budget == 0 {
+        return None;
+    }
+    let l = view::get::<Loadout>(world, actor)?;
+    let ranged = l.ready_weapon().is_some_and(|w| w.is_ranged());
+    let map = world.resource::<Map>();
+    let enemies = view::enemies(world, actor);
+    let enemy_cells: Vec<(Cid, Cell)> = enemies
+        .iter()
+        .filter_map(|e| view::cell(world, *e).map(|c| (*e, c)))
+        .collect();
+    let here = view::cell(world, actor)?;
+    let here_dist = nearest_enemy_zones(world, actor, here).unwrap_or(u32::MAX);
+    let mut best: Option<(f64, Vec<Cell>)> = None;
+    for (cell, cost, path) in reach(world, actor, budget) {
+        if cost == 0 {
+            continue;
+        }
+        let Some(z) = map.zone_of(cell) else { continue };
+        let mut score = 0.0;
+        for &(e, ec) in &enemy_cells {
+            let Some(ez) = map.zone_of(ec) else { continue };
+            let d = map.zone_distance(z, ez).unwrap_or(99);
+            let w = l.ready_weapon();
+            let value = w.map_or(1.0, |w| {
+                let (mean, p) = damage_odds(world, actor, e, w, MODE_STRIKE);
+                mean + DOWN * p
+            });
+            let strikes = match w {
+                Some(w) if w.is_ranged() => {
+                    map.line_of_sight(cell, ec) && 2 * d <= w.range_zones.max(1)
+                }
+                _ => d == 0,
+            };
+            if strikes {
+                score = f64::max(score, 10.0 + value);
+            }
+        }
+        if keep_actions && score == 0.0 {
+            continue;
+        }
+        let nearest = nearest_enemy_zones(world, actor, cell).unwrap_or(99);
+        if score == 0.0 {
+            // Plain approach: nearer is better; archers stay two zones off.
+            let want = if ranged { 2 } else { 0 };
+            score = 5.0 - f64::from(nearest.abs_diff(want));
+            if nearest >= here_dist && !ranged {
+                continue;
+            }
+        }
+        // Prefer short paths and cells next to the target.
+        let closeness = enemy_cells
+            .iter()
+            .map(|(_, ec)| Map::chebyshev(*ec, cell))
+            .min()
+            .unwrap_or(0);
+        score -= 0.01 * f64::from(closeness) + 0.001 * path.len() as f64;
+        if best.as_ref().is_none_or(|b| score > b.0) {
+            best = Some((score, path));
+        }
+    }
+    best.map(|b| b.1)
+}
+
+/// "Those who fail must surrender or retreat": get away if possible,
+/// else leave the map, else surrender.
+fn broken(world: &World, actor: Cid) -> Command {
+    if movement::check_flee(world, actor).is_ok() {
+        return Command::Flee;
+    }
+    let here = view::cell(world, actor);
+    let here_d = here.and_then(|c| nearest_enemy_zones(world, actor, c));
+    let mut best: Option<(u32, Vec<Cell>)> = None;
+    for (cell, _, path) in reach(world, actor, remaining(world, actor)) {
+        let d = nearest_enemy_zones(world, actor, cell).unwrap_or(99);
+        let cmd = Command::Move { path: path.clone() };
+        if check::check(world, actor, &cmd).is_err() {
+            continue;
+        }
+        if best.as_ref().is_none_or(|b| d > b.0) {
+            best = Some((d, path));
+        }
+    }
+    match best {
+        Some((d, path)) if Some(d) > here_d => Command::Move { path },
+        _ => {
+            if world.resource::<ZonesRound>().turn.zones > 0 {
+                Command::EndTurn
+            } else {
+                Command::Surrender
+            }
+        }
+    }
+}
+
+fn react(world: &World, actor: Cid, attacker: Cid) -> Command {
+    let pending = world.resource::<Pending>();
+    if pending.moving.is_some() && pending.attack.is_none() {
+        // An enemy leaves: strike if that is worth the turn.
+        let Some((v, weapon, _)) = best_strike_here(world, actor, true)
+            .filter(|(_, _, t)| *t == attacker)
+            .or_else(|| opportunity(world, actor, attacker))
+        else {
+            return Command::NoReaction;
+        };
+        return if v >= 0.8 * turn_value(world, actor) {
+            Command::Opportunity { weapon }
+        } else {
+            Command::NoReaction
+        };
+    }
+    let Some(state) = pending.attack.clone() else {
+        return Command::NoReaction;
+    };
+    let Some(w) = view::get::<Loadout>(world, attacker)
+        .and_then(|l| l.weapons.get(state.weapon))
+        .cloned()
+    else {
+        return Command::NoReaction;
+    };
+    let my_turn = turn_value(world, actor);
+    match state.stage {
+        Stage::Guard => {
+            let (t_mean, t_down) = damage_odds(world, attacker, state.target, &w, state.mode);
+            let (m_mean, m_down) = damage_odds(world, attacker, actor, &w, state.mode);
+            let saved = (t_mean + DOWN * t_down) - (m_mean + DOWN * m_down);
+            if t_down >= 0.3 && saved > my_turn.max(2.0) {
+                Command::Guard
+            } else {
+                Command::NoReaction
+            }
+        }
+        Stage::Target => {
+            let (mean, p_down) = damage_odds(world, attacker, actor, &w, state.mode);
+            let incoming = mean + DOWN * p_down;
+            let agi = stats(world, actor).map_or(0, |s| s.agi);
+            let dodge = save_chance(world, agi) * incoming;
+            let mut best = (dodge, Command::Dodge);
+            if let Some((v, weapon)) = counter_value(world, actor, attacker, &w, state.mode)
+                && v > best.0
+            {
+                best = (v, Command::Counter { weapon });
+            }
+            if best.0 > my_turn * 0.9 && best.0 >= 1.5 {
+                best.1
+            } else {
+                Command::NoReaction
+            }
+        }
+    }
+}
+
+/// An opportunity strike at a mover with any weapon usable as a reaction.
+fn opportunity(world: &World, actor: Cid, mover: Cid) -> Option<(f64, usize, Cid)> {
+    let l = view::get::<Loadout>(world, actor)?;
+    l.weapons
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| check_strike(world, actor, mover, *i, MODE_STRIKE, true).is_ok())
+        .map(|(i, w)| (blow_value(world, actor, mover, w, MODE_STRIKE), i, mover))
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+}
+
+/// What countering is worth: my blow on the attacker, plus the chance it
+/// stops the attack (the blow that hurts more lands first).
+fn counter_value(
+    world: &World,
+    actor: Cid,
+    attacker: Cid,
+    incoming: &Weapon,
+    mode: usize,
+) -> Option<(f64, usize)> {
+    let l = view::get::<Loadout>(world, actor)?;
+    let (in_mean, in_down) = damage_odds(world, attacker, actor, incoming, mode);
+    let mut best: Option<(f64, usize)> = None;
+    for (i, w) in l.weapons.iter().enumerate() {
+        if check_strike(world, actor, attacker, i, MODE_STRIKE, true).is_err() {
+            continue;
+        }
+        let (my_mean, my_down) = damage_odds(world, actor, attacker, w, MODE_STRIKE);
+        // Rough odds that my blow is the bigger one and downs the attacker
+        // first, so that theirs never lands.
+        let first = if my_mean > in_mean {
+            0.6
+        } else if my_mean < in_mean {
+            0.3
+        } else {
+            0.45
+        };
+        let v = my_mean + DOWN * my_down + first * my_down * (in_mean + DOWN * in_down)
+            - (1.0 - first * my_down) * DOWN * in_down * 0.25;
+        if best.is_none_or(|b| v > b.0) {
+            best = Some((v, i));
+        }
+    }
+    best
+}

@@ -1,0 +1,768 @@
+//! §Attacking, §Reacting to an attack, §Guarding, §Cover and §Effects of
+//! size in combat: an attack is declared, a WIT save to hit is made where
+//! the text asks for one, the target may react (dodge, counter, hide behind
+//! a nearby ally), nearby allies may guard, and damage is rolled, reduced by
+//! armour and applied.
+
+use bevy::prelude::*;
+
+use crate::rules::apply::emit;
+use crate::rules::battle::{Battle, Prompt};
+use crate::rules::components::{Cid, Condition, Health, Loadout, Size, TurnState, Weapon};
+use crate::rules::dice::{Dice, DiceExpr, DiceRoll, RollOptions};
+use crate::rules::event::{BattleEvent, Modifier, ReactionKind};
+use crate::rules::map::{Cell, Map, Terrain};
+use crate::rules::view;
+
+use super::check::stats;
+use super::data::{MODE_DEATH_BLOW, MODE_HOLD_BACK, impaired};
+use super::movement::resume_move;
+use super::round::{ZonesRound, end_turn};
+use super::settings::{ZeroHealth, ZonesSettings};
+
+pub const RULE_ATTACK: &str = "zones §Attacking";
+pub const RULE_REACT: &str = "zones §Reacting to an attack";
+pub const RULE_DODGE: &str = "zones §Reacting to an attack: Dodge";
+pub const RULE_COUNTER: &str = "zones §Reacting to an attack: Counter";
+pub const RULE_HIDE: &str = "zones §Reacting to an attack: Hide behind a nearby character";
+pub const RULE_GUARD: &str = "zones §Guarding";
+pub const RULE_COVER: &str = "zones §Cover";
+pub const RULE_SIZE: &str = "zones §Effects of size in combat";
+pub const RULE_HEALTH: &str = "Fray decides: docs/rulesets/zones.md §Health";
+pub const RULE_SAVES: &str = "Fray decides: docs/rulesets/zones.md §Saves";
+
+/// An attack waiting for a reaction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttackState {
+    pub attacker: Cid,
+    pub target: Cid,
+    pub weapon: usize,
+    pub mode: usize,
+    pub stage: Stage,
+    /// The target came in by hiding-behind: it may not pass the attack on.
+    pub hidden: bool,
+    /// Nearby allies still to be asked whether they guard.
+    pub guards: Vec<Cid>,
+}
+
+/// Who is being asked about an attack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// The target: dodge, counter, hide behind, or take it.
+    Target,
+    /// The first of `guards`: guard, or not.
+    Guard,
+}
+
+/// A move stopped at a zone border while nearby enemies decide on
+/// opportunity attacks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveState {
+    pub who: Cid,
+    /// The rest of the path, starting with the first cell past the border.
+    pub rest: Vec<Cell>,
+    /// Enemies still to be asked; the first is being asked now.
+    pub candidates: Vec<Cid>,
+}
+
+/// What the battle is in the middle of.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Pending {
+    pub attack: Option<AttackState>,
+    pub moving: Option<MoveState>,
+}
+
+/// Roll a d20 save under `target` and log it. Fray decides: equal or under
+/// passes; with `natural_extremes`, 1 always passes and 20 always fails.
+pub fn save(
+    world: &mut World,
+    who: Cid,
+    attribute: &'static str,
+    target: i32,
+    purpose: &'static str,
+    rule: &'static str,
+) -> bool {
+    let r = world.resource_mut::<Dice>().roll_die(20);
+    let extremes = world.resource::<ZonesSettings>().natural_extremes;
+    let pass = if extremes && r == 1 {
+        true
+    } else if extremes && r == 20 {
+        false
+    } else {
+        r as i32 <= target
+    };
+    emit(
+        world,
+        BattleEvent::SaveRolled {
+            who,
+            attribute,
+            roll: d20_roll(r),
+            target,
+            pass,
+            purpose,
+            rule,
+        },
+    );
+    pass
+}
+
+fn d20_roll(r: u32) -> DiceRoll {
+    DiceRoll {
+        expr: "1D20".into(),
+        dice: vec![crate::rules::dice::Die {
+            sides: 20,
+            result: r,
+            exploded: false,
+            negative: false,
+        }],
+        flat: 0,
+        total: r as i32,
+    }
+}
+
+/// Chance to pass a d20 save under `target`.
+pub fn save_chance(world: &World, target: i32) -> f64 {
+    let extremes = world.resource::<ZonesSettings>().natural_extremes;
+    let passing = if extremes {
+        target.clamp(1, 19)
+    } else {
+        target.clamp(0, 20)
+    };
+    f64::from(passing) / 20.0
+}
+
+pub fn weapon(world: &World, who: Cid, index: usize) -> Option<Weapon> {
+    view::get::<Loadout>(world, who).and_then(|l| l.weapons.get(index).cloned())
+}
+
+pub fn zone(world: &World, who: Cid) -> Option<usize> {
+    let c = view::cell(world, who)?;
+    world.resource::<Map>().zone_of(c)
+}
+
+/// Same zone: "nearby".
+pub fn nearby(world: &World, a: Cid, b: Cid) -> bool {
+    zone(world, a).is_some() && zone(world, a) == zone(world, b)
+}
+
+/// Zone steps between two characters.
+pub fn zone_distance(world: &World, a: Cid, b: Cid) -> Option<u32> {
+    let (za, zb) = (zone(world, a)?, zone(world, b)?);
+    world.resource::<Map>().zone_distance(za, zb)
+}
+
+pub fn visible(world: &World, a: Cid, b: Cid) -> bool {
+    match (view::cell(world, a), view::cell(world, b)) {
+        (Some(x), Some(y)) => world.resource::<Map>().line_of_sight(x, y),
+        _ => false,
+    }
+}
+
+fn size_rank(world: &World, who: Cid) -> i32 {
+    match view::get::<Size>(world, who).copied().unwrap_or_default() {
+        Size::Small => 0,
+        Size::Medium => 1,
+        Size::Large => 2,
+    }
+}
+
+/// Range of a ranged weapon against `target`: "the maximum range is halved
+/// for each size of difference if the target is smaller, or doubled for each
+/// size of difference if the target is larger" (not for blasts).
+pub fn range_against(world: &World, attacker: Cid, target: Cid, w: &Weapon) -> u32 {
+    if w.blast {
+        return w.range_zones;
+    }
+    let diff = size_rank(world, target) - size_rank(world, attacker);
+    if diff >= 0 {
+        w.range_zones << diff
+    } else {
+        w.range_zones >> (-diff)
+    }
+}
+
+/// Why the attack needs a WIT save to hit, if it does (§Attacking:
+/// "For melee attacks: when the target isn't visible ... For ranged
+/// attacks: when the target is beyond half range, or the attack is made
+/// while moving").
+pub fn wit_save_reason(
+    world: &World,
+    attacker: Cid,
+    target: Cid,
+    w: &Weapon,
+    reaction: bool,
+) -> Option<&'static str> {
+    if !w.is_ranged() {
+        return (!visible(world, attacker, target)).then_some("to hit a target it cannot see");
+    }
+    let dist = zone_distance(world, attacker, target).unwrap_or(u32::MAX);
+    if 2 * dist > range_against(world, attacker, target, w) {
+        return Some("to hit beyond half range");
+    }
+    let moved = !reaction && world.resource::<ZonesRound>().turn.zones > 0;
+    moved.then_some("to hit while moving")
+}
+
+/// The target's armour against this attack: worn armour and shield, plus
+/// cover against a ranged attack that cannot penetrate it, never above 3.
+pub fn armour(world: &World, attacker: Cid, target: Cid, w: &Weapon) -> (i32, Vec<Modifier>) {
+    let worn = stats(world, target).map_or(0, |s| s.armour);
+    let mut parts = Vec::new();
+    if worn > 0 {
+        parts.push(Modifier::new("armour", -worn, RULE_ATTACK));
+    }
+    let mut total = worn;
+    if w.is_ranged() && in_cover(world, attacker, target) {
+        if w.penetration > 0 {
+            parts.push(Modifier::new("cover (penetrated)", 0, RULE_COVER));
+        } else {
+            parts.push(Modifier::new("cover", -1, RULE_COVER));
+            total += 1;
+        }
+    }
+    if total > 3 {
+        parts.push(Modifier::new("armour never above 3", total - 3, RULE_COVER));
+        total = 3;
+    }
+    (total, parts)
+}
+
+/// Fray decides: a target is in cover when it stands in low or high cover,
+/// or when a cover cell next to it lies on the line of fire.
+pub fn in_cover(world: &World, attacker: Cid, target: Cid) -> bool {
+    let (Some(from), Some(at)) = (view::cell(world, attacker), view::cell(world, target)) else {
+        return false;
+    };
+    let map = world.resource::<Map>();
+    let cover = |c: Cell| matches!(map.terrain(c), Terrain::LowCover | Terrain::HighCover);
+    cover(at)
+        || Map::cells_between(from, at)
+            .into_iter()
+            .any(|c| Map::chebyshev(c, at) == 1 && cover(c))
+}
+
+/// Roll the damage of an attack: the weapon's die (a d4 when held back),
+/// with the dice doubled for each size the attacker is larger, or the
+/// result halved (rounded up) for each size it is smaller.
+pub fn roll_damage(
+    world: &mut World,
+    attacker: Cid,
+    target: Cid,
+    w: &Weapon,
+    mode: usize,
+) -> (DiceRoll, i32, Vec<Modifier>) {
+    let expr: DiceExpr = if mode == MODE_HOLD_BACK {
+        impaired()
+    } else {
+        w.damage.clone()
+    };
+    let diff = if w.blast {
+        0
+    } else {
+        size_rank(world, attacker) - size_rank(world, target)
+    };
+    let times = if diff > 0 { 1u32 << diff } else { 1 };
+    let mut roll = DiceRoll {
+        expr: if times > 1 {
+            format!("{times} x {expr}")
+        } else {
+            expr.to_string()
+        },
+        dice: Vec::new(),
+        flat: 0,
+        total: 0,
+    };
+    for _ in 0..times {
+        let r = expr.roll(&mut world.resource_mut::<Dice>(), &RollOptions::default());
+        roll.dice.extend(r.dice);
+        roll.flat += r.flat;
+        roll.total += r.total;
+    }
+    let mut steps = Vec::new();
+    let mut value = roll.total;
+    if diff > 0 {
+        steps.push(Modifier::new("larger: dice doubled per size", 0, RULE_SIZE));
+    } else if diff < 0 {
+        let halved = (value + (1 << -diff) - 1) >> -diff;
+        steps.push(Modifier::new(
+            "smaller: halved per size",
+            halved - value,
+            RULE_SIZE,
+        ));
+        value = halved;
+    }
+    (roll, value, steps)
+}
+
+/// Damage `target` takes from a rolled attack, after armour.
+pub struct Blow {
+    pub target: Cid,
+    pub roll: DiceRoll,
+    pub rolled: i32,
+    pub steps: Vec<Modifier>,
+    pub suffered: i32,
+}
+
+/// Roll a blow by `attacker` on `target`.
+pub fn blow(world: &mut World, attacker: Cid, target: Cid, w: &Weapon, mode: usize) -> Blow {
+    let (roll, value, mut steps) = roll_damage(world, attacker, target, w, mode);
+    emit(
+        world,
+        BattleEvent::DamageRolled {
+            target,
+            roll: roll.clone(),
+            rule: RULE_ATTACK,
+        },
+    );
+    let (armour, parts) = armour(world, attacker, target, w);
+    steps.extend(parts);
+    Blow {
+        target,
+        rolled: roll.total,
+        roll,
+        steps,
+        suffered: (value - armour).max(0),
+    }
+}
+
+/// The health at or under which one hit is critical: at least
+/// `critical_percent` of the maximum, rounded up.
+pub fn critical_threshold(world: &World, who: Cid) -> i32 {
+    let max = view::get::<Health>(world, who).map_or(1, |h| h.hp_max);
+    let pct = world.resource::<ZonesSettings>().critical_percent as i32;
+    ((max * pct + 99) / 100).max(1)
+}
+
+/// Apply a blow: health falls; critical damage incapacitates; health 0 or
+/// less kills (or incapacitates, by setting).
+pub fn land(world: &mut World, b: &Blow) {
+    let Some(h) = view::get::<Health>(world, b.target).copied() else {
+        return;
+    };
+    let after = h.hp - b.suffered;
+    emit(
+        world,
+        BattleEvent::Damaged {
+            target: b.target,
+            rolled: b.rolled,
+            steps: b.steps.clone(),
+            ep_loss: 0,
+            hp_loss: b.suffered,
+            hp_after: after,
+            ep_after: 0,
+            rule: RULE_ATTACK,
+        },
+    );
+    if b.suffered > 0 {
+        super::morale::harmed(world, b.target);
+    }
+    let conds = view::conditions(world, b.target);
+    let zero = world.resource::<ZonesSettings>().zero_health;
+    if after <= 0 && zero == ZeroHealth::Dead {
+        emit(
+            world,
+            BattleEvent::ConditionAdded {
+                who: b.target,
+                condition: Condition::Dead,
+                rule: RULE_HEALTH,
+            },
+        );
+    } else if !conds.has(Condition::Incapacitated)
+        && (after <= 0 || b.suffered >= critical_threshold(world, b.target))
+    {
+        emit(
+            world,
+            BattleEvent::ConditionAdded {
+                who: b.target,
+                condition: Condition::Incapacitated,
+                rule: RULE_HEALTH,
+            },
+        );
+    }
+}
+
+/// Can `who` react to an attack by `attacker` now? "Targets who are unaware
+/// of their attacker can't react"; a reaction takes the whole turn, so only
+/// those who have not yet taken their turn this round may.
+pub fn can_react(world: &World, who: Cid, attacker: Cid) -> bool {
+    view::standing(world, who)
+        && view::get::<TurnState>(world, who).is_some_and(|t| !t.done)
+        && !view::conditions(world, attacker).has(Condition::Concealed)
+}
+
+/// An attack on the actor's turn (§Attacking). The state machine goes on in
+/// [`resolve_reaction`] when a reaction prompt is answered.
+pub fn execute_attack(world: &mut World, attacker: Cid, target: Cid, weapon: usize, mode: usize) {
+    let Some(w) = self::weapon(world, attacker, weapon) else {
+        return;
+    };
+    emit(
+        world,
+        BattleEvent::AttackMade {
+            attacker,
+            target,
+            weapon: w.name.clone(),
+            weapon_index: weapon,
+            mode: w.mode_name(mode).to_string(),
+            reaction: false,
+            rule: RULE_ATTACK,
+        },
+    );
+    world.resource_mut::<ZonesRound>().turn.main = true;
+    if mode == MODE_DEATH_BLOW {
+        emit(
+            world,
+            BattleEvent::ConditionAdded {
+                who: target,
+                condition: Condition::Dead,
+                rule: "zones §Attacking: death blow",
+            },
+        );
+        return;
+    }
+    if let Some(why) = wit_save_reason(world, attacker, target, &w, false) {
+        let wit = stats(world, attacker).map_or(0, |s| s.wit);
+        if !save(world, attacker, "WIT", wit, why, RULE_ATTACK) {
+            emit(
+                world,
+                BattleEvent::AttackMissed {
+                    attacker,
+                    target,
+                    rule: RULE_ATTACK,
+                },
+            );
+            return;
+        }
+    }
+    let state = AttackState {
+        attacker,
+        target,
+        weapon,
+        mode,
+        stage: Stage::Target,
+        hidden: false,
+        guards: Vec::new(),
+    };
+    ask_target(world, state);
+}
+
+/// Ask the target to react, or go on to the guards.
+fn ask_target(world: &mut World, mut state: AttackState) {
+    if can_react(world, state.target, state.attacker)
+        && !view::conditions(world, state.target).has(Condition::Surrendered)
+    {
+        state.stage = Stage::Target;
+        world.resource_mut::<Battle>().prompt = Prompt::React {
+            actor: state.target,
+            attacker: state.attacker,
+        };
+        world.resource_mut::<Pending>().attack = Some(state);
+        return;
+    }
+    state.guards = guards(world, &state);
+    ask_guard(world, state);
+}
+
+/// Nearby allies of the target who may guard it: "A character who is
+/// nearby the target of an attack can react by guarding them."
+pub fn guards(world: &World, state: &AttackState) -> Vec<Cid> {
+    if state.hidden {
+        return Vec::new();
+    }
+    view::allies(world, state.target)
+        .into_iter()
+        .filter(|a| *a != state.attacker && nearby(world, *a, state.target))
+        .filter(|a| can_react(world, *a, state.attacker))
+        .collect()
+}
+
+fn ask_guard(world: &mut World, mut state: AttackState) {
+    match state.guards.first() {
+        Some(&g) => {
+            state.stage = Stage::Guard;
+            world.resource_mut::<Battle>().prompt = Prompt::React {
+                actor: g,
+                attacker: state.attacker,
+            };
+            world.resource_mut::<Pending>().attack = Some(state);
+        }
+        None => {
+            hit(world, &state);
+            finish(world);
+        }
+    }
+}
+
+/// The attack lands on its (current) target.
+fn hit(world: &mut World, state: &AttackState) {
+    let Some(w) = weapon(world, state.attacker, state.weapon) else {
+        return;
+    };
+    let b = blow(world, state.attacker, state.target, &w, state.mode);
+    land(world, &b);
+}
+
+/// The attack is over: back to the turn it interrupted.
+fn finish(world: &mut World) {
+    if world.resource::<Pending>().moving.is_some() {
+        next_opportunist(world);
+        return;
+    }
+    let who = world.resource::<ZonesRound>().turn.who;
+    match who {
+        Some(who) => {
+            world.resource_mut::<Battle>().prompt = Prompt::Act { actor: who };
+            if !view::standing(world, who) {
+                end_turn(world, who);
+            }
+        }
+        None => world.resource_mut::<Battle>().prompt = Prompt::None,
+    }
+}
+
+/// Answer to a `React` prompt (checked legal).
+pub fn resolve_reaction(world: &mut World, who: Cid, command: &crate::rules::command::Command) {
+    use crate::rules::command::Command;
+    let Some(mut state) = world.resource_mut::<Pending>().attack.take() else {
+        opportunity_answer(world, who, command);
+        return;
+    };
+    match (state.stage, command) {
+        (Stage::Target, Command::NoReaction) => {
+            emit(world, BattleEvent::ReactionDeclined { who });
+            state.guards = guards(world, &state);
+            ask_guard(world, state);
+        }
+        (Stage::Guard, Command::NoReaction) => {
+            emit(world, BattleEvent::ReactionDeclined { who });
+            state.guards.retain(|g| *g != who);
+            ask_guard(world, state);
+        }
+        (Stage::Target, Command::Dodge) => {
+            taken(world, who, ReactionKind::Dodge, state.attacker, RULE_DODGE);
+            let agi = stats(world, who).map_or(0, |s| s.agi);
+            if save(world, who, "AGI", agi, "to dodge", RULE_DODGE) {
+                emit(
+                    world,
+                    BattleEvent::AttackMissed {
+                        attacker: state.attacker,
+                        target: who,
+                        rule: RULE_DODGE,
+                    },
+                );
+            } else {
+                hit(world, &state);
+            }
+            finish(world);
+        }
+        (Stage::Target, Command::Counter { weapon }) => {
+            taken(
+                world,
+                who,
+                ReactionKind::Counter,
+                state.attacker,
+                RULE_COUNTER,
+            );
+            counter(world, &state, *weapon);
+            finish(world);
+        }
+        (Stage::Target, Command::HideBehind { who: other }) => {
+            taken(
+                world,
+                who,
+                ReactionKind::HideBehind,
+                state.attacker,
+                RULE_HIDE,
+            );
+            emit(
+                world,
+                BattleEvent::TargetChanged {
+                    attacker: state.attacker,
+                    from: who,
+                    to: *other,
+                    swapped: true,
+                    rule: RULE_HIDE,
+                },
+            );
+            state.target = *other;
+            state.hidden = true;
+            ask_target(world, state);
+        }
+        (Stage::Guard, Command::Guard) => {
+            taken(world, who, ReactionKind::Guard, state.attacker, RULE_GUARD);
+            emit(
+                world,
+                BattleEvent::TargetChanged {
+                    attacker: state.attacker,
+                    from: state.target,
+                    to: who,
+                    swapped: false,
+                    rule: RULE_GUARD,
+                },
+            );
+            state.target = who;
+            hit(world, &state);
+            finish(world);
+        }
+        _ => {
+            // Not an answer to this stage (the check refuses these).
+            world.resource_mut::<Pending>().attack = Some(state);
+        }
+    }
+}
+
+fn taken(world: &mut World, who: Cid, kind: ReactionKind, against: Cid, rule: &'static str) {
+    emit(
+        world,
+        BattleEvent::ReactionTaken {
+            who,
+            kind,
+            against,
+            rule,
+        },
+    );
+}
+
+/// "Both characters roll for damage at the same time. Whoever suffers the
+/// most damage, after reductions, is hit first. In case of a tie both
+/// characters are hit at the same time." A blow that incapacitates or kills
+/// stops the other.
+fn counter(world: &mut World, state: &AttackState, counter_weapon: usize) {
+    let (a, t) = (state.attacker, state.target);
+    let (Some(wa), Some(wt)) = (
+        weapon(world, a, state.weapon),
+        weapon(world, t, counter_weapon),
+    ) else {
+        return;
+    };
+    emit(
+        world,
+        BattleEvent::AttackMade {
+            attacker: t,
+            target: a,
+            weapon: wt.name.clone(),
+            weapon_index: counter_weapon,
+            mode: "counter".into(),
+            reaction: true,
+            rule: RULE_COUNTER,
+        },
+    );
+    if let Some(why) = wit_save_reason(world, t, a, &wt, true) {
+        let wit = stats(world, t).map_or(0, |s| s.wit);
+        if !save(world, t, "WIT", wit, why, RULE_COUNTER) {
+            emit(
+                world,
+                BattleEvent::AttackMissed {
+                    attacker: t,
+                    target: a,
+                    rule: RULE_COUNTER,
+                },
+            );
+            hit(world, state);
+            return;
+        }
+    }
+    let on_target = blow(world, a, t, &wa, state.mode);
+    let on_attacker = blow(world, t, a, &wt, 0);
+    let order: [&Blow; 2] = if on_attacker.suffered > on_target.suffered {
+        [&on_attacker, &on_target]
+    } else {
+        [&on_target, &on_attacker]
+    };
+    let tie = on_attacker.suffered == on_target.suffered;
+    land(world, order[0]);
+    // The one hit first strikes back only if still standing (or at once, on
+    // a tie).
+    let striker = if order[0].target == a { a } else { t };
+    if tie || view::standing(world, striker) {
+        land(world, order[1]);
+    }
+}
+
+/// The next enemy at the border is asked, or the move resumes.
+fn next_opportunist(world: &mut World) {
+    let mover = world.resource::<Pending>().moving.as_ref().map(|m| m.who);
+    let Some(mover) = mover else { return };
+    let next = {
+        let mut p = world.resource_mut::<Pending>();
+        let m = p.moving.as_mut().expect("checked above");
+        if !m.candidates.is_empty() {
+            m.candidates.remove(0);
+        }
+        m.candidates.clone()
+    };
+    let still: Vec<Cid> = next
+        .into_iter()
+        .filter(|c| can_react(world, *c, mover) && nearby(world, *c, mover))
+        .collect();
+    if view::standing(world, mover)
+        && let Some(&first) = still.first()
+    {
+        if let Some(m) = world.resource_mut::<Pending>().moving.as_mut() {
+            m.candidates = still.clone();
+        }
+        world.resource_mut::<Battle>().prompt = Prompt::React {
+            actor: first,
+            attacker: mover,
+        };
+        return;
+    }
+    resume_move(world);
+}
+
+/// An enemy at the border answers: strike at the mover, or let it go.
+fn opportunity_answer(world: &mut World, who: Cid, command: &crate::rules::command::Command) {
+    use crate::rules::command::Command;
+    let Some(mover) = world.resource::<Pending>().moving.as_ref().map(|m| m.who) else {
+        return;
+    };
+    match command {
+        Command::Opportunity { weapon } => {
+            taken(
+                world,
+                who,
+                ReactionKind::Opportunity,
+                mover,
+                super::movement::RULE_OPPORTUNITY,
+            );
+            if let Some(w) = self::weapon(world, who, *weapon) {
+                emit(
+                    world,
+                    BattleEvent::AttackMade {
+                        attacker: who,
+                        target: mover,
+                        weapon: w.name.clone(),
+                        weapon_index: *weapon,
+                        mode: "opportunity".into(),
+                        reaction: true,
+                        rule: super::movement::RULE_OPPORTUNITY,
+                    },
+                );
+                let missed = match wit_save_reason(world, who, mover, &w, true) {
+                    Some(why) => {
+                        let wit = stats(world, who).map_or(0, |s| s.wit);
+                        !save(world, who, "WIT", wit, why, RULE_ATTACK)
+                    }
+                    None => false,
+                };
+                if missed {
+                    emit(
+                        world,
+                        BattleEvent::AttackMissed {
+                            attacker: who,
+                            target: mover,
+                            rule: RULE_ATTACK,
+                        },
+                    );
+                } else {
+                    // The mover is in the middle of its own turn: it cannot
+                    // react.
+                    let b = blow(world, who, mover, &w, 0);
+                    land(world, &b);
+                }
+            }
+        }
+        _ => emit(world, BattleEvent::ReactionDeclined { who }),
+    }
+    next_opportunist(world);
+}

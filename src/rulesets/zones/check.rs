@@ -1,0 +1,258 @@
+//! The one legality check of the zones ruleset: is this command legal for
+//! this character now? The UI greys out and the AI filters by it.
+
+use bevy::prelude::*;
+
+use crate::rules::battle::{Battle, Factions, Prompt, Roster};
+use crate::rules::command::{Command, Illegal, illegal};
+use crate::rules::components::{Cid, Condition, Loadout, TurnState};
+use crate::rules::view;
+
+use super::attack::{Pending, Stage, nearby, range_against, visible, weapon, zone_distance};
+use super::data::{MODE_DEATH_BLOW, ZonesStats};
+use super::movement::{check_flee, check_move};
+use super::round::{ZonesRound, eligible};
+
+pub fn stats(world: &World, who: Cid) -> Option<&ZonesStats> {
+    view::get::<ZonesStats>(world, who)
+}
+
+fn name(world: &World, who: Cid) -> String {
+    world.resource::<Roster>().name(who).to_string()
+}
+
+/// Is the command legal for `actor` now?
+pub fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
+    let battle = world.resource::<Battle>();
+    if battle.is_over() {
+        return illegal("the battle is over");
+    }
+    match battle.prompt {
+        Prompt::None => illegal("the battle is between turns"),
+        Prompt::Activate { faction, speaker } => {
+            if actor != speaker {
+                return illegal(format!("waiting for {} to choose", name(world, speaker)));
+            }
+            check_activation(world, faction, command)
+        }
+        Prompt::React {
+            actor: reactor,
+            attacker,
+        } => {
+            if actor != reactor {
+                return illegal(format!("waiting for {} to react", name(world, reactor)));
+            }
+            check_reaction(world, actor, attacker, command)
+        }
+        Prompt::Act { actor: acting } => {
+            if actor != acting {
+                return illegal(format!("it is {}'s turn", name(world, acting)));
+            }
+            check_turn(world, actor, command)
+        }
+    }
+}
+
+fn check_activation(world: &World, faction: u8, command: &Command) -> Result<(), Illegal> {
+    match command {
+        Command::Pass => Ok(()),
+        Command::Activate { who } => {
+            if view::faction(world, *who) != Some(faction) {
+                return illegal(format!("{} is not of this faction", name(world, *who)));
+            }
+            if !eligible(world, faction).contains(who) {
+                return illegal(format!(
+                    "{} has taken a turn this round or is out of the fight",
+                    name(world, *who)
+                ));
+            }
+            Ok(())
+        }
+        Command::FirstTurnTo { faction: to } => {
+            let r = world.resource::<ZonesRound>();
+            if !r.opening || r.holder != Some(faction) {
+                return illegal("only the faction holding the initiative, at the start of a round");
+            }
+            if *to == faction || usize::from(*to) >= world.resource::<Factions>().0.len() {
+                return illegal("give the first turn to another faction");
+            }
+            Ok(())
+        }
+        _ => illegal("choose who takes the turn, or pass"),
+    }
+}
+
+fn check_reaction(
+    world: &World,
+    actor: Cid,
+    attacker: Cid,
+    command: &Command,
+) -> Result<(), Illegal> {
+    let pending = world.resource::<Pending>();
+    if let Some(state) = &pending.attack {
+        return match (state.stage, command) {
+            (_, Command::NoReaction) => Ok(()),
+            (Stage::Target, Command::Dodge) => Ok(()),
+            (Stage::Target, Command::Counter { weapon }) => {
+                check_strike(world, actor, attacker, *weapon, 0, true)
+            }
+            (Stage::Target, Command::HideBehind { who }) => {
+                if state.hidden {
+                    return illegal("the attack already passed to this character by hiding");
+                }
+                if *who == actor || *who == attacker {
+                    return illegal("hide behind someone else");
+                }
+                if view::faction(world, *who) != view::faction(world, actor)
+                    || !view::standing(world, *who)
+                {
+                    return illegal("only behind a willing ally");
+                }
+                if !nearby(world, actor, *who) {
+                    return illegal(format!("{} is not nearby", name(world, *who)));
+                }
+                Ok(())
+            }
+            (Stage::Guard, Command::Guard) => Ok(()),
+            (Stage::Target, _) => illegal("dodge, counter, hide behind an ally, or take it"),
+            (Stage::Guard, _) => illegal("guard, or not"),
+        };
+    }
+    if pending.moving.is_some() {
+        return match command {
+            Command::NoReaction => Ok(()),
+            Command::Opportunity { weapon } => {
+                check_strike(world, actor, attacker, *weapon, 0, true)
+            }
+            _ => illegal("make an opportunity attack, or let them go"),
+        };
+    }
+    illegal("there is nothing to react to")
+}
+
+/// Can `who` strike `target` with weapon `index` in `mode` now?
+/// `reaction`: a counter or opportunity attack (no action spent).
+pub fn check_strike(
+    world: &World,
+    who: Cid,
+    target: Cid,
+    index: usize,
+    mode: usize,
+    reaction: bool,
+) -> Result<(), Illegal> {
+    let Some(w) = weapon(world, who, index) else {
+        return illegal("no such weapon");
+    };
+    let Some(l) = view::get::<Loadout>(world, who) else {
+        return illegal("no weapons");
+    };
+    let unarmed = index + 1 == l.weapons.len();
+    if !unarmed && l.ready != Some(index) {
+        return illegal(format!("the {} is not in hand", w.name));
+    }
+    if view::faction(world, who) == view::faction(world, target) {
+        return illegal("not an enemy");
+    }
+    let tc = view::conditions(world, target);
+    if tc.has(Condition::Dead) || tc.has(Condition::Fled) {
+        return illegal("no longer in the fight");
+    }
+    if mode >= w.mode_count() {
+        return illegal("no such attack");
+    }
+    if mode == MODE_DEATH_BLOW {
+        if reaction {
+            return illegal("a death blow is not a reaction");
+        }
+        if !tc.has(Condition::Incapacitated) || !nearby(world, who, target) {
+            return illegal("a death blow needs a nearby incapacitated target");
+        }
+    }
+    if w.is_ranged() {
+        if w.spare == Some(0) {
+            return illegal(format!("no ammunition left for the {}", w.name));
+        }
+        if !visible(world, who, target) {
+            return illegal("a ranged attack needs a visible target");
+        }
+        let dist = zone_distance(world, who, target).unwrap_or(u32::MAX);
+        let range = range_against(world, who, target, &w);
+        if dist > range {
+            return illegal(format!("out of range: {dist} zones, range {range}"));
+        }
+        let moved = !reaction && world.resource::<ZonesRound>().turn.zones > 0;
+        if moved && 2 * dist > range {
+            return illegal("beyond half range while moving");
+        }
+    } else if !nearby(world, who, target) {
+        return illegal("melee attacks only reach nearby enemies (the same zone)");
+    }
+    Ok(())
+}
+
+fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
+    if !view::standing(world, actor) {
+        return illegal("out of the fight");
+    }
+    let t = world.resource::<ZonesRound>().turn.clone();
+    let broken = view::conditions(world, actor).has(Condition::Broken);
+    let half = stats(world, actor).map_or(1, |s| s.half_speed());
+    match command {
+        Command::EndTurn => Ok(()),
+        Command::Move { path } => check_move(world, actor, path).map(|_| ()),
+        Command::Attack {
+            target,
+            weapon,
+            mode,
+        } => {
+            if broken {
+                return illegal("broken by fear: surrender or get away");
+            }
+            if t.main {
+                return illegal("the main action of this turn is spent");
+            }
+            if t.bonus >= 2 {
+                return illegal("two bonus actions took the place of the main action");
+            }
+            if t.zones > half {
+                return illegal("moved at full speed: no actions this turn");
+            }
+            check_strike(world, actor, *target, *weapon, *mode, false)
+        }
+        Command::Draw { weapon } => {
+            let Some(l) = view::get::<Loadout>(world, actor) else {
+                return illegal("no weapons");
+            };
+            if *weapon + 1 >= l.weapons.len() {
+                return illegal("no such weapon to draw");
+            }
+            if l.ready == Some(*weapon) {
+                return illegal("already in hand");
+            }
+            if t.bonus_left() == 0 {
+                return illegal("no bonus action left");
+            }
+            if t.zones > half {
+                return illegal("moved at full speed: no actions this turn");
+            }
+            Ok(())
+        }
+        Command::Surrender => {
+            if view::conditions(world, actor).has(Condition::Surrendered) {
+                return illegal("already surrendered");
+            }
+            Ok(())
+        }
+        Command::Flee => check_flee(world, actor),
+        Command::Activate { .. } | Command::Pass | Command::FirstTurnTo { .. } => {
+            illegal("a character is taking its turn")
+        }
+        c if c.is_reaction() => illegal("there is no attack to react to"),
+        _ => illegal("not part of a zones turn"),
+    }
+}
+
+/// Has `who` not yet taken its turn this round?
+pub fn turn_left(world: &World, who: Cid) -> bool {
+    view::get::<TurnState>(world, who).is_some_and(|t| !t.done)
+}

@@ -1,0 +1,352 @@
+//! Zones stat blocks, equipment and bestiary, read from
+//! `assets/rulesets/zones/*.ron`, and how a level's archetype becomes a
+//! combatant.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use bevy::prelude::*;
+use serde::Deserialize;
+
+use crate::data::error::{DataError, load_ron, locate};
+use crate::data::level::CombatantDef;
+use crate::rules::components::{FireMode, Health, Loadout, ReloadCost, Size, Weapon, WeaponKind};
+use crate::rules::dice::DiceExpr;
+
+use super::settings::ZonesSettings;
+
+/// A zones character's attributes (saves roll d20 under them), armour and
+/// traits.
+#[derive(Component, Clone, Debug, PartialEq, Eq)]
+pub struct ZonesStats {
+    pub str: i32,
+    pub agi: i32,
+    pub wit: i32,
+    /// Worn armour, shield included, before cover (§Cover: "never above 3").
+    pub armour: i32,
+    /// Names of the armour pieces and shield, for the sheet.
+    pub armour_names: Vec<String>,
+    /// Full speed in zones (§Taking a turn: "typically 2 zones").
+    pub speed: u32,
+    /// Sprints: full speed doubled ("or 4 zones if sprinting").
+    pub sprint: bool,
+    /// "Characters who are immune to fear are also immune to morale."
+    pub fearless: bool,
+}
+
+impl ZonesStats {
+    /// Zones a full move covers.
+    pub fn full_speed(&self) -> u32 {
+        if self.sprint {
+            self.speed * 2
+        } else {
+            self.speed
+        }
+    }
+    /// Zones a move with actions covers ("move half their speed").
+    pub fn half_speed(&self) -> u32 {
+        self.full_speed() / 2
+    }
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeaponDef {
+    pub name: String,
+    /// The damage die (§Attacking: "damage depending on the weapon used").
+    pub damage: DiceExpr,
+    /// Range in zones; absent for melee weapons.
+    #[serde(default)]
+    pub range: u32,
+    #[serde(default)]
+    pub thrown: bool,
+    #[serde(default = "one")]
+    pub hands: u8,
+    /// Powerful enough to penetrate cover (§Cover).
+    #[serde(default)]
+    pub penetrating: bool,
+    /// Hits a whole zone (§Blast attacks).
+    #[serde(default)]
+    pub blast: bool,
+    /// Shots or throws carried; absent = enough for any fight.
+    #[serde(default)]
+    pub ammo: Option<u32>,
+}
+
+fn one() -> u8 {
+    1
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArmourDef {
+    pub name: String,
+    /// Armour value it adds.
+    pub value: i32,
+}
+
+/// `assets/rulesets/zones/equipment.ron`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Equipment {
+    pub weapons: BTreeMap<String, WeaponDef>,
+    pub armour: BTreeMap<String, ArmourDef>,
+    pub shields: BTreeMap<String, ArmourDef>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArchetypeDef {
+    pub name: String,
+    #[serde(default)]
+    pub size: Size,
+    pub str: i32,
+    pub agi: i32,
+    pub wit: i32,
+    pub health: i32,
+    /// Carried weapons; the first is in hand when the fight starts.
+    pub weapons: Vec<String>,
+    #[serde(default)]
+    pub armour: Vec<String>,
+    #[serde(default)]
+    pub shield: Option<String>,
+    #[serde(default = "two")]
+    pub speed: u32,
+    #[serde(default)]
+    pub sprint: bool,
+    #[serde(default)]
+    pub fearless: bool,
+}
+
+fn two() -> u32 {
+    2
+}
+
+/// `assets/rulesets/zones/bestiary.ron`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Bestiary {
+    pub archetypes: BTreeMap<String, ArchetypeDef>,
+}
+
+/// Everything zones reads from its asset folder.
+#[derive(Resource, Clone, Debug)]
+pub struct ZonesData {
+    pub equipment: Equipment,
+    pub bestiary: Bestiary,
+    pub settings: ZonesSettings,
+}
+
+/// The attack modes every weapon has, in `Command::Attack::mode` order.
+pub const MODE_STRIKE: usize = 0;
+/// "voluntarily hold back an attack to inflict impaired damage".
+pub const MODE_HOLD_BACK: usize = 1;
+/// "deliver a death blow" on a nearby incapacitated target.
+pub const MODE_DEATH_BLOW: usize = 2;
+
+/// Impaired damage: a d4 whatever the weapon (Fray decides, after "Unarmed
+/// attacks inflict d4 impaired damage").
+pub fn impaired() -> DiceExpr {
+    DiceExpr::parse("d4").unwrap_or_else(|_| DiceExpr::flat(1))
+}
+
+/// The stat names a level may override for zones.
+pub const STAT_KEYS: [&str; 5] = ["STR", "AGI", "WIT", "HEALTH", "ARMOUR"];
+
+/// The zones components of one combatant.
+pub struct ZonesBundle {
+    pub stats: ZonesStats,
+    pub size: Size,
+    pub health: Health,
+    pub loadout: Loadout,
+}
+
+impl ZonesData {
+    /// Read `equipment.ron`, `bestiary.ron` and `settings.ron` from `dir` and
+    /// check that every archetype's equipment exists.
+    pub fn load(dir: &Path) -> Result<ZonesData, DataError> {
+        let equipment: Equipment = load_ron(&dir.join("equipment.ron"))?;
+        let bestiary_path = dir.join("bestiary.ron");
+        let bestiary: Bestiary = load_ron(&bestiary_path)?;
+        let settings: ZonesSettings = load_ron(&dir.join("settings.ron"))?;
+        let text = std::fs::read_to_string(&bestiary_path).unwrap_or_default();
+        for (id, a) in &bestiary.archetypes {
+            let missing = a
+                .weapons
+                .iter()
+                .filter(|w| !equipment.weapons.contains_key(*w))
+                .map(|w| ("weapon", w))
+                .chain(
+                    a.armour
+                        .iter()
+                        .filter(|p| !equipment.armour.contains_key(*p))
+                        .map(|p| ("armour", p)),
+                )
+                .chain(
+                    a.shield
+                        .iter()
+                        .filter(|s| !equipment.shields.contains_key(*s))
+                        .map(|s| ("shield", s)),
+                )
+                .next();
+            if let Some((what, name)) = missing {
+                let (line, column) =
+                    locate(&text, Some(&format!("\"{id}\"")), &format!("\"{name}\""));
+                return Err(DataError {
+                    file: bestiary_path,
+                    line,
+                    column,
+                    message: format!(
+                        "archetype `{id}` names {what} `{name}`, which equipment.ron does not define"
+                    ),
+                });
+            }
+        }
+        Ok(ZonesData {
+            equipment,
+            bestiary,
+            settings,
+        })
+    }
+
+    pub fn weapon(&self, id: &str) -> Result<Weapon, String> {
+        let d = self
+            .equipment
+            .weapons
+            .get(id)
+            .ok_or_else(|| format!("zones has no weapon `{id}`"))?;
+        Ok(weapon_from(id, d))
+    }
+
+    /// Build a combatant from its archetype and the level's overrides.
+    pub fn equip(&self, def: &CombatantDef) -> Result<ZonesBundle, String> {
+        let a = self
+            .bestiary
+            .archetypes
+            .get(&def.archetype)
+            .ok_or_else(|| format!("zones has no archetype `{}`", def.archetype))?;
+        let o = &def.overrides;
+        for key in o.stats.keys() {
+            if !STAT_KEYS.contains(&key.as_str()) {
+                return Err(format!(
+                    "zones has no stat `{key}`; expected one of {}",
+                    STAT_KEYS.join(", ")
+                ));
+            }
+        }
+        let stat = |key: &str, v: i32| o.stats.get(key).copied().unwrap_or(v);
+        let weapon_ids = o.weapons.clone().unwrap_or_else(|| a.weapons.clone());
+        let mut weapons = weapon_ids
+            .iter()
+            .map(|w| self.weapon(w))
+            .collect::<Result<Vec<_>, _>>()?;
+        weapons.push(unarmed());
+        let mut armour = 0;
+        let mut armour_names = Vec::new();
+        for id in o.armor.clone().unwrap_or_else(|| a.armour.clone()) {
+            let p = self
+                .equipment
+                .armour
+                .get(&id)
+                .ok_or_else(|| format!("zones has no armour `{id}`"))?;
+            armour += p.value;
+            armour_names.push(p.name.clone());
+        }
+        if let Some(id) = o.shield.clone().unwrap_or_else(|| a.shield.clone()) {
+            let s = self
+                .equipment
+                .shields
+                .get(&id)
+                .ok_or_else(|| format!("zones has no shield `{id}`"))?;
+            armour += s.value;
+            armour_names.push(s.name.clone());
+        }
+        let health = stat("HEALTH", a.health);
+        Ok(ZonesBundle {
+            stats: ZonesStats {
+                str: stat("STR", a.str),
+                agi: stat("AGI", a.agi),
+                wit: stat("WIT", a.wit),
+                armour: stat("ARMOUR", armour),
+                armour_names,
+                speed: a.speed,
+                sprint: a.sprint,
+                fearless: a.fearless,
+            },
+            size: a.size,
+            health: Health {
+                hp: health,
+                hp_max: health,
+                ep: 0,
+                ep_max: 0,
+            },
+            loadout: Loadout {
+                ready: Some(0),
+                weapons,
+            },
+        })
+    }
+}
+
+fn modes(damage: &DiceExpr) -> Vec<FireMode> {
+    let mode = |name: &str, damage: DiceExpr| FireMode {
+        name: name.to_string(),
+        shots: 1,
+        damage,
+        attack_mod: 0,
+    };
+    vec![
+        mode("strike", damage.clone()),
+        mode("hold back", impaired()),
+        mode("death blow", DiceExpr::flat(0)),
+    ]
+}
+
+/// A weapon as carried, from its equipment entry.
+pub fn weapon_from(id: &str, d: &WeaponDef) -> Weapon {
+    Weapon {
+        id: id.to_string(),
+        name: d.name.clone(),
+        kind: if d.range == 0 {
+            WeaponKind::Melee
+        } else if d.thrown {
+            WeaponKind::Thrown
+        } else {
+            WeaponKind::Missile
+        },
+        damage: d.damage.clone(),
+        attack_mod: 0,
+        reach: 1,
+        range_increment_m: 0.0,
+        max_range_m: 0.0,
+        hands: d.hands,
+        small: false,
+        penetration: i32::from(d.penetrating),
+        parry: false,
+        modes: modes(&d.damage),
+        magazine: 0,
+        loaded: 0,
+        spare: d.ammo,
+        reload: ReloadCost::Free,
+        range_zones: d.range,
+        blast: d.blast,
+    }
+}
+
+/// Fists and feet: "Unarmed attacks inflict d4 impaired damage." Every
+/// character has them, last in its loadout.
+pub fn unarmed() -> Weapon {
+    weapon_from(
+        "unarmed",
+        &WeaponDef {
+            name: "Unarmed".into(),
+            damage: impaired(),
+            range: 0,
+            thrown: false,
+            hands: 0,
+            penetrating: false,
+            blast: false,
+            ammo: None,
+        },
+    )
+}

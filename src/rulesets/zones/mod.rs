@@ -1,0 +1,279 @@
+//! Zones (`../shared/rules/zones.txt`): factions alternate activating one
+//! character or passing; movement counted in zones; attacks hit unless a
+//! WIT save is asked for; reactions take the character's whole turn; group
+//! morale. Fray's decisions where the text is silent are in
+//! `docs/rulesets/zones.md`.
+
+pub mod ai;
+pub mod attack;
+pub mod check;
+pub mod data;
+pub mod morale;
+pub mod movement;
+pub mod preview;
+pub mod round;
+pub mod settings;
+
+use std::path::Path;
+
+use bevy::ecs::message::Messages;
+use bevy::prelude::*;
+
+use crate::data::error::DataError;
+use crate::data::level::CombatantDef;
+use crate::rules::apply::emit;
+use crate::rules::battle::{
+    Battle, BattleLog, BattleSet, BattleStep, LastRejection, Prompt, RulesetHooks, RulesetId,
+    RulesetRegistry, ruleset_is,
+};
+use crate::rules::command::{Command, CommandMsg};
+use crate::rules::components::{Cid, Condition, Loadout};
+use crate::rules::event::BattleEvent;
+use crate::rules::view;
+
+use attack::Pending;
+use data::ZonesData;
+use round::ZonesRound;
+use settings::ZonesSettings;
+
+pub const RULE_BONUS: &str = "zones §Taking a turn: bonus actions";
+
+/// The zones ruleset plugin.
+pub fn plugin(app: &mut App) {
+    app.init_resource::<Pending>()
+        .init_resource::<ZonesRound>()
+        .init_resource::<ZonesSettings>();
+    app.world_mut()
+        .get_resource_or_init::<RulesetRegistry>()
+        .0
+        .push(hooks());
+    app.add_systems(
+        BattleStep,
+        (
+            resolve
+                .in_set(BattleSet::Resolve)
+                .run_if(ruleset_is(RulesetId::Zones)),
+            round::advance
+                .in_set(BattleSet::Advance)
+                .run_if(ruleset_is(RulesetId::Zones)),
+        ),
+    );
+}
+
+/// Zones' hooks for the core, the AI and the UI.
+pub fn hooks() -> RulesetHooks {
+    RulesetHooks {
+        id: RulesetId::Zones,
+        check: check::check,
+        legal_commands,
+        decide: ai::decide,
+        load,
+        defines,
+        equip,
+        reset,
+        configure,
+        preview: preview::preview,
+        sheet: preview::sheet,
+    }
+}
+
+fn configure(world: &mut World, key: &str, value: &str) -> Result<(), String> {
+    world.resource_mut::<ZonesSettings>().set(key, value)
+}
+
+fn load(world: &mut World, dir: &Path) -> Result<(), DataError> {
+    let data = ZonesData::load(&dir.join("zones"))?;
+    world.insert_resource(data.settings.clone());
+    world.insert_resource(data);
+    Ok(())
+}
+
+fn defines(world: &World, archetype: &str) -> bool {
+    world
+        .get_resource::<ZonesData>()
+        .is_some_and(|d| d.bestiary.archetypes.contains_key(archetype))
+}
+
+fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), String> {
+    let data = world
+        .get_resource::<ZonesData>()
+        .ok_or("zones data is not loaded")?;
+    let b = data.equip(def)?;
+    world
+        .entity_mut(entity)
+        .insert((b.stats, b.size, b.health, b.loadout));
+    Ok(())
+}
+
+fn reset(world: &mut World) {
+    world.insert_resource(Pending::default());
+    world.insert_resource(ZonesRound::default());
+}
+
+/// Check and execute the commands sent since the last step.
+fn resolve(world: &mut World) {
+    let msgs: Vec<CommandMsg> = world
+        .resource_mut::<Messages<CommandMsg>>()
+        .drain()
+        .collect();
+    for msg in msgs {
+        if world.resource::<Battle>().is_over() {
+            break;
+        }
+        match check::check(world, msg.actor, &msg.command) {
+            Err(e) => world.resource_mut::<LastRejection>().0 = Some((msg, e)),
+            Ok(()) => {
+                world.resource_mut::<LastRejection>().0 = None;
+                world.resource_mut::<BattleLog>().commands.push(msg.clone());
+                execute(world, msg.actor, &msg.command);
+            }
+        }
+    }
+}
+
+fn execute(world: &mut World, actor: Cid, command: &Command) {
+    match command {
+        Command::Activate { who } => {
+            let f = view::faction(world, *who).unwrap_or(0);
+            round::activate(world, f, *who);
+        }
+        Command::Pass => {
+            if let Prompt::Activate { faction, .. } = world.resource::<Battle>().prompt {
+                emit(
+                    world,
+                    BattleEvent::Passed {
+                        faction,
+                        forced: false,
+                        rule: round::RULE_PROCEDURE,
+                    },
+                );
+                round::pass_on(world, faction);
+                world.resource_mut::<Battle>().prompt = Prompt::None;
+            }
+        }
+        Command::FirstTurnTo { faction: to } => {
+            if let Prompt::Activate { faction, .. } = world.resource::<Battle>().prompt {
+                emit(
+                    world,
+                    BattleEvent::FirstTurnGiven {
+                        by: faction,
+                        to: *to,
+                        rule: round::RULE_PROCEDURE,
+                    },
+                );
+                let mut r = world.resource_mut::<ZonesRound>();
+                r.opening = false;
+                r.next = *to;
+                world.resource_mut::<Battle>().prompt = Prompt::None;
+            }
+        }
+        Command::Move { path } => movement::execute_move(world, actor, path, false),
+        Command::Attack {
+            target,
+            weapon,
+            mode,
+        } => attack::execute_attack(world, actor, *target, *weapon, *mode),
+        Command::Draw { weapon } => {
+            let name = attack::weapon(world, actor, *weapon).map_or(String::new(), |w| w.name);
+            emit(
+                world,
+                BattleEvent::Drew {
+                    who: actor,
+                    weapon: name,
+                    index: *weapon,
+                    as_movement: false,
+                    rule: RULE_BONUS,
+                },
+            );
+            world.resource_mut::<ZonesRound>().turn.bonus += 1;
+        }
+        Command::Surrender => {
+            emit(
+                world,
+                BattleEvent::ConditionAdded {
+                    who: actor,
+                    condition: Condition::Surrendered,
+                    rule: morale::RULE_SURRENDER,
+                },
+            );
+            round::end_turn(world, actor);
+        }
+        Command::Flee => {
+            emit(
+                world,
+                BattleEvent::Fled {
+                    who: actor,
+                    rule: "Fray decides: docs/rulesets/zones.md §Leaving the map",
+                },
+            );
+            round::end_turn(world, actor);
+        }
+        Command::EndTurn => round::end_turn(world, actor),
+        c if c.is_reaction() => attack::resolve_reaction(world, actor, c),
+        // Refused by the check.
+        _ => {}
+    }
+}
+
+/// A representative list of legal commands for the actor now.
+pub fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
+    let mut out = Vec::new();
+    let mut push = |c: Command| {
+        if check::check(world, actor, &c).is_ok() {
+            out.push(c);
+        }
+    };
+    match world.resource::<Battle>().prompt {
+        Prompt::None => {}
+        Prompt::Activate { faction, .. } => {
+            for who in round::eligible(world, faction) {
+                push(Command::Activate { who });
+            }
+            push(Command::Pass);
+            for f in 0..world.resource::<crate::rules::battle::Factions>().0.len() {
+                push(Command::FirstTurnTo { faction: f as u8 });
+            }
+        }
+        Prompt::React { attacker, .. } => {
+            push(Command::NoReaction);
+            push(Command::Dodge);
+            push(Command::Guard);
+            let n = view::get::<Loadout>(world, actor).map_or(0, |l| l.weapons.len());
+            for weapon in 0..n {
+                push(Command::Counter { weapon });
+                push(Command::Opportunity { weapon });
+            }
+            for who in view::allies(world, actor) {
+                if who != attacker {
+                    push(Command::HideBehind { who });
+                }
+            }
+        }
+        Prompt::Act { .. } => {
+            push(Command::EndTurn);
+            for (_, _, path) in movement::reach(world, actor, movement::remaining(world, actor)) {
+                push(Command::Move { path });
+            }
+            if let Some(l) = view::get::<Loadout>(world, actor) {
+                for (i, w) in l.weapons.iter().enumerate() {
+                    for target in view::all(world) {
+                        for mode in 0..w.mode_count() {
+                            push(Command::Attack {
+                                target,
+                                weapon: i,
+                                mode,
+                            });
+                        }
+                    }
+                    push(Command::Draw { weapon: i });
+                }
+            }
+            push(Command::Surrender);
+            push(Command::Flee);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,324 @@
+//! Zone movement (§Taking a turn) and opportunity attacks (§Opportunity
+//! attacks).
+//!
+//! "Characters can either move their full speed (typically 2 zones, or 4
+//! zones if sprinting), or move half their speed (1 zone, or 2 zones if
+//! sprinting) and perform a bonus action and a main action". Fray decides:
+//! moving between cells of one zone is free; crossing into an adjacent zone
+//! costs 1; cells outside every zone cannot be entered.
+
+use std::collections::VecDeque;
+
+use bevy::prelude::*;
+
+use crate::rules::apply::emit;
+use crate::rules::battle::{Battle, Prompt};
+use crate::rules::command::{Illegal, illegal};
+use crate::rules::components::{Cid, Condition, MoveMode, TurnState};
+use crate::rules::event::BattleEvent;
+use crate::rules::map::{Cell, Map};
+use crate::rules::view;
+
+use super::attack::Pending;
+use super::check::stats;
+use super::round::{ZonesRound, end_turn};
+
+pub const RULE_MOVE: &str = "zones §Taking a turn";
+pub const RULE_OPPORTUNITY: &str = "zones §Opportunity attacks";
+
+/// Zones `who` may still cross this turn.
+pub fn remaining(world: &World, who: Cid) -> u32 {
+    let Some(s) = stats(world, who) else { return 0 };
+    let t = &world.resource::<ZonesRound>().turn;
+    let cap = if t.acted() {
+        s.half_speed()
+    } else {
+        s.full_speed()
+    };
+    cap.saturating_sub(t.zones)
+}
+
+/// Cells `who` may not enter: held by an enemy, or outside every zone. Cells
+/// held by allies may be crossed but not ended on.
+fn enemy_cells(world: &World, who: Cid) -> Vec<Cell> {
+    let mut v: Vec<Cell> = view::enemies(world, who)
+        .into_iter()
+        .filter_map(|c| view::cell(world, c))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Every cell `who` can reach within `budget` zone crossings: cell, zone
+/// crossings, path (excluding the start). Computed by a 0-1 breadth-first
+/// search over cells.
+pub fn reach(world: &World, who: Cid, budget: u32) -> Vec<(Cell, u32, Vec<Cell>)> {
+    let Some(start) = view::cell(world, who) else {
+        return Vec::new();
+    };
+    let map = world.resource::<Map>();
+    let enemies = enemy_cells(world, who);
+    let occupied = view::occupied(world, Some(who));
+    let w = map.width().max(0) as usize;
+    let h = map.height().max(0) as usize;
+    let idx = |c: Cell| c.y as usize * w + c.x as usize;
+    let mut cost = vec![u32::MAX; w * h];
+    let mut parent: Vec<Option<Cell>> = vec![None; w * h];
+    if !map.in_bounds(start) {
+        return Vec::new();
+    }
+    cost[idx(start)] = 0;
+    let mut queue = VecDeque::from([start]);
+    while let Some(c) = queue.pop_front() {
+        let base = cost[idx(c)];
+        let zc = map.zone_of(c);
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                if dx == 0 && dy == 0 {
+                    continue;
+                }
+                let n = Cell::new(c.x + dx, c.y + dy);
+                if map.step_cost(c, n).is_none() || enemies.binary_search(&n).is_ok() {
+                    continue;
+                }
+                let Some(zn) = map.zone_of(n) else { continue };
+                let step = u32::from(zc != Some(zn));
+                let nc = base + step;
+                if nc > budget || nc >= cost[idx(n)] {
+                    continue;
+                }
+                cost[idx(n)] = nc;
+                parent[idx(n)] = Some(c);
+                if step == 0 {
+                    queue.push_front(n);
+                } else {
+                    queue.push_back(n);
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for y in 0..h as i32 {
+        for x in 0..w as i32 {
+            let c = Cell::new(x, y);
+            let k = cost[idx(c)];
+            if k == u32::MAX || c == start || occupied.binary_search(&c).is_ok() {
+                continue;
+            }
+            let mut path = vec![c];
+            let mut at = c;
+            while let Some(p) = parent[idx(at)] {
+                if p == start {
+                    break;
+                }
+                path.push(p);
+                at = p;
+            }
+            path.reverse();
+            out.push((c, k, path));
+        }
+    }
+    out
+}
+
+/// Zone borders a path crosses from `start`.
+pub fn crossings(map: &Map, start: Cell, path: &[Cell]) -> u32 {
+    let mut prev = map.zone_of(start);
+    let mut n = 0;
+    for c in path {
+        let z = map.zone_of(*c);
+        if z != prev {
+            n += 1;
+        }
+        prev = z;
+    }
+    n
+}
+
+/// Check a move; on success, the zone borders it crosses.
+pub fn check_move(world: &World, who: Cid, path: &[Cell]) -> Result<u32, Illegal> {
+    let Some(start) = view::cell(world, who) else {
+        return illegal("not on the map");
+    };
+    let Some(&last) = path.last() else {
+        return illegal("an empty path");
+    };
+    let map = world.resource::<Map>();
+    let enemies = enemy_cells(world, who);
+    let mut prev = start;
+    for c in path {
+        if map.step_cost(prev, *c).is_none() {
+            return illegal("not a path of adjacent passable cells");
+        }
+        if map.zone_of(*c).is_none() {
+            return illegal(format!("{c} is in no zone"));
+        }
+        if enemies.binary_search(c).is_ok() {
+            return illegal(format!("an enemy holds {c}"));
+        }
+        prev = *c;
+    }
+    if view::occupied(world, Some(who))
+        .binary_search(&last)
+        .is_ok()
+    {
+        return illegal(format!("{last} is occupied"));
+    }
+    let zones = crossings(map, start, path);
+    let left = remaining(world, who);
+    if zones > left {
+        return illegal(format!(
+            "{zones} zone{} is more than the {left} left this turn",
+            if zones == 1 { "" } else { "s" }
+        ));
+    }
+    if view::conditions(world, who).has(Condition::Broken) {
+        retreating(world, who, path)?;
+    }
+    Ok(zones)
+}
+
+/// A broken character may only get away: the move must not end in a zone
+/// holding an enemy, nor nearer (in zones) to the nearest enemy.
+fn retreating(world: &World, who: Cid, path: &[Cell]) -> Result<(), Illegal> {
+    let (Some(start), Some(&end)) = (view::cell(world, who), path.last()) else {
+        return Ok(());
+    };
+    let before = nearest_enemy_zones(world, who, start);
+    let after = nearest_enemy_zones(world, who, end);
+    if after == Some(0) || after < before {
+        return illegal("broken by fear: only moves away from the enemy");
+    }
+    Ok(())
+}
+
+/// Zone steps from `at` to the nearest standing enemy of `who`.
+pub fn nearest_enemy_zones(world: &World, who: Cid, at: Cell) -> Option<u32> {
+    let map = world.resource::<Map>();
+    let z = map.zone_of(at)?;
+    view::enemies(world, who)
+        .into_iter()
+        .filter_map(|e| view::cell(world, e).and_then(|c| map.zone_of(c)))
+        .filter_map(|ez| map.zone_distance(z, ez))
+        .min()
+}
+
+/// The mode a move makes: within half speed it keeps the actions.
+pub fn mode_after(world: &World, who: Cid, zones: u32) -> MoveMode {
+    let half = stats(world, who).map_or(1, |s| s.half_speed());
+    let moved = world.resource::<ZonesRound>().turn.zones + zones;
+    if moved <= half {
+        MoveMode::Standard
+    } else {
+        MoveMode::Full
+    }
+}
+
+/// Enemies who may make an opportunity attack on `mover` leaving `zone`:
+/// nearby, standing, aware of it and with their turn still to take.
+pub fn opportunists(world: &World, mover: Cid, zone: usize) -> Vec<Cid> {
+    if view::conditions(world, mover).has(Condition::Concealed) {
+        return Vec::new();
+    }
+    let map = world.resource::<Map>();
+    view::enemies(world, mover)
+        .into_iter()
+        .filter(|e| view::cell(world, *e).and_then(|c| map.zone_of(c)) == Some(zone))
+        .filter(|e| view::get::<TurnState>(world, *e).is_some_and(|t| !t.done))
+        .filter(|e| !view::conditions(world, *e).has(Condition::Broken))
+        .collect()
+}
+
+/// Walk `path`. Leaving a zone where enemies may strike interrupts the
+/// move: it stops at the border and each of them is asked in turn; the
+/// rest of the path waits in [`Pending`]. `resumed`: the first step was
+/// already offered.
+pub fn execute_move(world: &mut World, who: Cid, path: &[Cell], resumed: bool) {
+    let Some(start) = view::cell(world, who) else {
+        return;
+    };
+    let map = world.resource::<Map>().clone();
+    let mut prev = start;
+    let mut segment: Vec<Cell> = Vec::new();
+    let mut seg_start = start;
+    for (i, &c) in path.iter().enumerate() {
+        let (za, zb) = (map.zone_of(prev), map.zone_of(c));
+        if za != zb
+            && !(resumed && i == 0)
+            && let Some(za) = za
+        {
+            let foes = opportunists(world, who, za);
+            if !foes.is_empty() {
+                emit_segment(world, who, seg_start, &mut segment);
+                let first = foes[0];
+                world.resource_mut::<Pending>().moving = Some(super::attack::MoveState {
+                    who,
+                    rest: path[i..].to_vec(),
+                    candidates: foes,
+                });
+                world.resource_mut::<Battle>().prompt = Prompt::React {
+                    actor: first,
+                    attacker: who,
+                };
+                return;
+            }
+        }
+        if segment.is_empty() {
+            seg_start = prev;
+        }
+        segment.push(c);
+        prev = c;
+    }
+    emit_segment(world, who, seg_start, &mut segment);
+}
+
+fn emit_segment(world: &mut World, who: Cid, from: Cell, segment: &mut Vec<Cell>) {
+    if segment.is_empty() {
+        return;
+    }
+    let zones = crossings(world.resource::<Map>(), from, segment);
+    let mode = mode_after(world, who, zones);
+    emit(
+        world,
+        BattleEvent::Moved {
+            who,
+            from,
+            path: std::mem::take(segment),
+            cost_dm: 0,
+            zones,
+            mode,
+            rule: RULE_MOVE,
+        },
+    );
+    world.resource_mut::<ZonesRound>().turn.zones += zones;
+}
+
+/// After the opportunity attacks at a border: the move resumes if the mover
+/// is still standing; otherwise its turn is over.
+pub fn resume_move(world: &mut World) {
+    let Some(m) = world.resource_mut::<Pending>().moving.take() else {
+        return;
+    };
+    world.resource_mut::<Battle>().prompt = Prompt::Act { actor: m.who };
+    if !view::standing(world, m.who) {
+        if let Some(at) = view::cell(world, m.who) {
+            emit(world, BattleEvent::MoveInterrupted { who: m.who, at });
+        }
+        end_turn(world, m.who);
+        return;
+    }
+    execute_move(world, m.who, &m.rest, true);
+}
+
+/// Leaving the fight over the map's edge.
+pub fn check_flee(world: &World, who: Cid) -> Result<(), Illegal> {
+    let Some(c) = view::cell(world, who) else {
+        return illegal("not on the map");
+    };
+    let map = world.resource::<Map>();
+    let edge = c.x == 0 || c.y == 0 || c.x == map.width() - 1 || c.y == map.height() - 1;
+    if !edge {
+        return illegal("flee from a cell on the map's edge");
+    }
+    Ok(())
+}

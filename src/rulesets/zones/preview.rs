@@ -1,0 +1,279 @@
+//! What a command would do under zones, in the rules' own numbers, for the
+//! UI to show before the player commits; and the character sheet.
+
+use bevy::prelude::*;
+
+use crate::rules::battle::{Battle, Factions, Preview, Prompt, Roster};
+use crate::rules::command::Command;
+use crate::rules::components::{Cid, Health, Loadout, Size};
+use crate::rules::map::Map;
+use crate::rules::view;
+
+use super::ai::damage_odds;
+use super::attack::{
+    Pending, armour, critical_threshold, save_chance, wit_save_reason, zone_distance,
+};
+use super::check::{self, stats};
+use super::data::MODE_DEATH_BLOW;
+use super::movement::{check_move, mode_after};
+use super::round::ZonesRound;
+
+fn name(world: &World, c: Cid) -> String {
+    world.resource::<Roster>().name(c).to_string()
+}
+
+pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
+    let mut p = Preview {
+        illegal: check::check(world, actor, command).err().map(|e| e.0),
+        ..default()
+    };
+    let attacker = match world.resource::<Battle>().prompt {
+        Prompt::React { attacker, .. } => Some(attacker),
+        _ => None,
+    };
+    match command {
+        Command::Move { path } => {
+            let start = view::cell(world, actor);
+            p.title = format!(
+                "Move to {}",
+                path.last().map_or(String::from("?"), |c| c.to_string())
+            );
+            if let (Ok(zones), Some(_)) = (check_move(world, actor, path), start) {
+                let mode = mode_after(world, actor, zones);
+                p.move_mode = Some(mode);
+                let moved = world.resource::<ZonesRound>().turn.zones + zones;
+                let half = stats(world, actor).map_or(1, |s| s.half_speed());
+                p.lines.push(format!(
+                    "{zones} zone{} ({moved} this turn; half speed {half})",
+                    if zones == 1 { "" } else { "s" }
+                ));
+                if moved > half {
+                    p.lines.push(
+                        "beyond half speed: no actions this turn  (zones §Taking a turn)".into(),
+                    );
+                }
+                if let Some(z) = path
+                    .last()
+                    .and_then(|c| world.resource::<Map>().zone_of(*c))
+                    .and_then(|z| {
+                        world
+                            .resource::<Map>()
+                            .zones()
+                            .get(z)
+                            .map(|z| z.name.clone())
+                    })
+                {
+                    p.title = format!("Move to {z}");
+                }
+            }
+        }
+        Command::Attack {
+            target,
+            weapon,
+            mode,
+        } => attack(world, actor, *target, *weapon, *mode, &mut p),
+        Command::Activate { who } => {
+            p.title = format!("{} takes the turn", name(world, *who));
+        }
+        Command::Pass => {
+            p.title = "Pass: keep everyone's turn for later (or for reactions)".into();
+            p.lines.push(
+                "when all factions pass in a row, the round ends  (zones §Combat procedure)".into(),
+            );
+        }
+        Command::FirstTurnTo { faction } => {
+            let f = world
+                .resource::<Factions>()
+                .0
+                .get(*faction as usize)
+                .map_or("?".to_string(), |f| f.name.clone());
+            p.title = format!("Let {f} act first");
+        }
+        Command::Dodge => {
+            let agi = stats(world, actor).map_or(0, |s| s.agi);
+            p.title = format!("Dodge: AGI save under {agi}");
+            p.chance = Some(save_chance(world, agi));
+            p.lines
+                .push("a reaction takes the whole turn  (zones §Reacting to an attack)".into());
+        }
+        Command::Counter { weapon } => {
+            if let (Some(a), Some(w)) = (
+                attacker,
+                view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon)),
+            ) {
+                p.title = format!("Counter {} with the {}", name(world, a), w.name);
+                let (mean, _) = damage_odds(world, actor, a, w, 0);
+                p.lines.push(format!(
+                    "both roll damage; whoever suffers more is hit first (yours: {mean:.1} on average)"
+                ));
+            }
+        }
+        Command::HideBehind { who } => {
+            p.title = format!(
+                "Hide behind {}: swap places, they become the target",
+                name(world, *who)
+            );
+        }
+        Command::Guard => {
+            let target = world
+                .resource::<Pending>()
+                .attack
+                .as_ref()
+                .map(|s| s.target);
+            p.title = format!(
+                "Guard {}: become the target instead",
+                target.map_or("?".to_string(), |t| name(world, t))
+            );
+        }
+        Command::Opportunity { weapon } => {
+            if let (Some(a), Some(w)) = (
+                attacker,
+                view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon)),
+            ) {
+                p.title = format!(
+                    "Opportunity attack on {} with the {}",
+                    name(world, a),
+                    w.name
+                );
+                let (mean, _) = damage_odds(world, actor, a, w, 0);
+                p.lines
+                    .push(format!("{mean:.1} damage on average; takes your turn"));
+            }
+        }
+        Command::NoReaction => p.title = "No reaction".into(),
+        Command::Draw { weapon } => {
+            let w = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon));
+            p.title = format!(
+                "Take the {} in hand (bonus action)",
+                w.map_or("weapon", |w| w.name.as_str())
+            );
+        }
+        Command::Surrender => {
+            p.title = "Surrender: the turn is wasted, but the enemy may spare you".into();
+        }
+        Command::Flee => p.title = "Leave the fight over the map's edge".into(),
+        Command::EndTurn => p.title = "End the turn".into(),
+        _ => p.title = "Not part of a zones turn".into(),
+    }
+    p
+}
+
+fn attack(world: &World, actor: Cid, target: Cid, weapon: usize, mode: usize, p: &mut Preview) {
+    let Some(w) = view::get::<Loadout>(world, actor)
+        .and_then(|l| l.weapons.get(weapon))
+        .cloned()
+    else {
+        return;
+    };
+    p.title = format!("Attack {} with the {}", name(world, target), w.name);
+    if mode != 0 {
+        p.title.push_str(&format!(" ({})", w.mode_name(mode)));
+    }
+    if mode == MODE_DEATH_BLOW {
+        p.lines
+            .push("kills a nearby incapacitated target  (zones §Attacking)".into());
+        return;
+    }
+    p.chance = Some(match wit_save_reason(world, actor, target, &w, false) {
+        Some(why) => {
+            let wit = stats(world, actor).map_or(0, |s| s.wit);
+            p.lines.push(format!("WIT save under {wit} {why}"));
+            save_chance(world, wit)
+        }
+        None => {
+            p.lines
+                .push("hits automatically (unless the target reacts)".into());
+            1.0
+        }
+    });
+    if let Some(d) = zone_distance(world, actor, target)
+        && w.is_ranged()
+    {
+        p.lines
+            .push(format!("{d} zones away, range {}", w.range_zones));
+    }
+    let (arm, parts) = armour(world, actor, target, &w);
+    let expr = w.mode_damage(mode);
+    let (lo, hi) = (expr.min(None), expr.max(None));
+    p.damage = Some(((lo - arm).max(0), (hi - arm).max(0)));
+    p.lines.push(format!("damage {expr}, armour {arm}"));
+    for m in parts {
+        p.lines
+            .push(format!("  {} {}  ({})", m.name, m.value, m.rule));
+    }
+    let (mean, down) = damage_odds(world, actor, target, &w, mode);
+    p.lines.push(format!(
+        "{mean:.1} on average; {:.0}% to take them out (critical at {})",
+        down * 100.0,
+        critical_threshold(world, target)
+    ));
+}
+
+pub fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    if let Some(s) = stats(world, cid) {
+        out.push((
+            "Attributes".into(),
+            format!("STR {}  AGI {}  WIT {}", s.str, s.agi, s.wit),
+        ));
+        out.push((
+            "Armour".into(),
+            if s.armour_names.is_empty() {
+                format!("{}", s.armour)
+            } else {
+                format!("{} ({})", s.armour, s.armour_names.join(", "))
+            },
+        ));
+        let mut speed = format!("{} zones, half {}", s.full_speed(), s.half_speed());
+        if s.sprint {
+            speed.push_str(" (sprints)");
+        }
+        out.push(("Speed".into(), speed));
+        if s.fearless {
+            out.push(("Morale".into(), "immune to fear".into()));
+        }
+    }
+    if let Some(h) = view::get::<Health>(world, cid) {
+        out.push((
+            "Health".into(),
+            format!(
+                "{}/{}  (critical: {} in one hit)",
+                h.hp,
+                h.hp_max,
+                critical_threshold(world, cid)
+            ),
+        ));
+    }
+    let size = view::get::<Size>(world, cid).copied().unwrap_or_default();
+    if size != Size::Medium {
+        out.push(("Size".into(), format!("{size:?}")));
+    }
+    if let Some(l) = view::get::<Loadout>(world, cid) {
+        for (i, w) in l.weapons.iter().enumerate() {
+            let mut d = format!("{}", w.damage);
+            if w.is_ranged() {
+                d.push_str(&format!(", range {}", w.range_zones));
+            }
+            if w.penetration > 0 {
+                d.push_str(", penetrating");
+            }
+            if let Some(a) = w.spare {
+                d.push_str(&format!(", {a} left"));
+            }
+            if l.ready == Some(i) {
+                d.push_str("  (in hand)");
+            }
+            out.push((w.name.clone(), d));
+        }
+    }
+    let done = view::get::<crate::rules::components::TurnState>(world, cid).is_some_and(|t| t.done);
+    out.push((
+        "This round".into(),
+        if done {
+            "turn taken".into()
+        } else {
+            "turn still to take (or to react)".into()
+        },
+    ));
+    out
+}

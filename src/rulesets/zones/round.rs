@@ -1,0 +1,239 @@
+//! The zones round (§Combat procedure): the faction holding the initiative
+//! decides which faction acts first; factions alternate taking a turn with
+//! one character or passing; each character takes at most one turn a round;
+//! the round ends when all factions pass in a row, then morale is checked.
+
+use bevy::prelude::*;
+
+use crate::rules::apply::emit;
+use crate::rules::battle::{Battle, Factions, Phase, Prompt};
+use crate::rules::components::{Cid, Health, TurnState};
+use crate::rules::dice::{Dice, DiceExpr, RollOptions};
+use crate::rules::event::BattleEvent;
+use crate::rules::view;
+
+pub const RULE_PROCEDURE: &str = "zones §Combat procedure";
+pub const RULE_INITIATIVE: &str =
+    "zones §Combat procedure: initiative is held by the faction which started the fight";
+pub const RULE_TURN: &str = "zones §Taking a turn";
+
+/// What the character whose turn it is has spent.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TurnBudget {
+    pub who: Option<Cid>,
+    /// Zone borders crossed this turn.
+    pub zones: u32,
+    /// The main action is spent.
+    pub main: bool,
+    /// Bonus actions spent.
+    pub bonus: u8,
+}
+
+impl TurnBudget {
+    /// Any action taken: movement is then limited to half speed.
+    pub fn acted(&self) -> bool {
+        self.main || self.bonus > 0
+    }
+    /// Bonus actions still allowed: one, or two instead of the main action.
+    pub fn bonus_left(&self) -> u8 {
+        let cap = if self.main { 1 } else { 2 };
+        cap - self.bonus.min(cap)
+    }
+}
+
+/// The round in progress.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct ZonesRound {
+    /// The faction holding the initiative.
+    pub holder: Option<u8>,
+    /// The faction whose `Activate` prompt comes next.
+    pub next: u8,
+    /// Factions that have passed in a row.
+    pub passes: usize,
+    /// The holder has not answered yet this round: it may give the first
+    /// turn to another faction.
+    pub opening: bool,
+    pub turn: TurnBudget,
+    /// Standing members per faction when the fight began (for morale).
+    pub original: Vec<usize>,
+    /// Standing members per faction when this round began.
+    pub start_standing: Vec<usize>,
+    /// Health per combatant when this round began.
+    pub start_health: Vec<i32>,
+}
+
+/// Move the battle on when nothing is prompted.
+pub fn advance(world: &mut World) {
+    let b = world.resource::<Battle>();
+    if b.is_over() || b.prompt != Prompt::None {
+        return;
+    }
+    match b.phase {
+        Phase::Setup => {
+            choose_holder(world);
+            start_round(world);
+        }
+        Phase::RoundEnd => start_round(world),
+        _ => next_activation(world),
+    }
+}
+
+/// "Initiative is held by the faction which started the fight, or is
+/// assigned randomly if that's unclear."
+fn choose_holder(world: &mut World) {
+    let factions = world.resource::<Factions>().0.clone();
+    let starter = factions.iter().position(|f| f.starts_fight);
+    let (holder, roll) = match starter {
+        Some(f) => (f as u8, None),
+        None => {
+            let n = factions.len().max(1);
+            let expr = DiceExpr::parse(&format!("d{n}")).unwrap_or_else(|_| DiceExpr::flat(1));
+            let roll = expr.roll(&mut world.resource_mut::<Dice>(), &RollOptions::default());
+            (((roll.total - 1).max(0) as usize % n) as u8, Some(roll))
+        }
+    };
+    emit(
+        world,
+        BattleEvent::InitiativeHeld {
+            faction: holder,
+            roll,
+            rule: RULE_INITIATIVE,
+        },
+    );
+    let original = standing_per_faction(world);
+    let mut r = world.resource_mut::<ZonesRound>();
+    r.holder = Some(holder);
+    r.original = original;
+}
+
+/// Standing members of each faction.
+pub fn standing_per_faction(world: &World) -> Vec<usize> {
+    let n = world.resource::<Factions>().0.len();
+    let mut v = vec![0; n];
+    for c in view::standing_all(world) {
+        if let Some(f) = view::faction(world, c)
+            && let Some(slot) = v.get_mut(f as usize)
+        {
+            *slot += 1;
+        }
+    }
+    v
+}
+
+fn start_round(world: &mut World) {
+    let round = world.resource::<Battle>().round + 1;
+    emit(world, BattleEvent::RoundStarted { round });
+    let start_standing = standing_per_faction(world);
+    let start_health: Vec<i32> = view::all(world)
+        .into_iter()
+        .map(|c| view::get::<Health>(world, c).map_or(0, |h| h.hp))
+        .collect();
+    let mut r = world.resource_mut::<ZonesRound>();
+    r.next = r.holder.unwrap_or(0);
+    r.passes = 0;
+    r.opening = true;
+    r.turn = TurnBudget::default();
+    r.start_standing = start_standing;
+    r.start_health = start_health;
+    world.resource_mut::<Battle>().phase = Phase::Activation;
+    next_activation(world);
+}
+
+/// Characters of `faction` who can still take a turn this round.
+pub fn eligible(world: &World, faction: u8) -> Vec<Cid> {
+    view::standing_all(world)
+        .into_iter()
+        .filter(|c| view::faction(world, *c) == Some(faction))
+        .filter(|c| view::get::<TurnState>(world, *c).is_some_and(|t| !t.done))
+        .collect()
+}
+
+/// Ask the next faction to take a turn or pass; a faction with nobody
+/// left to act must pass. All factions passing in a row ends the round.
+pub fn next_activation(world: &mut World) {
+    let n = world.resource::<Factions>().0.len();
+    loop {
+        let (next, passes) = {
+            let r = world.resource::<ZonesRound>();
+            (r.next, r.passes)
+        };
+        if passes >= n {
+            end_round(world);
+            return;
+        }
+        if let Some(&speaker) = eligible(world, next).first() {
+            world.resource_mut::<Battle>().prompt = Prompt::Activate {
+                faction: next,
+                speaker,
+            };
+            return;
+        }
+        // A faction with nobody standing passes without a word.
+        let anyone = standing_per_faction(world)
+            .get(next as usize)
+            .is_some_and(|c| *c > 0);
+        if anyone {
+            emit(
+                world,
+                BattleEvent::Passed {
+                    faction: next,
+                    forced: true,
+                    rule: RULE_PROCEDURE,
+                },
+            );
+        }
+        pass_on(world, next);
+    }
+}
+
+/// Count a pass by `faction` and hand play to the next faction.
+pub fn pass_on(world: &mut World, faction: u8) {
+    let n = world.resource::<Factions>().0.len().max(1) as u8;
+    let mut r = world.resource_mut::<ZonesRound>();
+    r.passes += 1;
+    r.opening = false;
+    r.next = (faction + 1) % n;
+}
+
+/// The faction takes its turn with `who`.
+pub fn activate(world: &mut World, faction: u8, who: Cid) {
+    emit(
+        world,
+        BattleEvent::Activated {
+            faction,
+            who,
+            rule: RULE_PROCEDURE,
+        },
+    );
+    {
+        let mut r = world.resource_mut::<ZonesRound>();
+        r.passes = 0;
+        r.opening = false;
+        r.turn = TurnBudget {
+            who: Some(who),
+            ..default()
+        };
+    }
+    emit(world, BattleEvent::TurnStarted { who });
+    world.resource_mut::<Battle>().prompt = Prompt::Act { actor: who };
+}
+
+/// End `who`'s turn and hand play to the next faction.
+pub fn end_turn(world: &mut World, who: Cid) {
+    if world.resource::<Battle>().prompt == (Prompt::Act { actor: who }) {
+        emit(world, BattleEvent::TurnEnded { who });
+    }
+    let n = world.resource::<Factions>().0.len().max(1) as u8;
+    let f = view::faction(world, who).unwrap_or(0);
+    let mut r = world.resource_mut::<ZonesRound>();
+    r.next = (f + 1) % n;
+    r.turn = TurnBudget::default();
+    world.resource_mut::<Battle>().prompt = Prompt::None;
+}
+
+fn end_round(world: &mut World) {
+    super::morale::check(world);
+    let round = world.resource::<Battle>().round;
+    emit(world, BattleEvent::RoundEnded { round });
+    world.resource_mut::<Battle>().phase = Phase::RoundEnd;
+}

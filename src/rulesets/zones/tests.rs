@@ -1,0 +1,1050 @@
+//! Zones rule tests with scripted dice. Each test builds a tiny level, runs
+//! the commands of a worked example or a rule, and checks the exact events,
+//! with the numbers of `../shared/rules/zones.txt`.
+
+use std::path::Path;
+
+use crate::data::level::{Level, parse_level};
+use crate::rules::battle::{Battle, Prompt, RulesetId};
+use crate::rules::command::Command;
+use crate::rules::components::{Cid, Condition, Health, Position, TurnState};
+use crate::rules::engine::{Controls, Engine, StartOptions};
+use crate::rules::event::{BattleEvent, ReactionKind};
+use crate::rules::map::Cell;
+use crate::rules::testkit::{cid, cmd, engine, prompt, refused, since, start_ruleset};
+use crate::rules::view;
+
+use super::data::{MODE_DEATH_BLOW, MODE_HOLD_BACK, MODE_STRIKE};
+
+/// Seven zones side by side, two columns each ("A" to "G"), two rows high;
+/// `players` (first) and `bandits` (who started the fight).
+fn level(rows: &[&str], combatants: &[&str]) -> Level {
+    level_with(
+        rows,
+        &["aabbccddeeffgg", "aabbccddeeffgg"],
+        combatants,
+        true,
+    )
+}
+
+fn level_with(rows: &[&str], zones: &[&str], combatants: &[&str], bandits_start: bool) -> Level {
+    let q = |v: &[&str]| {
+        v.iter()
+            .map(|r| format!("\"{r}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let text = format!(
+        r##"Level(
+    name: "Zones test",
+    description: "",
+    default_ruleset: "zones",
+    map: (
+        legend: {{ '.': Open, '#': Wall, 'c': LowCover, '~': Water }},
+        rows: [{}],
+        zone_legend: {{ 'a': "A", 'b': "B", 'c': "C", 'd': "D", 'e': "E", 'f': "F", 'g': "G" }},
+        zone_rows: [{}],
+    ),
+    factions: [
+        (id: "players", name: "Players", colour: "#2222cc", control: Human),
+        (id: "bandits", name: "Bandits", colour: "#cc2222", control: Human, starts_fight: {bandits_start}),
+    ],
+    combatants: [{}],
+    victory: LastStanding,
+)"##,
+        q(rows),
+        q(zones),
+        combatants.join(", ")
+    );
+    match parse_level(Path::new("zones_test.ron"), &text) {
+        Ok(l) => l,
+        Err(e) => panic!("test level does not parse: {e}\n{text}"),
+    }
+}
+
+const OPEN: [&str; 2] = ["..............", ".............."];
+
+fn start(level: &Level, script: &[u32]) -> Engine {
+    let mut e = engine();
+    start_ruleset(&mut e, level, RulesetId::Zones, script);
+    e
+}
+
+fn hp(e: &Engine, c: Cid) -> i32 {
+    view::get::<Health>(e.world(), c).map_or(-99, |h| h.hp)
+}
+
+fn has(e: &Engine, c: Cid, cond: Condition) -> bool {
+    view::conditions(e.world(), c).has(cond)
+}
+
+fn done(e: &Engine, c: Cid) -> bool {
+    view::get::<TurnState>(e.world(), c).is_some_and(|t| t.done)
+}
+
+fn at(e: &Engine, c: Cid) -> Cell {
+    view::get::<Position>(e.world(), c).map_or(Cell::new(-1, -1), |p| p.0)
+}
+
+fn activate(e: &mut Engine, who: Cid) {
+    let Prompt::Activate { speaker, .. } = prompt(e) else {
+        panic!("expected an activation prompt, got {:?}", prompt(e));
+    };
+    cmd(e, speaker, Command::Activate { who });
+}
+
+fn pass(e: &mut Engine) {
+    let Prompt::Activate { speaker, .. } = prompt(e) else {
+        panic!("expected an activation prompt, got {:?}", prompt(e));
+    };
+    cmd(e, speaker, Command::Pass);
+}
+
+fn attack(e: &mut Engine, who: Cid, target: Cid, weapon: usize, mode: usize) {
+    cmd(
+        e,
+        who,
+        Command::Attack {
+            target,
+            weapon,
+            mode,
+        },
+    );
+}
+
+/// Everyone asked about guarding says no.
+fn decline_guards(e: &mut Engine) {
+    while let Prompt::React { actor, .. } = prompt(e) {
+        cmd(e, actor, Command::NoReaction);
+    }
+}
+
+fn damaged(events: &[BattleEvent]) -> Vec<(Cid, i32, i32)> {
+    events
+        .iter()
+        .filter_map(|ev| match ev {
+            BattleEvent::Damaged {
+                target,
+                hp_loss,
+                hp_after,
+                ..
+            } => Some((*target, *hp_loss, *hp_after)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn saves(events: &[BattleEvent]) -> Vec<(Cid, &'static str, i32, i32, bool)> {
+    events
+        .iter()
+        .filter_map(|ev| match ev {
+            BattleEvent::SaveRolled {
+                who,
+                attribute,
+                roll,
+                target,
+                pass,
+                ..
+            } => Some((*who, *attribute, roll.total, *target, *pass)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The bandits of the text's examples: a leader with a battleaxe (d8) and
+/// three bandits (health 8, AGI 8) with axes and bows; the players'
+/// Balthasar (sword d6), Sybilla (musket d8, dagger) and Theobald (spear d6,
+/// shield and light armour: armour value 2).
+fn party(bal: (i32, i32), syb: (i32, i32), theo: (i32, i32)) -> Vec<String> {
+    vec![
+        format!(
+            r#"(archetype: "swordsman", faction: "players", at: {bal:?}, name: "Balthasar", overrides: (weapons: ["sword"], armor: [], shield: None))"#
+        ),
+        format!(
+            r#"(archetype: "swordsman", faction: "players", at: {syb:?}, name: "Sybilla", overrides: (weapons: ["musket", "dagger"], armor: [], shield: None))"#
+        ),
+        format!(
+            r#"(archetype: "spearman", faction: "players", at: {theo:?}, name: "Theobald", overrides: (weapons: ["spear", "dagger"], armor: ["light"], shield: "shield"))"#
+        ),
+    ]
+}
+
+fn bandits(leader: (i32, i32), b: [(i32, i32); 3]) -> Vec<String> {
+    let mut v = vec![format!(
+        r#"(archetype: "bandit", faction: "bandits", at: {leader:?}, name: "Leader", overrides: (weapons: ["battleaxe"], stats: {{"HEALTH": 8}}))"#
+    )];
+    for (i, p) in b.iter().enumerate() {
+        v.push(format!(
+            r#"(archetype: "bandit", faction: "bandits", at: {p:?}, name: "Bandit {}")"#,
+            i + 1
+        ));
+    }
+    v
+}
+
+fn example_level(
+    bal: (i32, i32),
+    syb: (i32, i32),
+    theo: (i32, i32),
+    leader: (i32, i32),
+    b: [(i32, i32); 3],
+) -> Level {
+    let all: Vec<String> = party(bal, syb, theo)
+        .into_iter()
+        .chain(bandits(leader, b))
+        .collect();
+    let refs: Vec<&str> = all.iter().map(|s| s.as_str()).collect();
+    level(&OPEN, &refs)
+}
+
+/// Everyone far apart: nobody can strike anybody.
+fn apart() -> Level {
+    example_level((0, 0), (0, 1), (1, 0), (13, 0), [(13, 1), (12, 0), (12, 1)])
+}
+
+#[test]
+fn the_faction_that_started_the_fight_holds_the_initiative() {
+    let e = start(&apart(), &[]);
+    assert!(e.events().iter().any(|ev| matches!(
+        ev,
+        BattleEvent::InitiativeHeld {
+            faction: 1,
+            roll: None,
+            ..
+        }
+    )));
+    assert!(matches!(prompt(&e), Prompt::Activate { faction: 1, .. }));
+}
+
+#[test]
+fn with_no_starter_a_die_picks_the_holder() {
+    let all: Vec<String> = party((0, 0), (0, 1), (1, 0))
+        .into_iter()
+        .chain(bandits((13, 0), [(13, 1), (12, 0), (12, 1)]))
+        .collect();
+    let refs: Vec<&str> = all.iter().map(|s| s.as_str()).collect();
+    let l = level_with(&OPEN, &["aabbccddeeffgg", "aabbccddeeffgg"], &refs, false);
+    // d2: 1 -> the first faction (players).
+    let e = start(&l, &[1]);
+    assert!(matches!(prompt(&e), Prompt::Activate { faction: 0, .. }));
+    let e = start(&l, &[2]);
+    assert!(matches!(prompt(&e), Prompt::Activate { faction: 1, .. }));
+}
+
+/// §Combat procedure, Example: the round of Balthasar, Sybilla and Theobald
+/// against the three bandits and their leader, step by step.
+#[test]
+fn the_bandit_round_of_the_example() {
+    let mut e = start(&apart(), &[]);
+    let [bal, syb, theo] = ["Balthasar", "Sybilla", "Theobald"].map(|n| cid(&e, n));
+    let [leader, b1, b2, b3] = ["Leader", "Bandit 1", "Bandit 2", "Bandit 3"].map(|n| cid(&e, n));
+    let turn = |e: &mut Engine, who: Cid| {
+        activate(e, who);
+        assert_eq!(prompt(e), Prompt::Act { actor: who });
+        cmd(e, who, Command::EndTurn);
+    };
+    // "The GM decides to take turn with the bandit leader first."
+    turn(&mut e, leader);
+    // "The Players decide to take turn with Sybilla."
+    assert!(matches!(prompt(&e), Prompt::Activate { faction: 0, .. }));
+    turn(&mut e, syb);
+    // "The GM takes turn with a bandit."
+    turn(&mut e, b1);
+    // "The Players decide to pass, rather than activating."
+    pass(&mut e);
+    // "The GM takes turn with another bandit. Since he didn't pass, play
+    // goes back to the players."
+    turn(&mut e, b2);
+    assert!(matches!(prompt(&e), Prompt::Activate { faction: 0, .. }));
+    // "The Players take turn with Balthasar."
+    turn(&mut e, bal);
+    // "The GM takes turn with the last bandit."
+    turn(&mut e, b3);
+    // "The players take turn with Theobald."
+    let at = e.events().len();
+    turn(&mut e, theo);
+    // "The GM must pass because all bandits have taken their turn. The
+    // Players must pass as well. Since all factions have passed
+    // consecutively, the round ends."
+    let ev = since(&e, at);
+    let tail: Vec<&BattleEvent> = ev
+        .iter()
+        .skip_while(|ev| !matches!(ev, BattleEvent::TurnEnded { .. }))
+        .collect();
+    assert!(matches!(
+        tail[1],
+        BattleEvent::Passed {
+            faction: 1,
+            forced: true,
+            ..
+        }
+    ));
+    assert!(matches!(
+        tail[2],
+        BattleEvent::Passed {
+            faction: 0,
+            forced: true,
+            ..
+        }
+    ));
+    assert!(matches!(tail[3], BattleEvent::RoundEnded { round: 1 }));
+    // Round 2 opens with the bandits again.
+    e.step();
+    assert_eq!(e.world().resource::<Battle>().round, 2);
+    assert!(matches!(prompt(&e), Prompt::Activate { faction: 1, .. }));
+}
+
+#[test]
+fn a_character_takes_one_turn_a_round() {
+    let mut e = start(&apart(), &[]);
+    let leader = cid(&e, "Leader");
+    activate(&mut e, leader);
+    cmd(&mut e, leader, Command::EndTurn);
+    pass(&mut e);
+    let Prompt::Activate { speaker, .. } = prompt(&e) else {
+        panic!("expected the bandits' activation");
+    };
+    let why = refused(&mut e, speaker, Command::Activate { who: leader });
+    assert!(why.contains("taken a turn"), "{why}");
+}
+
+#[test]
+fn the_holder_may_give_the_first_turn_away_once() {
+    let mut e = start(&apart(), &[]);
+    let Prompt::Activate { speaker, .. } = prompt(&e) else {
+        panic!()
+    };
+    cmd(&mut e, speaker, Command::FirstTurnTo { faction: 0 });
+    let Prompt::Activate {
+        faction: 0,
+        speaker,
+    } = prompt(&e)
+    else {
+        panic!("the players should be first: {:?}", prompt(&e));
+    };
+    // Not a pass, and only at the opening.
+    assert_eq!(e.world().resource::<super::round::ZonesRound>().passes, 0);
+    refused(&mut e, speaker, Command::FirstTurnTo { faction: 1 });
+}
+
+/// §Attacking, Example: "Balthasar attacks a nearby bandit with a sword (d6
+/// damage) ... He rolls a 4, reducing his health from 8 to 4 and
+/// incapacitating him. Sybilla later attacks the same bandit with a dagger.
+/// Since he is nearby and incapacitated, she slits his throat."
+#[test]
+fn sword_blow_incapacitates_then_death_blow_kills() {
+    let l = example_level((0, 0), (1, 1), (13, 0), (13, 1), [(1, 0), (12, 0), (12, 1)]);
+    let mut e = start(&l, &[4]);
+    let [bal, syb, leader, b1] = ["Balthasar", "Sybilla", "Leader", "Bandit 1"].map(|n| cid(&e, n));
+    activate(&mut e, leader);
+    cmd(&mut e, leader, Command::EndTurn);
+    activate(&mut e, bal);
+    attack(&mut e, bal, b1, 0, MODE_STRIKE);
+    // The bandit has not acted: he is asked, and takes it.
+    assert_eq!(
+        prompt(&e),
+        Prompt::React {
+            actor: b1,
+            attacker: bal
+        }
+    );
+    let at = e.events().len();
+    cmd(&mut e, b1, Command::NoReaction);
+    assert_eq!(damaged(&since(&e, at)), vec![(b1, 4, 4)]);
+    assert!(has(&e, b1, Condition::Incapacitated));
+    cmd(&mut e, bal, Command::EndTurn);
+    pass(&mut e); // the bandits
+    activate(&mut e, syb);
+    // The musket is in hand; the death blow is made with the dagger.
+    cmd(&mut e, syb, Command::Draw { weapon: 1 });
+    attack(&mut e, syb, b1, 1, MODE_DEATH_BLOW);
+    assert!(has(&e, b1, Condition::Dead));
+}
+
+#[test]
+fn a_death_blow_needs_a_nearby_incapacitated_target() {
+    let l = example_level((0, 0), (1, 1), (13, 0), (13, 1), [(1, 0), (12, 0), (12, 1)]);
+    let mut e = start(&l, &[]);
+    let [bal, leader, b1] = ["Balthasar", "Leader", "Bandit 1"].map(|n| cid(&e, n));
+    activate(&mut e, leader);
+    cmd(&mut e, leader, Command::EndTurn);
+    activate(&mut e, bal);
+    let why = refused(
+        &mut e,
+        bal,
+        Command::Attack {
+            target: b1,
+            weapon: 0,
+            mode: MODE_DEATH_BLOW,
+        },
+    );
+    assert!(why.contains("incapacitated"), "{why}");
+}
+
+/// §Attacking, Example: "A bandit shoots Balthasar with a bow (d6 damage,
+/// range 8). They are at 5 zones of distance from each other, so the bandit
+/// must pass a WIT save to hit. He rolls 5 on a d20, a pass, therefore
+/// Balthasar takes d6 damage."
+#[test]
+fn a_bow_shot_beyond_half_range_needs_a_wit_save() {
+    let l = example_level((0, 0), (0, 1), (1, 0), (13, 0), [(10, 0), (12, 0), (12, 1)]);
+    let mut e = start(&l, &[5, 3]);
+    let [bal, b1] = ["Balthasar", "Bandit 1"].map(|n| cid(&e, n));
+    activate(&mut e, b1);
+    cmd(&mut e, b1, Command::Draw { weapon: 1 });
+    let at = e.events().len();
+    attack(&mut e, b1, bal, 1, MODE_STRIKE);
+    cmd(&mut e, bal, Command::NoReaction);
+    // Sybilla and Theobald, nearby, do not guard him.
+    decline_guards(&mut e);
+    let ev = since(&e, at);
+    assert_eq!(saves(&ev), vec![(b1, "WIT", 5, 9, true)]);
+    assert_eq!(damaged(&ev), vec![(bal, 3, 5)]);
+}
+
+#[test]
+fn a_failed_wit_save_misses() {
+    let l = example_level((0, 0), (0, 1), (1, 0), (13, 0), [(10, 0), (12, 0), (12, 1)]);
+    let mut e = start(&l, &[20]);
+    let [bal, b1] = ["Balthasar", "Bandit 1"].map(|n| cid(&e, n));
+    activate(&mut e, b1);
+    cmd(&mut e, b1, Command::Draw { weapon: 1 });
+    let at = e.events().len();
+    attack(&mut e, b1, bal, 1, MODE_STRIKE);
+    let ev = since(&e, at);
+    assert_eq!(saves(&ev), vec![(b1, "WIT", 20, 9, false)]);
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, BattleEvent::AttackMissed { .. }))
+    );
+    assert!(damaged(&ev).is_empty());
+    // No reaction is asked for an attack that missed.
+    assert_eq!(prompt(&e), Prompt::Act { actor: b1 });
+}
+
+/// "Theobald attacks a nearby bandit with his sword (d6 damage) in complete
+/// darkness. Since he can't see, he must pass a WIT save to hit. He rolls a
+/// 20 on the d20, a miss." Fray models "can't see" as no line of sight: here
+/// a pillar inside the zone.
+#[test]
+fn a_melee_attack_on_an_unseen_target_needs_a_wit_save() {
+    let rows = [".#............", ".#............"];
+    let zones = ["aaabccddeeffgg", "aaabccddeeffgg"];
+    let all: Vec<String> = party((13, 0), (13, 1), (0, 0))
+        .into_iter()
+        .chain(bandits((12, 0), [(2, 0), (12, 1), (11, 1)]))
+        .collect();
+    let refs: Vec<&str> = all.iter().map(|s| s.as_str()).collect();
+    let l = level_with(&rows, &zones, &refs, true);
+    let mut e = start(&l, &[20]);
+    let [theo, leader, b1] = ["Theobald", "Leader", "Bandit 1"].map(|n| cid(&e, n));
+    activate(&mut e, leader);
+    cmd(&mut e, leader, Command::EndTurn);
+    activate(&mut e, theo);
+    let at = e.events().len();
+    attack(&mut e, theo, b1, 0, MODE_STRIKE);
+    let ev = since(&e, at);
+    assert_eq!(saves(&ev), vec![(theo, "WIT", 20, 10, false)]);
+    assert!(damaged(&ev).is_empty());
+}
+
+#[test]
+fn ranged_attacks_refused_out_of_range_unseen_or_beyond_half_range_moving() {
+    let rows = ["......#.......", "......#......."];
+    let all: Vec<String> = party((0, 0), (2, 0), (1, 0))
+        .into_iter()
+        .chain(bandits((13, 0), [(13, 1), (8, 0), (12, 1)]))
+        .collect();
+    let refs: Vec<&str> = all.iter().map(|s| s.as_str()).collect();
+    let l = level_with(&rows, &["aabbccddeeffgg", "aabbccddeeffgg"], &refs, false);
+    let mut e = start(&l, &[1]);
+    let [syb, b2] = ["Sybilla", "Bandit 2"].map(|n| cid(&e, n));
+    activate(&mut e, syb);
+    // The wall blocks sight of everyone beyond it.
+    let why = refused(
+        &mut e,
+        syb,
+        Command::Attack {
+            target: b2,
+            weapon: 0,
+            mode: 0,
+        },
+    );
+    assert!(why.contains("visible"), "{why}");
+}
+
+#[test]
+fn shooting_after_moving_needs_a_save_and_half_range() {
+    let all: Vec<String> = party((0, 0), (2, 0), (1, 0))
+        .into_iter()
+        .chain(bandits((13, 0), [(13, 1), (12, 0), (12, 1)]))
+        .collect();
+    let refs: Vec<&str> = all.iter().map(|s| s.as_str()).collect();
+    let l = level_with(&OPEN, &["aabbccddeeffgg", "aabbccddeeffgg"], &refs, false);
+    // Holder die 1: players first. Then the WIT save 3 and damage 6.
+    let mut e = start(&l, &[1, 3, 6]);
+    let [syb, leader] = ["Sybilla", "Leader"].map(|n| cid(&e, n));
+    activate(&mut e, syb);
+    cmd(
+        &mut e,
+        syb,
+        Command::Move {
+            path: vec![Cell::new(3, 0), Cell::new(4, 0)],
+        },
+    );
+    // Musket range 6: the leader at 4 zones is beyond half range: refused
+    // while moving.
+    let why = refused(
+        &mut e,
+        syb,
+        Command::Attack {
+            target: leader,
+            weapon: 0,
+            mode: 0,
+        },
+    );
+    assert!(why.contains("half range while moving"), "{why}");
+}
+
+/// §Taking a turn: "move their full speed (typically 2 zones ...), or move
+/// half their speed (1 zone ...) and perform a bonus action and a main
+/// action".
+#[test]
+fn full_speed_leaves_no_action_half_speed_keeps_them() {
+    let mut e = start(&apart(), &[]);
+    let leader = cid(&e, "Leader");
+    activate(&mut e, leader);
+    // Three zones is too far.
+    let why = refused(
+        &mut e,
+        leader,
+        Command::Move {
+            path: (7..=12).rev().map(|x| Cell::new(x, 0)).collect(),
+        },
+    );
+    assert!(why.contains("more than the 2 left"), "{why}");
+    // Two zones: allowed, but then no attack.
+    cmd(
+        &mut e,
+        leader,
+        Command::Move {
+            path: (9..=12).rev().map(|x| Cell::new(x, 0)).collect(),
+        },
+    );
+    let why = refused(&mut e, leader, Command::Draw { weapon: 0 });
+    assert!(
+        why.contains("full speed") || why.contains("in hand"),
+        "{why}"
+    );
+    assert_eq!(super::movement::remaining(e.world(), leader), 0);
+}
+
+#[test]
+fn an_action_limits_movement_to_half_speed() {
+    let mut e = start(&apart(), &[]);
+    let b1 = cid(&e, "Bandit 1");
+    activate(&mut e, b1);
+    cmd(&mut e, b1, Command::Draw { weapon: 1 });
+    assert_eq!(super::movement::remaining(e.world(), b1), 1);
+    cmd(
+        &mut e,
+        b1,
+        Command::Move {
+            path: vec![Cell::new(12, 1), Cell::new(11, 1)],
+        },
+    );
+    assert_eq!(super::movement::remaining(e.world(), b1), 0);
+    assert_eq!(at(&e, b1), Cell::new(11, 1));
+}
+
+/// §Reacting to an attack, Example: "Sybilla attacks a bandit (AGI 8) with
+/// her musket (d8 damage). The bandit hasn't acted yet during this turn and
+/// decides to dodge. He rolls a 2 on a d20, lower than their AGI, so the
+/// attack misses."
+#[test]
+fn the_bandit_dodges_the_musket() {
+    let l = example_level((0, 0), (0, 1), (1, 0), (13, 0), [(2, 0), (12, 0), (12, 1)]);
+    let mut e = start(&l, &[2]);
+    let [syb, leader, b1] = ["Sybilla", "Leader", "Bandit 1"].map(|n| cid(&e, n));
+    activate(&mut e, leader);
+    cmd(&mut e, leader, Command::EndTurn);
+    activate(&mut e, syb);
+    let at = e.events().len();
+    attack(&mut e, syb, b1, 0, MODE_STRIKE);
+    cmd(&mut e, b1, Command::Dodge);
+    let ev = since(&e, at);
+    assert_eq!(saves(&ev), vec![(b1, "AGI", 2, 8, true)]);
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, BattleEvent::AttackMissed { .. }))
+    );
+    assert!(damaged(&ev).is_empty());
+    // The reaction took the bandit's whole turn.
+    assert!(done(&e, b1));
+    cmd(&mut e, syb, Command::EndTurn);
+    let Prompt::Activate { speaker, .. } = prompt(&e) else {
+        panic!()
+    };
+    refused(&mut e, speaker, Command::Activate { who: b1 });
+}
+
+/// §Reacting to an attack, Example: "Theobald attacks the bandit leader with
+/// his spear (d6 damage). The bandit leader decides to counter with his
+/// battleaxe (d8 damage). They both roll for damage: Theobald inflicts 4
+/// damage, the bandit leader inflicts 5 damage. Theobald however is holding
+/// a shield and wearing light armour, so he has an armour value of 2 and
+/// would only suffer 3 damage. Because of this, the bandit leader is hit for
+/// 4 damage first. This is enough to inflict critical damage and
+/// incapacitate him, so Theobald suffers no damage at all!"
+#[test]
+fn the_leader_counters_the_spear_and_is_hit_first() {
+    let l = example_level((4, 0), (4, 1), (1, 0), (0, 0), [(12, 1), (12, 0), (13, 1)]);
+    let mut e = start(&l, &[4, 5]);
+    let [theo, leader, b1] = ["Theobald", "Leader", "Bandit 1"].map(|n| cid(&e, n));
+    activate(&mut e, b1);
+    cmd(&mut e, b1, Command::EndTurn);
+    activate(&mut e, theo);
+    let at = e.events().len();
+    attack(&mut e, theo, leader, 0, MODE_STRIKE);
+    cmd(&mut e, leader, Command::Counter { weapon: 0 });
+    let ev = since(&e, at);
+    assert!(ev.iter().any(|x| matches!(
+        x,
+        BattleEvent::ReactionTaken {
+            kind: ReactionKind::Counter,
+            ..
+        }
+    )));
+    assert_eq!(damaged(&ev), vec![(leader, 4, 4)]);
+    assert!(has(&e, leader, Condition::Incapacitated));
+    assert_eq!(hp(&e, theo), 8);
+    assert_eq!(prompt(&e), Prompt::Act { actor: theo });
+}
+
+#[test]
+fn a_counter_tie_hits_both_and_a_bigger_counter_stops_the_attack() {
+    let l = example_level((4, 0), (4, 1), (1, 0), (0, 0), [(12, 1), (12, 0), (13, 1)]);
+    // Tie: the spear's 3 against no armour, the axe's 5 against 2.
+    let mut e = start(&l, &[3, 5]);
+    let [theo, leader, b1] = ["Theobald", "Leader", "Bandit 1"].map(|n| cid(&e, n));
+    activate(&mut e, b1);
+    cmd(&mut e, b1, Command::EndTurn);
+    activate(&mut e, theo);
+    let at = e.events().len();
+    attack(&mut e, theo, leader, 0, MODE_STRIKE);
+    cmd(&mut e, leader, Command::Counter { weapon: 0 });
+    let mut got = damaged(&since(&e, at));
+    got.sort();
+    assert_eq!(got, vec![(theo, 3, 5), (leader, 3, 5)]);
+
+    // The axe's 8 (6 after armour, critical for Theobald's 8 health) lands
+    // first: the spear's 2 never does.
+    let mut e = start(&l, &[2, 8]);
+    activate(&mut e, b1);
+    cmd(&mut e, b1, Command::EndTurn);
+    activate(&mut e, theo);
+    let at = e.events().len();
+    attack(&mut e, theo, leader, 0, MODE_STRIKE);
+    cmd(&mut e, leader, Command::Counter { weapon: 0 });
+    assert_eq!(damaged(&since(&e, at)), vec![(theo, 6, 2)]);
+    assert!(has(&e, theo, Condition::Incapacitated));
+    assert_eq!(hp(&e, leader), 8);
+    // Theobald's turn is over: play passes to the bandits.
+    assert!(matches!(prompt(&e), Prompt::Activate { faction: 1, .. }));
+}
+
+/// §Guarding: "A character who is nearby the target of an attack can react
+/// by guarding them. They become the new target of the attack."
+#[test]
+fn a_nearby_ally_guards_and_takes_the_blow() {
+    let l = example_level((0, 0), (4, 0), (1, 0), (13, 0), [(0, 1), (12, 0), (12, 1)]);
+    let mut e = start(&l, &[5]);
+    let [bal, theo, b1] = ["Balthasar", "Theobald", "Bandit 1"].map(|n| cid(&e, n));
+    activate(&mut e, b1);
+    let at = e.events().len();
+    attack(&mut e, b1, bal, 0, MODE_STRIKE);
+    cmd(&mut e, bal, Command::NoReaction);
+    assert_eq!(
+        prompt(&e),
+        Prompt::React {
+            actor: theo,
+            attacker: b1
+        }
+    );
+    cmd(&mut e, theo, Command::Guard);
+    let ev = since(&e, at);
+    assert!(ev.iter().any(|x| matches!(
+        x,
+        BattleEvent::TargetChanged {
+            to,
+            swapped: false,
+            ..
+        } if *to == theo
+    )));
+    // The axe's 5 against Theobald's armour 2.
+    assert_eq!(damaged(&ev), vec![(theo, 3, 5)]);
+    assert_eq!(hp(&e, bal), 8);
+    assert!(done(&e, theo));
+    assert!(!done(&e, bal));
+}
+
+/// §Reacting to an attack: "Hide behind a nearby character. Choose a nearby
+/// character who becomes the new target of the attack, swapping position
+/// with the original target. They can perform their own reaction if they
+/// haven't taken their turn yet."
+#[test]
+fn hiding_behind_an_ally_swaps_places_and_the_ally_may_react() {
+    let l = example_level((0, 0), (4, 0), (1, 0), (13, 0), [(0, 1), (12, 0), (12, 1)]);
+    let mut e = start(&l, &[14]);
+    let [bal, theo, b1] = ["Balthasar", "Theobald", "Bandit 1"].map(|n| cid(&e, n));
+    activate(&mut e, b1);
+    attack(&mut e, b1, bal, 0, MODE_STRIKE);
+    cmd(&mut e, bal, Command::HideBehind { who: theo });
+    assert_eq!(at(&e, bal), Cell::new(1, 0));
+    assert_eq!(at(&e, theo), Cell::new(0, 0));
+    assert_eq!(
+        prompt(&e),
+        Prompt::React {
+            actor: theo,
+            attacker: b1
+        }
+    );
+    // Theobald may not pass it on again, but may dodge (AGI 10: 14 fails).
+    refused(&mut e, theo, Command::HideBehind { who: bal });
+    let at = e.events().len();
+    cmd(&mut e, theo, Command::Dodge);
+    let ev = since(&e, at);
+    assert_eq!(saves(&ev).len(), 1);
+    assert_eq!(damaged(&ev).len(), 1);
+    assert_eq!(damaged(&ev)[0].0, theo);
+}
+
+/// §Opportunity attacks: "The target's movement is interrupted and the
+/// attack is resolved, after which their turn resumes if they are still
+/// alive and conscious."
+#[test]
+fn moving_away_draws_an_opportunity_attack_then_the_move_resumes() {
+    let l = example_level((3, 0), (0, 1), (0, 0), (2, 0), [(12, 1), (12, 0), (13, 1)]);
+    let mut e = start(&l, &[3]);
+    let [bal, leader, b1] = ["Balthasar", "Leader", "Bandit 1"].map(|n| cid(&e, n));
+    activate(&mut e, b1);
+    cmd(&mut e, b1, Command::EndTurn);
+    activate(&mut e, bal);
+    cmd(
+        &mut e,
+        bal,
+        Command::Move {
+            path: vec![Cell::new(4, 0), Cell::new(5, 0)],
+        },
+    );
+    // Stopped at the border of B: the leader is asked.
+    assert_eq!(
+        prompt(&e),
+        Prompt::React {
+            actor: leader,
+            attacker: bal
+        }
+    );
+    assert_eq!(at(&e, bal), Cell::new(3, 0));
+    let at_ev = e.events().len();
+    cmd(&mut e, leader, Command::Opportunity { weapon: 0 });
+    let ev = since(&e, at_ev);
+    assert_eq!(damaged(&ev), vec![(bal, 3, 5)]);
+    assert_eq!(at(&e, bal), Cell::new(5, 0));
+    assert_eq!(prompt(&e), Prompt::Act { actor: bal });
+    assert!(done(&e, leader));
+    // One zone crossed: the action is still there.
+    assert_eq!(super::movement::remaining(e.world(), bal), 1);
+}
+
+#[test]
+fn an_opportunity_attack_that_downs_the_mover_ends_its_turn() {
+    let l = example_level((3, 0), (0, 1), (0, 0), (2, 0), [(12, 1), (12, 0), (13, 1)]);
+    let mut e = start(&l, &[8]);
+    let [bal, leader, b1] = ["Balthasar", "Leader", "Bandit 1"].map(|n| cid(&e, n));
+    activate(&mut e, b1);
+    cmd(&mut e, b1, Command::EndTurn);
+    activate(&mut e, bal);
+    cmd(
+        &mut e,
+        bal,
+        Command::Move {
+            path: vec![Cell::new(4, 0)],
+        },
+    );
+    cmd(&mut e, leader, Command::Opportunity { weapon: 0 });
+    assert!(has(&e, bal, Condition::Dead));
+    assert_eq!(at(&e, bal), Cell::new(3, 0));
+    assert!(matches!(prompt(&e), Prompt::Activate { faction: 1, .. }));
+}
+
+/// "Targets who are unaware of their attacker can't react"; "Enemies
+/// attacked by a concealed character are taken by surprise and can't
+/// react."
+#[test]
+fn a_concealed_attacker_gets_no_reaction() {
+    let all: Vec<String> = party((0, 0), (4, 0), (6, 0))
+        .into_iter()
+        .chain([
+            r#"(archetype: "bandit", faction: "bandits", at: (0, 1), name: "Leader", overrides: (concealed: true))"#.to_string(),
+        ])
+        .collect();
+    let refs: Vec<&str> = all.iter().map(|s| s.as_str()).collect();
+    let l = level(&OPEN, &refs);
+    let mut e = start(&l, &[4]);
+    let [bal, leader] = ["Balthasar", "Leader"].map(|n| cid(&e, n));
+    activate(&mut e, leader);
+    let at = e.events().len();
+    attack(&mut e, leader, bal, 0, MODE_STRIKE);
+    assert_eq!(damaged(&since(&e, at)), vec![(bal, 4, 4)]);
+    assert_eq!(prompt(&e), Prompt::Act { actor: leader });
+}
+
+/// §Cover: "The target's armour value is increased by 1 (as usual never
+/// above 3), unless the attack is powerful enough to penetrate the cover."
+#[test]
+fn cover_adds_one_armour_unless_penetrated_never_above_three() {
+    let rows = ["c.............", ".............."];
+    let all: Vec<String> = party((0, 0), (4, 0), (6, 0))
+        .into_iter()
+        .chain(bandits((13, 0), [(4, 1), (12, 0), (12, 1)]))
+        .collect();
+    let refs: Vec<&str> = all.iter().map(|s| s.as_str()).collect();
+    let l = level_with(&rows, &["aabbccddeeffgg", "aabbccddeeffgg"], &refs, true);
+    let mut e = start(&l, &[4]);
+    let [bal, b1] = ["Balthasar", "Bandit 1"].map(|n| cid(&e, n));
+    activate(&mut e, b1);
+    cmd(&mut e, b1, Command::Draw { weapon: 1 });
+    let at = e.events().len();
+    attack(&mut e, b1, bal, 1, MODE_STRIKE);
+    cmd(&mut e, bal, Command::NoReaction);
+    decline_guards(&mut e);
+    // Bow 4 - cover 1 = 3.
+    assert_eq!(damaged(&since(&e, at)), vec![(bal, 3, 5)]);
+
+    let w = super::data::unarmed();
+    let world = e.world();
+    let (musket, _) = super::attack::armour(
+        world,
+        b1,
+        bal,
+        &super::attack::weapon(world, cid(&e, "Sybilla"), 0).expect("musket"),
+    );
+    assert_eq!(musket, 0, "a musket penetrates cover");
+    // Melee: cover does not count.
+    assert_eq!(super::attack::armour(world, b1, bal, &w).0, 0);
+}
+
+#[test]
+fn armour_never_above_three() {
+    let rows = ["c.............", ".............."];
+    let l = level_with(
+        &rows,
+        &["aabbccddeeffgg", "aabbccddeeffgg"],
+        &[
+            r#"(archetype: "shieldbearer", faction: "players", at: (0, 0), name: "S")"#,
+            r#"(archetype: "archer", faction: "bandits", at: (4, 0), name: "A")"#,
+        ],
+        true,
+    );
+    let e = start(&l, &[]);
+    let [s, a] = ["S", "A"].map(|n| cid(&e, n));
+    let bow = super::attack::weapon(e.world(), a, 0).expect("bow");
+    let (armour, parts) = super::attack::armour(e.world(), a, s, &bow);
+    assert_eq!(armour, 3);
+    assert!(parts.iter().any(|m| m.name == "armour never above 3"));
+}
+
+/// "The attacker may choose to voluntarily hold back an attack to inflict
+/// impaired damage"; "Unarmed attacks inflict d4 impaired damage."
+#[test]
+fn holding_back_and_fighting_unarmed_roll_a_d4() {
+    let l = example_level((0, 0), (4, 0), (6, 0), (13, 0), [(1, 0), (12, 0), (12, 1)]);
+    let mut e = start(&l, &[4, 3]);
+    let [bal, leader, b1] = ["Balthasar", "Leader", "Bandit 1"].map(|n| cid(&e, n));
+    activate(&mut e, leader);
+    cmd(&mut e, leader, Command::EndTurn);
+    activate(&mut e, bal);
+    let at = e.events().len();
+    attack(&mut e, bal, b1, 0, MODE_HOLD_BACK);
+    cmd(&mut e, b1, Command::NoReaction);
+    let ev = since(&e, at);
+    let rolled: Vec<String> = ev
+        .iter()
+        .filter_map(|x| match x {
+            BattleEvent::DamageRolled { roll, .. } => Some(roll.expr.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rolled, vec!["1D4".to_string()]);
+    assert_eq!(damaged(&ev), vec![(b1, 4, 4)]);
+    let w = super::data::unarmed();
+    assert_eq!((w.damage.min(None), w.damage.max(None)), (1, 4));
+}
+
+/// §Effects of size in combat: "Larger characters double the number of
+/// dice they roll"; "A human attacking a wyrm with a sword (d6 damage) would
+/// halve damage: for example, a roll of 3 would only inflict 2 damage."
+#[test]
+fn size_doubles_dice_or_halves_damage() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "swordsman", faction: "players", at: (0, 0), name: "Knight", overrides: (armor: [], shield: None))"#,
+            r#"(archetype: "wyrm", faction: "bandits", at: (1, 0), name: "Wyrm", overrides: (armor: []))"#,
+        ],
+    );
+    let mut e = start(&l, &[3, 5, 2]);
+    let [knight, wyrm] = ["Knight", "Wyrm"].map(|n| cid(&e, n));
+    pass(&mut e);
+    activate(&mut e, knight);
+    let at = e.events().len();
+    attack(&mut e, knight, wyrm, 0, MODE_STRIKE);
+    cmd(&mut e, wyrm, Command::NoReaction);
+    assert_eq!(damaged(&since(&e, at)), vec![(wyrm, 2, 28)]);
+    cmd(&mut e, knight, Command::EndTurn);
+    activate(&mut e, wyrm);
+    let at = e.events().len();
+    attack(&mut e, wyrm, knight, 0, MODE_STRIKE);
+    // The knight has taken its turn: it cannot react. 2d8: 5 + 2.
+    assert_eq!(damaged(&since(&e, at)), vec![(knight, 7, 1)]);
+    // Range: a bow (8) reaches 16 zones against the larger wyrm.
+    let bow = e
+        .world()
+        .resource::<super::data::ZonesData>()
+        .weapon("bow")
+        .expect("bow");
+    assert_eq!(
+        super::attack::range_against(e.world(), knight, wyrm, &bow),
+        16
+    );
+    assert_eq!(
+        super::attack::range_against(e.world(), wyrm, knight, &bow),
+        4
+    );
+}
+
+/// §Morale: the bandits fall from 4 to 2 in a round: a group WIT save at
+/// the end of the round; who fails is broken (surrender or retreat), who
+/// passes is steadfast.
+#[test]
+fn a_group_halved_in_a_round_makes_a_morale_save() {
+    let l = example_level((0, 0), (8, 0), (2, 0), (13, 0), [(1, 1), (3, 0), (12, 1)]);
+    let mut e = start(&l, &[6, 6, 3, 15]);
+    let [bal, theo] = ["Balthasar", "Theobald"].map(|n| cid(&e, n));
+    let [leader, b1, b2, b3] = ["Leader", "Bandit 1", "Bandit 2", "Bandit 3"].map(|n| cid(&e, n));
+    activate(&mut e, leader);
+    cmd(&mut e, leader, Command::EndTurn);
+    activate(&mut e, bal);
+    attack(&mut e, bal, b1, 0, MODE_STRIKE);
+    cmd(&mut e, b1, Command::NoReaction);
+    cmd(&mut e, bal, Command::EndTurn);
+    activate(&mut e, b3);
+    cmd(&mut e, b3, Command::EndTurn);
+    activate(&mut e, theo);
+    attack(&mut e, theo, b2, 0, MODE_STRIKE);
+    cmd(&mut e, b2, Command::NoReaction);
+    cmd(&mut e, theo, Command::EndTurn);
+    // The bandits must pass; the players pass: the round ends.
+    let at = e.events().len();
+    pass(&mut e);
+    let ev = since(&e, at);
+    assert_eq!(
+        saves(&ev),
+        vec![(leader, "WIT", 3, 9, true), (b3, "WIT", 15, 9, false)]
+    );
+    assert!(has(&e, leader, Condition::Steadfast));
+    assert!(has(&e, b3, Condition::Broken));
+    // Round 2: the broken bandit may not attack, only surrender or get away.
+    e.step();
+    activate(&mut e, b3);
+    let why = refused(
+        &mut e,
+        b3,
+        Command::Attack {
+            target: bal,
+            weapon: 0,
+            mode: 0,
+        },
+    );
+    assert!(why.contains("broken"), "{why}");
+    cmd(&mut e, b3, Command::Surrender);
+    assert!(has(&e, b3, Condition::Surrendered));
+    assert!(!view::standing(e.world(), b3));
+}
+
+#[test]
+fn harming_a_surrendered_character_lets_them_fight_again() {
+    let l = example_level((0, 0), (8, 0), (2, 0), (13, 0), [(1, 1), (3, 0), (12, 1)]);
+    let mut e = start(&l, &[2]);
+    let [bal, b1] = ["Balthasar", "Bandit 1"].map(|n| cid(&e, n));
+    activate(&mut e, b1);
+    cmd(&mut e, b1, Command::Surrender);
+    assert!(has(&e, b1, Condition::Surrendered));
+    activate(&mut e, bal);
+    attack(&mut e, bal, b1, 0, MODE_STRIKE);
+    assert!(!has(&e, b1, Condition::Surrendered));
+    assert!(view::standing(e.world(), b1));
+}
+
+/// A mirrored skirmish of three against three.
+fn mirror() -> Level {
+    level(
+        &OPEN,
+        &[
+            r#"(archetype: "swordsman", faction: "players", at: (1, 0))"#,
+            r#"(archetype: "spearman", faction: "players", at: (1, 1))"#,
+            r#"(archetype: "archer", faction: "players", at: (0, 0))"#,
+            r#"(archetype: "swordsman", faction: "bandits", at: (12, 0))"#,
+            r#"(archetype: "spearman", faction: "bandits", at: (12, 1))"#,
+            r#"(archetype: "archer", faction: "bandits", at: (13, 0))"#,
+        ],
+    )
+}
+
+#[test]
+fn the_ai_beats_random_play() {
+    use crate::rules::components::Controller;
+    let l = mirror();
+    let mut e = engine();
+    let mut wins = 0;
+    let n = 100;
+    for i in 0..n {
+        let ai = (i % 2) as u8;
+        let mut control = vec![Controller::RandomAi, Controller::RandomAi];
+        control[ai as usize] = Controller::Ai;
+        let opts = StartOptions {
+            seed: 1000 + i,
+            script: Vec::new(),
+            control: Controls::PerFaction(control),
+        };
+        e.start(&l, RulesetId::Zones, &opts).expect("starts");
+        e.run(200_000);
+        if e.outcome().and_then(|o| o.winner) == Some(ai) {
+            wins += 1;
+        }
+    }
+    assert!(wins * 100 > n * 80, "the AI won {wins} of {n}");
+}
+
+#[test]
+fn the_same_seed_gives_the_same_battle() {
+    let l = mirror();
+    let run = |e: &mut Engine| {
+        let opts = StartOptions {
+            seed: 42,
+            script: Vec::new(),
+            control: Controls::AllAi,
+        };
+        e.start(&l, RulesetId::Zones, &opts).expect("starts");
+        e.run(200_000);
+        e.log_text()
+    };
+    let mut a = engine();
+    let first = run(&mut a);
+    let again = run(&mut a);
+    let fresh = run(&mut engine());
+    assert_eq!(first, again);
+    assert_eq!(first, fresh);
+    assert!(first.contains("Battle over"));
+}
