@@ -43,6 +43,8 @@ pub enum UiIntent {
     Tool(Tool),
     /// A command from a button (end turn, reload, parry, ...).
     Command(Command),
+    /// The n-th reaction of [`reaction_choices`] (keys 1, 2, 3, ...).
+    React(usize),
     /// Show this combatant's sheet.
     Select(Option<Cid>),
 }
@@ -96,6 +98,14 @@ impl TurnUi {
     /// The command a click on `cell` would send now, if any.
     pub fn command_at(&self, world: &World, cell: Cell) -> Option<Command> {
         let actor = self.options.actor?;
+        // Alternating activation: a click on one of the faction's
+        // characters gives it the turn.
+        if let Some(who) = view::standing_at(world, cell) {
+            let activate = Command::Activate { who };
+            if self.options.legal.contains(&activate) {
+                return Some(activate);
+            }
+        }
         let target = view::standing_at(world, cell)
             .filter(|t| view::faction(world, *t) != view::faction(world, actor));
         match (self.tool, target) {
@@ -140,6 +150,26 @@ pub fn preview(world: &World, command: &Command) -> Option<Preview> {
     let actor = world.resource::<Battle>().prompt.actor()?;
     let hooks = world.get_resource::<ActiveRuleset>()?.0;
     Some((hooks.preview)(world, actor, command))
+}
+
+/// The answers to a human's reaction prompt, in the order the dialog
+/// numbers them: the ruleset's legal reactions, "no reaction" last.
+pub fn reaction_choices(world: &World) -> Vec<Command> {
+    let Some(actor) = human_actor(world) else {
+        return Vec::new();
+    };
+    if !matches!(world.resource::<Battle>().prompt, Prompt::React { .. }) {
+        return Vec::new();
+    }
+    let Some(hooks) = world.get_resource::<ActiveRuleset>().map(|h| h.0) else {
+        return Vec::new();
+    };
+    let mut v: Vec<Command> = (hooks.legal_commands)(world, actor)
+        .into_iter()
+        .filter(|c| c.is_reaction() && *c != Command::NoReaction)
+        .collect();
+    v.push(Command::NoReaction);
+    v
 }
 
 /// The prompted actor, if a human must answer.
@@ -256,6 +286,11 @@ fn handle_intents(world: &mut World) {
                 }
             }
             UiIntent::Command(command) => send(world, command),
+            UiIntent::React(i) => {
+                if let Some(c) = reaction_choices(world).get(i).cloned() {
+                    send(world, c);
+                }
+            }
         }
     }
 }

@@ -186,6 +186,24 @@ fn shapes(world: &World, out: &mut Highlights) {
             );
         }
     }
+    // Alternating activation: the characters who may take the turn.
+    for c in &ui.options.legal {
+        if let Command::Activate { who } = c
+            && let Some(cell) = view::cell(world, *who)
+        {
+            let p = cell_to_world(map, cell);
+            gizmos.rect_2d(
+                Isometry2d::from_translation(p),
+                Vec2::splat(TILE - 4.0),
+                Color::srgb(0.3, 1.0, 0.45),
+            );
+            gizmos.rect_2d(
+                Isometry2d::from_translation(p),
+                Vec2::splat(TILE - 8.0),
+                Color::srgb(0.3, 1.0, 0.45),
+            );
+        }
+    }
     // Targets: every enemy the current tool can legally strike.
     for c in &ui.options.legal {
         let target = match (ui.tool, c) {
@@ -228,8 +246,12 @@ fn shapes(world: &World, out: &mut Highlights) {
             );
         }
     }
-    // The acting combatant.
-    if let Some(cell) = view::cell(world, actor) {
+    // The acting combatant (not the one who merely speaks for its faction).
+    let activating = matches!(
+        world.resource::<crate::rules::battle::Battle>().prompt,
+        crate::rules::battle::Prompt::Activate { .. }
+    );
+    if !activating && let Some(cell) = view::cell(world, actor) {
         let p = cell_to_world(map, cell);
         gizmos.rect_2d(
             Isometry2d::from_translation(p),

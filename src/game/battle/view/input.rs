@@ -49,10 +49,13 @@ pub enum UiAction {
     AimTool,
     RetreatTool,
     Flee,
-    /// Reaction prompt: parry, dodge, take the hit.
-    ReactParry,
-    ReactDodge,
-    ReactNone,
+    /// Reaction prompt: the first, second, ... answer of the dialog.
+    React1,
+    React2,
+    React3,
+    React4,
+    React5,
+    React6,
     /// GM preview: pause or resume, one action, speeds.
     PreviewPause,
     PreviewStep,
@@ -87,7 +90,14 @@ pub const HELP: &[(&str, &str)] = &[
     ("G", "aim tool: click the target to aim at"),
     ("X", "retreat tool: click where to retreat"),
     ("F", "flee over the map's edge (from an edge cell)"),
-    ("1 / 2 / 3", "when attacked: parry / dodge / take the hit"),
+    (
+        "1 ... 6",
+        "reaction dialog: its numbered answers (parry, dodge, counter, guard, ...)",
+    ),
+    (
+        "Click / Enter",
+        "zones: click one of your characters to give it the turn; Enter passes",
+    ),
     ("Space / gamepad X", "GM preview: one action"),
     ("P", "GM preview: pause or resume"),
     ("] and [", "faster / slower (x1, x2, x4, instant)"),
@@ -118,9 +128,12 @@ pub const KEYS: &[(UiAction, KeyCode)] = &[
     (AimTool, KeyCode::KeyG),
     (RetreatTool, KeyCode::KeyX),
     (Flee, KeyCode::KeyF),
-    (ReactParry, KeyCode::Digit1),
-    (ReactDodge, KeyCode::Digit2),
-    (ReactNone, KeyCode::Digit3),
+    (React1, KeyCode::Digit1),
+    (React2, KeyCode::Digit2),
+    (React3, KeyCode::Digit3),
+    (React4, KeyCode::Digit4),
+    (React5, KeyCode::Digit5),
+    (React6, KeyCode::Digit6),
     (PreviewPause, KeyCode::KeyP),
     (PreviewStep, KeyCode::Space),
     (SpeedUp, KeyCode::BracketRight),
@@ -330,23 +343,26 @@ fn keys(
         return;
     };
     let reacting = matches!(battle.prompt, Prompt::React { .. });
-    let mut send = |c: Command| {
-        intents.write(UiIntent::Command(c));
-    };
     if reacting {
-        if tap(UiAction::ReactParry) {
-            send(Command::Parry);
-        }
-        if tap(UiAction::ReactDodge) {
-            send(Command::Dodge);
-        }
-        if tap(UiAction::ReactNone) {
-            send(Command::NoReaction);
+        for (i, a) in [React1, React2, React3, React4, React5, React6]
+            .into_iter()
+            .enumerate()
+        {
+            if tap(a) {
+                intents.write(UiIntent::React(i));
+            }
         }
         return;
     }
+    let mut send = |c: Command| {
+        intents.write(UiIntent::Command(c));
+    };
     if tap(UiAction::EndTurn) {
-        send(Command::EndTurn);
+        if matches!(battle.prompt, Prompt::Activate { .. }) {
+            send(Command::Pass);
+        } else {
+            send(Command::EndTurn);
+        }
     }
     if tap(UiAction::Flee) {
         send(Command::Flee);

@@ -6,7 +6,9 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiContext, EguiPrimaryContextPass, PrimaryEguiContext, egui};
 
-use crate::game::battle::logic::{Pacing, Tool, TurnUi, UiIntent, human_actor, preview};
+use crate::game::battle::logic::{
+    Pacing, Tool, TurnUi, UiIntent, human_actor, preview, reaction_choices,
+};
 use crate::game::session::{Screen, Session, Speed};
 use crate::rules::battle::{
     ActiveRuleset, Battle, BattleLog, Factions, LastRejection, Prompt, Roster,
@@ -58,6 +60,8 @@ struct Asked {
     setup: bool,
     title: bool,
     quit: bool,
+    /// A button under the pointer whose command the panel previews.
+    hover_preview: Option<Command>,
 }
 
 fn battle_panels(world: &mut World) {
@@ -266,17 +270,18 @@ fn turn_order(ui: &mut egui::Ui, world: &World, roster: &Roster, asked: &mut Ask
     let log = world.resource::<BattleLog>();
     // The latest order, and who has had a turn since it was announced.
     let mut order: Vec<Cid> = Vec::new();
-    let mut done: Vec<Cid> = Vec::new();
     for e in log.events.iter().rev() {
-        match e {
-            BattleEvent::TurnOrder { order: o } => {
-                order = o.clone();
-                break;
-            }
-            BattleEvent::TurnEnded { who } => done.push(*who),
-            _ => {}
+        if let BattleEvent::TurnOrder { order: o } = e {
+            order = o.clone();
+            break;
         }
     }
+    if let Prompt::Activate { faction, .. } = world.resource::<Battle>().prompt
+        && let Some(f) = world.resource::<Factions>().0.get(faction as usize)
+    {
+        ui.label(egui::RichText::new(format!("{} to choose who acts", f.name)).strong());
+    }
+    ui.label(egui::RichText::new("▶ acting   + turn taken   x out").weak());
     let acting = world.resource::<Battle>().prompt.actor();
     let shown = world.resource::<Shown>();
     let rows: Vec<Cid> = if order.is_empty() {
@@ -294,7 +299,9 @@ fn turn_order(ui: &mut egui::Ui, world: &World, roster: &Roster, asked: &mut Ask
                 "▶"
             } else if out {
                 "x"
-            } else if done.contains(&c) {
+            } else if view::get::<crate::rules::components::TurnState>(world, c)
+                .is_some_and(|t| t.done)
+            {
                 "+"
             } else {
                 " "
@@ -383,12 +390,14 @@ fn preview_lines(ui: &mut egui::Ui, world: &World, command: &Command) {
 fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: &mut Asked) {
     let battle = world.resource::<Battle>();
     if matches!(battle.prompt, Prompt::React { .. }) {
-        ui.label(
-            "You are attacked: choose a reaction in the dialog (1 parry, 2 dodge, 3 take it).",
-        );
+        ui.label("Choose a reaction in the dialog (keys 1, 2, 3, ...).");
         return;
     }
     let legal = |c: &Command| st.options.legal.contains(c);
+    if matches!(battle.prompt, Prompt::Activate { .. }) {
+        activation_bar(ui, world, st, asked);
+        return;
+    }
     ui.horizontal_wrapped(|ui| {
         let tool_button = |ui: &mut egui::Ui, t: Tool, label: &str, asked: &mut Asked| {
             if ui.selectable_label(st.tool == t, label).clicked() {
@@ -427,22 +436,29 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
                 asked.intents.push(UiIntent::Command(c));
             }
         };
+        // Only what the ruleset allows now (End turn always shows).
+        let mut offer = |ui: &mut egui::Ui, label: &str, c: Command| {
+            if legal(&c) {
+                button(ui, label, c);
+            }
+        };
         if view::conditions(world, actor).has(Condition::Crouching) {
-            button(ui, "Stand (Q)", Command::Stand);
+            offer(ui, "Stand (Q)", Command::Stand);
         } else {
-            button(ui, "Take cover (Q)", Command::TakeCover);
+            offer(ui, "Take cover (Q)", Command::TakeCover);
         }
         if let Some(l) = view::get::<Loadout>(world, actor) {
             for (i, w) in l.weapons.iter().enumerate() {
                 if Some(i) != l.ready {
-                    button(ui, &format!("Draw {}", w.name), Command::Draw { weapon: i });
+                    offer(ui, &format!("Draw {}", w.name), Command::Draw { weapon: i });
                 }
             }
             if let Some(r) = l.ready {
-                button(ui, "Reload (R)", Command::Reload { weapon: r });
+                offer(ui, "Reload (R)", Command::Reload { weapon: r });
             }
         }
-        button(ui, "Flee (F)", Command::Flee);
+        offer(ui, "Flee (F)", Command::Flee);
+        offer(ui, "Surrender", Command::Surrender);
         button(ui, "End turn (Enter)", Command::EndTurn);
     });
     if let Some((_, why)) = world.resource::<LastRejection>().0.as_ref() {
@@ -457,6 +473,58 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
         ui.label(egui::RichText::new(
             "Blue cells keep the action; amber cells are a full movement. Red rings: targets. Click an enemy to attack it.",
         ).weak());
+    }
+}
+
+/// Alternating activation: which of the faction's characters takes the
+/// turn, or pass.
+fn activation_bar(ui: &mut egui::Ui, world: &World, st: &TurnUi, asked: &mut Asked) {
+    let roster = world.resource::<Roster>();
+    ui.label(
+        egui::RichText::new(
+            "Your faction's turn: click one of your highlighted characters to act with, or pass.",
+        )
+        .strong(),
+    );
+    ui.horizontal_wrapped(|ui| {
+        for c in &st.options.legal {
+            let label = match c {
+                Command::Activate { who } => roster.name(*who).to_string(),
+                Command::Pass => "Pass (Enter)".to_string(),
+                Command::FirstTurnTo { faction } => format!(
+                    "Let {} go first",
+                    world
+                        .resource::<Factions>()
+                        .0
+                        .get(*faction as usize)
+                        .map_or("?", |f| f.name.as_str())
+                ),
+                _ => continue,
+            };
+            let b = ui.button(label);
+            if b.hovered() {
+                asked.hover_preview = Some(c.clone());
+            }
+            if b.clicked() {
+                asked.intents.push(UiIntent::Command(c.clone()));
+            }
+        }
+    });
+    let shown = asked.hover_preview.clone().or_else(|| {
+        st.hover
+            .and_then(|h| st.command_at(world, h))
+            .filter(|c| matches!(c, Command::Activate { .. }))
+    });
+    match shown {
+        Some(c) => preview_lines(ui, world, &c),
+        None => {
+            ui.label(
+                egui::RichText::new(
+                    "A character who has not taken its turn can still react when attacked (it spends the turn).",
+                )
+                .weak(),
+            );
+        }
     }
 }
 
@@ -499,34 +567,46 @@ fn reaction_dialog(
     asked: &mut Asked,
 ) {
     let roster = world.resource::<Roster>();
-    egui::Window::new("You are hit!")
+    let choices = reaction_choices(world);
+    let moving = choices
+        .iter()
+        .any(|c| matches!(c, Command::Opportunity { .. }));
+    let title = if moving {
+        "An enemy moves away!"
+    } else {
+        "Attacked!"
+    };
+    egui::Window::new(title)
         .collapsible(false)
         .resizable(false)
         .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 80.0))
         .show(ctx, |ui| {
-            ui.label(format!(
-                "{}'s attack on {} hits. React?",
-                roster.name(attacker),
-                roster.name(actor)
-            ));
-            let legal: Vec<Command> = world
-                .get_resource::<ActiveRuleset>()
-                .map(|h| (h.0.legal_commands)(world, actor))
-                .unwrap_or_default();
-            for (c, key) in [
-                (Command::Parry, "1"),
-                (Command::Dodge, "2"),
-                (Command::NoReaction, "3"),
-            ] {
-                if !legal.contains(&c) {
-                    continue;
-                }
+            ui.label(if moving {
+                format!(
+                    "{} moves away from {}. Strike as it goes?",
+                    roster.name(attacker),
+                    roster.name(actor)
+                )
+            } else {
+                format!(
+                    "{} attacks. How does {} react?",
+                    roster.name(attacker),
+                    roster.name(actor)
+                )
+            });
+            for (i, c) in choices.into_iter().enumerate() {
                 let p = preview(world, &c).unwrap_or_default();
                 let odds = p
                     .chance
                     .map_or(String::new(), |ch| format!(" — {:.0}%", ch * 100.0));
-                if ui.button(format!("{key}: {}{odds}", p.title)).clicked() {
-                    asked.intents.push(UiIntent::Command(c));
+                let b = ui.button(format!("{}: {}{odds}", i + 1, p.title));
+                if b.hovered() {
+                    for l in &p.lines {
+                        ui.label(egui::RichText::new(l).small());
+                    }
+                }
+                if b.clicked() {
+                    asked.intents.push(UiIntent::React(i));
                 }
             }
         });
