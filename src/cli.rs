@@ -464,6 +464,9 @@ fn check_ruleset_dir(id: RulesetId, dir: &Path) -> Result<String, String> {
         RulesetId::Ud10 => crate::rulesets::ud10::data::Ud10Data::load(dir)
             .map(|_| String::new())
             .map_err(|e| e.to_string()),
+        RulesetId::Zones => crate::rulesets::zones::data::ZonesData::load(dir)
+            .map(|_| String::new())
+            .map_err(|e| e.to_string()),
         other => Err(format!(
             "{}: the {other} ruleset is not implemented yet",
             dir.display()

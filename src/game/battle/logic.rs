@@ -482,6 +482,85 @@ mod tests {
         assert_eq!(cmds.last(), Some(&Command::EndTurn));
     }
 
+    /// Zones: the human's faction is asked who acts; a click on one of its
+    /// characters gives it the turn, numbered reactions answer attacks, and
+    /// the skirmish is played to the results.
+    #[test]
+    fn a_zones_skirmish_is_played_to_the_end_by_clicks() {
+        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("levels/village_crossroads.ron");
+        let l = crate::data::level::load_level(&path).expect("level");
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins);
+        crate::game::logic_plugins(&mut app);
+        crate::rules::engine::load_rulesets(app.world_mut(), &assets()).expect("assets");
+        let session =
+            Session::new(app.world(), l, path, Some(RulesetId::Zones), 5, false).expect("session");
+        assert_eq!(session.controls[0], Controller::Human);
+        app.insert_resource(session);
+        app.world_mut().resource_mut::<Pacing>().speed = Speed::Instant;
+        app.world_mut()
+            .resource_mut::<NextState<Screen>>()
+            .set(Screen::Battle);
+        let (mut activations, mut attacks) = (0, 0);
+        let mut frames = 0;
+        while screen(&app) != Screen::Results && frames < 20_000 {
+            frames += 1;
+            let w = app.world();
+            if let Some(actor) = human_actor(w)
+                && let Some(hooks) = w.get_resource::<ActiveRuleset>().map(|h| h.0)
+            {
+                let legal = (hooks.legal_commands)(w, actor);
+                let intent = match w.resource::<Battle>().prompt {
+                    Prompt::Activate { .. } => legal.iter().find_map(|c| match c {
+                        Command::Activate { who } => {
+                            activations += 1;
+                            view::cell(w, *who).map(UiIntent::Click)
+                        }
+                        _ => None,
+                    }),
+                    Prompt::React { .. } => Some(UiIntent::React(0)),
+                    Prompt::Act { .. } => {
+                        let ready = view::get::<Loadout>(w, actor).and_then(|l| l.ready);
+                        let strike = legal.iter().find_map(|c| match c {
+                            Command::Attack {
+                                target,
+                                weapon,
+                                mode: 0,
+                            } if Some(*weapon) == ready && view::standing(w, *target) => {
+                                view::cell(w, *target)
+                            }
+                            _ => None,
+                        });
+                        match strike {
+                            Some(cell) => {
+                                attacks += 1;
+                                Some(UiIntent::Click(cell))
+                            }
+                            None => Some(UiIntent::Command(Command::EndTurn)),
+                        }
+                    }
+                    Prompt::None => None,
+                };
+                if let Some(i) = intent {
+                    app.world_mut().write_message(i);
+                }
+            }
+            app.update();
+        }
+        assert_eq!(screen(&app), Screen::Results, "after {frames} frames");
+        assert!(activations > 0 && attacks > 0, "{activations} {attacks}");
+        let log = app.world().resource::<BattleLog>();
+        let by_human = |f: fn(&Command) -> bool| {
+            log.commands
+                .iter()
+                .filter(|c| view::faction(app.world(), c.actor) == Some(0) && f(&c.command))
+                .count()
+        };
+        assert!(by_human(|c| matches!(c, Command::Activate { .. })) > 0);
+        assert!(by_human(|c| matches!(c, Command::Attack { .. })) > 0);
+    }
+
     #[test]
     fn an_all_ai_battle_runs_from_setup_to_results() {
         let path =
