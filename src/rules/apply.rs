@@ -153,12 +153,7 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
             free,
             ..
         } => {
-            let (a, t) = (pos(world, *attacker), pos(world, *target));
-            if let (Some(a), Some(t)) = (a, t)
-                && let Some(f) = facing_towards(a, t)
-            {
-                with::<Heading>(world, *attacker, |h| h.0 = f);
-            }
+            face(world, *attacker, *target);
             with::<Loadout>(world, *attacker, |l| {
                 if let Some(w) = l.weapons.get_mut(*weapon_index)
                     && w.magazine > 0
@@ -221,12 +216,7 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
             reaction,
             ..
         } => {
-            let (a, t) = (pos(world, *attacker), pos(world, *target));
-            if let (Some(a), Some(t)) = (a, t)
-                && let Some(f) = facing_towards(a, t)
-            {
-                with::<Heading>(world, *attacker, |h| h.0 = f);
-            }
+            face(world, *attacker, *target);
             with::<Loadout>(world, *attacker, |l| {
                 if let Some(w) = l.weapons.get_mut(*weapon_index)
                     && w.is_ranged()
@@ -279,6 +269,15 @@ fn widest(a: MoveMode, b: MoveMode) -> MoveMode {
         }
     }
     if rank(b) > rank(a) { b } else { a }
+}
+
+/// Turn `who` towards `target`.
+fn face(world: &mut World, who: Cid, target: Cid) {
+    if let (Some(a), Some(t)) = (pos(world, who), pos(world, target))
+        && let Some(f) = facing_towards(a, t)
+    {
+        with::<Heading>(world, who, |h| h.0 = f);
+    }
 }
 
 fn pos(world: &World, cid: Cid) -> Option<Cell> {

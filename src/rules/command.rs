@@ -99,3 +99,31 @@ impl std::error::Error for Illegal {}
 pub fn illegal<T>(reason: impl Into<String>) -> Result<T, Illegal> {
     Err(Illegal(reason.into()))
 }
+
+/// The Resolve step every ruleset shares: drain the commands sent since the
+/// last step, check each with the ruleset's legality check, record and
+/// execute the legal ones, remember why the last illegal one was refused.
+pub fn resolve_with(
+    world: &mut World,
+    check: fn(&World, Cid, &Command) -> Result<(), Illegal>,
+    execute: fn(&mut World, Cid, &Command),
+) {
+    use crate::rules::battle::{Battle, BattleLog, LastRejection};
+    let msgs: Vec<CommandMsg> = world
+        .resource_mut::<bevy::ecs::message::Messages<CommandMsg>>()
+        .drain()
+        .collect();
+    for msg in msgs {
+        if world.resource::<Battle>().is_over() {
+            break;
+        }
+        match check(world, msg.actor, &msg.command) {
+            Err(e) => world.resource_mut::<LastRejection>().0 = Some((msg, e)),
+            Ok(()) => {
+                world.resource_mut::<LastRejection>().0 = None;
+                world.resource_mut::<BattleLog>().commands.push(msg.clone());
+                execute(world, msg.actor, &msg.command);
+            }
+        }
+    }
+}

@@ -87,3 +87,12 @@ pub fn occupied(world: &World, except: Option<Cid>) -> Vec<Cell> {
     v.sort();
     v
 }
+
+/// Is `who` on a cell of the map's edge (from where it can leave the fight)?
+pub fn on_map_edge(world: &World, who: Cid) -> bool {
+    let Some(c) = cell(world, who) else {
+        return false;
+    };
+    let map = world.resource::<crate::rules::map::Map>();
+    c.x == 0 || c.y == 0 || c.x == map.width() - 1 || c.y == map.height() - 1
+}

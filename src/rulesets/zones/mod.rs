@@ -16,17 +16,15 @@ pub mod settings;
 
 use std::path::Path;
 
-use bevy::ecs::message::Messages;
 use bevy::prelude::*;
 
 use crate::data::error::DataError;
 use crate::data::level::CombatantDef;
 use crate::rules::apply::emit;
 use crate::rules::battle::{
-    Battle, BattleLog, BattleSet, BattleStep, LastRejection, Prompt, RulesetHooks, RulesetId,
-    RulesetRegistry, ruleset_is,
+    Battle, BattleSet, BattleStep, Prompt, RulesetHooks, RulesetId, RulesetRegistry, ruleset_is,
 };
-use crate::rules::command::{Command, CommandMsg};
+use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Loadout};
 use crate::rules::event::BattleEvent;
 use crate::rules::view;
@@ -112,23 +110,7 @@ fn reset(world: &mut World) {
 
 /// Check and execute the commands sent since the last step.
 fn resolve(world: &mut World) {
-    let msgs: Vec<CommandMsg> = world
-        .resource_mut::<Messages<CommandMsg>>()
-        .drain()
-        .collect();
-    for msg in msgs {
-        if world.resource::<Battle>().is_over() {
-            break;
-        }
-        match check::check(world, msg.actor, &msg.command) {
-            Err(e) => world.resource_mut::<LastRejection>().0 = Some((msg, e)),
-            Ok(()) => {
-                world.resource_mut::<LastRejection>().0 = None;
-                world.resource_mut::<BattleLog>().commands.push(msg.clone());
-                execute(world, msg.actor, &msg.command);
-            }
-        }
-    }
+    crate::rules::command::resolve_with(world, check::check, execute);
 }
 
 fn execute(world: &mut World, actor: Cid, command: &Command) {

@@ -312,12 +312,7 @@ pub fn resume_move(world: &mut World) {
 
 /// Leaving the fight over the map's edge.
 pub fn check_flee(world: &World, who: Cid) -> Result<(), Illegal> {
-    let Some(c) = view::cell(world, who) else {
-        return illegal("not on the map");
-    };
-    let map = world.resource::<Map>();
-    let edge = c.x == 0 || c.y == 0 || c.x == map.width() - 1 || c.y == map.height() - 1;
-    if !edge {
+    if !view::on_map_edge(world, who) {
         return illegal("flee from a cell on the map's edge");
     }
     Ok(())
