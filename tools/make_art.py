@@ -268,6 +268,32 @@ def m_immobilized(d):
     d.ellipse([126, 106, 186, 166], outline=W, width=14)
 
 
+def m_incapacitated(d):
+    # A figure down: a bar with a head, and a downward arrow above it.
+    d.rectangle([56, 168, 200, 190], fill=W)
+    d.ellipse([40, 150, 80, 190], fill=W)
+    d.line([128, 56, 128, 126], fill=W, width=16)
+    d.polygon([(98, 112), (158, 112), (128, 146)], fill=W)
+
+
+def m_broken(d):
+    # A cracked shield: morale broken.
+    d.polygon([(72, 60), (184, 60), (184, 130), (128, 200), (72, 130)], outline=W, width=12)
+    d.line([132, 60, 112, 110, 142, 130, 120, 200], fill=W, width=12)
+
+
+def m_steadfast(d):
+    # A tick: passed the morale check.
+    d.line([70, 130, 112, 176, 190, 80], fill=W, width=26)
+
+
+def m_concealed(d):
+    # A closed eye.
+    d.arc([56, 70, 200, 186], 20, 160, fill=W, width=14)
+    for x in (84, 128, 172):
+        d.line([x, 170, x - 6 if x < 128 else x + 6 if x > 128 else x, 200], fill=W, width=10)
+
+
 MARKS = {
     "stunned": ((214, 160, 30, 255), m_stunned),
     "prone": ((130, 110, 90, 255), m_prone),
@@ -278,6 +304,10 @@ MARKS = {
     "crouching": ((60, 110, 160, 255), m_crouching),
     "surprised": ((220, 120, 30, 255), m_surprised),
     "immobilized": ((120, 60, 140, 255), m_immobilized),
+    "incapacitated": ((110, 40, 40, 255), m_incapacitated),
+    "broken": ((170, 120, 40, 255), m_broken),
+    "steadfast": ((40, 130, 90, 255), m_steadfast),
+    "concealed": ((50, 60, 70, 255), m_concealed),
 }
 
 

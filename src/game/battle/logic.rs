@@ -502,7 +502,7 @@ mod tests {
         app.world_mut()
             .resource_mut::<NextState<Screen>>()
             .set(Screen::Battle);
-        let (mut activations, mut attacks) = (0, 0);
+        let (mut activations, mut reactions, mut attacks) = (0, 0, 0);
         let mut frames = 0;
         while screen(&app) != Screen::Results && frames < 20_000 {
             frames += 1;
@@ -519,7 +519,10 @@ mod tests {
                         }
                         _ => None,
                     }),
-                    Prompt::React { .. } => Some(UiIntent::React(0)),
+                    Prompt::React { .. } => {
+                        reactions += 1;
+                        Some(UiIntent::React(0))
+                    }
                     Prompt::Act { .. } => {
                         let ready = view::get::<Loadout>(w, actor).and_then(|l| l.ready);
                         let strike = legal.iter().find_map(|c| match c {
@@ -549,7 +552,10 @@ mod tests {
             app.update();
         }
         assert_eq!(screen(&app), Screen::Results, "after {frames} frames");
-        assert!(activations > 0 && attacks > 0, "{activations} {attacks}");
+        assert!(
+            activations > 0 && reactions > 0 && attacks > 0,
+            "{activations} {reactions} {attacks}"
+        );
         let log = app.world().resource::<BattleLog>();
         let by_human = |f: fn(&Command) -> bool| {
             log.commands

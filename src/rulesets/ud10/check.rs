@@ -144,17 +144,10 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             }
             Ok(())
         }
-        Command::Parry
-        | Command::Dodge
-        | Command::NoReaction
-        | Command::Counter { .. }
-        | Command::Guard
-        | Command::HideBehind { .. }
-        | Command::Opportunity { .. } => illegal("there is no attack to react to"),
-        Command::Activate { .. }
-        | Command::Pass
-        | Command::FirstTurnTo { .. }
-        | Command::Surrender => illegal("not part of a ud10 round"),
+        c if c.is_reaction() || *c == Command::NoReaction => {
+            illegal("there is no attack to react to")
+        }
+        _ => illegal("not part of a ud10 round"),
     }
 }
 

@@ -213,14 +213,7 @@ fn execute(world: &mut World, actor: Cid, command: &Command) {
             attack::resolve_reaction(world, actor, command);
         }
         // Refused by the check: not part of a ud10 round.
-        Command::Activate { .. }
-        | Command::Pass
-        | Command::FirstTurnTo { .. }
-        | Command::Surrender
-        | Command::Counter { .. }
-        | Command::Guard
-        | Command::HideBehind { .. }
-        | Command::Opportunity { .. } => {}
+        _ => {}
     }
     // A combatant struck down during its own turn (a free attack while
     // fleeing) has no more turn.

@@ -136,14 +136,6 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
             }
         }
         Command::NoReaction => p.title = "Take the hit".into(),
-        Command::Activate { .. }
-        | Command::Pass
-        | Command::FirstTurnTo { .. }
-        | Command::Surrender
-        | Command::Counter { .. }
-        | Command::Guard
-        | Command::HideBehind { .. }
-        | Command::Opportunity { .. } => p.title = "Not part of a ud10 round".into(),
         Command::Aim { target, .. } => {
             p.title = format!(
                 "Aim at {}: +2 next round, +4 after two rounds",
@@ -169,6 +161,7 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
         Command::Stand => p.title = "Stand up (free action)".into(),
         Command::Flee => p.title = "Flee the battle over the map's edge".into(),
         Command::EndTurn => p.title = "End the turn".into(),
+        _ => p.title = "Not part of a ud10 round".into(),
     }
     p
 }

@@ -8,14 +8,12 @@ use bevy::prelude::*;
 
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
-use crate::rules::components::{Cid, Condition, Health, Loadout, Size, Weapon};
+use crate::rules::components::{Cid, Condition, Loadout, Weapon};
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 
-use super::attack::{
-    Pending, Stage, armour, critical_threshold, save_chance, wit_save_reason, zone,
-};
-use super::check::{self, check_strike, stats};
+use super::attack::{Pending, Stage, damage_odds, save_chance, wit_save_reason, zone};
+use super::check::{self, check_strike, check_strike_drawn, stats};
 use super::data::MODE_STRIKE;
 use super::movement::{self, nearest_enemy_zones, reach, remaining};
 use super::round::{ZonesRound, eligible};
@@ -47,60 +45,12 @@ pub fn decide(world: &mut World, actor: Cid) -> Command {
 /// suffered plus [`DOWN`] times the chance it takes the target out, times
 /// the chance to hit.
 pub fn blow_value(world: &World, attacker: Cid, target: Cid, w: &Weapon, mode: usize) -> f64 {
-    let (mean, p_down) = damage_odds(world, attacker, target, w, mode);
+    let o = damage_odds(world, attacker, target, w, mode);
     let p_hit = match wit_save_reason(world, attacker, target, w, false) {
         Some(_) => save_chance(world, stats(world, attacker).map_or(0, |s| s.wit)),
         None => 1.0,
     };
-    p_hit * (mean + DOWN * p_down)
-}
-
-fn size_rank(world: &World, who: Cid) -> i32 {
-    match view::get::<Size>(world, who).copied().unwrap_or_default() {
-        Size::Small => 0,
-        Size::Medium => 1,
-        Size::Large => 2,
-    }
-}
-
-/// Mean damage suffered and the chance of taking the target out, treating
-/// the damage as uniform between its least and its most.
-pub fn damage_odds(
-    world: &World,
-    attacker: Cid,
-    target: Cid,
-    w: &Weapon,
-    mode: usize,
-) -> (f64, f64) {
-    let expr = w.mode_damage(mode);
-    let diff = if w.blast {
-        0
-    } else {
-        size_rank(world, attacker) - size_rank(world, target)
-    };
-    let times = if diff > 0 { 1 << diff } else { 1 };
-    let (lo, hi) = (expr.min(None) * times, expr.max(None) * times);
-    let (arm, _) = armour(world, attacker, target, w);
-    let Some(h) = view::get::<Health>(world, target) else {
-        return (0.0, 0.0);
-    };
-    let down_at = critical_threshold(world, target).min(h.hp.max(1));
-    let already_down = view::conditions(world, target).has(Condition::Incapacitated);
-    let n = (hi - lo + 1).max(1) as f64;
-    let (mut mean, mut p_down) = (0.0, 0.0);
-    for v in lo..=hi {
-        let v = if diff < 0 {
-            (v + (1 << -diff) - 1) >> -diff
-        } else {
-            v
-        };
-        let s = (v - arm).max(0);
-        mean += f64::from(s) / n;
-        if !already_down && s >= down_at {
-            p_down += 1.0 / n;
-        }
-    }
-    (mean, p_down)
+    p_hit * (o.mean + DOWN * o.p_down)
 }
 
 /// The best strike `who` could make from where it stands, if any: value,
@@ -122,8 +72,8 @@ fn best_strike_here(world: &World, who: Cid, reaction: bool) -> Option<(f64, usi
     best
 }
 
-/// As [`check_strike`], but a weapon not in hand counts as drawable (a bonus
-/// action) when the character still has one.
+/// The rules' strike check, counting a weapon not in hand as drawn when a
+/// bonus action is left to draw it.
 fn check_strike_any_hand(
     world: &World,
     who: Cid,
@@ -131,52 +81,8 @@ fn check_strike_any_hand(
     index: usize,
     reaction: bool,
 ) -> Result<(), crate::rules::command::Illegal> {
-    let ready = view::get::<Loadout>(world, who).and_then(|l| l.ready);
-    if ready == Some(index) || reaction {
-        return check_strike(world, who, target, index, MODE_STRIKE, reaction);
-    }
-    if world.resource::<ZonesRound>().turn.bonus_left() == 0 {
-        return Err(crate::rules::command::Illegal(
-            "no bonus action to draw".into(),
-        ));
-    }
-    // Judge the strike as if the weapon were in hand.
-    check_strike_as_ready(world, who, target, index)
-}
-
-fn check_strike_as_ready(
-    world: &World,
-    who: Cid,
-    target: Cid,
-    index: usize,
-) -> Result<(), crate::rules::command::Illegal> {
-    let Some(l) = view::get::<Loadout>(world, who) else {
-        return Err(crate::rules::command::Illegal("no weapons".into()));
-    };
-    let Some(w) = l.weapons.get(index) else {
-        return Err(crate::rules::command::Illegal("no such weapon".into()));
-    };
-    let unarmed = index + 1 == l.weapons.len();
-    if unarmed {
-        return check_strike(world, who, target, index, MODE_STRIKE, false);
-    }
-    // Same geometry as the ready weapon's check.
-    if w.is_ranged() {
-        if w.spare == Some(0) || !super::attack::visible(world, who, target) {
-            return Err(crate::rules::command::Illegal("cannot shoot".into()));
-        }
-        let dist = super::attack::zone_distance(world, who, target).unwrap_or(u32::MAX);
-        let range = super::attack::range_against(world, who, target, w);
-        let moved = world.resource::<ZonesRound>().turn.zones > 0;
-        if dist > range || (moved && 2 * dist > range) {
-            return Err(crate::rules::command::Illegal("out of range".into()));
-        }
-        Ok(())
-    } else if super::attack::nearby(world, who, target) {
-        Ok(())
-    } else {
-        Err(crate::rules::command::Illegal("not nearby".into()))
-    }
+    let drawable = !reaction && world.resource::<ZonesRound>().turn.bonus_left() > 0;
+    check_strike_drawn(world, who, target, index, MODE_STRIKE, reaction, drawable)
 }
 
 /// What a character's turn is worth now: its best strike, from here or after
@@ -274,7 +180,7 @@ fn draw_for_range(world: &World, actor: Cid) -> Option<Command> {
             let cmd = Command::Draw { weapon: i };
             let can = view::enemies(world, actor)
                 .into_iter()
-                .any(|t| check_strike_as_ready(world, actor, t, i).is_ok());
+                .any(|t| check_strike_drawn(world, actor, t, i, MODE_STRIKE, false, true).is_ok());
             if can && check::check(world, actor, &cmd).is_ok() {
                 return Some(cmd);
             }
@@ -318,8 +224,8 @@ fn approach(world: &World, actor: Cid, keep_actions: bool) -> Option<Vec<Cell>> 
             let d = map.zone_distance(z, ez).unwrap_or(99);
             let w = l.ready_weapon();
             let value = w.map_or(1.0, |w| {
-                let (mean, p) = damage_odds(world, actor, e, w, MODE_STRIKE);
-                mean + DOWN * p
+                let o = damage_odds(world, actor, e, w, MODE_STRIKE);
+                o.mean + DOWN * o.p_down
             });
             let strikes = match w {
                 Some(w) if w.is_ranged() => {
@@ -416,8 +322,9 @@ fn react(world: &World, actor: Cid, attacker: Cid) -> Command {
     let my_turn = turn_value(world, actor);
     match state.stage {
         Stage::Guard => {
-            let (t_mean, t_down) = damage_odds(world, attacker, state.target, &w, state.mode);
-            let (m_mean, m_down) = damage_odds(world, attacker, actor, &w, state.mode);
+            let t = damage_odds(world, attacker, state.target, &w, state.mode);
+            let m = damage_odds(world, attacker, actor, &w, state.mode);
+            let (t_mean, t_down, m_mean, m_down) = (t.mean, t.p_down, m.mean, m.p_down);
             let saved = (t_mean + DOWN * t_down) - (m_mean + DOWN * m_down);
             if t_down >= 0.3 && saved > my_turn.max(2.0) {
                 Command::Guard
@@ -426,8 +333,8 @@ fn react(world: &World, actor: Cid, attacker: Cid) -> Command {
             }
         }
         Stage::Target => {
-            let (mean, p_down) = damage_odds(world, attacker, actor, &w, state.mode);
-            let incoming = mean + DOWN * p_down;
+            let o = damage_odds(world, attacker, actor, &w, state.mode);
+            let incoming = o.mean + DOWN * o.p_down;
             let agi = stats(world, actor).map_or(0, |s| s.agi);
             let dodge = save_chance(world, agi) * incoming;
             let mut best = (dodge, Command::Dodge);
@@ -466,13 +373,15 @@ fn counter_value(
     mode: usize,
 ) -> Option<(f64, usize)> {
     let l = view::get::<Loadout>(world, actor)?;
-    let (in_mean, in_down) = damage_odds(world, attacker, actor, incoming, mode);
+    let inc = damage_odds(world, attacker, actor, incoming, mode);
+    let (in_mean, in_down) = (inc.mean, inc.p_down);
     let mut best: Option<(f64, usize)> = None;
     for (i, w) in l.weapons.iter().enumerate() {
         if check_strike(world, actor, attacker, i, MODE_STRIKE, true).is_err() {
             continue;
         }
-        let (my_mean, my_down) = damage_odds(world, actor, attacker, w, MODE_STRIKE);
+        let mine = damage_odds(world, actor, attacker, w, MODE_STRIKE);
+        let (my_mean, my_down) = (mine.mean, mine.p_down);
         // Rough odds that my blow is the bigger one and downs the attacker
         // first, so that theirs never lands.
         let first = if my_mean > in_mean {

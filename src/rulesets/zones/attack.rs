@@ -21,7 +21,6 @@ use super::round::{ZonesRound, end_turn};
 use super::settings::{ZeroHealth, ZonesSettings};
 
 pub const RULE_ATTACK: &str = "zones §Attacking";
-pub const RULE_REACT: &str = "zones §Reacting to an attack";
 pub const RULE_DODGE: &str = "zones §Reacting to an attack: Dodge";
 pub const RULE_COUNTER: &str = "zones §Reacting to an attack: Counter";
 pub const RULE_HIDE: &str = "zones §Reacting to an attack: Hide behind a nearby character";
@@ -29,7 +28,7 @@ pub const RULE_GUARD: &str = "zones §Guarding";
 pub const RULE_COVER: &str = "zones §Cover";
 pub const RULE_SIZE: &str = "zones §Effects of size in combat";
 pub const RULE_HEALTH: &str = "Fray decides: docs/rulesets/zones.md §Health";
-pub const RULE_SAVES: &str = "Fray decides: docs/rulesets/zones.md §Saves";
+pub const RULE_SNEAK: &str = "zones §Sneaking in combat";
 
 /// An attack waiting for a reaction.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -256,11 +255,7 @@ pub fn roll_damage(
     } else {
         w.damage.clone()
     };
-    let diff = if w.blast {
-        0
-    } else {
-        size_rank(world, attacker) - size_rank(world, target)
-    };
+    let diff = size_difference(world, attacker, target, w);
     let times = if diff > 0 { 1u32 << diff } else { 1 };
     let mut roll = DiceRoll {
         expr: if times > 1 {
@@ -283,7 +278,7 @@ pub fn roll_damage(
     if diff > 0 {
         steps.push(Modifier::new("larger: dice doubled per size", 0, RULE_SIZE));
     } else if diff < 0 {
-        let halved = (value + (1 << -diff) - 1) >> -diff;
+        let halved = halved(value, -diff);
         steps.push(Modifier::new(
             "smaller: halved per size",
             halved - value,
@@ -292,6 +287,71 @@ pub fn roll_damage(
         value = halved;
     }
     (roll, value, steps)
+}
+
+/// Sizes the attacker is larger (positive) or smaller (negative) than the
+/// target; "Damage from blast attacks isn't modified."
+fn size_difference(world: &World, attacker: Cid, target: Cid, w: &Weapon) -> i32 {
+    if w.blast {
+        0
+    } else {
+        size_rank(world, attacker) - size_rank(world, target)
+    }
+}
+
+/// "Smaller characters halve damage for each size of difference", rounded
+/// up: "a roll of 3 would only inflict 2 damage".
+fn halved(value: i32, sizes: i32) -> i32 {
+    (value + (1 << sizes) - 1) >> sizes
+}
+
+/// What a blow can do, for the preview and the AI.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DamageOdds {
+    /// Mean damage suffered after size and armour.
+    pub mean: f64,
+    /// Chance it takes the target out (critical damage or health to 0).
+    pub p_down: f64,
+    /// Least and most damage suffered.
+    pub least: i32,
+    pub most: i32,
+}
+
+/// The odds of a blow, each result of the damage dice taken as equally
+/// likely between the least and the most (exact for one die).
+pub fn damage_odds(
+    world: &World,
+    attacker: Cid,
+    target: Cid,
+    w: &Weapon,
+    mode: usize,
+) -> DamageOdds {
+    let expr = w.mode_damage(mode);
+    let diff = size_difference(world, attacker, target, w);
+    let times = if diff > 0 { 1 << diff } else { 1 };
+    let (lo, hi) = (expr.min(None) * times, expr.max(None) * times);
+    let (arm, _) = armour(world, attacker, target, w);
+    let suffered = |v: i32| (if diff < 0 { halved(v, -diff) } else { v } - arm).max(0);
+    let mut odds = DamageOdds {
+        mean: 0.0,
+        p_down: 0.0,
+        least: suffered(lo),
+        most: suffered(hi),
+    };
+    let Some(h) = view::get::<Health>(world, target) else {
+        return odds;
+    };
+    let down_at = critical_threshold(world, target).min(h.hp.max(1));
+    let already_down = view::conditions(world, target).has(Condition::Incapacitated);
+    let n = (hi - lo + 1).max(1) as f64;
+    for v in lo..=hi {
+        let s = suffered(v);
+        odds.mean += f64::from(s) / n;
+        if !already_down && s >= down_at {
+            odds.p_down += 1.0 / n;
+        }
+    }
+    odds
 }
 
 /// Damage `target` takes from a rolled attack, after armour.
@@ -393,6 +453,24 @@ pub fn can_react(world: &World, who: Cid, attacker: Cid) -> bool {
 /// An attack on the actor's turn (§Attacking). The state machine goes on in
 /// [`resolve_reaction`] when a reaction prompt is answered.
 pub fn execute_attack(world: &mut World, attacker: Cid, target: Cid, weapon: usize, mode: usize) {
+    let concealed = view::conditions(world, attacker).has(Condition::Concealed);
+    declare_attack(world, attacker, target, weapon, mode);
+    // "Enemies attacked by a concealed character are taken by surprise and
+    // can't react" (so the attack is over by now); "Actions which might
+    // reveal a character include: attacking".
+    if concealed {
+        emit(
+            world,
+            BattleEvent::ConditionRemoved {
+                who: attacker,
+                condition: Condition::Concealed,
+                rule: RULE_SNEAK,
+            },
+        );
+    }
+}
+
+fn declare_attack(world: &mut World, attacker: Cid, target: Cid, weapon: usize, mode: usize) {
     let Some(w) = self::weapon(world, attacker, weapon) else {
         return;
     };

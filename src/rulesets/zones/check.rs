@@ -140,6 +140,20 @@ pub fn check_strike(
     mode: usize,
     reaction: bool,
 ) -> Result<(), Illegal> {
+    check_strike_drawn(world, who, target, index, mode, reaction, false)
+}
+
+/// As [`check_strike`]; `drawn`: judge it as if the weapon were in hand
+/// (the AI weighing a draw first).
+pub fn check_strike_drawn(
+    world: &World,
+    who: Cid,
+    target: Cid,
+    index: usize,
+    mode: usize,
+    reaction: bool,
+    drawn: bool,
+) -> Result<(), Illegal> {
     let Some(w) = weapon(world, who, index) else {
         return illegal("no such weapon");
     };
@@ -147,7 +161,7 @@ pub fn check_strike(
         return illegal("no weapons");
     };
     let unarmed = index + 1 == l.weapons.len();
-    if !unarmed && l.ready != Some(index) {
+    if !unarmed && !drawn && l.ready != Some(index) {
         return illegal(format!("the {} is not in hand", w.name));
     }
     if view::faction(world, who) == view::faction(world, target) {

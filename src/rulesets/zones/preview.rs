@@ -9,9 +9,8 @@ use crate::rules::components::{Cid, Health, Loadout, Size};
 use crate::rules::map::Map;
 use crate::rules::view;
 
-use super::ai::damage_odds;
 use super::attack::{
-    Pending, armour, critical_threshold, save_chance, wit_save_reason, zone_distance,
+    Pending, armour, critical_threshold, damage_odds, save_chance, wit_save_reason, zone_distance,
 };
 use super::check::{self, stats};
 use super::data::MODE_DEATH_BLOW;
@@ -102,7 +101,7 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
                 view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon)),
             ) {
                 p.title = format!("Counter {} with the {}", name(world, a), w.name);
-                let (mean, _) = damage_odds(world, actor, a, w, 0);
+                let mean = damage_odds(world, actor, a, w, 0).mean;
                 p.lines.push(format!(
                     "both roll damage; whoever suffers more is hit first (yours: {mean:.1} on average)"
                 ));
@@ -135,7 +134,7 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
                     name(world, a),
                     w.name
                 );
-                let (mean, _) = damage_odds(world, actor, a, w, 0);
+                let mean = damage_odds(world, actor, a, w, 0).mean;
                 p.lines
                     .push(format!("{mean:.1} damage on average; takes your turn"));
             }
@@ -193,18 +192,18 @@ fn attack(world: &World, actor: Cid, target: Cid, weapon: usize, mode: usize, p:
             .push(format!("{d} zones away, range {}", w.range_zones));
     }
     let (arm, parts) = armour(world, actor, target, &w);
-    let expr = w.mode_damage(mode);
-    let (lo, hi) = (expr.min(None), expr.max(None));
-    p.damage = Some(((lo - arm).max(0), (hi - arm).max(0)));
-    p.lines.push(format!("damage {expr}, armour {arm}"));
+    let odds = damage_odds(world, actor, target, &w, mode);
+    p.damage = Some((odds.least, odds.most));
+    p.lines
+        .push(format!("damage {}, armour {arm}", w.mode_damage(mode)));
     for m in parts {
         p.lines
             .push(format!("  {} {}  ({})", m.name, m.value, m.rule));
     }
-    let (mean, down) = damage_odds(world, actor, target, &w, mode);
     p.lines.push(format!(
-        "{mean:.1} on average; {:.0}% to take them out (critical at {})",
-        down * 100.0,
+        "{:.1} on average; {:.0}% to take them out (critical at {})",
+        odds.mean,
+        odds.p_down * 100.0,
         critical_threshold(world, target)
     ));
 }

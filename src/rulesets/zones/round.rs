@@ -15,7 +15,6 @@ use crate::rules::view;
 pub const RULE_PROCEDURE: &str = "zones §Combat procedure";
 pub const RULE_INITIATIVE: &str =
     "zones §Combat procedure: initiative is held by the faction which started the fight";
-pub const RULE_TURN: &str = "zones §Taking a turn";
 
 /// What the character whose turn it is has spent.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

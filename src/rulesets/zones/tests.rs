@@ -449,7 +449,7 @@ fn a_melee_attack_on_an_unseen_target_needs_a_wit_save() {
 }
 
 #[test]
-fn ranged_attacks_refused_out_of_range_unseen_or_beyond_half_range_moving() {
+fn a_ranged_attack_needs_a_visible_target() {
     let rows = ["......#.......", "......#......."];
     let all: Vec<String> = party((0, 0), (2, 0), (1, 0))
         .into_iter()
@@ -473,17 +473,56 @@ fn ranged_attacks_refused_out_of_range_unseen_or_beyond_half_range_moving() {
     assert!(why.contains("visible"), "{why}");
 }
 
+/// "ranged attacks can target visible enemies within range": a javelin
+/// (range 3) reaches 3 zones, with a WIT save beyond half range, and no
+/// further.
+#[test]
+fn a_ranged_attack_reaches_its_range_and_no_further() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "skirmisher", faction: "players", at: (0, 0), name: "S")"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (8, 0), name: "Far")"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (6, 0), name: "Near")"#,
+        ],
+    );
+    let mut e = start(&l, &[4, 2]);
+    let [s, far, near] = ["S", "Far", "Near"].map(|n| cid(&e, n));
+    pass(&mut e);
+    activate(&mut e, s);
+    let why = refused(
+        &mut e,
+        s,
+        Command::Attack {
+            target: far,
+            weapon: 0,
+            mode: 0,
+        },
+    );
+    assert!(why.contains("out of range: 4 zones, range 3"), "{why}");
+    let at = e.events().len();
+    attack(&mut e, s, near, 0, MODE_STRIKE);
+    cmd(&mut e, near, Command::NoReaction);
+    decline_guards(&mut e);
+    let ev = since(&e, at);
+    // 3 zones of range 3: beyond half range, a WIT save (11): 4 passes.
+    assert_eq!(saves(&ev), vec![(s, "WIT", 4, 11, true)]);
+    assert_eq!(damaged(&ev), vec![(near, 2, 6)]);
+}
+
+/// "For ranged attacks: when ... the attack is made while moving"; "It's
+/// impossible to target a character beyond half range while moving".
 #[test]
 fn shooting_after_moving_needs_a_save_and_half_range() {
     let all: Vec<String> = party((0, 0), (2, 0), (1, 0))
         .into_iter()
-        .chain(bandits((13, 0), [(13, 1), (12, 0), (12, 1)]))
+        .chain(bandits((13, 0), [(13, 1), (8, 0), (12, 1)]))
         .collect();
     let refs: Vec<&str> = all.iter().map(|s| s.as_str()).collect();
     let l = level_with(&OPEN, &["aabbccddeeffgg", "aabbccddeeffgg"], &refs, false);
-    // Holder die 1: players first. Then the WIT save 3 and damage 6.
+    // Holder die 1: players first. Then the WIT save 3 and the musket's 6.
     let mut e = start(&l, &[1, 3, 6]);
-    let [syb, leader] = ["Sybilla", "Leader"].map(|n| cid(&e, n));
+    let [syb, leader, b2] = ["Sybilla", "Leader", "Bandit 2"].map(|n| cid(&e, n));
     activate(&mut e, syb);
     cmd(
         &mut e,
@@ -504,6 +543,14 @@ fn shooting_after_moving_needs_a_save_and_half_range() {
         },
     );
     assert!(why.contains("half range while moving"), "{why}");
+    // Bandit 2 at 2 zones: within half range, but a WIT save for moving.
+    let at = e.events().len();
+    attack(&mut e, syb, b2, 0, MODE_STRIKE);
+    cmd(&mut e, b2, Command::NoReaction);
+    let ev = since(&e, at);
+    assert_eq!(saves(&ev), vec![(syb, "WIT", 3, 10, true)]);
+    assert_eq!(damaged(&ev), vec![(b2, 6, 2)]);
+    assert!(has(&e, b2, Condition::Incapacitated));
 }
 
 /// §Taking a turn: "move their full speed (typically 2 zones ...), or move
@@ -531,11 +578,17 @@ fn full_speed_leaves_no_action_half_speed_keeps_them() {
             path: (9..=12).rev().map(|x| Cell::new(x, 0)).collect(),
         },
     );
-    let why = refused(&mut e, leader, Command::Draw { weapon: 0 });
-    assert!(
-        why.contains("full speed") || why.contains("in hand"),
-        "{why}"
+    let bal = cid(&e, "Balthasar");
+    let why = refused(
+        &mut e,
+        leader,
+        Command::Attack {
+            target: bal,
+            weapon: 0,
+            mode: 0,
+        },
     );
+    assert!(why.contains("full speed"), "{why}");
     assert_eq!(super::movement::remaining(e.world(), leader), 0);
 }
 
@@ -798,6 +851,8 @@ fn a_concealed_attacker_gets_no_reaction() {
     attack(&mut e, leader, bal, 0, MODE_STRIKE);
     assert_eq!(damaged(&since(&e, at)), vec![(bal, 4, 4)]);
     assert_eq!(prompt(&e), Prompt::Act { actor: leader });
+    // "Actions which might reveal a character include: attacking".
+    assert!(!has(&e, leader, Condition::Concealed));
 }
 
 /// §Cover: "The target's armour value is increased by 1 (as usual never
@@ -983,8 +1038,41 @@ fn harming_a_surrendered_character_lets_them_fight_again() {
     assert!(has(&e, b1, Condition::Surrendered));
     activate(&mut e, bal);
     attack(&mut e, bal, b1, 0, MODE_STRIKE);
+    assert_eq!(hp(&e, b1), 6);
     assert!(!has(&e, b1, Condition::Surrendered));
     assert!(view::standing(e.world(), b1));
+}
+
+/// "Characters fighting alone must make a morale check if they were reduced
+/// to half or less their maximum health in the past round."
+#[test]
+fn a_lone_character_halved_in_health_makes_a_morale_save() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "swordsman", faction: "players", at: (0, 0), name: "Knight", overrides: (armor: [], shield: None, stats: {"HEALTH": 6}))"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (1, 0), name: "B1")"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (1, 1), name: "B2")"#,
+        ],
+    );
+    // Two blows of 2 (each below the critical 3): 6 -> 4 -> 2. Then the
+    // WIT save (10): 12 fails.
+    let mut e = start(&l, &[2, 2, 12]);
+    let [knight, b1, b2] = ["Knight", "B1", "B2"].map(|n| cid(&e, n));
+    activate(&mut e, b1);
+    attack(&mut e, b1, knight, 0, MODE_STRIKE);
+    cmd(&mut e, knight, Command::NoReaction);
+    cmd(&mut e, b1, Command::EndTurn);
+    activate(&mut e, knight);
+    cmd(&mut e, knight, Command::EndTurn);
+    activate(&mut e, b2);
+    let at = e.events().len();
+    attack(&mut e, b2, knight, 0, MODE_STRIKE);
+    cmd(&mut e, b2, Command::EndTurn);
+    let ev = since(&e, at);
+    assert_eq!(hp(&e, knight), 2);
+    assert_eq!(saves(&ev), vec![(knight, "WIT", 12, 10, false)]);
+    assert!(has(&e, knight, Condition::Broken));
 }
 
 /// A mirrored skirmish of three against three.

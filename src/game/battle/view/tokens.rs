@@ -54,16 +54,20 @@ pub fn icon_for(archetype: &str) -> &'static str {
 }
 
 /// Conditions shown as marks, most important first.
-const MARKED: [Condition; 9] = [
+const MARKED: [Condition; 13] = [
     Condition::Dead,
+    Condition::Incapacitated,
     Condition::Unconscious,
     Condition::Fled,
     Condition::Surrendered,
+    Condition::Broken,
     Condition::Stunned,
     Condition::Prone,
     Condition::Immobilized,
     Condition::Surprised,
     Condition::Crouching,
+    Condition::Concealed,
+    Condition::Steadfast,
 ];
 
 pub fn plugin(app: &mut App) {
