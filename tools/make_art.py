@@ -123,7 +123,19 @@ def high_ground():
     return im
 
 
-TERRAIN = [open_ground, wall, difficult, water, low_cover, high_cover, high_ground]
+def pit():
+    # A dark drop with a ragged rim and spikes at the bottom.
+    im = open_ground(8)
+    d = ImageDraw.Draw(im)
+    d.rectangle([14, 14, B - 14, B - 14], fill=(120, 96, 70, 255))
+    d.rectangle([28, 28, B - 28, B - 28], fill=(22, 16, 14, 255))
+    for k in range(5):
+        x = 48 + k * 40
+        d.polygon([(x - 12, B - 40), (x + 12, B - 40), (x, B - 90)], fill=(150, 150, 160, 255))
+    return im
+
+
+TERRAIN = [open_ground, wall, difficult, water, low_cover, high_cover, high_ground, pit]
 
 
 def terrain_atlas():
@@ -287,6 +299,14 @@ def m_steadfast(d):
     d.line([70, 130, 112, 176, 190, 80], fill=W, width=26)
 
 
+def m_grabbed(d):
+    # A closed hand: held in a grip.
+    d.rounded_rectangle([70, 96, 186, 190], radius=26, fill=W)
+    for x in (78, 106, 134, 162):
+        d.rounded_rectangle([x, 62, x + 24, 112], radius=12, fill=W)
+    d.line([84, 120, 172, 120], fill=(20, 20, 20, 255), width=6)
+
+
 def m_concealed(d):
     # A closed eye.
     d.arc([56, 70, 200, 186], 20, 160, fill=W, width=14)
@@ -308,6 +328,7 @@ MARKS = {
     "broken": ((170, 120, 40, 255), m_broken),
     "steadfast": ((40, 130, 90, 255), m_steadfast),
     "concealed": ((50, 60, 70, 255), m_concealed),
+    "grabbed": ((150, 70, 30, 255), m_grabbed),
 }
 
 

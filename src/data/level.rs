@@ -1087,7 +1087,7 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "levels/test.ron:6:46: expected one of `Open`, `Wall`, `Difficult`, `Water`, \
-             `LowCover`, `HighCover`, `HighGround` for `Terrain` but found `Lava`"
+             `LowCover`, `HighCover`, `HighGround`, `Pit` for `Terrain` but found `Lava`"
         );
         let (l, c, m) = error_at(&variant("colour: \"#2e86de\"", "color: \"#2e86de\""));
         assert_eq!((l, c), (18, 42));

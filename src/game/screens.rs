@@ -350,6 +350,7 @@ fn minimap(ui: &mut egui::Ui, level: &crate::data::level::Level) {
             Terrain::LowCover => egui::Color32::from_rgb(160, 116, 64),
             Terrain::HighCover => egui::Color32::from_rgb(44, 92, 44),
             Terrain::HighGround => egui::Color32::from_rgb(170, 156, 104),
+            Terrain::Pit => egui::Color32::from_rgb(24, 18, 16),
         };
         let min = rect.min + egui::vec2(c.x as f32 * cell, c.y as f32 * cell);
         painter.rect_filled(

@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use crate::data::level::Facing;
 use crate::rules::battle::{Battle, BattleLog, Outcome, Roster};
 use crate::rules::components::{
-    Cid, Condition, Conditions, Heading, Health, Loadout, MoveMode, Position, TurnState,
+    Cid, Condition, Conditions, Heading, Health, HeldBy, Loadout, MoveMode, Position, TurnState,
 };
 use crate::rules::event::BattleEvent;
 use crate::rules::map::Cell;
@@ -244,6 +244,60 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
                 with::<Position>(world, *to, |p| p.0 = a);
             }
         }
+        BattleEvent::ManeuverMade {
+            attacker,
+            target,
+            reaction,
+            ..
+        } => {
+            face(world, *attacker, *target);
+            if !*reaction {
+                with::<TurnState>(world, *attacker, |t| t.action_used = true);
+            }
+        }
+        BattleEvent::Grabbed { by, who, .. } => {
+            with::<HeldBy>(world, *who, |h| h.0 = Some(*by));
+            with::<Conditions>(world, *who, |c| c.insert(Condition::Grabbed));
+        }
+        BattleEvent::Released { who, .. } => {
+            with::<HeldBy>(world, *who, |h| h.0 = None);
+            with::<Conditions>(world, *who, |c| c.remove(Condition::Grabbed));
+        }
+        BattleEvent::Disarmed {
+            who,
+            index,
+            taken_by,
+            ..
+        } => {
+            let mut dropped = None;
+            with::<Loadout>(world, *who, |l| {
+                if *index < l.weapons.len() {
+                    dropped = Some(l.weapons.remove(*index));
+                    l.ready = match l.ready {
+                        Some(r) if r == *index => None,
+                        Some(r) if r > *index => Some(r - 1),
+                        r => r,
+                    };
+                }
+            });
+            if let (Some(w), Some((taker, at))) = (dropped, taken_by) {
+                with::<Loadout>(world, *taker, |l| {
+                    let at = (*at).min(l.weapons.len());
+                    l.weapons.insert(at, w);
+                    if let Some(r) = l.ready.as_mut()
+                        && *r >= at
+                    {
+                        *r += 1;
+                    }
+                });
+            }
+        }
+        BattleEvent::Displaced { who, to, .. } => {
+            with::<Position>(world, *who, |p| p.0 = *to);
+        }
+        BattleEvent::StuntProposed { .. }
+        | BattleEvent::StuntAccepted { .. }
+        | BattleEvent::BlastHits { .. } => {}
         BattleEvent::BattleEnded { winner, reason } => {
             let mut b = world.resource_mut::<Battle>();
             let rounds = b.round;

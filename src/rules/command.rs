@@ -58,6 +58,38 @@ pub enum Command {
     Opportunity { weapon: usize },
     /// Spend the turn surrendering.
     Surrender,
+    /// A non-lethal attack on a target (the round's main action).
+    Maneuver { target: Cid, kind: Maneuver },
+    /// Reaction: answer an attack with a non-lethal attack on the attacker.
+    CounterManeuver { kind: Maneuver },
+    /// A grabbed character spends its turn trying to break free.
+    BreakFree,
+    /// Try to free a nearby ally from a grab (the round's main action).
+    FreeAlly { who: Cid },
+    /// Reaction: accept the alternative effect an attacker proposes (an
+    /// attack stunt) instead of the attack.
+    Accept,
+}
+
+/// A non-lethal attack: the target saves or suffers the consequence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Maneuver {
+    /// Make the target drop this weapon (an index into its loadout).
+    Disarm { weapon: usize },
+    /// Push the target away.
+    Shove,
+    /// Grab and hold the target.
+    Grapple,
+}
+
+impl Maneuver {
+    pub fn name(self) -> &'static str {
+        match self {
+            Maneuver::Disarm { .. } => "disarm",
+            Maneuver::Shove => "shove",
+            Maneuver::Grapple => "grapple",
+        }
+    }
 }
 
 impl Command {
@@ -72,6 +104,8 @@ impl Command {
                 | Command::Guard
                 | Command::HideBehind { .. }
                 | Command::Opportunity { .. }
+                | Command::CounterManeuver { .. }
+                | Command::Accept
         )
     }
 }

@@ -95,10 +95,12 @@ pub enum Condition {
     Broken,
     /// Passed a morale check: not subject to morale for the rest of the fight.
     Steadfast,
+    /// Held by an enemy (see [`HeldBy`]): can only try to break free.
+    Grabbed,
 }
 
 impl Condition {
-    pub const ALL: [Condition; 15] = [
+    pub const ALL: [Condition; 16] = [
         Condition::Prone,
         Condition::Crouching,
         Condition::Immobilized,
@@ -114,6 +116,7 @@ impl Condition {
         Condition::Incapacitated,
         Condition::Broken,
         Condition::Steadfast,
+        Condition::Grabbed,
     ];
 
     fn bit(self) -> u32 {
@@ -137,9 +140,14 @@ impl Condition {
             Condition::Incapacitated => "incapacitated",
             Condition::Broken => "broken",
             Condition::Steadfast => "steadfast",
+            Condition::Grabbed => "grabbed",
         }
     }
 }
+
+/// Who holds this combatant in a grab, if anyone.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct HeldBy(pub Option<Cid>);
 
 /// The set of conditions a combatant is in.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Default)]

@@ -17,8 +17,8 @@ use crate::rules::battle::{
 };
 use crate::rules::command::{Command, CommandMsg};
 use crate::rules::components::{
-    Archetype, Cid, CombatantName, Condition, Conditions, Controller, FactionId, Heading, Position,
-    TurnState,
+    Archetype, Cid, CombatantName, Condition, Conditions, Controller, FactionId, Heading, HeldBy,
+    Position, TurnState,
 };
 use crate::rules::dice::Dice;
 use crate::rules::event::BattleEvent;
@@ -389,6 +389,7 @@ pub fn start_battle(
                 conds,
                 control,
                 TurnState::default(),
+                HeldBy::default(),
             ))
             .id();
         (hooks.equip)(world, e, c).map_err(|err| format!("{}: {err}", name))?;

@@ -277,4 +277,66 @@ pub enum BattleEvent {
         swapped: bool,
         rule: Rule,
     },
+    /// A non-lethal attack is made (disarm, shove, grapple).
+    ManeuverMade {
+        attacker: Cid,
+        target: Cid,
+        /// "disarm", "shove", "grapple".
+        kind: &'static str,
+        /// Not the attacker's action (a counter).
+        reaction: bool,
+        rule: Rule,
+    },
+    /// `by` takes hold of `who`.
+    Grabbed {
+        by: Cid,
+        who: Cid,
+        rule: Rule,
+    },
+    /// `by` no longer holds `who` (broken free, freed, let go).
+    Released {
+        by: Cid,
+        who: Cid,
+        rule: Rule,
+    },
+    /// `who` drops the weapon at `index` of its loadout; `taken_by`: who
+    /// catches it, and where it goes in that one's loadout.
+    Disarmed {
+        who: Cid,
+        index: usize,
+        weapon: String,
+        taken_by: Option<(Cid, usize)>,
+        rule: Rule,
+    },
+    /// Moved by someone else (shoved, dragged along): not a move of its own.
+    Displaced {
+        who: Cid,
+        by: Cid,
+        from: Cell,
+        to: Cell,
+        rule: Rule,
+    },
+    /// A blast attack hits a zone: everyone in it and on its borders.
+    /// `deviated`: it missed the zone aimed at, and the die picked this
+    /// neighbouring zone.
+    BlastHits {
+        attacker: Cid,
+        zone: String,
+        deviated: Option<DiceRoll>,
+        targets: Vec<Cid>,
+        rule: Rule,
+    },
+    /// An attacker proposes an alternative effect instead of the attack.
+    StuntProposed {
+        attacker: Cid,
+        target: Cid,
+        effect: &'static str,
+        rule: Rule,
+    },
+    /// The target accepts the proposed effect: the attack is not made.
+    StuntAccepted {
+        who: Cid,
+        effect: &'static str,
+        rule: Rule,
+    },
 }

@@ -42,13 +42,16 @@ pub enum Terrain {
     LowCover,
     HighCover,
     HighGround,
+    /// A hazard (a chasm, a spiked pit, lava): never entered by choice, but
+    /// a character can be pushed into it.
+    Pit,
 }
 
 impl Terrain {
     /// Whether a combatant can stand on or move through the cell
-    /// (`Wall` and `HighCover` cannot be entered).
+    /// (`Wall`, `HighCover` and `Pit` cannot be entered).
     pub fn passable(self) -> bool {
-        !matches!(self, Terrain::Wall | Terrain::HighCover)
+        !matches!(self, Terrain::Wall | Terrain::HighCover | Terrain::Pit)
     }
 
     /// Whether the cell blocks line of sight (only `Wall`).
@@ -64,7 +67,7 @@ impl Terrain {
             Terrain::Open | Terrain::HighGround => 1,
             Terrain::Difficult | Terrain::LowCover => 2,
             Terrain::Water => 3,
-            Terrain::Wall | Terrain::HighCover => 0,
+            Terrain::Wall | Terrain::HighCover | Terrain::Pit => 0,
         }
     }
 
@@ -78,6 +81,7 @@ impl Terrain {
             Terrain::LowCover => "low cover",
             Terrain::HighCover => "high cover",
             Terrain::HighGround => "high ground",
+            Terrain::Pit => "pit",
         }
     }
 }

@@ -397,6 +397,83 @@ pub fn describe(n: &Names, e: &BattleEvent) -> String {
                 ""
             }
         ),
+        BattleEvent::ManeuverMade {
+            attacker,
+            target,
+            kind,
+            reaction,
+            rule,
+        } => format!(
+            "{} {}tries to {kind} {}  [{rule}]",
+            n.who(*attacker),
+            if *reaction { "strikes back: " } else { "" },
+            n.who(*target)
+        ),
+        BattleEvent::Grabbed { by, who, rule } => {
+            format!("{} grabs {}  [{rule}]", n.who(*by), n.who(*who))
+        }
+        BattleEvent::Released { by, who, rule } => {
+            format!("{} is free of {}'s grip  [{rule}]", n.who(*who), n.who(*by))
+        }
+        BattleEvent::Disarmed {
+            who,
+            weapon,
+            taken_by,
+            rule,
+            ..
+        } => format!(
+            "{} drops the {weapon}{}  [{rule}]",
+            n.who(*who),
+            match taken_by {
+                Some((t, _)) => format!(", and {} takes it", n.who(*t)),
+                None => String::new(),
+            }
+        ),
+        BattleEvent::Displaced {
+            who, by, to, rule, ..
+        } => format!(
+            "{} is moved by {} to ({}, {})  [{rule}]",
+            n.who(*who),
+            n.who(*by),
+            to.x,
+            to.y
+        ),
+        BattleEvent::BlastHits {
+            attacker,
+            zone,
+            deviated,
+            targets,
+            rule,
+        } => format!(
+            "{}'s blast {}hits {zone}: {}  [{rule}]",
+            n.who(*attacker),
+            match deviated {
+                Some(r) => format!("goes astray ({} = {}) and ", dice_text(r), r.total),
+                None => String::new(),
+            },
+            if targets.is_empty() {
+                "nobody".to_string()
+            } else {
+                targets
+                    .iter()
+                    .map(|t| n.who(*t))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        ),
+        BattleEvent::StuntProposed {
+            attacker,
+            target,
+            effect,
+            rule,
+        } => format!(
+            "{} offers {} a way out instead of the blow: {effect}  [{rule}]",
+            n.who(*attacker),
+            n.who(*target)
+        ),
+        BattleEvent::StuntAccepted { who, effect, rule } => {
+            format!("{} accepts: {effect}  [{rule}]", n.who(*who))
+        }
         BattleEvent::BattleEnded { winner, reason } => {
             let why = end_reason(reason);
             match winner {

@@ -7,15 +7,18 @@
 use bevy::prelude::*;
 
 use crate::rules::battle::{Battle, Prompt};
-use crate::rules::command::Command;
-use crate::rules::components::{Cid, Condition, Loadout, Weapon};
+use crate::rules::command::{Command, Maneuver};
+use crate::rules::components::{Cid, Condition, Health, Loadout, Weapon};
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 
-use super::attack::{Pending, Stage, damage_odds, save_chance, wit_save_reason, zone};
+use super::attack::{
+    Pending, Stage, blast_targets, damage_odds, save_chance, wit_save_reason, zone,
+};
 use super::check::{self, check_strike, check_strike_drawn, stats};
-use super::data::MODE_STRIKE;
+use super::data::{MODE_STRIKE, MODE_STUNT_SURRENDER};
 use super::movement::{self, nearest_enemy_zones, reach, remaining};
+use super::nonlethal::{check_maneuver, holding, may_resist, shove_end};
 use super::round::{ZonesRound, eligible};
 
 /// How much taking a character out of the fight is worth, in points of
@@ -45,12 +48,97 @@ pub fn decide(world: &mut World, actor: Cid) -> Command {
 /// suffered plus [`DOWN`] times the chance it takes the target out, times
 /// the chance to hit.
 pub fn blow_value(world: &World, attacker: Cid, target: Cid, w: &Weapon, mode: usize) -> f64 {
-    let o = damage_odds(world, attacker, target, w, mode);
     let p_hit = match wit_save_reason(world, attacker, target, w, false) {
         Some(_) => save_chance(world, stats(world, attacker).map_or(0, |s| s.wit)),
         None => 1.0,
     };
+    if w.blast {
+        return p_hit * blast_value(world, attacker, target, w, mode);
+    }
+    let o = damage_odds(world, attacker, target, w, mode);
     p_hit * (o.mean + DOWN * o.p_down)
+}
+
+/// A blast aimed at `target`'s zone (or the attacker's own, in melee):
+/// what it does to enemies, less what it does to friends.
+fn blast_value(world: &World, attacker: Cid, target: Cid, w: &Weapon, mode: usize) -> f64 {
+    let z = if w.is_ranged() {
+        zone(world, target)
+    } else {
+        zone(world, attacker)
+    };
+    let Some(z) = z else { return 0.0 };
+    let me = view::faction(world, attacker);
+    blast_targets(world, attacker, z, w.is_ranged())
+        .into_iter()
+        .map(|t| {
+            let o = damage_odds(world, attacker, t, w, mode);
+            let v = o.mean + DOWN * o.p_down;
+            if view::faction(world, t) == me {
+                -1.5 * v
+            } else {
+                v
+            }
+        })
+        .sum()
+}
+
+/// The chance a non-lethal attack gets past the target's STR save.
+fn p_fails_str(world: &World, attacker: Cid, target: Cid) -> f64 {
+    if !may_resist(world, attacker, target) {
+        return 1.0;
+    }
+    1.0 - save_chance(world, stats(world, target).map_or(0, |s| s.str))
+}
+
+/// The best non-lethal attack `who` can make now, if any: value, command.
+/// A shove into a pit is worth a kill (or its damage); a grapple takes an
+/// enemy's coming turns away.
+fn best_maneuver(world: &World, who: Cid) -> Option<(f64, Command)> {
+    let mut best: Option<(f64, Command)> = None;
+    for t in view::enemies(world, who) {
+        let p = p_fails_str(world, who, t);
+        let hp = view::get::<Health>(world, t).map_or(1, |h| h.hp);
+        if check_maneuver(world, who, t, Maneuver::Shove).is_ok()
+            && shove_end(world, who, t).1.is_some()
+        {
+            let fall = match &world
+                .resource::<super::settings::ZonesSettings>()
+                .pit_damage
+            {
+                None => DOWN + f64::from(hp),
+                Some(d) => f64::from(d.min(None) + d.max(None)) / 2.0,
+            };
+            let v = p * fall;
+            if best.as_ref().is_none_or(|b| v > b.0) {
+                best = Some((
+                    v,
+                    Command::Maneuver {
+                        target: t,
+                        kind: Maneuver::Shove,
+                    },
+                ));
+            }
+        }
+        if holding(world, who).is_none()
+            && check_maneuver(world, who, t, Maneuver::Grapple).is_ok()
+            && view::standing(world, t)
+        {
+            // Held, it loses its turns until it breaks free: worth about
+            // one of its turns, more for those who fight from afar.
+            let v = p * turn_value(world, t) * 0.8;
+            if best.as_ref().is_none_or(|b| v > b.0) {
+                best = Some((
+                    v,
+                    Command::Maneuver {
+                        target: t,
+                        kind: Maneuver::Grapple,
+                    },
+                ));
+            }
+        }
+    }
+    best
 }
 
 /// The best strike `who` could make from where it stands, if any: value,
@@ -137,13 +225,31 @@ fn activation(world: &World, faction: u8) -> Command {
 
 fn act(world: &World, actor: Cid) -> Command {
     let conds = view::conditions(world, actor);
+    if conds.has(Condition::Grabbed) {
+        return if check::check(world, actor, &Command::BreakFree).is_ok() {
+            Command::BreakFree
+        } else {
+            Command::EndTurn
+        };
+    }
     if conds.has(Condition::Broken) {
         return broken(world, actor);
     }
     let t = world.resource::<ZonesRound>().turn.clone();
     let half = stats(world, actor).map_or(1, |s| s.half_speed());
     if !t.main && t.bonus < 2 && t.zones <= half {
-        if let Some((_, weapon, target)) = best_strike_here(world, actor, false) {
+        let strike = best_strike_here(world, actor, false);
+        let strike_v = strike.map_or(0.0, |s| s.0);
+        if let Some((v, c)) = best_maneuver(world, actor)
+            && v > strike_v
+            && check::check(world, actor, &c).is_ok()
+        {
+            return c;
+        }
+        if let Some(c) = free_an_ally(world, actor, strike_v) {
+            return c;
+        }
+        if let Some((_, weapon, target)) = strike {
             let ready = view::get::<Loadout>(world, actor).and_then(|l| l.ready);
             let unarmed =
                 view::get::<Loadout>(world, actor).is_some_and(|l| weapon + 1 == l.weapons.len());
@@ -153,7 +259,7 @@ fn act(world: &World, actor: Cid) -> Command {
             return Command::Attack {
                 target,
                 weapon,
-                mode: MODE_STRIKE,
+                mode: stunt_or_strike(world, actor, target, weapon),
             };
         }
         // Close in so as to strike this turn.
@@ -171,6 +277,45 @@ fn act(world: &World, actor: Cid) -> Command {
         return Command::Move { path };
     }
     Command::EndTurn
+}
+
+/// Offer a sure surrender instead of a blow likely to take the target out
+/// anyway (§Attack stunts): the AI target accepts such offers.
+fn stunt_or_strike(world: &World, actor: Cid, target: Cid, weapon: usize) -> usize {
+    let Some(w) = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(weapon)) else {
+        return MODE_STRIKE;
+    };
+    let stunt = Command::Attack {
+        target,
+        weapon,
+        mode: MODE_STUNT_SURRENDER,
+    };
+    let o = damage_odds(world, actor, target, w, MODE_STRIKE);
+    if o.p_down >= ACCEPT_AT && o.p_down < 1.0 && check::check(world, actor, &stunt).is_ok() {
+        MODE_STUNT_SURRENDER
+    } else {
+        MODE_STRIKE
+    }
+}
+
+/// The chance of being taken out at which a proposed stunt is accepted.
+const ACCEPT_AT: f64 = 0.6;
+
+/// Pull a nearby held ally free when my own strike is worth less than the
+/// ally's turn.
+fn free_an_ally(world: &World, actor: Cid, strike_v: f64) -> Option<Command> {
+    let str_ = stats(world, actor).map_or(0, |s| s.str);
+    view::allies(world, actor)
+        .into_iter()
+        .filter(|a| view::conditions(world, *a).has(Condition::Grabbed))
+        .map(|a| Command::FreeAlly { who: a })
+        .find(|c| {
+            let Command::FreeAlly { who } = c else {
+                return false;
+            };
+            save_chance(world, str_) * turn_value(world, *who).max(2.0) > strike_v
+                && check::check(world, actor, c).is_ok()
+        })
 }
 
 fn draw_for_range(world: &World, actor: Cid) -> Option<Command> {
@@ -310,9 +455,26 @@ fn react(world: &World, actor: Cid, attacker: Cid) -> Command {
             Command::NoReaction
         };
     }
+    if let Some(b) = &pending.blast {
+        let Some(w) = view::get::<Loadout>(world, attacker).and_then(|l| l.weapons.get(b.weapon))
+        else {
+            return Command::NoReaction;
+        };
+        let o = damage_odds(world, attacker, actor, w, b.mode);
+        let agi = stats(world, actor).map_or(0, |s| s.agi);
+        let v = save_chance(world, agi) * (o.mean + DOWN * o.p_down);
+        return if v > turn_value(world, actor) * 0.9 && v >= 1.5 {
+            Command::Dodge
+        } else {
+            Command::NoReaction
+        };
+    }
     let Some(state) = pending.attack.clone() else {
         return Command::NoReaction;
     };
+    if let Some(kind) = state.maneuver {
+        return react_to_maneuver(world, actor, attacker, state.stage, kind);
+    }
     let Some(w) = view::get::<Loadout>(world, attacker)
         .and_then(|l| l.weapons.get(state.weapon))
         .cloned()
@@ -321,6 +483,14 @@ fn react(world: &World, actor: Cid, attacker: Cid) -> Command {
     };
     let my_turn = turn_value(world, actor);
     match state.stage {
+        Stage::Stunt => {
+            let o = damage_odds(world, attacker, actor, &w, MODE_STRIKE);
+            if o.p_down >= ACCEPT_AT {
+                Command::Accept
+            } else {
+                Command::NoReaction
+            }
+        }
         Stage::Guard => {
             let t = damage_odds(world, attacker, state.target, &w, state.mode);
             let m = damage_odds(world, attacker, actor, &w, state.mode);
@@ -343,12 +513,64 @@ fn react(world: &World, actor: Cid, attacker: Cid) -> Command {
             {
                 best = (v, Command::Counter { weapon });
             }
+            // Hide behind the enemy I hold: its friend's blow lands on it.
+            if let Some(held) = holding(world, actor) {
+                let hide = Command::HideBehind { who: held };
+                let o = damage_odds(world, attacker, held, &w, state.mode);
+                let v = incoming + o.mean + DOWN * o.p_down;
+                if v > best.0 && check::check(world, actor, &hide).is_ok() {
+                    best = (v, hide);
+                }
+            }
             if best.0 > my_turn * 0.9 && best.0 >= 1.5 {
                 best.1
             } else {
                 Command::NoReaction
             }
         }
+    }
+}
+
+/// Dodge or strike back at a disarm, shove or grapple, when it is worth the
+/// turn.
+fn react_to_maneuver(
+    world: &World,
+    actor: Cid,
+    attacker: Cid,
+    stage: Stage,
+    kind: Maneuver,
+) -> Command {
+    if stage != Stage::Target {
+        return Command::NoReaction;
+    }
+    let p = p_fails_str(world, attacker, actor);
+    let my_turn = turn_value(world, actor);
+    let cost = match kind {
+        Maneuver::Shove if shove_end(world, attacker, actor).1.is_some() => {
+            DOWN + view::get::<Health>(world, actor).map_or(1, |h| h.hp) as f64
+        }
+        Maneuver::Shove => 0.5,
+        Maneuver::Grapple => my_turn.max(2.0) * 1.5,
+        Maneuver::Disarm { .. } => 2.0,
+    };
+    let agi = stats(world, actor).map_or(0, |s| s.agi);
+    let mut best = (save_chance(world, agi) * p * cost, Command::Dodge);
+    // A blow first; the grab or shove follows only if the attacker stands.
+    if let Some((v, weapon, _)) = best_strike_here(world, actor, true).filter(|b| b.2 == attacker) {
+        let o = view::get::<Loadout>(world, actor)
+            .and_then(|l| l.weapons.get(weapon))
+            .map_or(0.0, |w| {
+                damage_odds(world, actor, attacker, w, MODE_STRIKE).p_down
+            });
+        let v = v + o * p * cost;
+        if v > best.0 {
+            best = (v, Command::Counter { weapon });
+        }
+    }
+    if best.0 > my_turn * 0.9 && best.0 >= 1.0 {
+        best.1
+    } else {
+        Command::NoReaction
     }
 }
 

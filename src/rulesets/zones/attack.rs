@@ -8,6 +8,7 @@ use bevy::prelude::*;
 
 use crate::rules::apply::emit;
 use crate::rules::battle::{Battle, Prompt};
+use crate::rules::command::{Command, Maneuver};
 use crate::rules::components::{Cid, Condition, Health, Loadout, Size, TurnState, Weapon};
 use crate::rules::dice::{Dice, DiceExpr, DiceRoll, RollOptions};
 use crate::rules::event::{BattleEvent, Modifier, ReactionKind};
@@ -15,8 +16,12 @@ use crate::rules::map::{Cell, Map, Terrain};
 use crate::rules::view;
 
 use super::check::stats;
-use super::data::{MODE_DEATH_BLOW, MODE_HOLD_BACK, impaired};
+use super::data::{
+    MODE_DEATH_BLOW, MODE_HOLD_BACK, MODE_STRIKE, MODE_STUNT_DISARM, MODE_STUNT_SURRENDER,
+    impaired, is_stunt,
+};
 use super::movement::resume_move;
+use super::nonlethal::{self, land_maneuver, tidy_holds};
 use super::round::{ZonesRound, end_turn};
 use super::settings::{ZeroHealth, ZonesSettings};
 
@@ -29,6 +34,8 @@ pub const RULE_COVER: &str = "zones §Cover";
 pub const RULE_SIZE: &str = "zones §Effects of size in combat";
 pub const RULE_HEALTH: &str = "Fray decides: docs/rulesets/zones.md §Health";
 pub const RULE_SNEAK: &str = "zones §Sneaking in combat";
+pub const RULE_BLAST: &str = "zones §Blast attacks";
+pub const RULE_STUNT: &str = "zones §Attack stunts";
 
 /// An attack waiting for a reaction.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,6 +49,8 @@ pub struct AttackState {
     pub hidden: bool,
     /// Nearby allies still to be asked whether they guard.
     pub guards: Vec<Cid>,
+    /// A non-lethal attack instead of a weapon's blow.
+    pub maneuver: Option<Maneuver>,
 }
 
 /// Who is being asked about an attack.
@@ -51,6 +60,27 @@ pub enum Stage {
     Target,
     /// The first of `guards`: guard, or not.
     Guard,
+    /// The target: accept the stunt the attacker proposes, or not.
+    Stunt,
+}
+
+/// A blast attack asking the characters it hits for their reactions, one
+/// after the other, before its damage is rolled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlastState {
+    pub attacker: Cid,
+    pub weapon: usize,
+    pub mode: usize,
+    /// Everyone the blast hits.
+    pub targets: Vec<Cid>,
+    /// Targets still to be asked; the first is being asked now.
+    pub asking: Vec<Cid>,
+    /// Targets who dodged it.
+    pub dodged: Vec<Cid>,
+    /// The one target who counters, with its weapon ("Attacks directed at
+    /// multiple targets (such as blast attacks) can only be countered by a
+    /// single target").
+    pub counter: Option<(Cid, usize)>,
 }
 
 /// A move stopped at a zone border while nearby enemies decide on
@@ -69,6 +99,7 @@ pub struct MoveState {
 pub struct Pending {
     pub attack: Option<AttackState>,
     pub moving: Option<MoveState>,
+    pub blast: Option<BlastState>,
 }
 
 /// Roll a d20 save under `target` and log it. Fray decides: equal or under
@@ -157,7 +188,7 @@ pub fn visible(world: &World, a: Cid, b: Cid) -> bool {
     }
 }
 
-fn size_rank(world: &World, who: Cid) -> i32 {
+pub fn size_rank(world: &World, who: Cid) -> i32 {
     match view::get::<Size>(world, who).copied().unwrap_or_default() {
         Size::Small => 0,
         Size::Medium => 1,
@@ -439,35 +470,74 @@ pub fn land(world: &mut World, b: &Blow) {
             },
         );
     }
+    tidy_holds(world);
 }
 
 /// Can `who` react to an attack by `attacker` now? "Targets who are unaware
 /// of their attacker can't react"; a reaction takes the whole turn, so only
-/// those who have not yet taken their turn this round may.
+/// those who have not yet taken their turn this round may; a grabbed
+/// character "can't act" ("The bandit can't react since he is grabbed").
 pub fn can_react(world: &World, who: Cid, attacker: Cid) -> bool {
     view::standing(world, who)
         && view::get::<TurnState>(world, who).is_some_and(|t| !t.done)
         && !view::conditions(world, attacker).has(Condition::Concealed)
+        && !view::conditions(world, who).has(Condition::Grabbed)
 }
 
-/// An attack on the actor's turn (§Attacking). The state machine goes on in
-/// [`resolve_reaction`] when a reaction prompt is answered.
-pub fn execute_attack(world: &mut World, attacker: Cid, target: Cid, weapon: usize, mode: usize) {
-    let concealed = view::conditions(world, attacker).has(Condition::Concealed);
-    declare_attack(world, attacker, target, weapon, mode);
-    // "Enemies attacked by a concealed character are taken by surprise and
-    // can't react" (so the attack is over by now); "Actions which might
-    // reveal a character include: attacking".
-    if concealed {
+/// "Enemies attacked by a concealed character are taken by surprise and
+/// can't react"; "Actions which might reveal a character include:
+/// attacking".
+fn reveal(world: &mut World, who: Cid) {
+    if view::conditions(world, who).has(Condition::Concealed) {
         emit(
             world,
             BattleEvent::ConditionRemoved {
-                who: attacker,
+                who,
                 condition: Condition::Concealed,
                 rule: RULE_SNEAK,
             },
         );
     }
+}
+
+/// An attack on the actor's turn (§Attacking). The state machine goes on in
+/// [`resolve_reaction`] when a reaction prompt is answered.
+pub fn execute_attack(world: &mut World, attacker: Cid, target: Cid, weapon: usize, mode: usize) {
+    if self::weapon(world, attacker, weapon).is_some_and(|w| w.blast) {
+        declare_blast(world, attacker, target, weapon, mode);
+    } else {
+        declare_attack(world, attacker, target, weapon, mode);
+    }
+    reveal(world, attacker);
+}
+
+/// A non-lethal attack on the actor's turn (§Non-lethal attacks): no save
+/// to hit (the target is nearby), then the target may react as to any
+/// attack.
+pub fn execute_maneuver(world: &mut World, attacker: Cid, target: Cid, kind: Maneuver) {
+    emit(
+        world,
+        BattleEvent::ManeuverMade {
+            attacker,
+            target,
+            kind: kind.name(),
+            reaction: false,
+            rule: nonlethal::RULE_NONLETHAL,
+        },
+    );
+    world.resource_mut::<ZonesRound>().turn.main = true;
+    let state = AttackState {
+        attacker,
+        target,
+        weapon: 0,
+        mode: MODE_STRIKE,
+        stage: Stage::Target,
+        hidden: false,
+        guards: Vec::new(),
+        maneuver: Some(kind),
+    };
+    ask_target(world, state);
+    reveal(world, attacker);
 }
 
 fn declare_attack(world: &mut World, attacker: Cid, target: Cid, weapon: usize, mode: usize) {
@@ -496,6 +566,7 @@ fn declare_attack(world: &mut World, attacker: Cid, target: Cid, weapon: usize, 
                 rule: "zones §Attacking: death blow",
             },
         );
+        tidy_holds(world);
         return;
     }
     if let Some(why) = wit_save_reason(world, attacker, target, &w, false) {
@@ -520,8 +591,90 @@ fn declare_attack(world: &mut World, attacker: Cid, target: Cid, weapon: usize, 
         stage: Stage::Target,
         hidden: false,
         guards: Vec::new(),
+        maneuver: None,
     };
+    if is_stunt(mode) {
+        // "The attacker can propose an alternative effect to the target
+        // instead of inflicting damage ... before the target decides
+        // whether to react."
+        emit(
+            world,
+            BattleEvent::StuntProposed {
+                attacker,
+                target,
+                effect: stunt_effect(mode),
+                rule: RULE_STUNT,
+            },
+        );
+        world.resource_mut::<Battle>().prompt = Prompt::React {
+            actor: target,
+            attacker,
+        };
+        world.resource_mut::<Pending>().attack = Some(AttackState {
+            stage: Stage::Stunt,
+            ..state
+        });
+        return;
+    }
     ask_target(world, state);
+}
+
+/// What a stunt mode offers.
+pub fn stunt_effect(mode: usize) -> &'static str {
+    match mode {
+        MODE_STUNT_SURRENDER => "surrender instead of taking the blow",
+        _ => "drop the weapon in hand and stay down for the rest of the fight",
+    }
+}
+
+/// The target accepts the stunt: no damage, no reaction; the effect.
+fn accept_stunt(world: &mut World, state: &AttackState) {
+    let who = state.target;
+    let effect = stunt_effect(state.mode);
+    emit(
+        world,
+        BattleEvent::StuntAccepted {
+            who,
+            effect,
+            rule: RULE_STUNT,
+        },
+    );
+    if state.mode == MODE_STUNT_DISARM {
+        if let Some(l) = view::get::<Loadout>(world, who)
+            && let Some(i) = l.ready
+            && let Some(w) = l.weapons.get(i).filter(|w| w.hands > 0)
+        {
+            let weapon = w.name.clone();
+            emit(
+                world,
+                BattleEvent::Disarmed {
+                    who,
+                    index: i,
+                    weapon,
+                    taken_by: None,
+                    rule: RULE_STUNT,
+                },
+            );
+        }
+        emit(
+            world,
+            BattleEvent::ConditionAdded {
+                who,
+                condition: Condition::Incapacitated,
+                rule: RULE_STUNT,
+            },
+        );
+    } else {
+        emit(
+            world,
+            BattleEvent::ConditionAdded {
+                who,
+                condition: Condition::Surrendered,
+                rule: RULE_STUNT,
+            },
+        );
+    }
+    tidy_holds(world);
 }
 
 /// Ask the target to react, or go on to the guards.
@@ -573,11 +726,26 @@ fn ask_guard(world: &mut World, mut state: AttackState) {
 
 /// The attack lands on its (current) target.
 fn hit(world: &mut World, state: &AttackState) {
+    if let Some(kind) = state.maneuver {
+        land_maneuver(world, state.attacker, state.target, kind);
+        return;
+    }
     let Some(w) = weapon(world, state.attacker, state.weapon) else {
         return;
     };
-    let b = blow(world, state.attacker, state.target, &w, state.mode);
+    let b = blow(
+        world,
+        state.attacker,
+        state.target,
+        &w,
+        damage_mode(state.mode),
+    );
     land(world, &b);
+}
+
+/// A declined stunt is resolved "as normal".
+fn damage_mode(mode: usize) -> usize {
+    if is_stunt(mode) { MODE_STRIKE } else { mode }
 }
 
 /// The attack is over: back to the turn it interrupted.
@@ -599,13 +767,25 @@ fn finish(world: &mut World) {
 }
 
 /// Answer to a `React` prompt (checked legal).
-pub fn resolve_reaction(world: &mut World, who: Cid, command: &crate::rules::command::Command) {
-    use crate::rules::command::Command;
+pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
+    if world.resource::<Pending>().blast.is_some() {
+        blast_answer(world, who, command);
+        return;
+    }
     let Some(mut state) = world.resource_mut::<Pending>().attack.take() else {
         opportunity_answer(world, who, command);
         return;
     };
     match (state.stage, command) {
+        (Stage::Stunt, Command::Accept) => {
+            accept_stunt(world, &state);
+            finish(world);
+        }
+        (Stage::Stunt, Command::NoReaction) => {
+            emit(world, BattleEvent::ReactionDeclined { who });
+            state.mode = damage_mode(state.mode);
+            ask_target(world, state);
+        }
         (Stage::Target, Command::NoReaction) => {
             emit(world, BattleEvent::ReactionDeclined { who });
             state.guards = guards(world, &state);
@@ -618,17 +798,7 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &crate::rules::com
         }
         (Stage::Target, Command::Dodge) => {
             taken(world, who, ReactionKind::Dodge, state.attacker, RULE_DODGE);
-            let agi = stats(world, who).map_or(0, |s| s.agi);
-            if save(world, who, "AGI", agi, "to dodge", RULE_DODGE) {
-                emit(
-                    world,
-                    BattleEvent::AttackMissed {
-                        attacker: state.attacker,
-                        target: who,
-                        rule: RULE_DODGE,
-                    },
-                );
-            } else {
+            if dodge(world, who, state.attacker) {
                 hit(world, &state);
             }
             finish(world);
@@ -641,7 +811,18 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &crate::rules::com
                 state.attacker,
                 RULE_COUNTER,
             );
-            counter(world, &state, *weapon);
+            counter(world, &state, Strike::Blow(*weapon));
+            finish(world);
+        }
+        (Stage::Target, Command::CounterManeuver { kind }) => {
+            taken(
+                world,
+                who,
+                ReactionKind::Counter,
+                state.attacker,
+                RULE_COUNTER,
+            );
+            counter(world, &state, Strike::Maneuver(*kind));
             finish(world);
         }
         (Stage::Target, Command::HideBehind { who: other }) => {
@@ -662,6 +843,7 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &crate::rules::com
                     rule: RULE_HIDE,
                 },
             );
+            tidy_holds(world);
             state.target = *other;
             state.hidden = true;
             ask_target(world, state);
@@ -689,6 +871,25 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &crate::rules::com
     }
 }
 
+/// "Dodge. Make an AGI save: on a pass the attack misses." True when the
+/// attack still lands.
+fn dodge(world: &mut World, who: Cid, attacker: Cid) -> bool {
+    let agi = stats(world, who).map_or(0, |s| s.agi);
+    if save(world, who, "AGI", agi, "to dodge", RULE_DODGE) {
+        emit(
+            world,
+            BattleEvent::AttackMissed {
+                attacker,
+                target: who,
+                rule: RULE_DODGE,
+            },
+        );
+        false
+    } else {
+        true
+    }
+}
+
 fn taken(world: &mut World, who: Cid, kind: ReactionKind, against: Cid, rule: &'static str) {
     emit(
         world,
@@ -701,59 +902,378 @@ fn taken(world: &mut World, who: Cid, kind: ReactionKind, against: Cid, rule: &'
     );
 }
 
+/// What a counter strikes back with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Strike {
+    Blow(usize),
+    Maneuver(Maneuver),
+}
+
 /// "Both characters roll for damage at the same time. Whoever suffers the
 /// most damage, after reductions, is hit first. In case of a tie both
 /// characters are hit at the same time." A blow that incapacitates or kills
-/// stops the other.
-fn counter(world: &mut World, state: &AttackState, counter_weapon: usize) {
+/// stops the other. With non-lethal attacks (§Non-lethal attacks): "If a
+/// normal attack is countered by a non-lethal attack, or viceversa, the
+/// non-lethal attack is resolved last. If a non-lethal attack is countered
+/// by a non-lethal attack, the counter is resolved last."
+fn counter(world: &mut World, state: &AttackState, answer: Strike) {
     let (a, t) = (state.attacker, state.target);
-    let (Some(wa), Some(wt)) = (
-        weapon(world, a, state.weapon),
-        weapon(world, t, counter_weapon),
-    ) else {
+    let wt = match answer {
+        Strike::Blow(i) => {
+            let Some(wt) = weapon(world, t, i) else {
+                return;
+            };
+            emit(
+                world,
+                BattleEvent::AttackMade {
+                    attacker: t,
+                    target: a,
+                    weapon: wt.name.clone(),
+                    weapon_index: i,
+                    mode: "counter".into(),
+                    reaction: true,
+                    rule: RULE_COUNTER,
+                },
+            );
+            if let Some(why) = wit_save_reason(world, t, a, &wt, true) {
+                let wit = stats(world, t).map_or(0, |s| s.wit);
+                if !save(world, t, "WIT", wit, why, RULE_COUNTER) {
+                    emit(
+                        world,
+                        BattleEvent::AttackMissed {
+                            attacker: t,
+                            target: a,
+                            rule: RULE_COUNTER,
+                        },
+                    );
+                    hit(world, state);
+                    return;
+                }
+            }
+            Some(wt)
+        }
+        Strike::Maneuver(kind) => {
+            emit(
+                world,
+                BattleEvent::ManeuverMade {
+                    attacker: t,
+                    target: a,
+                    kind: kind.name(),
+                    reaction: true,
+                    rule: RULE_COUNTER,
+                },
+            );
+            None
+        }
+    };
+    match (state.maneuver, answer, wt) {
+        (None, Strike::Blow(_), Some(wt)) => {
+            let Some(wa) = weapon(world, a, state.weapon) else {
+                return;
+            };
+            let on_target = blow(world, a, t, &wa, damage_mode(state.mode));
+            let on_attacker = blow(world, t, a, &wt, MODE_STRIKE);
+            let order: [&Blow; 2] = if on_attacker.suffered > on_target.suffered {
+                [&on_attacker, &on_target]
+            } else {
+                [&on_target, &on_attacker]
+            };
+            let tie = on_attacker.suffered == on_target.suffered;
+            land(world, order[0]);
+            // The one hit first strikes back only if still standing (or at
+            // once, on a tie).
+            let striker = if order[0].target == a { a } else { t };
+            if tie || view::standing(world, striker) {
+                land(world, order[1]);
+            }
+        }
+        // A blow against a non-lethal attack: the blow first.
+        (Some(kind), Strike::Blow(_), Some(wt)) => {
+            let b = blow(world, t, a, &wt, MODE_STRIKE);
+            land(world, &b);
+            land_maneuver(world, a, t, kind);
+        }
+        (None, Strike::Maneuver(kind), _) => {
+            hit(world, state);
+            land_maneuver(world, t, a, kind);
+        }
+        // Both non-lethal: "the counter is resolved last".
+        (Some(first), Strike::Maneuver(kind), _) => {
+            land_maneuver(world, a, t, first);
+            land_maneuver(world, t, a, kind);
+        }
+        _ => {}
+    }
+}
+
+/// A blast attack (§Blast attacks): "Melee blast attacks hit the
+/// attacker's zone and don't target the attacker themselves. They can't
+/// miss. Ranged blast attacks hit any zone within range and target the
+/// attacker as well if directed at their own zone. If they miss, they are
+/// deviated and hit a random neighbouring zone." Fray aims a ranged blast
+/// at the zone the target stands in.
+fn declare_blast(world: &mut World, attacker: Cid, target: Cid, weapon: usize, mode: usize) {
+    let Some(w) = self::weapon(world, attacker, weapon) else {
         return;
     };
     emit(
         world,
         BattleEvent::AttackMade {
-            attacker: t,
-            target: a,
-            weapon: wt.name.clone(),
-            weapon_index: counter_weapon,
-            mode: "counter".into(),
-            reaction: true,
-            rule: RULE_COUNTER,
+            attacker,
+            target,
+            weapon: w.name.clone(),
+            weapon_index: weapon,
+            mode: w.mode_name(mode).to_string(),
+            reaction: false,
+            rule: RULE_BLAST,
         },
     );
-    if let Some(why) = wit_save_reason(world, t, a, &wt, true) {
-        let wit = stats(world, t).map_or(0, |s| s.wit);
-        if !save(world, t, "WIT", wit, why, RULE_COUNTER) {
+    world.resource_mut::<ZonesRound>().turn.main = true;
+    let aimed = if w.is_ranged() {
+        zone(world, target)
+    } else {
+        zone(world, attacker)
+    };
+    let Some(mut hit_zone) = aimed else {
+        return;
+    };
+    let mut deviated = None;
+    if w.is_ranged()
+        && let Some(why) = wit_save_reason(world, attacker, target, &w, false)
+    {
+        let wit = stats(world, attacker).map_or(0, |s| s.wit);
+        if !save(world, attacker, "WIT", wit, why, RULE_BLAST) {
+            // "Assign a number to each neighbouring zone and roll a die to
+            // determine which one is hit."
+            let around: Vec<u16> = world.resource::<Map>().zone_neighbours(hit_zone).to_vec();
+            if around.is_empty() {
+                emit(
+                    world,
+                    BattleEvent::AttackMissed {
+                        attacker,
+                        target,
+                        rule: RULE_BLAST,
+                    },
+                );
+                return;
+            }
+            let r = world.resource_mut::<Dice>().roll_die(around.len() as u32);
+            hit_zone = usize::from(around[(r as usize - 1).min(around.len() - 1)]);
+            deviated = Some(die_roll(around.len() as u32, r));
+        }
+    }
+    let targets = blast_targets(world, attacker, hit_zone, w.is_ranged());
+    let zone_name = world.resource::<Map>().zones()[hit_zone].name.clone();
+    emit(
+        world,
+        BattleEvent::BlastHits {
+            attacker,
+            zone: zone_name,
+            deviated,
+            targets: targets.clone(),
+            rule: RULE_BLAST,
+        },
+    );
+    let asking = targets
+        .iter()
+        .copied()
+        .filter(|t| *t != attacker && can_react(world, *t, attacker))
+        .collect();
+    world.resource_mut::<Pending>().blast = Some(BlastState {
+        attacker,
+        weapon,
+        mode,
+        targets,
+        asking,
+        dodged: Vec::new(),
+        counter: None,
+    });
+    ask_blast(world);
+}
+
+fn die_roll(sides: u32, r: u32) -> DiceRoll {
+    DiceRoll {
+        expr: format!("1D{sides}"),
+        dice: vec![crate::rules::dice::Die {
+            sides,
+            result: r,
+            exploded: false,
+            negative: false,
+        }],
+        flat: 0,
+        total: r as i32,
+    }
+}
+
+/// "Blast attacks hit a zone and target all characters in it and on its
+/// borders." Fray decides: on its borders means standing in a cell of
+/// another zone that touches one of its cells. A melee blast spares the
+/// attacker.
+pub fn blast_targets(world: &World, attacker: Cid, z: usize, ranged: bool) -> Vec<Cid> {
+    let map = world.resource::<Map>();
+    let cells = &map.zones()[z].cells;
+    view::all(world)
+        .into_iter()
+        .filter(|c| {
+            let conds = view::conditions(world, *c);
+            !conds.has(Condition::Dead) && !conds.has(Condition::Fled)
+        })
+        .filter(|c| ranged || *c != attacker)
+        .filter(|c| {
+            view::cell(world, *c).is_some_and(|at| {
+                map.zone_of(at) == Some(z) || cells.iter().any(|k| Map::chebyshev(*k, at) == 1)
+            })
+        })
+        .collect()
+}
+
+/// Ask the next target of a blast for its reaction, or roll the damage.
+fn ask_blast(world: &mut World) {
+    let Some(b) = world.resource::<Pending>().blast.clone() else {
+        return;
+    };
+    match b.asking.first() {
+        Some(&t) => {
+            world.resource_mut::<Battle>().prompt = Prompt::React {
+                actor: t,
+                attacker: b.attacker,
+            };
+        }
+        None => {
+            world.resource_mut::<Pending>().blast = None;
+            blast_damage(world, &b);
+            finish(world);
+        }
+    }
+}
+
+fn blast_answer(world: &mut World, who: Cid, command: &Command) {
+    let Some(mut b) = world.resource_mut::<Pending>().blast.take() else {
+        return;
+    };
+    b.asking.retain(|t| *t != who);
+    match command {
+        Command::Dodge => {
+            taken(world, who, ReactionKind::Dodge, b.attacker, RULE_DODGE);
+            if !dodge(world, who, b.attacker) {
+                // Still in the blast.
+            } else {
+                b.dodged.push(who);
+            }
+        }
+        Command::Counter { weapon } if b.counter.is_none() => {
+            taken(world, who, ReactionKind::Counter, b.attacker, RULE_COUNTER);
+            b.counter = Some((who, *weapon));
+        }
+        _ => emit(world, BattleEvent::ReactionDeclined { who }),
+    }
+    world.resource_mut::<Pending>().blast = Some(b);
+    ask_blast(world);
+}
+
+/// One damage roll for the whole blast ("it always inflicts d6 damage"),
+/// each target's armour taken off. A counter is weighed against the blast's
+/// damage on the one who counters.
+fn blast_damage(world: &mut World, b: &BlastState) {
+    let Some(w) = weapon(world, b.attacker, b.weapon) else {
+        return;
+    };
+    let hit: Vec<Cid> = b
+        .targets
+        .iter()
+        .copied()
+        .filter(|t| !b.dodged.contains(t))
+        .collect();
+    let Some(&first) = hit.first() else {
+        return;
+    };
+    let (roll, value, steps) = roll_damage(world, b.attacker, first, &w, damage_mode(b.mode));
+    emit(
+        world,
+        BattleEvent::DamageRolled {
+            target: first,
+            roll: roll.clone(),
+            rule: RULE_BLAST,
+        },
+    );
+    let blows: Vec<Blow> = hit
+        .iter()
+        .map(|&t| {
+            let (arm, parts) = armour(world, b.attacker, t, &w);
+            let mut st = steps.clone();
+            st.extend(parts);
+            Blow {
+                target: t,
+                roll: roll.clone(),
+                rolled: roll.total,
+                steps: st,
+                suffered: (value - arm).max(0),
+            }
+        })
+        .collect();
+    let mut counter_blow = None;
+    if let Some((c, i)) = b.counter
+        && let Some(wc) = weapon(world, c, i)
+    {
+        emit(
+            world,
+            BattleEvent::AttackMade {
+                attacker: c,
+                target: b.attacker,
+                weapon: wc.name.clone(),
+                weapon_index: i,
+                mode: "counter".into(),
+                reaction: true,
+                rule: RULE_COUNTER,
+            },
+        );
+        let missed = match wit_save_reason(world, c, b.attacker, &wc, true) {
+            Some(why) => {
+                let wit = stats(world, c).map_or(0, |s| s.wit);
+                !save(world, c, "WIT", wit, why, RULE_COUNTER)
+            }
+            None => false,
+        };
+        if missed {
             emit(
                 world,
                 BattleEvent::AttackMissed {
-                    attacker: t,
-                    target: a,
+                    attacker: c,
+                    target: b.attacker,
                     rule: RULE_COUNTER,
                 },
             );
-            hit(world, state);
-            return;
+        } else {
+            counter_blow = Some((c, blow(world, c, b.attacker, &wc, MODE_STRIKE)));
         }
     }
-    let on_target = blow(world, a, t, &wa, state.mode);
-    let on_attacker = blow(world, t, a, &wt, 0);
-    let order: [&Blow; 2] = if on_attacker.suffered > on_target.suffered {
-        [&on_attacker, &on_target]
-    } else {
-        [&on_target, &on_attacker]
-    };
-    let tie = on_attacker.suffered == on_target.suffered;
-    land(world, order[0]);
-    // The one hit first strikes back only if still standing (or at once, on
-    // a tie).
-    let striker = if order[0].target == a { a } else { t };
-    if tie || view::standing(world, striker) {
-        land(world, order[1]);
+    if let Some((c, cb)) = &counter_blow {
+        let on_counterer = blows
+            .iter()
+            .find(|x| x.target == *c)
+            .map_or(0, |x| x.suffered);
+        if cb.suffered > on_counterer {
+            // The attacker is hit first; taken out, its blast is stopped.
+            land(world, cb);
+            if !view::standing(world, b.attacker) {
+                return;
+            }
+            for x in &blows {
+                land(world, x);
+            }
+            return;
+        }
+        let tie = cb.suffered == on_counterer;
+        for x in &blows {
+            land(world, x);
+        }
+        if tie || view::standing(world, *c) {
+            land(world, cb);
+        }
+        return;
+    }
+    for x in &blows {
+        land(world, x);
     }
 }
 
@@ -789,8 +1309,7 @@ fn next_opportunist(world: &mut World) {
 }
 
 /// An enemy at the border answers: strike at the mover, or let it go.
-fn opportunity_answer(world: &mut World, who: Cid, command: &crate::rules::command::Command) {
-    use crate::rules::command::Command;
+fn opportunity_answer(world: &mut World, who: Cid, command: &Command) {
     let Some(mover) = world.resource::<Pending>().moving.as_ref().map(|m| m.who) else {
         return;
     };

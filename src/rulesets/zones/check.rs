@@ -9,8 +9,10 @@ use crate::rules::components::{Cid, Condition, Loadout, TurnState};
 use crate::rules::view;
 
 use super::attack::{Pending, Stage, nearby, range_against, visible, weapon, zone_distance};
+use super::data::is_stunt;
 use super::data::{MODE_DEATH_BLOW, ZonesStats};
 use super::movement::{check_flee, check_move};
+use super::nonlethal::{check_break_free, check_free_ally, check_maneuver, holder};
 use super::round::{ZonesRound, eligible};
 
 pub fn stats(world: &World, who: Cid) -> Option<&ZonesStats> {
@@ -89,12 +91,29 @@ fn check_reaction(
     command: &Command,
 ) -> Result<(), Illegal> {
     let pending = world.resource::<Pending>();
+    if let Some(b) = &pending.blast {
+        return match command {
+            Command::NoReaction | Command::Dodge => Ok(()),
+            Command::Counter { weapon } => {
+                if b.counter.is_some() {
+                    return illegal("only a single target can counter a blast");
+                }
+                check_strike(world, actor, attacker, *weapon, 0, true)
+            }
+            _ => illegal("dodge the blast, counter it, or take it"),
+        };
+    }
     if let Some(state) = &pending.attack {
         return match (state.stage, command) {
             (_, Command::NoReaction) => Ok(()),
+            (Stage::Stunt, Command::Accept) => Ok(()),
+            (Stage::Stunt, _) => illegal("accept the offer, or refuse it and face the attack"),
             (Stage::Target, Command::Dodge) => Ok(()),
             (Stage::Target, Command::Counter { weapon }) => {
                 check_strike(world, actor, attacker, *weapon, 0, true)
+            }
+            (Stage::Target, Command::CounterManeuver { kind }) => {
+                check_maneuver(world, actor, attacker, *kind)
             }
             (Stage::Target, Command::HideBehind { who }) => {
                 if state.hidden {
@@ -103,10 +122,12 @@ fn check_reaction(
                 if *who == actor || *who == attacker {
                     return illegal("hide behind someone else");
                 }
-                if view::faction(world, *who) != view::faction(world, actor)
-                    || !view::standing(world, *who)
-                {
-                    return illegal("only behind a willing ally");
+                // "It is only possible to hide behind a willing ally or a
+                // currently grabbed enemy."
+                let ally = view::faction(world, *who) == view::faction(world, actor);
+                let grabbed = holder(world, *who) == Some(actor);
+                if !(ally && view::standing(world, *who) || grabbed) {
+                    return illegal("only behind a willing ally or an enemy you hold");
                 }
                 if !nearby(world, actor, *who) {
                     return illegal(format!("{} is not nearby", name(world, *who)));
@@ -174,6 +195,17 @@ pub fn check_strike_drawn(
     if mode >= w.mode_count() {
         return illegal("no such attack");
     }
+    if is_stunt(mode) {
+        if reaction {
+            return illegal("a stunt is proposed with an attack of your own");
+        }
+        if w.blast {
+            return illegal("a stunt is proposed to a single target, not a blast");
+        }
+        if tc.out_of_fight() {
+            return illegal("they are out of the fight already");
+        }
+    }
     if mode == MODE_DEATH_BLOW {
         if reaction {
             return illegal("a death blow is not a reaction");
@@ -211,26 +243,48 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
     let t = world.resource::<ZonesRound>().turn.clone();
     let broken = view::conditions(world, actor).has(Condition::Broken);
     let half = stats(world, actor).map_or(1, |s| s.half_speed());
+    // "Grabbed characters can't act, and can only spend their turn to
+    // attempt to break free".
+    if view::conditions(world, actor).has(Condition::Grabbed) {
+        return match command {
+            Command::EndTurn => Ok(()),
+            Command::BreakFree => check_break_free(world, actor),
+            _ => illegal("grabbed: only an attempt to break free"),
+        };
+    }
+    let main_action = || -> Result<(), Illegal> {
+        if broken {
+            return illegal("broken by fear: surrender or get away");
+        }
+        if t.main {
+            return illegal("the main action of this turn is spent");
+        }
+        if t.bonus >= 2 {
+            return illegal("two bonus actions took the place of the main action");
+        }
+        if t.zones > half {
+            return illegal("moved at full speed: no actions this turn");
+        }
+        Ok(())
+    };
     match command {
         Command::EndTurn => Ok(()),
+        Command::BreakFree => illegal("nobody holds you"),
+        Command::Maneuver { target, kind } => {
+            main_action()?;
+            check_maneuver(world, actor, *target, *kind)
+        }
+        Command::FreeAlly { who } => {
+            main_action()?;
+            check_free_ally(world, actor, *who)
+        }
         Command::Move { path } => check_move(world, actor, path).map(|_| ()),
         Command::Attack {
             target,
             weapon,
             mode,
         } => {
-            if broken {
-                return illegal("broken by fear: surrender or get away");
-            }
-            if t.main {
-                return illegal("the main action of this turn is spent");
-            }
-            if t.bonus >= 2 {
-                return illegal("two bonus actions took the place of the main action");
-            }
-            if t.zones > half {
-                return illegal("moved at full speed: no actions this turn");
-            }
+            main_action()?;
             check_strike(world, actor, *target, *weapon, *mode, false)
         }
         Command::Draw { weapon } => {

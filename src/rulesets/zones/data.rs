@@ -32,6 +32,8 @@ pub struct ZonesStats {
     pub sprint: bool,
     /// "Characters who are immune to fear are also immune to morale."
     pub fearless: bool,
+    /// Carries a shield (a hand taken).
+    pub shield: bool,
 }
 
 impl ZonesStats {
@@ -143,6 +145,16 @@ pub const MODE_STRIKE: usize = 0;
 pub const MODE_HOLD_BACK: usize = 1;
 /// "deliver a death blow" on a nearby incapacitated target.
 pub const MODE_DEATH_BLOW: usize = 2;
+/// §Attack stunts: "forcing a surrender" instead of the blow.
+pub const MODE_STUNT_SURRENDER: usize = 3;
+/// §Attack stunts, the text's example: "the bandit is disarmed and
+/// incapacitated until the end of the stretch".
+pub const MODE_STUNT_DISARM: usize = 4;
+
+/// Is `mode` an attack stunt?
+pub fn is_stunt(mode: usize) -> bool {
+    matches!(mode, MODE_STUNT_SURRENDER | MODE_STUNT_DISARM)
+}
 
 /// Impaired damage: a d4 whatever the weapon (Fray decides, after "Unarmed
 /// attacks inflict d4 impaired damage").
@@ -252,11 +264,12 @@ impl ZonesData {
             armour += p.value;
             armour_names.push(p.name.clone());
         }
-        if let Some(id) = o.shield.clone().unwrap_or_else(|| a.shield.clone()) {
+        let shield = o.shield.clone().unwrap_or_else(|| a.shield.clone());
+        if let Some(id) = &shield {
             let s = self
                 .equipment
                 .shields
-                .get(&id)
+                .get(id)
                 .ok_or_else(|| format!("zones has no shield `{id}`"))?;
             armour += s.value;
             armour_names.push(s.name.clone());
@@ -272,6 +285,7 @@ impl ZonesData {
                 speed: a.speed,
                 sprint: a.sprint,
                 fearless: a.fearless,
+                shield: shield.is_some(),
             },
             size: a.size,
             health: Health {
@@ -299,6 +313,8 @@ fn modes(damage: &DiceExpr) -> Vec<FireMode> {
         mode("strike", damage.clone()),
         mode("hold back", impaired()),
         mode("death blow", DiceExpr::flat(0)),
+        mode("offer: yield", damage.clone()),
+        mode("offer: drop it and stay down", damage.clone()),
     ]
 }
 

@@ -10,6 +10,7 @@ pub mod check;
 pub mod data;
 pub mod morale;
 pub mod movement;
+pub mod nonlethal;
 pub mod preview;
 pub mod round;
 pub mod settings;
@@ -24,7 +25,7 @@ use crate::rules::apply::emit;
 use crate::rules::battle::{
     Battle, BattleSet, BattleStep, Prompt, RulesetHooks, RulesetId, RulesetRegistry, ruleset_is,
 };
-use crate::rules::command::Command;
+use crate::rules::command::{Command, Maneuver};
 use crate::rules::components::{Cid, Condition, Loadout};
 use crate::rules::event::BattleEvent;
 use crate::rules::view;
@@ -114,6 +115,12 @@ fn resolve(world: &mut World) {
 }
 
 fn execute(world: &mut World, actor: Cid, command: &Command) {
+    if !matches!(
+        command,
+        Command::Activate { .. } | Command::Pass | Command::FirstTurnTo { .. }
+    ) {
+        nonlethal::let_go_unless_kept(world, actor, command);
+    }
     match command {
         Command::Activate { who } => {
             let f = view::faction(world, *who).unwrap_or(0);
@@ -155,6 +162,17 @@ fn execute(world: &mut World, actor: Cid, command: &Command) {
             weapon,
             mode,
         } => attack::execute_attack(world, actor, *target, *weapon, *mode),
+        Command::Maneuver { target, kind } => {
+            attack::execute_maneuver(world, actor, *target, *kind);
+        }
+        Command::BreakFree => {
+            nonlethal::break_free(world, actor);
+            round::end_turn(world, actor);
+        }
+        Command::FreeAlly { who } => {
+            world.resource_mut::<ZonesRound>().turn.main = true;
+            nonlethal::free_ally(world, actor, *who);
+        }
         Command::Draw { weapon } => {
             let name = attack::weapon(world, actor, *weapon).map_or(String::new(), |w| w.name);
             emit(
@@ -197,6 +215,20 @@ fn execute(world: &mut World, actor: Cid, command: &Command) {
     }
 }
 
+/// The non-lethal attacks one could try on `target`: a shove, a grapple,
+/// and a disarm of each weapon it can drop.
+pub fn maneuvers(world: &World, target: Cid) -> Vec<Maneuver> {
+    let mut v = vec![Maneuver::Shove, Maneuver::Grapple];
+    if let Some(l) = view::get::<Loadout>(world, target) {
+        for (weapon, w) in l.weapons.iter().enumerate() {
+            if w.hands > 0 {
+                v.push(Maneuver::Disarm { weapon });
+            }
+        }
+    }
+    v
+}
+
 /// A representative list of legal commands for the actor now.
 pub fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
     let mut out = Vec::new();
@@ -217,6 +249,7 @@ pub fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
             }
         }
         Prompt::React { attacker, .. } => {
+            push(Command::Accept);
             push(Command::NoReaction);
             push(Command::Dodge);
             push(Command::Guard);
@@ -225,14 +258,26 @@ pub fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
                 push(Command::Counter { weapon });
                 push(Command::Opportunity { weapon });
             }
-            for who in view::allies(world, actor) {
-                if who != attacker {
+            for kind in maneuvers(world, attacker) {
+                push(Command::CounterManeuver { kind });
+            }
+            for who in view::all(world) {
+                if who != attacker && who != actor {
                     push(Command::HideBehind { who });
                 }
             }
         }
         Prompt::Act { .. } => {
             push(Command::EndTurn);
+            push(Command::BreakFree);
+            for who in view::allies(world, actor) {
+                push(Command::FreeAlly { who });
+            }
+            for target in view::enemies(world, actor) {
+                for kind in maneuvers(world, target) {
+                    push(Command::Maneuver { target, kind });
+                }
+            }
             for (_, _, path) in movement::reach(world, actor, movement::remaining(world, actor)) {
                 push(Command::Move { path });
             }

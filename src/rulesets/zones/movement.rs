@@ -225,7 +225,10 @@ pub fn opportunists(world: &World, mover: Cid, zone: usize) -> Vec<Cid> {
         .into_iter()
         .filter(|e| view::cell(world, *e).and_then(|c| map.zone_of(c)) == Some(zone))
         .filter(|e| view::get::<TurnState>(world, *e).is_some_and(|t| !t.done))
-        .filter(|e| !view::conditions(world, *e).has(Condition::Broken))
+        .filter(|e| {
+            let c = view::conditions(world, *e);
+            !c.has(Condition::Broken) && !c.has(Condition::Grabbed)
+        })
         .collect()
 }
 
@@ -278,18 +281,20 @@ fn emit_segment(world: &mut World, who: Cid, from: Cell, segment: &mut Vec<Cell>
     }
     let zones = crossings(world.resource::<Map>(), from, segment);
     let mode = mode_after(world, who, zones);
+    let path = std::mem::take(segment);
     emit(
         world,
         BattleEvent::Moved {
             who,
             from,
-            path: std::mem::take(segment),
+            path: path.clone(),
             cost_dm: 0,
             zones,
             mode,
             rule: RULE_MOVE,
         },
     );
+    super::nonlethal::drag(world, who, from, &path);
     world.resource_mut::<ZonesRound>().turn.zones += zones;
 }
 

@@ -4,17 +4,19 @@
 use bevy::prelude::*;
 
 use crate::rules::battle::{Battle, Factions, Preview, Prompt, Roster};
-use crate::rules::command::Command;
+use crate::rules::command::{Command, Maneuver};
 use crate::rules::components::{Cid, Health, Loadout, Size};
 use crate::rules::map::Map;
 use crate::rules::view;
 
 use super::attack::{
-    Pending, armour, critical_threshold, damage_odds, save_chance, wit_save_reason, zone_distance,
+    Pending, armour, blast_targets, critical_threshold, damage_odds, save_chance, stunt_effect,
+    wit_save_reason, zone, zone_distance,
 };
 use super::check::{self, stats};
-use super::data::MODE_DEATH_BLOW;
+use super::data::{MODE_DEATH_BLOW, is_stunt};
 use super::movement::{check_move, mode_after};
+use super::nonlethal::{holder, may_resist, shove_end, size_difference};
 use super::round::ZonesRound;
 
 fn name(world: &World, c: Cid) -> String {
@@ -112,6 +114,10 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
                 "Hide behind {}: swap places, they become the target",
                 name(world, *who)
             );
+            if holder(world, *who) == Some(actor) {
+                p.lines
+                    .push("an enemy you hold: it cannot react  (zones §Non-lethal attacks)".into());
+            }
         }
         Command::Guard => {
             let target = world
@@ -152,6 +158,41 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
         }
         Command::Flee => p.title = "Leave the fight over the map's edge".into(),
         Command::EndTurn => p.title = "End the turn".into(),
+        Command::Maneuver { target, kind } => maneuver(world, actor, *target, *kind, &mut p),
+        Command::CounterManeuver { kind } => {
+            if let Some(a) = attacker {
+                maneuver(world, actor, a, *kind, &mut p);
+                p.title = format!("Counter: {}", p.title);
+                p.lines.push(
+                    "resolved after a blow; after their non-lethal attack if theirs is one too  (zones §Non-lethal attacks)"
+                        .into(),
+                );
+            }
+        }
+        Command::BreakFree => {
+            let str_ = stats(world, actor).map_or(0, |s| s.str);
+            p.title = format!("Break free: STR save under {str_}");
+            p.chance = Some(save_chance(world, str_));
+            p.lines
+                .push("takes the whole turn, pass or fail  (zones §Non-lethal attacks)".into());
+        }
+        Command::FreeAlly { who } => {
+            let str_ = stats(world, actor).map_or(0, |s| s.str);
+            p.title = format!("Pull {} free: STR save under {str_}", name(world, *who));
+            p.chance = Some(save_chance(world, str_));
+            p.lines
+                .push("a main action  (zones §Non-lethal attacks)".into());
+        }
+        Command::Accept => {
+            let effect = world
+                .resource::<Pending>()
+                .attack
+                .as_ref()
+                .map_or("", |s| stunt_effect(s.mode));
+            p.title = format!("Accept: {effect}");
+            p.lines
+                .push("no damage, and no reaction  (zones §Attack stunts)".into());
+        }
         _ => p.title = "Not part of a zones turn".into(),
     }
     p
@@ -172,6 +213,31 @@ fn attack(world: &World, actor: Cid, target: Cid, weapon: usize, mode: usize, p:
         p.lines
             .push("kills a nearby incapacitated target  (zones §Attacking)".into());
         return;
+    }
+    if is_stunt(mode) {
+        p.lines.push(format!(
+            "offer: {} instead; if refused, a normal attack  (zones §Attack stunts)",
+            stunt_effect(mode)
+        ));
+    }
+    if w.blast {
+        let z = if w.is_ranged() {
+            zone(world, target)
+        } else {
+            zone(world, actor)
+        };
+        if let Some(z) = z {
+            let hit = blast_targets(world, actor, z, w.is_ranged());
+            let names: Vec<String> = hit.iter().map(|c| name(world, *c)).collect();
+            p.lines.push(format!(
+                "blast: hits {}  (zones §Blast attacks)",
+                names.join(", ")
+            ));
+            if w.is_ranged() {
+                p.lines
+                    .push("on a miss it strays into a random neighbouring zone".into());
+            }
+        }
     }
     p.chance = Some(match wit_save_reason(world, actor, target, &w, false) {
         Some(why) => {
@@ -275,4 +341,50 @@ pub fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
         },
     ));
     out
+}
+
+fn maneuver(world: &World, actor: Cid, target: Cid, kind: Maneuver, p: &mut Preview) {
+    let what = match kind {
+        Maneuver::Disarm { weapon } => format!(
+            "Disarm {}: the {}",
+            name(world, target),
+            view::get::<Loadout>(world, target)
+                .and_then(|l| l.weapons.get(weapon))
+                .map_or("weapon", |w| w.name.as_str())
+        ),
+        Maneuver::Shove => format!("Shove {}", name(world, target)),
+        Maneuver::Grapple => format!("Grab {}", name(world, target)),
+    };
+    p.title = what;
+    if may_resist(world, actor, target) {
+        let str_ = stats(world, target).map_or(0, |s| s.str);
+        let resist = save_chance(world, str_);
+        p.chance = Some(1.0 - resist);
+        p.lines
+            .push(format!("they resist with a STR save under {str_}"));
+    } else {
+        p.chance = Some(1.0);
+        p.lines
+            .push("smaller: no STR save to resist  (zones §Effects of size in combat)".into());
+    }
+    match kind {
+        Maneuver::Shove => {
+            let (end, pit) = shove_end(world, actor, target);
+            if pit.is_some() {
+                p.lines.push("pushed into the pit!".into());
+            } else {
+                p.lines.push(format!("pushed to {end}"));
+            }
+            if size_difference(world, actor, target) > 0 {
+                p.lines.push("larger: d4 direct damage too".into());
+            }
+        }
+        Maneuver::Grapple => p.lines.push(
+            "held: it can only try to break free; you keep hold moving, disarming or striking one-handed"
+                .into(),
+        ),
+        Maneuver::Disarm { .. } => p.lines.push(
+            "dropped; with a free hand you take it".into(),
+        ),
+    }
 }

@@ -6,6 +6,8 @@
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::rules::dice::DiceExpr;
+
 /// What health 0 (or less) means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ZeroHealth {
@@ -26,6 +28,12 @@ pub struct ZonesSettings {
     pub natural_extremes: bool,
     /// Morale checks at the end of the round (§Morale).
     pub morale: bool,
+    /// How far "half a zone" of shove goes, in cells (doubled for each size
+    /// the shover is larger).
+    pub shove_cells: u32,
+    /// What falling into a pit does: `None` kills; `Some(dice)` is direct
+    /// damage, and the character clings on at the brink.
+    pub pit_damage: Option<DiceExpr>,
 }
 
 impl Default for ZonesSettings {
@@ -35,6 +43,8 @@ impl Default for ZonesSettings {
             zero_health: ZeroHealth::Dead,
             natural_extremes: true,
             morale: true,
+            shove_cells: 2,
+            pit_damage: None,
         }
     }
 }
@@ -48,11 +58,13 @@ fn parse_bool(key: &str, v: &str) -> Result<bool, String> {
 }
 
 impl ZonesSettings {
-    pub const KEYS: [&'static str; 4] = [
+    pub const KEYS: [&'static str; 6] = [
         "critical_percent",
         "zero_health",
         "natural_extremes",
         "morale",
+        "shove_cells",
+        "pit_damage",
     ];
 
     /// Change one setting from text (`fray simulate --set zero_health=Incapacitated`).
@@ -74,6 +86,21 @@ impl ZonesSettings {
             }
             "natural_extremes" => self.natural_extremes = parse_bool(key, v)?,
             "morale" => self.morale = parse_bool(key, v)?,
+            "shove_cells" => {
+                self.shove_cells = v
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=8).contains(n))
+                    .ok_or_else(|| format!("{key} expects a number of cells 1-8, not `{v}`"))?;
+            }
+            "pit_damage" => {
+                self.pit_damage = match v {
+                    "kill" | "None" | "deadly" => None,
+                    dice => Some(dice.parse().map_err(|e| {
+                        format!("{key} expects `kill` or a dice expression like 2d6: {e}")
+                    })?),
+                }
+            }
             _ => {
                 return Err(format!(
                     "zones has no setting `{key}`; expected one of {}",

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use crate::data::level::{Level, parse_level};
 use crate::rules::battle::{Battle, Prompt, RulesetId};
-use crate::rules::command::Command;
+use crate::rules::command::{Command, Maneuver};
 use crate::rules::components::{Cid, Condition, Health, Position, TurnState};
 use crate::rules::engine::{Controls, Engine, StartOptions};
 use crate::rules::event::{BattleEvent, ReactionKind};
@@ -40,7 +40,7 @@ fn level_with(rows: &[&str], zones: &[&str], combatants: &[&str], bandits_start:
     description: "",
     default_ruleset: "zones",
     map: (
-        legend: {{ '.': Open, '#': Wall, 'c': LowCover, '~': Water }},
+        legend: {{ '.': Open, '#': Wall, 'c': LowCover, '~': Water, 'o': Pit }},
         rows: [{}],
         zone_legend: {{ 'a': "A", 'b': "B", 'c': "C", 'd': "D", 'e': "E", 'f': "F", 'g': "G" }},
         zone_rows: [{}],
@@ -1135,4 +1135,293 @@ fn the_same_seed_gives_the_same_battle() {
     assert_eq!(first, again);
     assert_eq!(first, fresh);
     assert!(first.contains("Battle over"));
+}
+
+// ------------------------------------------------ non-lethal attacks
+
+fn grab(e: &mut Engine, who: Cid, target: Cid) {
+    cmd(
+        e,
+        who,
+        Command::Maneuver {
+            target,
+            kind: Maneuver::Grapple,
+        },
+    );
+}
+
+/// Pass until the next round's first activation prompt.
+fn next_round(e: &mut Engine) {
+    let round = e.world().resource::<Battle>().round;
+    for _ in 0..50 {
+        if e.world().resource::<Battle>().round != round {
+            return;
+        }
+        match prompt(e) {
+            Prompt::Activate { .. } => pass(e),
+            Prompt::None => e.step(),
+            p => panic!("next_round: stuck at {p:?}"),
+        }
+    }
+    panic!("next_round: the round does not end");
+}
+
+fn holder_of(e: &Engine, who: Cid) -> Option<Cid> {
+    super::nonlethal::holder(e.world(), who)
+}
+
+/// §Non-lethal attacks, Example: "Theobald attempts to grab a bandit. The
+/// bandit reacts by countering with his axe, inflicting d6 damage: he rolls
+/// a 1, just a scratch! Since Theobald is still standing, the bandit must
+/// now attempt a STR save to avoid being grabbed, but fails. On his next
+/// turn, Theobald attacks the bandit with a dagger, inflicting d4 damage.
+/// The bandit can't react since he is grabbed, but he is still alive and
+/// conscious despite suffering damage. On his turn, he can only attempt to
+/// break free by passing a STR save. He succeeds, however his turn has
+/// already been consumed by the attempt to break free and he can't do
+/// anything else."
+#[test]
+fn the_grapple_example() {
+    let l = example_level(
+        (10, 0),
+        (10, 1),
+        (1, 0),
+        (13, 0),
+        [(0, 0), (13, 1), (12, 0)],
+    );
+    // Axe 1; STR save 15 (fails against STR 10); dagger 3; STR save 5.
+    let mut e = start(&l, &[1, 15, 3, 5]);
+    let [theo, b1, b2] = ["Theobald", "Bandit 1", "Bandit 2"].map(|n| cid(&e, n));
+    activate(&mut e, b2);
+    cmd(&mut e, b2, Command::EndTurn);
+    activate(&mut e, theo);
+    let at = e.events().len();
+    grab(&mut e, theo, b1);
+    assert_eq!(
+        prompt(&e),
+        Prompt::React {
+            actor: b1,
+            attacker: theo
+        }
+    );
+    cmd(&mut e, b1, Command::Counter { weapon: 0 });
+    let ev = since(&e, at);
+    // The axe's 1 against Theobald's armour 2: a scratch, and he stands.
+    assert_eq!(damaged(&ev), vec![(theo, 0, 8)]);
+    assert_eq!(saves(&ev), vec![(b1, "STR", 15, 10, false)]);
+    assert_eq!(holder_of(&e, b1), Some(theo));
+    assert!(has(&e, b1, Condition::Grabbed));
+    cmd(&mut e, theo, Command::EndTurn);
+    next_round(&mut e);
+    pass(&mut e);
+    activate(&mut e, theo);
+    // Drawing the dagger (one-handed) keeps hold.
+    cmd(&mut e, theo, Command::Draw { weapon: 1 });
+    assert_eq!(holder_of(&e, b1), Some(theo));
+    let at = e.events().len();
+    attack(&mut e, theo, b1, 1, MODE_STRIKE);
+    // No reaction prompt: a grabbed character can't react.
+    assert_eq!(prompt(&e), Prompt::Act { actor: theo });
+    assert_eq!(damaged(&since(&e, at)), vec![(b1, 3, 5)]);
+    assert!(view::standing(e.world(), b1));
+    assert_eq!(holder_of(&e, b1), Some(theo));
+    cmd(&mut e, theo, Command::EndTurn);
+    activate(&mut e, b1);
+    let why = refused(
+        &mut e,
+        b1,
+        Command::Attack {
+            target: theo,
+            weapon: 0,
+            mode: 0,
+        },
+    );
+    assert!(why.contains("grabbed"), "{why}");
+    let at = e.events().len();
+    cmd(&mut e, b1, Command::BreakFree);
+    let ev = since(&e, at);
+    assert_eq!(saves(&ev), vec![(b1, "STR", 5, 10, true)]);
+    assert_eq!(holder_of(&e, b1), None);
+    assert!(!has(&e, b1, Condition::Grabbed));
+    // The attempt took the turn.
+    assert!(done(&e, b1));
+    assert!(matches!(prompt(&e), Prompt::Activate { faction: 0, .. }));
+}
+
+/// "The grabbing character can keep hold while moving together with the
+/// grabbed character ... hiding behind them as reaction to an attack ...
+/// Any other action frees the grabbed character."
+#[test]
+fn a_grabber_drags_the_held_and_hides_behind_them_but_a_two_handed_blow_frees_them() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "brute", faction: "players", at: (1, 0), name: "Brute")"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (0, 0), name: "Held")"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (9, 0), name: "Archer", overrides: (weapons: ["bow"]))"#,
+        ],
+    );
+    // STR save 20 fails; then the archer's shot: d6 = 3.
+    let mut e = start(&l, &[20, 3]);
+    let [brute, held, archer] = ["Brute", "Held", "Archer"].map(|n| cid(&e, n));
+    pass(&mut e);
+    activate(&mut e, brute);
+    grab(&mut e, brute, held);
+    cmd(&mut e, held, Command::NoReaction);
+    assert_eq!(holder_of(&e, held), Some(brute));
+    // The main action is spent; half speed is 1 zone: into zone B.
+    cmd(
+        &mut e,
+        brute,
+        Command::Move {
+            path: vec![Cell::new(2, 0), Cell::new(3, 0)],
+        },
+    );
+    assert_eq!(at(&e, brute), Cell::new(3, 0));
+    assert_eq!(at(&e, held), Cell::new(2, 0));
+    assert_eq!(holder_of(&e, held), Some(brute));
+    cmd(&mut e, brute, Command::EndTurn);
+    // Next round, the archer shoots the brute (3 zones, within half range
+    // of 8) before the brute has acted.
+    next_round(&mut e);
+    activate(&mut e, archer);
+    attack(&mut e, archer, brute, 0, MODE_STRIKE);
+    assert_eq!(
+        prompt(&e),
+        Prompt::React {
+            actor: brute,
+            attacker: archer
+        }
+    );
+    let n = e.events().len();
+    cmd(&mut e, brute, Command::HideBehind { who: held });
+    let ev = since(&e, n);
+    assert_eq!(damaged(&ev), vec![(held, 3, 5)]);
+    assert_eq!(at(&e, held), Cell::new(3, 0));
+    assert_eq!(at(&e, brute), Cell::new(2, 0));
+    // Still side by side: still held.
+    assert_eq!(holder_of(&e, held), Some(brute));
+    cmd(&mut e, archer, Command::EndTurn);
+    // Next round: the battleaxe is two-handed, and swinging it lets go.
+    next_round(&mut e);
+    pass(&mut e);
+    activate(&mut e, brute);
+    let n = e.events().len();
+    attack(&mut e, brute, held, 0, MODE_STRIKE);
+    cmd(&mut e, held, Command::NoReaction);
+    let ev = since(&e, n);
+    assert!(matches!(ev[0], BattleEvent::Released { by, who, .. } if by == brute && who == held));
+}
+
+/// "Allies can also spend a main action to attempt to free them with a STR
+/// save."
+#[test]
+fn an_ally_pulls_a_grabbed_friend_free() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "brute", faction: "players", at: (1, 0), name: "Brute")"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (0, 0), name: "Held")"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (0, 1), name: "Friend")"#,
+        ],
+    );
+    // STR save 20 fails; the friend's STR save 7 passes.
+    let mut e = start(&l, &[20, 7]);
+    let [brute, held, friend] = ["Brute", "Held", "Friend"].map(|n| cid(&e, n));
+    pass(&mut e);
+    activate(&mut e, brute);
+    grab(&mut e, brute, held);
+    cmd(&mut e, held, Command::NoReaction);
+    cmd(&mut e, friend, Command::NoReaction); // no guard
+    assert_eq!(holder_of(&e, held), Some(brute));
+    cmd(&mut e, brute, Command::EndTurn);
+    activate(&mut e, friend);
+    let at = e.events().len();
+    cmd(&mut e, friend, Command::FreeAlly { who: held });
+    assert_eq!(saves(&since(&e, at)), vec![(friend, "STR", 7, 10, true)]);
+    assert_eq!(holder_of(&e, held), None);
+    // It was the friend's main action.
+    let why = refused(
+        &mut e,
+        friend,
+        Command::Attack {
+            target: brute,
+            weapon: 0,
+            mode: 0,
+        },
+    );
+    assert!(why.contains("main action"), "{why}");
+}
+
+/// Shove: "The target must pass a STR save or the attacker can force them
+/// to move by half a zone, and eventually push them into a hazard". Fray:
+/// half a zone is `shove_cells` (2) cells straight away; a pit kills.
+#[test]
+fn a_shove_pushes_half_a_zone_or_into_a_pit() {
+    let rows = ["....o.........", ".............."];
+    let l = level_with(
+        &rows,
+        &["aaaaaaaabcdefg", "aaaaaaaabcdefg"],
+        &[
+            r#"(archetype: "brute", faction: "players", at: (2, 0), name: "Brute")"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (3, 0), name: "Brink")"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (3, 1), name: "Other")"#,
+        ],
+        false,
+    );
+    // Holder die 1 (players); STR save 12 fails against STR 10.
+    let mut e = start(&l, &[1, 12]);
+    let [brute, brink] = ["Brute", "Brink"].map(|n| cid(&e, n));
+    activate(&mut e, brute);
+    cmd(
+        &mut e,
+        brute,
+        Command::Maneuver {
+            target: brink,
+            kind: Maneuver::Shove,
+        },
+    );
+    cmd(&mut e, brink, Command::NoReaction);
+    decline_guards(&mut e);
+    assert_eq!(at(&e, brink), Cell::new(4, 0));
+    assert!(has(&e, brink, Condition::Dead));
+
+    // Away from the pit: two cells east, from (3, 1) to (5, 1).
+    let l2 = level_with(
+        &rows,
+        &["aaaaaaaabcdefg", "aaaaaaaabcdefg"],
+        &[
+            r#"(archetype: "brute", faction: "players", at: (2, 1), name: "Brute")"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (3, 1), name: "Other")"#,
+        ],
+        false,
+    );
+    let mut e = start(&l2, &[1, 12]);
+    let other = cid(&e, "Other");
+    activate(&mut e, brute);
+    cmd(
+        &mut e,
+        brute,
+        Command::Maneuver {
+            target: other,
+            kind: Maneuver::Shove,
+        },
+    );
+    cmd(&mut e, other, Command::NoReaction);
+    assert_eq!(at(&e, other), Cell::new(5, 1));
+    assert!(view::standing(e.world(), other));
+
+    // A passed STR save: nothing happens.
+    let mut e = start(&l2, &[1, 10]);
+    activate(&mut e, brute);
+    cmd(
+        &mut e,
+        brute,
+        Command::Maneuver {
+            target: other,
+            kind: Maneuver::Shove,
+        },
+    );
+    cmd(&mut e, other, Command::NoReaction);
+    assert_eq!(at(&e, other), Cell::new(3, 1));
 }

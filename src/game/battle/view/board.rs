@@ -24,6 +24,7 @@ pub fn tile_index(t: Terrain) -> u32 {
         Terrain::LowCover => 4,
         Terrain::HighCover => 5,
         Terrain::HighGround => 6,
+        Terrain::Pit => 7,
     }
 }
 

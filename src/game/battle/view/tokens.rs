@@ -54,7 +54,7 @@ pub fn icon_for(archetype: &str) -> &'static str {
 }
 
 /// Conditions shown as marks, most important first.
-const MARKED: [Condition; 13] = [
+const MARKED: [Condition; 14] = [
     Condition::Dead,
     Condition::Incapacitated,
     Condition::Unconscious,
@@ -68,6 +68,7 @@ const MARKED: [Condition; 13] = [
     Condition::Crouching,
     Condition::Concealed,
     Condition::Steadfast,
+    Condition::Grabbed,
 ];
 
 pub fn plugin(app: &mut App) {
