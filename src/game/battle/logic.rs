@@ -9,7 +9,7 @@ use bevy::ecs::message::Messages;
 use bevy::prelude::*;
 
 use crate::rules::battle::{ActiveRuleset, Battle, BattleLog, Preview, Prompt};
-use crate::rules::command::{Command, CommandMsg};
+use crate::rules::command::{Command, CommandMsg, Maneuver};
 use crate::rules::components::{Cid, Controller, Loadout, MoveMode};
 use crate::rules::engine::{Controls, StartOptions, start_battle, waiting_for_human};
 use crate::rules::map::Cell;
@@ -30,6 +30,68 @@ pub enum Tool {
     Aim,
     /// Click a cell to retreat there.
     Retreat,
+    /// Click a nearby enemy for a non-lethal attack of this kind (the
+    /// weapon of a disarm is the one in the target's hand).
+    Maneuver(ManeuverTool),
+}
+
+/// The non-lethal attacks a click can make.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ManeuverTool {
+    Shove,
+    Grapple,
+    Disarm,
+}
+
+impl ManeuverTool {
+    pub const ALL: [ManeuverTool; 3] = [
+        ManeuverTool::Shove,
+        ManeuverTool::Grapple,
+        ManeuverTool::Disarm,
+    ];
+    pub fn label(self) -> &'static str {
+        match self {
+            ManeuverTool::Shove => "Shove",
+            ManeuverTool::Grapple => "Grab",
+            ManeuverTool::Disarm => "Disarm",
+        }
+    }
+    /// The command a click on `target` makes with this tool.
+    pub fn command(self, world: &World, target: Cid) -> Option<Command> {
+        let kind = match self {
+            ManeuverTool::Shove => Maneuver::Shove,
+            ManeuverTool::Grapple => Maneuver::Grapple,
+            ManeuverTool::Disarm => Maneuver::Disarm {
+                weapon: view::get::<Loadout>(world, target)?.ready?,
+            },
+        };
+        Some(Command::Maneuver { target, kind })
+    }
+    /// Whether a command is a non-lethal attack of this kind.
+    pub fn matches(self, c: &Command) -> bool {
+        matches!(
+            (self, c),
+            (
+                ManeuverTool::Shove,
+                Command::Maneuver {
+                    kind: Maneuver::Shove,
+                    ..
+                }
+            ) | (
+                ManeuverTool::Grapple,
+                Command::Maneuver {
+                    kind: Maneuver::Grapple,
+                    ..
+                }
+            ) | (
+                ManeuverTool::Disarm,
+                Command::Maneuver {
+                    kind: Maneuver::Disarm { .. },
+                    ..
+                }
+            )
+        )
+    }
 }
 
 /// Something the player did, before it becomes a command.
@@ -122,6 +184,7 @@ impl TurnUi {
                 weapon,
                 mode,
             }),
+            (Tool::Maneuver(m), Some(t)) => m.command(world, t),
             (Tool::Aim, Some(t)) => {
                 let weapon = view::get::<Loadout>(world, actor)?.ready?;
                 Some(Command::Aim { target: t, weapon })
@@ -140,7 +203,10 @@ impl TurnUi {
         }
         .filter(|c| {
             self.options.legal.contains(c)
-                || matches!(c, Command::Attack { .. } | Command::Aim { .. })
+                || matches!(
+                    c,
+                    Command::Attack { .. } | Command::Aim { .. } | Command::Maneuver { .. }
+                )
         })
     }
 }

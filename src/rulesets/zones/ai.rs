@@ -13,7 +13,7 @@ use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 
 use super::attack::{
-    Pending, Stage, blast_targets, damage_odds, save_chance, wit_save_reason, zone,
+    Pending, Stage, blast_targets, can_react, damage_odds, save_chance, wit_save_reason, zone,
 };
 use super::check::{self, check_strike, check_strike_drawn, stats};
 use super::data::{MODE_STRIKE, MODE_STUNT_SURRENDER};
@@ -298,8 +298,9 @@ fn stunt_or_strike(world: &World, actor: Cid, target: Cid, weapon: usize) -> usi
     }
 }
 
-/// The chance of being taken out at which a proposed stunt is accepted.
-const ACCEPT_AT: f64 = 0.6;
+/// The chance of being taken out, whatever one does, at which a proposed
+/// stunt is accepted (and at which the AI proposes one).
+const ACCEPT_AT: f64 = 0.8;
 
 /// Pull a nearby held ally free when my own strike is worth less than the
 /// ally's turn.
@@ -484,8 +485,14 @@ fn react(world: &World, actor: Cid, attacker: Cid) -> Command {
     let my_turn = turn_value(world, actor);
     match state.stage {
         Stage::Stunt => {
+            // Accepting takes me out for sure; refusing, I may still dodge.
             let o = damage_odds(world, attacker, actor, &w, MODE_STRIKE);
-            if o.p_down >= ACCEPT_AT {
+            let escape = if can_react(world, actor, attacker) {
+                save_chance(world, stats(world, actor).map_or(0, |s| s.agi))
+            } else {
+                0.0
+            };
+            if o.p_down * (1.0 - escape) >= ACCEPT_AT {
                 Command::Accept
             } else {
                 Command::NoReaction

@@ -55,11 +55,11 @@ pub fn check_maneuver(world: &World, who: Cid, target: Cid, kind: Maneuver) -> R
     if tc.has(Condition::Dead) || tc.has(Condition::Fled) {
         return illegal("no longer in the fight");
     }
-    if !nearby(world, who, target) {
-        return illegal("non-lethal attacks only reach nearby characters (the same zone)");
-    }
     if size_difference(world, target, who) > 0 {
         return illegal("larger characters can't be disarmed, shoved or grabbed by smaller ones");
+    }
+    if !nearby(world, who, target) {
+        return illegal("non-lethal attacks only reach nearby characters (the same zone)");
     }
     match kind {
         Maneuver::Disarm { weapon } => {

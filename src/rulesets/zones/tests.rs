@@ -1425,3 +1425,384 @@ fn a_shove_pushes_half_a_zone_or_into_a_pit() {
     cmd(&mut e, other, Command::NoReaction);
     assert_eq!(at(&e, other), Cell::new(3, 1));
 }
+
+/// Disarm: "The target must pass a STR save or drop a weapon chosen by the
+/// attacker. If the attacker has a free hand, they can grab the weapon."
+#[test]
+fn a_disarmed_weapon_is_dropped_and_caught_by_a_free_hand() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "bandit", faction: "players", at: (1, 0), name: "Empty", overrides: (weapons: ["dagger"]))"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (0, 0), name: "Axeman")"#,
+        ],
+    );
+    let mut e = start(&l, &[14]);
+    let [empty, axeman] = ["Empty", "Axeman"].map(|n| cid(&e, n));
+    pass(&mut e);
+    activate(&mut e, empty);
+    cmd(
+        &mut e,
+        empty,
+        Command::Maneuver {
+            target: axeman,
+            kind: Maneuver::Disarm { weapon: 0 },
+        },
+    );
+    cmd(&mut e, axeman, Command::NoReaction);
+    let names = |e: &Engine, c: Cid| -> Vec<String> {
+        view::get::<crate::rules::components::Loadout>(e.world(), c)
+            .map(|l| l.weapons.iter().map(|w| w.name.clone()).collect())
+            .unwrap_or_default()
+    };
+    // The axe is gone from the bandit (the bow and bare hands remain) and
+    // in the dagger-man's free hand, before his bare hands.
+    assert_eq!(names(&e, axeman), vec!["Bow", "Unarmed"]);
+    assert_eq!(names(&e, empty), vec!["Dagger", "Axe", "Unarmed"]);
+    // Bare hands can't be knocked away.
+    let l2 = level(
+        &OPEN,
+        &[
+            r#"(archetype: "bandit", faction: "players", at: (1, 0), name: "Empty")"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (0, 0), name: "Axeman")"#,
+        ],
+    );
+    let mut e = start(&l2, &[]);
+    pass(&mut e);
+    activate(&mut e, empty);
+    let why = refused(
+        &mut e,
+        empty,
+        Command::Maneuver {
+            target: axeman,
+            kind: Maneuver::Disarm { weapon: 2 },
+        },
+    );
+    assert!(why.contains("can't be dropped"), "{why}");
+}
+
+/// §Effects of size in combat, Non-lethal attacks and Shoving and grabbing:
+/// no STR save against a larger attacker, no breaking free from one, no
+/// grabbing a larger creature; a larger shover deals d4 direct damage and
+/// pushes twice as far.
+#[test]
+fn size_rules_for_non_lethal_attacks() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "bandit", faction: "players", at: (1, 0), name: "Bandit")"#,
+            r#"(archetype: "wyrm", faction: "bandits", at: (0, 0), name: "Wyrm")"#,
+        ],
+    );
+    let mut e = start(&l, &[2]);
+    let [bandit, wyrm] = ["Bandit", "Wyrm"].map(|n| cid(&e, n));
+    activate(&mut e, wyrm);
+    let n = e.events().len();
+    grab(&mut e, wyrm, bandit);
+    cmd(&mut e, bandit, Command::NoReaction);
+    // No STR save against a larger grabber.
+    assert!(saves(&since(&e, n)).is_empty());
+    assert_eq!(holder_of(&e, bandit), Some(wyrm));
+    cmd(&mut e, wyrm, Command::EndTurn);
+    activate(&mut e, bandit);
+    let why = refused(&mut e, bandit, Command::BreakFree);
+    assert!(why.contains("larger"), "{why}");
+    let why = refused(
+        &mut e,
+        bandit,
+        Command::Maneuver {
+            target: wyrm,
+            kind: Maneuver::Grapple,
+        },
+    );
+    assert!(why.contains("grabbed"), "{why}");
+    cmd(&mut e, bandit, Command::EndTurn);
+    next_round(&mut e);
+    // The wyrm shoves the bandit it holds (one hand holds, it may act):
+    // d4 = 2 direct damage, no save, and a whole zone: 4 cells east, from
+    // (1, 0) to (5, 0). The grip is lost.
+    activate(&mut e, wyrm);
+    let n = e.events().len();
+    cmd(
+        &mut e,
+        wyrm,
+        Command::Maneuver {
+            target: bandit,
+            kind: Maneuver::Shove,
+        },
+    );
+    let ev = since(&e, n);
+    assert!(saves(&ev).is_empty());
+    assert_eq!(damaged(&ev), vec![(bandit, 2, 6)]);
+    assert_eq!(at(&e, bandit), Cell::new(5, 0));
+    assert_eq!(holder_of(&e, bandit), None);
+    cmd(&mut e, wyrm, Command::EndTurn);
+    activate(&mut e, bandit);
+    let why = refused(
+        &mut e,
+        bandit,
+        Command::Maneuver {
+            target: wyrm,
+            kind: Maneuver::Shove,
+        },
+    );
+    assert!(why.contains("larger"), "{why}");
+}
+
+/// "If a normal attack is countered by a non-lethal attack, or viceversa,
+/// the non-lethal attack is resolved last. If a non-lethal attack is
+/// countered by a non-lethal attack, the counter is resolved last."
+#[test]
+fn non_lethal_attacks_resolve_last_and_a_non_lethal_counter_after_the_attack() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "bandit", faction: "players", at: (1, 0), name: "A")"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (0, 0), name: "B")"#,
+        ],
+    );
+    // A strikes with the axe (d6 = 2); B counters with a grapple: the blow
+    // lands first, then B's STR contest: A's save 20 fails.
+    let mut e = start(&l, &[2, 20]);
+    let [a, b] = ["A", "B"].map(|n| cid(&e, n));
+    pass(&mut e);
+    activate(&mut e, a);
+    let n = e.events().len();
+    attack(&mut e, a, b, 0, MODE_STRIKE);
+    cmd(
+        &mut e,
+        b,
+        Command::CounterManeuver {
+            kind: Maneuver::Grapple,
+        },
+    );
+    let ev = since(&e, n);
+    let dmg = ev
+        .iter()
+        .position(|x| matches!(x, BattleEvent::Damaged { .. }))
+        .expect("the blow lands");
+    let grabbed = ev
+        .iter()
+        .position(|x| matches!(x, BattleEvent::Grabbed { .. }))
+        .expect("the grab follows");
+    assert!(dmg < grabbed);
+    assert_eq!(holder_of(&e, a), Some(b));
+
+    // Shove countered by a grapple: the shove first (B's save 20 fails:
+    // pushed 2 cells west... from (0, 0) it cannot go), then the grapple
+    // (A's save 20 fails).
+    let mut e = start(&l, &[20, 20]);
+    pass(&mut e);
+    activate(&mut e, a);
+    let n = e.events().len();
+    cmd(
+        &mut e,
+        a,
+        Command::Maneuver {
+            target: b,
+            kind: Maneuver::Shove,
+        },
+    );
+    cmd(
+        &mut e,
+        b,
+        Command::CounterManeuver {
+            kind: Maneuver::Grapple,
+        },
+    );
+    let order: Vec<Cid> = saves(&since(&e, n)).iter().map(|s| s.0).collect();
+    assert_eq!(order, vec![b, a]);
+    assert_eq!(holder_of(&e, a), Some(b));
+}
+
+/// Non-lethal attacks "can be dodged".
+#[test]
+fn a_dodged_grapple_grabs_nobody() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "bandit", faction: "players", at: (1, 0), name: "A")"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (0, 0), name: "B")"#,
+        ],
+    );
+    let mut e = start(&l, &[3]);
+    let [a, b] = ["A", "B"].map(|n| cid(&e, n));
+    pass(&mut e);
+    activate(&mut e, a);
+    grab(&mut e, a, b);
+    cmd(&mut e, b, Command::Dodge);
+    assert_eq!(holder_of(&e, b), None);
+    assert!(done(&e, b));
+}
+
+// ------------------------------------------------------------ blasts
+
+/// "Melee blast attacks hit the attacker's zone and don't target the
+/// attacker themselves. They can't miss." Everyone in the zone and on its
+/// borders, friend or foe; one damage roll; "Damage from blast attacks
+/// isn't modified" by size.
+#[test]
+fn a_ranged_blast_hits_the_zone_and_its_borders() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "skirmisher", faction: "players", at: (4, 0), name: "Thrower")"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (0, 0), name: "In1")"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (1, 1), name: "In2")"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (2, 0), name: "Border")"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (3, 1), name: "Out")"#,
+        ],
+    );
+    // 2 zones (range 2): beyond half range, a WIT save: 4 passes. d6 = 5.
+    let mut e = start(&l, &[4, 5]);
+    let [thrower, in1, in2, border, out] =
+        ["Thrower", "In1", "In2", "Border", "Out"].map(|n| cid(&e, n));
+    pass(&mut e);
+    activate(&mut e, thrower);
+    cmd(&mut e, thrower, Command::Draw { weapon: 2 });
+    let n = e.events().len();
+    attack(&mut e, thrower, in1, 2, MODE_STRIKE);
+    for t in [in1, in2, border] {
+        assert_eq!(
+            prompt(&e),
+            Prompt::React {
+                actor: t,
+                attacker: thrower
+            }
+        );
+        cmd(&mut e, t, Command::NoReaction);
+    }
+    let ev = since(&e, n);
+    assert!(ev.iter().any(|x| matches!(x, BattleEvent::BlastHits { deviated: None, targets, .. } if *targets == vec![in1, in2, border])));
+    assert_eq!(damaged(&ev), vec![(in1, 5, 3), (in2, 5, 3), (border, 5, 3)]);
+    assert_eq!(hp(&e, out), 8);
+}
+
+/// "If they miss, they are deviated and hit a random neighbouring zone.
+/// Assign a number to each neighbouring zone and roll a die".
+#[test]
+fn a_missed_blast_strays_into_a_neighbouring_zone() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "skirmisher", faction: "players", at: (9, 0), name: "Thrower")"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (4, 0), name: "Aimed")"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (6, 1), name: "Lucky")"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (0, 0), name: "Far")"#,
+        ],
+    );
+    // WIT save 18 fails; zone C's neighbours are B and D: d2 = 2 -> D.
+    // d6 = 4.
+    let mut e = start(&l, &[18, 2, 4]);
+    let [thrower, aimed, lucky] = ["Thrower", "Aimed", "Lucky"].map(|n| cid(&e, n));
+    pass(&mut e);
+    activate(&mut e, thrower);
+    cmd(&mut e, thrower, Command::Draw { weapon: 2 });
+    let n = e.events().len();
+    attack(&mut e, thrower, aimed, 2, MODE_STRIKE);
+    cmd(&mut e, lucky, Command::NoReaction);
+    let ev = since(&e, n);
+    assert!(ev.iter().any(|x| matches!(x, BattleEvent::BlastHits { zone, deviated: Some(r), .. } if zone == "D" && r.total == 2)));
+    assert_eq!(damaged(&ev), vec![(lucky, 4, 4)]);
+    assert_eq!(hp(&e, aimed), 8);
+}
+
+/// "Attacks directed at multiple targets (such as blast attacks) can only
+/// be countered by a single target."
+#[test]
+fn only_one_target_counters_a_blast() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "wyrm", faction: "players", at: (1, 0), name: "Wyrm")"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (0, 0), name: "B1")"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (0, 1), name: "B2")"#,
+        ],
+    );
+    // Fire breath, a melee blast: its own zone, sparing itself, no save.
+    // The breath d6 = 6 (not doubled for size); B1 counters with the axe
+    // (d6 = 1, against heavy armour 2).
+    let mut e = start(&l, &[6, 1]);
+    let [wyrm, b1, b2] = ["Wyrm", "B1", "B2"].map(|n| cid(&e, n));
+    pass(&mut e);
+    activate(&mut e, wyrm);
+    cmd(&mut e, wyrm, Command::Draw { weapon: 1 });
+    attack(&mut e, wyrm, b1, 1, MODE_STRIKE);
+    cmd(&mut e, b1, Command::Counter { weapon: 0 });
+    let why = refused(&mut e, b2, Command::Counter { weapon: 0 });
+    assert!(why.contains("single target"), "{why}");
+    let n = e.events().len();
+    cmd(&mut e, b2, Command::NoReaction);
+    let ev = since(&e, n);
+    // The breath hurts B1 more (6 against 0): it lands first, and takes
+    // B1 out, so the counter never lands.
+    assert_eq!(damaged(&ev), vec![(b1, 6, 2), (b2, 6, 2)]);
+    assert_eq!(hp(&e, wyrm), 30);
+}
+
+// ------------------------------------------------------------ stunts
+
+/// §Attack stunts, Example: "Balthasar attacks a bandit with 3 health left
+/// with his sword ... he proposes an attack stunt: instead of taking
+/// damage, the bandit is disarmed and incapacitated until the end of the
+/// stretch. Given his low health, the bandit happily accepts".
+#[test]
+fn the_stunt_example_and_a_refused_stunt() {
+    let l = example_level(
+        (1, 0),
+        (10, 1),
+        (10, 0),
+        (13, 0),
+        [(0, 0), (13, 1), (12, 0)],
+    );
+    let mut e = start(&l, &[]);
+    let [bal, b1, b2] = ["Balthasar", "Bandit 1", "Bandit 2"].map(|n| cid(&e, n));
+    let l1 = e
+        .world()
+        .resource::<crate::rules::battle::Roster>()
+        .entity(b1)
+        .unwrap();
+    e.world_mut().get_mut::<Health>(l1).unwrap().hp = 3;
+    activate(&mut e, b2);
+    cmd(&mut e, b2, Command::EndTurn);
+    activate(&mut e, bal);
+    let n = e.events().len();
+    attack(&mut e, bal, b1, 0, super::data::MODE_STUNT_DISARM);
+    assert_eq!(
+        prompt(&e),
+        Prompt::React {
+            actor: b1,
+            attacker: bal
+        }
+    );
+    cmd(&mut e, b1, Command::Accept);
+    let ev = since(&e, n);
+    assert!(damaged(&ev).is_empty());
+    assert!(has(&e, b1, Condition::Incapacitated));
+    assert!(
+        ev.iter()
+            .any(|x| matches!(x, BattleEvent::Disarmed { weapon, .. } if weapon == "Axe"))
+    );
+    // Accepting is not a reaction: the turn is not spent.
+    assert!(!done(&e, b1));
+
+    // Refused: the attack is resolved as normal, and the target may still
+    // react (here it takes it: d6 = 2).
+    let mut e = start(&l, &[2]);
+    activate(&mut e, b2);
+    cmd(&mut e, b2, Command::EndTurn);
+    activate(&mut e, bal);
+    attack(&mut e, bal, b1, 0, super::data::MODE_STUNT_SURRENDER);
+    let n = e.events().len();
+    cmd(&mut e, b1, Command::NoReaction);
+    assert_eq!(
+        prompt(&e),
+        Prompt::React {
+            actor: b1,
+            attacker: bal
+        }
+    );
+    cmd(&mut e, b1, Command::NoReaction);
+    assert_eq!(damaged(&since(&e, n)), vec![(b1, 2, 6)]);
+    assert!(!has(&e, b1, Condition::Surrendered));
+}

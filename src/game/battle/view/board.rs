@@ -229,6 +229,7 @@ fn shapes(world: &World, out: &mut Highlights) {
                 },
             ) if *w == weapon && *m == mode => Some(*target),
             (Tool::Aim, Command::Aim { target, .. }) => Some(*target),
+            (Tool::Maneuver(m), Command::Maneuver { target, .. }) if m.matches(c) => Some(*target),
             _ => None,
         };
         if let Some(t) = target

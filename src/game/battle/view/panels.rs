@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContext, EguiPrimaryContextPass, PrimaryEguiContext, egui};
 
 use crate::game::battle::logic::{
-    Pacing, Tool, TurnUi, UiIntent, human_actor, preview, reaction_choices,
+    ManeuverTool, Pacing, Tool, TurnUi, UiIntent, human_actor, preview, reaction_choices,
 };
 use crate::game::session::{Screen, Session, Speed};
 use crate::rules::battle::{
@@ -427,6 +427,12 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
         if !st.options.retreats.is_empty() {
             tool_button(ui, Tool::Retreat, "Retreat (X)", asked);
         }
+        // Non-lethal attacks the ruleset allows on someone now.
+        for m in ManeuverTool::ALL {
+            if st.options.legal.iter().any(|c| m.matches(c)) {
+                tool_button(ui, Tool::Maneuver(m), m.label(), asked);
+            }
+        }
         ui.separator();
         let mut button = |ui: &mut egui::Ui, label: &str, c: Command| {
             if ui
@@ -455,6 +461,16 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
             }
             if let Some(r) = l.ready {
                 offer(ui, "Reload (R)", Command::Reload { weapon: r });
+            }
+        }
+        offer(ui, "Break free", Command::BreakFree);
+        for c in &st.options.legal {
+            if let Command::FreeAlly { who } = c {
+                offer(
+                    ui,
+                    &format!("Pull {} free", world.resource::<Roster>().name(*who)),
+                    c.clone(),
+                );
             }
         }
         offer(ui, "Flee (F)", Command::Flee);
