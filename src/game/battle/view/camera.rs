@@ -153,28 +153,54 @@ fn pan_zoom(
     cam.0.translation.y = cam.0.translation.y.clamp(-h, h);
 }
 
+/// Bring the acting combatant into view when its turn starts, and the
+/// human's prompted character (a reaction, an activation) when the prompt
+/// changes; the camera moves only as far as needed to show it clear of the
+/// panels. The centre key always centres.
+#[allow(clippy::too_many_arguments)]
 fn follow(
     follow: Res<Follow>,
     action: Single<&ActionState<UiAction>, With<Player>>,
     mut tl: ResMut<Timeline>,
     shown: Res<Shown>,
+    turn: Res<crate::game::battle::logic::TurnUi>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    mut last_prompted: Local<Option<crate::rules::components::Cid>>,
     mut target: Local<Option<Vec2>>,
     time: Res<Time>,
     mut cam: Single<(&mut Transform, &Projection), With<MainCamera>>,
 ) {
-    let off = panel_offset(scale_of(cam.1));
+    let scale = scale_of(cam.1);
+    let off = panel_offset(scale);
+    let cur = cam.0.translation.truncate();
     let new_turn = std::mem::take(&mut tl.focus_new);
-    if ((new_turn && follow.0) || action.just_pressed(&UiAction::Centre))
+    if action.just_pressed(&UiAction::Centre)
         && let Some(cid) = tl.focus
     {
         *target = shown.get(cid).map(|s| s.pos + off);
+    } else if new_turn
+        && follow.0
+        && let Some(cid) = tl.focus
+    {
+        *target = shown
+            .get(cid)
+            .and_then(|s| into_view(s.pos, cur, scale, window.size()));
+    }
+    let prompted = turn.options.actor;
+    if prompted != *last_prompted {
+        *last_prompted = prompted;
+        if let Some(cid) = prompted
+            && let Some(s) = shown.get(cid)
+            && let Some(t) = into_view(s.pos, target.unwrap_or(cur), scale, window.size())
+        {
+            *target = Some(t);
+        }
     }
     // Any manual panning cancels the glide.
     if action.axis_pair(&UiAction::Pan) != Vec2::ZERO || action.pressed(&UiAction::Drag) {
         *target = None;
     }
     if let Some(t) = *target {
-        let cur = cam.0.translation.truncate();
         let k = (time.delta_secs() * 6.0).min(1.0);
         let next = cur.lerp(t, k);
         cam.0.translation.x = next.x;
@@ -182,5 +208,57 @@ fn follow(
         if next.distance(t) < 2.0 {
             *target = None;
         }
+    }
+}
+
+/// The camera position that shows world point `p` inside the space the
+/// panels leave free (with a margin of a tile and a half), moving the
+/// camera at `cam` as little as possible; `None` if it is in view already.
+pub fn into_view(p: Vec2, cam: Vec2, scale: f32, window: Vec2) -> Option<Vec2> {
+    let m = TILE * 1.5 / scale;
+    let (left, right) = (260.0 + m, window.x - 330.0 - m);
+    let (top, bottom) = (25.0 + m, window.y - 250.0 - m);
+    if left >= right || top >= bottom {
+        return Some(p + panel_offset(scale));
+    }
+    // Screen position of p with the camera at `cam`.
+    let sx = (p.x - cam.x) / scale + window.x / 2.0;
+    let sy = window.y / 2.0 - (p.y - cam.y) / scale;
+    let dx = if sx < left {
+        (sx - left) * scale
+    } else if sx > right {
+        (sx - right) * scale
+    } else {
+        0.0
+    };
+    let dy = if sy < top {
+        -(sy - top) * scale
+    } else if sy > bottom {
+        -(sy - bottom) * scale
+    } else {
+        0.0
+    };
+    (dx != 0.0 || dy != 0.0).then(|| cam + Vec2::new(dx, dy))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn into_view_moves_only_as_far_as_needed() {
+        let win = Vec2::new(1440.0, 900.0);
+        // The camera at the origin, zoom 1: screen x = p.x + 720.
+        // A point in the free space needs no move.
+        assert_eq!(into_view(Vec2::new(0.0, 0.0), Vec2::ZERO, 1.0, win), None);
+        // A point under the left panel (screen x 120): the camera moves
+        // left until it sits at the panel's edge plus the margin.
+        let t = into_view(Vec2::new(-600.0, 0.0), Vec2::ZERO, 1.0, win).unwrap();
+        let sx = (-600.0 - t.x) + 720.0;
+        assert!((sx - (260.0 + TILE * 1.5)).abs() < 0.01, "{sx}");
+        assert_eq!(t.y, 0.0);
+        // Below the bottom panel: the camera moves down (y falls).
+        let t = into_view(Vec2::new(0.0, -400.0), Vec2::ZERO, 1.0, win).unwrap();
+        assert!(t.y < 0.0 && t.x == 0.0);
     }
 }
