@@ -95,6 +95,9 @@ pub fn describe(n: &Names, e: &BattleEvent) -> String {
             ruleset,
             seed,
         } => format!("Battle on {level} under {ruleset}, seed {seed}"),
+        BattleEvent::RoundStarted { round: 0 } => {
+            "=== Bonus round: only those lying in ambush act ===".to_string()
+        }
         BattleEvent::RoundStarted { round } => format!("=== Round {round} ==="),
         BattleEvent::InitiativeRolled {
             who,

@@ -487,7 +487,7 @@ pub fn can_react(world: &World, who: Cid, attacker: Cid) -> bool {
 /// "Enemies attacked by a concealed character are taken by surprise and
 /// can't react"; "Actions which might reveal a character include:
 /// attacking".
-fn reveal(world: &mut World, who: Cid) {
+pub fn reveal(world: &mut World, who: Cid) {
     if view::conditions(world, who).has(Condition::Concealed) {
         emit(
             world,
@@ -497,6 +497,24 @@ fn reveal(world: &mut World, who: Cid) {
                 rule: RULE_SNEAK,
             },
         );
+    }
+}
+
+/// "Concealed characters are revealed when they make noise or become
+/// visible to the enemy ... walking right in front of the enemy". Fray
+/// decides: a concealed character sharing a zone with a standing enemy who
+/// can see it is revealed.
+pub fn reveal_seen(world: &mut World) {
+    for c in view::standing_all(world) {
+        if !view::conditions(world, c).has(Condition::Concealed) {
+            continue;
+        }
+        let seen = view::enemies(world, c)
+            .into_iter()
+            .any(|e| nearby(world, e, c) && visible(world, e, c));
+        if seen {
+            reveal(world, c);
+        }
     }
 }
 

@@ -62,6 +62,11 @@ fn check_activation(world: &World, faction: u8, command: &Command) -> Result<(),
             if view::faction(world, *who) != Some(faction) {
                 return illegal(format!("{} is not of this faction", name(world, *who)));
             }
+            if world.resource::<ZonesRound>().bonus
+                && !view::conditions(world, *who).has(Condition::Concealed)
+            {
+                return illegal("only those lying in ambush act in the bonus round");
+            }
             if !eligible(world, faction).contains(who) {
                 return illegal(format!(
                     "{} has taken a turn this round or is out of the fight",
@@ -191,6 +196,9 @@ pub fn check_strike_drawn(
     let tc = view::conditions(world, target);
     if tc.has(Condition::Dead) || tc.has(Condition::Fled) {
         return illegal("no longer in the fight");
+    }
+    if tc.has(Condition::Concealed) {
+        return illegal("concealed: its enemies don't know where it is");
     }
     if mode >= w.mode_count() {
         return illegal("no such attack");

@@ -295,6 +295,12 @@ fn emit_segment(world: &mut World, who: Cid, from: Cell, segment: &mut Vec<Cell>
         },
     );
     super::nonlethal::drag(world, who, from, &path);
+    // "moving without sneaking" reveals: Fray decides that moving beyond
+    // half speed (running) is not sneaking.
+    if mode == MoveMode::Full {
+        super::attack::reveal(world, who);
+    }
+    super::attack::reveal_seen(world);
     world.resource_mut::<ZonesRound>().turn.zones += zones;
 }
 

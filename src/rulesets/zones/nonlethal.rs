@@ -55,6 +55,9 @@ pub fn check_maneuver(world: &World, who: Cid, target: Cid, kind: Maneuver) -> R
     if tc.has(Condition::Dead) || tc.has(Condition::Fled) {
         return illegal("no longer in the fight");
     }
+    if tc.has(Condition::Concealed) {
+        return illegal("concealed: its enemies don't know where it is");
+    }
     if size_difference(world, target, who) > 0 {
         return illegal("larger characters can't be disarmed, shoved or grabbed by smaller ones");
     }

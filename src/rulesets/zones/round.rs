@@ -7,7 +7,7 @@ use bevy::prelude::*;
 
 use crate::rules::apply::emit;
 use crate::rules::battle::{Battle, Factions, Phase, Prompt};
-use crate::rules::components::{Cid, Health, TurnState};
+use crate::rules::components::{Cid, Condition, Health, TurnState};
 use crate::rules::dice::{Dice, DiceExpr, RollOptions};
 use crate::rules::event::BattleEvent;
 use crate::rules::view;
@@ -59,6 +59,8 @@ pub struct ZonesRound {
     pub start_standing: Vec<usize>,
     /// Health per combatant when this round began.
     pub start_health: Vec<i32>,
+    /// Round 0, the concealed characters' bonus round (§Sneaking in combat).
+    pub bonus: bool,
 }
 
 /// Move the battle on when nothing is prompted.
@@ -70,7 +72,16 @@ pub fn advance(world: &mut World) {
     match b.phase {
         Phase::Setup => {
             choose_holder(world);
-            start_round(world);
+            // "At the start of the fight, concealed characters play a bonus
+            // round, during which only they can act."
+            let ambush = view::standing_all(world)
+                .into_iter()
+                .any(|c| view::conditions(world, c).has(Condition::Concealed));
+            if ambush {
+                start_bonus_round(world);
+            } else {
+                start_round(world);
+            }
         }
         Phase::RoundEnd => start_round(world),
         _ => next_activation(world),
@@ -119,9 +130,20 @@ pub fn standing_per_faction(world: &World) -> Vec<usize> {
     v
 }
 
+fn start_bonus_round(world: &mut World) {
+    emit(world, BattleEvent::RoundStarted { round: 0 });
+    world.resource_mut::<ZonesRound>().bonus = true;
+    begin(world);
+}
+
 fn start_round(world: &mut World) {
     let round = world.resource::<Battle>().round + 1;
     emit(world, BattleEvent::RoundStarted { round });
+    world.resource_mut::<ZonesRound>().bonus = false;
+    begin(world);
+}
+
+fn begin(world: &mut World) {
     let start_standing = standing_per_faction(world);
     let start_health: Vec<i32> = view::all(world)
         .into_iter()
@@ -138,12 +160,15 @@ fn start_round(world: &mut World) {
     next_activation(world);
 }
 
-/// Characters of `faction` who can still take a turn this round.
+/// Characters of `faction` who can still take a turn this round (in the
+/// bonus round, only the concealed).
 pub fn eligible(world: &World, faction: u8) -> Vec<Cid> {
+    let bonus = world.resource::<ZonesRound>().bonus;
     view::standing_all(world)
         .into_iter()
         .filter(|c| view::faction(world, *c) == Some(faction))
         .filter(|c| view::get::<TurnState>(world, *c).is_some_and(|t| !t.done))
+        .filter(|c| !bonus || view::conditions(world, *c).has(Condition::Concealed))
         .collect()
 }
 

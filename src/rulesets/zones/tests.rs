@@ -1806,3 +1806,103 @@ fn the_stunt_example_and_a_refused_stunt() {
     assert_eq!(damaged(&since(&e, n)), vec![(b1, 2, 6)]);
     assert!(!has(&e, b1, Condition::Surrendered));
 }
+
+// ---------------------------------------------------------- sneaking
+
+/// §Sneaking in combat: "At the start of the fight, concealed characters
+/// play a bonus round, during which only they can act." Enemies don't know
+/// where a concealed character is (they can't target it); it is revealed
+/// when an enemy who can see it shares its zone ("walking right in front
+/// of the enemy"), or when it runs (Fray: beyond half speed is not
+/// sneaking).
+#[test]
+fn an_ambush_gets_a_bonus_round_and_is_revealed_by_being_seen() {
+    let all: Vec<String> = party((2, 0), (4, 1), (6, 0))
+        .into_iter()
+        .chain([
+            r#"(archetype: "bandit", faction: "bandits", at: (0, 1), name: "Lurker", overrides: (concealed: true))"#.to_string(),
+            r#"(archetype: "bandit", faction: "bandits", at: (13, 1), name: "Runner", overrides: (concealed: true))"#.to_string(),
+            r#"(archetype: "bandit", faction: "bandits", at: (13, 0), name: "Open")"#.to_string(),
+        ])
+        .collect();
+    let refs: Vec<&str> = all.iter().map(|s| s.as_str()).collect();
+    let l = level(&OPEN, &refs);
+    let mut e = start(&l, &[]);
+    let [bal, lurker, runner, open] = ["Balthasar", "Lurker", "Runner", "Open"].map(|n| cid(&e, n));
+    assert!(
+        e.events()
+            .iter()
+            .any(|x| matches!(x, BattleEvent::RoundStarted { round: 0 }))
+    );
+    // Only the concealed may act.
+    let why = refused(&mut e, lurker, Command::Activate { who: open });
+    assert!(why.contains("ambush"), "{why}");
+    // The runner crosses two zones (G to E): full speed, revealed.
+    activate(&mut e, runner);
+    cmd(
+        &mut e,
+        runner,
+        Command::Move {
+            path: vec![
+                Cell::new(12, 1),
+                Cell::new(11, 1),
+                Cell::new(10, 1),
+                Cell::new(9, 1),
+            ],
+        },
+    );
+    assert!(!has(&e, runner, Condition::Concealed));
+    cmd(&mut e, runner, Command::EndTurn);
+    // The players have nobody concealed: they pass by force, and so do the
+    // bandits once the lurker is the only one left and chooses to wait.
+    activate(&mut e, lurker);
+    cmd(&mut e, lurker, Command::EndTurn);
+    assert!(
+        e.events()
+            .iter()
+            .all(|x| !matches!(x, BattleEvent::Activated { faction: 0, .. }))
+    );
+    next_round(&mut e);
+    assert_eq!(e.world().resource::<Battle>().round, 1);
+    pass(&mut e);
+    activate(&mut e, bal);
+    // Balthasar steps into the lurker's zone (B to A) and sees him.
+    cmd(
+        &mut e,
+        bal,
+        Command::Move {
+            path: vec![Cell::new(1, 0)],
+        },
+    );
+    assert!(!has(&e, lurker, Condition::Concealed));
+    cmd(&mut e, bal, Command::EndTurn);
+}
+
+#[test]
+fn a_concealed_character_cannot_be_targeted() {
+    let all: Vec<String> = party((2, 0), (4, 1), (6, 0))
+        .into_iter()
+        .chain([
+            r#"(archetype: "bandit", faction: "bandits", at: (0, 1), name: "Lurker", overrides: (concealed: true))"#.to_string(),
+        ])
+        .collect();
+    let refs: Vec<&str> = all.iter().map(|s| s.as_str()).collect();
+    let l = level(&OPEN, &refs);
+    let mut e = start(&l, &[]);
+    let [syb, lurker] = ["Sybilla", "Lurker"].map(|n| cid(&e, n));
+    activate(&mut e, lurker);
+    cmd(&mut e, lurker, Command::EndTurn);
+    next_round(&mut e);
+    pass(&mut e);
+    activate(&mut e, syb);
+    let why = refused(
+        &mut e,
+        syb,
+        Command::Attack {
+            target: lurker,
+            weapon: 0,
+            mode: 0,
+        },
+    );
+    assert!(why.contains("concealed"), "{why}");
+}

@@ -131,11 +131,14 @@ fn draw(ctx: &egui::Context, world: &World, asked: &mut Asked) {
                 ui.label(format!("{}  ·  {}", s.level.name, s.ruleset));
             }
             ui.separator();
-            let round = if battle.round == 0 {
-                "Before the first round".to_string()
-            } else {
-                format!("Round {}", battle.round)
-            };
+            let round =
+                if battle.round == 0 && battle.phase == crate::rules::battle::Phase::Activation {
+                    "Bonus round (ambush)".to_string()
+                } else if battle.round == 0 {
+                    "Before the first round".to_string()
+                } else {
+                    format!("Round {}", battle.round)
+                };
             ui.label(egui::RichText::new(round).strong());
             ui.separator();
             let who = match battle.prompt {
