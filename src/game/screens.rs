@@ -8,6 +8,7 @@ use crate::game::battle::view::panels::{colour32, egui_ctx, root_ui};
 use crate::game::session::{Catalog, Screen, Session};
 use crate::rules::battle::{Battle, Factions, Roster};
 use crate::rules::components::{Conditions, Controller, Health};
+use crate::rules::event::BattleEvent;
 
 pub fn plugin(app: &mut App) {
     app.add_systems(
@@ -228,6 +229,7 @@ fn results(world: &mut World) {
     let battle = world.resource::<Battle>().clone();
     let roster = world.resource::<Roster>().clone();
     let factions = world.resource::<Factions>().clone();
+    let log = world.resource::<crate::rules::battle::BattleLog>().clone();
     let mut g = Go::Stay;
     let mut again = false;
     let mut root = root_ui(&ctx, "results");
@@ -304,6 +306,19 @@ fn results(world: &mut World) {
                                 h.map_or(String::new(), |h| format!("HP {}/{}", h.hp, h.hp_max)),
                             );
                             ui.label(fate);
+                            // After the fight: gear the durability rolls
+                            // damaged (zones §Combat gear degradation).
+                            let rolled = log.events.iter().any(
+                                |ev| matches!(ev, BattleEvent::GearRolled { who, .. } if *who == c),
+                            );
+                            let damaged = crate::rulesets::zones::gear::damaged_items(&log, c);
+                            ui.label(if !damaged.is_empty() {
+                                format!("damaged: {}", damaged.join(", "))
+                            } else if rolled {
+                                "gear intact".to_string()
+                            } else {
+                                String::new()
+                            });
                             ui.end_row();
                         }
                     });

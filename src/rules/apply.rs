@@ -297,7 +297,8 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
         }
         BattleEvent::StuntProposed { .. }
         | BattleEvent::StuntAccepted { .. }
-        | BattleEvent::BlastHits { .. } => {}
+        | BattleEvent::BlastHits { .. }
+        | BattleEvent::GearRolled { .. } => {}
         BattleEvent::BattleEnded { winner, reason } => {
             let mut b = world.resource_mut::<Battle>();
             let rounds = b.round;

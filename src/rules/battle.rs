@@ -243,6 +243,9 @@ pub struct RulesetHooks {
     pub preview: fn(&World, Cid, &Command) -> Preview,
     /// The combatant's sheet: the ruleset's stat block as labelled lines.
     pub sheet: fn(&World, Cid) -> Vec<(String, String)>,
+    /// What the ruleset does once the battle has ended (its events follow
+    /// `BattleEnded` in the log).
+    pub aftermath: fn(&mut World),
 }
 
 /// A ruleset's account of a command before it is sent.

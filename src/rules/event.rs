@@ -326,6 +326,15 @@ pub enum BattleEvent {
         targets: Vec<Cid>,
         rule: Rule,
     },
+    /// After the fight: a durability roll for an item that was used.
+    GearRolled {
+        who: Cid,
+        item: String,
+        roll: DiceRoll,
+        /// The item is damaged by it.
+        damaged: bool,
+        rule: Rule,
+    },
     /// An attacker proposes an alternative effect instead of the attack.
     StuntProposed {
         attacker: Cid,

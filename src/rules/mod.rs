@@ -51,7 +51,7 @@ pub fn plugin(app: &mut App) {
             .chain(),
     );
     step.add_systems(decide::decide.in_set(BattleSet::Decide));
-    step.add_systems(victory::check_victory.in_set(BattleSet::Victory));
+    step.add_systems(victory::victory_step.in_set(BattleSet::Victory));
     app.add_schedule(step);
 }
 

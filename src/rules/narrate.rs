@@ -464,6 +464,19 @@ pub fn describe(n: &Names, e: &BattleEvent) -> String {
                     .join(", ")
             }
         ),
+        BattleEvent::GearRolled {
+            who,
+            item,
+            roll,
+            damaged,
+            rule,
+        } => format!(
+            "After the fight, {}'s {item}: durability {} = {} -> {}  [{rule}]",
+            n.who(*who),
+            dice_text(roll),
+            roll.total,
+            if *damaged { "DAMAGED" } else { "fine" }
+        ),
         BattleEvent::StuntProposed {
             attacker,
             target,

@@ -3,7 +3,7 @@
 use bevy::prelude::*;
 
 use crate::rules::apply::emit;
-use crate::rules::battle::{Battle, BattleRules, Factions, VictoryRule};
+use crate::rules::battle::{ActiveRuleset, Battle, BattleRules, Factions, VictoryRule};
 use crate::rules::event::{BattleEvent, EndReason};
 use crate::rules::map::Map;
 use crate::rules::view;
@@ -17,6 +17,20 @@ pub fn standing_factions(world: &World) -> Vec<u8> {
     f.sort();
     f.dedup();
     f
+}
+
+/// The victory check; when it ends the battle, the ruleset's aftermath
+/// (what happens after a fight, such as zones' gear degradation).
+pub fn victory_step(world: &mut World) {
+    if world.resource::<Battle>().is_over() {
+        return;
+    }
+    check_victory(world);
+    if world.resource::<Battle>().is_over()
+        && let Some(hooks) = world.get_resource::<ActiveRuleset>().map(|h| h.0)
+    {
+        (hooks.aftermath)(world);
+    }
 }
 
 pub fn check_victory(world: &mut World) {

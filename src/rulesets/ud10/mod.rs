@@ -73,6 +73,7 @@ pub fn hooks() -> RulesetHooks {
         configure,
         preview: preview::preview,
         sheet: preview::sheet,
+        aftermath: |_| {},
     }
 }
 

@@ -8,6 +8,7 @@ pub mod ai;
 pub mod attack;
 pub mod check;
 pub mod data;
+pub mod gear;
 pub mod morale;
 pub mod movement;
 pub mod nonlethal;
@@ -73,6 +74,7 @@ pub fn hooks() -> RulesetHooks {
         configure,
         preview: preview::preview,
         sheet: preview::sheet,
+        aftermath: gear::aftermath,
     }
 }
 

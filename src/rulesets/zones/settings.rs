@@ -34,6 +34,11 @@ pub struct ZonesSettings {
     /// What falling into a pit does: `None` kills; `Some(dice)` is direct
     /// damage, and the character clings on at the brink.
     pub pit_damage: Option<DiceExpr>,
+    /// §Combat gear degradation: durability rolls after the fight.
+    pub gear_degradation: bool,
+    /// The durability roll: one die of this many sides per item; a 1
+    /// damages it.
+    pub durability_die: u32,
 }
 
 impl Default for ZonesSettings {
@@ -45,6 +50,8 @@ impl Default for ZonesSettings {
             morale: true,
             shove_cells: 2,
             pit_damage: None,
+            gear_degradation: true,
+            durability_die: 6,
         }
     }
 }
@@ -58,13 +65,15 @@ fn parse_bool(key: &str, v: &str) -> Result<bool, String> {
 }
 
 impl ZonesSettings {
-    pub const KEYS: [&'static str; 6] = [
+    pub const KEYS: [&'static str; 8] = [
         "critical_percent",
         "zero_health",
         "natural_extremes",
         "morale",
         "shove_cells",
         "pit_damage",
+        "gear_degradation",
+        "durability_die",
     ];
 
     /// Change one setting from text (`fray simulate --set zero_health=Incapacitated`).
@@ -92,6 +101,14 @@ impl ZonesSettings {
                     .ok()
                     .filter(|n| (1..=8).contains(n))
                     .ok_or_else(|| format!("{key} expects a number of cells 1-8, not `{v}`"))?;
+            }
+            "gear_degradation" => self.gear_degradation = parse_bool(key, v)?,
+            "durability_die" => {
+                self.durability_die = v
+                    .parse()
+                    .ok()
+                    .filter(|n| (2..=100).contains(n))
+                    .ok_or_else(|| format!("{key} expects the sides of a die, 2-100, not `{v}`"))?;
             }
             "pit_damage" => {
                 self.pit_damage = match v {

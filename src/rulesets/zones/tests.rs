@@ -1906,3 +1906,53 @@ fn a_concealed_character_cannot_be_targeted() {
     );
     assert!(why.contains("concealed"), "{why}");
 }
+
+/// §Combat gear degradation: "After a fight, make a durability roll for all
+/// weapons and armour which were used at least once." Fray: a d6 per item,
+/// a 1 damages it; armour is used when its wearer is hit.
+#[test]
+fn after_the_fight_used_gear_rolls_for_durability() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "spearman", faction: "players", at: (1, 0), name: "Theobald", overrides: (weapons: ["spear"], armor: ["light"], shield: "shield"))"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (0, 0), name: "Bandit")"#,
+        ],
+    );
+    // Axe 5; spear 6; then durability: axe 3, light armour 1, shield 2,
+    // spear 4.
+    let mut e = start(&l, &[5, 6, 3, 1, 2, 4]);
+    let [theo, bandit] = ["Theobald", "Bandit"].map(|n| cid(&e, n));
+    activate(&mut e, bandit);
+    attack(&mut e, bandit, theo, 0, MODE_STRIKE);
+    cmd(&mut e, theo, Command::NoReaction);
+    cmd(&mut e, bandit, Command::EndTurn);
+    activate(&mut e, theo);
+    attack(&mut e, theo, bandit, 0, MODE_STRIKE);
+    assert!(e.world().resource::<Battle>().is_over());
+    let rolled: Vec<(Cid, String, i32, bool)> = e
+        .events()
+        .iter()
+        .filter_map(|x| match x {
+            BattleEvent::GearRolled {
+                who,
+                item,
+                roll,
+                damaged,
+                ..
+            } => Some((*who, item.clone(), roll.total, *damaged)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        rolled,
+        vec![
+            (bandit, "Axe".to_string(), 3, false),
+            (theo, "Light armour".to_string(), 1, true),
+            (theo, "Shield".to_string(), 2, false),
+            (theo, "Spear".to_string(), 4, false),
+        ]
+    );
+    let log = e.world().resource::<crate::rules::battle::BattleLog>();
+    assert_eq!(super::gear::damaged_items(log, theo), vec!["Light armour"]);
+}
