@@ -201,13 +201,7 @@ fn execute(world: &mut World, actor: Cid, command: &Command) {
             round::end_turn(world, actor);
         }
         Command::Flee => {
-            emit(
-                world,
-                BattleEvent::Fled {
-                    who: actor,
-                    rule: "Fray decides: docs/rulesets/zones.md §Leaving the map",
-                },
-            );
+            movement::flee(world, actor);
             round::end_turn(world, actor);
         }
         Command::EndTurn => round::end_turn(world, actor),

@@ -321,10 +321,66 @@ pub fn resume_move(world: &mut World) {
     execute_move(world, m.who, &m.rest, true);
 }
 
-/// Leaving the fight over the map's edge.
+pub const RULE_CHASE: &str = "zones §Chases";
+
+/// Leaving the fight over the map's edge, with §Chases: "If the fleeing
+/// characters can move faster or keep the speed for longer, the save is not
+/// required. If the opposite is true, escaping is impossible."
 pub fn check_flee(world: &World, who: Cid) -> Result<(), Illegal> {
     if !view::on_map_edge(world, who) {
         return illegal("flee from a cell on the map's edge");
     }
+    if chase(world, who) == Chase::Impossible {
+        return illegal("the pursuers are faster: escaping is impossible (§Chases)");
+    }
     Ok(())
+}
+
+/// How a chase would go for `who` leaving the map now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Chase {
+    /// Nobody can pursue, or the fugitive is faster: it escapes.
+    Escapes,
+    /// As fast as the fastest pursuer: an AGI save.
+    Save,
+    /// A pursuer is faster.
+    Impossible,
+}
+
+/// Fray decides: the pursuers are the standing enemies free to run (not
+/// broken, surrendered or grabbed); speed is full speed in zones.
+pub fn chase(world: &World, who: Cid) -> Chase {
+    let mine = stats(world, who).map_or(0, |s| s.full_speed());
+    let fastest = view::enemies(world, who)
+        .into_iter()
+        .filter(|e| {
+            let c = view::conditions(world, *e);
+            !c.has(Condition::Broken) && !c.has(Condition::Grabbed)
+        })
+        .filter_map(|e| stats(world, e).map(|s| s.full_speed()))
+        .max();
+    match fastest {
+        None => Chase::Escapes,
+        Some(f) if mine > f => Chase::Escapes,
+        Some(f) if mine == f => Chase::Save,
+        Some(_) => Chase::Impossible,
+    }
+}
+
+/// Leave the map: escape, or make the AGI save of the chase; a failed save
+/// means the pursuers reach the fugitive, who stays on the field, turn spent.
+pub fn flee(world: &mut World, who: Cid) {
+    if chase(world, who) == Chase::Save {
+        let agi = stats(world, who).map_or(0, |s| s.agi);
+        if !super::attack::save(world, who, "AGI", agi, "to outrun the pursuers", RULE_CHASE) {
+            return;
+        }
+    }
+    emit(
+        world,
+        BattleEvent::Fled {
+            who,
+            rule: RULE_CHASE,
+        },
+    );
 }

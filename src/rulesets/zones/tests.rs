@@ -1956,3 +1956,57 @@ fn after_the_fight_used_gear_rolls_for_durability() {
     let log = e.world().resource::<crate::rules::battle::BattleLog>();
     assert_eq!(super::gear::damaged_items(log, theo), vec!["Light armour"]);
 }
+
+/// §Chases: "the fleeing character making a group AGI save: those who pass
+/// escape, those who fail are reached by the pursuers. If the fleeing
+/// characters can move faster ... the save is not required. If the
+/// opposite is true, escaping is impossible."
+#[test]
+fn fleeing_the_map_is_a_chase() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "bandit", faction: "players", at: (0, 0), name: "Slow")"#,
+            r#"(archetype: "skirmisher", faction: "players", at: (0, 1), name: "Quick")"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (13, 0), name: "Pursuer")"#,
+        ],
+    );
+    // Slow's AGI save (8): 15 fails, then (next round) 5 passes.
+    let mut e = start(&l, &[15, 5]);
+    let [slow, quick] = ["Slow", "Quick"].map(|n| cid(&e, n));
+    pass(&mut e);
+    // The skirmisher sprints (4 zones) past a pursuer of 2: no save.
+    activate(&mut e, quick);
+    let n = e.events().len();
+    cmd(&mut e, quick, Command::Flee);
+    assert!(saves(&since(&e, n)).is_empty());
+    assert!(has(&e, quick, Condition::Fled));
+    // As fast as the pursuer: an AGI save; failed, he is caught and stays.
+    pass(&mut e);
+    activate(&mut e, slow);
+    let n = e.events().len();
+    cmd(&mut e, slow, Command::Flee);
+    assert_eq!(saves(&since(&e, n)), vec![(slow, "AGI", 15, 8, false)]);
+    assert!(!has(&e, slow, Condition::Fled));
+    assert!(done(&e, slow));
+    next_round(&mut e);
+    pass(&mut e);
+    activate(&mut e, slow);
+    cmd(&mut e, slow, Command::Flee);
+    assert!(has(&e, slow, Condition::Fled));
+
+    // Slower than the pursuer: escaping is impossible.
+    let l2 = level(
+        &OPEN,
+        &[
+            r#"(archetype: "bandit", faction: "players", at: (0, 0), name: "Slow")"#,
+            r#"(archetype: "skirmisher", faction: "bandits", at: (13, 0), name: "Hound")"#,
+        ],
+    );
+    let mut e = start(&l2, &[]);
+    let slow = cid(&e, "Slow");
+    pass(&mut e);
+    activate(&mut e, slow);
+    let why = refused(&mut e, slow, Command::Flee);
+    assert!(why.contains("impossible"), "{why}");
+}
