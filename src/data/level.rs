@@ -35,6 +35,8 @@ pub enum Visibility {
     Clear,
     /// Fog, night.
     Bad,
+    /// Complete darkness: nobody sees anybody.
+    Dark,
 }
 
 /// Who gives a faction's (or combatant's) orders.

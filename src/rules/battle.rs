@@ -197,6 +197,8 @@ pub struct BattleRules {
     pub max_rounds: u32,
     /// Bad visibility (fog, night).
     pub bad_visibility: bool,
+    /// Complete darkness (zones: nobody is visible).
+    pub dark: bool,
     /// Consecutive completed rounds the holding faction has held its zone.
     pub held_rounds: u32,
     /// The last completed round the victory condition was judged on.
@@ -210,6 +212,7 @@ impl Default for BattleRules {
             victory: VictoryRule::LastStanding,
             max_rounds: 100,
             bad_visibility: false,
+            dark: false,
             held_rounds: 0,
             held_checked: 0,
         }

@@ -338,7 +338,11 @@ pub fn start_battle(
         level: level.name.clone(),
         victory,
         max_rounds: level.max_rounds,
-        bad_visibility: matches!(level.visibility, crate::data::level::Visibility::Bad),
+        bad_visibility: matches!(
+            level.visibility,
+            crate::data::level::Visibility::Bad | crate::data::level::Visibility::Dark
+        ),
+        dark: level.visibility == crate::data::level::Visibility::Dark,
         held_rounds: 0,
         held_checked: 0,
     });

@@ -181,7 +181,12 @@ pub fn zone_distance(world: &World, a: Cid, b: Cid) -> Option<u32> {
     world.resource::<Map>().zone_distance(za, zb)
 }
 
+/// Can `a` see `b`? Not in complete darkness (a level's `visibility:
+/// Dark`: "when fighting in complete darkness"), nor through walls.
 pub fn visible(world: &World, a: Cid, b: Cid) -> bool {
+    if world.resource::<crate::rules::battle::BattleRules>().dark {
+        return false;
+    }
     match (view::cell(world, a), view::cell(world, b)) {
         (Some(x), Some(y)) => world.resource::<Map>().line_of_sight(x, y),
         _ => false,

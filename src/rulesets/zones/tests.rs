@@ -2010,3 +2010,37 @@ fn fleeing_the_map_is_a_chase() {
     let why = refused(&mut e, slow, Command::Flee);
     assert!(why.contains("impossible"), "{why}");
 }
+
+/// §Attacking, Example: "Theobald attacks a nearby bandit with his sword
+/// (d6 damage) in complete darkness. Since he can't see, he must pass a WIT
+/// save to hit. He rolls a 20 on the d20, a miss, so the bandit takes no
+/// damage." A level's `visibility: Dark` is complete darkness; ranged
+/// attacks are then impossible ("a character who is not visible").
+#[test]
+fn in_complete_darkness_melee_needs_a_wit_save_and_shooting_is_impossible() {
+    let mut l = example_level((4, 0), (4, 1), (1, 0), (13, 0), [(0, 0), (13, 1), (12, 0)]);
+    l.visibility = crate::data::level::Visibility::Dark;
+    let mut e = start(&l, &[20]);
+    let [theo, syb, b1, b2] = ["Theobald", "Sybilla", "Bandit 1", "Bandit 2"].map(|n| cid(&e, n));
+    activate(&mut e, b2);
+    cmd(&mut e, b2, Command::EndTurn);
+    activate(&mut e, theo);
+    let n = e.events().len();
+    attack(&mut e, theo, b1, 0, MODE_STRIKE);
+    let ev = since(&e, n);
+    assert_eq!(saves(&ev), vec![(theo, "WIT", 20, 10, false)]);
+    assert!(damaged(&ev).is_empty());
+    cmd(&mut e, theo, Command::EndTurn);
+    pass(&mut e);
+    activate(&mut e, syb);
+    let why = refused(
+        &mut e,
+        syb,
+        Command::Attack {
+            target: b1,
+            weapon: 0,
+            mode: 0,
+        },
+    );
+    assert!(why.contains("visible"), "{why}");
+}
