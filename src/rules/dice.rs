@@ -99,6 +99,24 @@ pub struct DiceRoll {
     pub total: i32,
 }
 
+impl DiceRoll {
+    /// One die of `sides` that came up `result` (a save, a pick among
+    /// options), for the log.
+    pub fn one_die(sides: u32, result: u32) -> DiceRoll {
+        DiceRoll {
+            expr: format!("1D{sides}"),
+            dice: vec![Die {
+                sides,
+                result,
+                exploded: false,
+                negative: false,
+            }],
+            flat: 0,
+            total: result as i32,
+        }
+    }
+}
+
 /// Why a dice expression could not be parsed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DiceParseError {

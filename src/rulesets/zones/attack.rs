@@ -126,7 +126,7 @@ pub fn save(
         BattleEvent::SaveRolled {
             who,
             attribute,
-            roll: d20_roll(r),
+            roll: DiceRoll::one_die(20, r),
             target,
             pass,
             purpose,
@@ -134,20 +134,6 @@ pub fn save(
         },
     );
     pass
-}
-
-fn d20_roll(r: u32) -> DiceRoll {
-    DiceRoll {
-        expr: "1D20".into(),
-        dice: vec![crate::rules::dice::Die {
-            sides: 20,
-            result: r,
-            exploded: false,
-            negative: false,
-        }],
-        flat: 0,
-        total: r as i32,
-    }
 }
 
 /// Chance to pass a d20 save under `target`.
@@ -563,23 +549,64 @@ pub fn execute_maneuver(world: &mut World, attacker: Cid, target: Cid, kind: Man
     reveal(world, attacker);
 }
 
-fn declare_attack(world: &mut World, attacker: Cid, target: Cid, weapon: usize, mode: usize) {
-    let Some(w) = self::weapon(world, attacker, weapon) else {
-        return;
-    };
+/// The attack is made: the turn's main action.
+fn made(
+    world: &mut World,
+    attacker: Cid,
+    target: Cid,
+    index: usize,
+    w: &Weapon,
+    mode: usize,
+    rule: &'static str,
+) {
     emit(
         world,
         BattleEvent::AttackMade {
             attacker,
             target,
             weapon: w.name.clone(),
-            weapon_index: weapon,
+            weapon_index: index,
             mode: w.mode_name(mode).to_string(),
             reaction: false,
-            rule: RULE_ATTACK,
+            rule,
         },
     );
     world.resource_mut::<ZonesRound>().turn.main = true;
+}
+
+/// The WIT save to hit, where the text asks for one; a failure is a miss.
+/// True when the attack goes on.
+fn wit_to_hit(
+    world: &mut World,
+    attacker: Cid,
+    target: Cid,
+    w: &Weapon,
+    reaction: bool,
+    rule: &'static str,
+) -> bool {
+    let Some(why) = wit_save_reason(world, attacker, target, w, reaction) else {
+        return true;
+    };
+    let wit = stats(world, attacker).map_or(0, |s| s.wit);
+    if save(world, attacker, "WIT", wit, why, rule) {
+        return true;
+    }
+    emit(
+        world,
+        BattleEvent::AttackMissed {
+            attacker,
+            target,
+            rule,
+        },
+    );
+    false
+}
+
+fn declare_attack(world: &mut World, attacker: Cid, target: Cid, weapon: usize, mode: usize) {
+    let Some(w) = self::weapon(world, attacker, weapon) else {
+        return;
+    };
+    made(world, attacker, target, weapon, &w, mode, RULE_ATTACK);
     if mode == MODE_DEATH_BLOW {
         emit(
             world,
@@ -592,19 +619,8 @@ fn declare_attack(world: &mut World, attacker: Cid, target: Cid, weapon: usize, 
         tidy_holds(world);
         return;
     }
-    if let Some(why) = wit_save_reason(world, attacker, target, &w, false) {
-        let wit = stats(world, attacker).map_or(0, |s| s.wit);
-        if !save(world, attacker, "WIT", wit, why, RULE_ATTACK) {
-            emit(
-                world,
-                BattleEvent::AttackMissed {
-                    attacker,
-                    target,
-                    rule: RULE_ATTACK,
-                },
-            );
-            return;
-        }
+    if !wit_to_hit(world, attacker, target, &w, false, RULE_ATTACK) {
+        return;
     }
     let state = AttackState {
         attacker,
@@ -826,7 +842,7 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
             }
             finish(world);
         }
-        (Stage::Target, Command::Counter { weapon }) => {
+        (Stage::Target, Command::Counter { .. } | Command::CounterManeuver { .. }) => {
             taken(
                 world,
                 who,
@@ -834,18 +850,12 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
                 state.attacker,
                 RULE_COUNTER,
             );
-            counter(world, &state, Strike::Blow(*weapon));
-            finish(world);
-        }
-        (Stage::Target, Command::CounterManeuver { kind }) => {
-            taken(
-                world,
-                who,
-                ReactionKind::Counter,
-                state.attacker,
-                RULE_COUNTER,
-            );
-            counter(world, &state, Strike::Maneuver(*kind));
+            let strike = match command {
+                Command::CounterManeuver { kind } => Strike::Maneuver(*kind),
+                Command::Counter { weapon } => Strike::Blow(*weapon),
+                _ => unreachable!("matched above"),
+            };
+            counter(world, &state, strike);
             finish(world);
         }
         (Stage::Target, Command::HideBehind { who: other }) => {
@@ -958,20 +968,9 @@ fn counter(world: &mut World, state: &AttackState, answer: Strike) {
                     rule: RULE_COUNTER,
                 },
             );
-            if let Some(why) = wit_save_reason(world, t, a, &wt, true) {
-                let wit = stats(world, t).map_or(0, |s| s.wit);
-                if !save(world, t, "WIT", wit, why, RULE_COUNTER) {
-                    emit(
-                        world,
-                        BattleEvent::AttackMissed {
-                            attacker: t,
-                            target: a,
-                            rule: RULE_COUNTER,
-                        },
-                    );
-                    hit(world, state);
-                    return;
-                }
+            if !wit_to_hit(world, t, a, &wt, true, RULE_COUNTER) {
+                hit(world, state);
+                return;
             }
             Some(wt)
         }
@@ -1039,19 +1038,7 @@ fn declare_blast(world: &mut World, attacker: Cid, target: Cid, weapon: usize, m
     let Some(w) = self::weapon(world, attacker, weapon) else {
         return;
     };
-    emit(
-        world,
-        BattleEvent::AttackMade {
-            attacker,
-            target,
-            weapon: w.name.clone(),
-            weapon_index: weapon,
-            mode: w.mode_name(mode).to_string(),
-            reaction: false,
-            rule: RULE_BLAST,
-        },
-    );
-    world.resource_mut::<ZonesRound>().turn.main = true;
+    made(world, attacker, target, weapon, &w, mode, RULE_BLAST);
     let aimed = if w.is_ranged() {
         zone(world, target)
     } else {
@@ -1082,7 +1069,7 @@ fn declare_blast(world: &mut World, attacker: Cid, target: Cid, weapon: usize, m
             }
             let r = world.resource_mut::<Dice>().roll_die(around.len() as u32);
             hit_zone = usize::from(around[(r as usize - 1).min(around.len() - 1)]);
-            deviated = Some(die_roll(around.len() as u32, r));
+            deviated = Some(DiceRoll::one_die(around.len() as u32, r));
         }
     }
     let targets = blast_targets(world, attacker, hit_zone, w.is_ranged());
@@ -1112,20 +1099,6 @@ fn declare_blast(world: &mut World, attacker: Cid, target: Cid, weapon: usize, m
         counter: None,
     });
     ask_blast(world);
-}
-
-fn die_roll(sides: u32, r: u32) -> DiceRoll {
-    DiceRoll {
-        expr: format!("1D{sides}"),
-        dice: vec![crate::rules::dice::Die {
-            sides,
-            result: r,
-            exploded: false,
-            negative: false,
-        }],
-        flat: 0,
-        total: r as i32,
-    }
 }
 
 /// "Blast attacks hit a zone and target all characters in it and on its
@@ -1250,23 +1223,7 @@ fn blast_damage(world: &mut World, b: &BlastState) {
                 rule: RULE_COUNTER,
             },
         );
-        let missed = match wit_save_reason(world, c, b.attacker, &wc, true) {
-            Some(why) => {
-                let wit = stats(world, c).map_or(0, |s| s.wit);
-                !save(world, c, "WIT", wit, why, RULE_COUNTER)
-            }
-            None => false,
-        };
-        if missed {
-            emit(
-                world,
-                BattleEvent::AttackMissed {
-                    attacker: c,
-                    target: b.attacker,
-                    rule: RULE_COUNTER,
-                },
-            );
-        } else {
+        if wit_to_hit(world, c, b.attacker, &wc, true, RULE_COUNTER) {
             counter_blow = Some((c, blow(world, c, b.attacker, &wc, MODE_STRIKE)));
         }
     }
@@ -1358,23 +1315,7 @@ fn opportunity_answer(world: &mut World, who: Cid, command: &Command) {
                         rule: super::movement::RULE_OPPORTUNITY,
                     },
                 );
-                let missed = match wit_save_reason(world, who, mover, &w, true) {
-                    Some(why) => {
-                        let wit = stats(world, who).map_or(0, |s| s.wit);
-                        !save(world, who, "WIT", wit, why, RULE_ATTACK)
-                    }
-                    None => false,
-                };
-                if missed {
-                    emit(
-                        world,
-                        BattleEvent::AttackMissed {
-                            attacker: who,
-                            target: mover,
-                            rule: RULE_ATTACK,
-                        },
-                    );
-                } else {
+                if wit_to_hit(world, who, mover, &w, true, RULE_ATTACK) {
                     // The mover is in the middle of its own turn: it cannot
                     // react.
                     let b = blow(world, who, mover, &w, 0);

@@ -156,6 +156,18 @@ fn check_reaction(
     illegal("there is nothing to react to")
 }
 
+/// Is `target` still there to be attacked, and known to its enemies?
+pub fn check_target(world: &World, target: Cid) -> Result<(), Illegal> {
+    let tc = view::conditions(world, target);
+    if tc.has(Condition::Dead) || tc.has(Condition::Fled) {
+        return illegal("no longer in the fight");
+    }
+    if tc.has(Condition::Concealed) {
+        return illegal("concealed: its enemies don't know where it is");
+    }
+    Ok(())
+}
+
 /// Can `who` strike `target` with weapon `index` in `mode` now?
 /// `reaction`: a counter or opportunity attack (no action spent).
 pub fn check_strike(
@@ -193,13 +205,8 @@ pub fn check_strike_drawn(
     if view::faction(world, who) == view::faction(world, target) {
         return illegal("not an enemy");
     }
+    check_target(world, target)?;
     let tc = view::conditions(world, target);
-    if tc.has(Condition::Dead) || tc.has(Condition::Fled) {
-        return illegal("no longer in the fight");
-    }
-    if tc.has(Condition::Concealed) {
-        return illegal("concealed: its enemies don't know where it is");
-    }
     if mode >= w.mode_count() {
         return illegal("no such attack");
     }

@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use crate::rules::apply::emit;
 use crate::rules::battle::BattleLog;
 use crate::rules::components::{Cid, Loadout};
-use crate::rules::dice::{Dice, DiceRoll, Die};
+use crate::rules::dice::{Dice, DiceRoll};
 use crate::rules::event::BattleEvent;
 use crate::rules::view;
 
@@ -66,17 +66,7 @@ pub fn aftermath(world: &mut World) {
             BattleEvent::GearRolled {
                 who,
                 item,
-                roll: DiceRoll {
-                    expr: format!("1D{sides}"),
-                    dice: vec![Die {
-                        sides,
-                        result: r,
-                        exploded: false,
-                        negative: false,
-                    }],
-                    flat: 0,
-                    total: r as i32,
-                },
+                roll: DiceRoll::one_die(sides, r),
                 damaged: r == 1,
                 rule: RULE_GEAR,
             },

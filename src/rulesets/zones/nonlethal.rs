@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use crate::rules::apply::emit;
 use crate::rules::command::{Command, Illegal, Maneuver, illegal};
 use crate::rules::components::{Cid, Condition, HeldBy, Loadout};
-use crate::rules::dice::{Dice, RollOptions};
+use crate::rules::dice::{Dice, DiceExpr, RollOptions};
 use crate::rules::event::BattleEvent;
 use crate::rules::map::{Cell, Map, Terrain};
 use crate::rules::view;
@@ -51,13 +51,7 @@ pub fn check_maneuver(world: &World, who: Cid, target: Cid, kind: Maneuver) -> R
     if view::faction(world, who) == view::faction(world, target) {
         return illegal("not an enemy");
     }
-    let tc = view::conditions(world, target);
-    if tc.has(Condition::Dead) || tc.has(Condition::Fled) {
-        return illegal("no longer in the fight");
-    }
-    if tc.has(Condition::Concealed) {
-        return illegal("concealed: its enemies don't know where it is");
-    }
+    super::check::check_target(world, target)?;
     if size_difference(world, target, who) > 0 {
         return illegal("larger characters can't be disarmed, shoved or grabbed by smaller ones");
     }
@@ -118,15 +112,12 @@ pub fn let_go_unless_kept(world: &mut World, actor: Cid, command: &Command) {
     if let Some(held) = holding(world, actor)
         && !keeps_hold(world, actor, held, command)
     {
-        emit(
-            world,
-            BattleEvent::Released {
-                by: actor,
-                who: held,
-                rule: RULE_GRAPPLE,
-            },
-        );
+        release(world, actor, held, RULE_GRAPPLE);
     }
+}
+
+fn release(world: &mut World, by: Cid, who: Cid, rule: &'static str) {
+    emit(world, BattleEvent::Released { by, who, rule });
 }
 
 /// Holds that can no longer be kept end: the grabber is out of the fight,
@@ -144,14 +135,7 @@ pub fn tidy_holds(world: &mut World) {
         let gone = view::conditions(world, who).has(Condition::Dead)
             || view::conditions(world, who).has(Condition::Fled);
         if apart || gone || !view::standing(world, by) {
-            emit(
-                world,
-                BattleEvent::Released {
-                    by,
-                    who,
-                    rule: RULE_HOLD,
-                },
-            );
+            release(world, by, who, RULE_HOLD);
         }
     }
 }
@@ -216,14 +200,7 @@ pub fn land_maneuver(world: &mut World, attacker: Cid, target: Cid, kind: Maneuv
         Maneuver::Shove => shove(world, attacker, target),
         Maneuver::Grapple => {
             if let Some(other) = holding(world, attacker) {
-                emit(
-                    world,
-                    BattleEvent::Released {
-                        by: attacker,
-                        who: other,
-                        rule: RULE_GRAPPLE,
-                    },
-                );
+                release(world, attacker, other, RULE_GRAPPLE);
             }
             emit(
                 world,
@@ -285,23 +262,7 @@ fn disarm(world: &mut World, attacker: Cid, target: Cid, weapon: usize) {
 fn shove(world: &mut World, attacker: Cid, target: Cid) {
     let diff = size_difference(world, attacker, target).max(0);
     if diff > 0 {
-        let r = impaired().roll(&mut world.resource_mut::<Dice>(), &RollOptions::default());
-        emit(
-            world,
-            BattleEvent::DamageRolled {
-                target,
-                roll: r.clone(),
-                rule: RULE_SIZE_SHOVE,
-            },
-        );
-        let b = Blow {
-            target,
-            rolled: r.total,
-            roll: r.clone(),
-            steps: Vec::new(),
-            suffered: r.total,
-        };
-        land(world, &b);
+        direct_damage(world, target, &impaired(), RULE_SIZE_SHOVE);
         if !view::standing(world, target) {
             return;
         }
@@ -325,27 +286,32 @@ fn shove(world: &mut World, attacker: Cid, target: Cid) {
         }
         (Some(_), Some(dice)) => {
             displace(world, attacker, target, at, cur, RULE_SHOVE);
-            let r = dice.roll(&mut world.resource_mut::<Dice>(), &RollOptions::default());
-            emit(
-                world,
-                BattleEvent::DamageRolled {
-                    target,
-                    roll: r.clone(),
-                    rule: RULE_PIT,
-                },
-            );
-            let b = Blow {
-                target,
-                rolled: r.total,
-                roll: r.clone(),
-                steps: Vec::new(),
-                suffered: r.total,
-            };
-            land(world, &b);
+            direct_damage(world, target, &dice, RULE_PIT);
         }
         (None, _) => displace(world, attacker, target, at, cur, RULE_SHOVE),
     }
     tidy_holds(world);
+}
+
+/// Damage no armour reduces.
+fn direct_damage(world: &mut World, target: Cid, dice: &DiceExpr, rule: &'static str) {
+    let r = dice.roll(&mut world.resource_mut::<Dice>(), &RollOptions::default());
+    emit(
+        world,
+        BattleEvent::DamageRolled {
+            target,
+            roll: r.clone(),
+            rule,
+        },
+    );
+    let b = Blow {
+        target,
+        rolled: r.total,
+        suffered: r.total,
+        roll: r,
+        steps: Vec::new(),
+    };
+    land(world, &b);
 }
 
 /// Where a shove by `attacker` would leave `target`: the last cell it is
@@ -416,14 +382,7 @@ pub fn break_free(world: &mut World, who: Cid) {
     };
     let str_ = stats(world, who).map_or(0, |s| s.str);
     if save(world, who, "STR", str_, "to break free", RULE_GRAPPLE) {
-        emit(
-            world,
-            BattleEvent::Released {
-                by,
-                who,
-                rule: RULE_GRAPPLE,
-            },
-        );
+        release(world, by, who, RULE_GRAPPLE);
     }
 }
 
@@ -452,13 +411,6 @@ pub fn free_ally(world: &mut World, actor: Cid, who: Cid) {
     };
     let str_ = stats(world, actor).map_or(0, |s| s.str);
     if save(world, actor, "STR", str_, "to free an ally", RULE_GRAPPLE) {
-        emit(
-            world,
-            BattleEvent::Released {
-                by,
-                who,
-                rule: RULE_GRAPPLE,
-            },
-        );
+        release(world, by, who, RULE_GRAPPLE);
     }
 }
