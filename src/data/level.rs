@@ -130,6 +130,9 @@ pub struct Overrides {
     pub control: Option<Control>,
     pub surprised: bool,
     pub concealed: bool,
+    /// Equipment that comes into the fight already damaged (ids of weapons,
+    /// armour or shield; zones §Combat gear degradation).
+    pub damaged: Vec<String>,
 }
 
 /// Deserializes a present field as `Some(value)`, so `None` in the file

@@ -311,9 +311,12 @@ fn results(world: &mut World) {
                             let rolled = log.events.iter().any(
                                 |ev| matches!(ev, BattleEvent::GearRolled { who, .. } if *who == c),
                             );
-                            let damaged = crate::rulesets::zones::gear::damaged_items(&log, c);
-                            ui.label(if !damaged.is_empty() {
-                                format!("damaged: {}", damaged.join(", "))
+                            let worn = crate::rulesets::zones::gear::gear_report(&log, c);
+                            ui.label(if !worn.is_empty() {
+                                worn.iter()
+                                    .map(|(item, what)| format!("{item} {what}"))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
                             } else if rolled {
                                 "gear intact".to_string()
                             } else {

@@ -299,6 +299,23 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
         | BattleEvent::StuntAccepted { .. }
         | BattleEvent::BlastHits { .. }
         | BattleEvent::GearRolled { .. } => {}
+        BattleEvent::GearBroken {
+            who,
+            weapon_index: Some(index),
+            ..
+        } => {
+            with::<Loadout>(world, *who, |l| {
+                if *index < l.weapons.len() {
+                    l.weapons.remove(*index);
+                    l.ready = match l.ready {
+                        Some(r) if r == *index => None,
+                        Some(r) if r > *index => Some(r - 1),
+                        r => r,
+                    };
+                }
+            });
+        }
+        BattleEvent::GearBroken { .. } => {}
         BattleEvent::BattleEnded { winner, reason } => {
             let mut b = world.resource_mut::<Battle>();
             let rounds = b.round;

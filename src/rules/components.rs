@@ -241,6 +241,8 @@ pub struct Weapon {
     pub range_zones: u32,
     /// Zone-based rulesets: hits every character in a zone.
     pub blast: bool,
+    /// Worn by use (zones: breaks on a damage die of 1).
+    pub damaged: bool,
 }
 
 impl Weapon {

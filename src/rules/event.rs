@@ -30,6 +30,15 @@ pub fn total(mods: &[Modifier]) -> i32 {
     mods.iter().map(|m| m.value).sum()
 }
 
+/// What a durability roll did to an item.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum GearOutcome {
+    Fine,
+    Damaged,
+    /// Already damaged, and now beyond repair.
+    Destroyed,
+}
+
 /// Which reaction was tried.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum ReactionKind {
@@ -331,8 +340,15 @@ pub enum BattleEvent {
         who: Cid,
         item: String,
         roll: DiceRoll,
-        /// The item is damaged by it.
-        damaged: bool,
+        outcome: GearOutcome,
+        rule: Rule,
+    },
+    /// An item breaks in the fight; `weapon_index`: the weapon it was in
+    /// the loadout, which is gone from it.
+    GearBroken {
+        who: Cid,
+        item: String,
+        weapon_index: Option<usize>,
         rule: Rule,
     },
     /// An attacker proposes an alternative effect instead of the attack.

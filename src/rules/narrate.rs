@@ -7,7 +7,7 @@ use std::fmt::Write;
 use crate::rules::battle::{Factions, Roster};
 use crate::rules::components::{Cid, MoveMode};
 use crate::rules::dice::DiceRoll;
-use crate::rules::event::{BattleEvent, EndReason, Modifier};
+use crate::rules::event::{BattleEvent, EndReason, GearOutcome, Modifier};
 
 /// What narration needs to name things.
 pub struct Names<'a> {
@@ -468,15 +468,24 @@ pub fn describe(n: &Names, e: &BattleEvent) -> String {
             who,
             item,
             roll,
-            damaged,
+            outcome,
             rule,
         } => format!(
             "After the fight, {}'s {item}: durability {} = {} -> {}  [{rule}]",
             n.who(*who),
             dice_text(roll),
             roll.total,
-            if *damaged { "DAMAGED" } else { "fine" }
+            match outcome {
+                GearOutcome::Fine => "fine",
+                GearOutcome::Damaged => "DAMAGED",
+                GearOutcome::Destroyed => "DESTROYED",
+            }
         ),
+        BattleEvent::GearBroken {
+            who, item, rule, ..
+        } => {
+            format!("{}'s {item} breaks!  [{rule}]", n.who(*who))
+        }
         BattleEvent::StuntProposed {
             attacker,
             target,

@@ -252,6 +252,7 @@ impl Ud10Data {
             reload: d.reload,
             range_zones: 0,
             blast: false,
+            damaged: false,
         })
     }
 

@@ -227,7 +227,8 @@ pub fn wit_save_reason(
 /// The target's armour against this attack: worn armour and shield, plus
 /// cover against a ranged attack that cannot penetrate it, never above 3.
 pub fn armour(world: &World, attacker: Cid, target: Cid, w: &Weapon) -> (i32, Vec<Modifier>) {
-    let worn = stats(world, target).map_or(0, |s| s.armour);
+    let lost = super::gear::armour_lost(world, target);
+    let worn = (stats(world, target).map_or(0, |s| s.armour) - lost).max(0);
     let mut parts = Vec::new();
     if worn > 0 {
         parts.push(Modifier::new("armour", -worn, RULE_ATTACK));
@@ -383,6 +384,9 @@ pub struct Blow {
     pub rolled: i32,
     pub steps: Vec<Modifier>,
     pub suffered: i32,
+    /// The damage before armour, for worn armour breaking; `None` for
+    /// direct damage (no attack).
+    pub before_armour: Option<i32>,
 }
 
 /// Roll a blow by `attacker` on `target`.
@@ -396,6 +400,7 @@ pub fn blow(world: &mut World, attacker: Cid, target: Cid, w: &Weapon, mode: usi
             rule: RULE_ATTACK,
         },
     );
+    super::gear::break_worn_weapon(world, attacker, w, &roll);
     let (armour, parts) = armour(world, attacker, target, w);
     steps.extend(parts);
     Blow {
@@ -404,6 +409,7 @@ pub fn blow(world: &mut World, attacker: Cid, target: Cid, w: &Weapon, mode: usi
         roll,
         steps,
         suffered: (value - armour).max(0),
+        before_armour: Some(value),
     }
 }
 
@@ -460,6 +466,9 @@ pub fn land(world: &mut World, b: &Blow) {
                 rule: RULE_HEALTH,
             },
         );
+    }
+    if let Some(before) = b.before_armour {
+        super::gear::break_worn_armour(world, b.target, before);
     }
     tidy_holds(world);
 }
@@ -1192,6 +1201,7 @@ fn blast_damage(world: &mut World, b: &BlastState) {
             rule: RULE_BLAST,
         },
     );
+    super::gear::break_worn_weapon(world, b.attacker, &w, &roll);
     let blows: Vec<Blow> = hit
         .iter()
         .map(|&t| {
@@ -1204,6 +1214,7 @@ fn blast_damage(world: &mut World, b: &BlastState) {
                 rolled: roll.total,
                 steps: st,
                 suffered: (value - arm).max(0),
+                before_armour: Some(value),
             }
         })
         .collect();

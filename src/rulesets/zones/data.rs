@@ -34,6 +34,19 @@ pub struct ZonesStats {
     pub fearless: bool,
     /// Carries a shield (a hand taken).
     pub shield: bool,
+    /// Each piece of armour and the shield, for wear and breakage.
+    pub pieces: Vec<Piece>,
+}
+
+/// A piece of armour, or a shield, as worn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Piece {
+    pub id: String,
+    pub name: String,
+    pub value: i32,
+    pub shield: bool,
+    /// Came into the fight damaged (§Combat gear degradation).
+    pub damaged: bool,
 }
 
 impl ZonesStats {
@@ -73,6 +86,9 @@ pub struct WeaponDef {
     /// Shots or throws carried; absent = enough for any fight.
     #[serde(default)]
     pub ammo: Option<u32>,
+    /// An improvised weapon: "handled as if they were already damaged".
+    #[serde(default)]
+    pub improvised: bool,
 }
 
 fn one() -> u8 {
@@ -252,9 +268,9 @@ impl ZonesData {
             .iter()
             .map(|w| self.weapon(w))
             .collect::<Result<Vec<_>, _>>()?;
-        weapons.push(unarmed());
         let mut armour = 0;
         let mut armour_names = Vec::new();
+        let mut pieces = Vec::new();
         for id in o.armor.clone().unwrap_or_else(|| a.armour.clone()) {
             let p = self
                 .equipment
@@ -263,6 +279,13 @@ impl ZonesData {
                 .ok_or_else(|| format!("zones has no armour `{id}`"))?;
             armour += p.value;
             armour_names.push(p.name.clone());
+            pieces.push(Piece {
+                id: id.clone(),
+                name: p.name.clone(),
+                value: p.value,
+                shield: false,
+                damaged: o.damaged.contains(&id),
+            });
         }
         let shield = o.shield.clone().unwrap_or_else(|| a.shield.clone());
         if let Some(id) = &shield {
@@ -273,7 +296,26 @@ impl ZonesData {
                 .ok_or_else(|| format!("zones has no shield `{id}`"))?;
             armour += s.value;
             armour_names.push(s.name.clone());
+            pieces.push(Piece {
+                id: id.clone(),
+                name: s.name.clone(),
+                value: s.value,
+                shield: true,
+                damaged: o.damaged.contains(id),
+            });
         }
+        // Gear that comes into the fight damaged.
+        for id in &o.damaged {
+            let w = weapon_ids.iter().position(|w| w == id);
+            if let Some(i) = w {
+                weapons[i].damaged = true;
+            } else if !pieces.iter().any(|p| p.id == *id) {
+                return Err(format!(
+                    "`damaged` names `{id}`, which the character does not carry"
+                ));
+            }
+        }
+        weapons.push(unarmed());
         let health = stat("HEALTH", a.health);
         Ok(ZonesBundle {
             stats: ZonesStats {
@@ -286,6 +328,7 @@ impl ZonesData {
                 sprint: a.sprint,
                 fearless: a.fearless,
                 shield: shield.is_some(),
+                pieces,
             },
             size: a.size,
             health: Health {
@@ -346,6 +389,7 @@ pub fn weapon_from(id: &str, d: &WeaponDef) -> Weapon {
         reload: ReloadCost::Free,
         range_zones: d.range,
         blast: d.blast,
+        damaged: d.improvised,
     }
 }
 
@@ -363,6 +407,7 @@ pub fn unarmed() -> Weapon {
             penetrating: false,
             blast: false,
             ammo: None,
+            improvised: false,
         },
     )
 }

@@ -2,15 +2,19 @@
 //! weapons and armour which were used at least once. This represents damage
 //! to the equipment and depleting ammunition." Fray decides what a
 //! durability roll is (docs/rulesets/zones.md §Gear): one die per item
-//! (`durability_die`, a d6), a 1 damages it.
+//! (`durability_die`, a d6), a 1 damages it (destroys it if it was damaged
+//! already). In the fight, "Damaged weapons and shields are destroyed if
+//! used to attack and a 1 is rolled on the damage die. Damaged shields and
+//! armour are destroyed by attacks inflicting at least 8 damage before
+//! armour reduction (shields are destroyed first)."
 
 use bevy::prelude::*;
 
 use crate::rules::apply::emit;
 use crate::rules::battle::BattleLog;
-use crate::rules::components::{Cid, Loadout};
+use crate::rules::components::{Cid, Loadout, Weapon};
 use crate::rules::dice::{Dice, DiceRoll};
-use crate::rules::event::BattleEvent;
+use crate::rules::event::{BattleEvent, GearOutcome};
 use crate::rules::view;
 
 use super::check::stats;
@@ -52,40 +56,135 @@ pub fn used_items(world: &World) -> Vec<(Cid, String)> {
     used
 }
 
-/// Roll durability for everything used, once the battle is over.
+/// Roll durability for everything used and not broken, once the battle is
+/// over.
 pub fn aftermath(world: &mut World) {
     let settings = world.resource::<ZonesSettings>().clone();
     if !settings.gear_degradation {
         return;
     }
     for (who, item) in used_items(world) {
+        if broken(world, who, &item) {
+            continue;
+        }
         let sides = settings.durability_die.max(2);
         let r = world.resource_mut::<Dice>().roll_die(sides);
+        let outcome = match (r == 1, was_damaged(world, who, &item)) {
+            (false, _) => GearOutcome::Fine,
+            (true, false) => GearOutcome::Damaged,
+            (true, true) => GearOutcome::Destroyed,
+        };
         emit(
             world,
             BattleEvent::GearRolled {
                 who,
                 item,
                 roll: DiceRoll::one_die(sides, r),
-                damaged: r == 1,
+                outcome,
                 rule: RULE_GEAR,
             },
         );
     }
 }
 
-/// The items `who` came out of the fight with damaged.
-pub fn damaged_items(log: &BattleLog, who: Cid) -> Vec<String> {
+/// Did `who` come into the fight with `item` damaged?
+fn was_damaged(world: &World, who: Cid, item: &str) -> bool {
+    let weapon = view::get::<Loadout>(world, who)
+        .is_some_and(|l| l.weapons.iter().any(|w| w.name == item && w.damaged));
+    let piece =
+        stats(world, who).is_some_and(|s| s.pieces.iter().any(|p| p.name == item && p.damaged));
+    weapon || piece
+}
+
+/// Has `who`'s `item` broken in this fight?
+pub fn broken(world: &World, who: Cid, item: &str) -> bool {
+    world.resource::<BattleLog>().events.iter().any(
+        |ev| matches!(ev, BattleEvent::GearBroken { who: w, item: i, .. } if *w == who && i == item),
+    )
+}
+
+/// What `who` wore out or lost in the fight: ("Sword", "damaged"),
+/// ("Shield", "broken"), ...
+pub fn gear_report(log: &BattleLog, who: Cid) -> Vec<(String, &'static str)> {
     log.events
         .iter()
         .filter_map(|ev| match ev {
             BattleEvent::GearRolled {
                 who: w,
                 item,
-                damaged: true,
+                outcome,
                 ..
-            } if *w == who => Some(item.clone()),
+            } if *w == who => match outcome {
+                GearOutcome::Fine => None,
+                GearOutcome::Damaged => Some((item.clone(), "damaged")),
+                GearOutcome::Destroyed => Some((item.clone(), "destroyed")),
+            },
+            BattleEvent::GearBroken { who: w, item, .. } if *w == who => {
+                Some((item.clone(), "broken"))
+            }
             _ => None,
         })
         .collect()
+}
+
+/// "Damaged weapons ... are destroyed if used to attack and a 1 is rolled
+/// on the damage die": after the roll the weapon breaks (the blow still
+/// lands).
+pub fn break_worn_weapon(world: &mut World, who: Cid, w: &Weapon, roll: &DiceRoll) {
+    if !w.damaged || roll.dice.first().is_none_or(|d| d.result != 1) {
+        return;
+    }
+    let index = view::get::<Loadout>(world, who)
+        .and_then(|l| l.weapons.iter().position(|x| x.name == w.name && x.damaged));
+    if let Some(index) = index {
+        emit(
+            world,
+            BattleEvent::GearBroken {
+                who,
+                item: w.name.clone(),
+                weapon_index: Some(index),
+                rule: RULE_GEAR,
+            },
+        );
+    }
+}
+
+/// "Damaged shields and armour are destroyed by attacks inflicting at least
+/// 8 damage before armour reduction (shields are destroyed first)": one
+/// piece per attack; it still protects against that blow.
+pub fn break_worn_armour(world: &mut World, who: Cid, before_armour: i32) {
+    if before_armour < 8 {
+        return;
+    }
+    let Some(s) = stats(world, who) else { return };
+    let mut worn: Vec<(bool, String)> = s
+        .pieces
+        .iter()
+        .filter(|p| p.damaged)
+        .map(|p| (p.shield, p.name.clone()))
+        .collect();
+    // Shields first.
+    worn.sort_by_key(|(shield, _)| !*shield);
+    let Some((_, item)) = worn.into_iter().find(|(_, n)| !broken(world, who, n)) else {
+        return;
+    };
+    emit(
+        world,
+        BattleEvent::GearBroken {
+            who,
+            item,
+            weapon_index: None,
+            rule: RULE_GEAR,
+        },
+    );
+}
+
+/// Armour value lost to broken pieces.
+pub fn armour_lost(world: &World, who: Cid) -> i32 {
+    let Some(s) = stats(world, who) else { return 0 };
+    s.pieces
+        .iter()
+        .filter(|p| p.damaged && broken(world, who, &p.name))
+        .map(|p| p.value)
+        .sum()
 }

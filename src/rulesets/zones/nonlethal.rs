@@ -310,6 +310,7 @@ fn direct_damage(world: &mut World, target: Cid, dice: &DiceExpr, rule: &'static
         suffered: r.total,
         roll: r,
         steps: Vec::new(),
+        before_armour: None,
     };
     land(world, &b);
 }

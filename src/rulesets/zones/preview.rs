@@ -281,12 +281,26 @@ pub fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
             "Attributes".into(),
             format!("STR {}  AGI {}  WIT {}", s.str, s.agi, s.wit),
         ));
+        let lost = super::gear::armour_lost(world, cid);
+        let names: Vec<String> = s
+            .pieces
+            .iter()
+            .map(|p| {
+                if p.damaged && super::gear::broken(world, cid, &p.name) {
+                    format!("{}: broken", p.name)
+                } else if p.damaged {
+                    format!("{}: damaged", p.name)
+                } else {
+                    p.name.clone()
+                }
+            })
+            .collect();
         out.push((
             "Armour".into(),
-            if s.armour_names.is_empty() {
-                format!("{}", s.armour)
+            if names.is_empty() {
+                format!("{}", (s.armour - lost).max(0))
             } else {
-                format!("{} ({})", s.armour, s.armour_names.join(", "))
+                format!("{} ({})", (s.armour - lost).max(0), names.join(", "))
             },
         ));
         let mut speed = format!("{} zones, half {}", s.full_speed(), s.half_speed());
@@ -321,6 +335,12 @@ pub fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
             }
             if w.penetration > 0 {
                 d.push_str(", penetrating");
+            }
+            if w.blast {
+                d.push_str(", blast");
+            }
+            if w.damaged {
+                d.push_str(", damaged");
             }
             if let Some(a) = w.spare {
                 d.push_str(&format!(", {a} left"));

@@ -9,7 +9,7 @@ use crate::rules::battle::{Battle, Prompt, RulesetId};
 use crate::rules::command::{Command, Maneuver};
 use crate::rules::components::{Cid, Condition, Health, Position, TurnState};
 use crate::rules::engine::{Controls, Engine, StartOptions};
-use crate::rules::event::{BattleEvent, ReactionKind};
+use crate::rules::event::{BattleEvent, GearOutcome, ReactionKind};
 use crate::rules::map::Cell;
 use crate::rules::testkit::{cid, cmd, engine, prompt, refused, since, start_ruleset};
 use crate::rules::view;
@@ -1930,31 +1930,20 @@ fn after_the_fight_used_gear_rolls_for_durability() {
     activate(&mut e, theo);
     attack(&mut e, theo, bandit, 0, MODE_STRIKE);
     assert!(e.world().resource::<Battle>().is_over());
-    let rolled: Vec<(Cid, String, i32, bool)> = e
-        .events()
-        .iter()
-        .filter_map(|x| match x {
-            BattleEvent::GearRolled {
-                who,
-                item,
-                roll,
-                damaged,
-                ..
-            } => Some((*who, item.clone(), roll.total, *damaged)),
-            _ => None,
-        })
-        .collect();
     assert_eq!(
-        rolled,
+        gear_rolls(&e),
         vec![
-            (bandit, "Axe".to_string(), 3, false),
-            (theo, "Light armour".to_string(), 1, true),
-            (theo, "Shield".to_string(), 2, false),
-            (theo, "Spear".to_string(), 4, false),
+            (bandit, "Axe".to_string(), 3, GearOutcome::Fine),
+            (theo, "Light armour".to_string(), 1, GearOutcome::Damaged),
+            (theo, "Shield".to_string(), 2, GearOutcome::Fine),
+            (theo, "Spear".to_string(), 4, GearOutcome::Fine),
         ]
     );
     let log = e.world().resource::<crate::rules::battle::BattleLog>();
-    assert_eq!(super::gear::damaged_items(log, theo), vec!["Light armour"]);
+    assert_eq!(
+        super::gear::gear_report(log, theo),
+        vec![("Light armour".to_string(), "damaged")]
+    );
 }
 
 /// §Chases: "the fleeing character making a group AGI save: those who pass
@@ -2043,4 +2032,137 @@ fn in_complete_darkness_melee_needs_a_wit_save_and_shooting_is_impossible() {
         },
     );
     assert!(why.contains("visible"), "{why}");
+}
+
+fn gear_rolls(e: &Engine) -> Vec<(Cid, String, i32, GearOutcome)> {
+    e.events()
+        .iter()
+        .filter_map(|x| match x {
+            BattleEvent::GearRolled {
+                who,
+                item,
+                roll,
+                outcome,
+                ..
+            } => Some((*who, item.clone(), roll.total, *outcome)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn broke(e: &Engine) -> Vec<(Cid, String)> {
+    e.events()
+        .iter()
+        .filter_map(|x| match x {
+            BattleEvent::GearBroken { who, item, .. } => Some((*who, item.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// "Damaged weapons and shields are destroyed if used to attack and a 1 is
+/// rolled on the damage die." Improvised weapons are "handled as if they
+/// were already damaged". After the fight, a damaged item that rolls a 1 is
+/// destroyed.
+#[test]
+fn a_damaged_weapon_breaks_on_a_one() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "swordsman", faction: "players", at: (1, 0), name: "Worn", overrides: (weapons: ["sword", "improvised"], damaged: ["sword"]))"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (0, 0), name: "Bandit")"#,
+        ],
+    );
+    // Sword d6 = 1: the blow lands, the sword breaks. Next round the
+    // improvised weapon: d6 = 6 (8 -> 1, out). Durability: improvised 1,
+    // destroyed.
+    let mut e = start(&l, &[1, 6, 1]);
+    let [worn, bandit] = ["Worn", "Bandit"].map(|n| cid(&e, n));
+    pass(&mut e);
+    activate(&mut e, worn);
+    attack(&mut e, worn, bandit, 0, MODE_STRIKE);
+    cmd(&mut e, bandit, Command::NoReaction);
+    assert_eq!(hp(&e, bandit), 7);
+    assert_eq!(broke(&e), vec![(worn, "Sword".to_string())]);
+    let names: Vec<String> = view::get::<crate::rules::components::Loadout>(e.world(), worn)
+        .map(|l| l.weapons.iter().map(|w| w.name.clone()).collect())
+        .unwrap_or_default();
+    assert_eq!(names, vec!["Improvised weapon", "Unarmed"]);
+    cmd(&mut e, worn, Command::EndTurn);
+    next_round(&mut e);
+    pass(&mut e);
+    activate(&mut e, worn);
+    cmd(&mut e, worn, Command::Draw { weapon: 0 });
+    attack(&mut e, worn, bandit, 0, MODE_STRIKE);
+    cmd(&mut e, bandit, Command::NoReaction);
+    assert!(e.world().resource::<Battle>().is_over());
+    // The broken sword rolls no more; the improvised weapon, used and
+    // "already damaged", is destroyed on a 1.
+    assert_eq!(
+        gear_rolls(&e),
+        vec![(
+            worn,
+            "Improvised weapon".to_string(),
+            1,
+            GearOutcome::Destroyed
+        )]
+    );
+}
+
+/// "Damaged shields and armour are destroyed by attacks inflicting at least
+/// 8 damage before armour reduction (shields are destroyed first)."
+#[test]
+fn worn_armour_breaks_under_a_heavy_blow_shield_first() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "spearman", faction: "players", at: (1, 0), name: "Theobald", overrides: (armor: ["light"], shield: "shield", damaged: ["light", "shield"], stats: {"HEALTH": 30}))"#,
+            r#"(archetype: "wyrm", faction: "bandits", at: (0, 0), name: "Wyrm")"#,
+        ],
+    );
+    // The bite: 2d8 against a medium target = 5 + 4 = 9: armour 2 -> 7
+    // suffered, and the shield breaks. Next round 3 + 5 = 8: armour now 1
+    // -> 7, and the light armour breaks.
+    let mut e = start(&l, &[5, 4, 3, 5]);
+    let [theo, wyrm] = ["Theobald", "Wyrm"].map(|n| cid(&e, n));
+    activate(&mut e, wyrm);
+    let n = e.events().len();
+    attack(&mut e, wyrm, theo, 0, MODE_STRIKE);
+    cmd(&mut e, theo, Command::NoReaction);
+    assert_eq!(damaged(&since(&e, n)), vec![(theo, 7, 23)]);
+    assert_eq!(broke(&e), vec![(theo, "Shield".to_string())]);
+    cmd(&mut e, wyrm, Command::EndTurn);
+    next_round(&mut e);
+    activate(&mut e, wyrm);
+    let n = e.events().len();
+    attack(&mut e, wyrm, theo, 0, MODE_STRIKE);
+    cmd(&mut e, theo, Command::NoReaction);
+    assert_eq!(damaged(&since(&e, n)), vec![(theo, 7, 16)]);
+    assert_eq!(
+        broke(&e),
+        vec![
+            (theo, "Shield".to_string()),
+            (theo, "Light armour".to_string())
+        ]
+    );
+}
+
+#[test]
+fn damaged_gear_must_be_carried() {
+    let data = super::data::ZonesData::load(Path::new("assets/rulesets/zones"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "swordsman", faction: "players", at: (1, 0), name: "A", overrides: (damaged: ["bow"]))"#,
+            r#"(archetype: "swordsman", faction: "bandits", at: (0, 0), name: "B", overrides: (damaged: ["sword", "light", "shield"]))"#,
+        ],
+    );
+    let err = data.equip(&l.combatants[0]).err().unwrap_or_default();
+    assert!(err.contains("`damaged` names `bow`"), "{err}");
+    let b = data
+        .equip(&l.combatants[1])
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(b.loadout.weapons[0].damaged);
+    assert!(b.stats.pieces.iter().all(|p| p.damaged));
 }
