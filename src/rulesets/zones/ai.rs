@@ -120,6 +120,24 @@ fn best_maneuver(world: &World, who: Cid) -> Option<(f64, Command)> {
                 ));
             }
         }
+        // Knock away the weapon in its hand: worth what that weapon does
+        // beyond its bare hands, for a round or two.
+        if let Some(l) = view::get::<Loadout>(world, t)
+            && let Some(i) = l.ready
+            && let (Some(w), Some(bare)) = (l.weapons.get(i), l.weapons.last())
+        {
+            let kind = Maneuver::Disarm { weapon: i };
+            if check_maneuver(world, who, t, kind).is_ok() {
+                let armed = damage_odds(world, t, who, w, MODE_STRIKE);
+                let unarmed = damage_odds(world, t, who, bare, MODE_STRIKE);
+                let gain = (armed.mean + DOWN * armed.p_down)
+                    - (unarmed.mean + DOWN * unarmed.p_down);
+                let v = p * gain * 1.5;
+                if best.as_ref().is_none_or(|b| v > b.0) {
+                    best = Some((v, Command::Maneuver { target: t, kind }));
+                }
+            }
+        }
         if holding(world, who).is_none()
             && check_maneuver(world, who, t, Maneuver::Grapple).is_ok()
             && view::standing(world, t)
