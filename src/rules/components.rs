@@ -36,13 +36,16 @@ pub struct Position(pub Cell);
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Heading(pub Facing);
 
-/// Stature.
+/// Stature, smallest first (zones counts "sizes of difference" in this
+/// order; ud10 knows only small, medium and large).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub enum Size {
+    Tiny,
     Small,
     #[default]
     Medium,
     Large,
+    Massive,
 }
 
 /// Hit points and, where the ruleset has them, endurance points.

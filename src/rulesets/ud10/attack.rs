@@ -236,8 +236,12 @@ pub fn numbers(
         .copied()
         .unwrap_or_default()
     {
-        Size::Large => defense_parts.push(Modifier::new("large in stature", -1, RULE_DEFENSE)),
-        Size::Small => defense_parts.push(Modifier::new("small in stature", 1, RULE_DEFENSE)),
+        Size::Large | Size::Massive => {
+            defense_parts.push(Modifier::new("large in stature", -1, RULE_DEFENSE))
+        }
+        Size::Small | Size::Tiny => {
+            defense_parts.push(Modifier::new("small in stature", 1, RULE_DEFENSE))
+        }
         Size::Medium => {}
     }
     if ranged && let Some((name, value)) = cover(map, s, from, at) {

@@ -130,8 +130,8 @@ fn best_maneuver(world: &World, who: Cid) -> Option<(f64, Command)> {
             if check_maneuver(world, who, t, kind).is_ok() {
                 let armed = damage_odds(world, t, who, w, MODE_STRIKE);
                 let unarmed = damage_odds(world, t, who, bare, MODE_STRIKE);
-                let gain = (armed.mean + DOWN * armed.p_down)
-                    - (unarmed.mean + DOWN * unarmed.p_down);
+                let gain =
+                    (armed.mean + DOWN * armed.p_down) - (unarmed.mean + DOWN * unarmed.p_down);
                 let v = p * gain * 1.5;
                 if best.as_ref().is_none_or(|b| v > b.0) {
                     best = Some((v, Command::Maneuver { target: t, kind }));

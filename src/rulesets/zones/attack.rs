@@ -156,6 +156,16 @@ pub fn zone(world: &World, who: Cid) -> Option<usize> {
     world.resource::<Map>().zone_of(c)
 }
 
+/// Can `who` reach `target` with a melee attack? Nearby, or "Massive
+/// characters can make melee attacks up to range 1" (one zone away).
+pub fn melee_reach(world: &World, who: Cid, target: Cid) -> bool {
+    if nearby(world, who, target) {
+        return true;
+    }
+    view::get::<Size>(world, who) == Some(&Size::Massive)
+        && zone_distance(world, who, target).is_some_and(|d| d <= 1)
+}
+
 /// Same zone: "nearby".
 pub fn nearby(world: &World, a: Cid, b: Cid) -> bool {
     zone(world, a).is_some() && zone(world, a) == zone(world, b)
@@ -181,9 +191,11 @@ pub fn visible(world: &World, a: Cid, b: Cid) -> bool {
 
 pub fn size_rank(world: &World, who: Cid) -> i32 {
     match view::get::<Size>(world, who).copied().unwrap_or_default() {
-        Size::Small => 0,
-        Size::Medium => 1,
-        Size::Large => 2,
+        Size::Tiny => 0,
+        Size::Small => 1,
+        Size::Medium => 2,
+        Size::Large => 3,
+        Size::Massive => 4,
     }
 }
 

@@ -8,7 +8,9 @@ use crate::rules::command::{Command, Illegal, illegal};
 use crate::rules::components::{Cid, Condition, Loadout, TurnState};
 use crate::rules::view;
 
-use super::attack::{Pending, Stage, nearby, range_against, visible, weapon, zone_distance};
+use super::attack::{
+    Pending, Stage, melee_reach, nearby, range_against, visible, weapon, zone_distance,
+};
 use super::data::is_stunt;
 use super::data::{MODE_DEATH_BLOW, ZonesStats};
 use super::movement::{check_flee, check_move};
@@ -245,7 +247,7 @@ pub fn check_strike_drawn(
         if moved && 2 * dist > range {
             return illegal("beyond half range while moving");
         }
-    } else if !nearby(world, who, target) {
+    } else if !melee_reach(world, who, target) {
         return illegal("melee attacks only reach nearby enemies (the same zone)");
     }
     Ok(())

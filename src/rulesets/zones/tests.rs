@@ -2166,3 +2166,41 @@ fn damaged_gear_must_be_carried() {
     assert!(b.loadout.weapons[0].damaged);
     assert!(b.stats.pieces.iter().all(|p| p.damaged));
 }
+
+/// §Effects of size in combat: "Massive characters can make melee attacks
+/// up to range 1", and with two sizes of difference a massive attacker
+/// rolls four times the dice against a medium target.
+#[test]
+fn a_massive_creature_strikes_one_zone_away() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "bandit", faction: "players", at: (2, 0), name: "Near")"#,
+            r#"(archetype: "bandit", faction: "players", at: (4, 0), name: "Far")"#,
+            r#"(archetype: "giant", faction: "bandits", at: (0, 0), name: "Giant")"#,
+        ],
+    );
+    let mut e = start(&l, &[1, 1, 1, 2]);
+    let [near, far, giant] = ["Near", "Far", "Giant"].map(|n| cid(&e, n));
+    activate(&mut e, giant);
+    let why = refused(
+        &mut e,
+        giant,
+        Command::Attack {
+            target: far,
+            weapon: 0,
+            mode: 0,
+        },
+    );
+    assert!(why.contains("nearby"), "{why}");
+    let n = e.events().len();
+    attack(&mut e, giant, near, 0, MODE_STRIKE);
+    cmd(&mut e, near, Command::NoReaction);
+    let ev = since(&e, n);
+    let dice = ev.iter().find_map(|x| match x {
+        BattleEvent::DamageRolled { roll, .. } => Some(roll.dice.len()),
+        _ => None,
+    });
+    assert_eq!(dice, Some(4));
+    assert_eq!(damaged(&ev), vec![(near, 5, 3)]);
+}
