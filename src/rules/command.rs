@@ -69,6 +69,12 @@ pub enum Command {
     /// Reaction: accept the alternative effect an attacker proposes (an
     /// attack stunt) instead of the attack.
     Accept,
+    /// One melee attack whose damage dice are shared among several smaller
+    /// targets: `(target, dice)` pairs.
+    SplitAttack {
+        weapon: usize,
+        shares: Vec<(Cid, u32)>,
+    },
 }
 
 /// A non-lethal attack: the target saves or suffers the consequence.

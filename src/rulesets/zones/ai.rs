@@ -13,7 +13,8 @@ use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 
 use super::attack::{
-    Pending, Stage, blast_targets, can_react, damage_odds, save_chance, wit_save_reason, zone,
+    Pending, Stage, blast_targets, can_react, damage_odds, save_chance, split_odds,
+    wit_save_reason, zone,
 };
 use super::check::{self, check_strike, check_strike_drawn, stats};
 use super::data::{MODE_STRIKE, MODE_STUNT_SURRENDER};
@@ -170,7 +171,8 @@ fn best_strike_here(world: &World, who: Cid, reaction: bool) -> Option<(f64, usi
                 continue;
             }
             let v = blow_value(world, who, t, w, MODE_STRIKE);
-            if best.is_none_or(|b| v > b.0) {
+            // Never a blow that does more harm to friends than to foes.
+            if v > 0.0 && best.is_none_or(|b| v > b.0) {
                 best = Some((v, i, t));
             }
         }
@@ -267,6 +269,11 @@ fn act(world: &World, actor: Cid) -> Command {
         if let Some(c) = free_an_ally(world, actor, strike_v) {
             return c;
         }
+        if let Some((v, c)) = best_split(world, actor)
+            && v > strike_v
+        {
+            return c;
+        }
         if let Some((_, weapon, target)) = strike {
             let ready = view::get::<Loadout>(world, actor).and_then(|l| l.ready);
             let unarmed =
@@ -295,6 +302,29 @@ fn act(world: &World, actor: Cid) -> Command {
         return Command::Move { path };
     }
     Command::EndTurn
+}
+
+/// The best sharing of the weapon in hand's dice among smaller enemies
+/// (§Effects of size in combat), if any is legal: value, command.
+fn best_split(world: &World, actor: Cid) -> Option<(f64, Command)> {
+    let w = view::get::<Loadout>(world, actor)?.ready_weapon()?.clone();
+    super::split_candidates(world, actor)
+        .into_iter()
+        .filter(|c| check::check(world, actor, c).is_ok())
+        .map(|c| {
+            let v = match &c {
+                Command::SplitAttack { shares, .. } => shares
+                    .iter()
+                    .map(|&(t, d)| {
+                        let o = split_odds(world, actor, t, &w, d);
+                        o.mean + DOWN * o.p_down
+                    })
+                    .sum(),
+                _ => 0.0,
+            };
+            (v, c)
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0))
 }
 
 /// Offer a sure surrender instead of a blow likely to take the target out

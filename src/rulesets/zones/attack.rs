@@ -81,6 +81,8 @@ pub struct BlastState {
     /// multiple targets (such as blast attacks) can only be countered by a
     /// single target").
     pub counter: Option<(Cid, usize)>,
+    /// A split attack's dice per target (empty for a blast).
+    pub shares: Vec<(Cid, u32)>,
 }
 
 /// A move stopped at a zone border while nearby enemies decide on
@@ -361,9 +363,24 @@ pub fn damage_odds(
     w: &Weapon,
     mode: usize,
 ) -> DamageOdds {
-    let expr = w.mode_damage(mode);
     let diff = size_difference(world, attacker, target, w);
     let times = if diff > 0 { 1 << diff } else { 1 };
+    odds_with_dice(world, attacker, target, w, mode, times, diff.min(0))
+}
+
+/// The odds of a blow of `times` times the mode's dice, halved for each of
+/// `-smaller` sizes (0 or negative).
+fn odds_with_dice(
+    world: &World,
+    attacker: Cid,
+    target: Cid,
+    w: &Weapon,
+    mode: usize,
+    times: i32,
+    smaller: i32,
+) -> DamageOdds {
+    let diff = smaller;
+    let expr = w.mode_damage(mode);
     let (lo, hi) = (expr.min(None) * times, expr.max(None) * times);
     let (arm, _) = armour(world, attacker, target, w);
     let suffered = |v: i32| (if diff < 0 { halved(v, -diff) } else { v } - arm).max(0);
@@ -387,6 +404,112 @@ pub fn damage_odds(
         }
     }
     odds
+}
+
+/// The odds of one share of a split attack: `dice` times the weapon's dice.
+pub fn split_odds(world: &World, attacker: Cid, target: Cid, w: &Weapon, dice: u32) -> DamageOdds {
+    odds_with_dice(world, attacker, target, w, MODE_STRIKE, dice as i32, 0)
+}
+
+/// "Larger characters ... can distribute dice from melee attacks among
+/// several smaller targets as they see fit": each share is a number of the
+/// weapon's dice, and the shares, each counted against what the whole
+/// attack would roll on that target, make up exactly one attack (the text:
+/// a wyrm's 2d8 bite on a medium target, 4d8 on a small one, can be d8 on a
+/// medium and 2d8 on a small).
+pub fn check_split(
+    world: &World,
+    who: Cid,
+    index: usize,
+    shares: &[(Cid, u32)],
+) -> Result<(), crate::rules::command::Illegal> {
+    use crate::rules::command::illegal;
+    let Some(w) = weapon(world, who, index) else {
+        return illegal("no such weapon");
+    };
+    if w.is_ranged() || w.blast {
+        return illegal("only a melee attack's dice can be shared out");
+    }
+    if shares.len() < 2 {
+        return illegal("share the dice among two targets or more");
+    }
+    let mut seen = Vec::new();
+    let mut top = 0;
+    for &(t, dice) in shares {
+        if seen.contains(&t) {
+            return illegal("each target once");
+        }
+        seen.push(t);
+        super::check::check_strike(world, who, t, index, MODE_STRIKE, false)?;
+        let diff = size_rank(world, who) - size_rank(world, t);
+        if diff < 1 {
+            return illegal("dice are shared only among smaller targets");
+        }
+        if dice == 0 {
+            return illegal("each target gets a die at least");
+        }
+        top = top.max(diff);
+    }
+    let whole = 1i64 << top;
+    let sum: i64 = shares
+        .iter()
+        .map(|&(t, dice)| {
+            i64::from(dice) * (whole >> (size_rank(world, who) - size_rank(world, t)))
+        })
+        .sum();
+    if sum != whole {
+        return illegal("the shares must make up exactly the whole attack");
+    }
+    Ok(())
+}
+
+/// A split attack: one attack on several smaller targets; like a blast, it
+/// asks each target for its reaction, and only one may counter.
+pub fn execute_split(world: &mut World, attacker: Cid, index: usize, shares: &[(Cid, u32)]) {
+    let Some(w) = weapon(world, attacker, index) else {
+        return;
+    };
+    for &(t, _) in shares {
+        emit(
+            world,
+            BattleEvent::AttackMade {
+                attacker,
+                target: t,
+                weapon: w.name.clone(),
+                weapon_index: index,
+                mode: "shared dice".into(),
+                reaction: false,
+                rule: RULE_SIZE,
+            },
+        );
+    }
+    world.resource_mut::<ZonesRound>().turn.main = true;
+    reveal(world, attacker);
+    // One WIT save if any target is unseen; a miss misses them all.
+    if let Some(&(t, _)) = shares
+        .iter()
+        .find(|(t, _)| wit_save_reason(world, attacker, *t, &w, false).is_some())
+        && !wit_to_hit(world, attacker, t, &w, false, RULE_SIZE)
+    {
+        return;
+    }
+    let targets: Vec<Cid> = shares.iter().map(|s| s.0).collect();
+    let asking = targets
+        .iter()
+        .copied()
+        .filter(|t| can_react(world, *t, attacker))
+        .collect();
+    world.resource_mut::<Pending>().blast = Some(BlastState {
+        attacker,
+        weapon: index,
+        mode: MODE_STRIKE,
+        targets,
+        asking,
+        dodged: Vec::new(),
+        counter: None,
+        shares: shares.to_vec(),
+    });
+    ask_blast(world);
 }
 
 /// Damage `target` takes from a rolled attack, after armour.
@@ -1118,6 +1241,7 @@ fn declare_blast(world: &mut World, attacker: Cid, target: Cid, weapon: usize, m
         asking,
         dodged: Vec::new(),
         counter: None,
+        shares: Vec::new(),
     });
     ask_blast(world);
 }
@@ -1204,7 +1328,65 @@ fn blast_damage(world: &mut World, b: &BlastState) {
     let Some(&first) = hit.first() else {
         return;
     };
-    let (roll, value, steps) = roll_damage(world, b.attacker, first, &w, damage_mode(b.mode));
+    let blows: Vec<Blow> = if b.shares.is_empty() {
+        blast_blows(world, b, &w, first, &hit)
+    } else {
+        hit.iter()
+            .map(|&t| {
+                let dice = b.shares.iter().find(|s| s.0 == t).map_or(1, |s| s.1);
+                share_blow(world, b.attacker, t, &w, dice)
+            })
+            .collect()
+    };
+    resolve_multi(world, b, blows);
+}
+
+/// One share of a split attack: `dice` times the weapon's dice, no size
+/// step (the share already counts the sizes), armour off.
+fn share_blow(world: &mut World, attacker: Cid, target: Cid, w: &Weapon, dice: u32) -> Blow {
+    let mut roll = DiceRoll {
+        expr: format!("{dice} x {}", w.damage),
+        dice: Vec::new(),
+        flat: 0,
+        total: 0,
+    };
+    for _ in 0..dice {
+        let r = w
+            .damage
+            .roll(&mut world.resource_mut::<Dice>(), &RollOptions::default());
+        roll.dice.extend(r.dice);
+        roll.flat += r.flat;
+        roll.total += r.total;
+    }
+    emit(
+        world,
+        BattleEvent::DamageRolled {
+            target,
+            roll: roll.clone(),
+            rule: RULE_SIZE,
+        },
+    );
+    super::gear::break_worn_weapon(world, attacker, w, &roll);
+    let (arm, steps) = armour(world, attacker, target, w);
+    Blow {
+        target,
+        rolled: roll.total,
+        suffered: (roll.total - arm).max(0),
+        before_armour: Some(roll.total),
+        roll,
+        steps,
+    }
+}
+
+/// A blast: one damage roll for everyone it hits.
+fn blast_blows(
+    world: &mut World,
+    b: &BlastState,
+    w: &Weapon,
+    first: Cid,
+    hit: &[Cid],
+) -> Vec<Blow> {
+    let (roll, value, steps) = roll_damage(world, b.attacker, first, w, damage_mode(b.mode));
     emit(
         world,
         BattleEvent::DamageRolled {
@@ -1213,11 +1395,10 @@ fn blast_damage(world: &mut World, b: &BlastState) {
             rule: RULE_BLAST,
         },
     );
-    super::gear::break_worn_weapon(world, b.attacker, &w, &roll);
-    let blows: Vec<Blow> = hit
-        .iter()
+    super::gear::break_worn_weapon(world, b.attacker, w, &roll);
+    hit.iter()
         .map(|&t| {
-            let (arm, parts) = armour(world, b.attacker, t, &w);
+            let (arm, parts) = armour(world, b.attacker, t, w);
             let mut st = steps.clone();
             st.extend(parts);
             Blow {
@@ -1229,7 +1410,11 @@ fn blast_damage(world: &mut World, b: &BlastState) {
                 before_armour: Some(value),
             }
         })
-        .collect();
+        .collect()
+}
+
+/// Land a blast's or a split attack's blows, weighing the one counter.
+fn resolve_multi(world: &mut World, b: &BlastState, blows: Vec<Blow>) {
     let mut counter_blow = None;
     if let Some((c, i)) = b.counter
         && let Some(wc) = weapon(world, c, i)

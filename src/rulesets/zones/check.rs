@@ -295,6 +295,10 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             main_action()?;
             check_free_ally(world, actor, *who)
         }
+        Command::SplitAttack { weapon, shares } => {
+            main_action()?;
+            super::attack::check_split(world, actor, *weapon, shares)
+        }
         Command::Move { path } => check_move(world, actor, path).map(|_| ()),
         Command::Attack {
             target,

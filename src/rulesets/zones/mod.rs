@@ -167,6 +167,9 @@ fn execute(world: &mut World, actor: Cid, command: &Command) {
         Command::Maneuver { target, kind } => {
             attack::execute_maneuver(world, actor, *target, *kind);
         }
+        Command::SplitAttack { weapon, shares } => {
+            attack::execute_split(world, actor, *weapon, shares);
+        }
         Command::BreakFree => {
             nonlethal::break_free(world, actor);
             round::end_turn(world, actor);
@@ -223,6 +226,49 @@ pub fn maneuvers(world: &World, target: Cid) -> Vec<Maneuver> {
         }
     }
     v
+}
+
+/// Split attacks worth offering: the weapon in hand shared evenly between
+/// two nearby smaller enemies, or half to one and a quarter to each of two
+/// others (shares that come out in whole dice).
+pub fn split_candidates(world: &World, actor: Cid) -> Vec<Command> {
+    let Some(weapon) = view::get::<Loadout>(world, actor).and_then(|l| l.ready) else {
+        return Vec::new();
+    };
+    let me = attack::size_rank(world, actor);
+    let smaller: Vec<(Cid, u32)> = view::enemies(world, actor)
+        .into_iter()
+        .filter(|t| attack::melee_reach(world, actor, *t))
+        .filter_map(|t| {
+            let diff = me - attack::size_rank(world, t);
+            (diff >= 1).then(|| (t, 1u32 << diff))
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (i, &(a, fa)) in smaller.iter().enumerate() {
+        for (j, &(b, fb)) in smaller.iter().enumerate().skip(i + 1) {
+            out.push(Command::SplitAttack {
+                weapon,
+                shares: vec![(a, fa / 2), (b, fb / 2)],
+            });
+            for &(c, _) in smaller.iter().skip(j + 1) {
+                for (half, q1, q2) in [(a, b, c), (b, a, c), (c, a, b)] {
+                    let full = |x: Cid| smaller.iter().find(|s| s.0 == x).map_or(0, |s| s.1);
+                    if full(q1) >= 4 && full(q2) >= 4 {
+                        out.push(Command::SplitAttack {
+                            weapon,
+                            shares: vec![
+                                (half, full(half) / 2),
+                                (q1, full(q1) / 4),
+                                (q2, full(q2) / 4),
+                            ],
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// A representative list of legal commands for the actor now.
@@ -290,6 +336,9 @@ pub fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
                     }
                     push(Command::Draw { weapon: i });
                 }
+            }
+            for c in split_candidates(world, actor) {
+                push(c);
             }
             push(Command::Surrender);
             push(Command::Flee);

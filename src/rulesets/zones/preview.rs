@@ -169,6 +169,40 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
                 );
             }
         }
+        Command::SplitAttack { weapon, shares } => {
+            let w = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon));
+            let parts: Vec<String> = shares
+                .iter()
+                .map(|(t, d)| {
+                    format!(
+                        "{} {d} {}",
+                        name(world, *t),
+                        if *d == 1 { "die" } else { "dice" }
+                    )
+                })
+                .collect();
+            p.title = format!(
+                "Share the {} among {}",
+                w.map_or("weapon", |w| w.name.as_str()),
+                parts.join(", ")
+            );
+            if let Some(w) = w {
+                for (t, d) in shares {
+                    let o = super::attack::split_odds(world, actor, *t, w, *d);
+                    p.lines.push(format!(
+                        "{}: {}-{} damage, {:.0}% to take them out",
+                        name(world, *t),
+                        o.least,
+                        o.most,
+                        o.p_down * 100.0
+                    ));
+                }
+            }
+            p.lines.push(
+                "one attack on several smaller targets; only one of them may counter  (zones §Effects of size in combat)"
+                    .into(),
+            );
+        }
         Command::BreakFree => {
             let str_ = stats(world, actor).map_or(0, |s| s.str);
             p.title = format!("Break free: STR save under {str_}");

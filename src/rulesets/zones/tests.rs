@@ -956,7 +956,7 @@ fn size_doubles_dice_or_halves_damage() {
     let at = e.events().len();
     attack(&mut e, knight, wyrm, 0, MODE_STRIKE);
     cmd(&mut e, wyrm, Command::NoReaction);
-    assert_eq!(damaged(&since(&e, at)), vec![(wyrm, 2, 28)]);
+    assert_eq!(damaged(&since(&e, at)), vec![(wyrm, 2, 18)]);
     cmd(&mut e, knight, Command::EndTurn);
     activate(&mut e, wyrm);
     let at = e.events().len();
@@ -1721,7 +1721,7 @@ fn only_one_target_counters_a_blast() {
     );
     // Fire breath, a melee blast: its own zone, sparing itself, no save.
     // The breath d6 = 6 (not doubled for size); B1 counters with the axe
-    // (d6 = 1, against heavy armour 2).
+    // (d6 = 1: halved, 1, against light armour 1).
     let mut e = start(&l, &[6, 1]);
     let [wyrm, b1, b2] = ["Wyrm", "B1", "B2"].map(|n| cid(&e, n));
     pass(&mut e);
@@ -1737,7 +1737,7 @@ fn only_one_target_counters_a_blast() {
     // The breath hurts B1 more (6 against 0): it lands first, and takes
     // B1 out, so the counter never lands.
     assert_eq!(damaged(&ev), vec![(b1, 6, 2), (b2, 6, 2)]);
-    assert_eq!(hp(&e, wyrm), 30);
+    assert_eq!(hp(&e, wyrm), 20);
 }
 
 // ------------------------------------------------------------ stunts
@@ -2203,4 +2203,43 @@ fn a_massive_creature_strikes_one_zone_away() {
     });
     assert_eq!(dice, Some(4));
     assert_eq!(damaged(&ev), vec![(near, 5, 3)]);
+}
+
+/// §Effects of size in combat, Example: a wyrm's bite "could be targeted at
+/// multiple smaller characters, for example: two medium-sized targets (d8
+/// damage each), three small-sized characters (two suffering d8 damage, one
+/// suffering 2d8 damage), a medium-sized and a small target (the former
+/// taking d8 damage, the latter 2d8 damage)".
+#[test]
+fn a_larger_attacker_shares_its_dice_among_smaller_targets() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "bandit", faction: "players", at: (1, 0), name: "Man")"#,
+            r#"(archetype: "bandit", faction: "players", at: (1, 1), name: "Man 2")"#,
+            r#"(archetype: "goblin", faction: "players", at: (0, 1), name: "Gob")"#,
+            r#"(archetype: "wyrm", faction: "bandits", at: (0, 0), name: "Wyrm")"#,
+        ],
+    );
+    // The medium's d8 = 5; the small's 2d8 = 3 + 4.
+    let mut e = start(&l, &[5, 3, 4]);
+    let [man, man2, gob, wyrm] = ["Man", "Man 2", "Gob", "Wyrm"].map(|n| cid(&e, n));
+    activate(&mut e, wyrm);
+    let split = |shares: Vec<(Cid, u32)>| Command::SplitAttack { weapon: 0, shares };
+    let w = e.world();
+    let legal = |c: &Command| super::check::check(w, wyrm, c);
+    // The text's examples (with the one small target the level has).
+    assert!(legal(&split(vec![(man, 1), (man2, 1)])).is_ok());
+    assert!(legal(&split(vec![(man, 1), (gob, 2)])).is_ok());
+    // Too much, or too little.
+    assert!(legal(&split(vec![(man, 2), (gob, 1)])).is_err());
+    assert!(legal(&split(vec![(man, 1), (gob, 1)])).is_err());
+    let n = e.events().len();
+    cmd(&mut e, wyrm, split(vec![(man, 1), (gob, 2)]));
+    cmd(&mut e, man, Command::NoReaction);
+    cmd(&mut e, gob, Command::NoReaction);
+    let ev = since(&e, n);
+    assert_eq!(damaged(&ev), vec![(man, 5, 3), (gob, 7, -2)]);
+    assert!(has(&e, man, Condition::Incapacitated));
+    assert!(has(&e, gob, Condition::Dead));
 }

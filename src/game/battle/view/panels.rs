@@ -467,6 +467,13 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
             }
         }
         offer(ui, "Break free", Command::BreakFree);
+        // Attacks that share their dice among several targets.
+        for c in &st.options.legal {
+            if matches!(c, Command::SplitAttack { .. }) {
+                let label = preview(world, c).map_or_else(|| "Share the dice".into(), |p| p.title);
+                offer(ui, &label, c.clone());
+            }
+        }
         for c in &st.options.legal {
             if let Command::FreeAlly { who } = c {
                 offer(
