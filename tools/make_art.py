@@ -216,8 +216,28 @@ def javelin(d):
     d.line([50, 170, 90, 210], fill=INK, width=6)
 
 
+def claws(d):
+    # Three claw rakes: a beast.
+    for k in range(3):
+        x = 78 + k * 44
+        d.line([x, 60, x + 30, 200], fill=INK, width=16)
+        d.polygon([(x - 8, 64), (x + 10, 40), (x + 14, 70)], fill=INK)
+
+
+def dagger(d):
+    d.polygon([(128, 70), (140, 90), (138, 160), (118, 160), (116, 90)], fill=INK)
+    d.rectangle([96, 158, 160, 172], fill=INK)
+    d.rectangle([120, 172, 136, 206], fill=INK)
+
+
+def club(d):
+    d.line([86, 214, 150, 80], fill=INK, width=18)
+    d.ellipse([122, 36, 198, 112], fill=INK)
+
+
 ICONS = {"sword": sword, "bow": bow, "spear": spear, "axe": axe, "crown": crown,
-         "crossbow": crossbow, "shield": shield, "javelin": javelin}
+         "crossbow": crossbow, "shield": shield, "javelin": javelin,
+         "claws": claws, "dagger": dagger, "club": club}
 
 
 # --------------------------------------------------------- condition marks

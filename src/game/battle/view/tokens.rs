@@ -49,6 +49,9 @@ pub fn icon_for(archetype: &str) -> &'static str {
         "crossbowman" => "crossbow",
         "shieldbearer" => "shield",
         "skirmisher" => "javelin",
+        "wyrm" => "claws",
+        "goblin" => "dagger",
+        "giant" => "club",
         _ => "sword",
     }
 }
@@ -98,7 +101,9 @@ fn spawn_tokens(
     assets: Res<AssetServer>,
     shown: Res<Shown>,
     archetypes: Query<&Archetype>,
+    sizes: Query<&crate::rules::components::Size>,
 ) {
+    use crate::rules::components::Size;
     let disc: Handle<Image> = assets.load("tokens/disc.png");
     mark_art.0 = MARKED
         .iter()
@@ -109,6 +114,14 @@ fn spawn_tokens(
             continue;
         };
         let arch = archetypes.get(e).map_or("swordsman", |a| a.0.as_str());
+        // Bigger creatures, bigger tokens (they still stand on one cell).
+        let scale = match sizes.get(e).copied().unwrap_or_default() {
+            Size::Tiny => 0.7,
+            Size::Small => 0.82,
+            Size::Medium => 1.0,
+            Size::Large => 1.3,
+            Size::Massive => 1.6,
+        };
         let f = roster.factions.get(cid.0 as usize).copied().unwrap_or(0);
         let col = factions
             .0
@@ -129,7 +142,7 @@ fn spawn_tokens(
                     Sprite {
                         image: disc.clone(),
                         color: col,
-                        custom_size: Some(Vec2::splat(TILE * 0.9)),
+                        custom_size: Some(Vec2::splat(TILE * 0.9 * scale)),
                         ..default()
                     },
                     Transform::from_xyz(0.0, 2.0, 0.0),
@@ -137,7 +150,7 @@ fn spawn_tokens(
                 p.spawn((
                     Sprite {
                         image: assets.load(format!("tokens/{}.png", icon_for(arch))),
-                        custom_size: Some(Vec2::splat(TILE * 0.62)),
+                        custom_size: Some(Vec2::splat(TILE * 0.62 * scale)),
                         ..default()
                     },
                     Transform::from_xyz(-1.0, 5.0, 0.1),
