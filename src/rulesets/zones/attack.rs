@@ -294,6 +294,25 @@ pub fn roll_damage(
     };
     let diff = size_difference(world, attacker, target, w);
     let times = if diff > 0 { 1u32 << diff } else { 1 };
+    let roll = roll_times(world, &expr, times);
+    let mut steps = Vec::new();
+    let mut value = roll.total;
+    if diff > 0 {
+        steps.push(Modifier::new("larger: dice doubled per size", 0, RULE_SIZE));
+    } else if diff < 0 {
+        let halved = halved(value, -diff);
+        steps.push(Modifier::new(
+            "smaller: halved per size",
+            halved - value,
+            RULE_SIZE,
+        ));
+        value = halved;
+    }
+    (roll, value, steps)
+}
+
+/// `expr` rolled `times` times and added up ("2 x 1D8").
+fn roll_times(world: &mut World, expr: &DiceExpr, times: u32) -> DiceRoll {
     let mut roll = DiceRoll {
         expr: if times > 1 {
             format!("{times} x {expr}")
@@ -310,20 +329,7 @@ pub fn roll_damage(
         roll.flat += r.flat;
         roll.total += r.total;
     }
-    let mut steps = Vec::new();
-    let mut value = roll.total;
-    if diff > 0 {
-        steps.push(Modifier::new("larger: dice doubled per size", 0, RULE_SIZE));
-    } else if diff < 0 {
-        let halved = halved(value, -diff);
-        steps.push(Modifier::new(
-            "smaller: halved per size",
-            halved - value,
-            RULE_SIZE,
-        ));
-        value = halved;
-    }
-    (roll, value, steps)
+    roll
 }
 
 /// Sizes the attacker is larger (positive) or smaller (negative) than the
@@ -1344,20 +1350,7 @@ fn blast_damage(world: &mut World, b: &BlastState) {
 /// One share of a split attack: `dice` times the weapon's dice, no size
 /// step (the share already counts the sizes), armour off.
 fn share_blow(world: &mut World, attacker: Cid, target: Cid, w: &Weapon, dice: u32) -> Blow {
-    let mut roll = DiceRoll {
-        expr: format!("{dice} x {}", w.damage),
-        dice: Vec::new(),
-        flat: 0,
-        total: 0,
-    };
-    for _ in 0..dice {
-        let r = w
-            .damage
-            .roll(&mut world.resource_mut::<Dice>(), &RollOptions::default());
-        roll.dice.extend(r.dice);
-        roll.flat += r.flat;
-        roll.total += r.total;
-    }
+    let roll = roll_times(world, &w.damage, dice);
     emit(
         world,
         BattleEvent::DamageRolled {
