@@ -175,6 +175,31 @@ pub fn line_col(text: &str, at: usize) -> (usize, usize) {
     (line, column)
 }
 
+/// A bestiary's archetype must name only equipment its ruleset defines:
+/// `items` are (kind, name, defined). The first undefined one is an error
+/// at its place in the bestiary file (`text` is the file's contents).
+pub fn check_archetype_equipment(
+    file: &Path,
+    text: &str,
+    archetype: &str,
+    items: &[(&str, &str, bool)],
+) -> Result<(), DataError> {
+    match items.iter().find(|(_, _, defined)| !defined) {
+        None => Ok(()),
+        Some((what, name, _)) => Err(DataError::new(
+            file,
+            locate(
+                text,
+                Some(&format!("\"{archetype}\"")),
+                &format!("\"{name}\""),
+            ),
+            format!(
+                "archetype `{archetype}` names {what} `{name}`, which equipment.ron does not define"
+            ),
+        )),
+    }
+}
+
 /// For semantic errors found after parsing: the 1-based line and column of
 /// the first occurrence of `needle` in `text` at or after the first
 /// occurrence of `anchor`. A missing anchor searches from the start of the
@@ -287,5 +312,20 @@ mod tests {
         assert_eq!(locate(text, Some("nope"), "cd"), (2, 1));
         assert_eq!(locate(text, None, "nothing"), (1, 1));
         assert_eq!(line_col(text, 1000), (4, 1));
+    }
+
+    #[test]
+    fn undefined_archetype_equipment_is_placed_in_the_bestiary() {
+        let text = "{\n  \"archer\": (weapons: [\"bow\"]),\n  \"brute\": (weapons: [\"bow\", \"maul\"]),\n}\n";
+        let f = Path::new("bestiary.ron");
+        let ok = [("weapon", "bow", true)];
+        assert!(check_archetype_equipment(f, text, "archer", &ok).is_ok());
+        let items = [("weapon", "bow", true), ("weapon", "maul", false)];
+        let e = check_archetype_equipment(f, text, "brute", &items).unwrap_err();
+        assert_eq!((e.line, e.column), (3, 30));
+        assert_eq!(
+            e.message,
+            "archetype `brute` names weapon `maul`, which equipment.ron does not define"
+        );
     }
 }

@@ -176,39 +176,17 @@ impl Ud10Data {
         let settings: Ud10Settings = load_ron(&dir.join("settings.ron"))?;
         let text = std::fs::read_to_string(&bestiary_path).unwrap_or_default();
         for (id, a) in &bestiary.archetypes {
-            let missing = a
-                .weapons
-                .iter()
-                .filter(|w| !equipment.weapons.contains_key(*w))
-                .map(|w| ("weapon", w))
-                .chain(
-                    a.armor
-                        .iter()
-                        .filter(|p| !equipment.armor.contains_key(*p))
-                        .map(|p| ("armor", p)),
-                )
-                .chain(
-                    a.shield
-                        .iter()
-                        .filter(|s| !equipment.shields.contains_key(*s))
-                        .map(|s| ("shield", s)),
-                )
-                .next();
-            if let Some((what, name)) = missing {
-                let (line, column) = crate::data::error::locate(
-                    &text,
-                    Some(&format!("\"{id}\"")),
-                    &format!("\"{name}\""),
-                );
-                return Err(DataError {
-                    file: bestiary_path,
-                    line,
-                    column,
-                    message: format!(
-                        "archetype `{id}` names {what} `{name}`, which equipment.ron does not define"
-                    ),
-                });
+            let mut items: Vec<(&str, &str, bool)> = Vec::new();
+            for w in &a.weapons {
+                items.push(("weapon", w, equipment.weapons.contains_key(w)));
             }
+            for p in &a.armor {
+                items.push(("armor", p, equipment.armor.contains_key(p)));
+            }
+            if let Some(s) = &a.shield {
+                items.push(("shield", s, equipment.shields.contains_key(s)));
+            }
+            crate::data::error::check_archetype_equipment(&bestiary_path, &text, id, &items)?;
             if a.weapons.is_empty() {
                 let (line, column) = crate::data::error::locate(&text, None, &format!("\"{id}\""));
                 return Err(DataError {

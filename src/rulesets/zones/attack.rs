@@ -51,6 +51,10 @@ pub struct AttackState {
     pub guards: Vec<Cid>,
     /// A non-lethal attack instead of a weapon's blow.
     pub maneuver: Option<Maneuver>,
+    /// Made from concealment: "Enemies attacked by a concealed character
+    /// are taken by surprise and can't react" (even once the attacker is
+    /// revealed, later in the same attack).
+    pub surprise: bool,
 }
 
 /// Who is being asked about an attack.
@@ -694,6 +698,7 @@ pub fn execute_maneuver(world: &mut World, attacker: Cid, target: Cid, kind: Man
         hidden: false,
         guards: Vec::new(),
         maneuver: Some(kind),
+        surprise: view::conditions(world, attacker).has(Condition::Concealed),
     };
     ask_target(world, state);
     reveal(world, attacker);
@@ -781,6 +786,7 @@ fn declare_attack(world: &mut World, attacker: Cid, target: Cid, weapon: usize, 
         hidden: false,
         guards: Vec::new(),
         maneuver: None,
+        surprise: view::conditions(world, attacker).has(Condition::Concealed),
     };
     if is_stunt(mode) {
         // "The attacker can propose an alternative effect to the target
@@ -868,7 +874,8 @@ fn accept_stunt(world: &mut World, state: &AttackState) {
 
 /// Ask the target to react, or go on to the guards.
 fn ask_target(world: &mut World, mut state: AttackState) {
-    if can_react(world, state.target, state.attacker)
+    if !state.surprise
+        && can_react(world, state.target, state.attacker)
         && !view::conditions(world, state.target).has(Condition::Surrendered)
     {
         state.stage = Stage::Target;
@@ -887,6 +894,9 @@ fn ask_target(world: &mut World, mut state: AttackState) {
 /// nearby the target of an attack can react by guarding them."
 pub fn guards(world: &World, state: &AttackState) -> Vec<Cid> {
     if state.hidden {
+        return Vec::new();
+    }
+    if state.surprise {
         return Vec::new();
     }
     view::allies(world, state.target)

@@ -8,7 +8,7 @@ use std::path::Path;
 use bevy::prelude::*;
 use serde::Deserialize;
 
-use crate::data::error::{DataError, load_ron, locate};
+use crate::data::error::{DataError, load_ron};
 use crate::data::level::CombatantDef;
 use crate::rules::components::{FireMode, Health, Loadout, ReloadCost, Size, Weapon, WeaponKind};
 use crate::rules::dice::DiceExpr;
@@ -199,36 +199,17 @@ impl ZonesData {
         let settings: ZonesSettings = load_ron(&dir.join("settings.ron"))?;
         let text = std::fs::read_to_string(&bestiary_path).unwrap_or_default();
         for (id, a) in &bestiary.archetypes {
-            let missing = a
-                .weapons
-                .iter()
-                .filter(|w| !equipment.weapons.contains_key(*w))
-                .map(|w| ("weapon", w))
-                .chain(
-                    a.armour
-                        .iter()
-                        .filter(|p| !equipment.armour.contains_key(*p))
-                        .map(|p| ("armour", p)),
-                )
-                .chain(
-                    a.shield
-                        .iter()
-                        .filter(|s| !equipment.shields.contains_key(*s))
-                        .map(|s| ("shield", s)),
-                )
-                .next();
-            if let Some((what, name)) = missing {
-                let (line, column) =
-                    locate(&text, Some(&format!("\"{id}\"")), &format!("\"{name}\""));
-                return Err(DataError {
-                    file: bestiary_path,
-                    line,
-                    column,
-                    message: format!(
-                        "archetype `{id}` names {what} `{name}`, which equipment.ron does not define"
-                    ),
-                });
+            let mut items: Vec<(&str, &str, bool)> = Vec::new();
+            for w in &a.weapons {
+                items.push(("weapon", w, equipment.weapons.contains_key(w)));
             }
+            for p in &a.armour {
+                items.push(("armour", p, equipment.armour.contains_key(p)));
+            }
+            if let Some(s) = &a.shield {
+                items.push(("shield", s, equipment.shields.contains_key(s)));
+            }
+            crate::data::error::check_archetype_equipment(&bestiary_path, &text, id, &items)?;
         }
         Ok(ZonesData {
             equipment,

@@ -145,7 +145,18 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
                     .push(format!("{mean:.1} damage on average; takes your turn"));
             }
         }
-        Command::NoReaction => p.title = "No reaction".into(),
+        Command::NoReaction => {
+            let stunt = world
+                .resource::<Pending>()
+                .attack
+                .as_ref()
+                .is_some_and(|a| a.stage == super::attack::Stage::Stunt);
+            p.title = if stunt {
+                "Refuse the offer and face the attack".into()
+            } else {
+                "No reaction".into()
+            };
+        }
         Command::Draw { weapon } => {
             let w = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon));
             p.title = format!(

@@ -2243,3 +2243,57 @@ fn a_larger_attacker_shares_its_dice_among_smaller_targets() {
     assert!(has(&e, man, Condition::Incapacitated));
     assert!(has(&e, gob, Condition::Dead));
 }
+
+/// §Effects of size in combat, Example: "A human throwing a fire bomb (d6
+/// damage, range 2, blast) would inflict full damage against the wyrm,
+/// thanks to the blast property" (a sword's 3 would only inflict 2).
+#[test]
+fn a_fire_bomb_does_full_damage_to_a_wyrm() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "skirmisher", faction: "players", at: (4, 0), name: "Thrower")"#,
+            r#"(archetype: "wyrm", faction: "bandits", at: (0, 0), name: "Wyrm", overrides: (armor: []))"#,
+        ],
+    );
+    // 2 zones of range 2: a WIT save, 4 passes; d6 = 3.
+    let mut e = start(&l, &[4, 3]);
+    let [thrower, wyrm] = ["Thrower", "Wyrm"].map(|n| cid(&e, n));
+    pass(&mut e);
+    activate(&mut e, thrower);
+    cmd(&mut e, thrower, Command::Draw { weapon: 2 });
+    let n = e.events().len();
+    attack(&mut e, thrower, wyrm, 2, MODE_STRIKE);
+    cmd(&mut e, wyrm, Command::NoReaction);
+    assert_eq!(damaged(&since(&e, n)), vec![(wyrm, 3, 17)]);
+}
+
+/// A stunt offered from concealment: refused, the attack goes on, and the
+/// target, taken by surprise, still cannot react (§Sneaking in combat).
+#[test]
+fn a_refused_stunt_from_concealment_still_takes_the_target_by_surprise() {
+    let all: Vec<String> = party((4, 0), (10, 1), (10, 0))
+        .into_iter()
+        .chain([
+            r#"(archetype: "bandit", faction: "bandits", at: (5, 1), name: "Lurker", overrides: (concealed: true))"#.to_string(),
+        ])
+        .collect();
+    let refs: Vec<&str> = all.iter().map(|s| s.as_str()).collect();
+    let l = level(&OPEN, &refs);
+    let mut e = start(&l, &[2]);
+    let [bal, lurker] = ["Balthasar", "Lurker"].map(|n| cid(&e, n));
+    activate(&mut e, lurker);
+    attack(&mut e, lurker, bal, 0, super::data::MODE_STUNT_SURRENDER);
+    assert_eq!(
+        prompt(&e),
+        Prompt::React {
+            actor: bal,
+            attacker: lurker
+        }
+    );
+    let n = e.events().len();
+    cmd(&mut e, bal, Command::NoReaction);
+    // No dodge or counter offered: the axe lands at once (d6 = 2).
+    assert_eq!(prompt(&e), Prompt::Act { actor: lurker });
+    assert_eq!(damaged(&since(&e, n)), vec![(bal, 2, 6)]);
+}
