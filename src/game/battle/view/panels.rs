@@ -585,6 +585,31 @@ fn preview_controls(ui: &mut egui::Ui, pacing: &Pacing, asked: &mut Asked) {
     });
 }
 
+/// Is `who`'s token in the upper half of the window?
+fn reactor_in_upper_half(world: &World, who: Cid) -> bool {
+    let Some(pos) = world
+        .get_resource::<Shown>()
+        .and_then(|s| s.get(who))
+        .map(|s| s.pos)
+    else {
+        return false;
+    };
+    let Some(mut q) =
+        world.try_query_filtered::<(&Transform, &Projection), With<super::camera::MainCamera>>()
+    else {
+        return false;
+    };
+    let Some((t, p)) = q.iter(world).next() else {
+        return false;
+    };
+    let scale = match p {
+        Projection::Orthographic(o) => o.scale,
+        _ => 1.0,
+    };
+    // World y above the camera centre is the upper half of the window.
+    (pos.y - t.translation.y) / scale > 0.0
+}
+
 fn reaction_dialog(
     ctx: &egui::Context,
     world: &World,
@@ -597,15 +622,25 @@ fn reaction_dialog(
     let moving = choices
         .iter()
         .any(|c| matches!(c, Command::Opportunity { .. }));
+    let offer = choices.contains(&Command::Accept);
     let title = if moving {
         "An enemy moves away!"
+    } else if offer {
+        "Attacked, with an offer!"
     } else {
         "Attacked!"
+    };
+    // Keep the dialog off the character it asks about: at the top of the
+    // map, unless the character stands in the upper half of the window.
+    let anchor = if reactor_in_upper_half(world, actor) {
+        (egui::Align2::CENTER_BOTTOM, egui::vec2(0.0, -260.0))
+    } else {
+        (egui::Align2::CENTER_TOP, egui::vec2(0.0, 80.0))
     };
     egui::Window::new(title)
         .collapsible(false)
         .resizable(false)
-        .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 80.0))
+        .anchor(anchor.0, anchor.1)
         .show(ctx, |ui| {
             ui.label(if moving {
                 format!(
