@@ -235,7 +235,25 @@ def club(d):
     d.ellipse([122, 36, 198, 112], fill=INK)
 
 
-ICONS = {"sword": sword, "bow": bow, "spear": spear, "axe": axe, "crown": crown,
+def hooves(d):
+    # A horseshoe: a mount.
+    d.arc([56, 44, 200, 188], 140, 400, fill=INK, width=30)
+    d.line([74, 158, 66, 212], fill=INK, width=28)
+    d.line([182, 158, 190, 212], fill=INK, width=28)
+    for (x, y) in [(76, 112), (180, 112), (100, 66), (156, 66)]:
+        d.ellipse([x - 6, y - 6, x + 6, y + 6], fill=(255, 255, 255, 255))
+
+
+def wheel(d):
+    # A cart wheel: a vehicle.
+    d.ellipse([48, 48, 208, 208], outline=INK, width=18)
+    d.ellipse([110, 110, 146, 146], fill=INK)
+    for k in range(8):
+        a = k * math.pi / 4
+        d.line([128, 128, 128 + 76 * math.cos(a), 128 + 76 * math.sin(a)], fill=INK, width=9)
+
+
+ICONS = {"hooves": hooves, "wheel": wheel, "sword": sword, "bow": bow, "spear": spear, "axe": axe, "crown": crown,
          "crossbow": crossbow, "shield": shield, "javelin": javelin,
          "claws": claws, "dagger": dagger, "club": club}
 

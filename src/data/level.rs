@@ -114,6 +114,9 @@ pub struct CombatantDef {
     pub name: Option<String>,
     pub facing: Option<Facing>,
     pub overrides: Overrides,
+    /// The name of the mount or vehicle it starts on (zones §Mounts and
+    /// vehicles in combat); a rider's `at` is its mount's cell.
+    pub riding: Option<String>,
 }
 
 /// Per-combatant changes to its archetype.
@@ -219,6 +222,52 @@ struct RawCombatant {
     facing: Option<Facing>,
     #[serde(default)]
     overrides: Overrides,
+    #[serde(default)]
+    riding: Option<String>,
+}
+
+/// A rider names a mount of its own faction, by name, that rides nobody
+/// itself and stands on the rider's cell.
+fn check_riding(all: &[RawCombatant], i: usize, mount: &str) -> Result<(), String> {
+    let c = &all[i];
+    let Some(m) = all.iter().position(|o| o.name.as_deref() == Some(mount)) else {
+        let names: Vec<&str> = all.iter().filter_map(|o| o.name.as_deref()).collect();
+        return Err(format!(
+            "combatant {} rides `{mount}`, which no combatant is named; expected one of {}",
+            i + 1,
+            quoted_list(&names)
+        ));
+    };
+    let o = &all[m];
+    if m == i {
+        return Err(format!(
+            "combatant {} rides itself; expected another's name",
+            i + 1
+        ));
+    }
+    if o.faction != c.faction {
+        return Err(format!(
+            "combatant {} rides `{mount}` of faction `{}`; expected a mount of its own faction `{}`",
+            i + 1,
+            o.faction,
+            c.faction
+        ));
+    }
+    if o.riding.is_some() {
+        return Err(format!(
+            "combatant {} rides `{mount}`, which rides another itself; expected a mount",
+            i + 1
+        ));
+    }
+    if o.at != c.at {
+        return Err(format!(
+            "combatant {} rides `{mount}` at {:?} but stands at {:?}; expected the mount's cell",
+            i + 1,
+            o.at,
+            c.at
+        ));
+    }
+    Ok(())
 }
 
 /// Read and validate one level file.
@@ -364,7 +413,10 @@ pub fn parse_level(file: &Path, text: &str) -> Result<Level, DataError> {
                 ),
             ));
         }
-        if let Some(&other) = occupied.get(&at) {
+        if let Some(mount) = &c.riding {
+            check_riding(&raw.combatants, i, mount)
+                .map_err(|msg| err(loc.pos_opt(combatant_field(i, "riding")), msg))?;
+        } else if let Some(&other) = occupied.get(&at) {
             return Err(err(
                 at_pos,
                 format!(
@@ -376,7 +428,9 @@ pub fn parse_level(file: &Path, text: &str) -> Result<Level, DataError> {
                 ),
             ));
         }
-        occupied.insert(at, i);
+        if c.riding.is_none() {
+            occupied.insert(at, i);
+        }
         combatants.push(CombatantDef {
             archetype: c.archetype.clone(),
             faction: c.faction.clone(),
@@ -384,6 +438,7 @@ pub fn parse_level(file: &Path, text: &str) -> Result<Level, DataError> {
             name: c.name.clone(),
             facing: c.facing,
             overrides: c.overrides.clone(),
+            riding: c.riding.clone(),
         });
     }
     for (i, f) in factions.iter().enumerate() {

@@ -10,7 +10,8 @@ use bevy::prelude::*;
 use crate::data::level::Facing;
 use crate::rules::battle::{Battle, BattleLog, Outcome, Roster};
 use crate::rules::components::{
-    Cid, Condition, Conditions, Heading, Health, HeldBy, Loadout, MoveMode, Position, TurnState,
+    Cid, Condition, Conditions, Heading, Health, HeldBy, Loadout, MoveMode, Position, Riding,
+    TurnState,
 };
 use crate::rules::event::BattleEvent;
 use crate::rules::map::Cell;
@@ -74,8 +75,12 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
                 *from
             };
             with::<Position>(world, *who, |p| p.0 = last);
+            carry_riders(world, *who, last);
             if let Some(f) = facing_towards(before_last, last) {
                 with::<Heading>(world, *who, |h| h.0 = f);
+                for r in riders(world, *who) {
+                    with::<Heading>(world, r, |h| h.0 = f);
+                }
             }
             with::<TurnState>(world, *who, |t| {
                 t.moved_dm += *cost_dm;
@@ -294,7 +299,19 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
         }
         BattleEvent::Displaced { who, to, .. } => {
             with::<Position>(world, *who, |p| p.0 = *to);
+            carry_riders(world, *who, *to);
         }
+        BattleEvent::Mounted { who, mount, .. } => {
+            if let Some(at) = pos(world, *mount) {
+                with::<Position>(world, *who, |p| p.0 = at);
+            }
+            with::<Riding>(world, *who, |r| r.0 = Some(*mount));
+        }
+        BattleEvent::Dismounted { who, to, .. } => {
+            with::<Riding>(world, *who, |r| r.0 = None);
+            with::<Position>(world, *who, |p| p.0 = *to);
+        }
+        BattleEvent::TurnHandedOver { .. } | BattleEvent::TurnReserved { .. } => {}
         BattleEvent::StuntProposed { .. }
         | BattleEvent::StuntAccepted { .. }
         | BattleEvent::BlastHits { .. }
@@ -327,6 +344,22 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
             b.phase = crate::rules::battle::Phase::Over;
             b.prompt = crate::rules::battle::Prompt::None;
         }
+    }
+}
+
+/// Those who ride `mount`.
+fn riders(world: &mut World, mount: Cid) -> Vec<Cid> {
+    let mut q = world.query::<(&Cid, &Riding)>();
+    q.iter(world)
+        .filter(|(_, r)| r.0 == Some(mount))
+        .map(|(c, _)| *c)
+        .collect()
+}
+
+/// Riders move with their mount.
+fn carry_riders(world: &mut World, mount: Cid, to: Cell) {
+    for r in riders(world, mount) {
+        with::<Position>(world, r, |p| p.0 = to);
     }
 }
 

@@ -75,6 +75,13 @@ pub enum Command {
         weapon: usize,
         shares: Vec<(Cid, u32)>,
     },
+    /// Get on a nearby mount or vehicle of one's own side.
+    Mount { mount: Cid },
+    /// Get off one's mount onto a free cell next to it.
+    Dismount { to: Cell },
+    /// One of a mount and its riders does nothing this turn and keeps its
+    /// turn to react.
+    Reserve,
 }
 
 /// A non-lethal attack: the target saves or suffers the consequence.

@@ -152,6 +152,20 @@ impl Condition {
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct HeldBy(pub Option<Cid>);
 
+/// The mount or vehicle this combatant rides, if any (zones §Mounts and
+/// vehicles in combat). A rider shares its mount's cell and moves with it.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Riding(pub Option<Cid>);
+
+/// A mount (a horse) or a vehicle (a cart): others can ride it.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Steed {
+    /// Riders or passengers it carries at most.
+    pub carries: u8,
+    /// A vehicle: moves only with someone aboard, never attacks nor reacts.
+    pub vehicle: bool,
+}
+
 /// The set of conditions a combatant is in.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Conditions(u32);

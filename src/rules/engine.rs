@@ -18,7 +18,7 @@ use crate::rules::battle::{
 use crate::rules::command::{Command, CommandMsg};
 use crate::rules::components::{
     Archetype, Cid, CombatantName, Condition, Conditions, Controller, FactionId, Heading, HeldBy,
-    Position, TurnState,
+    Position, Riding, Steed, TurnState,
 };
 use crate::rules::dice::Dice;
 use crate::rules::event::BattleEvent;
@@ -394,12 +394,44 @@ pub fn start_battle(
                 control,
                 TurnState::default(),
                 HeldBy::default(),
+                Riding::default(),
             ))
             .id();
         (hooks.equip)(world, e, c).map_err(|err| format!("{}: {err}", name))?;
         roster.entities.push(e);
         roster.names.push(name);
         roster.factions.push(f as u8);
+    }
+    // Riders (zones §Mounts and vehicles in combat): the level names each
+    // one's mount; the ruleset says what can carry whom.
+    for (i, c) in level.combatants.iter().enumerate() {
+        let Some(mount) = &c.riding else { continue };
+        let m = roster
+            .names
+            .iter()
+            .position(|n| n == mount)
+            .ok_or_else(|| format!("{}: rides unknown `{mount}`", roster.names[i]))?;
+        let Some(steed) = world.get::<Steed>(roster.entities[m]).copied() else {
+            return Err(format!(
+                "{} rides {mount}, which carries nobody under {}",
+                roster.names[i],
+                ruleset.id()
+            ));
+        };
+        let aboard = level
+            .combatants
+            .iter()
+            .filter(|o| o.riding.as_deref() == Some(mount.as_str()))
+            .count();
+        if aboard > usize::from(steed.carries) {
+            return Err(format!(
+                "{aboard} ride {mount}, which carries {} at most",
+                steed.carries
+            ));
+        }
+        world
+            .entity_mut(roster.entities[i])
+            .insert(Riding(Some(Cid(m as u16))));
     }
     world.insert_resource(roster);
     world.insert_resource(Factions(factions));

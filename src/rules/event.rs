@@ -364,4 +364,31 @@ pub enum BattleEvent {
         effect: &'static str,
         rule: Rule,
     },
+    /// `who` gets on `mount` (a mount or a vehicle) and shares its cell.
+    Mounted {
+        who: Cid,
+        mount: Cid,
+        rule: Rule,
+    },
+    /// `who` gets off `mount`, onto `to`; `thrown`: it did not choose to
+    /// (its mount went down, or it was pulled or pushed off).
+    Dismounted {
+        who: Cid,
+        mount: Cid,
+        to: Cell,
+        thrown: bool,
+        rule: Rule,
+    },
+    /// A mount and its riders take their turn together: `to` goes on with
+    /// it after `from`.
+    TurnHandedOver {
+        from: Cid,
+        to: Cid,
+        rule: Rule,
+    },
+    /// `who` does nothing in its pair's turn and keeps its turn to react.
+    TurnReserved {
+        who: Cid,
+        rule: Rule,
+    },
 }

@@ -499,6 +499,35 @@ pub fn describe(n: &Names, e: &BattleEvent) -> String {
         BattleEvent::StuntAccepted { who, effect, rule } => {
             format!("{} accepts: {effect}  [{rule}]", n.who(*who))
         }
+        BattleEvent::Mounted { who, mount, rule } => {
+            format!("{} gets on {}  [{rule}]", n.who(*who), n.who(*mount))
+        }
+        BattleEvent::Dismounted {
+            who,
+            mount,
+            to,
+            thrown,
+            rule,
+        } => format!(
+            "{} {} {} to ({}, {})  [{rule}]",
+            n.who(*who),
+            if *thrown {
+                "is thrown from"
+            } else {
+                "gets off"
+            },
+            n.who(*mount),
+            to.x,
+            to.y
+        ),
+        BattleEvent::TurnHandedOver { from, to, rule } => format!(
+            "{} goes on with {}'s turn  [{rule}]",
+            n.who(*to),
+            n.who(*from)
+        ),
+        BattleEvent::TurnReserved { who, rule } => {
+            format!("{} keeps its turn to react  [{rule}]", n.who(*who))
+        }
         BattleEvent::BattleEnded { winner, reason } => {
             let why = end_reason(reason);
             match winner {

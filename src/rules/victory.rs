@@ -8,10 +8,12 @@ use crate::rules::event::{BattleEvent, EndReason};
 use crate::rules::map::Map;
 use crate::rules::view;
 
-/// Factions with at least one combatant still in the fight.
+/// Factions with at least one combatant still in the fight. Mounts and
+/// vehicles do not count: a riderless horse does not carry on the fight.
 pub fn standing_factions(world: &World) -> Vec<u8> {
     let mut f: Vec<u8> = view::standing_all(world)
         .into_iter()
+        .filter(|c| view::steed(world, *c).is_none())
         .filter_map(|c| view::faction(world, c))
         .collect();
     f.sort();

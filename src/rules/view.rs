@@ -3,7 +3,7 @@
 use bevy::prelude::*;
 
 use crate::rules::battle::Roster;
-use crate::rules::components::{Cid, Conditions, FactionId, Position};
+use crate::rules::components::{Cid, Conditions, FactionId, Position, Riding, Steed};
 use crate::rules::map::Cell;
 
 pub fn entity(world: &World, cid: Cid) -> Option<Entity> {
@@ -70,18 +70,38 @@ pub fn allies(world: &World, cid: Cid) -> Vec<Cid> {
         .collect()
 }
 
-/// The standing combatant on a cell (the fallen do not hold their cell).
+/// The standing combatant on a cell (the fallen do not hold their cell);
+/// where a rider sits on its mount, the mount.
 pub fn standing_at(world: &World, at: Cell) -> Option<Cid> {
     standing_all(world)
         .into_iter()
-        .find(|c| cell(world, *c) == Some(at))
+        .find(|c| cell(world, *c) == Some(at) && riding(world, *c).is_none())
 }
 
-/// Cells held by standing combatants, except `except`.
+/// The mount or vehicle `who` rides, if any.
+pub fn riding(world: &World, who: Cid) -> Option<Cid> {
+    get::<Riding>(world, who).and_then(|r| r.0)
+}
+
+/// Who rides `mount`, in roster order.
+pub fn riders(world: &World, mount: Cid) -> Vec<Cid> {
+    all(world)
+        .into_iter()
+        .filter(|c| riding(world, *c) == Some(mount))
+        .collect()
+}
+
+/// Is `who` a mount or a vehicle?
+pub fn steed(world: &World, who: Cid) -> Option<Steed> {
+    get::<Steed>(world, who).copied()
+}
+
+/// Cells held by standing combatants, except `except` (riders share their
+/// mount's cell and do not hold one of their own).
 pub fn occupied(world: &World, except: Option<Cid>) -> Vec<Cell> {
     let mut v: Vec<Cell> = standing_all(world)
         .into_iter()
-        .filter(|c| Some(*c) != except)
+        .filter(|c| Some(*c) != except && riding(world, *c).is_none())
         .filter_map(|c| cell(world, c))
         .collect();
     v.sort();

@@ -33,6 +33,8 @@ pub enum Tool {
     /// Click a nearby enemy for a non-lethal attack of this kind (the
     /// weapon of a disarm is the one in the target's hand).
     Maneuver(ManeuverTool),
+    /// Click a free cell next to the mount to get off there.
+    Dismount,
 }
 
 /// The non-lethal attacks a click can make.
@@ -109,6 +111,9 @@ pub enum UiIntent {
     React(usize),
     /// Show this combatant's sheet.
     Select(Option<Cid>),
+    /// On a cell where a rider sits on its mount, strike the mount (true)
+    /// or the rider.
+    StrikeMounts(bool),
 }
 
 /// Pacing of the battle: GM preview controls and animation speed.
@@ -152,6 +157,9 @@ pub struct TurnUi {
     pub hover: Option<Cell>,
     pub selected: Option<Cid>,
     pub options: TurnOptions,
+    /// On a cell where a rider sits on its mount, a click strikes the mount
+    /// rather than the rider.
+    pub strike_mounts: bool,
     /// The prompt and log length the options were computed for.
     key: Option<(Prompt, usize)>,
 }
@@ -161,16 +169,17 @@ impl TurnUi {
     pub fn command_at(&self, world: &World, cell: Cell) -> Option<Command> {
         let actor = self.options.actor?;
         // Alternating activation: a click on one of the faction's
-        // characters gives it the turn.
-        if let Some(who) = view::standing_at(world, cell) {
+        // characters gives it the turn (on a mount's cell, the first of the
+        // pair who may take it).
+        for who in view::standing_all(world) {
             let activate = Command::Activate { who };
-            if self.options.legal.contains(&activate) {
+            if view::cell(world, who) == Some(cell) && self.options.legal.contains(&activate) {
                 return Some(activate);
             }
         }
-        let target = view::standing_at(world, cell)
-            .filter(|t| view::faction(world, *t) != view::faction(world, actor));
+        let target = target_at(world, cell, actor, self.strike_mounts);
         match (self.tool, target) {
+            (Tool::Dismount, _) => Some(Command::Dismount { to: cell }),
             (Tool::Move, Some(t)) => {
                 let weapon = view::get::<Loadout>(world, actor)?.ready?;
                 Some(Command::Attack {
@@ -208,6 +217,22 @@ impl TurnUi {
                     Command::Attack { .. } | Command::Aim { .. } | Command::Maneuver { .. }
                 )
         })
+    }
+}
+
+/// The enemy of `actor` a click on `cell` aims at: where a rider sits on its
+/// mount, the rider (or the mount, with `mounts`).
+pub fn target_at(world: &World, cell: Cell, actor: Cid, mounts: bool) -> Option<Cid> {
+    let mine = view::faction(world, actor);
+    let here: Vec<Cid> = view::standing_all(world)
+        .into_iter()
+        .filter(|c| view::cell(world, *c) == Some(cell) && view::faction(world, *c) != mine)
+        .collect();
+    let rider = here.iter().find(|c| view::riding(world, **c).is_some());
+    let mount = here.iter().find(|c| view::riding(world, **c).is_none());
+    match (rider, mount) {
+        (Some(r), Some(m)) => Some(if mounts { *m } else { *r }),
+        (r, m) => r.or(m).copied(),
     }
 }
 
@@ -336,6 +361,7 @@ fn handle_intents(world: &mut World) {
             UiIntent::Hover(c) => world.resource_mut::<TurnUi>().hover = c,
             UiIntent::Tool(t) => world.resource_mut::<TurnUi>().tool = t,
             UiIntent::Select(c) => world.resource_mut::<TurnUi>().selected = c,
+            UiIntent::StrikeMounts(b) => world.resource_mut::<TurnUi>().strike_mounts = b,
             UiIntent::Click(cell) => {
                 let ui = world.resource::<TurnUi>().clone();
                 match ui.command_at(world, cell) {

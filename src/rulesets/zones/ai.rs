@@ -18,6 +18,7 @@ use super::attack::{
 };
 use super::check::{self, check_strike, check_strike_drawn, stats};
 use super::data::{MODE_STRIKE, MODE_STUNT_SURRENDER};
+use super::mounts;
 use super::movement::{self, nearest_enemy_zones, reach, remaining};
 use super::nonlethal::{check_maneuver, holding, may_resist, shove_end};
 use super::round::{ZonesRound, eligible};
@@ -238,9 +239,52 @@ fn activation(world: &World, faction: u8) -> Command {
         }
     }
     match best {
-        Some((_, who)) => Command::Activate { who },
+        // A mount and its riders take their turn together: the mount goes
+        // first, to carry them where they can strike.
+        Some((_, who)) => Command::Activate {
+            who: mounts::pair(world, who).first().copied().unwrap_or(who),
+        },
         None => Command::Pass,
     }
+}
+
+/// A mount or vehicle with riders still to act this turn: carry them away if
+/// one is broken; a vehicle stands still for its passengers to shoot; a
+/// mount keeps to half speed when a rider could strike from here. `None`:
+/// act as anyone would.
+fn steer(world: &World, actor: Cid) -> Option<Command> {
+    let riders = mounts::standing_riders(world, actor);
+    if riders.is_empty() {
+        return None;
+    }
+    if riders
+        .iter()
+        .any(|r| view::conditions(world, *r).has(Condition::Broken))
+    {
+        return Some(match broken(world, actor) {
+            Command::Surrender => Command::EndTurn,
+            c => c,
+        });
+    }
+    let pending: Vec<Cid> = riders
+        .into_iter()
+        .filter(|r| mounts::budget_of(world, *r).is_some_and(|b| !b.acted()))
+        .collect();
+    if pending.is_empty() {
+        return None;
+    }
+    if mounts::is_vehicle(world, actor) {
+        return Some(Command::EndTurn);
+    }
+    None
+}
+
+/// A rider who could strike from where it sits now.
+fn rider_can_strike(world: &World, mount: Cid) -> bool {
+    mounts::standing_riders(world, mount).into_iter().any(|r| {
+        mounts::budget_of(world, r).is_some_and(|b| !b.acted())
+            && best_strike_here(world, r, false).is_some()
+    })
 }
 
 fn act(world: &World, actor: Cid) -> Command {
@@ -255,9 +299,12 @@ fn act(world: &World, actor: Cid) -> Command {
     if conds.has(Condition::Broken) {
         return broken(world, actor);
     }
+    if let Some(c) = steer(world, actor) {
+        return c;
+    }
     let t = world.resource::<ZonesRound>().turn.clone();
     let half = stats(world, actor).map_or(1, |s| s.half_speed());
-    if !t.main && t.bonus < 2 && t.zones <= half {
+    if !t.main && t.bonus < 2 && !t.beyond(half) {
         let strike = best_strike_here(world, actor, false);
         let strike_v = strike.map_or(0.0, |s| s.0);
         if let Some((v, c)) = best_maneuver(world, actor)
@@ -296,7 +343,9 @@ fn act(world: &World, actor: Cid) -> Command {
             return d;
         }
     }
+    // At full speed the riders could not act: not while one could strike.
     if !t.main
+        && !rider_can_strike(world, actor)
         && let Some(path) = approach(world, actor, false)
     {
         return Command::Move { path };
@@ -389,7 +438,7 @@ fn approach(world: &World, actor: Cid, keep_actions: bool) -> Option<Vec<Cell>> 
     let s = stats(world, actor)?;
     let t = world.resource::<ZonesRound>().turn.clone();
     let budget = if keep_actions {
-        s.half_speed().saturating_sub(t.zones)
+        (2 * s.half_speed()).saturating_sub(t.spent_halves()) / 2
     } else {
         remaining(world, actor)
     };
@@ -460,6 +509,15 @@ fn approach(world: &World, actor: Cid, keep_actions: bool) -> Option<Vec<Cell>> 
 /// "Those who fail must surrender or retreat": get away if possible,
 /// else leave the map, else surrender.
 fn broken(world: &World, actor: Cid) -> Command {
+    // A rider is carried off by its mount, which goes first; if it did not
+    // get away, the rider gives up.
+    if let Some(m) = view::riding(world, actor) {
+        return if mounts::moving(world, m) {
+            Command::EndTurn
+        } else {
+            Command::Surrender
+        };
+    }
     if movement::check_flee(world, actor).is_ok() {
         return Command::Flee;
     }

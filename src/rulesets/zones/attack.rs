@@ -238,7 +238,7 @@ pub fn wit_save_reason(
     if 2 * dist > range_against(world, attacker, target, w) {
         return Some("to hit beyond half range");
     }
-    let moved = !reaction && world.resource::<ZonesRound>().turn.zones > 0;
+    let moved = !reaction && super::mounts::moved_this_turn(world, attacker);
     moved.then_some("to hit while moving")
 }
 
@@ -291,7 +291,7 @@ pub fn roll_damage(
     w: &Weapon,
     mode: usize,
 ) -> (DiceRoll, i32, Vec<Modifier>) {
-    let expr: DiceExpr = if mode == MODE_HOLD_BACK {
+    let expr: DiceExpr = if mode == MODE_HOLD_BACK || mounted(world, attacker) {
         impaired()
     } else {
         w.damage.clone()
@@ -313,6 +313,12 @@ pub fn roll_damage(
         value = halved;
     }
     (roll, value, steps)
+}
+
+/// "Attacks made by riders and passengers are impaired" (§Mounts and
+/// vehicles in combat).
+pub fn mounted(world: &World, attacker: Cid) -> bool {
+    view::riding(world, attacker).is_some()
 }
 
 /// `expr` rolled `times` times and added up ("2 x 1D8").
@@ -390,7 +396,11 @@ fn odds_with_dice(
     smaller: i32,
 ) -> DamageOdds {
     let diff = smaller;
-    let expr = w.mode_damage(mode);
+    let expr = &if mounted(world, attacker) {
+        impaired()
+    } else {
+        w.mode_damage(mode).clone()
+    };
     let (lo, hi) = (expr.min(None) * times, expr.max(None) * times);
     let (arm, _) = armour(world, attacker, target, w);
     let suffered = |v: i32| (if diff < 0 { halved(v, -diff) } else { v } - arm).max(0);
@@ -623,7 +633,10 @@ pub fn land(world: &mut World, b: &Blow) {
 /// those who have not yet taken their turn this round may; a grabbed
 /// character "can't act" ("The bandit can't react since he is grabbed").
 pub fn can_react(world: &World, who: Cid, attacker: Cid) -> bool {
-    view::standing(world, who)
+    // Vehicles never react; riders carried at full speed cannot.
+    !super::mounts::is_vehicle(world, who)
+        && !super::mounts::carried_fast(world, who)
+        && view::standing(world, who)
         && view::get::<TurnState>(world, who).is_some_and(|t| !t.done)
         && !view::conditions(world, attacker).has(Condition::Concealed)
         && !view::conditions(world, who).has(Condition::Grabbed)

@@ -13,6 +13,7 @@ use super::attack::{
 };
 use super::data::is_stunt;
 use super::data::{MODE_DEATH_BLOW, ZonesStats};
+use super::mounts;
 use super::movement::{check_flee, check_move};
 use super::nonlethal::{check_break_free, check_free_ally, check_maneuver, holder};
 use super::round::{ZonesRound, eligible};
@@ -139,6 +140,9 @@ fn check_reaction(
                 if !nearby(world, actor, *who) {
                     return illegal(format!("{} is not nearby", name(world, *who)));
                 }
+                if !mounts::swap_allowed(world, actor, *who) {
+                    return illegal("a rider or a carrying mount cannot swap places");
+                }
                 Ok(())
             }
             (Stage::Guard, Command::Guard) => Ok(()),
@@ -200,6 +204,9 @@ pub fn check_strike_drawn(
     let Some(l) = view::get::<Loadout>(world, who) else {
         return illegal("no weapons");
     };
+    if mounts::is_vehicle(world, who) {
+        return illegal("a vehicle does not attack");
+    }
     let unarmed = index + 1 == l.weapons.len();
     if !unarmed && !drawn && l.ready != Some(index) {
         return illegal(format!("the {} is not in hand", w.name));
@@ -213,6 +220,9 @@ pub fn check_strike_drawn(
         return illegal("no such attack");
     }
     if is_stunt(mode) {
+        if view::steed(world, who).is_some() {
+            return illegal("a mount offers no terms");
+        }
         if reaction {
             return illegal("a stunt is proposed with an attack of your own");
         }
@@ -243,7 +253,7 @@ pub fn check_strike_drawn(
         if dist > range {
             return illegal(format!("out of range: {dist} zones, range {range}"));
         }
-        let moved = !reaction && world.resource::<ZonesRound>().turn.zones > 0;
+        let moved = !reaction && mounts::moved_this_turn(world, who);
         if moved && 2 * dist > range {
             return illegal("beyond half range while moving");
         }
@@ -260,6 +270,14 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
     let t = world.resource::<ZonesRound>().turn.clone();
     let broken = view::conditions(world, actor).has(Condition::Broken);
     let half = stats(world, actor).map_or(1, |s| s.half_speed());
+    // A pair's turn passes between its members.
+    if let Command::Activate { who } = command {
+        return mounts::check_handover(world, actor, *who);
+    }
+    if let Command::Reserve = command {
+        return mounts::check_reserve(world, actor);
+    }
+    let riding = view::riding(world, actor);
     // "Grabbed characters can't act, and can only spend their turn to
     // attempt to break free".
     if view::conditions(world, actor).has(Condition::Grabbed) {
@@ -279,8 +297,14 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
         if t.bonus >= 2 {
             return illegal("two bonus actions took the place of the main action");
         }
-        if t.zones > half {
+        if t.beyond(half) {
             return illegal("moved at full speed: no actions this turn");
+        }
+        if mounts::carried_fast(world, actor) {
+            return illegal("carried at full speed: no actions this turn (§Mounts and vehicles)");
+        }
+        if mounts::is_vehicle(world, actor) {
+            return illegal("a vehicle only moves");
         }
         Ok(())
     };
@@ -299,7 +323,20 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             main_action()?;
             super::attack::check_split(world, actor, *weapon, shares)
         }
-        Command::Move { path } => check_move(world, actor, path).map(|_| ()),
+        Command::Move { path } => {
+            if let Some(m) = riding {
+                return illegal(format!(
+                    "riding {}: it carries you; get off to walk",
+                    name(world, m)
+                ));
+            }
+            if mounts::idle_vehicle(world, actor) {
+                return illegal("a vehicle moves only with someone aboard");
+            }
+            check_move(world, actor, path).map(|_| ())
+        }
+        Command::Mount { mount } => mounts::check_mount(world, actor, *mount),
+        Command::Dismount { to } => mounts::check_dismount(world, actor, *to),
         Command::Attack {
             target,
             weapon,
@@ -321,8 +358,13 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             if t.bonus_left() == 0 {
                 return illegal("no bonus action left");
             }
-            if t.zones > half {
+            if t.beyond(half) {
                 return illegal("moved at full speed: no actions this turn");
+            }
+            if mounts::carried_fast(world, actor) {
+                return illegal(
+                    "carried at full speed: no actions this turn (§Mounts and vehicles)",
+                );
             }
             Ok(())
         }
@@ -332,7 +374,15 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             }
             Ok(())
         }
-        Command::Flee => check_flee(world, actor),
+        Command::Flee => {
+            if riding.is_some() {
+                return illegal("riding: the mount carries you off the field");
+            }
+            if mounts::idle_vehicle(world, actor) {
+                return illegal("a vehicle moves only with someone aboard");
+            }
+            check_flee(world, actor)
+        }
         Command::Activate { .. } | Command::Pass | Command::FirstTurnTo { .. } => {
             illegal("a character is taking its turn")
         }

@@ -10,7 +10,9 @@ use serde::Deserialize;
 
 use crate::data::error::{DataError, load_ron};
 use crate::data::level::CombatantDef;
-use crate::rules::components::{FireMode, Health, Loadout, ReloadCost, Size, Weapon, WeaponKind};
+use crate::rules::components::{
+    FireMode, Health, Loadout, ReloadCost, Size, Steed, Weapon, WeaponKind,
+};
 use crate::rules::dice::DiceExpr;
 
 use super::settings::ZonesSettings;
@@ -134,6 +136,13 @@ pub struct ArchetypeDef {
     pub sprint: bool,
     #[serde(default)]
     pub fearless: bool,
+    /// A mount or vehicle: how many ride it (§Mounts and vehicles in combat).
+    #[serde(default)]
+    pub carries: u8,
+    /// A vehicle rather than a mount: moves only with someone aboard, never
+    /// attacks nor reacts.
+    #[serde(default)]
+    pub vehicle: bool,
 }
 
 fn two() -> u32 {
@@ -187,6 +196,7 @@ pub struct ZonesBundle {
     pub size: Size,
     pub health: Health,
     pub loadout: Loadout,
+    pub steed: Option<Steed>,
 }
 
 impl ZonesData {
@@ -322,6 +332,10 @@ impl ZonesData {
                 ready: Some(0),
                 weapons,
             },
+            steed: (a.carries > 0).then_some(Steed {
+                carries: a.carries,
+                vehicle: a.vehicle,
+            }),
         })
     }
 }

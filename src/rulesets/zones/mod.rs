@@ -10,6 +10,7 @@ pub mod check;
 pub mod data;
 pub mod gear;
 pub mod morale;
+pub mod mounts;
 pub mod movement;
 pub mod nonlethal;
 pub mod preview;
@@ -100,9 +101,11 @@ fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), St
         .get_resource::<ZonesData>()
         .ok_or("zones data is not loaded")?;
     let b = data.equip(def)?;
-    world
-        .entity_mut(entity)
-        .insert((b.stats, b.size, b.health, b.loadout));
+    let mut e = world.entity_mut(entity);
+    e.insert((b.stats, b.size, b.health, b.loadout));
+    if let Some(s) = b.steed {
+        e.insert(s);
+    }
     Ok(())
 }
 
@@ -119,15 +122,34 @@ fn resolve(world: &mut World) {
 fn execute(world: &mut World, actor: Cid, command: &Command) {
     if !matches!(
         command,
-        Command::Activate { .. } | Command::Pass | Command::FirstTurnTo { .. }
+        Command::Activate { .. } | Command::Pass | Command::FirstTurnTo { .. } | Command::Reserve
     ) {
         nonlethal::let_go_unless_kept(world, actor, command);
     }
+    execute_command(world, actor, command);
+    mounts::tidy_riders(world);
+    // Whoever holds the turn and is now out of the fight (thrown from a
+    // falling mount as the turn came to it) ends it.
+    if let Prompt::Act { actor: a } = world.resource::<Battle>().prompt
+        && !view::standing(world, a)
+    {
+        round::end_turn(world, a);
+    }
+}
+
+fn execute_command(world: &mut World, actor: Cid, command: &Command) {
     match command {
         Command::Activate { who } => {
+            if let Prompt::Act { actor: from } = world.resource::<Battle>().prompt {
+                mounts::hand_over(world, from, *who);
+                return;
+            }
             let f = view::faction(world, *who).unwrap_or(0);
             round::activate(world, f, *who);
         }
+        Command::Mount { mount } => mounts::mount(world, actor, *mount),
+        Command::Dismount { to } => mounts::dismount(world, actor, *to),
+        Command::Reserve => mounts::reserve(world, actor),
         Command::Pass => {
             if let Prompt::Activate { faction, .. } = world.resource::<Battle>().prompt {
                 emit(
@@ -311,6 +333,24 @@ pub fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
         }
         Prompt::Act { .. } => {
             push(Command::EndTurn);
+            push(Command::Reserve);
+            for b in world.resource::<ZonesRound>().team.clone() {
+                if let Some(who) = b.who {
+                    push(Command::Activate { who });
+                }
+            }
+            for mount in view::allies(world, actor) {
+                push(Command::Mount { mount });
+            }
+            if let Some(at) = view::riding(world, actor).and_then(|m| view::cell(world, m)) {
+                for dy in -1..=1 {
+                    for dx in -1..=1 {
+                        push(Command::Dismount {
+                            to: crate::rules::map::Cell::new(at.x + dx, at.y + dy),
+                        });
+                    }
+                }
+            }
             push(Command::BreakFree);
             for who in view::allies(world, actor) {
                 push(Command::FreeAlly { who });

@@ -34,9 +34,11 @@ pub fn who_checks(world: &World) -> Vec<Cid> {
         let original = r.original.get(f).copied().unwrap_or(0);
         let at_start = r.start_standing.get(f).copied().unwrap_or(0);
         let standing = now.get(f).copied().unwrap_or(0);
+        // Mounts and vehicles follow their riders (Fray decides).
         let members: Vec<Cid> = view::standing_all(world)
             .into_iter()
             .filter(|c| view::faction(world, *c) == Some(f as u8))
+            .filter(|c| view::steed(world, *c).is_none())
             .collect();
         let triggered = if original > 1 {
             // A group: reduced to half or less of its original numbers,

@@ -30,12 +30,14 @@ pub const RULE_OPPORTUNITY: &str = "zones §Opportunity attacks";
 pub fn remaining(world: &World, who: Cid) -> u32 {
     let Some(s) = stats(world, who) else { return 0 };
     let t = &world.resource::<ZonesRound>().turn;
-    let cap = if t.acted() {
+    // A mount whose rider acted keeps to half speed (§Mounts and vehicles:
+    // at full speed, riders "can't take any action").
+    let cap = if t.acted() || super::mounts::riders_acted(world, who) {
         s.half_speed()
     } else {
         s.full_speed()
     };
-    cap.saturating_sub(t.zones)
+    (2 * cap).saturating_sub(t.spent_halves()) / 2
 }
 
 /// Cells `who` may not enter: held by an enemy, or outside every zone. Cells
@@ -206,8 +208,9 @@ pub fn nearest_enemy_zones(world: &World, who: Cid, at: Cell) -> Option<u32> {
 /// The mode a move makes: within half speed it keeps the actions.
 pub fn mode_after(world: &World, who: Cid, zones: u32) -> MoveMode {
     let half = stats(world, who).map_or(1, |s| s.half_speed());
-    let moved = world.resource::<ZonesRound>().turn.zones + zones;
-    if moved <= half {
+    let t = &world.resource::<ZonesRound>().turn;
+    let moved = 2 * (t.zones + zones) + t.halves;
+    if moved <= 2 * half {
         MoveMode::Standard
     } else {
         MoveMode::Full
@@ -302,6 +305,7 @@ fn emit_segment(world: &mut World, who: Cid, from: Cell, segment: &mut Vec<Cell>
     }
     super::attack::reveal_seen(world);
     world.resource_mut::<ZonesRound>().turn.zones += zones;
+    super::mounts::after_mount_moved(world, who);
 }
 
 /// After the opportunity attacks at a border: the move resumes if the mover
@@ -376,11 +380,15 @@ pub fn flee(world: &mut World, who: Cid) {
             return;
         }
     }
-    emit(
-        world,
-        BattleEvent::Fled {
-            who,
-            rule: RULE_CHASE,
-        },
-    );
+    // A mount carries its riders away.
+    let riders = super::mounts::standing_riders(world, who);
+    for c in std::iter::once(who).chain(riders) {
+        emit(
+            world,
+            BattleEvent::Fled {
+                who: c,
+                rule: RULE_CHASE,
+            },
+        );
+    }
 }

@@ -58,6 +58,16 @@ pub fn check_maneuver(world: &World, who: Cid, target: Cid, kind: Maneuver) -> R
     if !nearby(world, who, target) {
         return illegal("non-lethal attacks only reach nearby characters (the same zone)");
     }
+    // Fray decides: a mount barges into people but has no hands to grab or
+    // disarm with; a vehicle does neither.
+    if let Some(s) = view::steed(world, who) {
+        if s.vehicle {
+            return illegal("a vehicle only moves");
+        }
+        if kind != Maneuver::Shove {
+            return illegal("a mount can shove, but neither grab nor disarm");
+        }
+    }
     match kind {
         Maneuver::Disarm { weapon } => {
             let Some(w) = view::get::<Loadout>(world, target).and_then(|l| l.weapons.get(weapon))
@@ -202,6 +212,16 @@ pub fn land_maneuver(world: &mut World, attacker: Cid, target: Cid, kind: Maneuv
             if let Some(other) = holding(world, attacker) {
                 release(world, attacker, other, RULE_GRAPPLE);
             }
+            // Fray decides: a grabbed rider is pulled down off its mount.
+            if let Some(m) = view::riding(world, target)
+                && let Some(at) = view::cell(world, m)
+            {
+                let to = super::mounts::landing_near(world, at, view::cell(world, attacker));
+                super::mounts::throw_off(world, target, to);
+                if !view::standing(world, target) {
+                    return;
+                }
+            }
             emit(
                 world,
                 BattleEvent::Grabbed {
@@ -271,6 +291,13 @@ fn shove(world: &mut World, attacker: Cid, target: Cid) {
         return;
     };
     let (cur, fell) = shove_end(world, attacker, target);
+    // Fray decides: a shoved rider is pushed off its mount, and falls.
+    if view::riding(world, target).is_some() && (cur != at || fell.is_some()) {
+        super::mounts::throw_off(world, target, at);
+        if !view::standing(world, target) {
+            return;
+        }
+    }
     let pit_damage = world.resource::<ZonesSettings>().pit_damage.clone();
     match (fell, pit_damage) {
         (Some(pit), None) => {
@@ -294,7 +321,7 @@ fn shove(world: &mut World, attacker: Cid, target: Cid) {
 }
 
 /// Damage no armour reduces.
-fn direct_damage(world: &mut World, target: Cid, dice: &DiceExpr, rule: &'static str) {
+pub(super) fn direct_damage(world: &mut World, target: Cid, dice: &DiceExpr, rule: &'static str) {
     let r = dice.roll(&mut world.resource_mut::<Dice>(), &RollOptions::default());
     emit(
         world,

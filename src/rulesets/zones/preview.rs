@@ -74,7 +74,59 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
             mode,
         } => attack(world, actor, *target, *weapon, *mode, &mut p),
         Command::Activate { who } => {
-            p.title = format!("{} takes the turn", name(world, *who));
+            if matches!(world.resource::<Battle>().prompt, Prompt::Act { .. }) {
+                p.title = format!("Give the turn to {}", name(world, *who));
+                p.lines.push(
+                    "a mount and its riders take their turn together; you can take it back  (zones §Mounts and vehicles in combat)"
+                        .into(),
+                );
+            } else {
+                p.title = format!("{} takes the turn", name(world, *who));
+                let pair = super::mounts::pair(world, *who);
+                if pair.len() > 1 {
+                    let names: Vec<String> = pair.iter().map(|c| name(world, *c)).collect();
+                    p.lines.push(format!(
+                        "together with its pair: {}  (zones §Mounts and vehicles in combat)",
+                        names.join(", ")
+                    ));
+                }
+            }
+        }
+        Command::Mount { mount } => {
+            p.title = format!("Get on {}", name(world, *mount));
+            p.lines.push(
+                "counts as moving half a zone; your attacks from the saddle are impaired  (zones §Mounts and vehicles in combat)"
+                    .into(),
+            );
+            if super::mounts::moving(world, *mount) {
+                let agi = stats(world, actor).map_or(0, |s| s.agi);
+                p.chance = Some(save_chance(world, agi));
+                p.lines.push(format!(
+                    "it is moving: AGI save under {agi}, or fall for d4 direct damage"
+                ));
+            }
+        }
+        Command::Dismount { to } => {
+            p.title = format!("Get off onto {to}");
+            p.lines.push(
+                "counts as moving half a zone  (zones §Mounts and vehicles in combat)".into(),
+            );
+            if let Some(m) = view::riding(world, actor)
+                && super::mounts::moving(world, m)
+            {
+                let agi = stats(world, actor).map_or(0, |s| s.agi);
+                p.chance = Some(save_chance(world, agi));
+                p.lines.push(format!(
+                    "the mount is moving: AGI save under {agi}, or d4 direct damage"
+                ));
+            }
+        }
+        Command::Reserve => {
+            p.title = "Keep this turn to react".into();
+            p.lines.push(
+                "do nothing now; dodge, counter or guard later this round  (zones §Mounts and vehicles in combat)"
+                    .into(),
+            );
         }
         Command::Pass => {
             p.title = "Pass: keep everyone's turn for later (or for reactions)".into();
@@ -258,6 +310,11 @@ fn attack(world: &World, actor: Cid, target: Cid, weapon: usize, mode: usize, p:
         p.lines
             .push("kills a nearby incapacitated target  (zones §Attacking)".into());
         return;
+    }
+    if super::attack::mounted(world, actor) {
+        p.lines.push(
+            "from the saddle: impaired damage, a d4  (zones §Mounts and vehicles in combat)".into(),
+        );
     }
     if is_stunt(mode) {
         p.lines.push(format!(

@@ -26,12 +26,27 @@ pub struct TurnBudget {
     pub main: bool,
     /// Bonus actions spent.
     pub bonus: u8,
+    /// Half zones spent getting on or off a mount (§Mounts and vehicles in
+    /// combat: "counts as moving half a zone").
+    pub halves: u32,
 }
 
 impl TurnBudget {
     /// Any action taken: movement is then limited to half speed.
     pub fn acted(&self) -> bool {
         self.main || self.bonus > 0
+    }
+    /// Movement spent, in half zones.
+    pub fn spent_halves(&self) -> u32 {
+        2 * self.zones + self.halves
+    }
+    /// Moved beyond `half` zones (half speed): no actions this turn.
+    pub fn beyond(&self, half: u32) -> bool {
+        self.spent_halves() > 2 * half
+    }
+    /// Nothing done yet this turn.
+    pub fn untouched(&self) -> bool {
+        !self.acted() && self.spent_halves() == 0
     }
     /// Bonus actions still allowed: one, or two instead of the main action.
     pub fn bonus_left(&self) -> u8 {
@@ -61,6 +76,14 @@ pub struct ZonesRound {
     pub start_health: Vec<i32>,
     /// Round 0, the concealed characters' bonus round (§Sneaking in combat).
     pub bonus: bool,
+    /// The others taking this turn together with the one acting (a mount
+    /// and its riders), with what each has spent.
+    pub team: Vec<TurnBudget>,
+    /// Who kept its turn to react this round (§Mounts and vehicles).
+    pub reserved: Vec<Cid>,
+    /// Riders whose mount moved at full speed this round: no action nor
+    /// reaction.
+    pub carried_fast: Vec<Cid>,
 }
 
 /// Move the battle on when nothing is prompted.
@@ -116,11 +139,14 @@ fn choose_holder(world: &mut World) {
     r.original = original;
 }
 
-/// Standing members of each faction.
+/// Standing members of each faction (mounts and vehicles not counted).
 pub fn standing_per_faction(world: &World) -> Vec<usize> {
     let n = world.resource::<Factions>().0.len();
     let mut v = vec![0; n];
     for c in view::standing_all(world) {
+        if view::steed(world, c).is_some() {
+            continue;
+        }
         if let Some(f) = view::faction(world, c)
             && let Some(slot) = v.get_mut(f as usize)
         {
@@ -154,6 +180,9 @@ fn begin(world: &mut World) {
     r.passes = 0;
     r.opening = true;
     r.turn = TurnBudget::default();
+    r.team.clear();
+    r.reserved.clear();
+    r.carried_fast.clear();
     r.start_standing = start_standing;
     r.start_health = start_health;
     world.resource_mut::<Battle>().phase = Phase::Activation;
@@ -161,14 +190,17 @@ fn begin(world: &mut World) {
 }
 
 /// Characters of `faction` who can still take a turn this round (in the
-/// bonus round, only the concealed).
+/// bonus round, only the concealed; never one who reserved its turn to
+/// react, nor a vehicle with nobody aboard).
 pub fn eligible(world: &World, faction: u8) -> Vec<Cid> {
-    let bonus = world.resource::<ZonesRound>().bonus;
+    let r = world.resource::<ZonesRound>();
     view::standing_all(world)
         .into_iter()
         .filter(|c| view::faction(world, *c) == Some(faction))
         .filter(|c| view::get::<TurnState>(world, *c).is_some_and(|t| !t.done))
-        .filter(|c| !bonus || view::conditions(world, *c).has(Condition::Concealed))
+        .filter(|c| !r.bonus || view::conditions(world, *c).has(Condition::Concealed))
+        .filter(|c| !r.reserved.contains(c))
+        .filter(|c| !super::mounts::idle_vehicle(world, *c))
         .collect()
 }
 
@@ -229,6 +261,16 @@ pub fn activate(world: &mut World, faction: u8, who: Cid) {
             rule: RULE_PROCEDURE,
         },
     );
+    // "Mounts and riders, as well as vehicles and passengers, take turn
+    // together."
+    let team: Vec<TurnBudget> = super::mounts::pair(world, who)
+        .into_iter()
+        .filter(|c| *c != who)
+        .map(|c| TurnBudget {
+            who: Some(c),
+            ..default()
+        })
+        .collect();
     {
         let mut r = world.resource_mut::<ZonesRound>();
         r.passes = 0;
@@ -237,15 +279,26 @@ pub fn activate(world: &mut World, faction: u8, who: Cid) {
             who: Some(who),
             ..default()
         };
+        r.team = team;
     }
     emit(world, BattleEvent::TurnStarted { who });
     world.resource_mut::<Battle>().prompt = Prompt::Act { actor: who };
 }
 
-/// End `who`'s turn and hand play to the next faction.
+/// End `who`'s turn: the next of its pair goes on with the turn, else play
+/// passes to the next faction.
 pub fn end_turn(world: &mut World, who: Cid) {
     if world.resource::<Battle>().prompt == (Prompt::Act { actor: who }) {
         emit(world, BattleEvent::TurnEnded { who });
+    }
+    finish_part(world, who);
+}
+
+/// `who` is through with its part of the turn (ended or reserved): the next
+/// of its pair goes on, else play passes to the next faction.
+pub fn finish_part(world: &mut World, who: Cid) {
+    if super::mounts::next_of_pair(world, who) {
+        return;
     }
     let n = world.resource::<Factions>().0.len().max(1) as u8;
     let f = view::faction(world, who).unwrap_or(0);

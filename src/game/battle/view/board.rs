@@ -178,6 +178,18 @@ fn shapes(world: &World, out: &mut Highlights) {
             })
             .collect(),
     };
+    // Getting off: the free cells next to the mount.
+    if ui.tool == Tool::Dismount {
+        for c in &ui.options.legal {
+            if let Command::Dismount { to } = c {
+                gizmos.rect_2d(
+                    Isometry2d::from_translation(cell_to_world(map, *to)),
+                    size,
+                    Color::srgba(0.4, 1.0, 0.6, 0.9),
+                );
+            }
+        }
+    }
     if matches!(ui.tool, Tool::Move | Tool::Retreat) {
         for (c, col) in &cells {
             gizmos.rect_2d(
@@ -235,15 +247,20 @@ fn shapes(world: &World, out: &mut Highlights) {
         if let Some(t) = target
             && let Some(cell) = view::cell(world, t)
         {
-            let p = cell_to_world(map, cell);
+            // A rider's ring sits on its seat, smaller.
+            let (p, k) = if view::riding(world, t).is_some() {
+                (cell_to_world(map, cell) + super::tokens::seat(), 0.72)
+            } else {
+                (cell_to_world(map, cell), 1.0)
+            };
             gizmos.circle_2d(
                 Isometry2d::from_translation(p),
-                TILE * 0.48,
+                TILE * 0.48 * k,
                 Color::srgb(1.0, 0.25, 0.2),
             );
             gizmos.circle_2d(
                 Isometry2d::from_translation(p),
-                TILE * 0.44,
+                TILE * 0.44 * k,
                 Color::srgb(1.0, 0.25, 0.2),
             );
         }

@@ -436,6 +436,31 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
                 tool_button(ui, Tool::Maneuver(m), m.label(), asked);
             }
         }
+        if st
+            .options
+            .legal
+            .iter()
+            .any(|c| matches!(c, Command::Dismount { .. }))
+        {
+            tool_button(ui, Tool::Dismount, "Get off", asked);
+        }
+        // Riders on their mounts: which of the two a click strikes.
+        let riders_about = view::enemies(world, actor)
+            .into_iter()
+            .any(|e| view::riding(world, e).is_some());
+        if riders_about {
+            ui.separator();
+            ui.label("On a mount, strike:");
+            if ui
+                .selectable_label(!st.strike_mounts, "the rider")
+                .clicked()
+            {
+                asked.intents.push(UiIntent::StrikeMounts(false));
+            }
+            if ui.selectable_label(st.strike_mounts, "the mount").clicked() {
+                asked.intents.push(UiIntent::StrikeMounts(true));
+            }
+        }
         ui.separator();
         let mut button = |ui: &mut egui::Ui, label: &str, c: Command| {
             if ui
@@ -483,6 +508,20 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
                 );
             }
         }
+        // Mounts and riders: their turn together.
+        for c in &st.options.legal {
+            let name = |who: &Cid| world.resource::<Roster>().name(*who).to_string();
+            match c {
+                Command::Activate { who } => {
+                    offer(ui, &format!("Give the turn to {}", name(who)), c.clone());
+                }
+                Command::Mount { mount } => {
+                    offer(ui, &format!("Get on {}", name(mount)), c.clone());
+                }
+                _ => {}
+            }
+        }
+        offer(ui, "Keep turn to react", Command::Reserve);
         offer(ui, "Flee (F)", Command::Flee);
         offer(ui, "Surrender", Command::Surrender);
         button(ui, "End turn (Enter)", Command::EndTurn);

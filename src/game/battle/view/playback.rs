@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use crate::game::battle::logic::{Pacing, Playback};
 use crate::game::session::{Screen, Speed};
 use crate::rules::battle::{BattleLog, Roster};
-use crate::rules::components::{Cid, Condition, Conditions, Health, Position};
+use crate::rules::components::{Cid, Condition, Conditions, Health, Position, Riding};
 use crate::rules::event::BattleEvent;
 use crate::rules::map::Map;
 
@@ -28,6 +28,8 @@ pub struct ShownCombatant {
     pub conds: Conditions,
     /// Seconds of hit flash left.
     pub flash: f32,
+    /// The mount it sits on, as far as the playback has shown.
+    pub riding: Option<Cid>,
 }
 
 /// What the screen shows, by combatant id.
@@ -40,6 +42,14 @@ impl Shown {
     }
     fn get_mut(&mut self, c: Cid) -> Option<&mut ShownCombatant> {
         self.0.get_mut(c.0 as usize)
+    }
+    /// Put `c` at `pos`, and whoever rides it with it.
+    fn place(&mut self, c: Cid, pos: Vec2) {
+        for (i, s) in self.0.iter_mut().enumerate() {
+            if i == c.0 as usize || s.riding == Some(c) {
+                s.pos = pos;
+            }
+        }
     }
 }
 
@@ -99,6 +109,7 @@ pub fn reset(world: &mut World) {
             .and_then(|e| world.get::<Conditions>(e))
             .copied()
             .unwrap_or_default();
+        let riding = e.and_then(|e| world.get::<Riding>(e)).and_then(|r| r.0);
         let h = get_h.unwrap_or(Health {
             hp: 1,
             hp_max: 1,
@@ -114,6 +125,7 @@ pub fn reset(world: &mut World) {
             ep_max: h.ep_max,
             conds,
             flash: 0.0,
+            riding,
         });
     }
     world.insert_resource(Shown(shown));
@@ -158,9 +170,7 @@ pub fn play(
                     let a = points[i];
                     let b = *points.get(i + 1).unwrap_or(&a);
                     let pos = a.lerp(b, (f - i as f32).clamp(0.0, 1.0));
-                    if let Some(s) = shown.get_mut(*cid) {
-                        s.pos = pos;
-                    }
+                    shown.place(*cid, pos);
                 }
                 Anim::Lunge { cid, dir } => {
                     let amount = (k * std::f32::consts::PI).sin() * 14.0;
@@ -247,12 +257,53 @@ fn apply(
             let mut points = vec![cell_to_world(map, *from)];
             points.extend(path.iter().map(|c| cell_to_world(map, *c)));
             let dur = MOVE_PER_CELL * path.len() as f32;
-            if let (Some(s), Some(last)) = (shown.get_mut(*who), points.last())
+            if let Some(last) = points.last()
                 && !floats
             {
-                s.pos = *last;
+                shown.place(*who, *last);
             }
             Some((Anim::Move { cid: *who, points }, dur))
+        }
+        // Pushed, dragged or swapped: moved by someone else.
+        BattleEvent::Displaced { who, from, to, .. } => {
+            let points = vec![cell_to_world(map, *from), cell_to_world(map, *to)];
+            if !floats {
+                shown.place(*who, points[1]);
+            }
+            Some((Anim::Move { cid: *who, points }, MOVE_PER_CELL * 2.0))
+        }
+        BattleEvent::TargetChanged {
+            from,
+            to,
+            swapped: true,
+            ..
+        } => {
+            let (a, b) = (at(shown, *from), at(shown, *to));
+            shown.place(*from, b);
+            shown.place(*to, a);
+            Some((Anim::Wait, 0.3))
+        }
+        BattleEvent::Mounted { who, mount, .. } => {
+            let p = at(shown, *mount);
+            if let Some(s) = shown.get_mut(*who) {
+                s.riding = Some(*mount);
+                s.pos = p;
+            }
+            float(p, "mounts".into(), Color::WHITE, 16.0);
+            Some((Anim::Wait, 0.3))
+        }
+        BattleEvent::Dismounted {
+            who, to, thrown, ..
+        } => {
+            let p = cell_to_world(map, *to);
+            if let Some(s) = shown.get_mut(*who) {
+                s.riding = None;
+                s.pos = p;
+            }
+            if *thrown {
+                float(p, "THROWN".into(), Color::srgb(1.0, 0.6, 0.4), 18.0);
+            }
+            Some((Anim::Wait, 0.3))
         }
         BattleEvent::AttackRolled {
             attacker,

@@ -39,6 +39,11 @@ impl MarkArt {
     }
 }
 
+/// Where a rider sits on its mount's cell, from the cell's centre.
+pub fn seat() -> Vec2 {
+    Vec2::new(TILE * 0.24, TILE * 0.24)
+}
+
 /// The icon of an archetype.
 pub fn icon_for(archetype: &str) -> &'static str {
     match archetype {
@@ -52,6 +57,8 @@ pub fn icon_for(archetype: &str) -> &'static str {
         "wyrm" => "claws",
         "goblin" => "dagger",
         "giant" => "club",
+        "horse" | "warhorse" => "hooves",
+        "wagon" => "wheel",
         _ => "sword",
     }
 }
@@ -236,10 +243,23 @@ fn sync_tokens(
             continue;
         };
         let out = s.conds.out_of_fight();
-        tr.translation.x = s.pos.x + s.lunge.x;
-        tr.translation.y = s.pos.y + s.lunge.y;
-        // The fallen lie under the standing.
-        tr.translation.z = if out { 5.0 } else { 10.0 };
+        // A rider sits smaller, up and to the right on its mount's cell.
+        let seat = if s.riding.is_some() {
+            seat()
+        } else {
+            Vec2::ZERO
+        };
+        tr.translation.x = s.pos.x + s.lunge.x + seat.x;
+        tr.translation.y = s.pos.y + s.lunge.y + seat.y;
+        tr.scale = Vec3::splat(if s.riding.is_some() { 0.72 } else { 1.0 });
+        // The fallen lie under the standing; riders sit above their mounts.
+        tr.translation.z = if out {
+            5.0
+        } else if s.riding.is_some() {
+            12.0
+        } else {
+            10.0
+        };
         for child in children.iter() {
             if let Ok((disc, mut sprite)) = discs.get_mut(child) {
                 let a = if out { 0.45 } else { 1.0 };
