@@ -470,6 +470,31 @@ mod tests {
     use crate::rules::battle::{BattleLog, RulesetId};
     use crate::rules::command::Command;
     use crate::rules::components::Controller;
+
+    /// A click on a cell where a rider sits on its mount strikes the rider,
+    /// or the mount when the player picks "the mount".
+    #[test]
+    fn a_click_on_a_mounted_enemy_picks_rider_or_mount() {
+        use crate::rules::engine::{Controls, StartOptions};
+        use crate::rules::testkit::{cid, engine};
+        let level =
+            crate::data::level::load_level(std::path::Path::new("levels/caravan_ambush.ron"))
+                .unwrap();
+        let mut e = engine();
+        let opts = StartOptions {
+            seed: 1,
+            script: Vec::new(),
+            control: Controls::AsLevel,
+        };
+        e.start(&level, RulesetId::Zones, &opts).unwrap();
+        let [hesk, varga, raven] = ["Hesk", "Chief Varga", "Raven"].map(|n| cid(&e, n));
+        let at = view::cell(e.world(), raven).unwrap();
+        assert_eq!(target_at(e.world(), at, hesk, false), Some(varga));
+        assert_eq!(target_at(e.world(), at, hesk, true), Some(raven));
+        // One's own side is no target.
+        let wagon = view::cell(e.world(), hesk).unwrap();
+        assert_eq!(target_at(e.world(), wagon, hesk, false), None);
+    }
     use crate::rules::map::Cell;
     use crate::rules::testkit::{assets, level};
 

@@ -429,7 +429,33 @@ pub fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
     if size != Size::Medium {
         out.push(("Size".into(), format!("{size:?}")));
     }
-    if let Some(l) = view::get::<Loadout>(world, cid) {
+    // Mounts and vehicles, and those who ride them.
+    if let Some(st) = view::steed(world, cid) {
+        let aboard: Vec<String> = super::mounts::standing_riders(world, cid)
+            .into_iter()
+            .map(|c| name(world, c))
+            .collect();
+        out.push((
+            if st.vehicle { "Vehicle" } else { "Mount" }.into(),
+            format!(
+                "carries {}: {}",
+                st.carries,
+                if aboard.is_empty() {
+                    "nobody aboard".to_string()
+                } else {
+                    aboard.join(", ")
+                }
+            ),
+        ));
+    }
+    if let Some(m) = view::riding(world, cid) {
+        out.push((
+            "Riding".into(),
+            format!("{}: attacks impaired (d4)", name(world, m)),
+        ));
+    }
+    let vehicle = super::mounts::is_vehicle(world, cid);
+    if let Some(l) = view::get::<Loadout>(world, cid).filter(|_| !vehicle) {
         for (i, w) in l.weapons.iter().enumerate() {
             let mut d = format!("{}", w.damage);
             if w.is_ranged() {

@@ -248,8 +248,12 @@ fn shapes(world: &World, out: &mut Highlights) {
             && let Some(cell) = view::cell(world, t)
         {
             // A rider's ring sits on its seat, smaller.
-            let (p, k) = if view::riding(world, t).is_some() {
-                (cell_to_world(map, cell) + super::tokens::seat(), 0.72)
+            let (p, k) = if let Some(m) = view::riding(world, t) {
+                let i = view::riders(world, m)
+                    .iter()
+                    .position(|r| *r == t)
+                    .unwrap_or(0);
+                (cell_to_world(map, cell) + super::tokens::seat(i), 0.62)
             } else {
                 (cell_to_world(map, cell), 1.0)
             };

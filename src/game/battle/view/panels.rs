@@ -412,7 +412,13 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
             && let Some(ready) = l.ready
             && let Some(w) = l.weapons.get(ready)
         {
-            for mode in 1..w.mode_count() {
+            // Only modes the rules allow on someone now (a vehicle has none).
+            let usable = |mode: usize| {
+                st.options.legal.iter().any(|c| {
+                    matches!(c, Command::Attack { weapon, mode: m, .. } if *weapon == ready && *m == mode)
+                })
+            };
+            for mode in (1..w.mode_count()).filter(|m| usable(*m)) {
                 tool_button(
                     ui,
                     Tool::Attack {

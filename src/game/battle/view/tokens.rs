@@ -39,9 +39,11 @@ impl MarkArt {
     }
 }
 
-/// Where a rider sits on its mount's cell, from the cell's centre.
-pub fn seat() -> Vec2 {
-    Vec2::new(TILE * 0.24, TILE * 0.24)
+/// Where the `i`-th rider of a mount sits on its cell, from the cell's
+/// centre: the corners, top right first.
+pub fn seat(i: usize) -> Vec2 {
+    let (x, y) = [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)][i % 4];
+    Vec2::new(TILE * 0.34 * x, TILE * 0.3 * y)
 }
 
 /// The icon of an archetype.
@@ -109,6 +111,7 @@ fn spawn_tokens(
     shown: Res<Shown>,
     archetypes: Query<&Archetype>,
     sizes: Query<&crate::rules::components::Size>,
+    steeds: Query<&crate::rules::components::Steed>,
 ) {
     use crate::rules::components::Size;
     let disc: Handle<Image> = assets.load("tokens/disc.png");
@@ -134,6 +137,13 @@ fn spawn_tokens(
             .0
             .get(f as usize)
             .map_or(Color::WHITE, |f| colour(f.colour));
+        // Mounts and vehicles in a darker shade: their riders stand out.
+        let col = if steeds.get(e).is_ok() {
+            let c = col.to_srgba();
+            Color::srgb(c.red * 0.55, c.green * 0.55, c.blue * 0.55)
+        } else {
+            col
+        };
         let pos = shown.get(cid).map_or(Vec2::ZERO, |s| s.pos);
         let has_ep = shown.get(cid).is_some_and(|s| s.ep_max > 0);
         commands
@@ -244,14 +254,19 @@ fn sync_tokens(
         };
         let out = s.conds.out_of_fight();
         // A rider sits smaller, up and to the right on its mount's cell.
-        let seat = if s.riding.is_some() {
-            seat()
-        } else {
-            Vec2::ZERO
+        let seat = match s.riding {
+            Some(m) => {
+                let before = shown.0[..(token.0.0 as usize).min(shown.0.len())]
+                    .iter()
+                    .filter(|o| o.riding == Some(m))
+                    .count();
+                seat(before)
+            }
+            None => Vec2::ZERO,
         };
         tr.translation.x = s.pos.x + s.lunge.x + seat.x;
         tr.translation.y = s.pos.y + s.lunge.y + seat.y;
-        tr.scale = Vec3::splat(if s.riding.is_some() { 0.72 } else { 1.0 });
+        tr.scale = Vec3::splat(if s.riding.is_some() { 0.62 } else { 1.0 });
         // The fallen lie under the standing; riders sit above their mounts.
         tr.translation.z = if out {
             5.0
