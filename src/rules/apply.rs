@@ -285,16 +285,28 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
                     };
                 }
             });
-            if let (Some(w), Some((taker, at))) = (dropped, taken_by) {
-                with::<Loadout>(world, *taker, |l| {
-                    let at = (*at).min(l.weapons.len());
-                    l.weapons.insert(at, w);
-                    if let Some(r) = l.ready.as_mut()
-                        && *r >= at
-                    {
-                        *r += 1;
+            match (dropped, taken_by) {
+                (Some(w), Some((taker, at))) => {
+                    with::<Loadout>(world, *taker, |l| {
+                        let at = (*at).min(l.weapons.len());
+                        l.weapons.insert(at, w);
+                        if let Some(r) = l.ready.as_mut()
+                            && *r >= at
+                        {
+                            *r += 1;
+                        }
+                    });
+                }
+                // Nobody catches it: it lies where its owner stands.
+                (Some(w), None) => {
+                    if let Some(at) = pos(world, *who) {
+                        world
+                            .resource_mut::<crate::rules::battle::Ground>()
+                            .0
+                            .push((at, w));
                     }
-                });
+                }
+                _ => {}
             }
         }
         BattleEvent::Displaced { who, to, .. } => {
@@ -312,6 +324,18 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
             with::<Position>(world, *who, |p| p.0 = *to);
         }
         BattleEvent::TurnHandedOver { .. } | BattleEvent::TurnReserved { .. } => {}
+        BattleEvent::PickedUp { who, item, .. } => {
+            let mut ground = world.resource_mut::<crate::rules::battle::Ground>();
+            if *item < ground.0.len() {
+                let (_, w) = ground.0.remove(*item);
+                // Into the hands, before the bare hands that stay last.
+                with::<Loadout>(world, *who, |l| {
+                    let at = l.weapons.len().saturating_sub(1);
+                    l.weapons.insert(at, w);
+                    l.ready = Some(at);
+                });
+            }
+        }
         BattleEvent::StuntProposed { .. }
         | BattleEvent::StuntAccepted { .. }
         | BattleEvent::BlastHits { .. }

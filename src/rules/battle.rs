@@ -6,8 +6,9 @@ use bevy::prelude::*;
 use serde::Serialize;
 
 use crate::rules::command::{Command, CommandMsg, Illegal};
-use crate::rules::components::{Cid, Controller};
+use crate::rules::components::{Cid, Controller, Weapon};
 use crate::rules::event::{BattleEvent, EndReason};
+use crate::rules::map::Cell;
 
 /// The five rulesets Fray plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -162,6 +163,11 @@ impl Roster {
         self.entities.is_empty()
     }
 }
+
+/// Weapons lying on the ground (dropped when disarmed), where they lie, in
+/// the order they fell.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Ground(pub Vec<(Cell, Weapon)>);
 
 /// Every event of the battle, in order, and every accepted command.
 #[derive(Resource, Clone, Debug, Default)]

@@ -82,6 +82,8 @@ pub enum Command {
     /// One of a mount and its riders does nothing this turn and keeps its
     /// turn to react.
     Reserve,
+    /// Pick up the `item`-th weapon lying on the ground (a bonus action).
+    PickUp { item: usize },
 }
 
 /// A non-lethal attack: the target saves or suffers the consequence.

@@ -286,6 +286,7 @@ pub fn start_battle(
         ..default()
     });
     world.insert_resource(BattleLog::default());
+    world.insert_resource(crate::rules::battle::Ground::default());
     world.insert_resource(LastRejection::default());
     {
         let mut dice = world.resource_mut::<Dice>();

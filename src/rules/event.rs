@@ -391,4 +391,11 @@ pub enum BattleEvent {
         who: Cid,
         rule: Rule,
     },
+    /// `who` picks up the `item`-th weapon lying on the ground and holds it.
+    PickedUp {
+        who: Cid,
+        item: usize,
+        weapon: String,
+        rule: Rule,
+    },
 }

@@ -429,7 +429,7 @@ pub fn describe(n: &Names, e: &BattleEvent) -> String {
             n.who(*who),
             match taken_by {
                 Some((t, _)) => format!(", and {} takes it", n.who(*t)),
-                None => String::new(),
+                None => " on the ground".to_string(),
             }
         ),
         BattleEvent::Displaced {
@@ -525,6 +525,9 @@ pub fn describe(n: &Names, e: &BattleEvent) -> String {
             n.who(*to),
             n.who(*from)
         ),
+        BattleEvent::PickedUp {
+            who, weapon, rule, ..
+        } => format!("{} picks up the {weapon}  [{rule}]", n.who(*who)),
         BattleEvent::TurnReserved { who, rule } => {
             format!("{} keeps its turn to react  [{rule}]", n.who(*who))
         }

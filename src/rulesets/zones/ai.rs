@@ -279,6 +279,25 @@ fn steer(world: &World, actor: Cid) -> Option<Command> {
     None
 }
 
+/// With nothing but bare hands in hand, the best weapon lying nearby, if
+/// the rules let it be picked up now.
+fn pick_up(world: &World, actor: Cid) -> Option<Command> {
+    let l = view::get::<Loadout>(world, actor)?;
+    let bare = l.ready.is_none_or(|r| r + 1 == l.weapons.len());
+    if !bare {
+        return None;
+    }
+    world
+        .resource::<crate::rules::battle::Ground>()
+        .0
+        .iter()
+        .enumerate()
+        .map(|(item, (_, w))| (w.damage.max(None), Command::PickUp { item }))
+        .filter(|(_, c)| check::check(world, actor, c).is_ok())
+        .max_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
 /// A rider who could strike from where it sits now.
 fn rider_can_strike(world: &World, mount: Cid) -> bool {
     mounts::standing_riders(world, mount).into_iter().any(|r| {
@@ -304,6 +323,10 @@ fn act(world: &World, actor: Cid) -> Command {
     }
     let t = world.resource::<ZonesRound>().turn.clone();
     let half = stats(world, actor).map_or(1, |s| s.half_speed());
+    // Disarmed, or fighting bare-handed: pick up a weapon lying nearby.
+    if let Some(c) = pick_up(world, actor) {
+        return c;
+    }
     if !t.main && t.bonus < 2 && !t.beyond(half) {
         let strike = best_strike_here(world, actor, false);
         let strike_v = strike.map_or(0.0, |s| s.0);

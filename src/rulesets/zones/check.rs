@@ -335,6 +335,33 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             }
             check_move(world, actor, path).map(|_| ())
         }
+        Command::PickUp { item } => {
+            // "Bonus actions: picking up or putting down something".
+            let ground = world.resource::<crate::rules::battle::Ground>();
+            let Some((cell, _)) = ground.0.get(*item) else {
+                return illegal("nothing lies there");
+            };
+            if riding.is_some() || view::steed(world, actor).is_some() {
+                return illegal("out of reach from the saddle");
+            }
+            let map = world.resource::<crate::rules::map::Map>();
+            let here = view::cell(world, actor).and_then(|c| map.zone_of(c));
+            if here.is_none() || map.zone_of(*cell) != here {
+                return illegal("only what lies nearby (the same zone)");
+            }
+            if t.bonus_left() == 0 {
+                return illegal("no bonus action left");
+            }
+            if t.beyond(half) {
+                return illegal("moved at full speed: no actions this turn");
+            }
+            if mounts::carried_fast(world, actor) {
+                return illegal(
+                    "carried at full speed: no actions this turn (§Mounts and vehicles)",
+                );
+            }
+            Ok(())
+        }
         Command::Mount { mount } => mounts::check_mount(world, actor, *mount),
         Command::Dismount { to } => mounts::check_dismount(world, actor, *to),
         Command::Attack {

@@ -150,6 +150,23 @@ fn execute_command(world: &mut World, actor: Cid, command: &Command) {
         Command::Mount { mount } => mounts::mount(world, actor, *mount),
         Command::Dismount { to } => mounts::dismount(world, actor, *to),
         Command::Reserve => mounts::reserve(world, actor),
+        Command::PickUp { item } => {
+            let weapon = world
+                .resource::<crate::rules::battle::Ground>()
+                .0
+                .get(*item)
+                .map_or(String::new(), |(_, w)| w.name.clone());
+            emit(
+                world,
+                BattleEvent::PickedUp {
+                    who: actor,
+                    item: *item,
+                    weapon,
+                    rule: RULE_BONUS,
+                },
+            );
+            world.resource_mut::<ZonesRound>().turn.bonus += 1;
+        }
         Command::Pass => {
             if let Prompt::Activate { faction, .. } = world.resource::<Battle>().prompt {
                 emit(
@@ -334,6 +351,9 @@ pub fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
         Prompt::Act { .. } => {
             push(Command::EndTurn);
             push(Command::Reserve);
+            for item in 0..world.resource::<crate::rules::battle::Ground>().0.len() {
+                push(Command::PickUp { item });
+            }
             for b in world.resource::<ZonesRound>().team.clone() {
                 if let Some(who) = b.who {
                     push(Command::Activate { who });

@@ -121,6 +121,16 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
                 ));
             }
         }
+        Command::PickUp { item } => {
+            let what = world
+                .resource::<crate::rules::battle::Ground>()
+                .0
+                .get(*item)
+                .map_or(String::new(), |(_, w)| w.name.clone());
+            p.title = format!("Pick up the {what} and hold it");
+            p.lines
+                .push("a bonus action  (zones §Taking a turn)".into());
+        }
         Command::Reserve => {
             p.title = "Keep this turn to react".into();
             p.lines.push(

@@ -2777,3 +2777,67 @@ fn the_ai_plays_mounts_and_vehicles() {
     assert!(handed > 12, "pairs handed their turn on {handed} times");
     assert!(saddle_blows > 0, "no blow from the saddle");
 }
+
+/// "If the attacker has a free hand, they can grab the weapon"; otherwise it
+/// falls to the ground, where anyone nearby may pick it up ("Bonus actions:
+/// picking up or putting down something").
+#[test]
+fn a_dropped_weapon_lies_on_the_ground_until_picked_up() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "swordsman", faction: "players", at: (1, 0), name: "Shielded", overrides: (weapons: ["sword"]))"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (0, 0), name: "Axeman", overrides: (weapons: ["axe"]))"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (6, 0), name: "Far")"#,
+        ],
+    );
+    // The axeman's STR save: 14 fails against 10.
+    let mut e = start(&l, &[14]);
+    let [shielded, axeman, far] = ["Shielded", "Axeman", "Far"].map(|n| cid(&e, n));
+    pass(&mut e);
+    activate(&mut e, shielded);
+    cmd(
+        &mut e,
+        shielded,
+        Command::Maneuver {
+            target: axeman,
+            kind: Maneuver::Disarm { weapon: 0 },
+        },
+    );
+    cmd(&mut e, axeman, Command::NoReaction);
+    decline_guards(&mut e);
+    // Sword and shield: no free hand, so the axe falls where the bandit
+    // stands.
+    let ground = |e: &Engine| -> Vec<(Cell, String)> {
+        e.world()
+            .resource::<crate::rules::battle::Ground>()
+            .0
+            .iter()
+            .map(|(c, w)| (*c, w.name.clone()))
+            .collect()
+    };
+    assert_eq!(ground(&e), vec![(Cell::new(0, 0), "Axe".to_string())]);
+    cmd(&mut e, shielded, Command::EndTurn);
+    // Someone in another zone can't reach it.
+    activate(&mut e, far);
+    let why = refused(&mut e, far, Command::PickUp { item: 0 });
+    assert!(why.contains("nearby"), "{why}");
+    cmd(&mut e, far, Command::EndTurn);
+    // The players have nobody left to act; the bandit picks the axe up
+    // again (a bonus action) and can still strike.
+    activate(&mut e, axeman);
+    cmd(&mut e, axeman, Command::PickUp { item: 0 });
+    assert!(ground(&e).is_empty());
+    let l = view::get::<crate::rules::components::Loadout>(e.world(), axeman).unwrap();
+    assert_eq!(l.ready_weapon().map(|w| w.name.as_str()), Some("Axe"));
+    assert_eq!(l.weapons.last().map(|w| w.name.as_str()), Some("Unarmed"));
+    let why = refused(&mut e, axeman, Command::PickUp { item: 0 });
+    assert!(why.contains("nothing lies there"), "{why}");
+    let from = e.events().len();
+    attack(&mut e, axeman, shielded, 0, MODE_STRIKE);
+    assert!(
+        since(&e, from)
+            .iter()
+            .any(|ev| matches!(ev, BattleEvent::AttackMade { weapon, .. } if weapon == "Axe"))
+    );
+}

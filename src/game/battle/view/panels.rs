@@ -524,6 +524,14 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
                 Command::Mount { mount } => {
                     offer(ui, &format!("Get on {}", name(mount)), c.clone());
                 }
+                Command::PickUp { item } => {
+                    let what = world
+                        .resource::<crate::rules::battle::Ground>()
+                        .0
+                        .get(*item)
+                        .map_or(String::new(), |(_, w)| w.name.clone());
+                    offer(ui, &format!("Pick up the {what}"), c.clone());
+                }
                 _ => {}
             }
         }
