@@ -122,6 +122,10 @@ pub struct Map {
     zones: Vec<Zone>,
     zone_of: Vec<Option<u16>>,
     zone_links: Vec<Vec<u16>>,
+    /// Zone steps between every two zones (`u32::MAX`: unconnected), row by
+    /// row: the AI asks for them thousands of times a battle.
+    #[serde(default)]
+    zone_dist: Vec<u32>,
 }
 
 /// One step of a grid line traversal: either a single cell, or a pair of
@@ -150,6 +154,7 @@ impl Map {
             zones: Vec::new(),
             zone_of: vec![None; n],
             zone_links: Vec::new(),
+            zone_dist: Vec::new(),
         }
     }
 
@@ -194,6 +199,14 @@ impl Map {
         }
         self.zones = zones;
         self.zone_links = links;
+        let n = self.zones.len();
+        self.zone_dist = Vec::with_capacity(n * n);
+        for a in 0..n {
+            for b in 0..n {
+                let d = self.zone_bfs(a, b).unwrap_or(u32::MAX);
+                self.zone_dist.push(d);
+            }
+        }
         self
     }
 
@@ -500,6 +513,15 @@ impl Map {
         if a >= n || b >= n {
             return None;
         }
+        match self.zone_dist.get(a * n + b) {
+            Some(&u32::MAX) => None,
+            Some(&d) => Some(d),
+            None => self.zone_bfs(a, b),
+        }
+    }
+
+    fn zone_bfs(&self, a: usize, b: usize) -> Option<u32> {
+        let n = self.zones.len();
         let mut dist: Vec<Option<u32>> = vec![None; n];
         dist[a] = Some(0);
         let mut queue = VecDeque::from([a]);

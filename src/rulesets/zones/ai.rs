@@ -478,6 +478,19 @@ fn approach(world: &World, actor: Cid, keep_actions: bool) -> Option<Vec<Cell>> 
         .collect();
     let here = view::cell(world, actor)?;
     let here_dist = nearest_enemy_zones(world, actor, here).unwrap_or(u32::MAX);
+    // What a blow is worth on each enemy, and where each stands (the same
+    // for every cell weighed below).
+    let w = l.ready_weapon();
+    let targets: Vec<(Cell, usize, f64)> = enemy_cells
+        .iter()
+        .filter_map(|&(e, ec)| {
+            let value = w.map_or(1.0, |w| {
+                let o = damage_odds(world, actor, e, w, MODE_STRIKE);
+                o.mean + DOWN * o.p_down
+            });
+            Some((ec, map.zone_of(ec)?, value))
+        })
+        .collect();
     let mut best: Option<(f64, Vec<Cell>)> = None;
     for (cell, cost, path) in reach(world, actor, budget) {
         if cost == 0 {
@@ -485,14 +498,10 @@ fn approach(world: &World, actor: Cid, keep_actions: bool) -> Option<Vec<Cell>> 
         }
         let Some(z) = map.zone_of(cell) else { continue };
         let mut score = 0.0;
-        for &(e, ec) in &enemy_cells {
-            let Some(ez) = map.zone_of(ec) else { continue };
+        let mut nearest = 99;
+        for &(ec, ez, value) in &targets {
             let d = map.zone_distance(z, ez).unwrap_or(99);
-            let w = l.ready_weapon();
-            let value = w.map_or(1.0, |w| {
-                let o = damage_odds(world, actor, e, w, MODE_STRIKE);
-                o.mean + DOWN * o.p_down
-            });
+            nearest = nearest.min(d);
             let strikes = match w {
                 Some(w) if w.is_ranged() => {
                     map.line_of_sight(cell, ec) && 2 * d <= w.range_zones.max(1)
@@ -506,7 +515,6 @@ fn approach(world: &World, actor: Cid, keep_actions: bool) -> Option<Vec<Cell>> 
         if keep_actions && score == 0.0 {
             continue;
         }
-        let nearest = nearest_enemy_zones(world, actor, cell).unwrap_or(99);
         if score == 0.0 {
             // Plain approach: nearer is better; archers stay two zones off.
             let want = if ranged { 2 } else { 0 };
