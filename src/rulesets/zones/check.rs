@@ -308,6 +308,18 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
         }
         Ok(())
     };
+    let bonus_action = || -> Result<(), Illegal> {
+        if t.bonus_left() == 0 {
+            return illegal("no bonus action left");
+        }
+        if t.beyond(half) {
+            return illegal("moved at full speed: no actions this turn");
+        }
+        if mounts::carried_fast(world, actor) {
+            return illegal("carried at full speed: no actions this turn (§Mounts and vehicles)");
+        }
+        Ok(())
+    };
     match command {
         Command::EndTurn => Ok(()),
         Command::BreakFree => illegal("nobody holds you"),
@@ -349,18 +361,7 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             if here.is_none() || map.zone_of(*cell) != here {
                 return illegal("only what lies nearby (the same zone)");
             }
-            if t.bonus_left() == 0 {
-                return illegal("no bonus action left");
-            }
-            if t.beyond(half) {
-                return illegal("moved at full speed: no actions this turn");
-            }
-            if mounts::carried_fast(world, actor) {
-                return illegal(
-                    "carried at full speed: no actions this turn (§Mounts and vehicles)",
-                );
-            }
-            Ok(())
+            bonus_action()
         }
         Command::Mount { mount } => mounts::check_mount(world, actor, *mount),
         Command::Dismount { to } => mounts::check_dismount(world, actor, *to),
@@ -382,18 +383,7 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             if l.ready == Some(*weapon) {
                 return illegal("already in hand");
             }
-            if t.bonus_left() == 0 {
-                return illegal("no bonus action left");
-            }
-            if t.beyond(half) {
-                return illegal("moved at full speed: no actions this turn");
-            }
-            if mounts::carried_fast(world, actor) {
-                return illegal(
-                    "carried at full speed: no actions this turn (§Mounts and vehicles)",
-                );
-            }
-            Ok(())
+            bonus_action()
         }
         Command::Surrender => {
             if view::conditions(world, actor).has(Condition::Surrendered) {

@@ -246,19 +246,23 @@ pub fn dismount(world: &mut World, who: Cid, to: Cell) {
         return;
     };
     world.resource_mut::<ZonesRound>().turn.halves += 1;
+    get_off(world, who, mount, to, false);
+    if moving(world, mount) {
+        fall_save(world, who, "to get off a moving mount");
+    }
+}
+
+fn get_off(world: &mut World, who: Cid, mount: Cid, to: Cell, thrown: bool) {
     emit(
         world,
         BattleEvent::Dismounted {
             who,
             mount,
             to,
-            thrown: false,
+            thrown,
             rule: RULE_MOUNTS,
         },
     );
-    if moving(world, mount) {
-        fall_save(world, who, "to get off a moving mount");
-    }
 }
 
 /// The AGI save against a fall; on a failure, d4 direct damage. True when
@@ -297,16 +301,7 @@ pub fn throw_off(world: &mut World, rider: Cid, to: Cell) {
     let Some(mount) = view::riding(world, rider) else {
         return;
     };
-    emit(
-        world,
-        BattleEvent::Dismounted {
-            who: rider,
-            mount,
-            to,
-            thrown: true,
-            rule: RULE_MOUNTS,
-        },
-    );
+    get_off(world, rider, mount, to, true);
     if view::standing(world, rider) {
         fall_save(world, rider, "to land on their feet");
     }
@@ -334,16 +329,7 @@ pub fn tidy_riders(world: &mut World) {
         let to = landing_near(world, at, None);
         if view::conditions(world, rider).has(Condition::Surrendered) {
             // Giving up: it gets down, with no fall.
-            emit(
-                world,
-                BattleEvent::Dismounted {
-                    who: rider,
-                    mount,
-                    to,
-                    thrown: false,
-                    rule: RULE_MOUNTS,
-                },
-            );
+            get_off(world, rider, mount, to, false);
         } else {
             throw_off(world, rider, to);
         }
