@@ -298,6 +298,43 @@ fn pick_up(world: &World, actor: Cid) -> Option<Command> {
         .map(|(_, c)| c)
 }
 
+/// Get off when the weapon in hand, on foot, is worth more against a
+/// nearby enemy than the saddle's impaired blow, by more than the fall a
+/// moving mount risks; land next to that enemy's side.
+fn get_off_to_fight(world: &World, actor: Cid) -> Option<Command> {
+    let mount = view::riding(world, actor)?;
+    let t = world.resource::<ZonesRound>().turn.clone();
+    if t.acted() {
+        return None;
+    }
+    let w = view::get::<Loadout>(world, actor)?.ready_weapon()?.clone();
+    if w.is_ranged() {
+        return None;
+    }
+    let saddle = best_strike_here(world, actor, false).map_or(0.0, |b| b.0);
+    let (foot, target) = view::enemies(world, actor)
+        .into_iter()
+        .filter(|e| super::attack::melee_reach(world, actor, *e))
+        .map(|e| {
+            let o = super::attack::damage_odds_on_foot(world, actor, e, &w, MODE_STRIKE);
+            (o.mean + DOWN * o.p_down, e)
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0))?;
+    let fall = if mounts::moving(world, mount) {
+        let agi = stats(world, actor).map_or(0, |s| s.agi);
+        (1.0 - save_chance(world, agi)) * 2.5
+    } else {
+        0.0
+    };
+    if foot - saddle <= fall + 0.5 {
+        return None;
+    }
+    let at = view::cell(world, mount)?;
+    let to = mounts::landing_near(world, at, view::cell(world, target));
+    let c = Command::Dismount { to };
+    check::check(world, actor, &c).is_ok().then_some(c)
+}
+
 /// A rider who could strike from where it sits now.
 fn rider_can_strike(world: &World, mount: Cid) -> bool {
     mounts::standing_riders(world, mount).into_iter().any(|r| {
@@ -325,6 +362,10 @@ fn act(world: &World, actor: Cid) -> Command {
     let half = stats(world, actor).map_or(1, |s| s.half_speed());
     // Disarmed, or fighting bare-handed: pick up a weapon lying nearby.
     if let Some(c) = pick_up(world, actor) {
+        return c;
+    }
+    // A rider next to a foe it would hit harder on foot gets off to fight.
+    if let Some(c) = get_off_to_fight(world, actor) {
         return c;
     }
     if !t.main && t.bonus < 2 && !t.beyond(half) {

@@ -384,6 +384,28 @@ pub fn damage_odds(
     odds_with_dice(world, attacker, target, w, mode, times, diff.min(0))
 }
 
+/// As [`damage_odds`], for a rider weighing the blow it would strike on
+/// foot, with its weapon's own dice rather than the saddle's impaired d4.
+pub fn damage_odds_on_foot(
+    world: &World,
+    attacker: Cid,
+    target: Cid,
+    w: &Weapon,
+    mode: usize,
+) -> DamageOdds {
+    let diff = size_difference(world, attacker, target, w);
+    let times = if diff > 0 { 1 << diff } else { 1 };
+    odds_of(
+        world,
+        attacker,
+        target,
+        w,
+        w.mode_damage(mode),
+        times,
+        diff.min(0),
+    )
+}
+
 /// The odds of a blow of `times` times the mode's dice, halved for each of
 /// `-smaller` sizes (0 or negative).
 fn odds_with_dice(
@@ -395,12 +417,25 @@ fn odds_with_dice(
     times: i32,
     smaller: i32,
 ) -> DamageOdds {
-    let diff = smaller;
-    let expr = &if mounted(world, attacker) {
+    let expr = if mounted(world, attacker) {
         impaired()
     } else {
         w.mode_damage(mode).clone()
     };
+    odds_of(world, attacker, target, w, &expr, times, smaller)
+}
+
+/// The odds of `times` times `expr`, halved for each of `-smaller` sizes.
+fn odds_of(
+    world: &World,
+    attacker: Cid,
+    target: Cid,
+    w: &Weapon,
+    expr: &DiceExpr,
+    times: i32,
+    smaller: i32,
+) -> DamageOdds {
+    let diff = smaller;
     let (lo, hi) = (expr.min(None) * times, expr.max(None) * times);
     let (arm, _) = armour(world, attacker, target, w);
     let suffered = |v: i32| (if diff < 0 { halved(v, -diff) } else { v } - arm).max(0);

@@ -2736,12 +2736,13 @@ fn riders_are_checked_when_the_level_loads() {
 }
 
 /// The AI plays the mounted caravan level to the end: pairs take their turn
-/// together, riders strike impaired.
+/// together, riders strike impaired, and some get off to fight on foot.
 #[test]
 fn the_ai_plays_mounts_and_vehicles() {
     let level = crate::data::level::load_level(Path::new("levels/caravan_ambush.ron")).unwrap();
     let mut handed = 0;
     let mut saddle_blows = 0;
+    let mut got_off = 0;
     let mut eng = engine();
     for seed in 1..=12 {
         let opts = StartOptions {
@@ -2755,6 +2756,10 @@ fn the_ai_plays_mounts_and_vehicles() {
         for ev in eng.events() {
             if matches!(ev, BattleEvent::TurnHandedOver { .. }) {
                 handed += 1;
+            }
+            if matches!(ev, BattleEvent::Dismounted { thrown: false, who, .. } if view::steed(eng.world(), *who).is_none())
+            {
+                got_off += 1;
             }
         }
         let riders: Vec<Cid> = ["Captain Orlo", "Tamsin", "Chief Varga", "Hesk", "Mira"]
@@ -2776,6 +2781,7 @@ fn the_ai_plays_mounts_and_vehicles() {
     }
     assert!(handed > 12, "pairs handed their turn on {handed} times");
     assert!(saddle_blows > 0, "no blow from the saddle");
+    assert!(got_off > 0, "no rider got off to fight on foot");
 }
 
 /// "If the attacker has a free hand, they can grab the weapon"; otherwise it
