@@ -379,9 +379,7 @@ pub fn damage_odds(
     w: &Weapon,
     mode: usize,
 ) -> DamageOdds {
-    let diff = size_difference(world, attacker, target, w);
-    let times = if diff > 0 { 1 << diff } else { 1 };
-    odds_with_dice(world, attacker, target, w, mode, times, diff.min(0))
+    blow_odds(world, attacker, target, w, mode, mounted(world, attacker))
 }
 
 /// As [`damage_odds`], for a rider weighing the blow it would strike on
@@ -393,36 +391,31 @@ pub fn damage_odds_on_foot(
     w: &Weapon,
     mode: usize,
 ) -> DamageOdds {
-    let diff = size_difference(world, attacker, target, w);
-    let times = if diff > 0 { 1 << diff } else { 1 };
-    odds_of(
-        world,
-        attacker,
-        target,
-        w,
-        w.mode_damage(mode),
-        times,
-        diff.min(0),
-    )
+    blow_odds(world, attacker, target, w, mode, false)
 }
 
-/// The odds of a blow of `times` times the mode's dice, halved for each of
-/// `-smaller` sizes (0 or negative).
-fn odds_with_dice(
+/// A blow's odds with the size rules; `saddle`: impaired, from a mount.
+fn blow_odds(
     world: &World,
     attacker: Cid,
     target: Cid,
     w: &Weapon,
     mode: usize,
-    times: i32,
-    smaller: i32,
+    saddle: bool,
 ) -> DamageOdds {
-    let expr = if mounted(world, attacker) {
+    let diff = size_difference(world, attacker, target, w);
+    let times = if diff > 0 { 1 << diff } else { 1 };
+    let expr = blow_expr(w, mode, saddle);
+    odds_of(world, attacker, target, w, &expr, times, diff.min(0))
+}
+
+/// The dice of a blow: the mode's, or the impaired d4 from the saddle.
+fn blow_expr(w: &Weapon, mode: usize, saddle: bool) -> DiceExpr {
+    if saddle {
         impaired()
     } else {
         w.mode_damage(mode).clone()
-    };
-    odds_of(world, attacker, target, w, &expr, times, smaller)
+    }
 }
 
 /// The odds of `times` times `expr`, halved for each of `-smaller` sizes.
@@ -463,7 +456,8 @@ fn odds_of(
 
 /// The odds of one share of a split attack: `dice` times the weapon's dice.
 pub fn split_odds(world: &World, attacker: Cid, target: Cid, w: &Weapon, dice: u32) -> DamageOdds {
-    odds_with_dice(world, attacker, target, w, MODE_STRIKE, dice as i32, 0)
+    let expr = blow_expr(w, MODE_STRIKE, mounted(world, attacker));
+    odds_of(world, attacker, target, w, &expr, dice as i32, 0)
 }
 
 /// "Larger characters ... can distribute dice from melee attacks among

@@ -262,37 +262,32 @@ impl ZonesData {
         let mut armour = 0;
         let mut armour_names = Vec::new();
         let mut pieces = Vec::new();
-        for id in o.armor.clone().unwrap_or_else(|| a.armour.clone()) {
-            let p = self
-                .equipment
-                .armour
+        let shield = o.shield.clone().unwrap_or_else(|| a.shield.clone());
+        // Armour pieces, then the shield: each adds its value.
+        let worn = o
+            .armor
+            .clone()
+            .unwrap_or_else(|| a.armour.clone())
+            .into_iter()
+            .map(|id| (id, false))
+            .chain(shield.clone().map(|id| (id, true)));
+        for (id, is_shield) in worn {
+            let (table, what) = if is_shield {
+                (&self.equipment.shields, "shield")
+            } else {
+                (&self.equipment.armour, "armour")
+            };
+            let p = table
                 .get(&id)
-                .ok_or_else(|| format!("zones has no armour `{id}`"))?;
+                .ok_or_else(|| format!("zones has no {what} `{id}`"))?;
             armour += p.value;
             armour_names.push(p.name.clone());
             pieces.push(Piece {
-                id: id.clone(),
+                damaged: o.damaged.contains(&id),
+                id,
                 name: p.name.clone(),
                 value: p.value,
-                shield: false,
-                damaged: o.damaged.contains(&id),
-            });
-        }
-        let shield = o.shield.clone().unwrap_or_else(|| a.shield.clone());
-        if let Some(id) = &shield {
-            let s = self
-                .equipment
-                .shields
-                .get(id)
-                .ok_or_else(|| format!("zones has no shield `{id}`"))?;
-            armour += s.value;
-            armour_names.push(s.name.clone());
-            pieces.push(Piece {
-                id: id.clone(),
-                name: s.name.clone(),
-                value: s.value,
-                shield: true,
-                damaged: o.damaged.contains(id),
+                shield: is_shield,
             });
         }
         // Gear that comes into the fight damaged.

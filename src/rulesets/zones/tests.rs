@@ -2847,3 +2847,109 @@ fn a_dropped_weapon_lies_on_the_ground_until_picked_up() {
             .any(|ev| matches!(ev, BattleEvent::AttackMade { weapon, .. } if weapon == "Axe"))
     );
 }
+
+/// Fray's decisions for mounts (docs/rulesets/zones.md §Mounts and
+/// vehicles): a grabbed rider is pulled down; a mount shoves but neither
+/// grabs, disarms nor offers terms; a rider's counter is impaired too; a
+/// vehicle never reacts; mounts count for neither morale nor victory, and
+/// one that leaves the map takes its rider.
+#[test]
+fn fray_decides_for_mounts_and_vehicles() {
+    let l = mounted_level((0, 0), (1, 1), [(13, 0), (12, 0), (12, 1)]);
+    // The rider's STR save 15 against 12 fails; its AGI save against the
+    // fall, 5 against 11, passes.
+    let mut e = start(&l, &[15, 5]);
+    let [bay, rider, leader] = ["Bay", "Rider", "Leader"].map(|n| cid(&e, n));
+    // Morale and victory count the rider, not the horse.
+    assert_eq!(super::round::standing_per_faction(e.world()), vec![1, 4]);
+    activate(&mut e, leader);
+    cmd(
+        &mut e,
+        leader,
+        Command::Maneuver {
+            target: rider,
+            kind: Maneuver::Grapple,
+        },
+    );
+    cmd(&mut e, rider, Command::NoReaction);
+    decline_guards(&mut e);
+    assert_eq!(view::riding(e.world(), rider), None);
+    assert!(has(&e, rider, Condition::Grabbed));
+    assert_eq!(Map::chebyshev(at(&e, rider), Cell::new(0, 0)), 1);
+    assert_eq!(
+        saves(e.events()),
+        vec![(rider, "STR", 15, 12, false), (rider, "AGI", 5, 11, true)]
+    );
+    cmd(&mut e, leader, Command::EndTurn);
+    activate(&mut e, bay);
+    let check = |e: &Engine, c: Command| super::check::check(e.world(), bay, &c);
+    assert!(
+        check(
+            &e,
+            Command::Maneuver {
+                target: leader,
+                kind: Maneuver::Shove
+            }
+        )
+        .is_ok()
+    );
+    for kind in [Maneuver::Grapple, Maneuver::Disarm { weapon: 0 }] {
+        let why = check(
+            &e,
+            Command::Maneuver {
+                target: leader,
+                kind,
+            },
+        )
+        .unwrap_err();
+        assert!(why.0.contains("neither grab nor disarm"), "{why}");
+    }
+    let why = check(
+        &e,
+        Command::Attack {
+            target: leader,
+            weapon: 0,
+            mode: super::data::MODE_STUNT_SURRENDER,
+        },
+    )
+    .unwrap_err();
+    assert!(why.0.contains("offers no terms"), "{why}");
+
+    // A rider's counter rolls the saddle's d4: the leader's d8 rolls 2, the
+    // rider's d4 rolls 4 (and would have been a d6 sword on foot).
+    let l = mounted_level((0, 0), (1, 1), [(13, 0), (12, 0), (12, 1)]);
+    let mut e = start(&l, &[2, 4]);
+    let [rider, leader] = ["Rider", "Leader"].map(|n| cid(&e, n));
+    activate(&mut e, leader);
+    let from = e.events().len();
+    attack(&mut e, leader, rider, 0, MODE_STRIKE);
+    cmd(&mut e, rider, Command::Counter { weapon: 0 });
+    let r = rolled(&since(&e, from));
+    assert!(r.contains(&(leader, "1D4".to_string(), 4)), "{r:?}");
+    assert!(r.contains(&(rider, "1D8".to_string(), 2)), "{r:?}");
+
+    // The horse gallops off the map's edge with its rider; the rider alone
+    // may not flee, and a side left with nobody but horses has lost.
+    let l = mounted_level((0, 0), (13, 0), [(13, 1), (12, 0), (12, 1)]);
+    let mut e = start(&l, &[]);
+    let [bay, rider] = ["Bay", "Rider"].map(|n| cid(&e, n));
+    pass(&mut e);
+    activate(&mut e, rider);
+    let why = refused(&mut e, rider, Command::Flee);
+    assert!(why.contains("the mount carries you"), "{why}");
+    cmd(&mut e, rider, Command::Activate { who: bay });
+    cmd(&mut e, bay, Command::Flee);
+    assert!(has(&e, bay, Condition::Fled) && has(&e, rider, Condition::Fled));
+    assert_eq!(e.outcome().map(|o| o.winner), Some(Some(1)));
+
+    // A vehicle never reacts; its passenger may.
+    let all = [
+        r#"(archetype: "wagon", faction: "players", at: (0, 0), name: "Wagon")"#,
+        r#"(archetype: "archer", faction: "players", at: (0, 0), name: "Mira", riding: Some("Wagon"))"#,
+        r#"(archetype: "bandit", faction: "bandits", at: (1, 1), name: "Leader")"#,
+    ];
+    let e = start(&level(&OPEN, &all), &[]);
+    let [wagon, mira, leader] = ["Wagon", "Mira", "Leader"].map(|n| cid(&e, n));
+    assert!(!super::attack::can_react(e.world(), wagon, leader));
+    assert!(super::attack::can_react(e.world(), mira, leader));
+}
