@@ -365,7 +365,13 @@ fn handle_intents(world: &mut World) {
             UiIntent::Click(cell) => {
                 let ui = world.resource::<TurnUi>().clone();
                 match ui.command_at(world, cell) {
-                    Some(command) => send(world, command),
+                    Some(command) => {
+                        // Off the mount, the pointer moves and attacks again.
+                        if matches!(command, Command::Dismount { .. }) {
+                            world.resource_mut::<TurnUi>().tool = Tool::Move;
+                        }
+                        send(world, command);
+                    }
                     None => {
                         // Not an action: show whoever stands there.
                         let who = view::all(world)

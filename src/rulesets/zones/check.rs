@@ -386,6 +386,10 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             bonus_action()
         }
         Command::Surrender => {
+            // Fray decides: mounts and vehicles follow their riders.
+            if view::steed(world, actor).is_some() {
+                return illegal("a mount or vehicle does not surrender");
+            }
             if view::conditions(world, actor).has(Condition::Surrendered) {
                 return illegal("already surrendered");
             }

@@ -42,13 +42,17 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
             if let (Ok(zones), Some(_)) = (check_move(world, actor, path), start) {
                 let mode = mode_after(world, actor, zones);
                 p.move_mode = Some(mode);
-                let moved = world.resource::<ZonesRound>().turn.zones + zones;
+                let t = &world.resource::<ZonesRound>().turn;
+                // Getting on or off a mount counts half a zone.
+                let halves = 2 * (t.zones + zones) + t.halves;
                 let half = stats(world, actor).map_or(1, |s| s.half_speed());
                 p.lines.push(format!(
-                    "{zones} zone{} ({moved} this turn; half speed {half})",
-                    if zones == 1 { "" } else { "s" }
+                    "{zones} zone{} ({}{} this turn; half speed {half})",
+                    if zones == 1 { "" } else { "s" },
+                    halves / 2,
+                    if halves % 2 == 1 { "½" } else { "" }
                 ));
-                if moved > half {
+                if mode == crate::rules::components::MoveMode::Full {
                     p.lines.push(
                         "beyond half speed: no actions this turn  (zones §Taking a turn)".into(),
                     );

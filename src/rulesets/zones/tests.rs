@@ -2914,6 +2914,8 @@ fn fray_decides_for_mounts_and_vehicles() {
     )
     .unwrap_err();
     assert!(why.0.contains("offers no terms"), "{why}");
+    let why = check(&e, Command::Surrender).unwrap_err();
+    assert!(why.0.contains("does not surrender"), "{why}");
 
     // A rider's counter rolls the saddle's d4: the leader's d8 rolls 2, the
     // rider's d4 rolls 4 (and would have been a d6 sword on foot).
