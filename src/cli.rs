@@ -29,6 +29,11 @@ pub struct Cli {
     /// Frames to wait before the screenshot.
     #[arg(long, default_value_t = 90)]
     pub after_frames: u32,
+    /// With no command: walk every screen as a player would (title, setup,
+    /// a skirmish, the pause menu, results, play again, a GM preview),
+    /// save a screenshot of each into this folder, then quit.
+    #[arg(long, value_name = "DIR")]
+    pub tour: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -151,7 +156,11 @@ fn load(level: &Path) -> Result<Level, String> {
 /// Run the command line; the exit code says whether it worked.
 pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
-        None => cmd_game(cli.screen, cli.screenshot.map(|p| (p, cli.after_frames))),
+        None => cmd_game(
+            cli.screen,
+            cli.screenshot.map(|p| (p, cli.after_frames)),
+            cli.tour,
+        ),
         Some(Cmd::Play {
             level,
             ruleset,
@@ -226,16 +235,25 @@ fn parse_control(control: &[String]) -> Result<Controls, String> {
 }
 
 #[cfg(feature = "gui")]
-fn cmd_game(screen: Option<String>, shot: Option<(PathBuf, u32)>) -> Result<(), String> {
+fn cmd_game(
+    screen: Option<String>,
+    shot: Option<(PathBuf, u32)>,
+    tour: Option<PathBuf>,
+) -> Result<(), String> {
     crate::game::run(crate::game::GameOptions {
         screen,
         screenshot: shot,
+        tour,
         ..Default::default()
     })
 }
 
 #[cfg(not(feature = "gui"))]
-fn cmd_game(_screen: Option<String>, _shot: Option<(PathBuf, u32)>) -> Result<(), String> {
+fn cmd_game(
+    _screen: Option<String>,
+    _shot: Option<(PathBuf, u32)>,
+    _tour: Option<PathBuf>,
+) -> Result<(), String> {
     eprintln!("fray: built without the game window (feature `gui`); simulating the default level.");
     cmd_simulate(&default_level(), None, 1000, 1, false, None, &[], &[])
 }
@@ -274,6 +292,7 @@ fn cmd_play(
         screenshot: shot,
         show,
         bench_frames,
+        tour: None,
     })
 }
 

@@ -3,9 +3,11 @@
 //! core's state and events; it only ever sends commands.
 
 pub mod battle;
+pub mod flow;
 pub mod screens;
 pub mod screenshot;
 pub mod session;
+pub mod tour;
 
 use std::path::PathBuf;
 
@@ -33,6 +35,22 @@ pub struct GameOptions {
     pub show: Option<String>,
     /// Measure the game's own systems for this many frames, print, quit.
     pub bench_frames: Option<u32>,
+    /// Walk every screen as a player would, saving a screenshot of each
+    /// into this folder, then quit (`fray --tour DIR`).
+    pub tour: Option<PathBuf>,
+}
+
+/// The game's frame order in `Update`, one set per layer (as in the
+/// `bevy_new_2d` template): read the player's input, carry out screen
+/// changes, run the battle's logic (the player's commands, AI steps), play
+/// the new events back on the board, then draw what they left.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AppSystems {
+    Input,
+    Flow,
+    Logic,
+    Playback,
+    View,
 }
 
 /// Everything the game adds to an app, except the window and rendering
@@ -41,43 +59,83 @@ pub fn logic_plugins(app: &mut App) {
     crate::rules::engine::add_rules(app);
     app.add_plugins(bevy::state::app::StatesPlugin)
         .init_state::<Screen>();
+    game_logic(app);
+}
+
+/// The game's own logic on top of the rules core and the states plugin.
+fn game_logic(app: &mut App) {
+    use AppSystems::*;
+    app.configure_sets(Update, (Input, Flow, Logic, Playback, View).chain())
+        .configure_sets(OnEnter(Screen::Battle), (Logic, Playback, View).chain());
     session::plugin(app);
+    flow::plugin(app);
     battle::logic::plugin(app);
 }
 
-/// Run the game in a window. Returns when the window closes.
-pub fn run(opts: GameOptions) -> Result<(), String> {
+/// How the game is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Display {
+    /// In a window on the desktop.
+    Window,
+    /// Every plugin the windowed game has, rendering included, but no
+    /// window on the desktop and no event loop: the caller steps the app
+    /// with `App::update` (the screen-walk test).
+    Headless,
+}
+
+/// The game's app: the same plugins whether shown in a window or stepped
+/// headless by a test.
+pub fn build_app(opts: &GameOptions, display: Display) -> Result<App, String> {
     let assets = crate::rules::engine::assets_dir();
     let assets_abs = std::fs::canonicalize(&assets).unwrap_or(assets.clone());
     let mut app = App::new();
-    app.add_plugins(
-        DefaultPlugins
-            .set(WindowPlugin {
-                primary_window: Some(Window {
-                    title: "Fray".into(),
-                    resolution: WindowResolution::new(1440, 900),
+    let defaults = DefaultPlugins
+        .set(WindowPlugin {
+            primary_window: Some(Window {
+                title: "Fray".into(),
+                resolution: WindowResolution::new(1440, 900),
+                ..default()
+            }),
+            ..default()
+        })
+        .set(AssetPlugin {
+            file_path: assets_abs.to_string_lossy().into_owned(),
+            ..default()
+        })
+        .set(ImagePlugin::default_nearest());
+    match display {
+        Display::Window => app.add_plugins(defaults),
+        Display::Headless => {
+            let defaults = defaults.disable::<bevy::winit::WinitPlugin>();
+            // The log is global to the process: the first headless app of a
+            // test run sets it up. Without winit, egui finds no native window
+            // to read the keyboard and clipboard of, and says so every frame.
+            static LOGGING: std::sync::atomic::AtomicBool =
+                std::sync::atomic::AtomicBool::new(false);
+            if LOGGING.swap(true, std::sync::atomic::Ordering::SeqCst) {
+                app.add_plugins(defaults.disable::<bevy::log::LogPlugin>())
+            } else {
+                app.add_plugins(defaults.set(bevy::log::LogPlugin {
+                    filter: format!("{},bevy_egui::input=error", bevy::log::DEFAULT_FILTER),
                     ..default()
-                }),
-                ..default()
-            })
-            .set(AssetPlugin {
-                file_path: assets_abs.to_string_lossy().into_owned(),
-                ..default()
-            })
-            .set(ImagePlugin::default_nearest()),
-    );
+                }))
+            }
+        }
+    };
     app.add_plugins(bevy_ecs_tilemap::TilemapPlugin)
         .add_plugins(bevy_egui::EguiPlugin::default());
     // The rules core, its data and the game's logic.
     crate::rules::engine::add_rules(&mut app);
     crate::rules::engine::load_rulesets(app.world_mut(), &assets).map_err(|e| e.to_string())?;
     app.init_state::<Screen>();
-    session::plugin(&mut app);
-    battle::logic::plugin(&mut app);
+    game_logic(&mut app);
     // What the player sees and touches.
     screens::plugin(&mut app);
     battle::view::plugin(&mut app);
     screenshot::plugin(&mut app, opts.screenshot.clone());
+    if let Some(dir) = &opts.tour {
+        tour::plugin(&mut app, tour::Tour::standard(Some(dir.clone())));
+    }
 
     app.insert_resource(ClearColor(Color::srgb(0.11, 0.11, 0.13)));
     let catalog = Catalog::load(&session::levels_dir());
@@ -110,6 +168,11 @@ pub fn run(opts: GameOptions) -> Result<(), String> {
             _ => Screen::Title,
         };
         app.insert_state(screen);
+    } else {
+        return Err(format!(
+            "no level loads from {}: Fray needs at least one to play",
+            session::levels_dir().display()
+        ));
     }
     match opts.show.as_deref() {
         Some("help") => {
@@ -133,6 +196,15 @@ pub fn run(opts: GameOptions) -> Result<(), String> {
             .speed = speed;
     }
     app.insert_resource(catalog);
-    app.run();
-    Ok(())
+    Ok(app)
+}
+
+/// Run the game in a window. Returns when the window closes; an error if
+/// the game ended on one (a failed system).
+pub fn run(opts: GameOptions) -> Result<(), String> {
+    let mut app = build_app(&opts, Display::Window)?;
+    match app.run() {
+        AppExit::Success => Ok(()),
+        AppExit::Error(code) => Err(format!("the game stopped with error code {code}")),
+    }
 }

@@ -3,8 +3,8 @@
 use bevy::prelude::*;
 use bevy_egui::{EguiPrimaryContextPass, egui};
 
-use crate::game::battle::logic::Pacing;
 use crate::game::battle::view::panels::{colour32, egui_ctx, root_ui};
+use crate::game::flow::ScreenIntent;
 use crate::game::session::{Catalog, Screen, Session};
 use crate::rules::battle::{Battle, Factions, Roster};
 use crate::rules::components::{Conditions, Controller, Health};
@@ -21,19 +21,10 @@ pub fn plugin(app: &mut App) {
     );
 }
 
-enum Go {
-    Stay,
-    To(Screen),
-    Quit,
-}
-
-fn go(world: &mut World, g: Go) {
-    match g {
-        Go::Stay => {}
-        Go::To(s) => world.resource_mut::<NextState<Screen>>().set(s),
-        Go::Quit => {
-            world.write_message(AppExit::Success);
-        }
+/// Send what the buttons asked for this frame.
+fn send(world: &mut World, asked: Vec<ScreenIntent>) {
+    for intent in asked {
+        world.write_message(intent);
     }
 }
 
@@ -48,8 +39,7 @@ fn big_button(ui: &mut egui::Ui, text: &str) -> bool {
 fn title(world: &mut World) {
     let Some(ctx) = egui_ctx(world) else { return };
     let mut root = root_ui(&ctx, "title");
-    let mut g = Go::Stay;
-    let mut preview = None;
+    let mut asked = Vec::new();
     egui::CentralPanel::default().show(&mut root, |ui| {
         ui.vertical_centered(|ui| {
             ui.add_space(ui.available_height() * 0.18);
@@ -66,56 +56,34 @@ fn title(world: &mut World) {
             );
             ui.add_space(40.0);
             if big_button(ui, "Skirmish against the AI") {
-                preview = Some(false);
+                asked.push(ScreenIntent::Skirmish);
             }
             ui.add_space(8.0);
             if big_button(ui, "GM preview (AI against AI)") {
-                preview = Some(true);
+                asked.push(ScreenIntent::GmPreview);
             }
             ui.add_space(8.0);
             if big_button(ui, "Set up a battle…") {
-                g = Go::To(Screen::Setup);
+                asked.push(ScreenIntent::Open(Screen::Setup));
             }
             ui.add_space(8.0);
             if big_button(ui, "Quit") {
-                g = Go::Quit;
+                asked.push(ScreenIntent::Quit);
             }
             ui.add_space(30.0);
             ui.label(egui::RichText::new("F1 in battle lists every control").weak());
         });
     });
-    if let Some(all_ai) = preview
-        && let Some(mut s) = world.get_resource::<Session>().cloned()
-    {
-        s.controls = s
-            .level
-            .factions
-            .iter()
-            .enumerate()
-            .map(|(i, f)| {
-                if all_ai || matches!(f.control, crate::data::level::Control::Ai) {
-                    Controller::Ai
-                } else if i == 0 || matches!(f.control, crate::data::level::Control::Human) {
-                    Controller::Human
-                } else {
-                    Controller::Ai
-                }
-            })
-            .collect();
-        world.insert_resource(s);
-        g = Go::To(Screen::Battle);
-    }
-    go(world, g);
+    send(world, asked);
 }
 
 fn setup(world: &mut World) {
     let Some(ctx) = egui_ctx(world) else { return };
     let catalog = world.resource::<Catalog>().clone();
-    let Some(mut session) = world.get_resource::<Session>().cloned() else {
+    let Some(session) = world.get_resource::<Session>().cloned() else {
         return;
     };
-    let mut g = Go::Stay;
-    let mut new_level = None;
+    let mut asked = Vec::new();
     let mut root = root_ui(&ctx, "setup");
     egui::CentralPanel::default().show(&mut root, |ui| {
         ui.heading(egui::RichText::new("Battle setup").size(30.0));
@@ -141,7 +109,7 @@ fn setup(world: &mut World) {
                                     .size(16.0),
                                 );
                                 if r.clicked() && !chosen {
-                                    new_level = Some((path.clone(), l.clone()));
+                                    asked.push(ScreenIntent::PickLevel(path.clone()));
                                 }
                                 ui.label(egui::RichText::new(&l.description).weak());
                                 ui.add_space(6.0);
@@ -162,7 +130,7 @@ fn setup(world: &mut World) {
                         egui::Button::selectable(session.ruleset == r, r.id()),
                     );
                     if resp.clicked() {
-                        session.ruleset = r;
+                        asked.push(ScreenIntent::PickRuleset(r));
                     }
                 }
             });
@@ -183,15 +151,12 @@ fn setup(world: &mut World) {
                             .color(colour32(f.colour))
                             .strong(),
                     );
-                    let c = &mut session.controls[i];
-                    if ui
-                        .selectable_label(*c == Controller::Human, "Human at this desk")
-                        .clicked()
-                    {
-                        *c = Controller::Human;
+                    let human = session.controls.get(i) == Some(&Controller::Human);
+                    if ui.selectable_label(human, "Human at this desk").clicked() {
+                        asked.push(ScreenIntent::Control(i, Controller::Human));
                     }
-                    if ui.selectable_label(*c != Controller::Human, "AI").clicked() {
-                        *c = Controller::Ai;
+                    if ui.selectable_label(!human, "AI").clicked() {
+                        asked.push(ScreenIntent::Control(i, Controller::Ai));
                     }
                 });
             }
@@ -199,29 +164,25 @@ fn setup(world: &mut World) {
             ui.add_space(12.0);
             ui.horizontal(|ui| {
                 ui.label(egui::RichText::new("Seed").strong());
-                ui.add(egui::DragValue::new(&mut session.seed));
+                let mut seed = session.seed;
+                if ui.add(egui::DragValue::new(&mut seed)).changed() {
+                    asked.push(ScreenIntent::Seed(seed));
+                }
             });
             ui.add_space(12.0);
             minimap(ui, &session.level);
             ui.add_space(20.0);
             ui.horizontal(|ui| {
                 if big_button(ui, "Start battle") {
-                    g = Go::To(Screen::Battle);
+                    asked.push(ScreenIntent::Start);
                 }
                 if ui.button("Back").clicked() {
-                    g = Go::To(Screen::Title);
+                    asked.push(ScreenIntent::Open(Screen::Title));
                 }
             });
         });
     });
-    if let Some((path, level)) = new_level {
-        match Session::new(world, level, path, None, session.seed, false) {
-            Ok(s) => session = s,
-            Err(e) => error!("{e}"),
-        }
-    }
-    world.insert_resource(session);
-    go(world, g);
+    send(world, asked);
 }
 
 fn results(world: &mut World) {
@@ -230,8 +191,7 @@ fn results(world: &mut World) {
     let roster = world.resource::<Roster>().clone();
     let factions = world.resource::<Factions>().clone();
     let log = world.resource::<crate::rules::battle::BattleLog>().clone();
-    let mut g = Go::Stay;
-    let mut again = false;
+    let mut asked = Vec::new();
     let mut root = root_ui(&ctx, "results");
     egui::CentralPanel::default().show(&mut root, |ui| {
         ui.vertical_centered(|ui| {
@@ -330,24 +290,17 @@ fn results(world: &mut World) {
         ui.add_space(24.0);
         ui.vertical_centered(|ui| {
             if big_button(ui, "Play again (new seed)") {
-                again = true;
+                asked.push(ScreenIntent::PlayAgain);
             }
             if big_button(ui, "Battle setup") {
-                g = Go::To(Screen::Setup);
+                asked.push(ScreenIntent::Open(Screen::Setup));
             }
             if big_button(ui, "Title screen") {
-                g = Go::To(Screen::Title);
+                asked.push(ScreenIntent::Open(Screen::Title));
             }
         });
     });
-    if again {
-        if let Some(mut s) = world.get_resource_mut::<Session>() {
-            s.seed = s.seed.wrapping_add(1);
-        }
-        world.resource_mut::<Pacing>().menu = false;
-        g = Go::To(Screen::Battle);
-    }
-    go(world, g);
+    send(world, asked);
 }
 
 /// A small picture of the level: terrain, and each combatant as a dot in its

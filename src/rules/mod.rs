@@ -20,15 +20,18 @@ use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::prelude::*;
 
 use battle::{
-    Battle, BattleLog, BattleRules, BattleSet, BattleStep, Factions, LastRejection, Roster,
+    Battle, BattleLog, BattleRules, BattleSet, BattleStep, Factions, Ground, LastRejection, Roster,
     RulesetRegistry,
 };
 
 /// The core: resources, the command message, the battle step schedule and
-/// the ruleset-independent systems (AI decisions, victory).
+/// the ruleset-independent systems (AI decisions, victory). Every resource a
+/// battle uses exists from the start, empty, so that a system or a run
+/// condition that reads one never fails before the first battle.
 pub fn plugin(app: &mut App) {
     app.init_resource::<Battle>()
         .init_resource::<BattleLog>()
+        .init_resource::<Ground>()
         .init_resource::<BattleRules>()
         .init_resource::<Factions>()
         .init_resource::<Roster>()

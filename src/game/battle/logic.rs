@@ -15,6 +15,7 @@ use crate::rules::engine::{Controls, StartOptions, start_battle, waiting_for_hum
 use crate::rules::map::Cell;
 use crate::rules::view;
 
+use crate::game::AppSystems;
 use crate::game::session::{Screen, Session, Speed};
 
 /// What the player's pointer does on the map.
@@ -269,21 +270,17 @@ pub fn human_actor(world: &World) -> Option<Cid> {
     (view::get::<Controller>(world, actor) == Some(&Controller::Human)).then_some(actor)
 }
 
-/// The battle screen's logic systems, in order; the view runs around them.
-#[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct LogicSet;
-
 pub fn plugin(app: &mut App) {
     app.init_resource::<Pacing>()
         .init_resource::<Playback>()
         .init_resource::<TurnUi>()
         .add_message::<UiIntent>()
-        .add_systems(OnEnter(Screen::Battle), start)
+        .add_systems(OnEnter(Screen::Battle), start.in_set(AppSystems::Logic))
         .add_systems(
             Update,
             (refresh_options, handle_intents, drive, finish)
                 .chain()
-                .in_set(LogicSet)
+                .in_set(AppSystems::Logic)
                 .run_if(in_state(Screen::Battle)),
         );
 }

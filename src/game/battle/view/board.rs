@@ -36,13 +36,14 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<ShowZones>()
         .add_systems(
             OnEnter(Screen::Battle),
-            spawn_board.after(crate::game::battle::logic::start),
+            spawn_board.in_set(crate::game::AppSystems::View),
         )
         .init_resource::<Highlights>()
         .add_systems(
             Update,
             (zone_borders, compute_highlights, draw_highlights)
                 .chain()
+                .in_set(crate::game::AppSystems::View)
                 .run_if(in_state(Screen::Battle)),
         );
 }

@@ -33,13 +33,13 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<Follow>()
         .add_systems(
             OnEnter(Screen::Battle),
-            fit_map.after(crate::game::battle::logic::start),
+            fit_map.in_set(crate::game::AppSystems::View),
         )
         .add_systems(OnExit(Screen::Battle), reset_camera)
         .add_systems(
             Update,
             (pan_zoom, follow)
-                .after(super::playback::play)
+                .in_set(crate::game::AppSystems::View)
                 .run_if(in_state(Screen::Battle)),
         );
 }

@@ -216,7 +216,7 @@ pub fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (pointer, keys)
-                .before(crate::game::battle::logic::LogicSet)
+                .in_set(crate::game::AppSystems::Input)
                 .run_if(in_state(Screen::Battle)),
         );
 }

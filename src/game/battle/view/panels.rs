@@ -9,6 +9,7 @@ use bevy_egui::{EguiContext, EguiPrimaryContextPass, PrimaryEguiContext, egui};
 use crate::game::battle::logic::{
     ManeuverTool, Pacing, Tool, TurnUi, UiIntent, human_actor, preview, reaction_choices,
 };
+use crate::game::flow::ScreenIntent;
 use crate::game::session::{Screen, Session, Speed};
 use crate::rules::battle::{
     ActiveRuleset, Battle, BattleLog, Factions, LastRejection, Prompt, Roster,
@@ -56,10 +57,8 @@ struct Asked {
     intents: Vec<UiIntent>,
     pacing: Option<Pacing>,
     help: Option<bool>,
-    restart: bool,
-    setup: bool,
-    title: bool,
-    quit: bool,
+    /// The pause menu's buttons.
+    screens: Vec<ScreenIntent>,
     /// A button under the pointer whose command the panel previews.
     hover_preview: Option<Command>,
 }
@@ -81,26 +80,8 @@ fn battle_panels(world: &mut World) {
     if let Some(h) = asked.help {
         world.resource_mut::<HelpOpen>().0 = h;
     }
-    if asked.restart {
-        if let Some(mut s) = world.get_resource_mut::<Session>() {
-            s.seed = s
-                .seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407)
-                >> 1;
-        }
-        world
-            .resource_mut::<NextState<Screen>>()
-            .set(Screen::Battle);
-    }
-    if asked.setup {
-        world.resource_mut::<NextState<Screen>>().set(Screen::Setup);
-    }
-    if asked.title {
-        world.resource_mut::<NextState<Screen>>().set(Screen::Title);
-    }
-    if asked.quit {
-        world.write_message(AppExit::Success);
+    for intent in asked.screens {
+        world.write_message(intent);
     }
 }
 
@@ -169,9 +150,7 @@ fn draw(ctx: &egui::Context, world: &World, asked: &mut Asked) {
             }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 if ui.button("Menu (Esc)").clicked() {
-                    let mut p = pacing.clone();
-                    p.menu = true;
-                    asked.pacing = Some(p);
+                    asked.screens.push(ScreenIntent::Menu(true));
                 }
                 if ui.button("Help (F1)").clicked() {
                     asked.help = Some(!world.resource::<HelpOpen>().0);
@@ -247,23 +226,16 @@ fn draw(ctx: &egui::Context, world: &World, asked: &mut Asked) {
             .show(ctx, |ui| {
                 ui.set_min_width(240.0);
                 ui.vertical_centered_justified(|ui| {
-                    if ui.button("Resume").clicked() {
-                        let mut p = pacing.clone();
-                        p.menu = false;
-                        asked.pacing = Some(p);
-                    }
-                    if ui.button("Restart with a new seed").clicked() {
-                        asked.restart = true;
-                    }
-                    if ui.button("Back to battle setup").clicked() {
-                        asked.setup = true;
-                    }
-                    if ui.button("Title screen").clicked() {
-                        asked.title = true;
-                    }
-                    if ui.button("Quit").clicked() {
-                        asked.quit = true;
-                    }
+                    let mut button = |text: &str, intent: ScreenIntent| {
+                        if ui.button(text).clicked() {
+                            asked.screens.push(intent);
+                        }
+                    };
+                    button("Resume", ScreenIntent::Menu(false));
+                    button("Restart with a new seed", ScreenIntent::PlayAgain);
+                    button("Back to battle setup", ScreenIntent::Open(Screen::Setup));
+                    button("Title screen", ScreenIntent::Open(Screen::Title));
+                    button("Quit", ScreenIntent::Quit);
                 });
             });
     }

@@ -6,6 +6,7 @@
 
 use bevy::prelude::*;
 
+use crate::game::AppSystems;
 use crate::game::battle::logic::{Pacing, Playback};
 use crate::game::session::{Screen, Speed};
 use crate::rules::battle::{BattleLog, Roster};
@@ -80,15 +81,12 @@ pub struct Float {
 pub fn plugin(app: &mut App) {
     app.init_resource::<Shown>()
         .init_resource::<Timeline>()
-        .add_systems(
-            OnEnter(Screen::Battle),
-            reset.after(crate::game::battle::logic::start),
-        )
+        .add_systems(OnEnter(Screen::Battle), reset.in_set(AppSystems::Playback))
         .add_systems(
             Update,
             (play, floats)
                 .chain()
-                .after(crate::game::battle::logic::LogicSet)
+                .in_set(AppSystems::Playback)
                 .run_if(in_state(Screen::Battle)),
         );
 }

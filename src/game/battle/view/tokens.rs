@@ -4,6 +4,7 @@
 
 use bevy::prelude::*;
 
+use crate::game::AppSystems;
 use crate::game::session::Screen;
 use crate::rules::battle::{Factions, Ground, Roster};
 use crate::rules::components::{Archetype, Cid, Condition};
@@ -88,14 +89,18 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<MarkArt>();
     app.add_systems(
         OnEnter(Screen::Battle),
-        spawn_tokens.after(super::playback::reset),
+        spawn_tokens.in_set(AppSystems::View),
     )
     .add_systems(
         Update,
+        // The ground exists before any battle (the core inits it), but a
+        // condition runs even where its set's `in_state` fails, so it must
+        // never require a resource only a battle brings.
         (
-            sync_tokens.after(super::playback::play),
-            sync_ground.run_if(resource_changed::<Ground>),
+            sync_tokens,
+            sync_ground.run_if(resource_exists_and_changed::<Ground>),
         )
+            .in_set(AppSystems::View)
             .run_if(in_state(Screen::Battle)),
     );
 }
