@@ -10,6 +10,8 @@ pub mod cli;
 pub mod data;
 #[cfg(feature = "gui")]
 pub mod game;
+#[cfg(test)]
+mod golden;
 pub mod rules;
 pub mod rulesets;
 pub mod sim;
