@@ -453,7 +453,7 @@ fn cmd_check(paths: &[PathBuf]) -> Result<(), String> {
     for p in paths {
         if p.is_dir() {
             if let Some(id) = ruleset_folder(p) {
-                report(p, check_ruleset_dir(id, p));
+                report(p, check_ruleset_dir(&engine, id, p));
                 continue;
             }
             let files = ron_files(p);
@@ -465,7 +465,7 @@ fn cmd_check(paths: &[PathBuf]) -> Result<(), String> {
                 report(&f, r);
             }
         } else if let Some(id) = p.parent().and_then(ruleset_folder) {
-            let r = check_ruleset_dir(id, p.parent().unwrap_or(p));
+            let r = check_ruleset_dir(&engine, id, p.parent().unwrap_or(p));
             report(p, r);
         } else {
             let r = check_level(&engine, p);
@@ -478,19 +478,20 @@ fn cmd_check(paths: &[PathBuf]) -> Result<(), String> {
     Ok(())
 }
 
-fn check_ruleset_dir(id: RulesetId, dir: &Path) -> Result<String, String> {
-    match id {
-        RulesetId::Ud10 => crate::rulesets::ud10::data::Ud10Data::load(dir)
-            .map(|_| String::new())
-            .map_err(|e| e.to_string()),
-        RulesetId::Zones => crate::rulesets::zones::data::ZonesData::load(dir)
-            .map(|_| String::new())
-            .map_err(|e| e.to_string()),
-        other => Err(format!(
-            "{}: the {other} ruleset is not implemented yet",
-            dir.display()
-        )),
-    }
+fn check_ruleset_dir(
+    engine: &Result<Engine, crate::data::error::DataError>,
+    id: RulesetId,
+    dir: &Path,
+) -> Result<String, String> {
+    let engine = engine.as_ref().map_err(|e| e.to_string())?;
+    let hooks = engine
+        .world()
+        .resource::<crate::rules::battle::RulesetRegistry>()
+        .get(id)
+        .ok_or_else(|| format!("{}: the {id} ruleset is not implemented yet", dir.display()))?;
+    (hooks.check_data)(dir)
+        .map(|_| String::new())
+        .map_err(|e| e.to_string())
 }
 
 fn check_level(

@@ -6,9 +6,8 @@ use bevy_egui::{EguiPrimaryContextPass, egui};
 use crate::game::battle::view::panels::{colour32, egui_ctx, root_ui};
 use crate::game::flow::ScreenIntent;
 use crate::game::session::{Catalog, Screen, Session};
-use crate::rules::battle::{Battle, Factions, Roster};
+use crate::rules::battle::{ActiveRuleset, Battle, Factions, Roster};
 use crate::rules::components::{Conditions, Controller, Health};
-use crate::rules::event::BattleEvent;
 
 pub fn plugin(app: &mut App) {
     app.add_systems(
@@ -190,7 +189,6 @@ fn results(world: &mut World) {
     let battle = world.resource::<Battle>().clone();
     let roster = world.resource::<Roster>().clone();
     let factions = world.resource::<Factions>().clone();
-    let log = world.resource::<crate::rules::battle::BattleLog>().clone();
     let mut asked = Vec::new();
     let mut root = root_ui(&ctx, "results");
     egui::CentralPanel::default().show(&mut root, |ui| {
@@ -266,22 +264,12 @@ fn results(world: &mut World) {
                                 h.map_or(String::new(), |h| format!("HP {}/{}", h.hp, h.hp_max)),
                             );
                             ui.label(fate);
-                            // After the fight: gear the durability rolls
-                            // damaged (zones §Combat gear degradation).
-                            let rolled = log.events.iter().any(
-                                |ev| matches!(ev, BattleEvent::GearRolled { who, .. } if *who == c),
-                            );
-                            let worn = crate::rulesets::zones::gear::gear_report(&log, c);
-                            ui.label(if !worn.is_empty() {
-                                worn.iter()
-                                    .map(|(item, what)| format!("{item} {what}"))
-                                    .collect::<Vec<_>>()
-                                    .join(", ")
-                            } else if rolled {
-                                "gear intact".to_string()
-                            } else {
-                                String::new()
-                            });
+                            // What the ruleset adds (zones: the gear the
+                            // durability rolls wore out).
+                            let note = world
+                                .get_resource::<ActiveRuleset>()
+                                .and_then(|h| (h.0.after_note)(world, c));
+                            ui.label(note.unwrap_or_default());
                             ui.end_row();
                         }
                     });

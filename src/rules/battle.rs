@@ -239,6 +239,8 @@ pub struct RulesetHooks {
     pub decide: fn(&mut World, Cid) -> Command,
     /// Read the ruleset's data from `assets/rulesets/` into the world.
     pub load: fn(&mut World, &std::path::Path) -> Result<(), crate::data::error::DataError>,
+    /// Read and check one data folder of the ruleset (`fray check`).
+    pub check_data: fn(&std::path::Path) -> Result<(), crate::data::error::DataError>,
     /// Does the ruleset's bestiary define this archetype?
     pub defines: fn(&World, &str) -> bool,
     /// Give a freshly spawned combatant the ruleset's components.
@@ -255,6 +257,9 @@ pub struct RulesetHooks {
     /// What the ruleset does once the battle has ended (its events follow
     /// `BattleEnded` in the log).
     pub aftermath: fn(&mut World),
+    /// What the results screen says of a combatant after the fight, beyond
+    /// its health and fate (worn gear, say).
+    pub after_note: fn(&World, Cid) -> Option<String>,
 }
 
 /// A ruleset's account of a command before it is sent.

@@ -1,5 +1,8 @@
 //! The rulesets Fray plays, one plugin per folder, all shaped alike.
 
+pub mod data;
+pub mod settings;
+pub mod skeleton;
 pub mod ud10;
 pub mod zones;
 

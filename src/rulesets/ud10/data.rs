@@ -8,13 +8,14 @@ use std::path::Path;
 use bevy::prelude::*;
 use serde::Deserialize;
 
-use crate::data::error::{DataError, load_ron};
+use crate::data::error::{DataError, locate};
 use crate::data::level::CombatantDef;
 use crate::rules::components::{
     Armor, BodyZone, FireMode, Health, Loadout, Protection, ReloadCost, Shield, Size, Weapon,
     WeaponKind,
 };
 use crate::rules::dice::DiceExpr;
+use crate::rulesets::data::{Files, archetype_gear, load};
 
 use super::settings::Ud10Settings;
 
@@ -170,33 +171,25 @@ impl Ud10Data {
     /// Read `equipment.ron`, `bestiary.ron` and `settings.ron` from `dir` and
     /// check that every archetype's equipment exists.
     pub fn load(dir: &Path) -> Result<Ud10Data, DataError> {
-        let equipment: Equipment = load_ron(&dir.join("equipment.ron"))?;
-        let bestiary_path = dir.join("bestiary.ron");
-        let bestiary: Bestiary = load_ron(&bestiary_path)?;
-        let settings: Ud10Settings = load_ron(&dir.join("settings.ron"))?;
-        let text = std::fs::read_to_string(&bestiary_path).unwrap_or_default();
-        for (id, a) in &bestiary.archetypes {
-            let mut items: Vec<(&str, &str, bool)> = Vec::new();
-            for w in &a.weapons {
-                items.push(("weapon", w, equipment.weapons.contains_key(w)));
-            }
-            for p in &a.armor {
-                items.push(("armor", p, equipment.armor.contains_key(p)));
-            }
-            if let Some(s) = &a.shield {
-                items.push(("shield", s, equipment.shields.contains_key(s)));
-            }
-            crate::data::error::check_archetype_equipment(&bestiary_path, &text, id, &items)?;
+        let files: Files<Equipment, Bestiary, Ud10Settings> = load(dir)?;
+        // ud10 §Performing Actions: every combatant attacks with a weapon.
+        for (id, a) in &files.bestiary.archetypes {
             if a.weapons.is_empty() {
-                let (line, column) = crate::data::error::locate(&text, None, &format!("\"{id}\""));
+                let (line, column) = locate(&files.bestiary_text, None, &format!("\"{id}\""));
                 return Err(DataError {
-                    file: bestiary_path,
+                    file: files.bestiary_file,
                     line,
                     column,
                     message: format!("archetype `{id}` expected at least one weapon"),
                 });
             }
         }
+        let Files {
+            equipment,
+            bestiary,
+            settings,
+            ..
+        } = files;
         Ok(Ud10Data {
             equipment,
             bestiary,
@@ -344,4 +337,27 @@ pub struct Ud10Bundle {
     pub loadout: Loadout,
     pub armor: Armor,
     pub shield: Option<Shield>,
+}
+
+impl crate::rulesets::data::Equipment for Equipment {
+    fn defines(&self, kind: &str, id: &str) -> bool {
+        match kind {
+            "weapon" => self.weapons.contains_key(id),
+            "armor" => self.armor.contains_key(id),
+            "shield" => self.shields.contains_key(id),
+            _ => false,
+        }
+    }
+}
+
+impl crate::rulesets::data::Bestiary for Bestiary {
+    fn gear(&self) -> Vec<(&str, Vec<(&'static str, &str)>)> {
+        self.archetypes
+            .iter()
+            .map(|(id, a)| {
+                let gear = archetype_gear(&a.weapons, "armor", &a.armor, a.shield.as_ref());
+                (id.as_str(), gear)
+            })
+            .collect()
+    }
 }

@@ -20,14 +20,13 @@ use bevy::prelude::*;
 use crate::data::error::DataError;
 use crate::data::level::CombatantDef;
 use crate::rules::apply::emit;
-use crate::rules::battle::{
-    Battle, BattleSet, BattleStep, Prompt, RulesetHooks, RulesetId, RulesetRegistry, ruleset_is,
-};
-use crate::rules::command::Command;
+use crate::rules::battle::{Battle, Preview, Prompt, RulesetId};
+use crate::rules::command::{Command, Illegal};
 use crate::rules::components::{Cid, Condition, Loadout, MoveMode};
 use crate::rules::event::BattleEvent;
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
+use crate::rulesets::skeleton::{self, Ruleset};
 
 use attack::PendingAttack;
 use data::Ud10Data;
@@ -37,61 +36,54 @@ use settings::Ud10Settings;
 pub const RULE_FREE_ACTIONS: &str = "ud10 §Free Actions";
 pub const RULE_ACTIONS: &str = "ud10 §Performing Actions";
 
-/// The UD10 ruleset plugin.
-pub fn plugin(app: &mut App) {
-    app.init_resource::<PendingAttack>()
-        .init_resource::<Ud10Round>()
-        .init_resource::<Ud10Settings>();
-    app.world_mut()
-        .get_resource_or_init::<RulesetRegistry>()
-        .0
-        .push(hooks());
-    app.add_systems(
-        BattleStep,
-        (
-            resolve
-                .in_set(BattleSet::Resolve)
-                .run_if(ruleset_is(RulesetId::Ud10)),
-            round::advance
-                .in_set(BattleSet::Advance)
-                .run_if(ruleset_is(RulesetId::Ud10)),
-        ),
-    );
-}
+/// The UD10 ruleset.
+pub struct Ud10;
 
-/// UD10's hooks for the core, the AI and the UI.
-pub fn hooks() -> RulesetHooks {
-    RulesetHooks {
-        id: RulesetId::Ud10,
-        check: check::check,
-        legal_commands,
-        decide: ai::decide,
-        load,
-        defines,
-        equip,
-        reset,
-        configure,
-        preview: preview::preview,
-        sheet: preview::sheet,
-        aftermath: |_| {},
+impl Ruleset for Ud10 {
+    const ID: RulesetId = RulesetId::Ud10;
+    type Data = Ud10Data;
+    type Settings = Ud10Settings;
+    type Round = Ud10Round;
+    type Pending = PendingAttack;
+
+    fn load(dir: &Path) -> Result<Ud10Data, DataError> {
+        Ud10Data::load(dir)
+    }
+    fn settings(data: &Ud10Data) -> &Ud10Settings {
+        &data.settings
+    }
+    fn defines(data: &Ud10Data, archetype: &str) -> bool {
+        data.bestiary.archetypes.contains_key(archetype)
+    }
+    fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), String> {
+        equip(world, entity, def)
+    }
+    fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
+        check::check(world, actor, command)
+    }
+    fn execute(world: &mut World, actor: Cid, command: &Command) {
+        execute(world, actor, command)
+    }
+    fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
+        legal_commands(world, actor)
+    }
+    fn decide(world: &mut World, actor: Cid) -> Command {
+        ai::decide(world, actor)
+    }
+    fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
+        preview::preview(world, actor, command)
+    }
+    fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
+        preview::sheet(world, cid)
+    }
+    fn advance(world: &mut World) {
+        round::advance(world)
     }
 }
 
-fn configure(world: &mut World, key: &str, value: &str) -> Result<(), String> {
-    world.resource_mut::<Ud10Settings>().set(key, value)
-}
-
-fn load(world: &mut World, dir: &Path) -> Result<(), DataError> {
-    let data = Ud10Data::load(&dir.join("ud10"))?;
-    world.insert_resource(data.settings.clone());
-    world.insert_resource(data);
-    Ok(())
-}
-
-fn defines(world: &World, archetype: &str) -> bool {
-    world
-        .get_resource::<Ud10Data>()
-        .is_some_and(|d| d.bestiary.archetypes.contains_key(archetype))
+/// The UD10 ruleset plugin.
+pub fn plugin(app: &mut App) {
+    skeleton::plugin::<Ud10>(app);
 }
 
 fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), String> {
@@ -105,16 +97,6 @@ fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), St
         e.insert(s);
     }
     Ok(())
-}
-
-fn reset(world: &mut World) {
-    world.insert_resource(PendingAttack::default());
-    world.insert_resource(Ud10Round::default());
-}
-
-/// Check and execute the commands sent since the last step.
-fn resolve(world: &mut World) {
-    crate::rules::command::resolve_with(world, check::check, execute);
 }
 
 fn execute(world: &mut World, actor: Cid, command: &Command) {

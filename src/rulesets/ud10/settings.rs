@@ -5,6 +5,8 @@
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::rulesets::settings::{OutOfRange, RulesetSettings, in_range};
+
 /// What 0 endurance points does (the text is silent; Fray decides).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum EpZero {
@@ -74,76 +76,31 @@ impl Default for Ud10Settings {
     }
 }
 
-fn parse_bool(key: &str, v: &str) -> Result<bool, String> {
-    match v {
-        "true" | "on" | "yes" => Ok(true),
-        "false" | "off" | "no" => Ok(false),
-        _ => Err(format!("{key} expects true or false, not `{v}`")),
-    }
-}
+impl RulesetSettings for Ud10Settings {
+    const RULESET: &'static str = "ud10";
 
-fn parse_int(key: &str, v: &str) -> Result<i32, String> {
-    v.parse()
-        .map_err(|_| format!("{key} expects a whole number, not `{v}`"))
-}
-
-impl Ud10Settings {
-    /// Every setting's name, for `--set` help and errors.
-    pub const KEYS: [&'static str; 13] = [
-        "keep_initiative",
-        "initiative_grouping",
-        "body_zones",
-        "buffer",
-        "penetration",
-        "fleeing",
-        "retreat",
-        "dodge",
-        "unconscious_at_hp",
-        "dead_at_hp",
-        "ep_zero",
-        "low_cover",
-        "high_cover",
-    ];
-
-    /// Change one setting from text (`fray simulate --set body_zones=false`).
-    pub fn set(&mut self, key: &str, v: &str) -> Result<(), String> {
-        match key {
-            "keep_initiative" => self.keep_initiative = parse_bool(key, v)?,
-            "initiative_grouping" => {
-                self.initiative_grouping = match v {
-                    "Individual" | "individual" => InitiativeGrouping::Individual,
-                    "PerAiFaction" | "per_ai_faction" => InitiativeGrouping::PerAiFaction,
-                    _ => {
-                        return Err(format!(
-                            "{key} expects Individual or PerAiFaction, not `{v}`"
-                        ));
-                    }
-                }
-            }
-            "body_zones" => self.body_zones = parse_bool(key, v)?,
-            "buffer" => self.buffer = parse_bool(key, v)?,
-            "penetration" => self.penetration = parse_bool(key, v)?,
-            "fleeing" => self.fleeing = parse_bool(key, v)?,
-            "retreat" => self.retreat = parse_bool(key, v)?,
-            "dodge" => self.dodge = parse_bool(key, v)?,
-            "unconscious_at_hp" => self.unconscious_at_hp = parse_int(key, v)?,
-            "dead_at_hp" => self.dead_at_hp = parse_int(key, v)?,
-            "ep_zero" => {
-                self.ep_zero = match v {
-                    "Unconscious" | "unconscious" => EpZero::Unconscious,
-                    "NoEffect" | "no_effect" => EpZero::NoEffect,
-                    _ => return Err(format!("{key} expects Unconscious or NoEffect, not `{v}`")),
-                }
-            }
-            "low_cover" => self.low_cover = parse_int(key, v)?,
-            "high_cover" => self.high_cover = parse_int(key, v)?,
-            _ => {
-                return Err(format!(
-                    "ud10 has no setting `{key}`; expected one of {}",
-                    Self::KEYS.join(", ")
-                ));
-            }
-        }
+    /// Fray's ranges: a threshold no character could reach, or a cover
+    /// rating beyond any skill, is a typing slip, not a house rule.
+    fn check_ranges(&self) -> Result<(), OutOfRange> {
+        in_range(
+            "unconscious_at_hp",
+            self.unconscious_at_hp,
+            -100..=100,
+            "HP",
+        )?;
+        in_range(
+            "dead_at_hp",
+            self.dead_at_hp,
+            -100..=self.unconscious_at_hp,
+            "HP, at most unconscious_at_hp:",
+        )?;
+        in_range("low_cover", self.low_cover, 0..=20, "a cover rating")?;
+        in_range(
+            "high_cover",
+            self.high_cover,
+            self.low_cover..=20,
+            "a cover rating, at least low_cover:",
+        )?;
         Ok(())
     }
 }

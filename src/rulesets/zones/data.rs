@@ -8,12 +8,13 @@ use std::path::Path;
 use bevy::prelude::*;
 use serde::Deserialize;
 
-use crate::data::error::{DataError, load_ron};
+use crate::data::error::DataError;
 use crate::data::level::CombatantDef;
 use crate::rules::components::{
     FireMode, Health, Loadout, ReloadCost, Size, Steed, Weapon, WeaponKind,
 };
 use crate::rules::dice::DiceExpr;
+use crate::rulesets::data::{Files, archetype_gear, load};
 
 use super::settings::ZonesSettings;
 
@@ -203,24 +204,12 @@ impl ZonesData {
     /// Read `equipment.ron`, `bestiary.ron` and `settings.ron` from `dir` and
     /// check that every archetype's equipment exists.
     pub fn load(dir: &Path) -> Result<ZonesData, DataError> {
-        let equipment: Equipment = load_ron(&dir.join("equipment.ron"))?;
-        let bestiary_path = dir.join("bestiary.ron");
-        let bestiary: Bestiary = load_ron(&bestiary_path)?;
-        let settings: ZonesSettings = load_ron(&dir.join("settings.ron"))?;
-        let text = std::fs::read_to_string(&bestiary_path).unwrap_or_default();
-        for (id, a) in &bestiary.archetypes {
-            let mut items: Vec<(&str, &str, bool)> = Vec::new();
-            for w in &a.weapons {
-                items.push(("weapon", w, equipment.weapons.contains_key(w)));
-            }
-            for p in &a.armour {
-                items.push(("armour", p, equipment.armour.contains_key(p)));
-            }
-            if let Some(s) = &a.shield {
-                items.push(("shield", s, equipment.shields.contains_key(s)));
-            }
-            crate::data::error::check_archetype_equipment(&bestiary_path, &text, id, &items)?;
-        }
+        let Files {
+            equipment,
+            bestiary,
+            settings,
+            ..
+        } = load::<Equipment, Bestiary, ZonesSettings>(dir)?;
         Ok(ZonesData {
             equipment,
             bestiary,
@@ -400,4 +389,27 @@ pub fn unarmed() -> Weapon {
             improvised: false,
         },
     )
+}
+
+impl crate::rulesets::data::Equipment for Equipment {
+    fn defines(&self, kind: &str, id: &str) -> bool {
+        match kind {
+            "weapon" => self.weapons.contains_key(id),
+            "armour" => self.armour.contains_key(id),
+            "shield" => self.shields.contains_key(id),
+            _ => false,
+        }
+    }
+}
+
+impl crate::rulesets::data::Bestiary for Bestiary {
+    fn gear(&self) -> Vec<(&str, Vec<(&'static str, &str)>)> {
+        self.archetypes
+            .iter()
+            .map(|(id, a)| {
+                let gear = archetype_gear(&a.weapons, "armour", &a.armour, a.shield.as_ref());
+                (id.as_str(), gear)
+            })
+            .collect()
+    }
 }

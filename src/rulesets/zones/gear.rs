@@ -127,6 +127,25 @@ pub fn gear_report(log: &BattleLog, who: Cid) -> Vec<(String, &'static str)> {
         .collect()
 }
 
+/// The results screen's line on `who`'s gear after the durability rolls:
+/// what wore out, "gear intact", or nothing when no roll was made.
+pub fn after_note(world: &World, who: Cid) -> Option<String> {
+    let log = world.resource::<BattleLog>();
+    let worn = gear_report(log, who);
+    if !worn.is_empty() {
+        return Some(
+            worn.iter()
+                .map(|(item, what)| format!("{item} {what}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        );
+    }
+    log.events
+        .iter()
+        .any(|ev| matches!(ev, BattleEvent::GearRolled { who: w, .. } if *w == who))
+        .then(|| "gear intact".to_string())
+}
+
 /// "Damaged weapons ... are destroyed if used to attack and a 1 is rolled
 /// on the damage die": after the roll the weapon breaks (the blow still
 /// lands).

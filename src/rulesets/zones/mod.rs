@@ -24,13 +24,12 @@ use bevy::prelude::*;
 use crate::data::error::DataError;
 use crate::data::level::CombatantDef;
 use crate::rules::apply::emit;
-use crate::rules::battle::{
-    Battle, BattleSet, BattleStep, Prompt, RulesetHooks, RulesetId, RulesetRegistry, ruleset_is,
-};
-use crate::rules::command::{Command, Maneuver};
+use crate::rules::battle::{Battle, Preview, Prompt, RulesetId};
+use crate::rules::command::{Command, Illegal, Maneuver};
 use crate::rules::components::{Cid, Condition, Loadout};
 use crate::rules::event::BattleEvent;
 use crate::rules::view;
+use crate::rulesets::skeleton::{self, Ruleset};
 
 use attack::Pending;
 use data::ZonesData;
@@ -39,61 +38,60 @@ use settings::ZonesSettings;
 
 pub const RULE_BONUS: &str = "zones §Taking a turn: bonus actions";
 
-/// The zones ruleset plugin.
-pub fn plugin(app: &mut App) {
-    app.init_resource::<Pending>()
-        .init_resource::<ZonesRound>()
-        .init_resource::<ZonesSettings>();
-    app.world_mut()
-        .get_resource_or_init::<RulesetRegistry>()
-        .0
-        .push(hooks());
-    app.add_systems(
-        BattleStep,
-        (
-            resolve
-                .in_set(BattleSet::Resolve)
-                .run_if(ruleset_is(RulesetId::Zones)),
-            round::advance
-                .in_set(BattleSet::Advance)
-                .run_if(ruleset_is(RulesetId::Zones)),
-        ),
-    );
-}
+/// The zones ruleset.
+pub struct Zones;
 
-/// Zones' hooks for the core, the AI and the UI.
-pub fn hooks() -> RulesetHooks {
-    RulesetHooks {
-        id: RulesetId::Zones,
-        check: check::check,
-        legal_commands,
-        decide: ai::decide,
-        load,
-        defines,
-        equip,
-        reset,
-        configure,
-        preview: preview::preview,
-        sheet: preview::sheet,
-        aftermath: gear::aftermath,
+impl Ruleset for Zones {
+    const ID: RulesetId = RulesetId::Zones;
+    type Data = ZonesData;
+    type Settings = ZonesSettings;
+    type Round = ZonesRound;
+    type Pending = Pending;
+
+    fn load(dir: &Path) -> Result<ZonesData, DataError> {
+        ZonesData::load(dir)
+    }
+    fn settings(data: &ZonesData) -> &ZonesSettings {
+        &data.settings
+    }
+    fn defines(data: &ZonesData, archetype: &str) -> bool {
+        data.bestiary.archetypes.contains_key(archetype)
+    }
+    fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), String> {
+        equip(world, entity, def)
+    }
+    fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
+        check::check(world, actor, command)
+    }
+    fn execute(world: &mut World, actor: Cid, command: &Command) {
+        execute(world, actor, command)
+    }
+    fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
+        legal_commands(world, actor)
+    }
+    fn decide(world: &mut World, actor: Cid) -> Command {
+        ai::decide(world, actor)
+    }
+    fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
+        preview::preview(world, actor, command)
+    }
+    fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
+        preview::sheet(world, cid)
+    }
+    fn advance(world: &mut World) {
+        round::advance(world)
+    }
+    fn aftermath(world: &mut World) {
+        gear::aftermath(world)
+    }
+    fn after_note(world: &World, cid: Cid) -> Option<String> {
+        gear::after_note(world, cid)
     }
 }
 
-fn configure(world: &mut World, key: &str, value: &str) -> Result<(), String> {
-    world.resource_mut::<ZonesSettings>().set(key, value)
-}
-
-fn load(world: &mut World, dir: &Path) -> Result<(), DataError> {
-    let data = ZonesData::load(&dir.join("zones"))?;
-    world.insert_resource(data.settings.clone());
-    world.insert_resource(data);
-    Ok(())
-}
-
-fn defines(world: &World, archetype: &str) -> bool {
-    world
-        .get_resource::<ZonesData>()
-        .is_some_and(|d| d.bestiary.archetypes.contains_key(archetype))
+/// The zones ruleset plugin.
+pub fn plugin(app: &mut App) {
+    skeleton::plugin::<Zones>(app);
 }
 
 fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), String> {
@@ -107,16 +105,6 @@ fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), St
         e.insert(s);
     }
     Ok(())
-}
-
-fn reset(world: &mut World) {
-    world.insert_resource(Pending::default());
-    world.insert_resource(ZonesRound::default());
-}
-
-/// Check and execute the commands sent since the last step.
-fn resolve(world: &mut World) {
-    crate::rules::command::resolve_with(world, check::check, execute);
 }
 
 fn execute(world: &mut World, actor: Cid, command: &Command) {

@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::rules::dice::DiceExpr;
+use crate::rulesets::settings::{OutOfRange, RulesetSettings, in_range};
 
 /// What health 0 (or less) means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -56,75 +57,28 @@ impl Default for ZonesSettings {
     }
 }
 
-fn parse_bool(key: &str, v: &str) -> Result<bool, String> {
-    match v {
-        "true" | "on" | "yes" => Ok(true),
-        "false" | "off" | "no" => Ok(false),
-        _ => Err(format!("{key} expects true or false, not `{v}`")),
-    }
-}
+impl RulesetSettings for ZonesSettings {
+    const RULESET: &'static str = "zones";
 
-impl ZonesSettings {
-    pub const KEYS: [&'static str; 8] = [
-        "critical_percent",
-        "zero_health",
-        "natural_extremes",
-        "morale",
-        "shove_cells",
-        "pit_damage",
-        "gear_degradation",
-        "durability_die",
-    ];
-
-    /// Change one setting from text (`fray simulate --set zero_health=Incapacitated`).
-    pub fn set(&mut self, key: &str, v: &str) -> Result<(), String> {
-        match key {
-            "critical_percent" => {
-                self.critical_percent = v
-                    .parse()
-                    .ok()
-                    .filter(|p| (1..=100).contains(p))
-                    .ok_or_else(|| format!("{key} expects a percentage 1-100, not `{v}`"))?;
-            }
-            "zero_health" => {
-                self.zero_health = match v {
-                    "Dead" | "dead" => ZeroHealth::Dead,
-                    "Incapacitated" | "incapacitated" => ZeroHealth::Incapacitated,
-                    _ => return Err(format!("{key} expects Dead or Incapacitated, not `{v}`")),
-                }
-            }
-            "natural_extremes" => self.natural_extremes = parse_bool(key, v)?,
-            "morale" => self.morale = parse_bool(key, v)?,
-            "shove_cells" => {
-                self.shove_cells = v
-                    .parse()
-                    .ok()
-                    .filter(|n| (1..=8).contains(n))
-                    .ok_or_else(|| format!("{key} expects a number of cells 1-8, not `{v}`"))?;
-            }
-            "gear_degradation" => self.gear_degradation = parse_bool(key, v)?,
-            "durability_die" => {
-                self.durability_die = v
-                    .parse()
-                    .ok()
-                    .filter(|n| (2..=100).contains(n))
-                    .ok_or_else(|| format!("{key} expects the sides of a die, 2-100, not `{v}`"))?;
-            }
-            "pit_damage" => {
-                self.pit_damage = match v {
-                    "kill" | "None" | "deadly" => None,
-                    dice => Some(dice.parse().map_err(|e| {
-                        format!("{key} expects `kill` or a dice expression like 2d6: {e}")
-                    })?),
-                }
-            }
-            _ => {
-                return Err(format!(
-                    "zones has no setting `{key}`; expected one of {}",
-                    Self::KEYS.join(", ")
-                ));
-            }
-        }
+    fn check_ranges(&self) -> Result<(), OutOfRange> {
+        in_range(
+            "critical_percent",
+            self.critical_percent,
+            1..=100,
+            "a percentage",
+        )?;
+        in_range("shove_cells", self.shove_cells, 1..=8, "a number of cells")?;
+        in_range(
+            "durability_die",
+            self.durability_die,
+            2..=100,
+            "the sides of a die,",
+        )?;
         Ok(())
+    }
+
+    /// `--set pit_damage=kill`: a pit kills.
+    fn alias(key: &str, value: &str) -> Option<&'static str> {
+        (key == "pit_damage" && matches!(value, "kill" | "deadly")).then_some("null")
     }
 }

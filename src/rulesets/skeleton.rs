@@ -1,0 +1,132 @@
+//! The shape every ruleset shares, written once. A ruleset implements
+//! [`Ruleset`] with its own data, settings and per-battle state and the
+//! functions that are its rules; [`plugin`] registers its resources, fills
+//! the core's hooks and puts its resolution and round advance into the
+//! battle step. Adding a ruleset is a folder under `src/rulesets/`, a folder
+//! under `assets/rulesets/`, and one line in `src/rulesets/mod.rs`.
+
+use std::path::Path;
+
+use bevy::prelude::*;
+
+use crate::data::error::DataError;
+use crate::data::level::CombatantDef;
+use crate::rules::battle::{
+    BattleSet, BattleStep, Preview, RulesetHooks, RulesetId, RulesetRegistry, ruleset_is,
+};
+use crate::rules::command::{Command, Illegal, resolve_with};
+use crate::rules::components::Cid;
+use crate::rulesets::settings::{self, RulesetSettings};
+
+/// A ruleset: its types and its rules.
+pub trait Ruleset: 'static {
+    const ID: RulesetId;
+    /// Everything read from `assets/rulesets/<id>/`.
+    type Data: Resource;
+    /// The calls the text leaves to the GM, and its optional rules.
+    type Settings: RulesetSettings;
+    /// The round's bookkeeping, fresh for each battle.
+    type Round: Resource + Default;
+    /// An action waiting on a reaction, fresh for each battle.
+    type Pending: Resource + Default;
+
+    /// Read and check the ruleset's data folder.
+    fn load(dir: &Path) -> Result<Self::Data, DataError>;
+    /// The settings the data folder gives.
+    fn settings(data: &Self::Data) -> &Self::Settings;
+    /// Does the bestiary define this archetype?
+    fn defines(data: &Self::Data, archetype: &str) -> bool;
+    /// Give a freshly spawned combatant the ruleset's components.
+    fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), String>;
+
+    /// Is this command legal for this actor now? (Reads only.)
+    fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal>;
+    /// Carry out a legal command: roll, emit events, apply them.
+    fn execute(world: &mut World, actor: Cid, command: &Command);
+    /// A representative list of the actor's legal commands.
+    fn legal_commands(world: &World, actor: Cid) -> Vec<Command>;
+    /// The ruleset's AI: the command it chooses for the actor now.
+    fn decide(world: &mut World, actor: Cid) -> Command;
+    /// What a command would do, in the rules' numbers, before it is sent.
+    fn preview(world: &World, actor: Cid, command: &Command) -> Preview;
+    /// The combatant's stat block as labelled lines.
+    fn sheet(world: &World, cid: Cid) -> Vec<(String, String)>;
+    /// Move the round on when nobody is to act (a battle step system).
+    fn advance(world: &mut World);
+    /// What happens once the battle has ended.
+    fn aftermath(_world: &mut World) {}
+    /// What the results screen says of a combatant beyond its health and
+    /// fate.
+    fn after_note(_world: &World, _cid: Cid) -> Option<String> {
+        None
+    }
+}
+
+/// Add a ruleset to the app.
+pub fn plugin<R: Ruleset>(app: &mut App) {
+    app.init_resource::<R::Round>()
+        .init_resource::<R::Pending>()
+        .init_resource::<R::Settings>();
+    app.world_mut()
+        .get_resource_or_init::<RulesetRegistry>()
+        .0
+        .push(hooks::<R>());
+    app.add_systems(
+        BattleStep,
+        (
+            resolve::<R>
+                .in_set(BattleSet::Resolve)
+                .run_if(ruleset_is(R::ID)),
+            R::advance
+                .in_set(BattleSet::Advance)
+                .run_if(ruleset_is(R::ID)),
+        ),
+    );
+}
+
+/// The ruleset's hooks for the core, the AI and the game.
+pub fn hooks<R: Ruleset>() -> RulesetHooks {
+    RulesetHooks {
+        id: R::ID,
+        check: R::check,
+        legal_commands: R::legal_commands,
+        decide: R::decide,
+        load: load::<R>,
+        check_data: |dir| R::load(dir).map(|_| ()),
+        defines: defines::<R>,
+        equip: R::equip,
+        reset: reset::<R>,
+        configure: configure::<R>,
+        preview: R::preview,
+        sheet: R::sheet,
+        aftermath: R::aftermath,
+        after_note: R::after_note,
+    }
+}
+
+fn load<R: Ruleset>(world: &mut World, dir: &Path) -> Result<(), DataError> {
+    let data = R::load(&dir.join(R::ID.id()))?;
+    world.insert_resource(R::settings(&data).clone());
+    world.insert_resource(data);
+    Ok(())
+}
+
+fn defines<R: Ruleset>(world: &World, archetype: &str) -> bool {
+    world
+        .get_resource::<R::Data>()
+        .is_some_and(|d| R::defines(d, archetype))
+}
+
+fn reset<R: Ruleset>(world: &mut World) {
+    world.insert_resource(R::Pending::default());
+    world.insert_resource(R::Round::default());
+}
+
+fn configure<R: Ruleset>(world: &mut World, key: &str, value: &str) -> Result<(), String> {
+    settings::set(&mut *world.resource_mut::<R::Settings>(), key, value)
+}
+
+/// Check and execute the commands sent since the last step.
+fn resolve<R: Ruleset>(world: &mut World) {
+    resolve_with(world, R::check, R::execute);
+}
