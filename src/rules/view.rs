@@ -15,6 +15,11 @@ pub fn get<C: Component>(world: &World, cid: Cid) -> Option<&C> {
     world.get::<C>(entity(world, cid)?)
 }
 
+/// A combatant's name, as the level gives it.
+pub fn name(world: &World, cid: Cid) -> String {
+    world.resource::<Roster>().name(cid).to_string()
+}
+
 pub fn cell(world: &World, cid: Cid) -> Option<Cell> {
     get::<Position>(world, cid).map(|p| p.0)
 }

@@ -10,7 +10,7 @@ use crate::rules::components::{
     Armor, BodyZone, Cid, Health, Loadout, MoveMode, Protection, Shield, Size,
 };
 use crate::rules::event::Modifier;
-use crate::rules::view;
+use crate::rules::view::{self, name};
 
 use super::attack::{self, PendingAttack};
 use super::check::{self, stats, turn};
@@ -30,13 +30,6 @@ fn mod_lines(mods: &[Modifier]) -> Vec<String> {
     mods.iter()
         .map(|m| format!("{} {}  ({})", signed(m.value), m.name, m.rule))
         .collect()
-}
-
-fn name(world: &World, cid: Cid) -> String {
-    world
-        .resource::<crate::rules::battle::Roster>()
-        .name(cid)
-        .to_string()
 }
 
 pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {

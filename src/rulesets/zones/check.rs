@@ -3,10 +3,10 @@
 
 use bevy::prelude::*;
 
-use crate::rules::battle::{Battle, Factions, Prompt, Roster};
+use crate::rules::battle::{Battle, Factions, Prompt};
 use crate::rules::command::{Command, Illegal, illegal};
 use crate::rules::components::{Cid, Condition, Loadout, TurnState};
-use crate::rules::view;
+use crate::rules::view::{self, name};
 
 use super::attack::{
     Pending, Stage, melee_reach, nearby, range_against, visible, weapon, zone_distance,
@@ -20,10 +20,6 @@ use super::round::{ZonesRound, eligible};
 
 pub fn stats(world: &World, who: Cid) -> Option<&ZonesStats> {
     view::get::<ZonesStats>(world, who)
-}
-
-fn name(world: &World, who: Cid) -> String {
-    world.resource::<Roster>().name(who).to_string()
 }
 
 /// Is the command legal for `actor` now?

@@ -3,11 +3,11 @@
 
 use bevy::prelude::*;
 
-use crate::rules::battle::{Battle, Factions, Preview, Prompt, Roster};
+use crate::rules::battle::{Battle, Factions, Preview, Prompt};
 use crate::rules::command::{Command, Maneuver};
 use crate::rules::components::{Cid, Health, Loadout, Size};
 use crate::rules::map::Map;
-use crate::rules::view;
+use crate::rules::view::{self, name};
 
 use super::attack::{
     Pending, armour, blast_targets, critical_threshold, damage_odds, save_chance, stunt_effect,
@@ -18,10 +18,6 @@ use super::data::{MODE_DEATH_BLOW, is_stunt};
 use super::movement::{check_move, mode_after};
 use super::nonlethal::{holder, may_resist, shove_end, size_difference};
 use super::round::ZonesRound;
-
-fn name(world: &World, c: Cid) -> String {
-    world.resource::<Roster>().name(c).to_string()
-}
 
 pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
     let mut p = Preview {
