@@ -5,10 +5,11 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::data::level::{Level, load_level};
+use crate::data::level::load_level;
 use crate::rules::battle::RulesetId;
 use crate::rules::components::Controller;
 use crate::rules::engine::{Controls, Engine, StartOptions, Stop, assets_dir, supported_rulesets};
+use crate::rules::level::Level;
 use crate::sim::{SimConfig, simulate};
 
 #[derive(Parser, Debug)]
@@ -479,7 +480,7 @@ fn cmd_check(paths: &[PathBuf]) -> Result<(), String> {
 }
 
 fn check_ruleset_dir(
-    engine: &Result<Engine, crate::data::error::DataError>,
+    engine: &Result<Engine, crate::rules::error::DataError>,
     id: RulesetId,
     dir: &Path,
 ) -> Result<String, String> {
@@ -495,7 +496,7 @@ fn check_ruleset_dir(
 }
 
 fn check_level(
-    engine: &Result<Engine, crate::data::error::DataError>,
+    engine: &Result<Engine, crate::rules::error::DataError>,
     path: &Path,
 ) -> Result<String, String> {
     let level = load(path)?;

@@ -8,10 +8,10 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::data::level::Level;
 use crate::rules::battle::{Factions, RulesetId};
 use crate::rules::components::{Conditions, FactionId};
 use crate::rules::engine::{Controls, Engine, StartOptions, Stop};
+use crate::rules::level::Level;
 
 /// What to simulate.
 #[derive(Clone, Debug)]

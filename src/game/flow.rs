@@ -9,11 +9,11 @@ use std::path::PathBuf;
 use bevy::ecs::message::Messages;
 use bevy::prelude::*;
 
-use crate::data::level::Control;
 use crate::game::battle::logic::Pacing;
 use crate::game::session::{Catalog, Screen, Session};
 use crate::rules::battle::RulesetId;
 use crate::rules::components::Controller;
+use crate::rules::level::Control;
 
 /// What a player asked of the screens.
 #[derive(Message, Clone, Debug, PartialEq)]

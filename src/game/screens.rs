@@ -293,7 +293,7 @@ fn results(world: &mut World) {
 
 /// A small picture of the level: terrain, and each combatant as a dot in its
 /// faction's colour.
-fn minimap(ui: &mut egui::Ui, level: &crate::data::level::Level) {
+fn minimap(ui: &mut egui::Ui, level: &crate::rules::level::Level) {
     use crate::rules::map::Terrain;
     let map = &level.map;
     let cell = (360.0 / map.width().max(map.height()) as f32).clamp(4.0, 18.0);

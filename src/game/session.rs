@@ -5,10 +5,11 @@ use std::path::{Path, PathBuf};
 
 use bevy::prelude::*;
 
-use crate::data::level::{Control, Level, load_levels};
+use crate::data::level::load_levels;
 use crate::rules::battle::RulesetId;
 use crate::rules::components::Controller;
 use crate::rules::engine::supported_rulesets;
+use crate::rules::level::{Control, Level};
 
 /// The game's screens.
 #[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

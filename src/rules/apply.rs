@@ -7,13 +7,13 @@
 
 use bevy::prelude::*;
 
-use crate::data::level::Facing;
 use crate::rules::battle::{Battle, BattleLog, Outcome, Roster};
 use crate::rules::components::{
     Cid, Condition, Conditions, Heading, Health, HeldBy, Loadout, MoveMode, Position, Riding,
     TurnState,
 };
 use crate::rules::event::BattleEvent;
+use crate::rules::level::Facing;
 use crate::rules::map::Cell;
 
 /// Apply an event to the world and record it in the log.

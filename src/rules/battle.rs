@@ -238,13 +238,13 @@ pub struct RulesetHooks {
     /// The ruleset's tactical AI: the command it chooses for the actor now.
     pub decide: fn(&mut World, Cid) -> Command,
     /// Read the ruleset's data from `assets/rulesets/` into the world.
-    pub load: fn(&mut World, &std::path::Path) -> Result<(), crate::data::error::DataError>,
+    pub load: fn(&mut World, &std::path::Path) -> Result<(), crate::rules::error::DataError>,
     /// Read and check one data folder of the ruleset (`fray check`).
-    pub check_data: fn(&std::path::Path) -> Result<(), crate::data::error::DataError>,
+    pub check_data: fn(&std::path::Path) -> Result<(), crate::rules::error::DataError>,
     /// Does the ruleset's bestiary define this archetype?
     pub defines: fn(&World, &str) -> bool,
     /// Give a freshly spawned combatant the ruleset's components.
-    pub equip: fn(&mut World, Entity, &crate::data::level::CombatantDef) -> Result<(), String>,
+    pub equip: fn(&mut World, Entity, &crate::rules::level::CombatantDef) -> Result<(), String>,
     /// Clear the ruleset's per-battle state.
     pub reset: fn(&mut World),
     /// Change one of the ruleset's settings (`key=value`).

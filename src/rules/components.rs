@@ -4,8 +4,8 @@
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::data::level::Facing;
 use crate::rules::dice::DiceExpr;
+use crate::rules::level::Facing;
 use crate::rules::map::Cell;
 
 /// Stable id of a combatant within one battle: its index in spawn order.

@@ -8,8 +8,6 @@ use std::path::{Path, PathBuf};
 use bevy::ecs::message::Messages;
 use bevy::prelude::*;
 
-use crate::data::error::DataError;
-use crate::data::level::{Control, Level};
 use crate::rules::apply::emit;
 use crate::rules::battle::{
     ActiveRuleset, Battle, BattleLog, BattleRules, BattleStep, Faction, Factions, LastRejection,
@@ -21,7 +19,9 @@ use crate::rules::components::{
     Position, Riding, Steed, TurnState,
 };
 use crate::rules::dice::Dice;
+use crate::rules::error::DataError;
 use crate::rules::event::BattleEvent;
+use crate::rules::level::{Control, Level};
 use crate::rules::map::Cell;
 
 /// The folder holding `rulesets/<id>/`: `FRAY_ASSETS`, else `assets/` in the
@@ -317,12 +317,12 @@ pub fn start_battle(
     let faction_index = |id: &str| factions.iter().position(|f| f.id == id);
 
     let victory = match &level.victory {
-        crate::data::level::Victory::LastStanding => VictoryRule::LastStanding,
-        crate::data::level::Victory::Survive { faction, rounds } => VictoryRule::Survive {
+        crate::rules::level::Victory::LastStanding => VictoryRule::LastStanding,
+        crate::rules::level::Victory::Survive { faction, rounds } => VictoryRule::Survive {
             faction: faction_index(faction).ok_or("unknown faction in victory")? as u8,
             rounds: *rounds,
         },
-        crate::data::level::Victory::HoldZone {
+        crate::rules::level::Victory::HoldZone {
             faction,
             zone,
             rounds,
@@ -341,9 +341,9 @@ pub fn start_battle(
         max_rounds: level.max_rounds,
         bad_visibility: matches!(
             level.visibility,
-            crate::data::level::Visibility::Bad | crate::data::level::Visibility::Dark
+            crate::rules::level::Visibility::Bad | crate::rules::level::Visibility::Dark
         ),
-        dark: level.visibility == crate::data::level::Visibility::Dark,
+        dark: level.visibility == crate::rules::level::Visibility::Dark,
         held_rounds: 0,
         held_checked: 0,
     });
@@ -448,7 +448,7 @@ pub fn start_battle(
 }
 
 /// Face the centre of the enemies.
-fn default_facing(level: &Level, at: Cell, faction: &str) -> crate::data::level::Facing {
+fn default_facing(level: &Level, at: Cell, faction: &str) -> crate::rules::level::Facing {
     let enemies: Vec<Cell> = level
         .combatants
         .iter()
@@ -456,7 +456,7 @@ fn default_facing(level: &Level, at: Cell, faction: &str) -> crate::data::level:
         .map(|c| c.at)
         .collect();
     if enemies.is_empty() {
-        return crate::data::level::Facing::N;
+        return crate::rules::level::Facing::N;
     }
     let n = enemies.len() as f64;
     let cx = enemies.iter().map(|c| c.x as f64).sum::<f64>() / n - at.x as f64;
@@ -473,5 +473,5 @@ fn default_facing(level: &Level, at: Cell, faction: &str) -> crate::data::level:
         (0, -1),
         (1, -1),
     ][oct as usize];
-    crate::data::level::Facing::from_delta(dx, dy).unwrap_or(crate::data::level::Facing::N)
+    crate::rules::level::Facing::from_delta(dx, dy).unwrap_or(crate::rules::level::Facing::N)
 }

@@ -3,12 +3,13 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::data::level::{Level, parse_level};
+use crate::data::level::parse_level;
 use crate::rules::battle::{Battle, Prompt, RulesetId};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Controller};
 use crate::rules::engine::{Controls, Engine, StartOptions};
 use crate::rules::event::BattleEvent;
+use crate::rules::level::Level;
 
 pub fn assets() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets")

@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
 
-use crate::data::error::{DataError, check_archetype_equipment, load_ron};
+use crate::data::error::{check_archetype_equipment, load_ron};
+use crate::rules::error::DataError;
 use crate::rulesets::settings::{self, RulesetSettings};
 
 /// A ruleset's `equipment.ron`.

@@ -12,7 +12,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::data::error::{DataError, load_ron, locate};
+use crate::data::error::{load_ron, locate};
+use crate::rules::error::DataError;
 
 /// A setting out of its range: the setting and what it expects.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -9,13 +9,13 @@ use std::path::Path;
 
 use bevy::prelude::*;
 
-use crate::data::error::DataError;
-use crate::data::level::CombatantDef;
 use crate::rules::battle::{
     BattleSet, BattleStep, Preview, RulesetHooks, RulesetId, RulesetRegistry, ruleset_is,
 };
 use crate::rules::command::{Command, Illegal, resolve_with};
 use crate::rules::components::Cid;
+use crate::rules::error::DataError;
+use crate::rules::level::CombatantDef;
 use crate::rulesets::settings::{self, RulesetSettings};
 
 /// A ruleset: its types and its rules.

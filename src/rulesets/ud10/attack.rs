@@ -3,7 +3,6 @@
 
 use bevy::prelude::*;
 
-use crate::data::level::Facing;
 use crate::rules::apply::emit;
 use crate::rules::battle::{Battle, BattleRules, Prompt};
 use crate::rules::command::Command;
@@ -12,6 +11,7 @@ use crate::rules::components::{
 };
 use crate::rules::dice::{Dice, DiceRoll, Die};
 use crate::rules::event::{BattleEvent, Modifier, ReactionKind, total};
+use crate::rules::level::Facing;
 use crate::rules::map::{Cell, Map, Terrain};
 use crate::rules::view;
 

@@ -8,13 +8,14 @@ use std::path::Path;
 use bevy::prelude::*;
 use serde::Deserialize;
 
-use crate::data::error::{DataError, locate};
-use crate::data::level::CombatantDef;
+use crate::data::error::locate;
 use crate::rules::components::{
     Armor, BodyZone, FireMode, Health, Loadout, Protection, ReloadCost, Shield, Size, Weapon,
     WeaponKind,
 };
 use crate::rules::dice::DiceExpr;
+use crate::rules::error::DataError;
+use crate::rules::level::CombatantDef;
 use crate::rulesets::data::{Files, archetype_gear, load};
 
 use super::settings::Ud10Settings;

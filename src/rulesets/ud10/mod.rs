@@ -17,13 +17,13 @@ use std::path::Path;
 
 use bevy::prelude::*;
 
-use crate::data::error::DataError;
-use crate::data::level::CombatantDef;
 use crate::rules::apply::emit;
 use crate::rules::battle::{Battle, Preview, Prompt, RulesetId};
 use crate::rules::command::{Command, Illegal};
 use crate::rules::components::{Cid, Condition, Loadout, MoveMode};
+use crate::rules::error::DataError;
 use crate::rules::event::BattleEvent;
+use crate::rules::level::CombatantDef;
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 use crate::rulesets::skeleton::{self, Ruleset};

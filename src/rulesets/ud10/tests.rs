@@ -216,7 +216,7 @@ fn melee_against_higher_ground_is_minus_two() {
     assert_eq!(names(&n.modifiers), vec![("hand-to-hand skill", 8)]);
 }
 
-fn archer_duel(dx: i32, extra: &str) -> crate::data::level::Level {
+fn archer_duel(dx: i32, extra: &str) -> crate::rules::level::Level {
     let rows = vec!["..............................................."; 3];
     level_with(
         &rows,
@@ -738,7 +738,7 @@ fn zero_hp_knocks_out_zero_ep_too() {
 
 // --------------------------------------------------------------- Parrying
 
-fn parry_level() -> crate::data::level::Level {
+fn parry_level() -> crate::rules::level::Level {
     level(
         &OPEN,
         &[
@@ -887,7 +887,7 @@ fn no_parry_without_a_ready_melee_weapon() {
 
 // ------------------------------------------------------ Movement, fleeing
 
-fn engaged_level() -> crate::data::level::Level {
+fn engaged_level() -> crate::rules::level::Level {
     level(
         &OPEN,
         &[
@@ -1283,7 +1283,7 @@ fn scripted_die_outside_its_range_is_reported() {
 // ------------------------------------------------------------- The AI, and
 // whole battles
 
-fn mirror() -> crate::data::level::Level {
+fn mirror() -> crate::rules::level::Level {
     let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels/mirror_duel.ron");
     crate::data::level::load_level(&path).expect("mirror_duel.ron loads")
 }

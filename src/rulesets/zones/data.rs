@@ -8,12 +8,12 @@ use std::path::Path;
 use bevy::prelude::*;
 use serde::Deserialize;
 
-use crate::data::error::DataError;
-use crate::data::level::CombatantDef;
 use crate::rules::components::{
     FireMode, Health, Loadout, ReloadCost, Size, Steed, Weapon, WeaponKind,
 };
 use crate::rules::dice::DiceExpr;
+use crate::rules::error::DataError;
+use crate::rules::level::CombatantDef;
 use crate::rulesets::data::{Files, archetype_gear, load};
 
 use super::settings::ZonesSettings;

@@ -21,13 +21,13 @@ use std::path::Path;
 
 use bevy::prelude::*;
 
-use crate::data::error::DataError;
-use crate::data::level::CombatantDef;
 use crate::rules::apply::emit;
 use crate::rules::battle::{Battle, Preview, Prompt, RulesetId};
 use crate::rules::command::{Command, Illegal, Maneuver};
 use crate::rules::components::{Cid, Condition, Loadout};
+use crate::rules::error::DataError;
 use crate::rules::event::BattleEvent;
+use crate::rules::level::CombatantDef;
 use crate::rules::view;
 use crate::rulesets::skeleton::{self, Ruleset};
 

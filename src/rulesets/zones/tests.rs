@@ -4,12 +4,13 @@
 
 use std::path::Path;
 
-use crate::data::level::{Level, parse_level};
+use crate::data::level::parse_level;
 use crate::rules::battle::{Battle, Prompt, RulesetId};
 use crate::rules::command::{Command, Maneuver};
 use crate::rules::components::{Cid, Condition, Health, Position, TurnState};
 use crate::rules::engine::{Controls, Engine, StartOptions};
 use crate::rules::event::{BattleEvent, GearOutcome, ReactionKind};
+use crate::rules::level::Level;
 use crate::rules::map::{Cell, Map};
 use crate::rules::testkit::{cid, cmd, engine, prompt, refused, since, start_ruleset};
 use crate::rules::view;
@@ -2012,7 +2013,7 @@ fn fleeing_the_map_is_a_chase() {
 #[test]
 fn in_complete_darkness_melee_needs_a_wit_save_and_shooting_is_impossible() {
     let mut l = example_level((4, 0), (4, 1), (1, 0), (13, 0), [(0, 0), (13, 1), (12, 0)]);
-    l.visibility = crate::data::level::Visibility::Dark;
+    l.visibility = crate::rules::level::Visibility::Dark;
     let mut e = start(&l, &[20]);
     let [theo, syb, b1, b2] = ["Theobald", "Sybilla", "Bandit 1", "Bandit 2"].map(|n| cid(&e, n));
     activate(&mut e, b2);

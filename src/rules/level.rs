@@ -1,0 +1,164 @@
+//! The shared vocabulary of a battle's set-up: the level (map, factions,
+//! combatants, victory condition) as the rules core takes it. `src/data/`
+//! reads level files into these types; the core never reads files.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Deserializer, Serialize};
+
+use crate::rules::map::{Cell, Map};
+
+/// A loaded, validated level.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Level {
+    pub name: String,
+    pub description: String,
+    pub default_ruleset: String,
+    /// Rulesets the level is meant for; empty = any ruleset that defines its
+    /// archetypes.
+    pub rulesets: Vec<String>,
+    pub map: Map,
+    pub visibility: Visibility,
+    pub factions: Vec<FactionDef>,
+    pub combatants: Vec<CombatantDef>,
+    pub victory: Victory,
+    pub max_rounds: u32,
+    /// The file the level was read from.
+    pub source: PathBuf,
+}
+
+/// Lighting and weather.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum Visibility {
+    #[default]
+    Clear,
+    /// Fog, night.
+    Bad,
+    /// Complete darkness: nobody sees anybody.
+    Dark,
+}
+
+/// Who gives a faction's (or combatant's) orders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Control {
+    Human,
+    Ai,
+}
+
+/// One side of the battle.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FactionDef {
+    pub id: String,
+    pub name: String,
+    /// Parsed from `"#rrggbb"`.
+    pub colour: [u8; 3],
+    pub control: Control,
+    pub starts_fight: bool,
+    pub surprised: bool,
+}
+
+/// One of the eight compass directions (y grows southwards).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Facing {
+    N,
+    NE,
+    E,
+    SE,
+    S,
+    SW,
+    W,
+    NW,
+}
+
+impl Facing {
+    /// All directions, clockwise from north.
+    pub const ALL: [Facing; 8] = [
+        Facing::N,
+        Facing::NE,
+        Facing::E,
+        Facing::SE,
+        Facing::S,
+        Facing::SW,
+        Facing::W,
+        Facing::NW,
+    ];
+
+    /// Unit grid step in this direction; `N` is `(0,-1)`.
+    pub fn delta(self) -> (i32, i32) {
+        match self {
+            Facing::N => (0, -1),
+            Facing::NE => (1, -1),
+            Facing::E => (1, 0),
+            Facing::SE => (1, 1),
+            Facing::S => (0, 1),
+            Facing::SW => (-1, 1),
+            Facing::W => (-1, 0),
+            Facing::NW => (-1, -1),
+        }
+    }
+
+    /// The direction with the same signs as `(dx, dy)`; None for `(0,0)`.
+    pub fn from_delta(dx: i32, dy: i32) -> Option<Facing> {
+        let d = (dx.signum(), dy.signum());
+        Facing::ALL.into_iter().find(|f| f.delta() == d)
+    }
+}
+
+/// One combatant placed by the level.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CombatantDef {
+    pub archetype: String,
+    pub faction: String,
+    pub at: Cell,
+    pub name: Option<String>,
+    pub facing: Option<Facing>,
+    pub overrides: Overrides,
+    /// The name of the mount or vehicle it starts on (zones §Mounts and
+    /// vehicles in combat); a rider's `at` is its mount's cell.
+    pub riding: Option<String>,
+}
+
+/// Per-combatant changes to its archetype.
+#[derive(Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Overrides {
+    pub stats: BTreeMap<String, i32>,
+    pub weapons: Option<Vec<String>>,
+    pub armor: Option<Vec<String>>,
+    /// `None`: the archetype's shield; `Some(None)` (written `shield: None`):
+    /// no shield; `Some(Some(name))` (written `shield: "buckler"`): that one.
+    #[serde(deserialize_with = "explicit_option")]
+    pub shield: Option<Option<String>>,
+    pub control: Option<Control>,
+    pub surprised: bool,
+    pub concealed: bool,
+    /// Equipment that comes into the fight already damaged (ids of weapons,
+    /// armour or shield; zones §Combat gear degradation).
+    pub damaged: Vec<String>,
+}
+
+/// Deserializes a present field as `Some(value)`, so `None` in the file
+/// becomes `Some(None)`; an absent field stays `None` through `default`.
+fn explicit_option<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(d).map(Some)
+}
+
+/// How the battle is won.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum Victory {
+    /// The last faction with combatants able to fight wins.
+    LastStanding,
+    /// `faction` wins if it still has combatants after `rounds` rounds.
+    Survive { faction: String, rounds: u32 },
+    /// `faction` wins by holding `zone` for `rounds` consecutive rounds.
+    HoldZone {
+        faction: String,
+        zone: String,
+        rounds: u32,
+    },
+}
+
+/// Rounds after which an undecided battle is a draw, when not given.
+pub const DEFAULT_MAX_ROUNDS: u32 = 100;
