@@ -15,3 +15,5 @@ mod golden;
 pub mod rules;
 pub mod rulesets;
 pub mod sim;
+#[cfg(test)]
+pub mod testkit;

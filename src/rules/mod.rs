@@ -59,6 +59,3 @@ pub fn plugin(app: &mut App) {
     step.add_systems(victory::victory_step.in_set(BattleSet::Victory));
     app.add_schedule(step);
 }
-
-#[cfg(test)]
-pub mod testkit;

@@ -479,7 +479,7 @@ mod tests {
     #[test]
     fn a_click_on_a_mounted_enemy_picks_rider_or_mount() {
         use crate::rules::engine::{Controls, StartOptions};
-        use crate::rules::testkit::{cid, engine};
+        use crate::testkit::{cid, engine};
         let level =
             crate::data::level::load_level(std::path::Path::new("levels/caravan_ambush.ron"))
                 .unwrap();
@@ -499,7 +499,7 @@ mod tests {
         assert_eq!(target_at(e.world(), wagon, hesk, false), None);
     }
     use crate::rules::map::Cell;
-    use crate::rules::testkit::{assets, level};
+    use crate::testkit::{assets, level};
 
     fn app(session: Session) -> App {
         let mut app = App::new();

@@ -11,8 +11,8 @@ use crate::rules::components::{
 use crate::rules::engine::Engine;
 use crate::rules::event::{BattleEvent, Modifier};
 use crate::rules::map::Cell;
-use crate::rules::testkit::{cid, cmd, engine, level, level_with, prompt, refused, since, start};
 use crate::rules::view;
+use crate::testkit::{cid, cmd, engine, level, level_with, prompt, refused, since, start};
 
 use super::attack::{self, AttackNumbers};
 use super::damage::{body_zone, pipeline};
@@ -1408,7 +1408,7 @@ mod properties {
     use crate::rules::components::{Conditions, Health};
     use crate::rules::engine::{Controls, StartOptions, Stop};
     use crate::rules::event::BattleEvent;
-    use crate::rules::testkit::engine;
+    use crate::testkit::engine;
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(24))]

@@ -7,13 +7,15 @@ use std::path::Path;
 use crate::data::level::parse_level;
 use crate::rules::battle::{Battle, Prompt, RulesetId};
 use crate::rules::command::{Command, Maneuver};
-use crate::rules::components::{Cid, Condition, Health, Position, TurnState};
+use crate::rules::components::{Cid, Condition, Health, TurnState};
 use crate::rules::engine::{Controls, Engine, StartOptions};
 use crate::rules::event::{BattleEvent, GearOutcome, ReactionKind};
 use crate::rules::level::Level;
 use crate::rules::map::{Cell, Map};
-use crate::rules::testkit::{cid, cmd, engine, prompt, refused, since, start_ruleset};
 use crate::rules::view;
+use crate::testkit::{
+    Scenario, at, cid, cmd, engine, has, hp, prompt, refused, since, start_ruleset,
+};
 
 use super::data::{MODE_DEATH_BLOW, MODE_HOLD_BACK, MODE_STRIKE};
 
@@ -29,66 +31,23 @@ fn level(rows: &[&str], combatants: &[&str]) -> Level {
 }
 
 fn level_with(rows: &[&str], zones: &[&str], combatants: &[&str], bandits_start: bool) -> Level {
-    let text = level_src(rows, zones, combatants, bandits_start);
-    match parse_level(Path::new("zones_test.ron"), &text) {
-        Ok(l) => l,
-        Err(e) => panic!("test level does not parse: {e}\n{text}"),
-    }
+    Scenario::zones(rows, zones)
+        .with(combatants)
+        .second_starts(bandits_start)
+        .level()
 }
 
-fn level_src(rows: &[&str], zones: &[&str], combatants: &[&str], bandits_start: bool) -> String {
-    let q = |v: &[&str]| {
-        v.iter()
-            .map(|r| format!("\"{r}\""))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    format!(
-        r##"Level(
-    name: "Zones test",
-    description: "",
-    default_ruleset: "zones",
-    map: (
-        legend: {{ '.': Open, '#': Wall, 'c': LowCover, '~': Water, 'o': Pit }},
-        rows: [{}],
-        zone_legend: {{ 'a': "A", 'b': "B", 'c': "C", 'd': "D", 'e': "E", 'f': "F", 'g': "G" }},
-        zone_rows: [{}],
-    ),
-    factions: [
-        (id: "players", name: "Players", colour: "#2222cc", control: Human),
-        (id: "bandits", name: "Bandits", colour: "#cc2222", control: Human, starts_fight: {bandits_start}),
-    ],
-    combatants: [{}],
-    victory: LastStanding,
-)"##,
-        q(rows),
-        q(zones),
-        combatants.join(", ")
-    )
-}
-
-const OPEN: [&str; 2] = ["..............", ".............."];
-
+/// Start a zones battle on `level` with these dice first.
 fn start(level: &Level, script: &[u32]) -> Engine {
     let mut e = engine();
     start_ruleset(&mut e, level, RulesetId::Zones, script);
     e
 }
 
-fn hp(e: &Engine, c: Cid) -> i32 {
-    view::get::<Health>(e.world(), c).map_or(-99, |h| h.hp)
-}
-
-fn has(e: &Engine, c: Cid, cond: Condition) -> bool {
-    view::conditions(e.world(), c).has(cond)
-}
+const OPEN: [&str; 2] = ["..............", ".............."];
 
 fn done(e: &Engine, c: Cid) -> bool {
     view::get::<TurnState>(e.world(), c).is_some_and(|t| t.done)
-}
-
-fn at(e: &Engine, c: Cid) -> Cell {
-    view::get::<Position>(e.world(), c).map_or(Cell::new(-1, -1), |p| p.0)
 }
 
 fn activate(e: &mut Engine, who: Cid) {
@@ -2682,12 +2641,10 @@ fn a_vehicle_moves_only_with_someone_aboard() {
 #[test]
 fn riders_are_checked_when_the_level_loads() {
     let bad = |combatants: &[&str]| {
-        let text = level_src(
-            &OPEN,
-            &["aabbccddeeffgg", "aabbccddeeffgg"],
-            combatants,
-            true,
-        );
+        let text = Scenario::zones(&OPEN, &["aabbccddeeffgg", "aabbccddeeffgg"])
+            .with(combatants)
+            .second_starts(true)
+            .source();
         match parse_level(Path::new("zones_test.ron"), &text) {
             Ok(_) => panic!("should not load"),
             Err(e) => e.to_string(),
