@@ -12,16 +12,15 @@ use crate::rules::components::{Cid, Condition, Health, Loadout, Weapon};
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 
-use super::attack::{
-    Pending, Stage, blast_targets, can_react, damage_odds, save_chance, split_odds,
-    wit_save_reason, zone,
-};
 use super::check::{self, check_strike, check_strike_drawn, stats};
 use super::data::{MODE_STRIKE, MODE_STUNT_SURRENDER};
 use super::mounts;
 use super::movement::{self, nearest_enemy_zones, reach, remaining};
 use super::nonlethal::{check_maneuver, holding, may_resist, shove_end};
+use super::odds::{damage_odds, split_odds};
+use super::queries::{blast_targets, can_react, save_chance, wit_save_reason, zone};
 use super::round::{ZonesRound, eligible};
+use super::state::{Pending, Stage};
 
 /// How much taking a character out of the fight is worth, in points of
 /// damage.
@@ -314,9 +313,9 @@ fn get_off_to_fight(world: &World, actor: Cid) -> Option<Command> {
     let saddle = best_strike_here(world, actor, false).map_or(0.0, |b| b.0);
     let (foot, target) = view::enemies(world, actor)
         .into_iter()
-        .filter(|e| super::attack::melee_reach(world, actor, *e))
+        .filter(|e| super::queries::melee_reach(world, actor, *e))
         .map(|e| {
-            let o = super::attack::damage_odds_on_foot(world, actor, e, &w, MODE_STRIKE);
+            let o = super::odds::damage_odds_on_foot(world, actor, e, &w, MODE_STRIKE);
             (o.mean + DOWN * o.p_down, e)
         })
         .max_by(|a, b| a.0.total_cmp(&b.0))?;

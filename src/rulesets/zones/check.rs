@@ -8,15 +8,13 @@ use crate::rules::command::{Command, Illegal, illegal};
 use crate::rules::components::{Cid, Condition, Loadout, TurnState};
 use crate::rules::view::{self, name};
 
-use super::attack::{
-    Pending, Stage, melee_reach, nearby, range_against, visible, weapon, zone_distance,
-};
-use super::data::is_stunt;
-use super::data::{MODE_DEATH_BLOW, ZonesStats};
+use super::data::{MODE_DEATH_BLOW, ZonesStats, is_stunt};
 use super::mounts;
 use super::movement::{check_flee, check_move};
 use super::nonlethal::{check_break_free, check_free_ally, check_maneuver, holder};
+use super::queries::{melee_reach, nearby, range_against, visible, weapon, zone_distance};
 use super::round::{ZonesRound, eligible};
+use super::state::{Pending, Stage};
 
 pub fn stats(world: &World, who: Cid) -> Option<&ZonesStats> {
     view::get::<ZonesStats>(world, who)
@@ -329,7 +327,7 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
         }
         Command::SplitAttack { weapon, shares } => {
             main_action()?;
-            super::attack::check_split(world, actor, *weapon, shares)
+            super::odds::check_split(world, actor, *weapon, shares)
         }
         Command::Move { path } => {
             if let Some(m) = riding {

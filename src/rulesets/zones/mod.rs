@@ -6,6 +6,7 @@
 
 pub mod ai;
 pub mod attack;
+pub mod blast;
 pub mod check;
 pub mod data;
 pub mod gear;
@@ -13,9 +14,15 @@ pub mod morale;
 pub mod mounts;
 pub mod movement;
 pub mod nonlethal;
+pub mod odds;
+pub mod opportunity;
 pub mod preview;
+pub mod queries;
+pub mod reaction;
 pub mod round;
 pub mod settings;
+pub mod state;
+pub mod stunt;
 
 use std::path::Path;
 
@@ -31,10 +38,10 @@ use crate::rules::level::CombatantDef;
 use crate::rules::view;
 use crate::rulesets::skeleton::{self, Ruleset};
 
-use attack::Pending;
 use data::ZonesData;
 use round::ZonesRound;
 use settings::ZonesSettings;
+use state::Pending;
 
 pub const RULE_BONUS: &str = "zones §Taking a turn: bonus actions";
 
@@ -206,7 +213,7 @@ fn execute_command(world: &mut World, actor: Cid, command: &Command) {
             nonlethal::free_ally(world, actor, *who);
         }
         Command::Draw { weapon } => {
-            let name = attack::weapon(world, actor, *weapon).map_or(String::new(), |w| w.name);
+            let name = queries::weapon(world, actor, *weapon).map_or(String::new(), |w| w.name);
             emit(
                 world,
                 BattleEvent::Drew {
@@ -235,7 +242,7 @@ fn execute_command(world: &mut World, actor: Cid, command: &Command) {
             round::end_turn(world, actor);
         }
         Command::EndTurn => round::end_turn(world, actor),
-        c if c.is_reaction() => attack::resolve_reaction(world, actor, c),
+        c if c.is_reaction() => reaction::resolve_reaction(world, actor, c),
         // Refused by the check.
         _ => {}
     }
@@ -262,12 +269,12 @@ pub fn split_candidates(world: &World, actor: Cid) -> Vec<Command> {
     let Some(weapon) = view::get::<Loadout>(world, actor).and_then(|l| l.ready) else {
         return Vec::new();
     };
-    let me = attack::size_rank(world, actor);
+    let me = queries::size_rank(world, actor);
     let smaller: Vec<(Cid, u32)> = view::enemies(world, actor)
         .into_iter()
-        .filter(|t| attack::melee_reach(world, actor, *t))
+        .filter(|t| queries::melee_reach(world, actor, *t))
         .filter_map(|t| {
-            let diff = me - attack::size_rank(world, t);
+            let diff = me - queries::size_rank(world, t);
             (diff >= 1).then(|| (t, 1u32 << diff))
         })
         .collect();

@@ -36,9 +36,10 @@ use crate::rules::event::BattleEvent;
 use crate::rules::map::{Cell, Map, Terrain};
 use crate::rules::view;
 
-use super::attack::{nearby, save};
+use super::attack::save;
 use super::check::stats;
 use super::data::impaired;
+use super::queries::nearby;
 use super::round::{TurnBudget, ZonesRound};
 
 pub const RULE_MOUNTS: &str = "zones §Mounts and vehicles in combat";

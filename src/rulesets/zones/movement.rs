@@ -19,9 +19,9 @@ use crate::rules::event::BattleEvent;
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 
-use super::attack::Pending;
 use super::check::stats;
 use super::round::{ZonesRound, end_turn};
+use super::state::Pending;
 
 pub const RULE_MOVE: &str = "zones §Taking a turn";
 pub const RULE_OPPORTUNITY: &str = "zones §Opportunity attacks";
@@ -257,7 +257,7 @@ pub fn execute_move(world: &mut World, who: Cid, path: &[Cell], resumed: bool) {
             if !foes.is_empty() {
                 emit_segment(world, who, seg_start, &mut segment);
                 let first = foes[0];
-                world.resource_mut::<Pending>().moving = Some(super::attack::MoveState {
+                world.resource_mut::<Pending>().moving = Some(super::state::MoveState {
                     who,
                     rest: path[i..].to_vec(),
                     candidates: foes,

@@ -13,9 +13,10 @@ use crate::rules::event::BattleEvent;
 use crate::rules::map::{Cell, Map, Terrain};
 use crate::rules::view;
 
-use super::attack::{Blow, land, nearby, save, size_rank};
+use super::attack::{Blow, land, save};
 use super::check::stats;
 use super::data::impaired;
+use super::queries::{nearby, size_rank};
 use super::settings::ZonesSettings;
 
 pub const RULE_NONLETHAL: &str = "zones §Non-lethal attacks";

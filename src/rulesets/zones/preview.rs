@@ -9,15 +9,17 @@ use crate::rules::components::{Cid, Health, Loadout, Size};
 use crate::rules::map::Map;
 use crate::rules::view::{self, name};
 
-use super::attack::{
-    Pending, armour, blast_targets, critical_threshold, damage_odds, save_chance, stunt_effect,
-    wit_save_reason, zone, zone_distance,
-};
 use super::check::{self, stats};
 use super::data::{MODE_DEATH_BLOW, is_stunt};
 use super::movement::{check_move, mode_after};
 use super::nonlethal::{holder, may_resist, shove_end, size_difference};
+use super::odds::damage_odds;
+use super::queries::{
+    armour, blast_targets, critical_threshold, save_chance, stunt_effect, wit_save_reason, zone,
+    zone_distance,
+};
 use super::round::ZonesRound;
+use super::state::Pending;
 
 pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
     let mut p = Preview {
@@ -212,7 +214,7 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
                 .resource::<Pending>()
                 .attack
                 .as_ref()
-                .is_some_and(|a| a.stage == super::attack::Stage::Stunt);
+                .is_some_and(|a| a.stage == super::state::Stage::Stunt);
             p.title = if stunt {
                 "Refuse the offer and face the attack".into()
             } else {
@@ -261,7 +263,7 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
             );
             if let Some(w) = w {
                 for (t, d) in shares {
-                    let o = super::attack::split_odds(world, actor, *t, w, *d);
+                    let o = super::odds::split_odds(world, actor, *t, w, *d);
                     p.lines.push(format!(
                         "{}: {}-{} damage, {:.0}% to take them out",
                         name(world, *t),
@@ -321,7 +323,7 @@ fn attack(world: &World, actor: Cid, target: Cid, weapon: usize, mode: usize, p:
             .push("kills a nearby incapacitated target  (zones §Attacking)".into());
         return;
     }
-    if super::attack::mounted(world, actor) {
+    if super::queries::mounted(world, actor) {
         p.lines.push(
             "from the saddle: impaired damage, a d4  (zones §Mounts and vehicles in combat)".into(),
         );

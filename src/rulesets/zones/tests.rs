@@ -843,15 +843,15 @@ fn cover_adds_one_armour_unless_penetrated_never_above_three() {
 
     let w = super::data::unarmed();
     let world = e.world();
-    let (musket, _) = super::attack::armour(
+    let (musket, _) = super::queries::armour(
         world,
         b1,
         bal,
-        &super::attack::weapon(world, cid(&e, "Sybilla"), 0).expect("musket"),
+        &super::queries::weapon(world, cid(&e, "Sybilla"), 0).expect("musket"),
     );
     assert_eq!(musket, 0, "a musket penetrates cover");
     // Melee: cover does not count.
-    assert_eq!(super::attack::armour(world, b1, bal, &w).0, 0);
+    assert_eq!(super::queries::armour(world, b1, bal, &w).0, 0);
 }
 
 #[test]
@@ -868,8 +868,8 @@ fn armour_never_above_three() {
     );
     let e = start(&l, &[]);
     let [s, a] = ["S", "A"].map(|n| cid(&e, n));
-    let bow = super::attack::weapon(e.world(), a, 0).expect("bow");
-    let (armour, parts) = super::attack::armour(e.world(), a, s, &bow);
+    let bow = super::queries::weapon(e.world(), a, 0).expect("bow");
+    let (armour, parts) = super::queries::armour(e.world(), a, s, &bow);
     assert_eq!(armour, 3);
     assert!(parts.iter().any(|m| m.name == "armour never above 3"));
 }
@@ -934,11 +934,11 @@ fn size_doubles_dice_or_halves_damage() {
         .weapon("bow")
         .expect("bow");
     assert_eq!(
-        super::attack::range_against(e.world(), knight, wyrm, &bow),
+        super::queries::range_against(e.world(), knight, wyrm, &bow),
         16
     );
     assert_eq!(
-        super::attack::range_against(e.world(), wyrm, knight, &bow),
+        super::queries::range_against(e.world(), wyrm, knight, &bow),
         4
     );
 }
@@ -2910,6 +2910,6 @@ fn fray_decides_for_mounts_and_vehicles() {
     ];
     let e = start(&level(&OPEN, &all), &[]);
     let [wagon, mira, leader] = ["Wagon", "Mira", "Leader"].map(|n| cid(&e, n));
-    assert!(!super::attack::can_react(e.world(), wagon, leader));
-    assert!(super::attack::can_react(e.world(), mira, leader));
+    assert!(!super::queries::can_react(e.world(), wagon, leader));
+    assert!(super::queries::can_react(e.world(), mira, leader));
 }

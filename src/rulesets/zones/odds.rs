@@ -1,0 +1,168 @@
+//! The odds of a blow's damage (§Attacking, §Effects of size in combat,
+//! §Mounts and vehicles in combat: impaired riders), shared by the preview
+//! and the AI, and the check of a larger attacker's shared dice. Reads only.
+
+use bevy::prelude::*;
+
+use crate::rules::components::{Cid, Condition, Health, Weapon};
+use crate::rules::dice::DiceExpr;
+use crate::rules::view;
+
+use super::data::{MODE_STRIKE, impaired};
+use super::queries::{
+    armour, critical_threshold, halved, mounted, size_difference, size_rank, weapon,
+};
+
+/// What a blow can do, for the preview and the AI.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DamageOdds {
+    /// Mean damage suffered after size and armour.
+    pub mean: f64,
+    /// Chance it takes the target out (critical damage or health to 0).
+    pub p_down: f64,
+    /// Least and most damage suffered.
+    pub least: i32,
+    pub most: i32,
+}
+
+/// The odds of a blow, each result of the damage dice taken as equally
+/// likely between the least and the most (exact for one die).
+pub fn damage_odds(
+    world: &World,
+    attacker: Cid,
+    target: Cid,
+    w: &Weapon,
+    mode: usize,
+) -> DamageOdds {
+    blow_odds(world, attacker, target, w, mode, mounted(world, attacker))
+}
+
+/// As [`damage_odds`], for a rider weighing the blow it would strike on
+/// foot, with its weapon's own dice rather than the saddle's impaired d4.
+pub fn damage_odds_on_foot(
+    world: &World,
+    attacker: Cid,
+    target: Cid,
+    w: &Weapon,
+    mode: usize,
+) -> DamageOdds {
+    blow_odds(world, attacker, target, w, mode, false)
+}
+
+/// A blow's odds with the size rules; `saddle`: impaired, from a mount.
+pub(super) fn blow_odds(
+    world: &World,
+    attacker: Cid,
+    target: Cid,
+    w: &Weapon,
+    mode: usize,
+    saddle: bool,
+) -> DamageOdds {
+    let diff = size_difference(world, attacker, target, w);
+    let times = if diff > 0 { 1 << diff } else { 1 };
+    let expr = blow_expr(w, mode, saddle);
+    odds_of(world, attacker, target, w, &expr, times, diff.min(0))
+}
+
+/// The dice of a blow: the mode's, or the impaired d4 from the saddle.
+pub(super) fn blow_expr(w: &Weapon, mode: usize, saddle: bool) -> DiceExpr {
+    if saddle {
+        impaired()
+    } else {
+        w.mode_damage(mode).clone()
+    }
+}
+
+/// The odds of `times` times `expr`, halved for each of `-smaller` sizes.
+pub(super) fn odds_of(
+    world: &World,
+    attacker: Cid,
+    target: Cid,
+    w: &Weapon,
+    expr: &DiceExpr,
+    times: i32,
+    smaller: i32,
+) -> DamageOdds {
+    let diff = smaller;
+    let (lo, hi) = (expr.min(None) * times, expr.max(None) * times);
+    let (arm, _) = armour(world, attacker, target, w);
+    let suffered = |v: i32| (if diff < 0 { halved(v, -diff) } else { v } - arm).max(0);
+    let mut odds = DamageOdds {
+        mean: 0.0,
+        p_down: 0.0,
+        least: suffered(lo),
+        most: suffered(hi),
+    };
+    let Some(h) = view::get::<Health>(world, target) else {
+        return odds;
+    };
+    let down_at = critical_threshold(world, target).min(h.hp.max(1));
+    let already_down = view::conditions(world, target).has(Condition::Incapacitated);
+    let n = (hi - lo + 1).max(1) as f64;
+    for v in lo..=hi {
+        let s = suffered(v);
+        odds.mean += f64::from(s) / n;
+        if !already_down && s >= down_at {
+            odds.p_down += 1.0 / n;
+        }
+    }
+    odds
+}
+
+/// The odds of one share of a split attack: `dice` times the weapon's dice.
+pub fn split_odds(world: &World, attacker: Cid, target: Cid, w: &Weapon, dice: u32) -> DamageOdds {
+    let expr = blow_expr(w, MODE_STRIKE, mounted(world, attacker));
+    odds_of(world, attacker, target, w, &expr, dice as i32, 0)
+}
+
+/// "Larger characters ... can distribute dice from melee attacks among
+/// several smaller targets as they see fit": each share is a number of the
+/// weapon's dice, and the shares, each counted against what the whole
+/// attack would roll on that target, make up exactly one attack (the text:
+/// a wyrm's 2d8 bite on a medium target, 4d8 on a small one, can be d8 on a
+/// medium and 2d8 on a small).
+pub fn check_split(
+    world: &World,
+    who: Cid,
+    index: usize,
+    shares: &[(Cid, u32)],
+) -> Result<(), crate::rules::command::Illegal> {
+    use crate::rules::command::illegal;
+    let Some(w) = weapon(world, who, index) else {
+        return illegal("no such weapon");
+    };
+    if w.is_ranged() || w.blast {
+        return illegal("only a melee attack's dice can be shared out");
+    }
+    if shares.len() < 2 {
+        return illegal("share the dice among two targets or more");
+    }
+    let mut seen = Vec::new();
+    let mut top = 0;
+    for &(t, dice) in shares {
+        if seen.contains(&t) {
+            return illegal("each target once");
+        }
+        seen.push(t);
+        super::check::check_strike(world, who, t, index, MODE_STRIKE, false)?;
+        let diff = size_rank(world, who) - size_rank(world, t);
+        if diff < 1 {
+            return illegal("dice are shared only among smaller targets");
+        }
+        if dice == 0 {
+            return illegal("each target gets a die at least");
+        }
+        top = top.max(diff);
+    }
+    let whole = 1i64 << top;
+    let sum: i64 = shares
+        .iter()
+        .map(|&(t, dice)| {
+            i64::from(dice) * (whole >> (size_rank(world, who) - size_rank(world, t)))
+        })
+        .sum();
+    if sum != whole {
+        return illegal("the shares must make up exactly the whole attack");
+    }
+    Ok(())
+}

@@ -1,0 +1,88 @@
+//! Opportunity attacks on a character who moves away (§Reacting to an
+//! attack): each enemy it leaves may strike before the move goes on.
+
+use bevy::prelude::*;
+
+use crate::rules::apply::emit;
+use crate::rules::battle::{Battle, Prompt};
+use crate::rules::command::Command;
+use crate::rules::components::Cid;
+use crate::rules::event::{BattleEvent, ReactionKind};
+use crate::rules::view;
+
+use super::attack::{blow, land, wit_to_hit};
+use super::movement::resume_move;
+use super::queries::{can_react, nearby, weapon};
+use super::reaction::taken;
+use super::state::{Pending, RULE_ATTACK};
+
+/// The next enemy at the border is asked, or the move resumes.
+pub(super) fn next_opportunist(world: &mut World) {
+    let mover = world.resource::<Pending>().moving.as_ref().map(|m| m.who);
+    let Some(mover) = mover else { return };
+    let next = {
+        let mut p = world.resource_mut::<Pending>();
+        let m = p.moving.as_mut().expect("checked above");
+        if !m.candidates.is_empty() {
+            m.candidates.remove(0);
+        }
+        m.candidates.clone()
+    };
+    let still: Vec<Cid> = next
+        .into_iter()
+        .filter(|c| can_react(world, *c, mover) && nearby(world, *c, mover))
+        .collect();
+    if view::standing(world, mover)
+        && let Some(&first) = still.first()
+    {
+        if let Some(m) = world.resource_mut::<Pending>().moving.as_mut() {
+            m.candidates = still.clone();
+        }
+        world.resource_mut::<Battle>().prompt = Prompt::React {
+            actor: first,
+            attacker: mover,
+        };
+        return;
+    }
+    resume_move(world);
+}
+
+/// An enemy at the border answers: strike at the mover, or let it go.
+pub(super) fn opportunity_answer(world: &mut World, who: Cid, command: &Command) {
+    let Some(mover) = world.resource::<Pending>().moving.as_ref().map(|m| m.who) else {
+        return;
+    };
+    match command {
+        Command::Opportunity { weapon } => {
+            taken(
+                world,
+                who,
+                ReactionKind::Opportunity,
+                mover,
+                super::movement::RULE_OPPORTUNITY,
+            );
+            if let Some(w) = self::weapon(world, who, *weapon) {
+                emit(
+                    world,
+                    BattleEvent::AttackMade {
+                        attacker: who,
+                        target: mover,
+                        weapon: w.name.clone(),
+                        weapon_index: *weapon,
+                        mode: "opportunity".into(),
+                        reaction: true,
+                        rule: super::movement::RULE_OPPORTUNITY,
+                    },
+                );
+                if wit_to_hit(world, who, mover, &w, true, RULE_ATTACK) {
+                    // The mover is in the middle of its own turn: it cannot
+                    // react.
+                    let b = blow(world, who, mover, &w, 0);
+                    land(world, &b);
+                }
+            }
+        }
+        _ => emit(world, BattleEvent::ReactionDeclined { who }),
+    }
+    next_opportunist(world);
+}

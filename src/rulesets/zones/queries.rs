@@ -1,0 +1,250 @@
+//! Read-only questions of §Attacking, §Cover, §Guarding and §Effects of size
+//! in combat: who is nearby, in reach, in range, seen or in cover; what a
+//! WIT save to hit needs; the armour a blow meets; who may react or guard.
+//! Nothing here rolls a die or changes the battle.
+
+use bevy::prelude::*;
+
+use crate::rules::components::{Cid, Condition, Health, Loadout, Size, TurnState, Weapon};
+use crate::rules::event::Modifier;
+use crate::rules::map::{Cell, Map, Terrain};
+use crate::rules::view;
+
+use super::check::stats;
+use super::data::{MODE_STRIKE, MODE_STUNT_SURRENDER, is_stunt};
+use super::settings::ZonesSettings;
+use super::state::{AttackState, RULE_ATTACK, RULE_COVER};
+
+/// Chance to pass a d20 save under `target`.
+pub fn save_chance(world: &World, target: i32) -> f64 {
+    let extremes = world.resource::<ZonesSettings>().natural_extremes;
+    let passing = if extremes {
+        target.clamp(1, 19)
+    } else {
+        target.clamp(0, 20)
+    };
+    f64::from(passing) / 20.0
+}
+
+pub fn weapon(world: &World, who: Cid, index: usize) -> Option<Weapon> {
+    view::get::<Loadout>(world, who).and_then(|l| l.weapons.get(index).cloned())
+}
+
+pub fn zone(world: &World, who: Cid) -> Option<usize> {
+    let c = view::cell(world, who)?;
+    world.resource::<Map>().zone_of(c)
+}
+
+/// Can `who` reach `target` with a melee attack? Nearby, or "Massive
+/// characters can make melee attacks up to range 1" (one zone away).
+pub fn melee_reach(world: &World, who: Cid, target: Cid) -> bool {
+    if nearby(world, who, target) {
+        return true;
+    }
+    view::get::<Size>(world, who) == Some(&Size::Massive)
+        && zone_distance(world, who, target).is_some_and(|d| d <= 1)
+}
+
+/// Same zone: "nearby".
+pub fn nearby(world: &World, a: Cid, b: Cid) -> bool {
+    zone(world, a).is_some() && zone(world, a) == zone(world, b)
+}
+
+/// Zone steps between two characters.
+pub fn zone_distance(world: &World, a: Cid, b: Cid) -> Option<u32> {
+    let (za, zb) = (zone(world, a)?, zone(world, b)?);
+    world.resource::<Map>().zone_distance(za, zb)
+}
+
+/// Can `a` see `b`? Not in complete darkness (a level's `visibility:
+/// Dark`: "when fighting in complete darkness"), nor through walls.
+pub fn visible(world: &World, a: Cid, b: Cid) -> bool {
+    if world.resource::<crate::rules::battle::BattleRules>().dark {
+        return false;
+    }
+    match (view::cell(world, a), view::cell(world, b)) {
+        (Some(x), Some(y)) => world.resource::<Map>().line_of_sight(x, y),
+        _ => false,
+    }
+}
+
+pub fn size_rank(world: &World, who: Cid) -> i32 {
+    match view::get::<Size>(world, who).copied().unwrap_or_default() {
+        Size::Tiny => 0,
+        Size::Small => 1,
+        Size::Medium => 2,
+        Size::Large => 3,
+        Size::Massive => 4,
+    }
+}
+
+/// Range of a ranged weapon against `target`: "the maximum range is halved
+/// for each size of difference if the target is smaller, or doubled for each
+/// size of difference if the target is larger" (not for blasts).
+pub fn range_against(world: &World, attacker: Cid, target: Cid, w: &Weapon) -> u32 {
+    if w.blast {
+        return w.range_zones;
+    }
+    let diff = size_rank(world, target) - size_rank(world, attacker);
+    if diff >= 0 {
+        w.range_zones << diff
+    } else {
+        w.range_zones >> (-diff)
+    }
+}
+
+/// Why the attack needs a WIT save to hit, if it does (§Attacking:
+/// "For melee attacks: when the target isn't visible ... For ranged
+/// attacks: when the target is beyond half range, or the attack is made
+/// while moving").
+pub fn wit_save_reason(
+    world: &World,
+    attacker: Cid,
+    target: Cid,
+    w: &Weapon,
+    reaction: bool,
+) -> Option<&'static str> {
+    if !w.is_ranged() {
+        return (!visible(world, attacker, target)).then_some("to hit a target it cannot see");
+    }
+    let dist = zone_distance(world, attacker, target).unwrap_or(u32::MAX);
+    if 2 * dist > range_against(world, attacker, target, w) {
+        return Some("to hit beyond half range");
+    }
+    let moved = !reaction && super::mounts::moved_this_turn(world, attacker);
+    moved.then_some("to hit while moving")
+}
+
+/// The target's armour against this attack: worn armour and shield, plus
+/// cover against a ranged attack that cannot penetrate it, never above 3.
+pub fn armour(world: &World, attacker: Cid, target: Cid, w: &Weapon) -> (i32, Vec<Modifier>) {
+    let lost = super::gear::armour_lost(world, target);
+    let worn = (stats(world, target).map_or(0, |s| s.armour) - lost).max(0);
+    let mut parts = Vec::new();
+    if worn > 0 {
+        parts.push(Modifier::new("armour", -worn, RULE_ATTACK));
+    }
+    let mut total = worn;
+    if w.is_ranged() && in_cover(world, attacker, target) {
+        if w.penetration > 0 {
+            parts.push(Modifier::new("cover (penetrated)", 0, RULE_COVER));
+        } else {
+            parts.push(Modifier::new("cover", -1, RULE_COVER));
+            total += 1;
+        }
+    }
+    if total > 3 {
+        parts.push(Modifier::new("armour never above 3", total - 3, RULE_COVER));
+        total = 3;
+    }
+    (total, parts)
+}
+
+/// Fray decides: a target is in cover when it stands in low or high cover,
+/// or when a cover cell next to it lies on the line of fire.
+pub fn in_cover(world: &World, attacker: Cid, target: Cid) -> bool {
+    let (Some(from), Some(at)) = (view::cell(world, attacker), view::cell(world, target)) else {
+        return false;
+    };
+    let map = world.resource::<Map>();
+    let cover = |c: Cell| matches!(map.terrain(c), Terrain::LowCover | Terrain::HighCover);
+    cover(at)
+        || Map::cells_between(from, at)
+            .into_iter()
+            .any(|c| Map::chebyshev(c, at) == 1 && cover(c))
+}
+
+/// "Attacks made by riders and passengers are impaired" (§Mounts and
+/// vehicles in combat).
+pub fn mounted(world: &World, attacker: Cid) -> bool {
+    view::riding(world, attacker).is_some()
+}
+
+/// Sizes the attacker is larger (positive) or smaller (negative) than the
+/// target; "Damage from blast attacks isn't modified."
+pub(super) fn size_difference(world: &World, attacker: Cid, target: Cid, w: &Weapon) -> i32 {
+    if w.blast {
+        0
+    } else {
+        size_rank(world, attacker) - size_rank(world, target)
+    }
+}
+
+/// "Smaller characters halve damage for each size of difference", rounded
+/// up: "a roll of 3 would only inflict 2 damage".
+pub(super) fn halved(value: i32, sizes: i32) -> i32 {
+    (value + (1 << sizes) - 1) >> sizes
+}
+
+/// The health at or under which one hit is critical: at least
+/// `critical_percent` of the maximum, rounded up.
+pub fn critical_threshold(world: &World, who: Cid) -> i32 {
+    let max = view::get::<Health>(world, who).map_or(1, |h| h.hp_max);
+    let pct = world.resource::<ZonesSettings>().critical_percent as i32;
+    ((max * pct + 99) / 100).max(1)
+}
+
+/// Can `who` react to an attack by `attacker` now? "Targets who are unaware
+/// of their attacker can't react"; a reaction takes the whole turn, so only
+/// those who have not yet taken their turn this round may; a grabbed
+/// character "can't act" ("The bandit can't react since he is grabbed").
+pub fn can_react(world: &World, who: Cid, attacker: Cid) -> bool {
+    // Vehicles never react; riders carried at full speed cannot.
+    !super::mounts::is_vehicle(world, who)
+        && !super::mounts::carried_fast(world, who)
+        && view::standing(world, who)
+        && view::get::<TurnState>(world, who).is_some_and(|t| !t.done)
+        && !view::conditions(world, attacker).has(Condition::Concealed)
+        && !view::conditions(world, who).has(Condition::Grabbed)
+}
+
+/// What a stunt mode offers.
+pub fn stunt_effect(mode: usize) -> &'static str {
+    match mode {
+        MODE_STUNT_SURRENDER => "surrender instead of taking the blow",
+        _ => "drop the weapon in hand and stay down for the rest of the fight",
+    }
+}
+
+/// Nearby allies of the target who may guard it: "A character who is
+/// nearby the target of an attack can react by guarding them."
+pub fn guards(world: &World, state: &AttackState) -> Vec<Cid> {
+    if state.hidden {
+        return Vec::new();
+    }
+    if state.surprise {
+        return Vec::new();
+    }
+    view::allies(world, state.target)
+        .into_iter()
+        .filter(|a| *a != state.attacker && nearby(world, *a, state.target))
+        .filter(|a| can_react(world, *a, state.attacker))
+        .collect()
+}
+
+/// A declined stunt is resolved "as normal".
+pub(super) fn damage_mode(mode: usize) -> usize {
+    if is_stunt(mode) { MODE_STRIKE } else { mode }
+}
+
+/// "Blast attacks hit a zone and target all characters in it and on its
+/// borders." Fray decides: on its borders means standing in a cell of
+/// another zone that touches one of its cells. A melee blast spares the
+/// attacker.
+pub fn blast_targets(world: &World, attacker: Cid, z: usize, ranged: bool) -> Vec<Cid> {
+    let map = world.resource::<Map>();
+    let cells = &map.zones()[z].cells;
+    view::all(world)
+        .into_iter()
+        .filter(|c| {
+            let conds = view::conditions(world, *c);
+            !conds.has(Condition::Dead) && !conds.has(Condition::Fled)
+        })
+        .filter(|c| ranged || *c != attacker)
+        .filter(|c| {
+            view::cell(world, *c).is_some_and(|at| {
+                map.zone_of(at) == Some(z) || cells.iter().any(|k| Map::chebyshev(*k, at) == 1)
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,267 @@
+//! §Reacting to an attack (dodge, counter, hide behind a nearby character)
+//! and §Guarding: the answers to an attack and what each does.
+
+use bevy::prelude::*;
+
+use crate::rules::apply::emit;
+use crate::rules::battle::{Battle, Prompt};
+use crate::rules::command::{Command, Maneuver};
+use crate::rules::components::Cid;
+use crate::rules::event::{BattleEvent, ReactionKind};
+use crate::rules::view;
+
+use super::attack::{Blow, ask_target, blow, finish, hit, land, save, wit_to_hit};
+use super::blast::blast_answer;
+use super::check::stats;
+use super::data::MODE_STRIKE;
+use super::nonlethal::{land_maneuver, tidy_holds};
+use super::opportunity::opportunity_answer;
+use super::queries::{damage_mode, guards, weapon};
+use super::state::{AttackState, Pending, RULE_COUNTER, RULE_DODGE, RULE_GUARD, RULE_HIDE, Stage};
+use super::stunt::accept_stunt;
+
+pub(super) fn ask_guard(world: &mut World, mut state: AttackState) {
+    match state.guards.first() {
+        Some(&g) => {
+            state.stage = Stage::Guard;
+            world.resource_mut::<Battle>().prompt = Prompt::React {
+                actor: g,
+                attacker: state.attacker,
+            };
+            world.resource_mut::<Pending>().attack = Some(state);
+        }
+        None => {
+            hit(world, &state);
+            finish(world);
+        }
+    }
+}
+
+/// Answer to a `React` prompt (checked legal).
+pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
+    if world.resource::<Pending>().blast.is_some() {
+        blast_answer(world, who, command);
+        return;
+    }
+    let Some(mut state) = world.resource_mut::<Pending>().attack.take() else {
+        opportunity_answer(world, who, command);
+        return;
+    };
+    match (state.stage, command) {
+        (Stage::Stunt, Command::Accept) => {
+            accept_stunt(world, &state);
+            finish(world);
+        }
+        (Stage::Stunt, Command::NoReaction) => {
+            emit(world, BattleEvent::ReactionDeclined { who });
+            state.mode = damage_mode(state.mode);
+            ask_target(world, state);
+        }
+        (Stage::Target, Command::NoReaction) => {
+            emit(world, BattleEvent::ReactionDeclined { who });
+            state.guards = guards(world, &state);
+            ask_guard(world, state);
+        }
+        (Stage::Guard, Command::NoReaction) => {
+            emit(world, BattleEvent::ReactionDeclined { who });
+            state.guards.retain(|g| *g != who);
+            ask_guard(world, state);
+        }
+        (Stage::Target, Command::Dodge) => {
+            taken(world, who, ReactionKind::Dodge, state.attacker, RULE_DODGE);
+            if dodge(world, who, state.attacker) {
+                hit(world, &state);
+            }
+            finish(world);
+        }
+        (Stage::Target, Command::Counter { .. } | Command::CounterManeuver { .. }) => {
+            taken(
+                world,
+                who,
+                ReactionKind::Counter,
+                state.attacker,
+                RULE_COUNTER,
+            );
+            let strike = match command {
+                Command::CounterManeuver { kind } => Strike::Maneuver(*kind),
+                Command::Counter { weapon } => Strike::Blow(*weapon),
+                _ => unreachable!("matched above"),
+            };
+            counter(world, &state, strike);
+            finish(world);
+        }
+        (Stage::Target, Command::HideBehind { who: other }) => {
+            taken(
+                world,
+                who,
+                ReactionKind::HideBehind,
+                state.attacker,
+                RULE_HIDE,
+            );
+            emit(
+                world,
+                BattleEvent::TargetChanged {
+                    attacker: state.attacker,
+                    from: who,
+                    to: *other,
+                    swapped: true,
+                    rule: RULE_HIDE,
+                },
+            );
+            tidy_holds(world);
+            state.target = *other;
+            state.hidden = true;
+            ask_target(world, state);
+        }
+        (Stage::Guard, Command::Guard) => {
+            taken(world, who, ReactionKind::Guard, state.attacker, RULE_GUARD);
+            emit(
+                world,
+                BattleEvent::TargetChanged {
+                    attacker: state.attacker,
+                    from: state.target,
+                    to: who,
+                    swapped: false,
+                    rule: RULE_GUARD,
+                },
+            );
+            state.target = who;
+            hit(world, &state);
+            finish(world);
+        }
+        _ => {
+            // Not an answer to this stage (the check refuses these).
+            world.resource_mut::<Pending>().attack = Some(state);
+        }
+    }
+}
+
+/// "Dodge. Make an AGI save: on a pass the attack misses." True when the
+/// attack still lands.
+pub(super) fn dodge(world: &mut World, who: Cid, attacker: Cid) -> bool {
+    let agi = stats(world, who).map_or(0, |s| s.agi);
+    if save(world, who, "AGI", agi, "to dodge", RULE_DODGE) {
+        emit(
+            world,
+            BattleEvent::AttackMissed {
+                attacker,
+                target: who,
+                rule: RULE_DODGE,
+            },
+        );
+        false
+    } else {
+        true
+    }
+}
+
+pub(super) fn taken(
+    world: &mut World,
+    who: Cid,
+    kind: ReactionKind,
+    against: Cid,
+    rule: &'static str,
+) {
+    emit(
+        world,
+        BattleEvent::ReactionTaken {
+            who,
+            kind,
+            against,
+            rule,
+        },
+    );
+}
+
+/// What a counter strikes back with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Strike {
+    Blow(usize),
+    Maneuver(Maneuver),
+}
+
+/// "Both characters roll for damage at the same time. Whoever suffers the
+/// most damage, after reductions, is hit first. In case of a tie both
+/// characters are hit at the same time." A blow that incapacitates or kills
+/// stops the other. With non-lethal attacks (§Non-lethal attacks): "If a
+/// normal attack is countered by a non-lethal attack, or viceversa, the
+/// non-lethal attack is resolved last. If a non-lethal attack is countered
+/// by a non-lethal attack, the counter is resolved last."
+pub(super) fn counter(world: &mut World, state: &AttackState, answer: Strike) {
+    let (a, t) = (state.attacker, state.target);
+    let wt = match answer {
+        Strike::Blow(i) => {
+            let Some(wt) = weapon(world, t, i) else {
+                return;
+            };
+            emit(
+                world,
+                BattleEvent::AttackMade {
+                    attacker: t,
+                    target: a,
+                    weapon: wt.name.clone(),
+                    weapon_index: i,
+                    mode: "counter".into(),
+                    reaction: true,
+                    rule: RULE_COUNTER,
+                },
+            );
+            if !wit_to_hit(world, t, a, &wt, true, RULE_COUNTER) {
+                hit(world, state);
+                return;
+            }
+            Some(wt)
+        }
+        Strike::Maneuver(kind) => {
+            emit(
+                world,
+                BattleEvent::ManeuverMade {
+                    attacker: t,
+                    target: a,
+                    kind: kind.name(),
+                    reaction: true,
+                    rule: RULE_COUNTER,
+                },
+            );
+            None
+        }
+    };
+    match (state.maneuver, answer, wt) {
+        (None, Strike::Blow(_), Some(wt)) => {
+            let Some(wa) = weapon(world, a, state.weapon) else {
+                return;
+            };
+            let on_target = blow(world, a, t, &wa, damage_mode(state.mode));
+            let on_attacker = blow(world, t, a, &wt, MODE_STRIKE);
+            let order: [&Blow; 2] = if on_attacker.suffered > on_target.suffered {
+                [&on_attacker, &on_target]
+            } else {
+                [&on_target, &on_attacker]
+            };
+            let tie = on_attacker.suffered == on_target.suffered;
+            land(world, order[0]);
+            // The one hit first strikes back only if still standing (or at
+            // once, on a tie).
+            let striker = if order[0].target == a { a } else { t };
+            if tie || view::standing(world, striker) {
+                land(world, order[1]);
+            }
+        }
+        // A blow against a non-lethal attack: the blow first.
+        (Some(kind), Strike::Blow(_), Some(wt)) => {
+            let b = blow(world, t, a, &wt, MODE_STRIKE);
+            land(world, &b);
+            land_maneuver(world, a, t, kind);
+        }
+        (None, Strike::Maneuver(kind), _) => {
+            hit(world, state);
+            land_maneuver(world, t, a, kind);
+        }
+        // Both non-lethal: "the counter is resolved last".
+        (Some(first), Strike::Maneuver(kind), _) => {
+            land_maneuver(world, a, t, first);
+            land_maneuver(world, t, a, kind);
+        }
+        _ => {}
+    }
+}

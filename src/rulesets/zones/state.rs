@@ -1,0 +1,92 @@
+//! What a zones attack leaves waiting (an attack, a blast or a move paused
+//! for reactions) and the names of the rule sections the attack code cites.
+//! A leaf: it imports nothing of the ruleset.
+
+use bevy::prelude::*;
+
+use crate::rules::command::Maneuver;
+use crate::rules::components::Cid;
+use crate::rules::map::Cell;
+
+pub const RULE_ATTACK: &str = "zones §Attacking";
+pub const RULE_DODGE: &str = "zones §Reacting to an attack: Dodge";
+pub const RULE_COUNTER: &str = "zones §Reacting to an attack: Counter";
+pub const RULE_HIDE: &str = "zones §Reacting to an attack: Hide behind a nearby character";
+pub const RULE_GUARD: &str = "zones §Guarding";
+pub const RULE_COVER: &str = "zones §Cover";
+pub const RULE_SIZE: &str = "zones §Effects of size in combat";
+pub const RULE_HEALTH: &str = "Fray decides: docs/rulesets/zones.md §Health";
+pub const RULE_SNEAK: &str = "zones §Sneaking in combat";
+pub const RULE_BLAST: &str = "zones §Blast attacks";
+pub const RULE_STUNT: &str = "zones §Attack stunts";
+
+/// An attack waiting for a reaction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttackState {
+    pub attacker: Cid,
+    pub target: Cid,
+    pub weapon: usize,
+    pub mode: usize,
+    pub stage: Stage,
+    /// The target came in by hiding-behind: it may not pass the attack on.
+    pub hidden: bool,
+    /// Nearby allies still to be asked whether they guard.
+    pub guards: Vec<Cid>,
+    /// A non-lethal attack instead of a weapon's blow.
+    pub maneuver: Option<Maneuver>,
+    /// Made from concealment: "Enemies attacked by a concealed character
+    /// are taken by surprise and can't react" (even once the attacker is
+    /// revealed, later in the same attack).
+    pub surprise: bool,
+}
+
+/// Who is being asked about an attack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// The target: dodge, counter, hide behind, or take it.
+    Target,
+    /// The first of `guards`: guard, or not.
+    Guard,
+    /// The target: accept the stunt the attacker proposes, or not.
+    Stunt,
+}
+
+/// A blast attack asking the characters it hits for their reactions, one
+/// after the other, before its damage is rolled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlastState {
+    pub attacker: Cid,
+    pub weapon: usize,
+    pub mode: usize,
+    /// Everyone the blast hits.
+    pub targets: Vec<Cid>,
+    /// Targets still to be asked; the first is being asked now.
+    pub asking: Vec<Cid>,
+    /// Targets who dodged it.
+    pub dodged: Vec<Cid>,
+    /// The one target who counters, with its weapon ("Attacks directed at
+    /// multiple targets (such as blast attacks) can only be countered by a
+    /// single target").
+    pub counter: Option<(Cid, usize)>,
+    /// A split attack's dice per target (empty for a blast).
+    pub shares: Vec<(Cid, u32)>,
+}
+
+/// A move stopped at a zone border while nearby enemies decide on
+/// opportunity attacks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveState {
+    pub who: Cid,
+    /// The rest of the path, starting with the first cell past the border.
+    pub rest: Vec<Cell>,
+    /// Enemies still to be asked; the first is being asked now.
+    pub candidates: Vec<Cid>,
+}
+
+/// What the battle is in the middle of.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Pending {
+    pub attack: Option<AttackState>,
+    pub moving: Option<MoveState>,
+    pub blast: Option<BlastState>,
+}

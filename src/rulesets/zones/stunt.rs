@@ -1,0 +1,64 @@
+//! §Attack stunts: the target accepts the offered effect, or refuses and
+//! may then react.
+
+use bevy::prelude::*;
+
+use crate::rules::apply::emit;
+use crate::rules::components::{Condition, Loadout};
+use crate::rules::event::BattleEvent;
+use crate::rules::view;
+
+use super::data::MODE_STUNT_DISARM;
+use super::nonlethal::tidy_holds;
+use super::queries::stunt_effect;
+use super::state::{AttackState, RULE_STUNT};
+
+/// The target accepts the stunt: no damage, no reaction; the effect.
+pub(super) fn accept_stunt(world: &mut World, state: &AttackState) {
+    let who = state.target;
+    let effect = stunt_effect(state.mode);
+    emit(
+        world,
+        BattleEvent::StuntAccepted {
+            who,
+            effect,
+            rule: RULE_STUNT,
+        },
+    );
+    if state.mode == MODE_STUNT_DISARM {
+        if let Some(l) = view::get::<Loadout>(world, who)
+            && let Some(i) = l.ready
+            && let Some(w) = l.weapons.get(i).filter(|w| w.hands > 0)
+        {
+            let weapon = w.name.clone();
+            emit(
+                world,
+                BattleEvent::Disarmed {
+                    who,
+                    index: i,
+                    weapon,
+                    taken_by: None,
+                    rule: RULE_STUNT,
+                },
+            );
+        }
+        emit(
+            world,
+            BattleEvent::ConditionAdded {
+                who,
+                condition: Condition::Incapacitated,
+                rule: RULE_STUNT,
+            },
+        );
+    } else {
+        emit(
+            world,
+            BattleEvent::ConditionAdded {
+                who,
+                condition: Condition::Surrendered,
+                rule: RULE_STUNT,
+            },
+        );
+    }
+    tidy_holds(world);
+}
