@@ -1,0 +1,139 @@
+//! §Defense: 10 + DEX, surprise, attacks from behind, shields.
+
+use super::*;
+
+#[test]
+fn defense_is_ten_plus_dex() {
+    // §Attacking: "an opponent has a Defense rating 10 plus her DEX attribute".
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "swordsman", faction: "red", at: (1, 1), name: "A", facing: E)"#,
+            r#"(archetype: "archer", faction: "blue", at: (2, 1), name: "B", facing: W)"#,
+        ],
+    );
+    let mut e = engine();
+    start(&mut e, &l, &[10, 1]);
+    let n = numbers(&e, cid(&e, "A"), cid(&e, "B"));
+    assert_eq!(
+        names(&n.defense_parts),
+        vec![("base Defense", 10), ("DEX", 3)]
+    );
+    assert_eq!(n.defense, 13);
+    // d10 + hand-to-hand skill 8.
+    assert_eq!(names(&n.modifiers), vec![("hand-to-hand skill", 8)]);
+}
+
+#[test]
+fn dex_does_not_count_when_surprised_from_behind_or_immobilized() {
+    // §Attacking: DEX "does not apply when the opponent is surprised,
+    // attacked from behind"; §Defense Rating Modifiers: "immobilized: -2 and
+    // DEX doesn't count".
+    let mk = |facing: &str, surprised: bool| {
+        level(
+            &OPEN,
+            &[
+                r#"(archetype: "swordsman", faction: "red", at: (1, 1), name: "A", facing: E)"#,
+                &format!(
+                    r#"(archetype: "archer", faction: "blue", at: (2, 1), name: "B", facing: {facing}, overrides: (surprised: {surprised}))"#
+                ),
+            ],
+        )
+    };
+    let mut e = engine();
+    start(&mut e, &mk("W", true), &[10, 1]);
+    let n = numbers(&e, cid(&e, "A"), cid(&e, "B"));
+    assert_eq!(n.defense, 10);
+    assert!(!n.dex_counts);
+    assert_eq!(n.defense_parts[1].name, "DEX does not count: surprised");
+
+    // Attacked from behind: B faces away (east), A is straight behind it.
+    start(&mut e, &mk("E", false), &[10, 1]);
+    let n = numbers(&e, cid(&e, "A"), cid(&e, "B"));
+    assert_eq!(n.defense, 10);
+    assert_eq!(
+        n.defense_parts[1].name,
+        "DEX does not count: attacked from behind"
+    );
+    // From the side (B faces north, A is to its west) DEX counts.
+    start(&mut e, &mk("N", false), &[10, 1]);
+    assert_eq!(numbers(&e, cid(&e, "A"), cid(&e, "B")).defense, 13);
+
+    start(&mut e, &mk("W", false), &[10, 1]);
+    let b = cid(&e, "B");
+    set_condition(&mut e, b, Condition::Immobilized);
+    let n = numbers(&e, cid(&e, "A"), b);
+    // 10, no DEX, -2.
+    assert_eq!(n.defense, 8);
+    assert!(names(&n.defense_parts).contains(&("immobilized", -2)));
+}
+
+#[test]
+fn surprise_ends_with_the_first_turn() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "swordsman", faction: "red", at: (1, 1), name: "A", facing: E)"#,
+            r#"(archetype: "archer", faction: "blue", at: (2, 1), name: "B", facing: W, overrides: (surprised: true))"#,
+        ],
+    );
+    let mut e = engine();
+    start(&mut e, &l, &[10, 1]);
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    assert!(view::conditions(e.world(), b).has(Condition::Surprised));
+    cmd(&mut e, a, Command::EndTurn);
+    e.step();
+    assert_eq!(prompt(&e), Prompt::Act { actor: b });
+    assert!(!view::conditions(e.world(), b).has(Condition::Surprised));
+    assert_eq!(numbers(&e, a, b).defense, 13);
+}
+
+#[test]
+fn shield_large_and_small_modify_defense() {
+    // §Defense Rating Modifiers: shield +2, large -1, small +1.
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "archer", faction: "red", at: (1, 1), name: "A", facing: E)"#,
+            r#"(archetype: "swordsman", faction: "blue", at: (4, 0), name: "S", facing: W)"#,
+            r#"(archetype: "brute", faction: "blue", at: (4, 1), name: "L", facing: W)"#,
+            r#"(archetype: "skirmisher", faction: "blue", at: (4, 2), name: "K", facing: W)"#,
+        ],
+    );
+    let mut e = engine();
+    start(&mut e, &l, &[10, 1, 1, 1]);
+    let a = cid(&e, "A");
+    let s = numbers(&e, a, cid(&e, "S"));
+    assert_eq!(
+        names(&s.defense_parts),
+        vec![("base Defense", 10), ("DEX", 2), ("has a shield", 2)]
+    );
+    assert_eq!(s.defense, 14);
+    let l_ = numbers(&e, a, cid(&e, "L"));
+    assert_eq!(
+        names(&l_.defense_parts),
+        vec![("base Defense", 10), ("DEX", 1), ("large in stature", -1)]
+    );
+    assert_eq!(l_.defense, 10);
+    let k = numbers(&e, a, cid(&e, "K"));
+    assert_eq!(
+        names(&k.defense_parts),
+        vec![("base Defense", 10), ("DEX", 4), ("small in stature", 1)]
+    );
+    assert_eq!(k.defense, 15);
+}
+
+#[test]
+fn shield_does_not_count_with_a_two_handed_weapon_in_hand() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "archer", faction: "red", at: (1, 1), name: "A", facing: E)"#,
+            r#"(archetype: "captain", faction: "blue", at: (5, 1), name: "C", facing: W, overrides: (weapons: ["repeating_crossbow", "longsword"]))"#,
+        ],
+    );
+    let mut e = engine();
+    start(&mut e, &l, &[10, 1]);
+    // Captain: DEX 3, shield unusable with the two-handed crossbow.
+    assert_eq!(numbers(&e, cid(&e, "A"), cid(&e, "C")).defense, 13);
+}

@@ -1,0 +1,63 @@
+//! UD10 rule tests. Each names the rule it checks; the numbers come from
+//! `../shared/rules/ud10.txt` and the stat blocks in
+//! `assets/rulesets/ud10/`. Dice are scripted: the comment by each script
+//! says which roll each number is.
+
+use crate::rules::battle::Prompt;
+use crate::rules::command::Command;
+use crate::rules::components::{
+    BodyZone, Cid, Condition, Conditions, Loadout, MoveMode, Protection, TurnState,
+};
+use crate::rules::engine::Engine;
+use crate::rules::event::{BattleEvent, Modifier};
+use crate::rules::map::Cell;
+use crate::rules::view;
+use crate::testkit::{cid, cmd, engine, level, level_with, prompt, refused, since, start};
+
+use super::attack::{self, AttackNumbers};
+use super::damage::{body_zone, pipeline};
+use super::settings::Ud10Settings;
+
+mod ai;
+mod ammunition;
+mod attack_and_damage;
+mod defense;
+mod initiative;
+mod modifiers;
+mod movement;
+mod parrying;
+
+fn numbers(e: &Engine, attacker: Cid, target: Cid) -> AttackNumbers {
+    let w = e.world();
+    let l = view::get::<Loadout>(w, attacker).expect("loadout");
+    let weapon = l.ready_weapon().expect("weapon in hand").clone();
+    let from = view::cell(w, attacker).expect("cell");
+    attack::numbers(w, attacker, from, target, &weapon, 0, false)
+}
+
+fn names(mods: &[Modifier]) -> Vec<(&'static str, i32)> {
+    mods.iter().map(|m| (m.name, m.value)).collect()
+}
+
+fn set_condition(e: &mut Engine, who: Cid, c: Condition) {
+    let ent = view::entity(e.world(), who).expect("entity");
+    e.world_mut()
+        .get_mut::<Conditions>(ent)
+        .expect("conditions")
+        .insert(c);
+}
+
+/// Attack with the weapon in hand (firing mode 0).
+fn strike(e: &mut Engine, attacker: Cid, target: Cid) {
+    cmd(
+        e,
+        attacker,
+        Command::Attack {
+            target,
+            weapon: 0,
+            mode: 0,
+        },
+    );
+}
+
+const OPEN: [&str; 3] = ["..........", "..........", ".........."];

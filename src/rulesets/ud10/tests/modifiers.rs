@@ -1,0 +1,246 @@
+//! §Attack Modifiers: higher ground, range increments, visibility, moving, aiming, cover, line of sight.
+
+use super::*;
+
+#[test]
+fn melee_against_higher_ground_is_minus_two() {
+    // §Attack Modifiers: "Melee Combat: opponent on higher ground -2".
+    let l = level(
+        &["..^.......", "..^.......", ".........."],
+        &[
+            r#"(archetype: "swordsman", faction: "red", at: (1, 1), name: "A", facing: E)"#,
+            r#"(archetype: "swordsman", faction: "blue", at: (2, 1), name: "B", facing: W)"#,
+        ],
+    );
+    let mut e = engine();
+    start(&mut e, &l, &[10, 1]);
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    let n = numbers(&e, a, b);
+    assert_eq!(
+        names(&n.modifiers),
+        vec![("hand-to-hand skill", 8), ("opponent on higher ground", -2)]
+    );
+    // Attacking down from the hill carries no penalty.
+    let n = numbers(&e, b, a);
+    assert_eq!(names(&n.modifiers), vec![("hand-to-hand skill", 8)]);
+}
+
+fn archer_duel(dx: i32, extra: &str) -> crate::rules::level::Level {
+    let rows = vec!["..............................................."; 3];
+    level_with(
+        &rows,
+        &[
+            r#"(archetype: "archer", faction: "red", at: (0, 1), name: "A", facing: E)"#,
+            &format!(
+                r#"(archetype: "swordsman", faction: "blue", at: ({dx}, 1), name: "B", facing: W)"#
+            ),
+        ],
+        extra,
+    )
+}
+
+#[test]
+fn range_increments_exceeded_cost_one_each() {
+    // §Ranged Attacks: "a cumulative one point penalty applies for every time
+    // the range increment is exceeded". Short bow: 15 m increment; cells are
+    // 1.5 m.
+    let mut e = engine();
+    for (dx, penalty) in [(10, 0), (11, -1), (20, -1), (21, -2), (40, -3)] {
+        start(&mut e, &archer_duel(dx, ""), &[10, 1]);
+        let n = numbers(&e, cid(&e, "A"), cid(&e, "B"));
+        let got = n
+            .modifiers
+            .iter()
+            .find(|m| m.name == "range increment exceeded")
+            .map_or(0, |m| m.value);
+        assert_eq!(got, penalty, "at {} m", dx as f64 * 1.5);
+    }
+}
+
+#[test]
+fn bad_visibility_crouching_and_moving_targets() {
+    // §Attack Modifiers: bad visibility -2, opponent crouching -2, opponent
+    // moving -2.
+    let mut e = engine();
+    start(&mut e, &archer_duel(6, "visibility: Bad,"), &[1, 10]);
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    assert_eq!(prompt(&e), Prompt::Act { actor: b });
+    // B walks two cells (standard movement) and crouches.
+    cmd(
+        &mut e,
+        b,
+        Command::Move {
+            path: vec![Cell::new(7, 1), Cell::new(8, 1)],
+        },
+    );
+    cmd(&mut e, b, Command::TakeCover);
+    let n = numbers(&e, a, b);
+    assert_eq!(
+        names(&n.modifiers),
+        vec![
+            ("Ranged Combat skill", 8),
+            ("bad visibility", -2),
+            ("opponent is crouching", -2),
+            ("opponent is moving", -2),
+        ]
+    );
+}
+
+#[test]
+fn shooting_while_moving_is_minus_four() {
+    let mut e = engine();
+    start(&mut e, &archer_duel(8, ""), &[10, 1]);
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    // One step is instantaneous: no penalty.
+    cmd(
+        &mut e,
+        a,
+        Command::Move {
+            path: vec![Cell::new(1, 1)],
+        },
+    );
+    assert_eq!(
+        names(&numbers(&e, a, b).modifiers),
+        vec![("Ranged Combat skill", 8)]
+    );
+    cmd(
+        &mut e,
+        a,
+        Command::Move {
+            path: vec![Cell::new(2, 1)],
+        },
+    );
+    assert_eq!(
+        names(&numbers(&e, a, b).modifiers),
+        vec![("Ranged Combat skill", 8), ("shooting while moving", -4)]
+    );
+}
+
+#[test]
+fn aiming_one_and_two_rounds() {
+    // §Attack Modifiers: aim 1 round +2, 2 rounds +4.
+    let mut e = engine();
+    start(&mut e, &archer_duel(8, ""), &[10, 1]);
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    cmd(
+        &mut e,
+        a,
+        Command::Aim {
+            target: b,
+            weapon: 0,
+        },
+    );
+    cmd(&mut e, a, Command::EndTurn);
+    e.step(); // B's turn
+    cmd(&mut e, b, Command::EndTurn);
+    e.step(); // round 2
+    assert_eq!(prompt(&e), Prompt::Act { actor: a });
+    assert!(names(&numbers(&e, a, b).modifiers).contains(&("took aim for 1 round", 2)));
+    cmd(
+        &mut e,
+        a,
+        Command::Aim {
+            target: b,
+            weapon: 0,
+        },
+    );
+    cmd(&mut e, a, Command::EndTurn);
+    e.step();
+    cmd(&mut e, b, Command::EndTurn);
+    e.step(); // round 3
+    let n = numbers(&e, a, b);
+    assert!(names(&n.modifiers).contains(&("took aim for 2 rounds", 4)));
+    // The attack uses it: d10 [1] + 8 + 4 = 13 vs 14 misses, but the roll
+    // carries the modifier.
+    let at = e.events().len();
+    e.world_mut()
+        .resource_mut::<crate::rules::dice::Dice>()
+        .set_script(vec![1]);
+    strike(&mut e, a, b);
+    let ev = since(&e, at);
+    let Some(BattleEvent::AttackRolled { total, hit, .. }) = ev.first() else {
+        panic!("no attack: {ev:?}")
+    };
+    assert_eq!((*total, *hit), (13, false));
+    // Aim is spent by the attack.
+    assert_eq!(
+        view::get::<TurnState>(e.world(), a).and_then(|t| t.aim),
+        None
+    );
+}
+
+#[test]
+fn moving_loses_the_aim() {
+    let mut e = engine();
+    start(&mut e, &archer_duel(8, ""), &[10, 1]);
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    cmd(
+        &mut e,
+        a,
+        Command::Aim {
+            target: b,
+            weapon: 0,
+        },
+    );
+    cmd(&mut e, a, Command::EndTurn);
+    e.step();
+    cmd(&mut e, b, Command::EndTurn);
+    e.step();
+    cmd(
+        &mut e,
+        a,
+        Command::Move {
+            path: vec![Cell::new(1, 1), Cell::new(2, 1)],
+        },
+    );
+    assert!(
+        !names(&numbers(&e, a, b).modifiers)
+            .iter()
+            .any(|m| m.0.starts_with("took aim"))
+    );
+}
+
+#[test]
+fn cover_adds_to_defense_against_missiles() {
+    // §Taking Cover: "The cover is a bonus to the character's defense rating".
+    let l = level(
+        &["..........", "......c...", ".........."],
+        &[
+            r#"(archetype: "archer", faction: "red", at: (1, 1), name: "A", facing: E)"#,
+            r#"(archetype: "archer", faction: "blue", at: (7, 1), name: "B", facing: W)"#,
+        ],
+    );
+    let mut e = engine();
+    start(&mut e, &l, &[10, 1]);
+    let n = numbers(&e, cid(&e, "A"), cid(&e, "B"));
+    assert_eq!(
+        names(&n.defense_parts),
+        vec![("base Defense", 10), ("DEX", 3), ("low cover", 2)]
+    );
+    // B shooting back has no cover to benefit A.
+    assert_eq!(numbers(&e, cid(&e, "B"), cid(&e, "A")).defense, 13);
+}
+
+#[test]
+fn missiles_need_line_of_sight() {
+    let l = level(
+        &["....#.....", "....#.....", "....#....."],
+        &[
+            r#"(archetype: "archer", faction: "red", at: (1, 1), name: "A", facing: E)"#,
+            r#"(archetype: "archer", faction: "blue", at: (7, 1), name: "B", facing: W)"#,
+        ],
+    );
+    let mut e = engine();
+    start(&mut e, &l, &[10, 1]);
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    let why = refused(
+        &mut e,
+        a,
+        Command::Attack {
+            target: b,
+            weapon: 0,
+            mode: 0,
+        },
+    );
+    assert_eq!(why, "no line of sight");
+}

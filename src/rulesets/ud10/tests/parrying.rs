@@ -1,0 +1,150 @@
+//! §Parrying and Dodging.
+
+use super::*;
+
+fn parry_level() -> crate::rules::level::Level {
+    level(
+        &OPEN,
+        &[
+            r#"(archetype: "swordsman", faction: "red", at: (1, 1), name: "A1", facing: E)"#,
+            r#"(archetype: "swordsman", faction: "red", at: (3, 1), name: "A2", facing: W)"#,
+            r#"(archetype: "swordsman", faction: "blue", at: (2, 1), name: "B", facing: N)"#,
+        ],
+    )
+}
+
+#[test]
+fn parry_is_a_comparative_check_once_a_round() {
+    // §Parrying and Dodging: "only one Parry attempt per combat round";
+    // "If the parry check's result is higher than the attack roll's result,
+    // the attack did not go through."
+    let mut e = engine();
+    // initiative A1 10, A2 9, B 1; A1's attack 6 (14 vs 14: hit); B's parry
+    // 9 (9 + 6 = 15 > 14); A2's attack 6 (hit); location 5; damage 3.
+    start(&mut e, &parry_level(), &[10, 9, 1, 6, 9, 6, 5, 3]);
+    let (a1, a2, b) = (cid(&e, "A1"), cid(&e, "A2"), cid(&e, "B"));
+    let attack = |t| Command::Attack {
+        target: t,
+        weapon: 0,
+        mode: 0,
+    };
+    let at = e.events().len();
+    cmd(&mut e, a1, attack(b));
+    assert_eq!(
+        prompt(&e),
+        Prompt::React {
+            actor: b,
+            attacker: a1
+        }
+    );
+    cmd(&mut e, b, Command::Parry);
+    let ev = since(&e, at);
+    match &ev[1] {
+        BattleEvent::ReactionRolled {
+            total,
+            against,
+            success,
+            modifiers,
+            ..
+        } => {
+            assert_eq!((*total, *against, *success), (15, 14, true));
+            assert_eq!(names(modifiers), vec![("Parry skill", 6)]);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(ev.len(), 2, "a parried attack does no damage");
+    assert_eq!(prompt(&e), Prompt::Act { actor: a1 });
+    cmd(&mut e, a1, Command::EndTurn);
+    e.step();
+    assert_eq!(prompt(&e), Prompt::Act { actor: a2 });
+    let at = e.events().len();
+    cmd(&mut e, a2, attack(b));
+    // No second parry this round: the damage lands at once.
+    assert_eq!(prompt(&e), Prompt::Act { actor: a2 });
+    let ev = since(&e, at);
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, BattleEvent::ReactionRolled { .. }))
+    );
+    match ev.last() {
+        // 3 + 4 = 7; trunk 2 - pen 1 = 1: 6; buffer 2 - 1 = 1: 5; CON 2: 3.
+        Some(BattleEvent::Damaged {
+            hp_loss, ep_loss, ..
+        }) => {
+            assert_eq!((*ep_loss, *hp_loss), (1, 3))
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_parry_equal_to_the_attack_fails() {
+    let mut e = engine();
+    // A1 attack 6 -> 14; B's parry 8 -> 14: not higher; location 5, damage 3.
+    start(&mut e, &parry_level(), &[10, 9, 1, 6, 8, 5, 3]);
+    let (a1, b) = (cid(&e, "A1"), cid(&e, "B"));
+    let at = e.events().len();
+    strike(&mut e, a1, b);
+    cmd(&mut e, b, Command::Parry);
+    let ev = since(&e, at);
+    assert!(matches!(
+        ev[1],
+        BattleEvent::ReactionRolled {
+            total: 14,
+            against: 14,
+            success: false,
+            ..
+        }
+    ));
+    assert!(matches!(
+        ev.last(),
+        Some(BattleEvent::Damaged { hp_loss: 3, .. })
+    ));
+}
+
+#[test]
+fn untrained_parry_rolls_against_dex() {
+    // "a character who does not have this skill can try to Parry by rolling
+    // an untrained check against his DEX rating". The archer has no Parry
+    // skill; DEX 3; with its dagger in hand.
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "swordsman", faction: "red", at: (1, 1), name: "A", facing: E)"#,
+            r#"(archetype: "archer", faction: "blue", at: (2, 1), name: "B", facing: W, overrides: (weapons: ["dagger", "shortbow"]))"#,
+        ],
+    );
+    let mut e = engine();
+    // attack 10 -> 18; parry 10 -> 13: fails.
+    start(&mut e, &l, &[10, 1, 10, 10, 5, 1]);
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    let at = e.events().len();
+    strike(&mut e, a, b);
+    cmd(&mut e, b, Command::Parry);
+    match &since(&e, at)[1] {
+        BattleEvent::ReactionRolled {
+            modifiers, total, ..
+        } => {
+            assert_eq!(names(modifiers), vec![("untrained: DEX", 3)]);
+            assert_eq!(*total, 13);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn no_parry_without_a_ready_melee_weapon() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "swordsman", faction: "red", at: (1, 1), name: "A", facing: E)"#,
+            r#"(archetype: "archer", faction: "blue", at: (2, 1), name: "B", facing: W)"#,
+        ],
+    );
+    let mut e = engine();
+    start(&mut e, &l, &[10, 1, 10]);
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    strike(&mut e, a, b);
+    let why = refused(&mut e, b, Command::Parry);
+    assert_eq!(why, "cannot parry with the Short bow");
+}
