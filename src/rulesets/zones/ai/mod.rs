@@ -1,0 +1,143 @@
+//! The zones tactical AI. It answers every prompt with a command that passes
+//! the same check as a player's: which character acts (the one with the best
+//! attack in reach), how it moves and whom it strikes, whether to spend its
+//! turn on a dodge, a counter, a guard or an opportunity attack, and what a
+//! broken character does (gets away, else surrenders).
+
+mod moves;
+mod react;
+mod riding;
+mod value;
+
+use bevy::prelude::*;
+
+use crate::rules::battle::{Battle, Prompt};
+use crate::rules::command::Command;
+use crate::rules::components::{Cid, Condition, Loadout};
+use crate::rules::view;
+
+use super::check::{self, stats};
+use super::mounts;
+use super::round::{ZonesRound, eligible};
+use moves::{approach, broken, draw_for_range, free_an_ally, pick_up};
+use react::react;
+use riding::{get_off_to_fight, rider_can_strike, steer};
+use value::{best_maneuver, best_split, best_strike_here, stunt_or_strike, turn_value};
+
+/// The AI's command for `actor` (the speaker, for an activation) now.
+pub fn decide(world: &mut World, actor: Cid) -> Command {
+    let prompt = world.resource::<Battle>().prompt;
+    let cmd = match prompt {
+        Prompt::None => Command::EndTurn,
+        Prompt::Activate { faction, .. } => activation(world, faction),
+        Prompt::React { attacker, .. } => react(world, actor, attacker),
+        Prompt::Act { .. } => act(world, actor),
+    };
+    if check::check(world, actor, &cmd).is_ok() {
+        return cmd;
+    }
+    match prompt {
+        Prompt::Activate { .. } => Command::Pass,
+        Prompt::React { .. } => Command::NoReaction,
+        _ => Command::EndTurn,
+    }
+}
+
+/// Which character takes the faction's turn: the one whose turn is worth
+/// most now; broken characters go first to get away.
+fn activation(world: &World, faction: u8) -> Command {
+    let mut best: Option<(f64, Cid)> = None;
+    for c in eligible(world, faction) {
+        let mut v = turn_value(world, c);
+        if view::conditions(world, c).has(Condition::Broken) {
+            v = 100.0;
+        }
+        // Someone who can still close in is worth something.
+        v += 0.1;
+        if best.is_none_or(|b| v > b.0) {
+            best = Some((v, c));
+        }
+    }
+    match best {
+        // A mount and its riders take their turn together: the mount goes
+        // first, to carry them where they can strike.
+        Some((_, who)) => Command::Activate {
+            who: mounts::pair(world, who).first().copied().unwrap_or(who),
+        },
+        None => Command::Pass,
+    }
+}
+
+fn act(world: &World, actor: Cid) -> Command {
+    let conds = view::conditions(world, actor);
+    if conds.has(Condition::Grabbed) {
+        return if check::check(world, actor, &Command::BreakFree).is_ok() {
+            Command::BreakFree
+        } else {
+            Command::EndTurn
+        };
+    }
+    if conds.has(Condition::Broken) {
+        return broken(world, actor);
+    }
+    if let Some(c) = steer(world, actor) {
+        return c;
+    }
+    let t = world.resource::<ZonesRound>().turn.clone();
+    let half = stats(world, actor).map_or(1, |s| s.half_speed());
+    // Disarmed, or fighting bare-handed: pick up a weapon lying nearby.
+    if let Some(c) = pick_up(world, actor) {
+        return c;
+    }
+    // A rider next to a foe it would hit harder on foot gets off to fight.
+    if let Some(c) = get_off_to_fight(world, actor) {
+        return c;
+    }
+    if !t.main && t.bonus < 2 && !t.beyond(half) {
+        let strike = best_strike_here(world, actor, false);
+        let strike_v = strike.map_or(0.0, |s| s.0);
+        if let Some((v, c)) = best_maneuver(world, actor)
+            && v > strike_v
+            && check::check(world, actor, &c).is_ok()
+        {
+            return c;
+        }
+        if let Some(c) = free_an_ally(world, actor, strike_v) {
+            return c;
+        }
+        if let Some((v, c)) = best_split(world, actor)
+            && v > strike_v
+        {
+            return c;
+        }
+        if let Some((_, weapon, target)) = strike {
+            let ready = view::get::<Loadout>(world, actor).and_then(|l| l.ready);
+            let unarmed =
+                view::get::<Loadout>(world, actor).is_some_and(|l| weapon + 1 == l.weapons.len());
+            if ready != Some(weapon) && !unarmed {
+                return Command::Draw { weapon };
+            }
+            return Command::Attack {
+                target,
+                weapon,
+                mode: stunt_or_strike(world, actor, target, weapon),
+            };
+        }
+        // Close in so as to strike this turn.
+        if let Some(path) = approach(world, actor, true) {
+            return Command::Move { path };
+        }
+        // A ranged weapon not in hand that could strike from here.
+        if let Some(d) = draw_for_range(world, actor) {
+            return d;
+        }
+    }
+    // At full speed the riders could not act: not while one could strike.
+    if !t.main
+        && !rider_can_strike(world, actor)
+        && let Some(path) = approach(world, actor, false)
+    {
+        return Command::Move { path };
+    }
+    Command::EndTurn
+}

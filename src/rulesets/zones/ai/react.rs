@@ -1,0 +1,172 @@
+//! How the zones AI reacts to an attack, a non-lethal attack or a character
+//! moving away: whether the reaction is worth the turn it spends.
+
+use bevy::prelude::*;
+
+use crate::rules::command::{Command, Maneuver};
+use crate::rules::components::{Cid, Health, Loadout};
+use crate::rules::view;
+
+use super::value::{DOWN, best_strike_here, blow_value, counter_value, p_fails_str, turn_value};
+use crate::rulesets::zones::check::{self, check_strike, stats};
+use crate::rulesets::zones::data::MODE_STRIKE;
+use crate::rulesets::zones::nonlethal::{holding, shove_end};
+use crate::rulesets::zones::odds::damage_odds;
+use crate::rulesets::zones::queries::{can_react, save_chance};
+use crate::rulesets::zones::state::{Pending, Stage};
+
+/// The chance of being taken out, whatever one does, at which a proposed
+/// stunt is accepted (and at which the AI proposes one).
+pub(super) const ACCEPT_AT: f64 = 0.8;
+
+pub(super) fn react(world: &World, actor: Cid, attacker: Cid) -> Command {
+    let pending = world.resource::<Pending>();
+    if pending.moving.is_some() && pending.attack.is_none() {
+        // An enemy leaves: strike if that is worth the turn.
+        let Some((v, weapon, _)) = best_strike_here(world, actor, true)
+            .filter(|(_, _, t)| *t == attacker)
+            .or_else(|| opportunity(world, actor, attacker))
+        else {
+            return Command::NoReaction;
+        };
+        return if v >= 0.8 * turn_value(world, actor) {
+            Command::Opportunity { weapon }
+        } else {
+            Command::NoReaction
+        };
+    }
+    if let Some(b) = &pending.blast {
+        let Some(w) = view::get::<Loadout>(world, attacker).and_then(|l| l.weapons.get(b.weapon))
+        else {
+            return Command::NoReaction;
+        };
+        let o = damage_odds(world, attacker, actor, w, b.mode);
+        let agi = stats(world, actor).map_or(0, |s| s.agi);
+        let v = save_chance(world, agi) * (o.mean + DOWN * o.p_down);
+        return if v > turn_value(world, actor) * 0.9 && v >= 1.5 {
+            Command::Dodge
+        } else {
+            Command::NoReaction
+        };
+    }
+    let Some(state) = pending.attack.clone() else {
+        return Command::NoReaction;
+    };
+    if let Some(kind) = state.maneuver {
+        return react_to_maneuver(world, actor, attacker, state.stage, kind);
+    }
+    let Some(w) = view::get::<Loadout>(world, attacker)
+        .and_then(|l| l.weapons.get(state.weapon))
+        .cloned()
+    else {
+        return Command::NoReaction;
+    };
+    let my_turn = turn_value(world, actor);
+    match state.stage {
+        Stage::Stunt => {
+            // Accepting takes me out for sure; refusing, I may still dodge.
+            let o = damage_odds(world, attacker, actor, &w, MODE_STRIKE);
+            let escape = if can_react(world, actor, attacker) {
+                save_chance(world, stats(world, actor).map_or(0, |s| s.agi))
+            } else {
+                0.0
+            };
+            if o.p_down * (1.0 - escape) >= ACCEPT_AT {
+                Command::Accept
+            } else {
+                Command::NoReaction
+            }
+        }
+        Stage::Guard => {
+            let t = damage_odds(world, attacker, state.target, &w, state.mode);
+            let m = damage_odds(world, attacker, actor, &w, state.mode);
+            let (t_mean, t_down, m_mean, m_down) = (t.mean, t.p_down, m.mean, m.p_down);
+            let saved = (t_mean + DOWN * t_down) - (m_mean + DOWN * m_down);
+            if t_down >= 0.3 && saved > my_turn.max(2.0) {
+                Command::Guard
+            } else {
+                Command::NoReaction
+            }
+        }
+        Stage::Target => {
+            let o = damage_odds(world, attacker, actor, &w, state.mode);
+            let incoming = o.mean + DOWN * o.p_down;
+            let agi = stats(world, actor).map_or(0, |s| s.agi);
+            let dodge = save_chance(world, agi) * incoming;
+            let mut best = (dodge, Command::Dodge);
+            if let Some((v, weapon)) = counter_value(world, actor, attacker, &w, state.mode)
+                && v > best.0
+            {
+                best = (v, Command::Counter { weapon });
+            }
+            // Hide behind the enemy I hold: its friend's blow lands on it.
+            if let Some(held) = holding(world, actor) {
+                let hide = Command::HideBehind { who: held };
+                let o = damage_odds(world, attacker, held, &w, state.mode);
+                let v = incoming + o.mean + DOWN * o.p_down;
+                if v > best.0 && check::check(world, actor, &hide).is_ok() {
+                    best = (v, hide);
+                }
+            }
+            if best.0 > my_turn * 0.9 && best.0 >= 1.5 {
+                best.1
+            } else {
+                Command::NoReaction
+            }
+        }
+    }
+}
+
+/// Dodge or strike back at a disarm, shove or grapple, when it is worth the
+/// turn.
+pub(super) fn react_to_maneuver(
+    world: &World,
+    actor: Cid,
+    attacker: Cid,
+    stage: Stage,
+    kind: Maneuver,
+) -> Command {
+    if stage != Stage::Target {
+        return Command::NoReaction;
+    }
+    let p = p_fails_str(world, attacker, actor);
+    let my_turn = turn_value(world, actor);
+    let cost = match kind {
+        Maneuver::Shove if shove_end(world, attacker, actor).1.is_some() => {
+            DOWN + view::get::<Health>(world, actor).map_or(1, |h| h.hp) as f64
+        }
+        Maneuver::Shove => 0.5,
+        Maneuver::Grapple => my_turn.max(2.0) * 1.5,
+        Maneuver::Disarm { .. } => 2.0,
+    };
+    let agi = stats(world, actor).map_or(0, |s| s.agi);
+    let mut best = (save_chance(world, agi) * p * cost, Command::Dodge);
+    // A blow first; the grab or shove follows only if the attacker stands.
+    if let Some((v, weapon, _)) = best_strike_here(world, actor, true).filter(|b| b.2 == attacker) {
+        let o = view::get::<Loadout>(world, actor)
+            .and_then(|l| l.weapons.get(weapon))
+            .map_or(0.0, |w| {
+                damage_odds(world, actor, attacker, w, MODE_STRIKE).p_down
+            });
+        let v = v + o * p * cost;
+        if v > best.0 {
+            best = (v, Command::Counter { weapon });
+        }
+    }
+    if best.0 > my_turn * 0.9 && best.0 >= 1.0 {
+        best.1
+    } else {
+        Command::NoReaction
+    }
+}
+
+/// An opportunity strike at a mover with any weapon usable as a reaction.
+pub(super) fn opportunity(world: &World, actor: Cid, mover: Cid) -> Option<(f64, usize, Cid)> {
+    let l = view::get::<Loadout>(world, actor)?;
+    l.weapons
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| check_strike(world, actor, mover, *i, MODE_STRIKE, true).is_ok())
+        .map(|(i, w)| (blow_value(world, actor, mover, w, MODE_STRIKE), i, mover))
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+}

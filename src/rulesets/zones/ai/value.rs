@@ -1,0 +1,287 @@
+//! What the zones AI thinks an attack, a blast, a non-lethal attack or a
+//! turn is worth, from the rules' own odds. Reads only.
+
+use bevy::prelude::*;
+
+use crate::rules::command::{Command, Maneuver};
+use crate::rules::components::{Cid, Health, Loadout, Weapon};
+use crate::rules::map::Map;
+use crate::rules::view;
+
+use super::react::ACCEPT_AT;
+use crate::rulesets::zones::check::{self, check_strike, check_strike_drawn, stats};
+use crate::rulesets::zones::data::{MODE_STRIKE, MODE_STUNT_SURRENDER};
+use crate::rulesets::zones::nonlethal::{check_maneuver, holding, may_resist, shove_end};
+use crate::rulesets::zones::odds::{damage_odds, split_odds};
+use crate::rulesets::zones::queries::{blast_targets, save_chance, wit_save_reason, zone};
+use crate::rulesets::zones::round::ZonesRound;
+
+/// How much taking a character out of the fight is worth, in points of
+/// damage.
+pub(super) const DOWN: f64 = 8.0;
+
+/// Expected value of a blow by `attacker` on `target` with `w`: mean damage
+/// suffered plus [`DOWN`] times the chance it takes the target out, times
+/// the chance to hit.
+pub fn blow_value(world: &World, attacker: Cid, target: Cid, w: &Weapon, mode: usize) -> f64 {
+    let p_hit = match wit_save_reason(world, attacker, target, w, false) {
+        Some(_) => save_chance(world, stats(world, attacker).map_or(0, |s| s.wit)),
+        None => 1.0,
+    };
+    if w.blast {
+        return p_hit * blast_value(world, attacker, target, w, mode);
+    }
+    let o = damage_odds(world, attacker, target, w, mode);
+    p_hit * (o.mean + DOWN * o.p_down)
+}
+
+/// A blast aimed at `target`'s zone (or the attacker's own, in melee):
+/// what it does to enemies, less what it does to friends.
+pub(super) fn blast_value(
+    world: &World,
+    attacker: Cid,
+    target: Cid,
+    w: &Weapon,
+    mode: usize,
+) -> f64 {
+    let z = if w.is_ranged() {
+        zone(world, target)
+    } else {
+        zone(world, attacker)
+    };
+    let Some(z) = z else { return 0.0 };
+    let me = view::faction(world, attacker);
+    blast_targets(world, attacker, z, w.is_ranged())
+        .into_iter()
+        .map(|t| {
+            let o = damage_odds(world, attacker, t, w, mode);
+            let v = o.mean + DOWN * o.p_down;
+            if view::faction(world, t) == me {
+                -1.5 * v
+            } else {
+                v
+            }
+        })
+        .sum()
+}
+
+/// The chance a non-lethal attack gets past the target's STR save.
+pub(super) fn p_fails_str(world: &World, attacker: Cid, target: Cid) -> f64 {
+    if !may_resist(world, attacker, target) {
+        return 1.0;
+    }
+    1.0 - save_chance(world, stats(world, target).map_or(0, |s| s.str))
+}
+
+/// The best non-lethal attack `who` can make now, if any: value, command.
+/// A shove into a pit is worth a kill (or its damage); a grapple takes an
+/// enemy's coming turns away.
+pub(super) fn best_maneuver(world: &World, who: Cid) -> Option<(f64, Command)> {
+    let mut best: Option<(f64, Command)> = None;
+    for t in view::enemies(world, who) {
+        let p = p_fails_str(world, who, t);
+        let hp = view::get::<Health>(world, t).map_or(1, |h| h.hp);
+        if check_maneuver(world, who, t, Maneuver::Shove).is_ok()
+            && shove_end(world, who, t).1.is_some()
+        {
+            let fall = match &world
+                .resource::<crate::rulesets::zones::settings::ZonesSettings>()
+                .pit_damage
+            {
+                None => DOWN + f64::from(hp),
+                Some(d) => f64::from(d.min(None) + d.max(None)) / 2.0,
+            };
+            let v = p * fall;
+            if best.as_ref().is_none_or(|b| v > b.0) {
+                best = Some((
+                    v,
+                    Command::Maneuver {
+                        target: t,
+                        kind: Maneuver::Shove,
+                    },
+                ));
+            }
+        }
+        // Knock away the weapon in its hand: worth what that weapon does
+        // beyond its bare hands, for a round or two.
+        if let Some(l) = view::get::<Loadout>(world, t)
+            && let Some(i) = l.ready
+            && let (Some(w), Some(bare)) = (l.weapons.get(i), l.weapons.last())
+        {
+            let kind = Maneuver::Disarm { weapon: i };
+            if check_maneuver(world, who, t, kind).is_ok() {
+                let armed = damage_odds(world, t, who, w, MODE_STRIKE);
+                let unarmed = damage_odds(world, t, who, bare, MODE_STRIKE);
+                let gain =
+                    (armed.mean + DOWN * armed.p_down) - (unarmed.mean + DOWN * unarmed.p_down);
+                let v = p * gain * 1.5;
+                if best.as_ref().is_none_or(|b| v > b.0) {
+                    best = Some((v, Command::Maneuver { target: t, kind }));
+                }
+            }
+        }
+        if holding(world, who).is_none()
+            && check_maneuver(world, who, t, Maneuver::Grapple).is_ok()
+            && view::standing(world, t)
+        {
+            // Held, it loses its turns until it breaks free: worth about
+            // one of its turns, more for those who fight from afar.
+            let v = p * turn_value(world, t) * 0.8;
+            if best.as_ref().is_none_or(|b| v > b.0) {
+                best = Some((
+                    v,
+                    Command::Maneuver {
+                        target: t,
+                        kind: Maneuver::Grapple,
+                    },
+                ));
+            }
+        }
+    }
+    best
+}
+
+/// The best strike `who` could make from where it stands, if any: value,
+/// weapon, target.
+pub(super) fn best_strike_here(
+    world: &World,
+    who: Cid,
+    reaction: bool,
+) -> Option<(f64, usize, Cid)> {
+    let l = view::get::<Loadout>(world, who)?;
+    let mut best: Option<(f64, usize, Cid)> = None;
+    for (i, w) in l.weapons.iter().enumerate() {
+        for t in view::enemies(world, who) {
+            if check_strike_any_hand(world, who, t, i, reaction).is_err() {
+                continue;
+            }
+            let v = blow_value(world, who, t, w, MODE_STRIKE);
+            // Never a blow that does more harm to friends than to foes.
+            if v > 0.0 && best.is_none_or(|b| v > b.0) {
+                best = Some((v, i, t));
+            }
+        }
+    }
+    best
+}
+
+/// The rules' strike check, counting a weapon not in hand as drawn when a
+/// bonus action is left to draw it.
+pub(super) fn check_strike_any_hand(
+    world: &World,
+    who: Cid,
+    target: Cid,
+    index: usize,
+    reaction: bool,
+) -> Result<(), crate::rules::command::Illegal> {
+    let drawable = !reaction && world.resource::<ZonesRound>().turn.bonus_left() > 0;
+    check_strike_drawn(world, who, target, index, MODE_STRIKE, reaction, drawable)
+}
+
+/// What a character's turn is worth now: its best strike, from here or after
+/// a half-speed move.
+pub fn turn_value(world: &World, who: Cid) -> f64 {
+    let here = best_strike_here(world, who, false).map_or(0.0, |b| b.0);
+    let Some(s) = stats(world, who) else {
+        return here;
+    };
+    let Some(l) = view::get::<Loadout>(world, who) else {
+        return here;
+    };
+    // A melee strike after moving into an enemy's zone.
+    let mut after = 0.0f64;
+    let my = zone(world, who);
+    let map = world.resource::<Map>();
+    for t in view::enemies(world, who) {
+        let (Some(a), Some(b)) = (my, zone(world, t)) else {
+            continue;
+        };
+        if map
+            .zone_distance(a, b)
+            .is_some_and(|d| d >= 1 && d <= s.half_speed())
+            && let Some(w) = l.ready_weapon().filter(|w| !w.is_ranged())
+        {
+            after = after.max(blow_value(world, who, t, w, MODE_STRIKE) * 0.9);
+        }
+    }
+    here.max(after)
+}
+
+/// The best sharing of the weapon in hand's dice among smaller enemies
+/// (§Effects of size in combat), if any is legal: value, command.
+pub(super) fn best_split(world: &World, actor: Cid) -> Option<(f64, Command)> {
+    let w = view::get::<Loadout>(world, actor)?.ready_weapon()?.clone();
+    crate::rulesets::zones::split_candidates(world, actor)
+        .into_iter()
+        .filter(|c| check::check(world, actor, c).is_ok())
+        .map(|c| {
+            let v = match &c {
+                Command::SplitAttack { shares, .. } => shares
+                    .iter()
+                    .map(|&(t, d)| {
+                        let o = split_odds(world, actor, t, &w, d);
+                        o.mean + DOWN * o.p_down
+                    })
+                    .sum(),
+                _ => 0.0,
+            };
+            (v, c)
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+}
+
+/// Offer a sure surrender instead of a blow likely to take the target out
+/// anyway (§Attack stunts): the AI target accepts such offers.
+pub(super) fn stunt_or_strike(world: &World, actor: Cid, target: Cid, weapon: usize) -> usize {
+    let Some(w) = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(weapon)) else {
+        return MODE_STRIKE;
+    };
+    let stunt = Command::Attack {
+        target,
+        weapon,
+        mode: MODE_STUNT_SURRENDER,
+    };
+    let o = damage_odds(world, actor, target, w, MODE_STRIKE);
+    if o.p_down >= ACCEPT_AT && o.p_down < 1.0 && check::check(world, actor, &stunt).is_ok() {
+        MODE_STUNT_SURRENDER
+    } else {
+        MODE_STRIKE
+    }
+}
+
+/// What countering is worth: my blow on the attacker, plus the chance it
+/// stops the attack (the blow that hurts more lands first).
+pub(super) fn counter_value(
+    world: &World,
+    actor: Cid,
+    attacker: Cid,
+    incoming: &Weapon,
+    mode: usize,
+) -> Option<(f64, usize)> {
+    let l = view::get::<Loadout>(world, actor)?;
+    let inc = damage_odds(world, attacker, actor, incoming, mode);
+    let (in_mean, in_down) = (inc.mean, inc.p_down);
+    let mut best: Option<(f64, usize)> = None;
+    for (i, w) in l.weapons.iter().enumerate() {
+        if check_strike(world, actor, attacker, i, MODE_STRIKE, true).is_err() {
+            continue;
+        }
+        let mine = damage_odds(world, actor, attacker, w, MODE_STRIKE);
+        let (my_mean, my_down) = (mine.mean, mine.p_down);
+        // Rough odds that my blow is the bigger one and downs the attacker
+        // first, so that theirs never lands.
+        let first = if my_mean > in_mean {
+            0.6
+        } else if my_mean < in_mean {
+            0.3
+        } else {
+            0.45
+        };
+        let v = my_mean + DOWN * my_down + first * my_down * (in_mean + DOWN * in_down)
+            - (1.0 - first * my_down) * DOWN * in_down * 0.25;
+        if best.is_none_or(|b| v > b.0) {
+            best = Some((v, i));
+        }
+    }
+    best
+}
