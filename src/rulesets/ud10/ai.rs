@@ -14,11 +14,10 @@ use crate::rules::components::{
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 
-use super::attack::{self, PendingAttack};
-use super::check::{self, stats, turn};
-use super::damage::pipeline;
-use super::movement::{self, engaged_enemies, remaining_dm, standard_dm};
-use super::reach_paths;
+use super::check;
+use super::numbers::{PendingAttack, pipeline, reaction_chance as p_beat};
+use super::query::{stats, turn};
+use super::reach::{engaged_enemies, reach_paths, remaining_dm, standard_dm};
 use super::settings::Ud10Settings;
 
 /// The AI's command for `actor` now. Always legal; `EndTurn` or
@@ -37,8 +36,6 @@ pub fn decide(world: &mut World, actor: Cid) -> Command {
         Command::EndTurn
     }
 }
-
-use super::attack::reaction_chance as p_beat;
 
 fn react(world: &World, actor: Cid) -> Command {
     let Some(p) = world.resource::<PendingAttack>().0.clone() else {
@@ -188,7 +185,7 @@ fn best_attack_from(
         if !check::reaches(map, from, row.cell, w) {
             continue;
         }
-        let n = attack::numbers(world, actor, from, row.target, w, row.mode, false);
+        let n = super::numbers::numbers(world, actor, from, row.target, w, row.mode, false);
         let mut p = n.hit_chance_with(shift);
         // A melee hit the target can foresee may be parried or dodged.
         if let Some(bonus) = row.reaction
@@ -324,7 +321,7 @@ fn act(world: &mut World, actor: Cid) -> Command {
                 if fleeing_rule {
                     let runs = engaged
                         .iter()
-                        .filter(|e| !movement::threatens(world, &map, **e, cell))
+                        .filter(|e| !super::reach::threatens(world, &map, **e, cell))
                         .count();
                     // A free attack from behind hits most of the time: weigh
                     // each like a good blow taken.
@@ -454,7 +451,7 @@ fn approach(world: &World, actor: Cid, full: bool) -> Option<Vec<Cell>> {
     for (cell, path, _) in reach_paths(world, actor, budget) {
         if engaged
             .iter()
-            .any(|e| !movement::threatens(world, map, *e, cell))
+            .any(|e| !super::reach::threatens(world, map, *e, cell))
         {
             continue;
         }

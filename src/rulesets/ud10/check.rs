@@ -5,29 +5,12 @@ use bevy::prelude::*;
 
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::{Command, Illegal, illegal};
-use crate::rules::components::{
-    Cid, Condition, Loadout, MoveMode, Shield, TurnState, Weapon, WeaponKind,
-};
+use crate::rules::components::{Cid, Condition, MoveMode, Shield, TurnState, Weapon, WeaponKind};
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 
-use super::data::Ud10Stats;
-use super::movement;
+use super::query::{loadout, turn};
 use super::settings::Ud10Settings;
-
-pub fn stats(world: &World, cid: Cid) -> Option<&Ud10Stats> {
-    view::get::<Ud10Stats>(world, cid)
-}
-
-pub fn turn(world: &World, cid: Cid) -> TurnState {
-    view::get::<TurnState>(world, cid)
-        .cloned()
-        .unwrap_or_default()
-}
-
-pub fn loadout(world: &World, cid: Cid) -> Option<&Loadout> {
-    view::get::<Loadout>(world, cid)
-}
 
 /// Is the command legal for `actor` now?
 pub fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
@@ -81,10 +64,10 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             if retreating {
                 return illegal("retreating takes the whole round");
             }
-            movement::check_move(world, actor, path).map(|_| ())
+            super::reach::check_move(world, actor, path).map(|_| ())
         }
-        Command::Retreat { path } => movement::check_retreat(world, actor, path).map(|_| ()),
-        Command::Flee => movement::check_flee(world, actor),
+        Command::Retreat { path } => super::reach::check_retreat(world, actor, path).map(|_| ()),
+        Command::Flee => super::reach::check_flee(world, actor),
         Command::Attack {
             target,
             weapon,
@@ -290,7 +273,7 @@ fn reaction_common(world: &World, actor: Cid) -> Result<(), Illegal> {
         return illegal("the reaction of this round is spent");
     }
     let pending = world
-        .get_resource::<super::attack::PendingAttack>()
+        .get_resource::<super::numbers::PendingAttack>()
         .and_then(|p| p.0.clone())
         .ok_or_else(|| Illegal("no attack is pending".into()))?;
     if !pending.dex_counts {

@@ -9,7 +9,10 @@ pub mod check;
 pub mod damage;
 pub mod data;
 pub mod movement;
+pub mod numbers;
 pub mod preview;
+pub mod query;
+pub mod reach;
 pub mod round;
 pub mod settings;
 
@@ -24,12 +27,11 @@ use crate::rules::components::{Cid, Condition, Loadout, MoveMode};
 use crate::rules::error::DataError;
 use crate::rules::event::BattleEvent;
 use crate::rules::level::CombatantDef;
-use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 use crate::rulesets::skeleton::{self, Ruleset};
 
-use attack::PendingAttack;
 use data::Ud10Data;
+use numbers::PendingAttack;
 use round::Ud10Round;
 use settings::Ud10Settings;
 
@@ -102,7 +104,7 @@ fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), St
 fn execute(world: &mut World, actor: Cid, command: &Command) {
     match command {
         Command::Move { path } => {
-            if let Ok((mode, _)) = movement::check_move(world, actor, path) {
+            if let Ok((mode, _)) = reach::check_move(world, actor, path) {
                 movement::execute_move(world, actor, path, mode);
             }
         }
@@ -112,7 +114,7 @@ fn execute(world: &mut World, actor: Cid, command: &Command) {
             mode,
         } => attack::execute_attack(world, actor, *target, *weapon, *mode, false),
         Command::Aim { target, .. } => {
-            let t = check::turn(world, actor);
+            let t = query::turn(world, actor);
             let rounds = match t.aim {
                 Some((at, r)) if at == *target => (r + 1).min(2),
                 _ => 1,
@@ -123,12 +125,12 @@ fn execute(world: &mut World, actor: Cid, command: &Command) {
                     who: actor,
                     target: *target,
                     rounds,
-                    rule: attack::RULE_ATTACK_MODS,
+                    rule: numbers::RULE_ATTACK_MODS,
                 },
             );
         }
         Command::Reload { weapon } => {
-            let Some(w) = check::loadout(world, actor).and_then(|l| l.weapons.get(*weapon)) else {
+            let Some(w) = query::loadout(world, actor).and_then(|l| l.weapons.get(*weapon)) else {
                 return;
             };
             let room = w.magazine - w.loaded;
@@ -146,8 +148,8 @@ fn execute(world: &mut World, actor: Cid, command: &Command) {
             );
         }
         Command::Draw { weapon } => {
-            let t = check::turn(world, actor);
-            let Some(w) = check::loadout(world, actor).and_then(|l| l.weapons.get(*weapon)) else {
+            let t = query::turn(world, actor);
+            let Some(w) = query::loadout(world, actor).and_then(|l| l.weapons.get(*weapon)) else {
                 return;
             };
             let as_movement = check::draw_as_movement(&t, w);
@@ -160,7 +162,7 @@ fn execute(world: &mut World, actor: Cid, command: &Command) {
                     index: *weapon,
                     as_movement,
                     rule: if as_movement {
-                        movement::RULE_MOVEMENT
+                        reach::RULE_MOVEMENT
                     } else {
                         RULE_ACTIONS
                     },
@@ -218,19 +220,6 @@ fn end_turn(world: &mut World, who: Cid) {
     }
 }
 
-/// Every cell `who` can still reach this turn, with the path there and its
-/// cost, in row order.
-pub fn reach_paths(world: &World, who: Cid, budget_dm: u32) -> Vec<(Cell, Vec<Cell>, u32)> {
-    let Some(start) = view::cell(world, who) else {
-        return Vec::new();
-    };
-    let map = world.resource::<Map>();
-    let tree = map.reach_tree(start, budget_dm, movement::blocker(world, who));
-    tree.reached()
-        .filter_map(|(c, cost)| tree.path_to(c).map(|p| (c, p, cost)))
-        .collect()
-}
-
 /// A representative list of legal commands for the actor now.
 pub fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
     let mut out = Vec::new();
@@ -252,13 +241,13 @@ pub fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
         }
     };
     push(Command::EndTurn);
-    for (_, path, _) in reach_paths(world, actor, movement::remaining_dm(world, actor)) {
+    for (_, path, _) in reach::reach_paths(world, actor, reach::remaining_dm(world, actor)) {
         push(Command::Move { path });
     }
-    let t = check::turn(world, actor);
+    let t = query::turn(world, actor);
     if t.movement == MoveMode::None && !t.action_used {
-        let std_dm = movement::standard_dm(world, actor);
-        for (_, path, _) in reach_paths(world, actor, std_dm) {
+        let std_dm = reach::standard_dm(world, actor);
+        for (_, path, _) in reach::reach_paths(world, actor, std_dm) {
             push(Command::Retreat { path });
         }
     }

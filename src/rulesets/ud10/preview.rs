@@ -12,10 +12,10 @@ use crate::rules::components::{
 use crate::rules::event::Modifier;
 use crate::rules::view::{self, name};
 
-use super::attack::{self, PendingAttack};
-use super::check::{self, stats, turn};
-use super::damage::pipeline;
-use super::movement::{check_move, check_retreat, standard_dm};
+use super::check;
+use super::numbers::{PendingAttack, pipeline};
+use super::query::{stats, turn};
+use super::reach::{check_move, check_retreat, standard_dm};
 use super::settings::Ud10Settings;
 
 fn signed(v: i32) -> String {
@@ -65,7 +65,7 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
                         "standard movement 5 m + STR = {:.1} m; full movement twice that  (ud10 §Movement)",
                         std as f64 / 10.0
                     ));
-                    let engaged = super::movement::engaged_enemies(
+                    let engaged = super::reach::engaged_enemies(
                         world,
                         actor,
                         view::cell(world, actor).unwrap_or_default(),
@@ -76,7 +76,7 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
                             .iter()
                             .filter(|e| {
                                 path.iter()
-                                    .any(|c| !super::movement::threatens(world, map, **e, *c))
+                                    .any(|c| !super::reach::threatens(world, map, **e, *c))
                             })
                             .map(|e| name(world, *e))
                             .collect();
@@ -113,7 +113,7 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
                     (_, _, Some(v)) => ("Dodge skill", v),
                     _ => ("DEX", s.dex),
                 };
-                p.chance = Some(attack::reaction_chance(bonus, pending.total));
+                p.chance = Some(super::numbers::reaction_chance(bonus, pending.total));
                 p.title = format!(
                     "{}: d10 {} {label} must beat {}",
                     if matches!(command, Command::Parry) {
@@ -173,7 +173,7 @@ fn attack_preview(
     let (Some(from), Some(_)) = (view::cell(world, actor), view::cell(world, target)) else {
         return;
     };
-    let n = attack::numbers(world, actor, from, target, w, mode, false);
+    let n = super::numbers::numbers(world, actor, from, target, w, mode, false);
     p.title = format!(
         "Attack {} with the {}{}",
         name(world, target),

@@ -12,7 +12,7 @@ use crate::rules::event::{BattleEvent, Modifier};
 use crate::rules::view;
 
 use super::attack::d10;
-use super::check::stats;
+use super::query::stats;
 use super::settings::{InitiativeGrouping, Ud10Settings};
 
 pub const RULE_INITIATIVE: &str = "ud10 §Starting a Combat Round";
@@ -167,7 +167,7 @@ fn next_turn(world: &mut World) {
                 Condition::Moving,
                 "ud10 §Attack Modifiers: opponent is moving",
             ),
-            (Condition::Retreating, super::movement::RULE_RETREAT),
+            (Condition::Retreating, super::reach::RULE_RETREAT),
         ] {
             if conds.has(c) {
                 emit(

@@ -14,8 +14,8 @@ use crate::rules::map::Cell;
 use crate::rules::view;
 use crate::testkit::{cid, cmd, engine, level, level_with, prompt, refused, since, start};
 
-use super::attack::{self, AttackNumbers};
-use super::damage::{body_zone, pipeline};
+use super::numbers::AttackNumbers;
+use super::numbers::{body_zone, pipeline};
 use super::settings::Ud10Settings;
 
 mod ai;
@@ -32,7 +32,7 @@ fn numbers(e: &Engine, attacker: Cid, target: Cid) -> AttackNumbers {
     let l = view::get::<Loadout>(w, attacker).expect("loadout");
     let weapon = l.ready_weapon().expect("weapon in hand").clone();
     let from = view::cell(w, attacker).expect("cell");
-    attack::numbers(w, attacker, from, target, &weapon, 0, false)
+    crate::rulesets::ud10::numbers::numbers(w, attacker, from, target, &weapon, 0, false)
 }
 
 fn names(mods: &[Modifier]) -> Vec<(&'static str, i32)> {

@@ -1,0 +1,342 @@
+//! The numbers of an attack and of its damage, all factors accounted for
+//! (§Attacking, §Defense Rating Modifiers, §Attack Modifiers, §Ranged
+//! Attacks, §Parrying and Dodging, §Taking Cover, §Determining The Damage,
+//! §Armor Rating and the optional rules): one struct the preview, the AI
+//! and the execution all read. Reads only; the attack waiting on a
+//! reaction lives here too.
+
+use bevy::prelude::*;
+
+use crate::rules::battle::BattleRules;
+use crate::rules::components::{
+    BodyZone, Cid, Condition, Heading, MoveMode, Protection, Size, Weapon,
+};
+use crate::rules::event::{Modifier, total};
+use crate::rules::level::Facing;
+use crate::rules::map::{Cell, Map, Terrain};
+use crate::rules::view;
+
+use super::check::shield_usable;
+use super::query::{stats, turn};
+use super::settings::Ud10Settings;
+
+pub const RULE_ATTACK: &str = "ud10 §Attacking";
+pub const RULE_DEFENSE: &str = "ud10 §Defense Rating Modifiers";
+pub const RULE_ATTACK_MODS: &str = "ud10 §Attack Modifiers";
+pub const RULE_RANGED: &str = "ud10 §Ranged Attacks";
+pub const RULE_PARRY: &str = "ud10 §Parrying and Dodging";
+pub const RULE_COVER: &str = "ud10 §Taking Cover";
+
+/// An attack that hit and waits for the defender's reaction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pending {
+    pub attacker: Cid,
+    pub target: Cid,
+    pub weapon: usize,
+    pub mode: usize,
+    /// The attack roll's result, which a parry must beat.
+    pub total: i32,
+    pub ranged: bool,
+    pub dex_counts: bool,
+}
+
+#[derive(Resource, Clone, Debug, Default)]
+pub struct PendingAttack(pub Option<Pending>);
+
+/// Everything that goes into an attack roll and its target number.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AttackNumbers {
+    /// Skill, weapon AM and situational modifiers, added to the d10.
+    pub modifiers: Vec<Modifier>,
+    /// Defense rating: 10, DEX where it counts, and its modifiers.
+    pub defense_parts: Vec<Modifier>,
+    pub defense: i32,
+    pub dex_counts: bool,
+    pub ranged: bool,
+}
+
+impl AttackNumbers {
+    pub fn bonus(&self) -> i32 {
+        total(&self.modifiers)
+    }
+    /// Chance that d10 + bonus reaches the defense.
+    pub fn hit_chance(&self) -> f64 {
+        self.hit_chance_with(0)
+    }
+    /// The same with one more modifier (the AI weighing a shot after a move).
+    pub fn hit_chance_with(&self, extra: i32) -> f64 {
+        let need = self.defense - self.bonus() - extra;
+        (((11 - need).clamp(0, 10)) as f64) / 10.0
+    }
+}
+
+/// Chance that a reaction check, d10 + `bonus`, is higher than the attack's
+/// result `against` (§Parrying and Dodging).
+pub fn reaction_chance(bonus: i32, against: i32) -> f64 {
+    ((10 - (against - bonus)).clamp(0, 10)) as f64 / 10.0
+}
+
+/// Is `from` in the rear arc of a combatant at `at` facing `facing`?
+/// Fray decides (docs/rulesets/ud10.md): the rear arc is everything more
+/// than 135° away from the facing — of the eight neighbours, only the cell
+/// straight behind.
+pub fn is_behind(at: Cell, facing: Facing, from: Cell) -> bool {
+    let (hx, hy) = facing.delta();
+    let (vx, vy) = ((from.x - at.x) as f64, (from.y - at.y) as f64);
+    let (hx, hy) = (hx as f64, hy as f64);
+    let dot = hx * vx + hy * vy;
+    let norm = (hx * hx + hy * hy).sqrt() * (vx * vx + vy * vy).sqrt();
+    norm > 0.0 && dot / norm < -0.75
+}
+
+/// Cover between an attacker and a defender (§Taking Cover: "the cover is a
+/// bonus to the character's defense rating"). Fray assigns the rating from
+/// the terrain: the best cover the line of fire crosses next to the defender,
+/// or low cover the defender stands in.
+pub fn cover(map: &Map, s: &Ud10Settings, from: Cell, at: Cell) -> Option<(&'static str, i32)> {
+    let mut best: Option<(&'static str, i32)> = None;
+    let mut consider = |t: Terrain| {
+        let c = match t {
+            Terrain::LowCover => Some(("low cover", s.low_cover)),
+            Terrain::HighCover => Some(("high cover", s.high_cover)),
+            _ => None,
+        };
+        if let Some(c) = c
+            && best.is_none_or(|b| c.1 > b.1)
+        {
+            best = Some(c);
+        }
+    };
+    consider(map.terrain(at));
+    for c in Map::cells_between(from, at) {
+        if Map::chebyshev(c, at) == 1 {
+            consider(map.terrain(c));
+        }
+    }
+    best
+}
+
+/// The numbers of an attack by `attacker` standing at `from` on `target`
+/// with weapon `weapon` in `mode`. `free`: a free attack on a fleeing
+/// character, who has turned their back.
+pub fn numbers(
+    world: &World,
+    attacker: Cid,
+    from: Cell,
+    target: Cid,
+    weapon: &Weapon,
+    mode: usize,
+    free: bool,
+) -> AttackNumbers {
+    let map = world.resource::<Map>();
+    let s = world.resource::<Ud10Settings>();
+    let at = view::cell(world, target).unwrap_or_default();
+    let ranged = weapon.is_ranged();
+    let a = stats(world, attacker);
+    let d = stats(world, target);
+    let tconds = view::conditions(world, target);
+    let mut modifiers = Vec::new();
+    let skill = if ranged {
+        a.map_or(0, |a| a.ranged)
+    } else {
+        a.map_or(0, |a| a.melee)
+    };
+    modifiers.push(Modifier::new(
+        if ranged {
+            "Ranged Combat skill"
+        } else {
+            "hand-to-hand skill"
+        },
+        skill,
+        RULE_ATTACK,
+    ));
+    if weapon.attack_mod != 0 {
+        modifiers.push(Modifier::new(
+            "weapon attack modifier (AM)",
+            weapon.attack_mod,
+            RULE_ATTACK,
+        ));
+    }
+    let mode_mod = weapon.mode_attack_mod(mode);
+    if mode_mod != 0 {
+        modifiers.push(Modifier::new("firing mode", mode_mod, RULE_RANGED));
+    }
+    if !ranged {
+        if map.terrain(at) == Terrain::HighGround && map.terrain(from) != Terrain::HighGround {
+            modifiers.push(Modifier::new(
+                "opponent on higher ground",
+                -2,
+                RULE_ATTACK_MODS,
+            ));
+        }
+    } else {
+        let t = turn(world, attacker);
+        if let Some((aimed_at, rounds)) = t.aim
+            && aimed_at == target
+            && !free
+        {
+            match rounds {
+                0 => {}
+                1 => modifiers.push(Modifier::new("took aim for 1 round", 2, RULE_ATTACK_MODS)),
+                _ => modifiers.push(Modifier::new("took aim for 2 rounds", 4, RULE_ATTACK_MODS)),
+            }
+        }
+        if world.resource::<BattleRules>().bad_visibility {
+            modifiers.push(Modifier::new("bad visibility", -2, RULE_ATTACK_MODS));
+        }
+        if tconds.has(Condition::Crouching) {
+            modifiers.push(Modifier::new("opponent is crouching", -2, RULE_ATTACK_MODS));
+        }
+        if tconds.has(Condition::Moving) {
+            modifiers.push(Modifier::new("opponent is moving", -2, RULE_ATTACK_MODS));
+        }
+        if matches!(t.movement, MoveMode::Standard | MoveMode::Full) {
+            modifiers.push(Modifier::new("shooting while moving", -4, RULE_ATTACK_MODS));
+        }
+        if weapon.range_increment_m > 0.0 {
+            let dist = Map::distance_m(from, at);
+            let exceeded = ((dist - 1e-9) / weapon.range_increment_m).ceil() as i32 - 1;
+            if exceeded > 0 {
+                modifiers.push(Modifier::new(
+                    "range increment exceeded",
+                    -exceeded,
+                    RULE_RANGED,
+                ));
+            }
+        }
+    }
+
+    let behind =
+        free || view::get::<Heading>(world, target).is_some_and(|h| is_behind(at, h.0, from));
+    let surprised = tconds.has(Condition::Surprised);
+    let immobilized = tconds.has(Condition::Immobilized);
+    let dex_counts = !(behind || surprised || immobilized);
+    let mut defense_parts = vec![Modifier::new("base Defense", 10, RULE_ATTACK)];
+    let dex = d.map_or(0, |d| d.dex);
+    if dex_counts {
+        defense_parts.push(Modifier::new("DEX", dex, RULE_ATTACK));
+    } else if dex != 0 {
+        let why = if free {
+            "DEX does not count: fleeing, back turned"
+        } else if surprised {
+            "DEX does not count: surprised"
+        } else if immobilized {
+            "DEX does not count: immobilized"
+        } else {
+            "DEX does not count: attacked from behind"
+        };
+        defense_parts.push(Modifier::new(why, 0, RULE_ATTACK));
+    }
+    if !behind && let Some(bonus) = shield_usable(world, target) {
+        defense_parts.push(Modifier::new("has a shield", bonus, RULE_DEFENSE));
+    }
+    if immobilized {
+        defense_parts.push(Modifier::new("immobilized", -2, RULE_DEFENSE));
+    }
+    match view::get::<Size>(world, target)
+        .copied()
+        .unwrap_or_default()
+    {
+        Size::Large | Size::Massive => {
+            defense_parts.push(Modifier::new("large in stature", -1, RULE_DEFENSE))
+        }
+        Size::Small | Size::Tiny => {
+            defense_parts.push(Modifier::new("small in stature", 1, RULE_DEFENSE))
+        }
+        Size::Medium => {}
+    }
+    if ranged && let Some((name, value)) = cover(map, s, from, at) {
+        defense_parts.push(Modifier::new(name, value, RULE_COVER));
+    }
+    let defense = total(&defense_parts);
+    AttackNumbers {
+        modifiers,
+        defense_parts,
+        defense,
+        dex_counts,
+        ranged,
+    }
+}
+
+pub const RULE_DAMAGE: &str = "ud10 §Determining The Damage";
+pub const RULE_ARMOR: &str = "ud10 §Armor Rating";
+pub const RULE_BUFFER: &str = "ud10 §Optional Rule: Buffer";
+pub const RULE_CON: &str = "ud10 §Constitution";
+pub const RULE_PENETRATION: &str = "ud10 §Optional Rule: Armor Penetration";
+pub const RULE_ZONES: &str = "ud10 §Optional Rule: Body Zones";
+pub const RULE_SUMMARY: &str = "ud10 §Summary: Taking Damage";
+pub const RULE_DOWN: &str = "Fray decides: docs/rulesets/ud10.md §Unconscious and dead";
+
+/// The d10 hit location table: "01: head 02: left arm 03: right arm 04-06:
+/// trunk 7/8: left leg 9/10: right leg".
+pub fn body_zone(die: u32) -> BodyZone {
+    match die {
+        1 => BodyZone::Head,
+        2 => BodyZone::LeftArm,
+        3 => BodyZone::RightArm,
+        4..=6 => BodyZone::Trunk,
+        7 | 8 => BodyZone::LeftLeg,
+        _ => BodyZone::RightLeg,
+    }
+}
+
+/// The result of the damage pipeline.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DamageOutcome {
+    /// Each step, with the nominal value the rule subtracts (or adds back).
+    pub steps: Vec<Modifier>,
+    pub ep_loss: i32,
+    pub hp_loss: i32,
+}
+
+/// "roll the weapon damage; subtract the armor rating; optional: subtract
+/// the buffer, lessen victim's EP by that amount; subtract the victim's CON
+/// attribute; lessen the victim's HP by the remaining value."
+pub fn pipeline(
+    rolled: i32,
+    protection: Protection,
+    penetration: i32,
+    con: i32,
+    s: &Ud10Settings,
+) -> DamageOutcome {
+    let mut steps = Vec::new();
+    let pen = if s.penetration { penetration.max(0) } else { 0 };
+    let mut rating = protection.rating;
+    if rating > 0 {
+        steps.push(Modifier::new("armor rating", -rating, RULE_ARMOR));
+        if pen > 0 {
+            // "Armor is then made less effective by the penetration score".
+            let back = pen.min(rating);
+            steps.push(Modifier::new("armor penetration", back, RULE_PENETRATION));
+            rating -= back;
+        }
+    }
+    let mut remaining = (rolled - rating).max(0);
+    let mut ep_loss = 0;
+    if s.buffer && protection.buffer > 0 {
+        // "the weapon's penetration score is also subtracted from the
+        // buffer's value".
+        let buffer = (protection.buffer - pen).max(0);
+        if buffer < protection.buffer {
+            steps.push(Modifier::new(
+                "buffer lessened by penetration",
+                buffer - protection.buffer,
+                RULE_PENETRATION,
+            ));
+        }
+        ep_loss = remaining.min(buffer);
+        if buffer > 0 {
+            steps.push(Modifier::new("buffer (to EP)", -buffer, RULE_BUFFER));
+        }
+        remaining -= ep_loss;
+    }
+    if con != 0 {
+        steps.push(Modifier::new("CON", -con, RULE_CON));
+    }
+    let hp_loss = (remaining - con).max(0);
+    DamageOutcome {
+        steps,
+        ep_loss,
+        hp_loss,
+    }
+}

@@ -1,0 +1,177 @@
+//! Where a combatant can move this turn and whom it threatens (§Movement,
+//! §Optional Rule: Fleeing From Battle, §Optional Rule: Retreat): the checks
+//! of moving, retreating and fleeing. Reads only.
+
+use bevy::prelude::*;
+
+use crate::rules::command::{Illegal, illegal};
+use crate::rules::components::{Cid, Condition, Loadout, MoveMode, WeaponKind};
+use crate::rules::map::{Cell, Map};
+use crate::rules::view;
+
+use super::query::{stats, turn};
+use super::settings::Ud10Settings;
+
+pub const RULE_MOVEMENT: &str = "ud10 §Movement";
+pub const RULE_FLEEING: &str = "ud10 §Optional Rule: Fleeing From Battle";
+pub const RULE_RETREAT: &str = "ud10 §Optional Rule: Retreat";
+
+/// Standard movement: "5 meters plus her STR attribute", in decimetres.
+pub fn standard_dm(world: &World, cid: Cid) -> u32 {
+    let str_ = stats(world, cid).map_or(0, |s| s.str);
+    ((5 + str_).max(0) as u32) * 10
+}
+
+/// Full movement: "up to two times as far as her standard movement".
+pub fn full_dm(world: &World, cid: Cid) -> u32 {
+    2 * standard_dm(world, cid)
+}
+
+/// The furthest the combatant may still move this turn, in decimetres.
+pub fn remaining_dm(world: &World, cid: Cid) -> u32 {
+    let t = turn(world, cid);
+    if t.movement == MoveMode::Retreat || (t.action_used && t.moved_before_action) {
+        return 0;
+    }
+    let cap = if t.action_used {
+        standard_dm(world, cid)
+    } else {
+        full_dm(world, cid)
+    };
+    cap.saturating_sub(t.moved_dm)
+}
+
+/// Cells blocked for `who`'s movement: those held by other standing combatants.
+pub fn blocker(world: &World, who: Cid) -> impl Fn(Cell) -> bool + use<> {
+    let occ = view::occupied(world, Some(who));
+    move |c: Cell| occ.binary_search(&c).is_ok()
+}
+
+/// Cost of a path of adjacent, passable, unoccupied cells from `start`.
+pub(super) fn path_cost(
+    world: &World,
+    who: Cid,
+    start: Cell,
+    path: &[Cell],
+) -> Result<u32, Illegal> {
+    let Some(cost) = world.resource::<Map>().path_cost(start, path) else {
+        return illegal("not a path of adjacent passable cells");
+    };
+    let blocked = blocker(world, who);
+    if let Some(c) = path.iter().find(|c| blocked(**c)) {
+        return illegal(format!("{c} is occupied"));
+    }
+    Ok(cost)
+}
+
+/// Check a move; on success, the movement mode it makes and its cost.
+pub fn check_move(world: &World, who: Cid, path: &[Cell]) -> Result<(MoveMode, u32), Illegal> {
+    if view::conditions(world, who).has(Condition::Immobilized) {
+        return illegal("immobilized");
+    }
+    let Some(start) = view::cell(world, who) else {
+        return illegal("not on the map");
+    };
+    if path.is_empty() {
+        return illegal("an empty path");
+    }
+    let cost = path_cost(world, who, start, path)?;
+    let t = turn(world, who);
+    if t.action_used && t.moved_before_action {
+        return illegal("moved before the action: no more movement this round");
+    }
+    let total = t.moved_dm + cost;
+    let standard = standard_dm(world, who);
+    let mode = if t.moved_dm == 0 && path.len() == 1 {
+        MoveMode::Step
+    } else if total <= standard {
+        MoveMode::Standard
+    } else if total <= 2 * standard && !t.action_used {
+        MoveMode::Full
+    } else {
+        return illegal(format!(
+            "too far: {:.1} m this turn, {:.1} m allowed",
+            total as f64 / 10.0,
+            if t.action_used {
+                standard
+            } else {
+                2 * standard
+            } as f64
+                / 10.0
+        ));
+    };
+    Ok((mode, cost))
+}
+
+/// Enemies engaged in melee with a combatant standing at `at`: standing, with
+/// a melee weapon in hand whose reach covers `at`.
+pub fn engaged_enemies(world: &World, who: Cid, at: Cell) -> Vec<Cid> {
+    let map = world.resource::<Map>();
+    view::enemies(world, who)
+        .into_iter()
+        .filter(|e| threatens(world, map, *e, at))
+        .collect()
+}
+
+/// Does `e` threaten the cell `at` with a ready melee weapon?
+pub fn threatens(world: &World, map: &Map, e: Cid, at: Cell) -> bool {
+    let Some(ec) = view::cell(world, e) else {
+        return false;
+    };
+    let Some(w) = view::get::<Loadout>(world, e).and_then(|l| l.ready_weapon()) else {
+        return false;
+    };
+    if w.kind != WeaponKind::Melee {
+        return false;
+    }
+    let d = Map::chebyshev(ec, at);
+    d <= w.reach && (d <= 1 || map.line_of_sight(ec, at))
+}
+
+pub fn check_retreat(world: &World, who: Cid, path: &[Cell]) -> Result<(Cell, u32), Illegal> {
+    if !world.resource::<Ud10Settings>().retreat {
+        return illegal("retreat is off in this game's settings");
+    }
+    let t = turn(world, who);
+    if t.action_used || t.movement != MoveMode::None {
+        return illegal("a retreat takes the whole round: it must be the turn's only deed");
+    }
+    let Some(start) = view::cell(world, who) else {
+        return illegal("not on the map");
+    };
+    if engaged_enemies(world, who, start).is_empty() {
+        return illegal("not engaged in melee: nothing to retreat from");
+    }
+    if view::conditions(world, who).has(Condition::Immobilized) {
+        return illegal("immobilized");
+    }
+    let cost = path_cost(world, who, start, path)?;
+    if cost > standard_dm(world, who) {
+        return illegal("a retreat covers at most a standard movement");
+    }
+    Ok((start, cost))
+}
+
+/// Leaving the battle over the map's edge.
+pub fn check_flee(world: &World, who: Cid) -> Result<(), Illegal> {
+    if !view::on_map_edge(world, who) {
+        return illegal("flee from a cell on the map's edge");
+    }
+    if view::conditions(world, who).has(Condition::Immobilized) {
+        return illegal("immobilized");
+    }
+    Ok(())
+}
+
+/// Every cell `who` can still reach this turn, with the path there and its
+/// cost, in row order.
+pub fn reach_paths(world: &World, who: Cid, budget_dm: u32) -> Vec<(Cell, Vec<Cell>, u32)> {
+    let Some(start) = view::cell(world, who) else {
+        return Vec::new();
+    };
+    let map = world.resource::<Map>();
+    let tree = map.reach_tree(start, budget_dm, blocker(world, who));
+    tree.reached()
+        .filter_map(|(c, cost)| tree.path_to(c).map(|p| (c, p, cost)))
+        .collect()
+}
