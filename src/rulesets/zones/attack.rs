@@ -16,7 +16,7 @@ use crate::rules::view;
 use super::blast::{ask_blast, declare_blast};
 use super::check::stats;
 use super::data::{MODE_DEATH_BLOW, MODE_HOLD_BACK, MODE_STRIKE, impaired, is_stunt};
-use super::nonlethal::{self, land_maneuver, tidy_holds};
+use super::nonlethal::{land_maneuver, tidy_holds};
 use super::opportunity::next_opportunist;
 use super::queries::{
     armour, can_react, critical_threshold, damage_mode, guards, halved, mounted, nearby,
@@ -312,7 +312,7 @@ pub fn execute_maneuver(world: &mut World, attacker: Cid, target: Cid, kind: Man
             target,
             kind: kind.name(),
             reaction: false,
-            rule: nonlethal::RULE_NONLETHAL,
+            rule: super::maneuvers::RULE_NONLETHAL,
         },
     );
     world.resource_mut::<ZonesRound>().turn.main = true;

@@ -9,10 +9,9 @@ use crate::rules::components::{Cid, Condition, Loadout, TurnState};
 use crate::rules::view::{self, name};
 
 use super::data::{MODE_DEATH_BLOW, ZonesStats, is_stunt};
-use super::mounts;
-use super::movement::{check_flee, check_move};
-use super::nonlethal::{check_break_free, check_free_ally, check_maneuver, holder};
+use super::maneuvers::{check_break_free, check_free_ally, check_maneuver, holder};
 use super::queries::{melee_reach, nearby, range_against, visible, weapon, zone_distance};
+use super::reach::{check_flee, check_move};
 use super::round::{ZonesRound, eligible};
 use super::state::{Pending, Stage};
 
@@ -134,7 +133,7 @@ fn check_reaction(
                 if !nearby(world, actor, *who) {
                     return illegal(format!("{} is not nearby", name(world, *who)));
                 }
-                if !mounts::swap_allowed(world, actor, *who) {
+                if !super::riders::swap_allowed(world, actor, *who) {
                     return illegal("a rider or a carrying mount cannot swap places");
                 }
                 Ok(())
@@ -198,7 +197,7 @@ pub fn check_strike_drawn(
     let Some(l) = view::get::<Loadout>(world, who) else {
         return illegal("no weapons");
     };
-    if mounts::is_vehicle(world, who) {
+    if super::riders::is_vehicle(world, who) {
         return illegal("a vehicle does not attack");
     }
     let unarmed = index + 1 == l.weapons.len();
@@ -247,7 +246,7 @@ pub fn check_strike_drawn(
         if dist > range {
             return illegal(format!("out of range: {dist} zones, range {range}"));
         }
-        let moved = !reaction && mounts::moved_this_turn(world, who);
+        let moved = !reaction && super::riders::moved_this_turn(world, who);
         if moved && 2 * dist > range {
             return illegal("beyond half range while moving");
         }
@@ -266,10 +265,10 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
     let half = stats(world, actor).map_or(1, |s| s.half_speed());
     // A pair's turn passes between its members.
     if let Command::Activate { who } = command {
-        return mounts::check_handover(world, actor, *who);
+        return super::riders::check_handover(world, actor, *who);
     }
     if let Command::Reserve = command {
-        return mounts::check_reserve(world, actor);
+        return super::riders::check_reserve(world, actor);
     }
     let riding = view::riding(world, actor);
     // "Grabbed characters can't act, and can only spend their turn to
@@ -294,10 +293,10 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
         if t.beyond(half) {
             return illegal("moved at full speed: no actions this turn");
         }
-        if mounts::carried_fast(world, actor) {
+        if super::riders::carried_fast(world, actor) {
             return illegal("carried at full speed: no actions this turn (§Mounts and vehicles)");
         }
-        if mounts::is_vehicle(world, actor) {
+        if super::riders::is_vehicle(world, actor) {
             return illegal("a vehicle only moves");
         }
         Ok(())
@@ -309,7 +308,7 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
         if t.beyond(half) {
             return illegal("moved at full speed: no actions this turn");
         }
-        if mounts::carried_fast(world, actor) {
+        if super::riders::carried_fast(world, actor) {
             return illegal("carried at full speed: no actions this turn (§Mounts and vehicles)");
         }
         Ok(())
@@ -336,7 +335,7 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
                     name(world, m)
                 ));
             }
-            if mounts::idle_vehicle(world, actor) {
+            if super::riders::idle_vehicle(world, actor) {
                 return illegal("a vehicle moves only with someone aboard");
             }
             check_move(world, actor, path).map(|_| ())
@@ -357,8 +356,8 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             }
             bonus_action()
         }
-        Command::Mount { mount } => mounts::check_mount(world, actor, *mount),
-        Command::Dismount { to } => mounts::check_dismount(world, actor, *to),
+        Command::Mount { mount } => super::riders::check_mount(world, actor, *mount),
+        Command::Dismount { to } => super::riders::check_dismount(world, actor, *to),
         Command::Attack {
             target,
             weapon,
@@ -393,7 +392,7 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             if riding.is_some() {
                 return illegal("riding: the mount carries you off the field");
             }
-            if mounts::idle_vehicle(world, actor) {
+            if super::riders::idle_vehicle(world, actor) {
                 return illegal("a vehicle moves only with someone aboard");
             }
             check_flee(world, actor)

@@ -10,6 +10,7 @@ pub mod blast;
 pub mod check;
 pub mod data;
 pub mod gear;
+pub mod maneuvers;
 pub mod morale;
 pub mod mounts;
 pub mod movement;
@@ -18,7 +19,9 @@ pub mod odds;
 pub mod opportunity;
 pub mod preview;
 pub mod queries;
+pub mod reach;
 pub mod reaction;
+pub mod riders;
 pub mod round;
 pub mod settings;
 pub mod state;
@@ -375,7 +378,7 @@ pub fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
                     push(Command::Maneuver { target, kind });
                 }
             }
-            for (_, _, path) in movement::reach(world, actor, movement::remaining(world, actor)) {
+            for (_, _, path) in reach::reach(world, actor, reach::remaining(world, actor)) {
                 push(Command::Move { path });
             }
             if let Some(l) = view::get::<Loadout>(world, actor) {

@@ -7,233 +7,21 @@
 //! moving between cells of one zone is free; crossing into an adjacent zone
 //! costs 1; cells outside every zone cannot be entered.
 
-use std::collections::VecDeque;
-
 use bevy::prelude::*;
 
 use crate::rules::apply::emit;
 use crate::rules::battle::{Battle, Prompt};
-use crate::rules::command::{Illegal, illegal};
-use crate::rules::components::{Cid, Condition, MoveMode, TurnState};
+use crate::rules::components::{Cid, MoveMode};
 use crate::rules::event::BattleEvent;
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 
 use super::check::stats;
+use super::reach::{
+    Chase, RULE_CHASE, RULE_MOVE, chase, crossings, mode_after, opportunists,
+};
 use super::round::{ZonesRound, end_turn};
 use super::state::Pending;
-
-pub const RULE_MOVE: &str = "zones §Taking a turn";
-pub const RULE_OPPORTUNITY: &str = "zones §Opportunity attacks";
-
-/// Zones `who` may still cross this turn.
-pub fn remaining(world: &World, who: Cid) -> u32 {
-    let Some(s) = stats(world, who) else { return 0 };
-    let t = &world.resource::<ZonesRound>().turn;
-    // A mount whose rider acted keeps to half speed (§Mounts and vehicles:
-    // at full speed, riders "can't take any action").
-    let cap = if t.acted() || super::mounts::riders_acted(world, who) {
-        s.half_speed()
-    } else {
-        s.full_speed()
-    };
-    (2 * cap).saturating_sub(t.spent_halves()) / 2
-}
-
-/// Cells `who` may not enter: held by an enemy, or outside every zone. Cells
-/// held by allies may be crossed but not ended on.
-fn enemy_cells(world: &World, who: Cid) -> Vec<Cell> {
-    let mut v: Vec<Cell> = view::enemies(world, who)
-        .into_iter()
-        .filter_map(|c| view::cell(world, c))
-        .collect();
-    v.sort();
-    v
-}
-
-/// Every cell `who` can reach within `budget` zone crossings: cell, zone
-/// crossings, path (excluding the start). Computed by a 0-1 breadth-first
-/// search over cells.
-pub fn reach(world: &World, who: Cid, budget: u32) -> Vec<(Cell, u32, Vec<Cell>)> {
-    let Some(start) = view::cell(world, who) else {
-        return Vec::new();
-    };
-    let map = world.resource::<Map>();
-    let enemies = enemy_cells(world, who);
-    let occupied = view::occupied(world, Some(who));
-    let w = map.width().max(0) as usize;
-    let h = map.height().max(0) as usize;
-    let idx = |c: Cell| c.y as usize * w + c.x as usize;
-    let mut cost = vec![u32::MAX; w * h];
-    let mut parent: Vec<Option<Cell>> = vec![None; w * h];
-    if !map.in_bounds(start) {
-        return Vec::new();
-    }
-    cost[idx(start)] = 0;
-    let mut queue = VecDeque::from([start]);
-    while let Some(c) = queue.pop_front() {
-        let base = cost[idx(c)];
-        let zc = map.zone_of(c);
-        for dy in -1..=1 {
-            for dx in -1..=1 {
-                if dx == 0 && dy == 0 {
-                    continue;
-                }
-                let n = Cell::new(c.x + dx, c.y + dy);
-                if map.step_cost(c, n).is_none() || enemies.binary_search(&n).is_ok() {
-                    continue;
-                }
-                let Some(zn) = map.zone_of(n) else { continue };
-                let step = u32::from(zc != Some(zn));
-                let nc = base + step;
-                if nc > budget || nc >= cost[idx(n)] {
-                    continue;
-                }
-                cost[idx(n)] = nc;
-                parent[idx(n)] = Some(c);
-                if step == 0 {
-                    queue.push_front(n);
-                } else {
-                    queue.push_back(n);
-                }
-            }
-        }
-    }
-    let mut out = Vec::new();
-    for y in 0..h as i32 {
-        for x in 0..w as i32 {
-            let c = Cell::new(x, y);
-            let k = cost[idx(c)];
-            if k == u32::MAX || c == start || occupied.binary_search(&c).is_ok() {
-                continue;
-            }
-            let mut path = vec![c];
-            let mut at = c;
-            while let Some(p) = parent[idx(at)] {
-                if p == start {
-                    break;
-                }
-                path.push(p);
-                at = p;
-            }
-            path.reverse();
-            out.push((c, k, path));
-        }
-    }
-    out
-}
-
-/// Zone borders a path crosses from `start`.
-pub fn crossings(map: &Map, start: Cell, path: &[Cell]) -> u32 {
-    let mut prev = map.zone_of(start);
-    let mut n = 0;
-    for c in path {
-        let z = map.zone_of(*c);
-        if z != prev {
-            n += 1;
-        }
-        prev = z;
-    }
-    n
-}
-
-/// Check a move; on success, the zone borders it crosses.
-pub fn check_move(world: &World, who: Cid, path: &[Cell]) -> Result<u32, Illegal> {
-    let Some(start) = view::cell(world, who) else {
-        return illegal("not on the map");
-    };
-    let Some(&last) = path.last() else {
-        return illegal("an empty path");
-    };
-    let map = world.resource::<Map>();
-    let enemies = enemy_cells(world, who);
-    let mut prev = start;
-    for c in path {
-        if map.step_cost(prev, *c).is_none() {
-            return illegal("not a path of adjacent passable cells");
-        }
-        if map.zone_of(*c).is_none() {
-            return illegal(format!("{c} is in no zone"));
-        }
-        if enemies.binary_search(c).is_ok() {
-            return illegal(format!("an enemy holds {c}"));
-        }
-        prev = *c;
-    }
-    if view::occupied(world, Some(who))
-        .binary_search(&last)
-        .is_ok()
-    {
-        return illegal(format!("{last} is occupied"));
-    }
-    let zones = crossings(map, start, path);
-    let left = remaining(world, who);
-    if zones > left {
-        return illegal(format!(
-            "{zones} zone{} is more than the {left} left this turn",
-            if zones == 1 { "" } else { "s" }
-        ));
-    }
-    if view::conditions(world, who).has(Condition::Broken) {
-        retreating(world, who, path)?;
-    }
-    Ok(zones)
-}
-
-/// A broken character may only get away: the move must not end in a zone
-/// holding an enemy, nor nearer (in zones) to the nearest enemy.
-fn retreating(world: &World, who: Cid, path: &[Cell]) -> Result<(), Illegal> {
-    let (Some(start), Some(&end)) = (view::cell(world, who), path.last()) else {
-        return Ok(());
-    };
-    let before = nearest_enemy_zones(world, who, start);
-    let after = nearest_enemy_zones(world, who, end);
-    if after == Some(0) || after < before {
-        return illegal("broken by fear: only moves away from the enemy");
-    }
-    Ok(())
-}
-
-/// Zone steps from `at` to the nearest standing enemy of `who`.
-pub fn nearest_enemy_zones(world: &World, who: Cid, at: Cell) -> Option<u32> {
-    let map = world.resource::<Map>();
-    let z = map.zone_of(at)?;
-    view::enemies(world, who)
-        .into_iter()
-        .filter_map(|e| view::cell(world, e).and_then(|c| map.zone_of(c)))
-        .filter_map(|ez| map.zone_distance(z, ez))
-        .min()
-}
-
-/// The mode a move makes: within half speed it keeps the actions.
-pub fn mode_after(world: &World, who: Cid, zones: u32) -> MoveMode {
-    let half = stats(world, who).map_or(1, |s| s.half_speed());
-    let t = &world.resource::<ZonesRound>().turn;
-    let moved = 2 * (t.zones + zones) + t.halves;
-    if moved <= 2 * half {
-        MoveMode::Standard
-    } else {
-        MoveMode::Full
-    }
-}
-
-/// Enemies who may make an opportunity attack on `mover` leaving `zone`:
-/// nearby, standing, aware of it and with their turn still to take.
-pub fn opportunists(world: &World, mover: Cid, zone: usize) -> Vec<Cid> {
-    if view::conditions(world, mover).has(Condition::Concealed) {
-        return Vec::new();
-    }
-    let map = world.resource::<Map>();
-    view::enemies(world, mover)
-        .into_iter()
-        .filter(|e| view::cell(world, *e).and_then(|c| map.zone_of(c)) == Some(zone))
-        .filter(|e| view::get::<TurnState>(world, *e).is_some_and(|t| !t.done))
-        .filter(|e| {
-            let c = view::conditions(world, *e);
-            !c.has(Condition::Broken) && !c.has(Condition::Grabbed)
-        })
-        .collect()
-}
 
 /// Walk `path`. Leaving a zone where enemies may strike interrupts the
 /// move: it stops at the border and each of them is asked in turn; the
@@ -325,52 +113,6 @@ pub fn resume_move(world: &mut World) {
     execute_move(world, m.who, &m.rest, true);
 }
 
-pub const RULE_CHASE: &str = "zones §Chases";
-
-/// Leaving the fight over the map's edge, with §Chases: "If the fleeing
-/// characters can move faster or keep the speed for longer, the save is not
-/// required. If the opposite is true, escaping is impossible."
-pub fn check_flee(world: &World, who: Cid) -> Result<(), Illegal> {
-    if !view::on_map_edge(world, who) {
-        return illegal("flee from a cell on the map's edge");
-    }
-    if chase(world, who) == Chase::Impossible {
-        return illegal("the pursuers are faster: escaping is impossible (§Chases)");
-    }
-    Ok(())
-}
-
-/// How a chase would go for `who` leaving the map now.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Chase {
-    /// Nobody can pursue, or the fugitive is faster: it escapes.
-    Escapes,
-    /// As fast as the fastest pursuer: an AGI save.
-    Save,
-    /// A pursuer is faster.
-    Impossible,
-}
-
-/// Fray decides: the pursuers are the standing enemies free to run (not
-/// broken, surrendered or grabbed); speed is full speed in zones.
-pub fn chase(world: &World, who: Cid) -> Chase {
-    let mine = stats(world, who).map_or(0, |s| s.full_speed());
-    let fastest = view::enemies(world, who)
-        .into_iter()
-        .filter(|e| {
-            let c = view::conditions(world, *e);
-            !c.has(Condition::Broken) && !c.has(Condition::Grabbed)
-        })
-        .filter_map(|e| stats(world, e).map(|s| s.full_speed()))
-        .max();
-    match fastest {
-        None => Chase::Escapes,
-        Some(f) if mine > f => Chase::Escapes,
-        Some(f) if mine == f => Chase::Save,
-        Some(_) => Chase::Impossible,
-    }
-}
-
 /// Leave the map: escape, or make the AGI save of the chase; a failed save
 /// means the pursuers reach the fugitive, who stays on the field, turn spent.
 pub fn flee(world: &mut World, who: Cid) {
@@ -381,7 +123,7 @@ pub fn flee(world: &mut World, who: Cid) {
         }
     }
     // A mount carries its riders away.
-    let riders = super::mounts::standing_riders(world, who);
+    let riders = super::riders::standing_riders(world, who);
     for c in std::iter::once(who).chain(riders) {
         emit(
             world,

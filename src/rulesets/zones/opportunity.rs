@@ -59,7 +59,7 @@ pub(super) fn opportunity_answer(world: &mut World, who: Cid, command: &Command)
                 who,
                 ReactionKind::Opportunity,
                 mover,
-                super::movement::RULE_OPPORTUNITY,
+                super::reach::RULE_OPPORTUNITY,
             );
             if let Some(w) = self::weapon(world, who, *weapon) {
                 emit(
@@ -71,7 +71,7 @@ pub(super) fn opportunity_answer(world: &mut World, who: Cid, command: &Command)
                         weapon_index: *weapon,
                         mode: "opportunity".into(),
                         reaction: true,
-                        rule: super::movement::RULE_OPPORTUNITY,
+                        rule: super::reach::RULE_OPPORTUNITY,
                     },
                 );
                 if wit_to_hit(world, who, mover, &w, true, RULE_ATTACK) {

@@ -11,13 +11,13 @@ use crate::rules::view::{self, name};
 
 use super::check::{self, stats};
 use super::data::{MODE_DEATH_BLOW, is_stunt};
-use super::movement::{check_move, mode_after};
-use super::nonlethal::{holder, may_resist, shove_end, size_difference};
+use super::maneuvers::{holder, may_resist, shove_end, size_difference};
 use super::odds::damage_odds;
 use super::queries::{
     armour, blast_targets, critical_threshold, save_chance, stunt_effect, wit_save_reason, zone,
     zone_distance,
 };
+use super::reach::{check_move, mode_after};
 use super::round::ZonesRound;
 use super::state::Pending;
 
@@ -84,7 +84,7 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
                 );
             } else {
                 p.title = format!("{} takes the turn", name(world, *who));
-                let pair = super::mounts::pair(world, *who);
+                let pair = super::riders::pair(world, *who);
                 if pair.len() > 1 {
                     let names: Vec<String> = pair.iter().map(|c| name(world, *c)).collect();
                     p.lines.push(format!(
@@ -100,7 +100,7 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
                 "counts as moving half a zone; your attacks from the saddle are impaired  (zones §Mounts and vehicles in combat)"
                     .into(),
             );
-            if super::mounts::moving(world, *mount) {
+            if super::riders::moving(world, *mount) {
                 let agi = stats(world, actor).map_or(0, |s| s.agi);
                 p.chance = Some(save_chance(world, agi));
                 p.lines.push(format!(
@@ -114,7 +114,7 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
                 "counts as moving half a zone  (zones §Mounts and vehicles in combat)".into(),
             );
             if let Some(m) = view::riding(world, actor)
-                && super::mounts::moving(world, m)
+                && super::riders::moving(world, m)
             {
                 let agi = stats(world, actor).map_or(0, |s| s.agi);
                 p.chance = Some(save_chance(world, agi));
@@ -443,7 +443,7 @@ pub fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
     }
     // Mounts and vehicles, and those who ride them.
     if let Some(st) = view::steed(world, cid) {
-        let aboard: Vec<String> = super::mounts::standing_riders(world, cid)
+        let aboard: Vec<String> = super::riders::standing_riders(world, cid)
             .into_iter()
             .map(|c| name(world, c))
             .collect();
@@ -466,7 +466,7 @@ pub fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
             format!("{}: attacks impaired (d4)", name(world, m)),
         ));
     }
-    let vehicle = super::mounts::is_vehicle(world, cid);
+    let vehicle = super::riders::is_vehicle(world, cid);
     if let Some(l) = view::get::<Loadout>(world, cid).filter(|_| !vehicle) {
         for (i, w) in l.weapons.iter().enumerate() {
             let mut d = format!("{}", w.damage);

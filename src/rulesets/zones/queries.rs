@@ -111,7 +111,7 @@ pub fn wit_save_reason(
     if 2 * dist > range_against(world, attacker, target, w) {
         return Some("to hit beyond half range");
     }
-    let moved = !reaction && super::mounts::moved_this_turn(world, attacker);
+    let moved = !reaction && super::riders::moved_this_turn(world, attacker);
     moved.then_some("to hit while moving")
 }
 
@@ -190,8 +190,8 @@ pub fn critical_threshold(world: &World, who: Cid) -> i32 {
 /// character "can't act" ("The bandit can't react since he is grabbed").
 pub fn can_react(world: &World, who: Cid, attacker: Cid) -> bool {
     // Vehicles never react; riders carried at full speed cannot.
-    !super::mounts::is_vehicle(world, who)
-        && !super::mounts::carried_fast(world, who)
+    !super::riders::is_vehicle(world, who)
+        && !super::riders::carried_fast(world, who)
         && view::standing(world, who)
         && view::get::<TurnState>(world, who).is_some_and(|t| !t.done)
         && !view::conditions(world, attacker).has(Condition::Concealed)

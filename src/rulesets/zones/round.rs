@@ -200,7 +200,7 @@ pub fn eligible(world: &World, faction: u8) -> Vec<Cid> {
         .filter(|c| view::get::<TurnState>(world, *c).is_some_and(|t| !t.done))
         .filter(|c| !r.bonus || view::conditions(world, *c).has(Condition::Concealed))
         .filter(|c| !r.reserved.contains(c))
-        .filter(|c| !super::mounts::idle_vehicle(world, *c))
+        .filter(|c| !super::riders::idle_vehicle(world, *c))
         .collect()
 }
 
@@ -263,7 +263,7 @@ pub fn activate(world: &mut World, faction: u8, who: Cid) {
     );
     // "Mounts and riders, as well as vehicles and passengers, take turn
     // together."
-    let team: Vec<TurnBudget> = super::mounts::pair(world, who)
+    let team: Vec<TurnBudget> = super::riders::pair(world, who)
         .into_iter()
         .filter(|c| *c != who)
         .map(|c| TurnBudget {

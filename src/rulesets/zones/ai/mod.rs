@@ -17,8 +17,8 @@ use crate::rules::components::{Cid, Condition, Loadout};
 use crate::rules::view;
 
 use super::check::{self, stats};
-use super::mounts;
 use super::round::{ZonesRound, eligible};
+
 use moves::{approach, broken, draw_for_range, free_an_ally, pick_up};
 use react::react;
 use riding::{get_off_to_fight, rider_can_strike, steer};
@@ -62,7 +62,10 @@ fn activation(world: &World, faction: u8) -> Command {
         // A mount and its riders take their turn together: the mount goes
         // first, to carry them where they can strike.
         Some((_, who)) => Command::Activate {
-            who: mounts::pair(world, who).first().copied().unwrap_or(who),
+            who: crate::rulesets::zones::riders::pair(world, who)
+                .first()
+                .copied()
+                .unwrap_or(who),
         },
         None => Command::Pass,
     }

@@ -7,15 +7,14 @@ use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Loadout};
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
-
-use super::value::{DOWN, turn_value};
 use crate::rulesets::zones::check::{self, check_strike_drawn, stats};
 use crate::rulesets::zones::data::MODE_STRIKE;
-use crate::rulesets::zones::mounts;
-use crate::rulesets::zones::movement::{self, nearest_enemy_zones, reach, remaining};
 use crate::rulesets::zones::odds::damage_odds;
 use crate::rulesets::zones::queries::save_chance;
+use crate::rulesets::zones::reach::{nearest_enemy_zones, reach, remaining};
 use crate::rulesets::zones::round::ZonesRound;
+
+use super::value::{DOWN, turn_value};
 
 /// With nothing but bare hands in hand, the best weapon lying nearby, if
 /// the rules let it be picked up now.
@@ -157,13 +156,13 @@ pub(super) fn broken(world: &World, actor: Cid) -> Command {
     // A rider is carried off by its mount, which goes first; if it did not
     // get away, the rider gives up.
     if let Some(m) = view::riding(world, actor) {
-        return if mounts::moving(world, m) {
+        return if crate::rulesets::zones::riders::moving(world, m) {
             Command::EndTurn
         } else {
             Command::Surrender
         };
     }
-    if movement::check_flee(world, actor).is_ok() {
+    if crate::rulesets::zones::reach::check_flee(world, actor).is_ok() {
         return Command::Flee;
     }
     let here = view::cell(world, actor);

@@ -6,14 +6,14 @@ use bevy::prelude::*;
 use crate::rules::command::{Command, Maneuver};
 use crate::rules::components::{Cid, Health, Loadout};
 use crate::rules::view;
-
-use super::value::{DOWN, best_strike_here, blow_value, counter_value, p_fails_str, turn_value};
 use crate::rulesets::zones::check::{self, check_strike, stats};
 use crate::rulesets::zones::data::MODE_STRIKE;
-use crate::rulesets::zones::nonlethal::{holding, shove_end};
+use crate::rulesets::zones::maneuvers::{holding, shove_end};
 use crate::rulesets::zones::odds::damage_odds;
 use crate::rulesets::zones::queries::{can_react, save_chance};
 use crate::rulesets::zones::state::{Pending, Stage};
+
+use super::value::{DOWN, best_strike_here, blow_value, counter_value, p_fails_str, turn_value};
 
 /// The chance of being taken out, whatever one does, at which a proposed
 /// stunt is accepted (and at which the AI proposes one).

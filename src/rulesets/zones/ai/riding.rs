@@ -6,21 +6,20 @@ use bevy::prelude::*;
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Loadout};
 use crate::rules::view;
+use crate::rulesets::zones::check::{self, stats};
+use crate::rulesets::zones::data::MODE_STRIKE;
+use crate::rulesets::zones::queries::save_chance;
+use crate::rulesets::zones::round::ZonesRound;
 
 use super::moves::broken;
 use super::value::{DOWN, best_strike_here};
-use crate::rulesets::zones::check::{self, stats};
-use crate::rulesets::zones::data::MODE_STRIKE;
-use crate::rulesets::zones::mounts;
-use crate::rulesets::zones::queries::save_chance;
-use crate::rulesets::zones::round::ZonesRound;
 
 /// A mount or vehicle with riders still to act this turn: carry them away if
 /// one is broken; a vehicle stands still for its passengers to shoot; a
 /// mount keeps to half speed when a rider could strike from here. `None`:
 /// act as anyone would.
 pub(super) fn steer(world: &World, actor: Cid) -> Option<Command> {
-    let riders = mounts::standing_riders(world, actor);
+    let riders = crate::rulesets::zones::riders::standing_riders(world, actor);
     if riders.is_empty() {
         return None;
     }
@@ -35,12 +34,14 @@ pub(super) fn steer(world: &World, actor: Cid) -> Option<Command> {
     }
     let pending: Vec<Cid> = riders
         .into_iter()
-        .filter(|r| mounts::budget_of(world, *r).is_some_and(|b| !b.acted()))
+        .filter(|r| {
+            crate::rulesets::zones::riders::budget_of(world, *r).is_some_and(|b| !b.acted())
+        })
         .collect();
     if pending.is_empty() {
         return None;
     }
-    if mounts::is_vehicle(world, actor) {
+    if crate::rulesets::zones::riders::is_vehicle(world, actor) {
         return Some(Command::EndTurn);
     }
     None
@@ -69,7 +70,7 @@ pub(super) fn get_off_to_fight(world: &World, actor: Cid) -> Option<Command> {
             (o.mean + DOWN * o.p_down, e)
         })
         .max_by(|a, b| a.0.total_cmp(&b.0))?;
-    let fall = if mounts::moving(world, mount) {
+    let fall = if crate::rulesets::zones::riders::moving(world, mount) {
         let agi = stats(world, actor).map_or(0, |s| s.agi);
         (1.0 - save_chance(world, agi)) * 2.5
     } else {
@@ -79,15 +80,17 @@ pub(super) fn get_off_to_fight(world: &World, actor: Cid) -> Option<Command> {
         return None;
     }
     let at = view::cell(world, mount)?;
-    let to = mounts::landing_near(world, at, view::cell(world, target));
+    let to = crate::rulesets::zones::riders::landing_near(world, at, view::cell(world, target));
     let c = Command::Dismount { to };
     check::check(world, actor, &c).is_ok().then_some(c)
 }
 
 /// A rider who could strike from where it sits now.
 pub(super) fn rider_can_strike(world: &World, mount: Cid) -> bool {
-    mounts::standing_riders(world, mount).into_iter().any(|r| {
-        mounts::budget_of(world, r).is_some_and(|b| !b.acted())
-            && best_strike_here(world, r, false).is_some()
-    })
+    crate::rulesets::zones::riders::standing_riders(world, mount)
+        .into_iter()
+        .any(|r| {
+            crate::rulesets::zones::riders::budget_of(world, r).is_some_and(|b| !b.acted())
+                && best_strike_here(world, r, false).is_some()
+        })
 }

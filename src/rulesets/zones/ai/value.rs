@@ -7,14 +7,14 @@ use crate::rules::command::{Command, Maneuver};
 use crate::rules::components::{Cid, Health, Loadout, Weapon};
 use crate::rules::map::Map;
 use crate::rules::view;
-
-use super::react::ACCEPT_AT;
 use crate::rulesets::zones::check::{self, check_strike, check_strike_drawn, stats};
 use crate::rulesets::zones::data::{MODE_STRIKE, MODE_STUNT_SURRENDER};
-use crate::rulesets::zones::nonlethal::{check_maneuver, holding, may_resist, shove_end};
+use crate::rulesets::zones::maneuvers::{check_maneuver, holding, may_resist, shove_end};
 use crate::rulesets::zones::odds::{damage_odds, split_odds};
 use crate::rulesets::zones::queries::{blast_targets, save_chance, wit_save_reason, zone};
 use crate::rulesets::zones::round::ZonesRound;
+
+use super::react::ACCEPT_AT;
 
 /// How much taking a character out of the fight is worth, in points of
 /// damage.

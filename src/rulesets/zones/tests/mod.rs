@@ -2,8 +2,7 @@
 //! the commands of a worked example or a rule, and checks the exact events,
 //! with the numbers of `../shared/rules/zones.txt`.
 
-use std::path::Path;
-
+use super::data::{MODE_DEATH_BLOW, MODE_HOLD_BACK, MODE_STRIKE};
 use crate::data::level::parse_level;
 use crate::rules::battle::{Battle, Prompt, RulesetId};
 use crate::rules::command::{Command, Maneuver};
@@ -16,8 +15,7 @@ use crate::rules::view;
 use crate::testkit::{
     Scenario, at, cid, cmd, engine, has, hp, prompt, refused, since, start_ruleset,
 };
-
-use super::data::{MODE_DEATH_BLOW, MODE_HOLD_BACK, MODE_STRIKE};
+use std::path::Path;
 
 mod ai;
 mod attacking;
@@ -220,7 +218,7 @@ fn next_round(e: &mut Engine) {
 }
 
 fn holder_of(e: &Engine, who: Cid) -> Option<Cid> {
-    super::nonlethal::holder(e.world(), who)
+    super::maneuvers::holder(e.world(), who)
 }
 
 fn gear_rolls(e: &Engine) -> Vec<(Cid, String, i32, GearOutcome)> {

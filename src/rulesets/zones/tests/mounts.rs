@@ -82,10 +82,7 @@ fn a_rider_strikes_impaired_and_keeps_its_mount_to_half_speed() {
     // Back to the horse: the rider acted, so no more than half speed, which
     // it has spent.
     cmd(&mut e, rider, Command::Activate { who: bay });
-    assert_eq!(
-        crate::rulesets::zones::movement::remaining(e.world(), bay),
-        0
-    );
+    assert_eq!(crate::rulesets::zones::reach::remaining(e.world(), bay), 0);
     let why = refused(
         &mut e,
         bay,
@@ -140,7 +137,7 @@ fn getting_off_a_moving_mount_takes_an_agi_save() {
     // Half a zone spent: it may still walk a zone, or strike, now with its
     // own weapon.
     assert_eq!(
-        crate::rulesets::zones::movement::remaining(e.world(), rider),
+        crate::rulesets::zones::reach::remaining(e.world(), rider),
         1
     );
     attack(&mut e, rider, b1, 0, MODE_STRIKE);

@@ -169,7 +169,7 @@ fn full_speed_leaves_no_action_half_speed_keeps_them() {
     );
     assert!(why.contains("full speed"), "{why}");
     assert_eq!(
-        crate::rulesets::zones::movement::remaining(e.world(), leader),
+        crate::rulesets::zones::reach::remaining(e.world(), leader),
         0
     );
 }
@@ -180,10 +180,7 @@ fn an_action_limits_movement_to_half_speed() {
     let b1 = cid(&e, "Bandit 1");
     activate(&mut e, b1);
     cmd(&mut e, b1, Command::Draw { weapon: 1 });
-    assert_eq!(
-        crate::rulesets::zones::movement::remaining(e.world(), b1),
-        1
-    );
+    assert_eq!(crate::rulesets::zones::reach::remaining(e.world(), b1), 1);
     cmd(
         &mut e,
         b1,
@@ -191,9 +188,6 @@ fn an_action_limits_movement_to_half_speed() {
             path: vec![Cell::new(12, 1), Cell::new(11, 1)],
         },
     );
-    assert_eq!(
-        crate::rulesets::zones::movement::remaining(e.world(), b1),
-        0
-    );
+    assert_eq!(crate::rulesets::zones::reach::remaining(e.world(), b1), 0);
     assert_eq!(at(&e, b1), Cell::new(11, 1));
 }

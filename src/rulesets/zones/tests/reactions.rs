@@ -199,10 +199,7 @@ fn moving_away_draws_an_opportunity_attack_then_the_move_resumes() {
     assert_eq!(prompt(&e), Prompt::Act { actor: bal });
     assert!(done(&e, leader));
     // One zone crossed: the action is still there.
-    assert_eq!(
-        crate::rulesets::zones::movement::remaining(e.world(), bal),
-        1
-    );
+    assert_eq!(crate::rulesets::zones::reach::remaining(e.world(), bal), 1);
 }
 
 #[test]
