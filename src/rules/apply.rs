@@ -33,309 +33,44 @@ fn facing_towards(from: Cell, to: Cell) -> Option<Facing> {
 /// Apply one event's effect on the world.
 pub fn apply(world: &mut World, event: &BattleEvent) {
     match event {
-        BattleEvent::BattleStarted { seed, .. } => {
-            world.resource_mut::<Battle>().seed = *seed;
-        }
-        BattleEvent::RoundStarted { round } => {
-            world.resource_mut::<Battle>().round = *round;
-            let mut q = world.query::<&mut TurnState>();
-            for mut t in q.iter_mut(world) {
-                t.done = false;
-                t.action_used = false;
-                t.reaction_used = false;
-                t.moved_dm = 0;
-                t.movement = MoveMode::None;
-                t.moved_before_action = false;
-            }
-        }
-        BattleEvent::InitiativeRolled { who, total, .. } => {
-            with::<TurnState>(world, *who, |t| t.initiative = Some(*total));
-        }
+        BattleEvent::BattleStarted { .. } => apply_battle_started(world, event),
+        BattleEvent::RoundStarted { .. } => apply_round_started(world, event),
+        BattleEvent::InitiativeRolled { .. } => apply_initiative_rolled(world, event),
         BattleEvent::TieBroken { .. } | BattleEvent::TurnOrder { .. } => {}
-        BattleEvent::TurnStarted { who } => {
-            with::<TurnState>(world, *who, |t| {
-                t.aimed_this_turn = false;
-                t.moved_dm = 0;
-                t.movement = MoveMode::None;
-                t.moved_before_action = false;
-            });
-        }
-        BattleEvent::Moved {
-            who,
-            from,
-            path,
-            cost_dm,
-            mode,
-            ..
-        } => {
-            let Some(&last) = path.last() else { return };
-            let before_last = if path.len() >= 2 {
-                path[path.len() - 2]
-            } else {
-                *from
-            };
-            with::<Position>(world, *who, |p| p.0 = last);
-            carry_riders(world, *who, last);
-            if let Some(f) = facing_towards(before_last, last) {
-                with::<Heading>(world, *who, |h| h.0 = f);
-                for r in riders(world, *who) {
-                    with::<Heading>(world, r, |h| h.0 = f);
-                }
-            }
-            with::<TurnState>(world, *who, |t| {
-                t.moved_dm += *cost_dm;
-                // The mode of the whole turn's movement: the widest so far.
-                t.movement = widest(t.movement, *mode);
-                // A single step is instantaneous and leaves the action free
-                // to come before or after further movement.
-                if !t.action_used && *mode != MoveMode::Step {
-                    t.moved_before_action = true;
-                }
-                if !matches!(mode, MoveMode::Step) {
-                    t.aim = None;
-                }
-            });
-        }
+        BattleEvent::TurnStarted { .. } => apply_turn_started(world, event),
+        BattleEvent::Moved { .. } => apply_moved(world, event),
         BattleEvent::MoveInterrupted { .. } => {}
-        BattleEvent::ConditionAdded { who, condition, .. } => {
-            with::<Conditions>(world, *who, |c| c.insert(*condition));
-            if matches!(condition, Condition::Retreating) {
-                with::<TurnState>(world, *who, |t| t.action_used = true);
-            }
-        }
-        BattleEvent::ConditionRemoved { who, condition, .. } => {
-            with::<Conditions>(world, *who, |c| c.remove(*condition));
-        }
-        BattleEvent::Drew {
-            who,
-            index,
-            as_movement,
-            ..
-        } => {
-            with::<Loadout>(world, *who, |l| l.ready = Some(*index));
-            with::<TurnState>(world, *who, |t| {
-                if *as_movement {
-                    t.movement = widest(t.movement, MoveMode::Standard);
-                    if !t.action_used {
-                        t.moved_before_action = true;
-                    }
-                } else {
-                    t.action_used = true;
-                }
-            });
-        }
-        BattleEvent::Reloaded {
-            who, index, loaded, ..
-        } => {
-            with::<Loadout>(world, *who, |l| {
-                if let Some(w) = l.weapons.get_mut(*index) {
-                    let added = loaded.saturating_sub(w.loaded);
-                    w.loaded = *loaded;
-                    if let Some(s) = w.spare.as_mut() {
-                        *s = s.saturating_sub(added);
-                    }
-                }
-            });
-            with::<TurnState>(world, *who, |t| t.action_used = true);
-        }
-        BattleEvent::Aimed {
-            who,
-            target,
-            rounds,
-            ..
-        } => {
-            with::<TurnState>(world, *who, |t| {
-                t.aim = Some((*target, *rounds));
-                t.aimed_this_turn = true;
-                t.action_used = true;
-            });
-        }
-        BattleEvent::AttackRolled {
-            attacker,
-            target,
-            weapon_index,
-            shots,
-            free,
-            ..
-        } => {
-            face(world, *attacker, *target);
-            with::<Loadout>(world, *attacker, |l| {
-                if let Some(w) = l.weapons.get_mut(*weapon_index)
-                    && w.magazine > 0
-                {
-                    w.loaded = w.loaded.saturating_sub(*shots);
-                } else if let Some(w) = l.weapons.get_mut(*weapon_index)
-                    && w.is_ranged()
-                    && let Some(s) = w.spare.as_mut()
-                {
-                    *s = s.saturating_sub(*shots);
-                }
-            });
-            if !*free {
-                with::<TurnState>(world, *attacker, |t| {
-                    t.action_used = true;
-                    t.aim = None;
-                });
-            }
-        }
-        BattleEvent::ReactionRolled { who, .. } => {
-            with::<TurnState>(world, *who, |t| t.reaction_used = true);
-        }
+        BattleEvent::ConditionAdded { .. } => apply_condition_added(world, event),
+        BattleEvent::ConditionRemoved { .. } => apply_condition_removed(world, event),
+        BattleEvent::Drew { .. } => apply_drew(world, event),
+        BattleEvent::Reloaded { .. } => apply_reloaded(world, event),
+        BattleEvent::Aimed { .. } => apply_aimed(world, event),
+        BattleEvent::AttackRolled { .. } => apply_attack_rolled(world, event),
+        BattleEvent::ReactionRolled { .. } => apply_reaction_rolled(world, event),
         BattleEvent::ReactionDeclined { .. } => {}
         BattleEvent::HitLocation { .. } | BattleEvent::DamageRolled { .. } => {}
-        BattleEvent::Damaged {
-            target,
-            hp_after,
-            ep_after,
-            ..
-        } => {
-            with::<Health>(world, *target, |h| {
-                h.hp = *hp_after;
-                h.ep = *ep_after;
-            });
-        }
-        BattleEvent::Fled { who, .. } => {
-            with::<Conditions>(world, *who, |c| c.insert(Condition::Fled));
-        }
-        BattleEvent::TurnEnded { who } => {
-            with::<TurnState>(world, *who, |t| {
-                t.done = true;
-                if !t.aimed_this_turn {
-                    t.aim = None;
-                }
-            });
-        }
-        BattleEvent::RoundEnded { round } => {
-            world.resource_mut::<Battle>().rounds_completed = *round;
-        }
+        BattleEvent::Damaged { .. } => apply_damaged(world, event),
+        BattleEvent::Fled { .. } => apply_fled(world, event),
+        BattleEvent::TurnEnded { .. } => apply_turn_ended(world, event),
+        BattleEvent::RoundEnded { .. } => apply_round_ended(world, event),
         BattleEvent::InitiativeHeld { .. }
         | BattleEvent::FirstTurnGiven { .. }
         | BattleEvent::Activated { .. }
         | BattleEvent::Passed { .. }
         | BattleEvent::SaveRolled { .. }
         | BattleEvent::AttackMissed { .. } => {}
-        BattleEvent::AttackMade {
-            attacker,
-            target,
-            weapon_index,
-            reaction,
-            ..
-        } => {
-            face(world, *attacker, *target);
-            with::<Loadout>(world, *attacker, |l| {
-                if let Some(w) = l.weapons.get_mut(*weapon_index)
-                    && w.is_ranged()
-                    && let Some(s) = w.spare.as_mut()
-                {
-                    *s = s.saturating_sub(1);
-                }
-            });
-            if !*reaction {
-                with::<TurnState>(world, *attacker, |t| t.action_used = true);
-            }
-        }
-        BattleEvent::ReactionTaken { who, .. } => {
-            // A reaction takes the character's whole turn for the round.
-            with::<TurnState>(world, *who, |t| {
-                t.reaction_used = true;
-                t.done = true;
-            });
-        }
-        BattleEvent::TargetChanged {
-            from, to, swapped, ..
-        } => {
-            if *swapped && let (Some(a), Some(b)) = (pos(world, *from), pos(world, *to)) {
-                with::<Position>(world, *from, |p| p.0 = b);
-                with::<Position>(world, *to, |p| p.0 = a);
-            }
-        }
-        BattleEvent::ManeuverMade {
-            attacker,
-            target,
-            reaction,
-            ..
-        } => {
-            face(world, *attacker, *target);
-            if !*reaction {
-                with::<TurnState>(world, *attacker, |t| t.action_used = true);
-            }
-        }
-        BattleEvent::Grabbed { by, who, .. } => {
-            with::<HeldBy>(world, *who, |h| h.0 = Some(*by));
-            with::<Conditions>(world, *who, |c| c.insert(Condition::Grabbed));
-        }
-        BattleEvent::Released { who, .. } => {
-            with::<HeldBy>(world, *who, |h| h.0 = None);
-            with::<Conditions>(world, *who, |c| c.remove(Condition::Grabbed));
-        }
-        BattleEvent::Disarmed {
-            who,
-            index,
-            taken_by,
-            ..
-        } => {
-            let mut dropped = None;
-            with::<Loadout>(world, *who, |l| {
-                if *index < l.weapons.len() {
-                    dropped = Some(l.weapons.remove(*index));
-                    l.ready = match l.ready {
-                        Some(r) if r == *index => None,
-                        Some(r) if r > *index => Some(r - 1),
-                        r => r,
-                    };
-                }
-            });
-            match (dropped, taken_by) {
-                (Some(w), Some((taker, at))) => {
-                    with::<Loadout>(world, *taker, |l| {
-                        let at = (*at).min(l.weapons.len());
-                        l.weapons.insert(at, w);
-                        if let Some(r) = l.ready.as_mut()
-                            && *r >= at
-                        {
-                            *r += 1;
-                        }
-                    });
-                }
-                // Nobody catches it: it lies where its owner stands.
-                (Some(w), None) => {
-                    if let Some(at) = pos(world, *who) {
-                        world
-                            .resource_mut::<crate::rules::battle::Ground>()
-                            .0
-                            .push((at, w));
-                    }
-                }
-                _ => {}
-            }
-        }
-        BattleEvent::Displaced { who, to, .. } => {
-            with::<Position>(world, *who, |p| p.0 = *to);
-            carry_riders(world, *who, *to);
-        }
-        BattleEvent::Mounted { who, mount, .. } => {
-            if let Some(at) = pos(world, *mount) {
-                with::<Position>(world, *who, |p| p.0 = at);
-            }
-            with::<Riding>(world, *who, |r| r.0 = Some(*mount));
-        }
-        BattleEvent::Dismounted { who, to, .. } => {
-            with::<Riding>(world, *who, |r| r.0 = None);
-            with::<Position>(world, *who, |p| p.0 = *to);
-        }
+        BattleEvent::AttackMade { .. } => apply_attack_made(world, event),
+        BattleEvent::ReactionTaken { .. } => apply_reaction_taken(world, event),
+        BattleEvent::TargetChanged { .. } => apply_target_changed(world, event),
+        BattleEvent::ManeuverMade { .. } => apply_maneuver_made(world, event),
+        BattleEvent::Grabbed { .. } => apply_grabbed(world, event),
+        BattleEvent::Released { .. } => apply_released(world, event),
+        BattleEvent::Disarmed { .. } => apply_disarmed(world, event),
+        BattleEvent::Displaced { .. } => apply_displaced(world, event),
+        BattleEvent::Mounted { .. } => apply_mounted(world, event),
+        BattleEvent::Dismounted { .. } => apply_dismounted(world, event),
         BattleEvent::TurnHandedOver { .. } | BattleEvent::TurnReserved { .. } => {}
-        BattleEvent::PickedUp { who, item, .. } => {
-            let mut ground = world.resource_mut::<crate::rules::battle::Ground>();
-            if *item < ground.0.len() {
-                let (_, w) = ground.0.remove(*item);
-                // Into the hands, before the bare hands that stay last.
-                with::<Loadout>(world, *who, |l| {
-                    let at = l.weapons.len().saturating_sub(1);
-                    l.weapons.insert(at, w);
-                    l.ready = Some(at);
-                });
-            }
-        }
+        BattleEvent::PickedUp { .. } => apply_picked_up(world, event),
         BattleEvent::StuntProposed { .. }
         | BattleEvent::StuntAccepted { .. }
         | BattleEvent::BlastHits { .. }
@@ -357,18 +92,433 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
             });
         }
         BattleEvent::GearBroken { .. } => {}
-        BattleEvent::BattleEnded { winner, reason } => {
-            let mut b = world.resource_mut::<Battle>();
-            let rounds = b.round;
-            b.outcome = Some(Outcome {
-                winner: *winner,
-                reason: reason.clone(),
-                rounds,
-            });
-            b.phase = crate::rules::battle::Phase::Over;
-            b.prompt = crate::rules::battle::Prompt::None;
+        BattleEvent::BattleEnded { .. } => apply_battle_ended(world, event),
+    }
+}
+
+fn apply_battle_started(world: &mut World, event: &BattleEvent) {
+    let BattleEvent::BattleStarted { seed, .. } = event else {
+        return;
+    };
+    world.resource_mut::<Battle>().seed = *seed;
+}
+
+fn apply_round_started(world: &mut World, event: &BattleEvent) {
+    let BattleEvent::RoundStarted { round } = event else {
+        return;
+    };
+    world.resource_mut::<Battle>().round = *round;
+    let mut q = world.query::<&mut TurnState>();
+    for mut t in q.iter_mut(world) {
+        t.done = false;
+        t.action_used = false;
+        t.reaction_used = false;
+        t.moved_dm = 0;
+        t.movement = MoveMode::None;
+        t.moved_before_action = false;
+    }
+}
+
+fn apply_initiative_rolled(world: &mut World, event: &BattleEvent) {
+    let BattleEvent::InitiativeRolled { who, total, .. } = event else {
+        return;
+    };
+    with::<TurnState>(world, *who, |t| t.initiative = Some(*total));
+}
+
+fn apply_turn_started(world: &mut World, event: &BattleEvent) {
+    let BattleEvent::TurnStarted { who } = event else {
+        return;
+    };
+    with::<TurnState>(world, *who, |t| {
+        t.aimed_this_turn = false;
+        t.moved_dm = 0;
+        t.movement = MoveMode::None;
+        t.moved_before_action = false;
+    });
+}
+
+fn apply_moved(world: &mut World, event: &BattleEvent) {
+    let BattleEvent::Moved {
+        who,
+        from,
+        path,
+        cost_dm,
+        mode,
+        ..
+    } = event
+    else {
+        return;
+    };
+    let Some(&last) = path.last() else { return };
+    let before_last = if path.len() >= 2 {
+        path[path.len() - 2]
+    } else {
+        *from
+    };
+    with::<Position>(world, *who, |p| p.0 = last);
+    carry_riders(world, *who, last);
+    if let Some(f) = facing_towards(before_last, last) {
+        with::<Heading>(world, *who, |h| h.0 = f);
+        for r in riders(world, *who) {
+            with::<Heading>(world, r, |h| h.0 = f);
         }
     }
+    with::<TurnState>(world, *who, |t| {
+        t.moved_dm += *cost_dm;
+        // The mode of the whole turn's movement: the widest so far.
+        t.movement = widest(t.movement, *mode);
+        // A single step is instantaneous and leaves the action free
+        // to come before or after further movement.
+        if !t.action_used && *mode != MoveMode::Step {
+            t.moved_before_action = true;
+        }
+        if !matches!(mode, MoveMode::Step) {
+            t.aim = None;
+        }
+    });
+}
+
+fn apply_condition_added(world: &mut World, event: &BattleEvent) {
+    let BattleEvent::ConditionAdded { who, condition, .. } = event else {
+        return;
+    };
+    with::<Conditions>(world, *who, |c| c.insert(*condition));
+    if matches!(condition, Condition::Retreating) {
+        with::<TurnState>(world, *who, |t| t.action_used = true);
+    }
+}
+
+fn apply_condition_removed(world: &mut World, event: &BattleEvent) {
+    let BattleEvent::ConditionRemoved { who, condition, .. } = event else {
+        return;
+    };
+    with::<Conditions>(world, *who, |c| c.remove(*condition));
+}
+
+fn apply_drew(world: &mut World, event: &BattleEvent) {
+    let BattleEvent::Drew {
+        who,
+        index,
+        as_movement,
+        ..
+    } = event
+    else {
+        return;
+    };
+    with::<Loadout>(world, *who, |l| l.ready = Some(*index));
+    with::<TurnState>(world, *who, |t| {
+        if *as_movement {
+            t.movement = widest(t.movement, MoveMode::Standard);
+            if !t.action_used {
+                t.moved_before_action = true;
+            }
+        } else {
+            t.action_used = true;
+        }
+    });
+}
+
+fn apply_reloaded(world: &mut World, event: &BattleEvent) {
+    let BattleEvent::Reloaded {
+        who, index, loaded, ..
+    } = event
+    else {
+        return;
+    };
+    with::<Loadout>(world, *who, |l| {
+        if let Some(w) = l.weapons.get_mut(*index) {
+            let added = loaded.saturating_sub(w.loaded);
+            w.loaded = *loaded;
+            if let Some(s) = w.spare.as_mut() {
+                *s = s.saturating_sub(added);
+            }
+        }
+    });
+    with::<TurnState>(world, *who, |t| t.action_used = true);
+}
+
+fn apply_aimed(world: &mut World, event: &BattleEvent) {
+    let BattleEvent::Aimed {
+        who,
+        target,
+        rounds,
+        ..
+    } = event
+    else {
+        return;
+    };
+    with::<TurnState>(world, *who, |t| {
+        t.aim = Some((*target, *rounds));
+        t.aimed_this_turn = true;
+        t.action_used = true;
+    });
+}
+
+fn apply_attack_rolled(world: &mut World, event: &BattleEvent) {
+    let BattleEvent::AttackRolled {
+        attacker,
+        target,
+        weapon_index,
+        shots,
+        free,
+        ..
+    } = event
+    else {
+        return;
+    };
+    face(world, *attacker, *target);
+    with::<Loadout>(world, *attacker, |l| {
+        if let Some(w) = l.weapons.get_mut(*weapon_index)
+            && w.magazine > 0
+        {
+            w.loaded = w.loaded.saturating_sub(*shots);
+        } else if let Some(w) = l.weapons.get_mut(*weapon_index)
+            && w.is_ranged()
+            && let Some(s) = w.spare.as_mut()
+        {
+            *s = s.saturating_sub(*shots);
+        }
+    });
+    if !*free {
+        with::<TurnState>(world, *attacker, |t| {
+            t.action_used = true;
+            t.aim = None;
+        });
+    }
+}
+
+fn apply_reaction_rolled(world: &mut World, event: &BattleEvent) {
+    let BattleEvent::ReactionRolled { who, .. } = event else {
+        return;
+    };
+    with::<TurnState>(world, *who, |t| t.reaction_used = true);
+}
+
+fn apply_damaged(world: &mut World, event: &BattleEvent) {
+    let BattleEvent::Damaged {
+        target,
+        hp_after,
+        ep_after,
+        ..
+    } = event
+    else {
+        return;
+    };
+    with::<Health>(world, *target, |h| {
+        h.hp = *hp_after;
+        h.ep = *ep_after;
+    });
+}
+
+fn apply_fled(world: &mut World, event: &BattleEvent) {
+    let BattleEvent::Fled { who, .. } = event else {
+        return;
+    };
+    with::<Conditions>(world, *who, |c| c.insert(Condition::Fled));
+}
+
+fn apply_turn_ended(world: &mut World, event: &BattleEvent) {
+    let BattleEvent::TurnEnded { who } = event else {
+        return;
+    };
+    with::<TurnState>(world, *who, |t| {
+        t.done = true;
+        if !t.aimed_this_turn {
+            t.aim = None;
+        }
+    });
+}
+
+fn apply_round_ended(world: &mut World, event: &BattleEvent) {
+    let BattleEvent::RoundEnded { round } = event else {
+        return;
+    };
+    world.resource_mut::<Battle>().rounds_completed = *round;
+}
+
+fn apply_attack_made(world: &mut World, event: &BattleEvent) {
+    let BattleEvent::AttackMade {
+        attacker,
+        target,
+        weapon_index,
+        reaction,
+        ..
+    } = event
+    else {
+        return;
+    };
+    face(world, *attacker, *target);
+    with::<Loadout>(world, *attacker, |l| {
+        if let Some(w) = l.weapons.get_mut(*weapon_index)
+            && w.is_ranged()
+            && let Some(s) = w.spare.as_mut()
+        {
+            *s = s.saturating_sub(1);
+        }
+    });
+    if !*reaction {
+        with::<TurnState>(world, *attacker, |t| t.action_used = true);
+    }
+}
+
+fn apply_reaction_taken(world: &mut World, event: &BattleEvent) {
+    let BattleEvent::ReactionTaken { who, .. } = event else {
+        return;
+    };
+    // A reaction takes the character's whole turn for the round.
+    with::<TurnState>(world, *who, |t| {
+        t.reaction_used = true;
+        t.done = true;
+    });
+}
+
+fn apply_target_changed(world: &mut World, event: &BattleEvent) {
+    let BattleEvent::TargetChanged {
+        from, to, swapped, ..
+    } = event
+    else {
+        return;
+    };
+    if *swapped && let (Some(a), Some(b)) = (pos(world, *from), pos(world, *to)) {
+        with::<Position>(world, *from, |p| p.0 = b);
+        with::<Position>(world, *to, |p| p.0 = a);
+    }
+}
+
+fn apply_maneuver_made(world: &mut World, event: &BattleEvent) {
+    let BattleEvent::ManeuverMade {
+        attacker,
+        target,
+        reaction,
+        ..
+    } = event
+    else {
+        return;
+    };
+    face(world, *attacker, *target);
+    if !*reaction {
+        with::<TurnState>(world, *attacker, |t| t.action_used = true);
+    }
+}
+
+fn apply_grabbed(world: &mut World, event: &BattleEvent) {
+    let BattleEvent::Grabbed { by, who, .. } = event else {
+        return;
+    };
+    with::<HeldBy>(world, *who, |h| h.0 = Some(*by));
+    with::<Conditions>(world, *who, |c| c.insert(Condition::Grabbed));
+}
+
+fn apply_released(world: &mut World, event: &BattleEvent) {
+    let BattleEvent::Released { who, .. } = event else {
+        return;
+    };
+    with::<HeldBy>(world, *who, |h| h.0 = None);
+    with::<Conditions>(world, *who, |c| c.remove(Condition::Grabbed));
+}
+
+fn apply_disarmed(world: &mut World, event: &BattleEvent) {
+    let BattleEvent::Disarmed {
+        who,
+        index,
+        taken_by,
+        ..
+    } = event
+    else {
+        return;
+    };
+    let mut dropped = None;
+    with::<Loadout>(world, *who, |l| {
+        if *index < l.weapons.len() {
+            dropped = Some(l.weapons.remove(*index));
+            l.ready = match l.ready {
+                Some(r) if r == *index => None,
+                Some(r) if r > *index => Some(r - 1),
+                r => r,
+            };
+        }
+    });
+    match (dropped, taken_by) {
+        (Some(w), Some((taker, at))) => {
+            with::<Loadout>(world, *taker, |l| {
+                let at = (*at).min(l.weapons.len());
+                l.weapons.insert(at, w);
+                if let Some(r) = l.ready.as_mut()
+                    && *r >= at
+                {
+                    *r += 1;
+                }
+            });
+        }
+        // Nobody catches it: it lies where its owner stands.
+        (Some(w), None) => {
+            if let Some(at) = pos(world, *who) {
+                world
+                    .resource_mut::<crate::rules::battle::Ground>()
+                    .0
+                    .push((at, w));
+            }
+        }
+        _ => {}
+    }
+}
+
+fn apply_displaced(world: &mut World, event: &BattleEvent) {
+    let BattleEvent::Displaced { who, to, .. } = event else {
+        return;
+    };
+    with::<Position>(world, *who, |p| p.0 = *to);
+    carry_riders(world, *who, *to);
+}
+
+fn apply_mounted(world: &mut World, event: &BattleEvent) {
+    let BattleEvent::Mounted { who, mount, .. } = event else {
+        return;
+    };
+    if let Some(at) = pos(world, *mount) {
+        with::<Position>(world, *who, |p| p.0 = at);
+    }
+    with::<Riding>(world, *who, |r| r.0 = Some(*mount));
+}
+
+fn apply_dismounted(world: &mut World, event: &BattleEvent) {
+    let BattleEvent::Dismounted { who, to, .. } = event else {
+        return;
+    };
+    with::<Riding>(world, *who, |r| r.0 = None);
+    with::<Position>(world, *who, |p| p.0 = *to);
+}
+
+fn apply_picked_up(world: &mut World, event: &BattleEvent) {
+    let BattleEvent::PickedUp { who, item, .. } = event else {
+        return;
+    };
+    let mut ground = world.resource_mut::<crate::rules::battle::Ground>();
+    if *item < ground.0.len() {
+        let (_, w) = ground.0.remove(*item);
+        // Into the hands, before the bare hands that stay last.
+        with::<Loadout>(world, *who, |l| {
+            let at = l.weapons.len().saturating_sub(1);
+            l.weapons.insert(at, w);
+            l.ready = Some(at);
+        });
+    }
+}
+
+fn apply_battle_ended(world: &mut World, event: &BattleEvent) {
+    let BattleEvent::BattleEnded { winner, reason } = event else {
+        return;
+    };
+    let mut b = world.resource_mut::<Battle>();
+    let rounds = b.round;
+    b.outcome = Some(Outcome {
+        winner: *winner,
+        reason: reason.clone(),
+        rounds,
+    });
+    b.phase = crate::rules::battle::Phase::Over;
+    b.prompt = crate::rules::battle::Prompt::None;
 }
 
 /// Those who ride `mount`.

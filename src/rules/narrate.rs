@@ -90,454 +90,783 @@ fn mode_text(m: MoveMode) -> &'static str {
 /// One line (or a few) describing an event.
 pub fn describe(n: &Names, e: &BattleEvent) -> String {
     match e {
-        BattleEvent::BattleStarted {
-            level,
-            ruleset,
-            seed,
-        } => format!("Battle on {level} under {ruleset}, seed {seed}"),
+        BattleEvent::BattleStarted { .. } => describe_battle_started(n, e),
         BattleEvent::RoundStarted { round: 0 } => {
             "=== Bonus round: only those lying in ambush act ===".to_string()
         }
         BattleEvent::RoundStarted { round } => format!("=== Round {round} ==="),
-        BattleEvent::InitiativeRolled {
-            who,
-            roll,
-            modifiers,
-            total,
-            rule,
-        } => format!(
-            "Initiative: {} rolls {}{} = {total}  [{rule}]",
-            n.who(*who),
-            dice_text(roll),
-            mods_text(modifiers)
-        ),
-        BattleEvent::TieBroken {
-            between,
-            order,
-            rule,
-        } => format!(
-            "Initiative tie between {} broken by a roll-off: {}  [{rule}]",
-            names(n, between),
-            names(n, order)
-        ),
-        BattleEvent::TurnOrder { order } => format!("Turn order: {}", names(n, order)),
-        BattleEvent::TurnStarted { who } => format!("-- {}'s turn --", n.who(*who)),
-        BattleEvent::Moved {
-            who,
-            from,
-            path,
-            cost_dm,
-            zones,
-            mode,
-            rule,
-        } => {
-            let how_far = if *cost_dm > 0 {
-                format!("{:.1} m, {}", *cost_dm as f64 / 10.0, mode_text(*mode))
-            } else if *zones > 0 {
-                format!("{zones} zone{}", if *zones == 1 { "" } else { "s" })
-            } else {
-                "within the zone".to_string()
-            };
-            format!(
-                "{} moves {} -> {} ({how_far})  [{rule}]",
-                n.who(*who),
-                from,
-                path.last().copied().unwrap_or(*from),
-            )
-        }
-        BattleEvent::MoveInterrupted { who, at } => {
-            format!("{}'s movement ends at {at}", n.who(*who))
-        }
-        BattleEvent::ConditionAdded {
-            who,
-            condition,
-            rule,
-        } => format!("{} is {}  [{rule}]", n.who(*who), condition.name()),
-        BattleEvent::ConditionRemoved {
-            who,
-            condition,
-            rule,
-        } => format!(
-            "{} is no longer {}  [{rule}]",
-            n.who(*who),
-            condition.name()
-        ),
-        BattleEvent::Drew {
-            who,
-            weapon,
-            as_movement,
-            rule,
-            ..
-        } => format!(
-            "{} draws the {weapon}{}  [{rule}]",
-            n.who(*who),
-            if *as_movement { " (as movement)" } else { "" }
-        ),
-        BattleEvent::Reloaded {
-            who,
-            weapon,
-            loaded,
-            rule,
-            ..
-        } => format!(
-            "{} reloads the {weapon} ({loaded} loaded)  [{rule}]",
-            n.who(*who)
-        ),
-        BattleEvent::Aimed {
-            who,
-            target,
-            rounds,
-            rule,
-        } => format!(
-            "{} takes aim at {} ({rounds} round{})  [{rule}]",
-            n.who(*who),
-            n.who(*target),
-            if *rounds == 1 { "" } else { "s" }
-        ),
-        BattleEvent::AttackRolled {
-            attacker,
-            target,
-            weapon,
-            mode,
-            roll,
-            modifiers,
-            total,
-            defense,
-            defense_parts,
-            hit,
-            free,
-            rule,
-            ..
-        } => format!(
-            "{}{} attacks {} with the {weapon}{}: {}{} = {total} vs Defense {defense} = {} -> {}  [{rule}]",
-            if *free { "Free attack: " } else { "" },
-            n.who(*attacker),
-            n.who(*target),
-            if mode != "single" {
-                format!(" ({mode})")
-            } else {
-                String::new()
-            },
-            dice_text(roll),
-            mods_text(modifiers),
-            defense_text(defense_parts),
-            if *hit { "HIT" } else { "miss" }
-        ),
-        BattleEvent::ReactionRolled {
-            who,
-            kind,
-            roll,
-            modifiers,
-            total,
-            against,
-            success,
-            rule,
-        } => format!(
-            "{} tries to {}: {}{} = {total} vs attack {against} -> {}  [{rule}]",
-            n.who(*who),
-            kind.name(),
-            dice_text(roll),
-            mods_text(modifiers),
-            if *success {
-                "the attack does not go through"
-            } else {
-                "fails"
-            }
-        ),
-        BattleEvent::ReactionDeclined { who } => {
-            format!("{} does not react", n.who(*who))
-        }
-        BattleEvent::HitLocation {
-            target,
-            die,
-            zone,
-            rule,
-        } => format!(
-            "Hit location on {}: d10 [{die}] -> {}  [{rule}]",
-            n.who(*target),
-            zone.name()
-        ),
-        BattleEvent::DamageRolled { target, roll, rule } => format!(
-            "Damage to {}: {} = {}  [{rule}]",
-            n.who(*target),
-            dice_text(roll),
-            roll.total
-        ),
-        BattleEvent::Damaged {
-            target,
-            rolled,
-            steps,
-            ep_loss,
-            hp_loss,
-            hp_after,
-            ep_after,
-            rule,
-        } => {
-            let ep = if *ep_loss != 0 || *ep_after != 0 {
-                format!("EP -{ep_loss} (now {ep_after}), ")
-            } else {
-                String::new()
-            };
-            format!(
-                "{} takes {rolled}{} -> {ep}HP -{hp_loss} (now {hp_after})  [{rule}]",
-                n.who(*target),
-                mods_text(steps)
-            )
-        }
-        BattleEvent::Fled { who, rule } => format!("{} flees the battle  [{rule}]", n.who(*who)),
-        BattleEvent::TurnEnded { who } => format!("{} ends the turn", n.who(*who)),
-        BattleEvent::RoundEnded { round } => format!("End of round {round}"),
-        BattleEvent::InitiativeHeld {
-            faction,
-            roll,
-            rule,
-        } => match roll {
-            Some(r) => format!(
-                "{} holds the initiative (rolled {})  [{rule}]",
-                n.faction(*faction),
-                dice_text(r)
-            ),
-            None => format!(
-                "{} started the fight and holds the initiative  [{rule}]",
-                n.faction(*faction)
-            ),
+        BattleEvent::InitiativeRolled { .. } => describe_initiative_rolled(n, e),
+        BattleEvent::TieBroken { .. } => describe_tie_broken(n, e),
+        BattleEvent::TurnOrder { .. } => describe_turn_order(n, e),
+        BattleEvent::TurnStarted { .. } => describe_turn_started(n, e),
+        BattleEvent::Moved { .. } => describe_moved(n, e),
+        BattleEvent::MoveInterrupted { .. } => describe_move_interrupted(n, e),
+        BattleEvent::ConditionAdded { .. } => describe_condition_added(n, e),
+        BattleEvent::ConditionRemoved { .. } => describe_condition_removed(n, e),
+        BattleEvent::Drew { .. } => describe_drew(n, e),
+        BattleEvent::Reloaded { .. } => describe_reloaded(n, e),
+        BattleEvent::Aimed { .. } => describe_aimed(n, e),
+        BattleEvent::AttackRolled { .. } => describe_attack_rolled(n, e),
+        BattleEvent::ReactionRolled { .. } => describe_reaction_rolled(n, e),
+        BattleEvent::ReactionDeclined { .. } => describe_reaction_declined(n, e),
+        BattleEvent::HitLocation { .. } => describe_hit_location(n, e),
+        BattleEvent::DamageRolled { .. } => describe_damage_rolled(n, e),
+        BattleEvent::Damaged { .. } => describe_damaged(n, e),
+        BattleEvent::Fled { .. } => describe_fled(n, e),
+        BattleEvent::TurnEnded { .. } => describe_turn_ended(n, e),
+        BattleEvent::RoundEnded { .. } => describe_round_ended(n, e),
+        BattleEvent::InitiativeHeld { .. } => describe_initiative_held(n, e),
+        BattleEvent::FirstTurnGiven { .. } => describe_first_turn_given(n, e),
+        BattleEvent::Activated { .. } => describe_activated(n, e),
+        BattleEvent::Passed { .. } => describe_passed(n, e),
+        BattleEvent::SaveRolled { .. } => describe_save_rolled(n, e),
+        BattleEvent::AttackMade { .. } => describe_attack_made(n, e),
+        BattleEvent::AttackMissed { .. } => describe_attack_missed(n, e),
+        BattleEvent::ReactionTaken { .. } => describe_reaction_taken(n, e),
+        BattleEvent::TargetChanged { .. } => describe_target_changed(n, e),
+        BattleEvent::ManeuverMade { .. } => describe_maneuver_made(n, e),
+        BattleEvent::Grabbed { .. } => describe_grabbed(n, e),
+        BattleEvent::Released { .. } => describe_released(n, e),
+        BattleEvent::Disarmed { .. } => describe_disarmed(n, e),
+        BattleEvent::Displaced { .. } => describe_displaced(n, e),
+        BattleEvent::BlastHits { .. } => describe_blast_hits(n, e),
+        BattleEvent::GearRolled { .. } => describe_gear_rolled(n, e),
+        BattleEvent::GearBroken { .. } => describe_gear_broken(n, e),
+        BattleEvent::StuntProposed { .. } => describe_stunt_proposed(n, e),
+        BattleEvent::StuntAccepted { .. } => describe_stunt_accepted(n, e),
+        BattleEvent::Mounted { .. } => describe_mounted(n, e),
+        BattleEvent::Dismounted { .. } => describe_dismounted(n, e),
+        BattleEvent::TurnHandedOver { .. } => describe_turn_handed_over(n, e),
+        BattleEvent::PickedUp { .. } => describe_picked_up(n, e),
+        BattleEvent::TurnReserved { .. } => describe_turn_reserved(n, e),
+        BattleEvent::BattleEnded { .. } => describe_battle_ended(n, e),
+    }
+}
+
+fn describe_battle_started(_n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::BattleStarted {
+        level,
+        ruleset,
+        seed,
+    } = e
+    else {
+        return String::new();
+    };
+    format!("Battle on {level} under {ruleset}, seed {seed}")
+}
+
+fn describe_initiative_rolled(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::InitiativeRolled {
+        who,
+        roll,
+        modifiers,
+        total,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "Initiative: {} rolls {}{} = {total}  [{rule}]",
+        n.who(*who),
+        dice_text(roll),
+        mods_text(modifiers)
+    )
+}
+
+fn describe_tie_broken(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::TieBroken {
+        between,
+        order,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "Initiative tie between {} broken by a roll-off: {}  [{rule}]",
+        names(n, between),
+        names(n, order)
+    )
+}
+
+fn describe_turn_order(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::TurnOrder { order } = e else {
+        return String::new();
+    };
+    format!("Turn order: {}", names(n, order))
+}
+
+fn describe_turn_started(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::TurnStarted { who } = e else {
+        return String::new();
+    };
+    format!("-- {}'s turn --", n.who(*who))
+}
+
+fn describe_moved(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::Moved {
+        who,
+        from,
+        path,
+        cost_dm,
+        zones,
+        mode,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    let how_far = if *cost_dm > 0 {
+        format!("{:.1} m, {}", *cost_dm as f64 / 10.0, mode_text(*mode))
+    } else if *zones > 0 {
+        format!("{zones} zone{}", if *zones == 1 { "" } else { "s" })
+    } else {
+        "within the zone".to_string()
+    };
+    format!(
+        "{} moves {} -> {} ({how_far})  [{rule}]",
+        n.who(*who),
+        from,
+        path.last().copied().unwrap_or(*from),
+    )
+}
+
+fn describe_move_interrupted(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::MoveInterrupted { who, at } = e else {
+        return String::new();
+    };
+    format!("{}'s movement ends at {at}", n.who(*who))
+}
+
+fn describe_condition_added(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::ConditionAdded {
+        who,
+        condition,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    format!("{} is {}  [{rule}]", n.who(*who), condition.name())
+}
+
+fn describe_condition_removed(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::ConditionRemoved {
+        who,
+        condition,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "{} is no longer {}  [{rule}]",
+        n.who(*who),
+        condition.name()
+    )
+}
+
+fn describe_drew(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::Drew {
+        who,
+        weapon,
+        as_movement,
+        rule,
+        ..
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "{} draws the {weapon}{}  [{rule}]",
+        n.who(*who),
+        if *as_movement { " (as movement)" } else { "" }
+    )
+}
+
+fn describe_reloaded(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::Reloaded {
+        who,
+        weapon,
+        loaded,
+        rule,
+        ..
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "{} reloads the {weapon} ({loaded} loaded)  [{rule}]",
+        n.who(*who)
+    )
+}
+
+fn describe_aimed(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::Aimed {
+        who,
+        target,
+        rounds,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "{} takes aim at {} ({rounds} round{})  [{rule}]",
+        n.who(*who),
+        n.who(*target),
+        if *rounds == 1 { "" } else { "s" }
+    )
+}
+
+fn describe_attack_rolled(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::AttackRolled {
+        attacker,
+        target,
+        weapon,
+        mode,
+        roll,
+        modifiers,
+        total,
+        defense,
+        defense_parts,
+        hit,
+        free,
+        rule,
+        ..
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "{}{} attacks {} with the {weapon}{}: {}{} = {total} vs Defense {defense} = {} -> {}  [{rule}]",
+        if *free { "Free attack: " } else { "" },
+        n.who(*attacker),
+        n.who(*target),
+        if mode != "single" {
+            format!(" ({mode})")
+        } else {
+            String::new()
         },
-        BattleEvent::FirstTurnGiven { by, to, rule } => format!(
-            "{} lets {} act first  [{rule}]",
-            n.faction(*by),
-            n.faction(*to)
-        ),
-        BattleEvent::Activated { faction, who, rule } => format!(
-            "{} take their turn with {}  [{rule}]",
+        dice_text(roll),
+        mods_text(modifiers),
+        defense_text(defense_parts),
+        if *hit { "HIT" } else { "miss" }
+    )
+}
+
+fn describe_reaction_rolled(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::ReactionRolled {
+        who,
+        kind,
+        roll,
+        modifiers,
+        total,
+        against,
+        success,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "{} tries to {}: {}{} = {total} vs attack {against} -> {}  [{rule}]",
+        n.who(*who),
+        kind.name(),
+        dice_text(roll),
+        mods_text(modifiers),
+        if *success {
+            "the attack does not go through"
+        } else {
+            "fails"
+        }
+    )
+}
+
+fn describe_reaction_declined(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::ReactionDeclined { who } = e else {
+        return String::new();
+    };
+    format!("{} does not react", n.who(*who))
+}
+
+fn describe_hit_location(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::HitLocation {
+        target,
+        die,
+        zone,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "Hit location on {}: d10 [{die}] -> {}  [{rule}]",
+        n.who(*target),
+        zone.name()
+    )
+}
+
+fn describe_damage_rolled(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::DamageRolled { target, roll, rule } = e else {
+        return String::new();
+    };
+    format!(
+        "Damage to {}: {} = {}  [{rule}]",
+        n.who(*target),
+        dice_text(roll),
+        roll.total
+    )
+}
+
+fn describe_damaged(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::Damaged {
+        target,
+        rolled,
+        steps,
+        ep_loss,
+        hp_loss,
+        hp_after,
+        ep_after,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    let ep = if *ep_loss != 0 || *ep_after != 0 {
+        format!("EP -{ep_loss} (now {ep_after}), ")
+    } else {
+        String::new()
+    };
+    format!(
+        "{} takes {rolled}{} -> {ep}HP -{hp_loss} (now {hp_after})  [{rule}]",
+        n.who(*target),
+        mods_text(steps)
+    )
+}
+
+fn describe_fled(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::Fled { who, rule } = e else {
+        return String::new();
+    };
+    format!("{} flees the battle  [{rule}]", n.who(*who))
+}
+
+fn describe_turn_ended(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::TurnEnded { who } = e else {
+        return String::new();
+    };
+    format!("{} ends the turn", n.who(*who))
+}
+
+fn describe_round_ended(_n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::RoundEnded { round } = e else {
+        return String::new();
+    };
+    format!("End of round {round}")
+}
+
+fn describe_initiative_held(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::InitiativeHeld {
+        faction,
+        roll,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    match roll {
+        Some(r) => format!(
+            "{} holds the initiative (rolled {})  [{rule}]",
             n.faction(*faction),
-            n.who(*who)
+            dice_text(r)
         ),
-        BattleEvent::Passed {
-            faction,
-            forced,
-            rule,
-        } => format!(
-            "{} {}  [{rule}]",
-            n.faction(*faction),
-            if *forced {
-                "must pass: nobody left to take a turn"
-            } else {
-                "pass"
-            }
+        None => format!(
+            "{} started the fight and holds the initiative  [{rule}]",
+            n.faction(*faction)
         ),
-        BattleEvent::SaveRolled {
-            who,
-            attribute,
-            roll,
-            target,
-            pass,
-            purpose,
-            rule,
-        } => format!(
-            "{} makes {} {attribute} save {purpose}: {} = {} vs {attribute} {target} -> {}  [{rule}]",
-            n.who(*who),
-            if attribute.starts_with(['A', 'E', 'I', 'O', 'U']) {
-                "an"
-            } else {
-                "a"
-            },
-            dice_text(roll),
-            roll.total,
-            if *pass { "pass" } else { "FAIL" }
-        ),
-        BattleEvent::AttackMade {
-            attacker,
-            target,
-            weapon,
-            mode,
-            reaction,
-            rule,
-            ..
-        } => format!(
-            "{} {} {} with the {weapon}{}  [{rule}]",
-            n.who(*attacker),
-            if *reaction { "strikes at" } else { "attacks" },
-            n.who(*target),
-            if mode != "strike" {
-                format!(" ({mode})")
-            } else {
-                String::new()
-            }
-        ),
-        BattleEvent::AttackMissed {
-            attacker,
-            target,
-            rule,
-        } => format!(
-            "{}'s attack misses {}  [{rule}]",
-            n.who(*attacker),
-            n.who(*target)
-        ),
-        BattleEvent::ReactionTaken {
-            who,
-            kind,
-            against,
-            rule,
-        } => format!(
-            "{} reacts to {}: {}  [{rule}]",
-            n.who(*who),
-            n.who(*against),
-            kind.name()
-        ),
-        BattleEvent::TargetChanged {
-            from,
-            to,
-            swapped,
-            rule,
-            ..
-        } => format!(
-            "{} becomes the target instead of {}{}  [{rule}]",
-            n.who(*to),
-            n.who(*from),
-            if *swapped {
-                ", and they swap places"
-            } else {
-                ""
-            }
-        ),
-        BattleEvent::ManeuverMade {
-            attacker,
-            target,
-            kind,
-            reaction,
-            rule,
-        } => format!(
-            "{} {}tries to {kind} {}  [{rule}]",
-            n.who(*attacker),
-            if *reaction { "strikes back: " } else { "" },
-            n.who(*target)
-        ),
-        BattleEvent::Grabbed { by, who, rule } => {
-            format!("{} grabs {}  [{rule}]", n.who(*by), n.who(*who))
+    }
+}
+
+fn describe_first_turn_given(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::FirstTurnGiven { by, to, rule } = e else {
+        return String::new();
+    };
+    format!(
+        "{} lets {} act first  [{rule}]",
+        n.faction(*by),
+        n.faction(*to)
+    )
+}
+
+fn describe_activated(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::Activated { faction, who, rule } = e else {
+        return String::new();
+    };
+    format!(
+        "{} take their turn with {}  [{rule}]",
+        n.faction(*faction),
+        n.who(*who)
+    )
+}
+
+fn describe_passed(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::Passed {
+        faction,
+        forced,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "{} {}  [{rule}]",
+        n.faction(*faction),
+        if *forced {
+            "must pass: nobody left to take a turn"
+        } else {
+            "pass"
         }
-        BattleEvent::Released { by, who, rule } => {
-            format!("{} is free of {}'s grip  [{rule}]", n.who(*who), n.who(*by))
+    )
+}
+
+fn describe_save_rolled(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::SaveRolled {
+        who,
+        attribute,
+        roll,
+        target,
+        pass,
+        purpose,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "{} makes {} {attribute} save {purpose}: {} = {} vs {attribute} {target} -> {}  [{rule}]",
+        n.who(*who),
+        if attribute.starts_with(['A', 'E', 'I', 'O', 'U']) {
+            "an"
+        } else {
+            "a"
+        },
+        dice_text(roll),
+        roll.total,
+        if *pass { "pass" } else { "FAIL" }
+    )
+}
+
+fn describe_attack_made(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::AttackMade {
+        attacker,
+        target,
+        weapon,
+        mode,
+        reaction,
+        rule,
+        ..
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "{} {} {} with the {weapon}{}  [{rule}]",
+        n.who(*attacker),
+        if *reaction { "strikes at" } else { "attacks" },
+        n.who(*target),
+        if mode != "strike" {
+            format!(" ({mode})")
+        } else {
+            String::new()
         }
-        BattleEvent::Disarmed {
-            who,
-            weapon,
-            taken_by,
-            rule,
-            ..
-        } => format!(
-            "{} drops the {weapon}{}  [{rule}]",
-            n.who(*who),
-            match taken_by {
-                Some((t, _)) => format!(", and {} takes it", n.who(*t)),
-                None => " on the ground".to_string(),
-            }
-        ),
-        BattleEvent::Displaced {
-            who, by, to, rule, ..
-        } => format!(
-            "{} is moved by {} to ({}, {})  [{rule}]",
-            n.who(*who),
-            n.who(*by),
-            to.x,
-            to.y
-        ),
-        BattleEvent::BlastHits {
-            attacker,
-            zone,
-            deviated,
-            targets,
-            rule,
-        } => format!(
-            "{}'s blast {}hits {zone}: {}  [{rule}]",
-            n.who(*attacker),
-            match deviated {
-                Some(r) => format!("goes astray ({} = {}) and ", dice_text(r), r.total),
-                None => String::new(),
-            },
-            if targets.is_empty() {
-                "nobody".to_string()
-            } else {
-                targets
-                    .iter()
-                    .map(|t| n.who(*t))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            }
-        ),
-        BattleEvent::GearRolled {
-            who,
-            item,
-            roll,
-            outcome,
-            rule,
-        } => format!(
-            "After the fight, {}'s {item}: durability {} = {} -> {}  [{rule}]",
-            n.who(*who),
-            dice_text(roll),
-            roll.total,
-            match outcome {
-                GearOutcome::Fine => "fine",
-                GearOutcome::Damaged => "DAMAGED",
-                GearOutcome::Destroyed => "DESTROYED",
-            }
-        ),
-        BattleEvent::GearBroken {
-            who, item, rule, ..
-        } => {
-            format!("{}'s {item} breaks!  [{rule}]", n.who(*who))
+    )
+}
+
+fn describe_attack_missed(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::AttackMissed {
+        attacker,
+        target,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "{}'s attack misses {}  [{rule}]",
+        n.who(*attacker),
+        n.who(*target)
+    )
+}
+
+fn describe_reaction_taken(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::ReactionTaken {
+        who,
+        kind,
+        against,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "{} reacts to {}: {}  [{rule}]",
+        n.who(*who),
+        n.who(*against),
+        kind.name()
+    )
+}
+
+fn describe_target_changed(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::TargetChanged {
+        from,
+        to,
+        swapped,
+        rule,
+        ..
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "{} becomes the target instead of {}{}  [{rule}]",
+        n.who(*to),
+        n.who(*from),
+        if *swapped {
+            ", and they swap places"
+        } else {
+            ""
         }
-        BattleEvent::StuntProposed {
-            attacker,
-            target,
-            effect,
-            rule,
-        } => format!(
-            "{} offers {} a way out instead of the blow: {effect}  [{rule}]",
-            n.who(*attacker),
-            n.who(*target)
-        ),
-        BattleEvent::StuntAccepted { who, effect, rule } => {
-            format!("{} accepts: {effect}  [{rule}]", n.who(*who))
+    )
+}
+
+fn describe_maneuver_made(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::ManeuverMade {
+        attacker,
+        target,
+        kind,
+        reaction,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "{} {}tries to {kind} {}  [{rule}]",
+        n.who(*attacker),
+        if *reaction { "strikes back: " } else { "" },
+        n.who(*target)
+    )
+}
+
+fn describe_grabbed(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::Grabbed { by, who, rule } = e else {
+        return String::new();
+    };
+    format!("{} grabs {}  [{rule}]", n.who(*by), n.who(*who))
+}
+
+fn describe_released(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::Released { by, who, rule } = e else {
+        return String::new();
+    };
+    format!("{} is free of {}'s grip  [{rule}]", n.who(*who), n.who(*by))
+}
+
+fn describe_disarmed(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::Disarmed {
+        who,
+        weapon,
+        taken_by,
+        rule,
+        ..
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "{} drops the {weapon}{}  [{rule}]",
+        n.who(*who),
+        match taken_by {
+            Some((t, _)) => format!(", and {} takes it", n.who(*t)),
+            None => " on the ground".to_string(),
         }
-        BattleEvent::Mounted { who, mount, rule } => {
-            format!("{} gets on {}  [{rule}]", n.who(*who), n.who(*mount))
+    )
+}
+
+fn describe_displaced(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::Displaced {
+        who, by, to, rule, ..
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "{} is moved by {} to ({}, {})  [{rule}]",
+        n.who(*who),
+        n.who(*by),
+        to.x,
+        to.y
+    )
+}
+
+fn describe_blast_hits(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::BlastHits {
+        attacker,
+        zone,
+        deviated,
+        targets,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "{}'s blast {}hits {zone}: {}  [{rule}]",
+        n.who(*attacker),
+        match deviated {
+            Some(r) => format!("goes astray ({} = {}) and ", dice_text(r), r.total),
+            None => String::new(),
+        },
+        if targets.is_empty() {
+            "nobody".to_string()
+        } else {
+            targets
+                .iter()
+                .map(|t| n.who(*t))
+                .collect::<Vec<_>>()
+                .join(", ")
         }
-        BattleEvent::Dismounted {
-            who,
-            mount,
-            to,
-            thrown,
-            rule,
-        } => format!(
-            "{} {} {} to ({}, {})  [{rule}]",
-            n.who(*who),
-            if *thrown {
-                "is thrown from"
-            } else {
-                "gets off"
-            },
-            n.who(*mount),
-            to.x,
-            to.y
-        ),
-        BattleEvent::TurnHandedOver { from, to, rule } => format!(
-            "{} goes on with {}'s turn  [{rule}]",
-            n.who(*to),
-            n.who(*from)
-        ),
-        BattleEvent::PickedUp {
-            who, weapon, rule, ..
-        } => format!("{} picks up the {weapon}  [{rule}]", n.who(*who)),
-        BattleEvent::TurnReserved { who, rule } => {
-            format!("{} keeps its turn to react  [{rule}]", n.who(*who))
+    )
+}
+
+fn describe_gear_rolled(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::GearRolled {
+        who,
+        item,
+        roll,
+        outcome,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "After the fight, {}'s {item}: durability {} = {} -> {}  [{rule}]",
+        n.who(*who),
+        dice_text(roll),
+        roll.total,
+        match outcome {
+            GearOutcome::Fine => "fine",
+            GearOutcome::Damaged => "DAMAGED",
+            GearOutcome::Destroyed => "DESTROYED",
         }
-        BattleEvent::BattleEnded { winner, reason } => {
-            let why = end_reason(reason);
-            match winner {
-                Some(f) => format!("Battle over: {} wins ({why})", n.faction(*f)),
-                None => format!("Battle over: a draw ({why})"),
-            }
-        }
+    )
+}
+
+fn describe_gear_broken(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::GearBroken {
+        who, item, rule, ..
+    } = e
+    else {
+        return String::new();
+    };
+    format!("{}'s {item} breaks!  [{rule}]", n.who(*who))
+}
+
+fn describe_stunt_proposed(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::StuntProposed {
+        attacker,
+        target,
+        effect,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "{} offers {} a way out instead of the blow: {effect}  [{rule}]",
+        n.who(*attacker),
+        n.who(*target)
+    )
+}
+
+fn describe_stunt_accepted(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::StuntAccepted { who, effect, rule } = e else {
+        return String::new();
+    };
+    format!("{} accepts: {effect}  [{rule}]", n.who(*who))
+}
+
+fn describe_mounted(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::Mounted { who, mount, rule } = e else {
+        return String::new();
+    };
+    format!("{} gets on {}  [{rule}]", n.who(*who), n.who(*mount))
+}
+
+fn describe_dismounted(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::Dismounted {
+        who,
+        mount,
+        to,
+        thrown,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "{} {} {} to ({}, {})  [{rule}]",
+        n.who(*who),
+        if *thrown {
+            "is thrown from"
+        } else {
+            "gets off"
+        },
+        n.who(*mount),
+        to.x,
+        to.y
+    )
+}
+
+fn describe_turn_handed_over(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::TurnHandedOver { from, to, rule } = e else {
+        return String::new();
+    };
+    format!(
+        "{} goes on with {}'s turn  [{rule}]",
+        n.who(*to),
+        n.who(*from)
+    )
+}
+
+fn describe_picked_up(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::PickedUp {
+        who, weapon, rule, ..
+    } = e
+    else {
+        return String::new();
+    };
+    format!("{} picks up the {weapon}  [{rule}]", n.who(*who))
+}
+
+fn describe_turn_reserved(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::TurnReserved { who, rule } = e else {
+        return String::new();
+    };
+    format!("{} keeps its turn to react  [{rule}]", n.who(*who))
+}
+
+fn describe_battle_ended(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::BattleEnded { winner, reason } = e else {
+        return String::new();
+    };
+    let why = end_reason(reason);
+    match winner {
+        Some(f) => format!("Battle over: {} wins ({why})", n.faction(*f)),
+        None => format!("Battle over: a draw ({why})"),
     }
 }
 

@@ -38,9 +38,7 @@ use crate::rules::view;
 use super::attack::save;
 use super::check::stats;
 use super::data::impaired;
-use super::riders::{
-    RULE_MOUNTS, budget_of, landing_near, moving, standing_riders,
-};
+use super::riders::{RULE_MOUNTS, budget_of, landing_near, moving, standing_riders};
 use super::round::{TurnBudget, ZonesRound};
 
 /// After `mount` moved: beyond half speed, its riders lose their actions and

@@ -17,9 +17,7 @@ use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 
 use super::check::stats;
-use super::reach::{
-    Chase, RULE_CHASE, RULE_MOVE, chase, crossings, mode_after, opportunists,
-};
+use super::reach::{Chase, RULE_CHASE, RULE_MOVE, chase, crossings, mode_after, opportunists};
 use super::round::{ZonesRound, end_turn};
 use super::state::Pending;
 
