@@ -15,12 +15,13 @@ use crate::rules::view;
 
 use super::blast::{ask_blast, declare_blast};
 use super::check::stats;
-use super::data::{MODE_DEATH_BLOW, MODE_HOLD_BACK, MODE_STRIKE, impaired, is_stunt};
+use super::data::{MODE_DEATH_BLOW, MODE_STRIKE, is_stunt};
 use super::nonlethal::{land_maneuver, tidy_holds};
+use super::odds::{BlowDice, blow_dice};
 use super::opportunity::next_opportunist;
 use super::queries::{
     armour, can_react, critical_threshold, damage_mode, guards, halved, mounted, nearby,
-    size_difference, stunt_effect, visible, weapon, wit_save_reason,
+    stunt_effect, visible, weapon, wit_save_reason,
 };
 use super::reaction::ask_guard;
 use super::round::{ZonesRound, end_turn};
@@ -74,13 +75,12 @@ pub fn roll_damage(
     w: &Weapon,
     mode: usize,
 ) -> (DiceRoll, i32, Vec<Modifier>) {
-    let expr: DiceExpr = if mode == MODE_HOLD_BACK || mounted(world, attacker) {
-        impaired()
-    } else {
-        w.damage.clone()
-    };
-    let diff = size_difference(world, attacker, target, w);
-    let times = if diff > 0 { 1u32 << diff } else { 1 };
+    let saddle = mounted(world, attacker);
+    let BlowDice {
+        expr,
+        times,
+        size_diff: diff,
+    } = blow_dice(world, attacker, target, w, mode, saddle);
     let roll = roll_times(world, &expr, times);
     let mut steps = Vec::new();
     let mut value = roll.total;

@@ -58,10 +58,45 @@ pub(super) fn blow_odds(
     mode: usize,
     saddle: bool,
 ) -> DamageOdds {
-    let diff = size_difference(world, attacker, target, w);
-    let times = if diff > 0 { 1 << diff } else { 1 };
-    let expr = blow_expr(w, mode, saddle);
-    odds_of(world, attacker, target, w, &expr, times, diff.min(0))
+    let d = blow_dice(world, attacker, target, w, mode, saddle);
+    odds_of(
+        world,
+        attacker,
+        target,
+        w,
+        &d.expr,
+        d.times as i32,
+        d.size_diff.min(0),
+    )
+}
+
+/// The dice of one blow, all factors accounted for: the mode's dice (a
+/// held-back blow's impaired d4), a rider's impaired d4 (§Mounts and
+/// vehicles in combat), rolled once more for each size the attacker is
+/// larger and halved for each size it is smaller (§Effects of size in
+/// combat). The roll, the preview and the AI all start from it.
+pub struct BlowDice {
+    pub expr: DiceExpr,
+    /// How many times the dice are rolled and added up.
+    pub times: u32,
+    /// Sizes the attacker is larger (positive) or smaller (negative).
+    pub size_diff: i32,
+}
+
+pub fn blow_dice(
+    world: &World,
+    attacker: Cid,
+    target: Cid,
+    w: &Weapon,
+    mode: usize,
+    saddle: bool,
+) -> BlowDice {
+    let size_diff = size_difference(world, attacker, target, w);
+    BlowDice {
+        expr: blow_expr(w, mode, saddle),
+        times: if size_diff > 0 { 1 << size_diff } else { 1 },
+        size_diff,
+    }
 }
 
 /// The dice of a blow: the mode's, or the impaired d4 from the saddle.
