@@ -8,12 +8,11 @@ use bevy::prelude::*;
 
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
-use crate::rules::components::{
-    Armor, Cid, Condition, Health, Loadout, MoveMode, Weapon, WeaponKind,
-};
+use crate::rules::components::{Cid, Condition, Health, Loadout, MoveMode, Weapon, WeaponKind};
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 
+use super::armor::Armor;
 use super::check;
 use super::numbers::{PendingAttack, pipeline, reaction_chance as p_beat};
 use super::query::{stats, turn};

@@ -5,10 +5,11 @@ use bevy::prelude::*;
 
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::{Command, Illegal, illegal};
-use crate::rules::components::{Cid, Condition, MoveMode, Shield, TurnState, Weapon, WeaponKind};
+use crate::rules::components::{Cid, Condition, MoveMode, TurnState, Weapon, WeaponKind};
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 
+use super::armor::Shield;
 use super::query::{loadout, turn};
 use super::settings::Ud10Settings;
 

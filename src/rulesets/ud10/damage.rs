@@ -6,11 +6,12 @@
 use bevy::prelude::*;
 
 use crate::rules::apply::emit;
-use crate::rules::components::{Armor, Condition, Health, Weapon};
+use crate::rules::components::{Condition, Health, Weapon};
 use crate::rules::dice::{Dice, RollOptions};
 use crate::rules::event::BattleEvent;
 use crate::rules::view;
 
+use super::armor::Armor;
 use super::numbers::{
     Pending, RULE_DAMAGE, RULE_DOWN, RULE_SUMMARY, RULE_ZONES, body_zone, pipeline,
 };

@@ -4,6 +4,7 @@
 //! silent are in `docs/rulesets/ud10.md`.
 
 pub mod ai;
+pub mod armor;
 pub mod attack;
 pub mod check;
 pub mod damage;

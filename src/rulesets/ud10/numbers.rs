@@ -8,14 +8,13 @@
 use bevy::prelude::*;
 
 use crate::rules::battle::BattleRules;
-use crate::rules::components::{
-    BodyZone, Cid, Condition, Heading, MoveMode, Protection, Size, Weapon,
-};
+use crate::rules::components::{BodyZone, Cid, Condition, Heading, MoveMode, Size, Weapon};
 use crate::rules::event::{Modifier, total};
 use crate::rules::level::Facing;
 use crate::rules::map::{Cell, Map, Terrain};
 use crate::rules::view;
 
+use super::armor::Protection;
 use super::check::shield_usable;
 use super::query::{stats, turn};
 use super::settings::Ud10Settings;

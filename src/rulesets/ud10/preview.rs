@@ -6,12 +6,11 @@ use bevy::prelude::*;
 
 use crate::rules::battle::Preview;
 use crate::rules::command::Command;
-use crate::rules::components::{
-    Armor, BodyZone, Cid, Health, Loadout, MoveMode, Protection, Shield, Size,
-};
+use crate::rules::components::{BodyZone, Cid, Health, Loadout, MoveMode, Size};
 use crate::rules::event::Modifier;
 use crate::rules::view::{self, name};
 
+use super::armor::{Armor, Protection, Shield};
 use super::check;
 use super::numbers::{PendingAttack, pipeline};
 use super::query::{stats, turn};

@@ -6,7 +6,7 @@
 use crate::rules::battle::Prompt;
 use crate::rules::command::Command;
 use crate::rules::components::{
-    BodyZone, Cid, Condition, Conditions, Loadout, MoveMode, Protection, TurnState,
+    BodyZone, Cid, Condition, Conditions, Loadout, MoveMode, TurnState,
 };
 use crate::rules::engine::Engine;
 use crate::rules::event::{BattleEvent, Modifier};
@@ -17,6 +17,7 @@ use crate::testkit::{cid, cmd, engine, level, level_with, prompt, refused, since
 use super::numbers::AttackNumbers;
 use super::numbers::{body_zone, pipeline};
 use super::settings::Ud10Settings;
+use crate::rulesets::ud10::armor::Protection;
 
 mod ai;
 mod ammunition;
