@@ -7,7 +7,7 @@
 
 use bevy::prelude::*;
 
-use crate::rules::battle::{Battle, BattleLog, Outcome, Roster};
+use crate::rules::battle::{ActiveRuleset, Battle, BattleLog, Outcome, Roster};
 use crate::rules::components::{
     Cid, Condition, Conditions, Heading, Health, HeldBy, Loadout, MoveMode, Position, Riding,
     TurnState,
@@ -60,7 +60,7 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
         | BattleEvent::SaveRolled { .. }
         | BattleEvent::AttackMissed { .. } => {}
         BattleEvent::AttackMade { .. } => apply_attack_made(world, event),
-        BattleEvent::ReactionTaken { .. } => apply_reaction_taken(world, event),
+        BattleEvent::ReactionTaken { .. } => {}
         BattleEvent::TargetChanged { .. } => apply_target_changed(world, event),
         BattleEvent::ManeuverMade { .. } => apply_maneuver_made(world, event),
         BattleEvent::Grabbed { .. } => apply_grabbed(world, event),
@@ -93,6 +93,10 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
         }
         BattleEvent::GearBroken { .. } => {}
         BattleEvent::BattleEnded { .. } => apply_battle_ended(world, event),
+    }
+    // What the ruleset in force does with the event beyond the shared state.
+    if let Some(hooks) = world.get_resource::<ActiveRuleset>().map(|h| h.0) {
+        (hooks.apply)(world, event);
     }
 }
 
@@ -168,14 +172,6 @@ fn apply_moved(world: &mut World, event: &BattleEvent) {
         t.moved_dm += *cost_dm;
         // The mode of the whole turn's movement: the widest so far.
         t.movement = widest(t.movement, *mode);
-        // A single step is instantaneous and leaves the action free
-        // to come before or after further movement.
-        if !t.action_used && *mode != MoveMode::Step {
-            t.moved_before_action = true;
-        }
-        if !matches!(mode, MoveMode::Step) {
-            t.aim = None;
-        }
     });
 }
 
@@ -360,17 +356,6 @@ fn apply_attack_made(world: &mut World, event: &BattleEvent) {
     if !*reaction {
         with::<TurnState>(world, *attacker, |t| t.action_used = true);
     }
-}
-
-fn apply_reaction_taken(world: &mut World, event: &BattleEvent) {
-    let BattleEvent::ReactionTaken { who, .. } = event else {
-        return;
-    };
-    // A reaction takes the character's whole turn for the round.
-    with::<TurnState>(world, *who, |t| {
-        t.reaction_used = true;
-        t.done = true;
-    });
 }
 
 fn apply_target_changed(world: &mut World, event: &BattleEvent) {
@@ -564,7 +549,9 @@ fn pos(world: &World, cid: Cid) -> Option<Cell> {
     world.get::<Position>(e).map(|p| p.0)
 }
 
-fn with<C: Component<Mutability = bevy::ecs::component::Mutable>>(
+/// Change one component of a combatant, if it has it (for the core's and
+/// the rulesets' apply only).
+pub fn with<C: Component<Mutability = bevy::ecs::component::Mutable>>(
     world: &mut World,
     cid: Cid,
     f: impl FnOnce(&mut C),

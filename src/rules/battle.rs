@@ -254,6 +254,10 @@ pub struct RulesetHooks {
     pub preview: fn(&World, Cid, &Command) -> Preview,
     /// The combatant's sheet: the ruleset's stat block as labelled lines.
     pub sheet: fn(&World, Cid) -> Vec<(String, String)>,
+    /// What the ruleset's own state takes from an event, after the core has
+    /// applied what every ruleset shares (one of the only writers of state,
+    /// with the core's `apply`).
+    pub apply: fn(&mut World, &crate::rules::event::BattleEvent),
     /// What the ruleset does once the battle has ended (its events follow
     /// `BattleEnded` in the log).
     pub aftermath: fn(&mut World),

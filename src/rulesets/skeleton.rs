@@ -15,6 +15,7 @@ use crate::rules::battle::{
 use crate::rules::command::{Command, Illegal, resolve_with};
 use crate::rules::components::Cid;
 use crate::rules::error::DataError;
+use crate::rules::event::BattleEvent;
 use crate::rules::level::CombatantDef;
 use crate::rulesets::settings::{self, RulesetSettings};
 
@@ -53,6 +54,9 @@ pub trait Ruleset: 'static {
     fn sheet(world: &World, cid: Cid) -> Vec<(String, String)>;
     /// Move the round on when nobody is to act (a battle step system).
     fn advance(world: &mut World);
+    /// What the ruleset's own state takes from an event, after the core's
+    /// shared apply (replays rebuild it from the log like the rest).
+    fn apply(_world: &mut World, _event: &BattleEvent) {}
     /// What happens once the battle has ended.
     fn aftermath(_world: &mut World) {}
     /// What the results screen says of a combatant beyond its health and
@@ -99,6 +103,7 @@ pub fn hooks<R: Ruleset>() -> RulesetHooks {
         configure: configure::<R>,
         preview: R::preview,
         sheet: R::sheet,
+        apply: R::apply,
         aftermath: R::aftermath,
         after_note: R::after_note,
     }

@@ -4,6 +4,7 @@
 //! silent are in `docs/rulesets/ud10.md`.
 
 pub mod ai;
+pub mod apply;
 pub mod armor;
 pub mod attack;
 pub mod check;
@@ -81,6 +82,9 @@ impl Ruleset for Ud10 {
     }
     fn advance(world: &mut World) {
         round::advance(world)
+    }
+    fn apply(world: &mut World, event: &BattleEvent) {
+        apply::apply(world, event)
     }
 }
 

@@ -5,6 +5,7 @@
 //! `docs/rulesets/zones.md`.
 
 pub mod ai;
+pub mod apply;
 pub mod attack;
 pub mod blast;
 pub mod check;
@@ -90,6 +91,9 @@ impl Ruleset for Zones {
     }
     fn advance(world: &mut World) {
         round::advance(world)
+    }
+    fn apply(world: &mut World, event: &BattleEvent) {
+        apply::apply(world, event)
     }
     fn aftermath(world: &mut World) {
         gear::aftermath(world)
