@@ -101,7 +101,7 @@ pub fn hooks<R: Ruleset>() -> RulesetHooks {
         equip: R::equip,
         reset: reset::<R>,
         configure: configure::<R>,
-        preview: R::preview,
+        preview: preview::<R>,
         sheet: R::sheet,
         apply: R::apply,
         aftermath: R::aftermath,
@@ -129,6 +129,15 @@ fn reset<R: Ruleset>(world: &mut World) {
 
 fn configure<R: Ruleset>(world: &mut World, key: &str, value: &str) -> Result<(), String> {
     settings::set(&mut *world.resource_mut::<R::Settings>(), key, value)
+}
+
+/// The ruleset's preview, with why the command is illegal now (from the
+/// same check the command will meet).
+fn preview<R: Ruleset>(world: &World, actor: Cid, command: &Command) -> Preview {
+    Preview {
+        illegal: R::check(world, actor, command).err().map(|e| e.0),
+        ..R::preview(world, actor, command)
+    }
 }
 
 /// Check and execute the commands sent since the last step.

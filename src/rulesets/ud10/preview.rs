@@ -31,11 +31,9 @@ fn mod_lines(mods: &[Modifier]) -> Vec<String> {
         .collect()
 }
 
+/// What `command` would do; the skeleton adds why it is illegal, if it is.
 pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
-    let mut p = Preview {
-        illegal: check::check(world, actor, command).err().map(|e| e.0),
-        ..default()
-    };
+    let mut p = Preview::default();
     match command {
         Command::Attack {
             target,

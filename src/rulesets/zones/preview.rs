@@ -9,7 +9,7 @@ use crate::rules::components::{Cid, Health, Loadout, Size};
 use crate::rules::map::Map;
 use crate::rules::view::{self, name};
 
-use super::check::{self, stats};
+use super::check::stats;
 use super::data::{MODE_DEATH_BLOW, is_stunt};
 use super::maneuvers::{holder, may_resist, shove_end, size_difference};
 use super::odds::damage_odds;
@@ -21,11 +21,9 @@ use super::reach::{check_move, mode_after};
 use super::round::ZonesRound;
 use super::state::Pending;
 
+/// What `command` would do; the skeleton adds why it is illegal, if it is.
 pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
-    let mut p = Preview {
-        illegal: check::check(world, actor, command).err().map(|e| e.0),
-        ..default()
-    };
+    let mut p = Preview::default();
     let attacker = match world.resource::<Battle>().prompt {
         Prompt::React { attacker, .. } => Some(attacker),
         _ => None,

@@ -179,7 +179,9 @@ fn attack_preview_shows_the_cores_numbers() {
     let mut e = engine();
     start(&mut e, &l, &[10, 1]);
     let (a, b) = (cid(&e, "A"), cid(&e, "B"));
-    let p = crate::rulesets::ud10::preview::preview(
+    // The preview the game shows: the ruleset's hook.
+    let preview = crate::rulesets::skeleton::hooks::<crate::rulesets::ud10::Ud10>().preview;
+    let p = preview(
         e.world(),
         a,
         &Command::Attack {
@@ -189,6 +191,17 @@ fn attack_preview_shows_the_cores_numbers() {
         },
     );
     assert_eq!(p.illegal, None);
+    // A weapon it does not carry: the same check as the command says why.
+    let bad = preview(
+        e.world(),
+        a,
+        &Command::Attack {
+            target: b,
+            weapon: 9,
+            mode: 0,
+        },
+    );
+    assert!(bad.illegal.is_some(), "{bad:?}");
     assert_eq!(p.chance, Some(0.6));
     assert_eq!(p.damage, Some((2, 13)));
     assert!(
@@ -197,7 +210,7 @@ fn attack_preview_shows_the_cores_numbers() {
             .any(|l| l.starts_with("+8 hand-to-hand skill"))
     );
     // A move too far says why.
-    let p = crate::rulesets::ud10::preview::preview(
+    let p = preview(
         e.world(),
         a,
         &Command::Move {
