@@ -11,7 +11,7 @@ use bevy::prelude::*;
 use crate::rules::apply::emit;
 use crate::rules::battle::{
     ActiveRuleset, Battle, BattleLog, BattleRules, BattleStep, Faction, Factions, LastRejection,
-    Outcome, Roster, RulesetId, RulesetRegistry, VictoryRule,
+    Outcome, Roster, RulesetHooks, RulesetId, RulesetRegistry, VictoryRule,
 };
 use crate::rules::command::{Command, CommandMsg};
 use crate::rules::components::{
@@ -269,7 +269,33 @@ pub fn start_battle(
             level.source.display()
         ));
     }
-    // Clear the previous battle.
+    clear_previous(world, hooks, ruleset, level, opts);
+    let factions = factions_of(level, opts);
+    world.insert_resource(battle_rules(level, &factions)?);
+    let roster = spawn_combatants(world, level, &factions, hooks, opts)?;
+    seat_riders(world, level, &roster, ruleset)?;
+    world.insert_resource(roster);
+    world.insert_resource(Factions(factions));
+    emit(
+        world,
+        BattleEvent::BattleStarted {
+            level: level.name.clone(),
+            ruleset: ruleset.id(),
+            seed: opts.seed,
+        },
+    );
+    Ok(())
+}
+
+/// Clear the previous battle: its combatants, pending commands and state;
+/// the dice reseeded and the level's map in place.
+fn clear_previous(
+    world: &mut World,
+    hooks: RulesetHooks,
+    ruleset: RulesetId,
+    level: &Level,
+    opts: &StartOptions,
+) {
     let old: Vec<Entity> = world
         .query_filtered::<Entity, With<Cid>>()
         .iter(world)
@@ -294,8 +320,11 @@ pub fn start_battle(
         dice.set_script(opts.script.clone());
     }
     world.insert_resource(level.map.clone());
+}
 
-    let factions: Vec<Faction> = level
+/// The level's factions, with who controls each.
+fn factions_of(level: &Level, opts: &StartOptions) -> Vec<Faction> {
+    level
         .factions
         .iter()
         .enumerate()
@@ -313,9 +342,16 @@ pub fn start_battle(
             },
             starts_fight: f.starts_fight,
         })
-        .collect();
-    let faction_index = |id: &str| factions.iter().position(|f| f.id == id);
+        .collect()
+}
 
+fn faction_index(factions: &[Faction], id: &str) -> Option<usize> {
+    factions.iter().position(|f| f.id == id)
+}
+
+/// The level's victory condition, limits and visibility.
+fn battle_rules(level: &Level, factions: &[Faction]) -> Result<BattleRules, String> {
+    let faction_index = |id: &str| faction_index(factions, id);
     let victory = match &level.victory {
         crate::rules::level::Victory::LastStanding => VictoryRule::LastStanding,
         crate::rules::level::Victory::Survive { faction, rounds } => VictoryRule::Survive {
@@ -335,7 +371,7 @@ pub fn start_battle(
             rounds: *rounds,
         },
     };
-    world.insert_resource(BattleRules {
+    Ok(BattleRules {
         level: level.name.clone(),
         victory,
         max_rounds: level.max_rounds,
@@ -346,9 +382,19 @@ pub fn start_battle(
         dark: level.visibility == crate::rules::level::Visibility::Dark,
         held_rounds: 0,
         held_checked: 0,
-    });
+    })
+}
 
-    // Names: "<Faction id> <archetype>", numbered when a faction has several.
+/// Spawn the level's combatants with the ruleset's components. Names:
+/// "<Faction id> <archetype>", numbered when a faction has several.
+fn spawn_combatants(
+    world: &mut World,
+    level: &Level,
+    factions: &[Faction],
+    hooks: RulesetHooks,
+    opts: &StartOptions,
+) -> Result<Roster, String> {
+    let faction_index = |id: &str| faction_index(factions, id);
     let mut roster = Roster::default();
     let mut count: std::collections::BTreeMap<(usize, &str), u32> = Default::default();
     let mut seen: std::collections::BTreeMap<(usize, &str), u32> = Default::default();
@@ -403,8 +449,17 @@ pub fn start_battle(
         roster.names.push(name);
         roster.factions.push(f as u8);
     }
-    // Riders (zones §Mounts and vehicles in combat): the level names each
-    // one's mount; the ruleset says what can carry whom.
+    Ok(roster)
+}
+
+/// Riders (zones §Mounts and vehicles in combat): the level names each
+/// one's mount; the ruleset says what can carry whom.
+fn seat_riders(
+    world: &mut World,
+    level: &Level,
+    roster: &Roster,
+    ruleset: RulesetId,
+) -> Result<(), String> {
     for (i, c) in level.combatants.iter().enumerate() {
         let Some(mount) = &c.riding else { continue };
         let m = roster
@@ -434,16 +489,6 @@ pub fn start_battle(
             .entity_mut(roster.entities[i])
             .insert(Riding(Some(Cid(m as u16))));
     }
-    world.insert_resource(roster);
-    world.insert_resource(Factions(factions));
-    emit(
-        world,
-        BattleEvent::BattleStarted {
-            level: level.name.clone(),
-            ruleset: ruleset.id(),
-            seed: opts.seed,
-        },
-    );
     Ok(())
 }
 
