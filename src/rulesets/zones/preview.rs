@@ -29,280 +29,375 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
         _ => None,
     };
     match command {
-        Command::Move { path } => {
-            let start = view::cell(world, actor);
-            p.title = format!(
-                "Move to {}",
-                path.last().map_or(String::from("?"), |c| c.to_string())
-            );
-            if let (Ok(zones), Some(_)) = (check_move(world, actor, path), start) {
-                let mode = mode_after(world, actor, zones);
-                p.move_mode = Some(mode);
-                let t = &world.resource::<ZonesRound>().turn;
-                // Getting on or off a mount counts half a zone.
-                let halves = 2 * (t.zones + zones) + t.halves;
-                let half = stats(world, actor).map_or(1, |s| s.half_speed());
-                p.lines.push(format!(
-                    "{zones} zone{} ({}{} this turn; half speed {half})",
-                    if zones == 1 { "" } else { "s" },
-                    halves / 2,
-                    if halves % 2 == 1 { "½" } else { "" }
-                ));
-                if mode == crate::rules::components::MoveMode::Full {
-                    p.lines.push(
-                        "beyond half speed: no actions this turn  (zones §Taking a turn)".into(),
-                    );
-                }
-                if let Some(z) = path
-                    .last()
-                    .and_then(|c| world.resource::<Map>().zone_of(*c))
-                    .and_then(|z| {
-                        world
-                            .resource::<Map>()
-                            .zones()
-                            .get(z)
-                            .map(|z| z.name.clone())
-                    })
-                {
-                    p.title = format!("Move to {z}");
-                }
-            }
-        }
+        Command::Move { .. } => preview_move(world, actor, &mut p, command),
         Command::Attack {
             target,
             weapon,
             mode,
         } => attack(world, actor, *target, *weapon, *mode, &mut p),
-        Command::Activate { who } => {
-            if matches!(world.resource::<Battle>().prompt, Prompt::Act { .. }) {
-                p.title = format!("Give the turn to {}", name(world, *who));
-                p.lines.push(
-                    "a mount and its riders take their turn together; you can take it back  (zones §Mounts and vehicles in combat)"
-                        .into(),
-                );
-            } else {
-                p.title = format!("{} takes the turn", name(world, *who));
-                let pair = super::riders::pair(world, *who);
-                if pair.len() > 1 {
-                    let names: Vec<String> = pair.iter().map(|c| name(world, *c)).collect();
-                    p.lines.push(format!(
-                        "together with its pair: {}  (zones §Mounts and vehicles in combat)",
-                        names.join(", ")
-                    ));
-                }
-            }
-        }
-        Command::Mount { mount } => {
-            p.title = format!("Get on {}", name(world, *mount));
-            p.lines.push(
-                "counts as moving half a zone; your attacks from the saddle are impaired  (zones §Mounts and vehicles in combat)"
-                    .into(),
-            );
-            if super::riders::moving(world, *mount) {
-                let agi = stats(world, actor).map_or(0, |s| s.agi);
-                p.chance = Some(save_chance(world, agi));
-                p.lines.push(format!(
-                    "it is moving: AGI save under {agi}, or fall for d4 direct damage"
-                ));
-            }
-        }
-        Command::Dismount { to } => {
-            p.title = format!("Get off onto {to}");
-            p.lines.push(
-                "counts as moving half a zone  (zones §Mounts and vehicles in combat)".into(),
-            );
-            if let Some(m) = view::riding(world, actor)
-                && super::riders::moving(world, m)
-            {
-                let agi = stats(world, actor).map_or(0, |s| s.agi);
-                p.chance = Some(save_chance(world, agi));
-                p.lines.push(format!(
-                    "the mount is moving: AGI save under {agi}, or d4 direct damage"
-                ));
-            }
-        }
-        Command::PickUp { item } => {
-            let what = world
-                .resource::<crate::rules::battle::Ground>()
-                .0
-                .get(*item)
-                .map_or(String::new(), |(_, w)| w.name.clone());
-            p.title = format!("Pick up the {what} and hold it");
-            p.lines
-                .push("a bonus action  (zones §Taking a turn)".into());
-        }
-        Command::Reserve => {
-            p.title = "Keep this turn to react".into();
-            p.lines.push(
-                "do nothing now; dodge, counter or guard later this round  (zones §Mounts and vehicles in combat)"
-                    .into(),
-            );
-        }
+        Command::Activate { .. } => preview_activate(world, &mut p, command),
+        Command::Mount { .. } => preview_mount(world, actor, &mut p, command),
+        Command::Dismount { .. } => preview_dismount(world, actor, &mut p, command),
+        Command::PickUp { .. } => preview_pick_up(world, &mut p, command),
+        Command::Reserve => preview_reserve(&mut p),
         Command::Pass => {
             p.title = "Pass: keep everyone's turn for later (or for reactions)".into();
             p.lines.push(
                 "when all factions pass in a row, the round ends  (zones §Combat procedure)".into(),
             );
         }
-        Command::FirstTurnTo { faction } => {
-            let f = world
-                .resource::<Factions>()
-                .0
-                .get(*faction as usize)
-                .map_or("?".to_string(), |f| f.name.clone());
-            p.title = format!("Let {f} act first");
-        }
-        Command::Dodge => {
-            let agi = stats(world, actor).map_or(0, |s| s.agi);
-            p.title = format!("Dodge: AGI save under {agi}");
-            p.chance = Some(save_chance(world, agi));
-            p.lines
-                .push("a reaction takes the whole turn  (zones §Reacting to an attack)".into());
-        }
-        Command::Counter { weapon } => {
-            if let (Some(a), Some(w)) = (
-                attacker,
-                view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon)),
-            ) {
-                p.title = format!("Counter {} with the {}", name(world, a), w.name);
-                let mean = damage_odds(world, actor, a, w, 0).mean;
-                p.lines.push(format!(
-                    "both roll damage; whoever suffers more is hit first (yours: {mean:.1} on average)"
-                ));
-            }
-        }
-        Command::HideBehind { who } => {
-            p.title = format!(
-                "Hide behind {}: swap places, they become the target",
-                name(world, *who)
-            );
-            if holder(world, *who) == Some(actor) {
-                p.lines
-                    .push("an enemy you hold: it cannot react  (zones §Non-lethal attacks)".into());
-            }
-        }
-        Command::Guard => {
-            let target = world
-                .resource::<Pending>()
-                .attack
-                .as_ref()
-                .map(|s| s.target);
-            p.title = format!(
-                "Guard {}: become the target instead",
-                target.map_or("?".to_string(), |t| name(world, t))
-            );
-        }
-        Command::Opportunity { weapon } => {
-            if let (Some(a), Some(w)) = (
-                attacker,
-                view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon)),
-            ) {
-                p.title = format!(
-                    "Opportunity attack on {} with the {}",
-                    name(world, a),
-                    w.name
-                );
-                let mean = damage_odds(world, actor, a, w, 0).mean;
-                p.lines
-                    .push(format!("{mean:.1} damage on average; takes your turn"));
-            }
-        }
-        Command::NoReaction => {
-            let stunt = world
-                .resource::<Pending>()
-                .attack
-                .as_ref()
-                .is_some_and(|a| a.stage == super::state::Stage::Stunt);
-            p.title = if stunt {
-                "Refuse the offer and face the attack".into()
-            } else {
-                "No reaction".into()
-            };
-        }
-        Command::Draw { weapon } => {
-            let w = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon));
-            p.title = format!(
-                "Take the {} in hand (bonus action)",
-                w.map_or("weapon", |w| w.name.as_str())
-            );
-        }
+        Command::FirstTurnTo { .. } => preview_first_turn_to(world, &mut p, command),
+        Command::Dodge => preview_dodge(world, actor, &mut p),
+        Command::Counter { .. } => preview_counter(world, actor, attacker, &mut p, command),
+        Command::HideBehind { .. } => preview_hide_behind(world, actor, &mut p, command),
+        Command::Guard => preview_guard(world, &mut p),
+        Command::Opportunity { .. } => preview_opportunity(world, actor, attacker, &mut p, command),
+        Command::NoReaction => preview_no_reaction(world, &mut p),
+        Command::Draw { .. } => preview_draw(world, actor, &mut p, command),
         Command::Surrender => {
             p.title = "Surrender: the turn is wasted, but the enemy may spare you".into();
         }
         Command::Flee => p.title = "Leave the fight over the map's edge".into(),
         Command::EndTurn => p.title = "End the turn".into(),
         Command::Maneuver { target, kind } => maneuver(world, actor, *target, *kind, &mut p),
-        Command::CounterManeuver { kind } => {
-            if let Some(a) = attacker {
-                maneuver(world, actor, a, *kind, &mut p);
-                p.title = format!("Counter: {}", p.title);
-                p.lines.push(
-                    "resolved after a blow; after their non-lethal attack if theirs is one too  (zones §Non-lethal attacks)"
-                        .into(),
-                );
-            }
+        Command::CounterManeuver { .. } => {
+            preview_counter_maneuver(world, actor, attacker, &mut p, command)
         }
-        Command::SplitAttack { weapon, shares } => {
-            let w = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon));
-            let parts: Vec<String> = shares
-                .iter()
-                .map(|(t, d)| {
-                    format!(
-                        "{} {d} {}",
-                        name(world, *t),
-                        if *d == 1 { "die" } else { "dice" }
-                    )
-                })
-                .collect();
-            p.title = format!(
-                "Share the {} among {}",
-                w.map_or("weapon", |w| w.name.as_str()),
-                parts.join(", ")
-            );
-            if let Some(w) = w {
-                for (t, d) in shares {
-                    let o = super::odds::split_odds(world, actor, *t, w, *d);
-                    p.lines.push(format!(
-                        "{}: {}-{} damage, {:.0}% to take them out",
-                        name(world, *t),
-                        o.least,
-                        o.most,
-                        o.p_down * 100.0
-                    ));
-                }
-            }
-            p.lines.push(
-                "one attack on several smaller targets; only one of them may counter  (zones §Effects of size in combat)"
-                    .into(),
-            );
-        }
-        Command::BreakFree => {
-            let str_ = stats(world, actor).map_or(0, |s| s.str);
-            p.title = format!("Break free: STR save under {str_}");
-            p.chance = Some(save_chance(world, str_));
-            p.lines
-                .push("takes the whole turn, pass or fail  (zones §Non-lethal attacks)".into());
-        }
-        Command::FreeAlly { who } => {
-            let str_ = stats(world, actor).map_or(0, |s| s.str);
-            p.title = format!("Pull {} free: STR save under {str_}", name(world, *who));
-            p.chance = Some(save_chance(world, str_));
-            p.lines
-                .push("a main action  (zones §Non-lethal attacks)".into());
-        }
-        Command::Accept => {
-            let effect = world
-                .resource::<Pending>()
-                .attack
-                .as_ref()
-                .map_or("", |s| stunt_effect(s.mode));
-            p.title = format!("Accept: {effect}");
-            p.lines
-                .push("no damage, and no reaction  (zones §Attack stunts)".into());
-        }
+        Command::SplitAttack { .. } => preview_split_attack(world, actor, &mut p, command),
+        Command::BreakFree => preview_break_free(world, actor, &mut p),
+        Command::FreeAlly { .. } => preview_free_ally(world, actor, &mut p, command),
+        Command::Accept => preview_accept(world, &mut p),
         _ => p.title = "Not part of a zones turn".into(),
     }
     p
+}
+
+fn preview_move(world: &World, actor: Cid, p: &mut Preview, command: &Command) {
+    let Command::Move { path } = command else {
+        return;
+    };
+    let start = view::cell(world, actor);
+    p.title = format!(
+        "Move to {}",
+        path.last().map_or(String::from("?"), |c| c.to_string())
+    );
+    if let (Ok(zones), Some(_)) = (check_move(world, actor, path), start) {
+        let mode = mode_after(world, actor, zones);
+        p.move_mode = Some(mode);
+        let t = &world.resource::<ZonesRound>().turn;
+        // Getting on or off a mount counts half a zone.
+        let halves = 2 * (t.zones + zones) + t.halves;
+        let half = stats(world, actor).map_or(1, |s| s.half_speed());
+        p.lines.push(format!(
+            "{zones} zone{} ({}{} this turn; half speed {half})",
+            if zones == 1 { "" } else { "s" },
+            halves / 2,
+            if halves % 2 == 1 { "½" } else { "" }
+        ));
+        if mode == crate::rules::components::MoveMode::Full {
+            p.lines
+                .push("beyond half speed: no actions this turn  (zones §Taking a turn)".into());
+        }
+        if let Some(z) = path
+            .last()
+            .and_then(|c| world.resource::<Map>().zone_of(*c))
+            .and_then(|z| {
+                world
+                    .resource::<Map>()
+                    .zones()
+                    .get(z)
+                    .map(|z| z.name.clone())
+            })
+        {
+            p.title = format!("Move to {z}");
+        }
+    }
+}
+
+fn preview_activate(world: &World, p: &mut Preview, command: &Command) {
+    let Command::Activate { who } = command else {
+        return;
+    };
+    if matches!(world.resource::<Battle>().prompt, Prompt::Act { .. }) {
+        p.title = format!("Give the turn to {}", name(world, *who));
+        p.lines.push(
+            "a mount and its riders take their turn together; you can take it back  (zones §Mounts and vehicles in combat)"
+                .into(),
+        );
+    } else {
+        p.title = format!("{} takes the turn", name(world, *who));
+        let pair = super::riders::pair(world, *who);
+        if pair.len() > 1 {
+            let names: Vec<String> = pair.iter().map(|c| name(world, *c)).collect();
+            p.lines.push(format!(
+                "together with its pair: {}  (zones §Mounts and vehicles in combat)",
+                names.join(", ")
+            ));
+        }
+    }
+}
+
+fn preview_mount(world: &World, actor: Cid, p: &mut Preview, command: &Command) {
+    let Command::Mount { mount } = command else {
+        return;
+    };
+    p.title = format!("Get on {}", name(world, *mount));
+    p.lines.push(
+        "counts as moving half a zone; your attacks from the saddle are impaired  (zones §Mounts and vehicles in combat)"
+            .into(),
+    );
+    if super::riders::moving(world, *mount) {
+        let agi = stats(world, actor).map_or(0, |s| s.agi);
+        p.chance = Some(save_chance(world, agi));
+        p.lines.push(format!(
+            "it is moving: AGI save under {agi}, or fall for d4 direct damage"
+        ));
+    }
+}
+
+fn preview_dismount(world: &World, actor: Cid, p: &mut Preview, command: &Command) {
+    let Command::Dismount { to } = command else {
+        return;
+    };
+    p.title = format!("Get off onto {to}");
+    p.lines
+        .push("counts as moving half a zone  (zones §Mounts and vehicles in combat)".into());
+    if let Some(m) = view::riding(world, actor)
+        && super::riders::moving(world, m)
+    {
+        let agi = stats(world, actor).map_or(0, |s| s.agi);
+        p.chance = Some(save_chance(world, agi));
+        p.lines.push(format!(
+            "the mount is moving: AGI save under {agi}, or d4 direct damage"
+        ));
+    }
+}
+
+fn preview_pick_up(world: &World, p: &mut Preview, command: &Command) {
+    let Command::PickUp { item } = command else {
+        return;
+    };
+    let what = world
+        .resource::<crate::rules::battle::Ground>()
+        .0
+        .get(*item)
+        .map_or(String::new(), |(_, w)| w.name.clone());
+    p.title = format!("Pick up the {what} and hold it");
+    p.lines
+        .push("a bonus action  (zones §Taking a turn)".into());
+}
+
+fn preview_reserve(p: &mut Preview) {
+    p.title = "Keep this turn to react".into();
+    p.lines.push(
+        "do nothing now; dodge, counter or guard later this round  (zones §Mounts and vehicles in combat)"
+            .into(),
+    );
+}
+
+fn preview_first_turn_to(world: &World, p: &mut Preview, command: &Command) {
+    let Command::FirstTurnTo { faction } = command else {
+        return;
+    };
+    let f = world
+        .resource::<Factions>()
+        .0
+        .get(*faction as usize)
+        .map_or("?".to_string(), |f| f.name.clone());
+    p.title = format!("Let {f} act first");
+}
+
+fn preview_dodge(world: &World, actor: Cid, p: &mut Preview) {
+    let agi = stats(world, actor).map_or(0, |s| s.agi);
+    p.title = format!("Dodge: AGI save under {agi}");
+    p.chance = Some(save_chance(world, agi));
+    p.lines
+        .push("a reaction takes the whole turn  (zones §Reacting to an attack)".into());
+}
+
+fn preview_counter(
+    world: &World,
+    actor: Cid,
+    attacker: Option<Cid>,
+    p: &mut Preview,
+    command: &Command,
+) {
+    let Command::Counter { weapon } = command else {
+        return;
+    };
+    if let (Some(a), Some(w)) = (
+        attacker,
+        view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon)),
+    ) {
+        p.title = format!("Counter {} with the {}", name(world, a), w.name);
+        let mean = damage_odds(world, actor, a, w, 0).mean;
+        p.lines.push(format!(
+            "both roll damage; whoever suffers more is hit first (yours: {mean:.1} on average)"
+        ));
+    }
+}
+
+fn preview_hide_behind(world: &World, actor: Cid, p: &mut Preview, command: &Command) {
+    let Command::HideBehind { who } = command else {
+        return;
+    };
+    p.title = format!(
+        "Hide behind {}: swap places, they become the target",
+        name(world, *who)
+    );
+    if holder(world, *who) == Some(actor) {
+        p.lines
+            .push("an enemy you hold: it cannot react  (zones §Non-lethal attacks)".into());
+    }
+}
+
+fn preview_guard(world: &World, p: &mut Preview) {
+    let target = world
+        .resource::<Pending>()
+        .attack
+        .as_ref()
+        .map(|s| s.target);
+    p.title = format!(
+        "Guard {}: become the target instead",
+        target.map_or("?".to_string(), |t| name(world, t))
+    );
+}
+
+fn preview_opportunity(
+    world: &World,
+    actor: Cid,
+    attacker: Option<Cid>,
+    p: &mut Preview,
+    command: &Command,
+) {
+    let Command::Opportunity { weapon } = command else {
+        return;
+    };
+    if let (Some(a), Some(w)) = (
+        attacker,
+        view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon)),
+    ) {
+        p.title = format!(
+            "Opportunity attack on {} with the {}",
+            name(world, a),
+            w.name
+        );
+        let mean = damage_odds(world, actor, a, w, 0).mean;
+        p.lines
+            .push(format!("{mean:.1} damage on average; takes your turn"));
+    }
+}
+
+fn preview_no_reaction(world: &World, p: &mut Preview) {
+    let stunt = world
+        .resource::<Pending>()
+        .attack
+        .as_ref()
+        .is_some_and(|a| a.stage == super::state::Stage::Stunt);
+    p.title = if stunt {
+        "Refuse the offer and face the attack".into()
+    } else {
+        "No reaction".into()
+    };
+}
+
+fn preview_draw(world: &World, actor: Cid, p: &mut Preview, command: &Command) {
+    let Command::Draw { weapon } = command else {
+        return;
+    };
+    let w = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon));
+    p.title = format!(
+        "Take the {} in hand (bonus action)",
+        w.map_or("weapon", |w| w.name.as_str())
+    );
+}
+
+fn preview_counter_maneuver(
+    world: &World,
+    actor: Cid,
+    attacker: Option<Cid>,
+    p: &mut Preview,
+    command: &Command,
+) {
+    let Command::CounterManeuver { kind } = command else {
+        return;
+    };
+    if let Some(a) = attacker {
+        maneuver(world, actor, a, *kind, p);
+        p.title = format!("Counter: {}", p.title);
+        p.lines.push(
+            "resolved after a blow; after their non-lethal attack if theirs is one too  (zones §Non-lethal attacks)"
+                .into(),
+        );
+    }
+}
+
+fn preview_split_attack(world: &World, actor: Cid, p: &mut Preview, command: &Command) {
+    let Command::SplitAttack { weapon, shares } = command else {
+        return;
+    };
+    let w = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon));
+    let parts: Vec<String> = shares
+        .iter()
+        .map(|(t, d)| {
+            format!(
+                "{} {d} {}",
+                name(world, *t),
+                if *d == 1 { "die" } else { "dice" }
+            )
+        })
+        .collect();
+    p.title = format!(
+        "Share the {} among {}",
+        w.map_or("weapon", |w| w.name.as_str()),
+        parts.join(", ")
+    );
+    if let Some(w) = w {
+        for (t, d) in shares {
+            let o = super::odds::split_odds(world, actor, *t, w, *d);
+            p.lines.push(format!(
+                "{}: {}-{} damage, {:.0}% to take them out",
+                name(world, *t),
+                o.least,
+                o.most,
+                o.p_down * 100.0
+            ));
+        }
+    }
+    p.lines.push(
+        "one attack on several smaller targets; only one of them may counter  (zones §Effects of size in combat)"
+            .into(),
+    );
+}
+
+fn preview_break_free(world: &World, actor: Cid, p: &mut Preview) {
+    let str_ = stats(world, actor).map_or(0, |s| s.str);
+    p.title = format!("Break free: STR save under {str_}");
+    p.chance = Some(save_chance(world, str_));
+    p.lines
+        .push("takes the whole turn, pass or fail  (zones §Non-lethal attacks)".into());
+}
+
+fn preview_free_ally(world: &World, actor: Cid, p: &mut Preview, command: &Command) {
+    let Command::FreeAlly { who } = command else {
+        return;
+    };
+    let str_ = stats(world, actor).map_or(0, |s| s.str);
+    p.title = format!("Pull {} free: STR save under {str_}", name(world, *who));
+    p.chance = Some(save_chance(world, str_));
+    p.lines
+        .push("a main action  (zones §Non-lethal attacks)".into());
+}
+
+fn preview_accept(world: &World, p: &mut Preview) {
+    let effect = world
+        .resource::<Pending>()
+        .attack
+        .as_ref()
+        .map_or("", |s| stunt_effect(s.mode));
+    p.title = format!("Accept: {effect}");
+    p.lines
+        .push("no damage, and no reaction  (zones §Attack stunts)".into());
 }
 
 fn attack(world: &World, actor: Cid, target: Cid, weapon: usize, mode: usize, p: &mut Preview) {
