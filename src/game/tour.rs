@@ -212,7 +212,7 @@ fn walk(world: &mut World) {
         Step::Shot(name) => shoot(world, &mut tour, name),
         Step::ByHand(n) => {
             if tour.sent < n
-                && let Some(intent) = by_hand(world, &mut tour)
+                && let Some(intent) = human_click(world, &mut tour.walked)
             {
                 world.write_message(intent);
                 tour.sent += 1;
@@ -278,8 +278,9 @@ fn shoot(world: &mut World, tour: &mut Tour, name: &str) -> bool {
 /// The click or button a new player would use at the human's prompt: give
 /// the turn to the first character offered, answer an attack with the first
 /// reaction offered, strike an enemy in reach with the weapon in hand, walk
-/// once towards the nearest enemy, or end the turn.
-fn by_hand(world: &World, tour: &mut Tour) -> Option<UiIntent> {
+/// once a turn towards the nearest enemy (`walked` remembers whose turn
+/// walked), or end the turn.
+pub fn human_click(world: &World, walked: &mut Option<(Cid, u32)>) -> Option<UiIntent> {
     let actor = human_actor(world)?;
     let hooks = world.get_resource::<ActiveRuleset>()?.0;
     let legal = (hooks.legal_commands)(world, actor);
@@ -306,10 +307,10 @@ fn by_hand(world: &World, tour: &mut Tour) -> Option<UiIntent> {
                 return Some(UiIntent::Click(cell));
             }
             let turn = (actor, battle.round);
-            if tour.walked != Some(turn)
+            if *walked != Some(turn)
                 && let Some(cell) = towards_enemy(world, actor)
             {
-                tour.walked = Some(turn);
+                *walked = Some(turn);
                 return Some(UiIntent::Click(cell));
             }
             Some(UiIntent::Command(Command::EndTurn))

@@ -15,7 +15,8 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
             if !t.action_used && *mode != MoveMode::Step {
                 t.moved_before_action = true;
             }
-            // §Attack Modifiers, aiming: any movement but a step loses it.
+            // §Attack Modifiers, aiming: Fray decides (docs/rulesets/ud10.md,
+            // "Aiming") that any movement but a single step loses the aim.
             if *mode != MoveMode::Step {
                 t.aim = None;
             }

@@ -9,7 +9,8 @@ use crate::rules::event::BattleEvent;
 
 pub fn apply(world: &mut World, event: &BattleEvent) {
     if let BattleEvent::ReactionTaken { who, .. } = event {
-        // §Reacting to an attack: "A reaction takes the whole turn".
+        // §Taking a turn: "A reaction takes the whole turn and doesn't allow
+        // for movement or a bonus action."
         with::<TurnState>(world, *who, |t| {
             t.reaction_used = true;
             t.done = true;
