@@ -17,7 +17,8 @@ use crate::rules::level::Facing;
 use crate::rules::map::Cell;
 
 /// Apply an event to the world and record it in the log.
-pub fn emit(world: &mut World, event: BattleEvent) {
+pub fn emit(world: &mut World, event: impl Into<BattleEvent>) {
+    let event = event.into();
     apply(world, &event);
     world.resource_mut::<BattleLog>().events.push(event);
 }
@@ -35,46 +36,27 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
     match event {
         BattleEvent::BattleStarted { .. } => apply_battle_started(world, event),
         BattleEvent::RoundStarted { .. } => apply_round_started(world, event),
-        BattleEvent::InitiativeRolled { .. } => apply_initiative_rolled(world, event),
-        BattleEvent::TieBroken { .. } | BattleEvent::TurnOrder { .. } => {}
         BattleEvent::TurnStarted { .. } => apply_turn_started(world, event),
         BattleEvent::Moved { .. } => apply_moved(world, event),
-        BattleEvent::MoveInterrupted { .. } => {}
         BattleEvent::ConditionAdded { .. } => apply_condition_added(world, event),
         BattleEvent::ConditionRemoved { .. } => apply_condition_removed(world, event),
         BattleEvent::Drew { .. } => apply_drew(world, event),
-        BattleEvent::Reloaded { .. } => apply_reloaded(world, event),
-        BattleEvent::Aimed { .. } => apply_aimed(world, event),
-        BattleEvent::AttackRolled { .. } => apply_attack_rolled(world, event),
-        BattleEvent::ReactionRolled { .. } => apply_reaction_rolled(world, event),
-        BattleEvent::ReactionDeclined { .. } => {}
-        BattleEvent::HitLocation { .. } | BattleEvent::DamageRolled { .. } => {}
+        BattleEvent::TurnOrder { .. }
+        | BattleEvent::MoveInterrupted { .. }
+        | BattleEvent::ReactionDeclined { .. }
+        | BattleEvent::DamageRolled { .. } => {}
         BattleEvent::Damaged { .. } => apply_damaged(world, event),
         BattleEvent::Fled { .. } => apply_fled(world, event),
         BattleEvent::TurnEnded { .. } => apply_turn_ended(world, event),
         BattleEvent::RoundEnded { .. } => apply_round_ended(world, event),
-        BattleEvent::InitiativeHeld { .. }
-        | BattleEvent::FirstTurnGiven { .. }
-        | BattleEvent::Activated { .. }
-        | BattleEvent::Passed { .. }
-        | BattleEvent::SaveRolled { .. }
-        | BattleEvent::AttackMissed { .. } => {}
-        BattleEvent::AttackMade { .. } => apply_attack_made(world, event),
-        BattleEvent::ReactionTaken { .. } => {}
         BattleEvent::TargetChanged { .. } => apply_target_changed(world, event),
-        BattleEvent::ManeuverMade { .. } => apply_maneuver_made(world, event),
         BattleEvent::Grabbed { .. } => apply_grabbed(world, event),
         BattleEvent::Released { .. } => apply_released(world, event),
         BattleEvent::Disarmed { .. } => apply_disarmed(world, event),
         BattleEvent::Displaced { .. } => apply_displaced(world, event),
         BattleEvent::Mounted { .. } => apply_mounted(world, event),
         BattleEvent::Dismounted { .. } => apply_dismounted(world, event),
-        BattleEvent::TurnHandedOver { .. } | BattleEvent::TurnReserved { .. } => {}
         BattleEvent::PickedUp { .. } => apply_picked_up(world, event),
-        BattleEvent::StuntProposed { .. }
-        | BattleEvent::StuntAccepted { .. }
-        | BattleEvent::BlastHits { .. }
-        | BattleEvent::GearRolled { .. } => {}
         BattleEvent::GearBroken {
             who,
             weapon_index: Some(index),
@@ -93,6 +75,8 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
         }
         BattleEvent::GearBroken { .. } => {}
         BattleEvent::BattleEnded { .. } => apply_battle_ended(world, event),
+        // The ruleset's own events: its `apply` hook, below.
+        BattleEvent::Ruleset(_) => {}
     }
     // What the ruleset in force does with the event beyond the shared state.
     if let Some(hooks) = world.get_resource::<ActiveRuleset>().map(|h| h.0) {
@@ -121,13 +105,6 @@ fn apply_round_started(world: &mut World, event: &BattleEvent) {
         t.movement = MoveMode::None;
         t.moved_before_action = false;
     }
-}
-
-fn apply_initiative_rolled(world: &mut World, event: &BattleEvent) {
-    let BattleEvent::InitiativeRolled { who, total, .. } = event else {
-        return;
-    };
-    with::<TurnState>(world, *who, |t| t.initiative = Some(*total));
 }
 
 fn apply_turn_started(world: &mut World, event: &BattleEvent) {
@@ -215,82 +192,6 @@ fn apply_drew(world: &mut World, event: &BattleEvent) {
     });
 }
 
-fn apply_reloaded(world: &mut World, event: &BattleEvent) {
-    let BattleEvent::Reloaded {
-        who, index, loaded, ..
-    } = event
-    else {
-        return;
-    };
-    with::<Loadout>(world, *who, |l| {
-        if let Some(w) = l.weapons.get_mut(*index) {
-            let added = loaded.saturating_sub(w.loaded);
-            w.loaded = *loaded;
-            if let Some(s) = w.spare.as_mut() {
-                *s = s.saturating_sub(added);
-            }
-        }
-    });
-    with::<TurnState>(world, *who, |t| t.action_used = true);
-}
-
-fn apply_aimed(world: &mut World, event: &BattleEvent) {
-    let BattleEvent::Aimed {
-        who,
-        target,
-        rounds,
-        ..
-    } = event
-    else {
-        return;
-    };
-    with::<TurnState>(world, *who, |t| {
-        t.aim = Some((*target, *rounds));
-        t.aimed_this_turn = true;
-        t.action_used = true;
-    });
-}
-
-fn apply_attack_rolled(world: &mut World, event: &BattleEvent) {
-    let BattleEvent::AttackRolled {
-        attacker,
-        target,
-        weapon_index,
-        shots,
-        free,
-        ..
-    } = event
-    else {
-        return;
-    };
-    face(world, *attacker, *target);
-    with::<Loadout>(world, *attacker, |l| {
-        if let Some(w) = l.weapons.get_mut(*weapon_index)
-            && w.magazine > 0
-        {
-            w.loaded = w.loaded.saturating_sub(*shots);
-        } else if let Some(w) = l.weapons.get_mut(*weapon_index)
-            && w.is_ranged()
-            && let Some(s) = w.spare.as_mut()
-        {
-            *s = s.saturating_sub(*shots);
-        }
-    });
-    if !*free {
-        with::<TurnState>(world, *attacker, |t| {
-            t.action_used = true;
-            t.aim = None;
-        });
-    }
-}
-
-fn apply_reaction_rolled(world: &mut World, event: &BattleEvent) {
-    let BattleEvent::ReactionRolled { who, .. } = event else {
-        return;
-    };
-    with::<TurnState>(world, *who, |t| t.reaction_used = true);
-}
-
 fn apply_damaged(world: &mut World, event: &BattleEvent) {
     let BattleEvent::Damaged {
         target,
@@ -333,31 +234,6 @@ fn apply_round_ended(world: &mut World, event: &BattleEvent) {
     world.resource_mut::<Battle>().rounds_completed = *round;
 }
 
-fn apply_attack_made(world: &mut World, event: &BattleEvent) {
-    let BattleEvent::AttackMade {
-        attacker,
-        target,
-        weapon_index,
-        reaction,
-        ..
-    } = event
-    else {
-        return;
-    };
-    face(world, *attacker, *target);
-    with::<Loadout>(world, *attacker, |l| {
-        if let Some(w) = l.weapons.get_mut(*weapon_index)
-            && w.is_ranged()
-            && let Some(s) = w.spare.as_mut()
-        {
-            *s = s.saturating_sub(1);
-        }
-    });
-    if !*reaction {
-        with::<TurnState>(world, *attacker, |t| t.action_used = true);
-    }
-}
-
 fn apply_target_changed(world: &mut World, event: &BattleEvent) {
     let BattleEvent::TargetChanged {
         from, to, swapped, ..
@@ -368,22 +244,6 @@ fn apply_target_changed(world: &mut World, event: &BattleEvent) {
     if *swapped && let (Some(a), Some(b)) = (pos(world, *from), pos(world, *to)) {
         with::<Position>(world, *from, |p| p.0 = b);
         with::<Position>(world, *to, |p| p.0 = a);
-    }
-}
-
-fn apply_maneuver_made(world: &mut World, event: &BattleEvent) {
-    let BattleEvent::ManeuverMade {
-        attacker,
-        target,
-        reaction,
-        ..
-    } = event
-    else {
-        return;
-    };
-    face(world, *attacker, *target);
-    if !*reaction {
-        with::<TurnState>(world, *attacker, |t| t.action_used = true);
     }
 }
 
@@ -536,7 +396,7 @@ fn widest(a: MoveMode, b: MoveMode) -> MoveMode {
 }
 
 /// Turn `who` towards `target`.
-fn face(world: &mut World, who: Cid, target: Cid) {
+pub fn face(world: &mut World, who: Cid, target: Cid) {
     if let (Some(a), Some(t)) = (pos(world, who), pos(world, target))
         && let Some(f) = facing_towards(a, t)
     {

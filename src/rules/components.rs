@@ -298,41 +298,6 @@ impl Loadout {
     }
 }
 
-/// Body zones of the d10 hit location table (UD10 "Optional Rule: Body Zones").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum BodyZone {
-    Head,
-    LeftArm,
-    RightArm,
-    Trunk,
-    LeftLeg,
-    RightLeg,
-}
-
-impl BodyZone {
-    pub const ALL: [BodyZone; 6] = [
-        BodyZone::Head,
-        BodyZone::LeftArm,
-        BodyZone::RightArm,
-        BodyZone::Trunk,
-        BodyZone::LeftLeg,
-        BodyZone::RightLeg,
-    ];
-    pub fn index(self) -> usize {
-        self as usize
-    }
-    pub fn name(self) -> &'static str {
-        match self {
-            BodyZone::Head => "head",
-            BodyZone::LeftArm => "left arm",
-            BodyZone::RightArm => "right arm",
-            BodyZone::Trunk => "trunk",
-            BodyZone::LeftLeg => "left leg",
-            BodyZone::RightLeg => "right leg",
-        }
-    }
-}
-
 /// Per-round action economy, kept by the ruleset in force.
 #[derive(Component, Clone, Debug, PartialEq, Default)]
 pub struct TurnState {

@@ -1,12 +1,25 @@
 //! Events: every outcome of a battle, with the dice, the modifiers by name and
 //! the section of the rule text that applies. Events are the only way state
 //! changes (see [`crate::rules::apply`]) and they make up the battle log.
+//!
+//! The core's [`BattleEvent`] holds what every ruleset shares: the battle's
+//! frame (rounds, turns, its end) and every change to state the core owns
+//! (position, conditions, health, loadout, riders, holds), which the core
+//! applies and the board plays back. What only one ruleset's rules produce
+//! (its dice, its initiative, its bookkeeping) is that ruleset's own event
+//! type, an [`OwnEvent`] carried in [`BattleEvent::Ruleset`]: the core never
+//! names it, the ruleset narrates it and applies it through its `apply`
+//! hook, and in the JSON log it reads as if it were one of the core's.
+
+use std::any::Any;
+use std::fmt::Debug;
 
 use serde::Serialize;
 
-use crate::rules::components::{BodyZone, Cid, Condition, MoveMode};
+use crate::rules::components::{Cid, Condition, MoveMode};
 use crate::rules::dice::DiceRoll;
 use crate::rules::map::Cell;
+use crate::rules::narrate::Names;
 
 /// A citation of the rule text: `"ud10 §Attacking"`.
 pub type Rule = &'static str;
@@ -30,39 +43,6 @@ pub fn total(mods: &[Modifier]) -> i32 {
     mods.iter().map(|m| m.value).sum()
 }
 
-/// What a durability roll did to an item.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum GearOutcome {
-    Fine,
-    Damaged,
-    /// Already damaged, and now beyond repair.
-    Destroyed,
-}
-
-/// Which reaction was tried.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum ReactionKind {
-    Parry,
-    Dodge,
-    Counter,
-    Guard,
-    HideBehind,
-    Opportunity,
-}
-
-impl ReactionKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            ReactionKind::Parry => "parry",
-            ReactionKind::Dodge => "dodge",
-            ReactionKind::Counter => "counter",
-            ReactionKind::Guard => "guard",
-            ReactionKind::HideBehind => "hide behind",
-            ReactionKind::Opportunity => "opportunity attack",
-        }
-    }
-}
-
 /// How the battle ended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum EndReason {
@@ -84,19 +64,7 @@ pub enum BattleEvent {
     RoundStarted {
         round: u32,
     },
-    InitiativeRolled {
-        who: Cid,
-        roll: DiceRoll,
-        modifiers: Vec<Modifier>,
-        total: i32,
-        rule: Rule,
-    },
-    /// A tie on initiative broken by a roll-off (Fray decides; see docs/rulesets/ud10.md).
-    TieBroken {
-        between: Vec<Cid>,
-        order: Vec<Cid>,
-        rule: Rule,
-    },
+    /// The order in which combatants act this round.
     TurnOrder {
         order: Vec<Cid>,
     },
@@ -135,55 +103,8 @@ pub enum BattleEvent {
         as_movement: bool,
         rule: Rule,
     },
-    Reloaded {
-        who: Cid,
-        weapon: String,
-        index: usize,
-        loaded: u32,
-        rule: Rule,
-    },
-    Aimed {
-        who: Cid,
-        target: Cid,
-        rounds: u8,
-        rule: Rule,
-    },
-    AttackRolled {
-        attacker: Cid,
-        target: Cid,
-        weapon: String,
-        weapon_index: usize,
-        mode: String,
-        /// Ammunition spent on this attack.
-        shots: u32,
-        roll: DiceRoll,
-        modifiers: Vec<Modifier>,
-        total: i32,
-        defense: i32,
-        defense_parts: Vec<Modifier>,
-        hit: bool,
-        /// A free attack (on a fleeing character), not the attacker's action.
-        free: bool,
-        rule: Rule,
-    },
-    ReactionRolled {
-        who: Cid,
-        kind: ReactionKind,
-        roll: DiceRoll,
-        modifiers: Vec<Modifier>,
-        total: i32,
-        against: i32,
-        success: bool,
-        rule: Rule,
-    },
     ReactionDeclined {
         who: Cid,
-    },
-    HitLocation {
-        target: Cid,
-        die: u32,
-        zone: BodyZone,
-        rule: Rule,
     },
     DamageRolled {
         target: Cid,
@@ -215,68 +136,6 @@ pub enum BattleEvent {
         winner: Option<u8>,
         reason: EndReason,
     },
-    /// Which faction holds the initiative (alternating activation).
-    InitiativeHeld {
-        faction: u8,
-        /// The die that picked it, when the level names no faction.
-        roll: Option<DiceRoll>,
-        rule: Rule,
-    },
-    /// The initiative holder lets another faction act first this round.
-    FirstTurnGiven {
-        by: u8,
-        to: u8,
-        rule: Rule,
-    },
-    /// A faction takes its turn with one of its characters.
-    Activated {
-        faction: u8,
-        who: Cid,
-        rule: Rule,
-    },
-    /// A faction passes (forced: nobody of it can still take a turn).
-    Passed {
-        faction: u8,
-        forced: bool,
-        rule: Rule,
-    },
-    /// A roll-under save: d20 against an attribute.
-    SaveRolled {
-        who: Cid,
-        attribute: &'static str,
-        roll: DiceRoll,
-        target: i32,
-        pass: bool,
-        /// What the save is for ("to hit", "to dodge", "morale").
-        purpose: &'static str,
-        rule: Rule,
-    },
-    /// An attack that hits unless a save or a reaction stops it.
-    AttackMade {
-        attacker: Cid,
-        target: Cid,
-        weapon: String,
-        weapon_index: usize,
-        /// "strike", "hold back", "death blow", ...
-        mode: String,
-        /// Not the attacker's action (a counter or opportunity attack).
-        reaction: bool,
-        rule: Rule,
-    },
-    /// An attack does not land (a failed save to hit, a dodge).
-    AttackMissed {
-        attacker: Cid,
-        target: Cid,
-        rule: Rule,
-    },
-    /// A character spends its turn on a reaction.
-    ReactionTaken {
-        who: Cid,
-        kind: ReactionKind,
-        /// The attacker (or the mover, for an opportunity attack).
-        against: Cid,
-        rule: Rule,
-    },
     /// An attack changes target (guard, hide behind); `swapped`: the two
     /// swap places.
     TargetChanged {
@@ -284,16 +143,6 @@ pub enum BattleEvent {
         from: Cid,
         to: Cid,
         swapped: bool,
-        rule: Rule,
-    },
-    /// A non-lethal attack is made (disarm, shove, grapple).
-    ManeuverMade {
-        attacker: Cid,
-        target: Cid,
-        /// "disarm", "shove", "grapple".
-        kind: &'static str,
-        /// Not the attacker's action (a counter).
-        reaction: bool,
         rule: Rule,
     },
     /// `by` takes hold of `who`.
@@ -325,43 +174,12 @@ pub enum BattleEvent {
         to: Cell,
         rule: Rule,
     },
-    /// A blast attack hits a zone: everyone in it and on its borders.
-    /// `deviated`: it missed the zone aimed at, and the die picked this
-    /// neighbouring zone.
-    BlastHits {
-        attacker: Cid,
-        zone: String,
-        deviated: Option<DiceRoll>,
-        targets: Vec<Cid>,
-        rule: Rule,
-    },
-    /// After the fight: a durability roll for an item that was used.
-    GearRolled {
-        who: Cid,
-        item: String,
-        roll: DiceRoll,
-        outcome: GearOutcome,
-        rule: Rule,
-    },
     /// An item breaks in the fight; `weapon_index`: the weapon it was in
     /// the loadout, which is gone from it.
     GearBroken {
         who: Cid,
         item: String,
         weapon_index: Option<usize>,
-        rule: Rule,
-    },
-    /// An attacker proposes an alternative effect instead of the attack.
-    StuntProposed {
-        attacker: Cid,
-        target: Cid,
-        effect: &'static str,
-        rule: Rule,
-    },
-    /// The target accepts the proposed effect: the attack is not made.
-    StuntAccepted {
-        who: Cid,
-        effect: &'static str,
         rule: Rule,
     },
     /// `who` gets on `mount` (a mount or a vehicle) and shares its cell.
@@ -379,18 +197,6 @@ pub enum BattleEvent {
         thrown: bool,
         rule: Rule,
     },
-    /// A mount and its riders take their turn together: `to` goes on with
-    /// it after `from`.
-    TurnHandedOver {
-        from: Cid,
-        to: Cid,
-        rule: Rule,
-    },
-    /// `who` does nothing in its pair's turn and keeps its turn to react.
-    TurnReserved {
-        who: Cid,
-        rule: Rule,
-    },
     /// `who` picks up the `item`-th weapon lying on the ground and holds it.
     PickedUp {
         who: Cid,
@@ -398,4 +204,128 @@ pub enum BattleEvent {
         weapon: String,
         rule: Rule,
     },
+    /// An event of the ruleset in force, in that ruleset's own vocabulary.
+    #[serde(untagged)]
+    Ruleset(RulesetEvent),
+}
+
+impl BattleEvent {
+    /// The event as the ruleset event type `E`, if it is one.
+    pub fn own<E: OwnEvent>(&self) -> Option<&E> {
+        match self {
+            BattleEvent::Ruleset(e) => e.get::<E>(),
+            _ => None,
+        }
+    }
+}
+
+/// A ruleset's own event type: what only that ruleset's rules emit. It is
+/// written in the ruleset's folder; the core carries it without knowing it.
+pub trait OwnEvent: Clone + PartialEq + Debug + Serialize + Send + Sync + 'static {
+    /// Its line (or lines) in the battle log.
+    fn describe(&self, n: &Names) -> String;
+    /// What the board shows while playing it back, beyond the state it
+    /// changes: nothing, unless the ruleset says.
+    fn cues(&self) -> Vec<Cue> {
+        Vec::new()
+    }
+}
+
+/// How the board shows a ruleset's event: the game reads these, the rules
+/// never do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Cue {
+    /// `attacker` lunges at `target`; `text` floats over the target, bright
+    /// when the blow `landed`.
+    Strike {
+        attacker: Cid,
+        target: Cid,
+        text: String,
+        landed: bool,
+    },
+    /// `text` floats over `who`.
+    Say { who: Cid, text: String, tone: Tone },
+}
+
+/// The kind of a floating line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tone {
+    /// Something done: drawing, reloading, aiming.
+    Plain,
+    /// A reaction's result.
+    Reaction,
+}
+
+impl<E: OwnEvent> From<E> for BattleEvent {
+    fn from(e: E) -> Self {
+        BattleEvent::Ruleset(RulesetEvent(Box::new(e)))
+    }
+}
+
+/// A ruleset's event, boxed so that the core's enum does not grow with the
+/// rulesets. Serialises as the event itself.
+pub struct RulesetEvent(Box<dyn DynEvent>);
+
+impl RulesetEvent {
+    /// The event as the ruleset event type `E`, if it is one.
+    pub fn get<E: OwnEvent>(&self) -> Option<&E> {
+        self.0.as_any().downcast_ref::<E>()
+    }
+    pub fn describe(&self, n: &Names) -> String {
+        self.0.describe(n)
+    }
+    pub fn cues(&self) -> Vec<Cue> {
+        self.0.cues()
+    }
+}
+
+impl Clone for RulesetEvent {
+    fn clone(&self) -> Self {
+        RulesetEvent(self.0.clone_box())
+    }
+}
+
+impl PartialEq for RulesetEvent {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.eq_dyn(other.0.as_any())
+    }
+}
+
+impl Debug for RulesetEvent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl Serialize for RulesetEvent {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        erased_serde::serialize(&*self.0, serializer)
+    }
+}
+
+/// [`OwnEvent`] as an object: what [`RulesetEvent`] needs of the box.
+trait DynEvent: erased_serde::Serialize + Debug + Send + Sync {
+    fn clone_box(&self) -> Box<dyn DynEvent>;
+    fn as_any(&self) -> &dyn Any;
+    fn eq_dyn(&self, other: &dyn Any) -> bool;
+    fn describe(&self, n: &Names) -> String;
+    fn cues(&self) -> Vec<Cue>;
+}
+
+impl<E: OwnEvent> DynEvent for E {
+    fn clone_box(&self) -> Box<dyn DynEvent> {
+        Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn eq_dyn(&self, other: &dyn Any) -> bool {
+        other.downcast_ref::<E>() == Some(self)
+    }
+    fn describe(&self, n: &Names) -> String {
+        OwnEvent::describe(self, n)
+    }
+    fn cues(&self) -> Vec<Cue> {
+        OwnEvent::cues(self)
+    }
 }

@@ -7,7 +7,7 @@ use std::fmt::Write;
 use crate::rules::battle::{Factions, Roster};
 use crate::rules::components::{Cid, MoveMode};
 use crate::rules::dice::DiceRoll;
-use crate::rules::event::{BattleEvent, EndReason, GearOutcome, Modifier};
+use crate::rules::event::{BattleEvent, EndReason, Modifier};
 
 /// What narration needs to name things.
 pub struct Names<'a> {
@@ -16,10 +16,10 @@ pub struct Names<'a> {
 }
 
 impl Names<'_> {
-    fn who(&self, c: Cid) -> &str {
+    pub fn who(&self, c: Cid) -> &str {
         self.roster.name(c)
     }
-    fn faction(&self, f: u8) -> &str {
+    pub fn faction(&self, f: u8) -> &str {
         self.factions
             .0
             .get(f as usize)
@@ -63,7 +63,8 @@ pub fn mods_text(mods: &[Modifier]) -> String {
     s
 }
 
-fn defense_text(parts: &[Modifier]) -> String {
+/// A defense and its parts: `10 (base) + 2 (DEX), from behind`.
+pub fn defense_text(parts: &[Modifier]) -> String {
     let mut s = String::new();
     for (i, m) in parts.iter().enumerate() {
         if i == 0 {
@@ -95,8 +96,6 @@ pub fn describe(n: &Names, e: &BattleEvent) -> String {
             "=== Bonus round: only those lying in ambush act ===".to_string()
         }
         BattleEvent::RoundStarted { round } => format!("=== Round {round} ==="),
-        BattleEvent::InitiativeRolled { .. } => describe_initiative_rolled(n, e),
-        BattleEvent::TieBroken { .. } => describe_tie_broken(n, e),
         BattleEvent::TurnOrder { .. } => describe_turn_order(n, e),
         BattleEvent::TurnStarted { .. } => describe_turn_started(n, e),
         BattleEvent::Moved { .. } => describe_moved(n, e),
@@ -104,42 +103,23 @@ pub fn describe(n: &Names, e: &BattleEvent) -> String {
         BattleEvent::ConditionAdded { .. } => describe_condition_added(n, e),
         BattleEvent::ConditionRemoved { .. } => describe_condition_removed(n, e),
         BattleEvent::Drew { .. } => describe_drew(n, e),
-        BattleEvent::Reloaded { .. } => describe_reloaded(n, e),
-        BattleEvent::Aimed { .. } => describe_aimed(n, e),
-        BattleEvent::AttackRolled { .. } => describe_attack_rolled(n, e),
-        BattleEvent::ReactionRolled { .. } => describe_reaction_rolled(n, e),
         BattleEvent::ReactionDeclined { .. } => describe_reaction_declined(n, e),
-        BattleEvent::HitLocation { .. } => describe_hit_location(n, e),
         BattleEvent::DamageRolled { .. } => describe_damage_rolled(n, e),
         BattleEvent::Damaged { .. } => describe_damaged(n, e),
         BattleEvent::Fled { .. } => describe_fled(n, e),
         BattleEvent::TurnEnded { .. } => describe_turn_ended(n, e),
         BattleEvent::RoundEnded { .. } => describe_round_ended(n, e),
-        BattleEvent::InitiativeHeld { .. } => describe_initiative_held(n, e),
-        BattleEvent::FirstTurnGiven { .. } => describe_first_turn_given(n, e),
-        BattleEvent::Activated { .. } => describe_activated(n, e),
-        BattleEvent::Passed { .. } => describe_passed(n, e),
-        BattleEvent::SaveRolled { .. } => describe_save_rolled(n, e),
-        BattleEvent::AttackMade { .. } => describe_attack_made(n, e),
-        BattleEvent::AttackMissed { .. } => describe_attack_missed(n, e),
-        BattleEvent::ReactionTaken { .. } => describe_reaction_taken(n, e),
         BattleEvent::TargetChanged { .. } => describe_target_changed(n, e),
-        BattleEvent::ManeuverMade { .. } => describe_maneuver_made(n, e),
         BattleEvent::Grabbed { .. } => describe_grabbed(n, e),
         BattleEvent::Released { .. } => describe_released(n, e),
         BattleEvent::Disarmed { .. } => describe_disarmed(n, e),
         BattleEvent::Displaced { .. } => describe_displaced(n, e),
-        BattleEvent::BlastHits { .. } => describe_blast_hits(n, e),
-        BattleEvent::GearRolled { .. } => describe_gear_rolled(n, e),
         BattleEvent::GearBroken { .. } => describe_gear_broken(n, e),
-        BattleEvent::StuntProposed { .. } => describe_stunt_proposed(n, e),
-        BattleEvent::StuntAccepted { .. } => describe_stunt_accepted(n, e),
         BattleEvent::Mounted { .. } => describe_mounted(n, e),
         BattleEvent::Dismounted { .. } => describe_dismounted(n, e),
-        BattleEvent::TurnHandedOver { .. } => describe_turn_handed_over(n, e),
         BattleEvent::PickedUp { .. } => describe_picked_up(n, e),
-        BattleEvent::TurnReserved { .. } => describe_turn_reserved(n, e),
         BattleEvent::BattleEnded { .. } => describe_battle_ended(n, e),
+        BattleEvent::Ruleset(e) => e.describe(n),
     }
 }
 
@@ -153,41 +133,6 @@ fn describe_battle_started(_n: &Names, e: &BattleEvent) -> String {
         return String::new();
     };
     format!("Battle on {level} under {ruleset}, seed {seed}")
-}
-
-fn describe_initiative_rolled(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::InitiativeRolled {
-        who,
-        roll,
-        modifiers,
-        total,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
-    format!(
-        "Initiative: {} rolls {}{} = {total}  [{rule}]",
-        n.who(*who),
-        dice_text(roll),
-        mods_text(modifiers)
-    )
-}
-
-fn describe_tie_broken(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::TieBroken {
-        between,
-        order,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
-    format!(
-        "Initiative tie between {} broken by a roll-off: {}  [{rule}]",
-        names(n, between),
-        names(n, order)
-    )
 }
 
 fn describe_turn_order(n: &Names, e: &BattleEvent) -> String {
@@ -285,127 +230,11 @@ fn describe_drew(n: &Names, e: &BattleEvent) -> String {
     )
 }
 
-fn describe_reloaded(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::Reloaded {
-        who,
-        weapon,
-        loaded,
-        rule,
-        ..
-    } = e
-    else {
-        return String::new();
-    };
-    format!(
-        "{} reloads the {weapon} ({loaded} loaded)  [{rule}]",
-        n.who(*who)
-    )
-}
-
-fn describe_aimed(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::Aimed {
-        who,
-        target,
-        rounds,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
-    format!(
-        "{} takes aim at {} ({rounds} round{})  [{rule}]",
-        n.who(*who),
-        n.who(*target),
-        if *rounds == 1 { "" } else { "s" }
-    )
-}
-
-fn describe_attack_rolled(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::AttackRolled {
-        attacker,
-        target,
-        weapon,
-        mode,
-        roll,
-        modifiers,
-        total,
-        defense,
-        defense_parts,
-        hit,
-        free,
-        rule,
-        ..
-    } = e
-    else {
-        return String::new();
-    };
-    format!(
-        "{}{} attacks {} with the {weapon}{}: {}{} = {total} vs Defense {defense} = {} -> {}  [{rule}]",
-        if *free { "Free attack: " } else { "" },
-        n.who(*attacker),
-        n.who(*target),
-        if mode != "single" {
-            format!(" ({mode})")
-        } else {
-            String::new()
-        },
-        dice_text(roll),
-        mods_text(modifiers),
-        defense_text(defense_parts),
-        if *hit { "HIT" } else { "miss" }
-    )
-}
-
-fn describe_reaction_rolled(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::ReactionRolled {
-        who,
-        kind,
-        roll,
-        modifiers,
-        total,
-        against,
-        success,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
-    format!(
-        "{} tries to {}: {}{} = {total} vs attack {against} -> {}  [{rule}]",
-        n.who(*who),
-        kind.name(),
-        dice_text(roll),
-        mods_text(modifiers),
-        if *success {
-            "the attack does not go through"
-        } else {
-            "fails"
-        }
-    )
-}
-
 fn describe_reaction_declined(n: &Names, e: &BattleEvent) -> String {
     let BattleEvent::ReactionDeclined { who } = e else {
         return String::new();
     };
     format!("{} does not react", n.who(*who))
-}
-
-fn describe_hit_location(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::HitLocation {
-        target,
-        die,
-        zone,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
-    format!(
-        "Hit location on {}: d10 [{die}] -> {}  [{rule}]",
-        n.who(*target),
-        zone.name()
-    )
 }
 
 fn describe_damage_rolled(n: &Names, e: &BattleEvent) -> String {
@@ -467,157 +296,6 @@ fn describe_round_ended(_n: &Names, e: &BattleEvent) -> String {
     format!("End of round {round}")
 }
 
-fn describe_initiative_held(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::InitiativeHeld {
-        faction,
-        roll,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
-    match roll {
-        Some(r) => format!(
-            "{} holds the initiative (rolled {})  [{rule}]",
-            n.faction(*faction),
-            dice_text(r)
-        ),
-        None => format!(
-            "{} started the fight and holds the initiative  [{rule}]",
-            n.faction(*faction)
-        ),
-    }
-}
-
-fn describe_first_turn_given(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::FirstTurnGiven { by, to, rule } = e else {
-        return String::new();
-    };
-    format!(
-        "{} lets {} act first  [{rule}]",
-        n.faction(*by),
-        n.faction(*to)
-    )
-}
-
-fn describe_activated(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::Activated { faction, who, rule } = e else {
-        return String::new();
-    };
-    format!(
-        "{} take their turn with {}  [{rule}]",
-        n.faction(*faction),
-        n.who(*who)
-    )
-}
-
-fn describe_passed(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::Passed {
-        faction,
-        forced,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
-    format!(
-        "{} {}  [{rule}]",
-        n.faction(*faction),
-        if *forced {
-            "must pass: nobody left to take a turn"
-        } else {
-            "pass"
-        }
-    )
-}
-
-fn describe_save_rolled(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::SaveRolled {
-        who,
-        attribute,
-        roll,
-        target,
-        pass,
-        purpose,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
-    format!(
-        "{} makes {} {attribute} save {purpose}: {} = {} vs {attribute} {target} -> {}  [{rule}]",
-        n.who(*who),
-        if attribute.starts_with(['A', 'E', 'I', 'O', 'U']) {
-            "an"
-        } else {
-            "a"
-        },
-        dice_text(roll),
-        roll.total,
-        if *pass { "pass" } else { "FAIL" }
-    )
-}
-
-fn describe_attack_made(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::AttackMade {
-        attacker,
-        target,
-        weapon,
-        mode,
-        reaction,
-        rule,
-        ..
-    } = e
-    else {
-        return String::new();
-    };
-    format!(
-        "{} {} {} with the {weapon}{}  [{rule}]",
-        n.who(*attacker),
-        if *reaction { "strikes at" } else { "attacks" },
-        n.who(*target),
-        if mode != "strike" {
-            format!(" ({mode})")
-        } else {
-            String::new()
-        }
-    )
-}
-
-fn describe_attack_missed(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::AttackMissed {
-        attacker,
-        target,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
-    format!(
-        "{}'s attack misses {}  [{rule}]",
-        n.who(*attacker),
-        n.who(*target)
-    )
-}
-
-fn describe_reaction_taken(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::ReactionTaken {
-        who,
-        kind,
-        against,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
-    format!(
-        "{} reacts to {}: {}  [{rule}]",
-        n.who(*who),
-        n.who(*against),
-        kind.name()
-    )
-}
-
 fn describe_target_changed(n: &Names, e: &BattleEvent) -> String {
     let BattleEvent::TargetChanged {
         from,
@@ -638,25 +316,6 @@ fn describe_target_changed(n: &Names, e: &BattleEvent) -> String {
         } else {
             ""
         }
-    )
-}
-
-fn describe_maneuver_made(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::ManeuverMade {
-        attacker,
-        target,
-        kind,
-        reaction,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
-    format!(
-        "{} {}tries to {kind} {}  [{rule}]",
-        n.who(*attacker),
-        if *reaction { "strikes back: " } else { "" },
-        n.who(*target)
     )
 }
 
@@ -711,60 +370,6 @@ fn describe_displaced(n: &Names, e: &BattleEvent) -> String {
     )
 }
 
-fn describe_blast_hits(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::BlastHits {
-        attacker,
-        zone,
-        deviated,
-        targets,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
-    format!(
-        "{}'s blast {}hits {zone}: {}  [{rule}]",
-        n.who(*attacker),
-        match deviated {
-            Some(r) => format!("goes astray ({} = {}) and ", dice_text(r), r.total),
-            None => String::new(),
-        },
-        if targets.is_empty() {
-            "nobody".to_string()
-        } else {
-            targets
-                .iter()
-                .map(|t| n.who(*t))
-                .collect::<Vec<_>>()
-                .join(", ")
-        }
-    )
-}
-
-fn describe_gear_rolled(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::GearRolled {
-        who,
-        item,
-        roll,
-        outcome,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
-    format!(
-        "After the fight, {}'s {item}: durability {} = {} -> {}  [{rule}]",
-        n.who(*who),
-        dice_text(roll),
-        roll.total,
-        match outcome {
-            GearOutcome::Fine => "fine",
-            GearOutcome::Damaged => "DAMAGED",
-            GearOutcome::Destroyed => "DESTROYED",
-        }
-    )
-}
-
 fn describe_gear_broken(n: &Names, e: &BattleEvent) -> String {
     let BattleEvent::GearBroken {
         who, item, rule, ..
@@ -773,30 +378,6 @@ fn describe_gear_broken(n: &Names, e: &BattleEvent) -> String {
         return String::new();
     };
     format!("{}'s {item} breaks!  [{rule}]", n.who(*who))
-}
-
-fn describe_stunt_proposed(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::StuntProposed {
-        attacker,
-        target,
-        effect,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
-    format!(
-        "{} offers {} a way out instead of the blow: {effect}  [{rule}]",
-        n.who(*attacker),
-        n.who(*target)
-    )
-}
-
-fn describe_stunt_accepted(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::StuntAccepted { who, effect, rule } = e else {
-        return String::new();
-    };
-    format!("{} accepts: {effect}  [{rule}]", n.who(*who))
 }
 
 fn describe_mounted(n: &Names, e: &BattleEvent) -> String {
@@ -831,17 +412,6 @@ fn describe_dismounted(n: &Names, e: &BattleEvent) -> String {
     )
 }
 
-fn describe_turn_handed_over(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::TurnHandedOver { from, to, rule } = e else {
-        return String::new();
-    };
-    format!(
-        "{} goes on with {}'s turn  [{rule}]",
-        n.who(*to),
-        n.who(*from)
-    )
-}
-
 fn describe_picked_up(n: &Names, e: &BattleEvent) -> String {
     let BattleEvent::PickedUp {
         who, weapon, rule, ..
@@ -850,13 +420,6 @@ fn describe_picked_up(n: &Names, e: &BattleEvent) -> String {
         return String::new();
     };
     format!("{} picks up the {weapon}  [{rule}]", n.who(*who))
-}
-
-fn describe_turn_reserved(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::TurnReserved { who, rule } = e else {
-        return String::new();
-    };
-    format!("{} keeps its turn to react  [{rule}]", n.who(*who))
 }
 
 fn describe_battle_ended(n: &Names, e: &BattleEvent) -> String {
@@ -881,7 +444,8 @@ pub fn end_reason(reason: &EndReason) -> String {
     }
 }
 
-fn names(n: &Names, cids: &[Cid]) -> String {
+/// A list of combatants' names.
+pub fn names(n: &Names, cids: &[Cid]) -> String {
     cids.iter()
         .map(|c| n.who(*c))
         .collect::<Vec<_>>()

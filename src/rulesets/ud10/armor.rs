@@ -3,9 +3,42 @@
 //! Modifiers): what a combatant wears, per body zone. Only ud10 has them.
 
 use bevy::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::rules::components::BodyZone;
+/// Body zones of the d10 hit location table (UD10 "Optional Rule: Body Zones").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BodyZone {
+    Head,
+    LeftArm,
+    RightArm,
+    Trunk,
+    LeftLeg,
+    RightLeg,
+}
+
+impl BodyZone {
+    pub const ALL: [BodyZone; 6] = [
+        BodyZone::Head,
+        BodyZone::LeftArm,
+        BodyZone::RightArm,
+        BodyZone::Trunk,
+        BodyZone::LeftLeg,
+        BodyZone::RightLeg,
+    ];
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            BodyZone::Head => "head",
+            BodyZone::LeftArm => "left arm",
+            BodyZone::RightArm => "right arm",
+            BodyZone::Trunk => "trunk",
+            BodyZone::LeftLeg => "left leg",
+            BodyZone::RightLeg => "right leg",
+        }
+    }
+}
 
 /// Protection of one body zone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]

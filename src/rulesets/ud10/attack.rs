@@ -8,8 +8,9 @@ use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Loadout, WeaponKind};
 use crate::rules::dice::{Dice, DiceRoll, Die};
-use crate::rules::event::{BattleEvent, Modifier, ReactionKind};
+use crate::rules::event::{BattleEvent, Modifier};
 use crate::rules::view;
+use crate::rulesets::ud10::event::{Reaction, Ud10Event};
 
 use super::check::{can_dodge, can_parry};
 use super::damage;
@@ -57,7 +58,7 @@ pub fn execute_attack(
     let hit = total >= n.defense;
     emit(
         world,
-        BattleEvent::AttackRolled {
+        Ud10Event::AttackRolled {
             attacker,
             target,
             weapon: weapon.name.clone(),
@@ -118,8 +119,8 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
     };
     world.resource_mut::<Battle>().prompt = Prompt::Act { actor: p.attacker };
     let kind = match command {
-        Command::Parry => Some(ReactionKind::Parry),
-        Command::Dodge => Some(ReactionKind::Dodge),
+        Command::Parry => Some(Reaction::Parry),
+        Command::Dodge => Some(Reaction::Dodge),
         _ => None,
     };
     let Some(kind) = kind else {
@@ -129,11 +130,11 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
     };
     let s = stats(world, who).cloned();
     let (name, value) = match (kind, &s) {
-        (ReactionKind::Parry, Some(s)) => match s.parry {
+        (Reaction::Parry, Some(s)) => match s.parry {
             Some(v) => ("Parry skill", v),
             None => ("untrained: DEX", s.dex),
         },
-        (ReactionKind::Dodge, Some(s)) => match s.dodge {
+        (Reaction::Dodge, Some(s)) => match s.dodge {
             Some(v) => ("Dodge skill", v),
             None => ("DEX", s.dex),
         },
@@ -147,7 +148,7 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
     let success = total > p.total;
     emit(
         world,
-        BattleEvent::ReactionRolled {
+        Ud10Event::ReactionRolled {
             who,
             kind,
             roll,

@@ -10,6 +10,7 @@ use crate::rules::components::{Condition, Health, Weapon};
 use crate::rules::dice::{Dice, RollOptions};
 use crate::rules::event::BattleEvent;
 use crate::rules::view;
+use crate::rulesets::ud10::event::Ud10Event;
 
 use super::armor::Armor;
 use super::numbers::{
@@ -30,7 +31,7 @@ pub fn hit(world: &mut World, p: &Pending, weapon: &Weapon) {
         let zone = body_zone(die);
         emit(
             world,
-            BattleEvent::HitLocation {
+            Ud10Event::HitLocation {
                 target,
                 die,
                 zone,

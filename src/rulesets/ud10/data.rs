@@ -9,15 +9,13 @@ use bevy::prelude::*;
 use serde::Deserialize;
 
 use crate::data::error::locate;
-use crate::rules::components::{
-    BodyZone, FireMode, Health, Loadout, ReloadCost, Size, Weapon, WeaponKind,
-};
+use crate::rules::components::{FireMode, Health, Loadout, ReloadCost, Size, Weapon, WeaponKind};
 use crate::rules::dice::DiceExpr;
 use crate::rules::error::DataError;
 use crate::rules::level::CombatantDef;
 use crate::rulesets::data::{Files, archetype_gear, load};
 
-use super::armor::{Armor, Protection, Shield};
+use super::armor::{Armor, BodyZone, Protection, Shield};
 use super::settings::Ud10Settings;
 
 /// A UD10 combatant's attributes and combat skills.

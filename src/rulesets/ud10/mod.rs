@@ -10,7 +10,9 @@ pub mod attack;
 pub mod check;
 pub mod damage;
 pub mod data;
+pub mod event;
 pub mod movement;
+pub mod narrate;
 pub mod numbers;
 pub mod preview;
 pub mod query;
@@ -31,6 +33,7 @@ use crate::rules::event::BattleEvent;
 use crate::rules::level::CombatantDef;
 use crate::rules::view;
 use crate::rulesets::skeleton::{self, Ruleset};
+use crate::rulesets::ud10::event::Ud10Event;
 
 use data::Ud10Data;
 use numbers::PendingAttack;
@@ -126,7 +129,7 @@ fn execute(world: &mut World, actor: Cid, command: &Command) {
             };
             emit(
                 world,
-                BattleEvent::Aimed {
+                Ud10Event::Aimed {
                     who: actor,
                     target: *target,
                     rounds,
@@ -143,7 +146,7 @@ fn execute(world: &mut World, actor: Cid, command: &Command) {
             let (name, loaded) = (w.name.clone(), w.loaded + add);
             emit(
                 world,
-                BattleEvent::Reloaded {
+                Ud10Event::Reloaded {
                     who: actor,
                     weapon: name,
                     index: *weapon,

@@ -8,11 +8,12 @@
 use bevy::prelude::*;
 
 use crate::rules::battle::BattleRules;
-use crate::rules::components::{BodyZone, Cid, Condition, Heading, MoveMode, Size, Weapon};
+use crate::rules::components::{Cid, Condition, Heading, MoveMode, Size, Weapon};
 use crate::rules::event::{Modifier, total};
 use crate::rules::level::Facing;
 use crate::rules::map::{Cell, Map, Terrain};
 use crate::rules::view;
+use crate::rulesets::ud10::armor::BodyZone;
 
 use super::armor::Protection;
 use super::check::shield_usable;

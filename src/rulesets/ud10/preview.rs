@@ -6,9 +6,10 @@ use bevy::prelude::*;
 
 use crate::rules::battle::Preview;
 use crate::rules::command::Command;
-use crate::rules::components::{BodyZone, Cid, Health, Loadout, MoveMode, Size};
+use crate::rules::components::{Cid, Health, Loadout, MoveMode, Size};
 use crate::rules::event::Modifier;
 use crate::rules::view::{self, name};
+use crate::rulesets::ud10::armor::BodyZone;
 
 use super::armor::{Armor, Protection, Shield};
 use super::check;

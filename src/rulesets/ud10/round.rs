@@ -10,6 +10,7 @@ use crate::rules::components::{Cid, Condition, Controller, TurnState};
 use crate::rules::dice::Dice;
 use crate::rules::event::{BattleEvent, Modifier};
 use crate::rules::view;
+use crate::rulesets::ud10::event::Ud10Event;
 
 use super::attack::d10;
 use super::query::stats;
@@ -86,7 +87,7 @@ fn roll_initiative(world: &mut World, who: &[Cid]) {
         let total = roll.total + ini;
         emit(
             world,
-            BattleEvent::InitiativeRolled {
+            Ud10Event::InitiativeRolled {
                 who: c,
                 roll,
                 modifiers: vec![Modifier::new("Initiative skill", ini, RULE_INITIATIVE)],
@@ -127,7 +128,7 @@ fn order(world: &mut World, who: &[Cid]) -> Vec<Cid> {
             }
             emit(
                 world,
-                BattleEvent::TieBroken {
+                Ud10Event::TieBroken {
                     between,
                     order: tied.clone(),
                     rule: RULE_TIES,

@@ -1,19 +1,80 @@
-//! What zones' own turn bookkeeping takes from events, after the core's
-//! shared apply: the only place it changes.
+//! What zones' own events change: the only place they change, applied
+//! through the ruleset's `apply` hook after the core's shared apply.
 
 use bevy::prelude::*;
 
-use crate::rules::apply::with;
-use crate::rules::components::TurnState;
+use crate::rules::apply::{face, with};
+use crate::rules::components::{Loadout, TurnState};
 use crate::rules::event::BattleEvent;
+use crate::rulesets::zones::event::ZonesEvent;
 
 pub fn apply(world: &mut World, event: &BattleEvent) {
-    if let BattleEvent::ReactionTaken { who, .. } = event {
-        // §Taking a turn: "A reaction takes the whole turn and doesn't allow
-        // for movement or a bonus action."
-        with::<TurnState>(world, *who, |t| {
-            t.reaction_used = true;
-            t.done = true;
-        });
+    let Some(event) = event.own::<ZonesEvent>() else {
+        return;
+    };
+    match event {
+        ZonesEvent::AttackMade { .. } => apply_attack_made(world, event),
+        ZonesEvent::ManeuverMade { .. } => apply_maneuver_made(world, event),
+        ZonesEvent::ReactionTaken { who, .. } => {
+            // §Taking a turn: "A reaction takes the whole turn and doesn't
+            // allow for movement or a bonus action."
+            with::<TurnState>(world, *who, |t| {
+                t.reaction_used = true;
+                t.done = true;
+            });
+        }
+        ZonesEvent::InitiativeHeld { .. }
+        | ZonesEvent::FirstTurnGiven { .. }
+        | ZonesEvent::Activated { .. }
+        | ZonesEvent::Passed { .. }
+        | ZonesEvent::SaveRolled { .. }
+        | ZonesEvent::AttackMissed { .. }
+        | ZonesEvent::BlastHits { .. }
+        | ZonesEvent::GearRolled { .. }
+        | ZonesEvent::StuntProposed { .. }
+        | ZonesEvent::StuntAccepted { .. }
+        | ZonesEvent::TurnHandedOver { .. }
+        | ZonesEvent::TurnReserved { .. } => {}
+    }
+}
+
+fn apply_attack_made(world: &mut World, event: &ZonesEvent) {
+    let ZonesEvent::AttackMade {
+        attacker,
+        target,
+        weapon_index,
+        reaction,
+        ..
+    } = event
+    else {
+        return;
+    };
+    face(world, *attacker, *target);
+    with::<Loadout>(world, *attacker, |l| {
+        if let Some(w) = l.weapons.get_mut(*weapon_index)
+            && w.is_ranged()
+            && let Some(s) = w.spare.as_mut()
+        {
+            *s = s.saturating_sub(1);
+        }
+    });
+    if !*reaction {
+        with::<TurnState>(world, *attacker, |t| t.action_used = true);
+    }
+}
+
+fn apply_maneuver_made(world: &mut World, event: &ZonesEvent) {
+    let ZonesEvent::ManeuverMade {
+        attacker,
+        target,
+        reaction,
+        ..
+    } = event
+    else {
+        return;
+    };
+    face(world, *attacker, *target);
+    if !*reaction {
+        with::<TurnState>(world, *attacker, |t| t.action_used = true);
     }
 }

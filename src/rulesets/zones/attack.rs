@@ -12,6 +12,7 @@ use crate::rules::components::{Cid, Condition, Health, Weapon};
 use crate::rules::dice::{Dice, DiceExpr, DiceRoll, RollOptions};
 use crate::rules::event::{BattleEvent, Modifier};
 use crate::rules::view;
+use crate::rulesets::zones::event::ZonesEvent;
 
 use super::blast::{ask_blast, declare_blast};
 use super::check::stats;
@@ -52,7 +53,7 @@ pub fn save(
     };
     emit(
         world,
-        BattleEvent::SaveRolled {
+        ZonesEvent::SaveRolled {
             who,
             attribute,
             roll: DiceRoll::one_die(20, r),
@@ -128,7 +129,7 @@ pub fn execute_split(world: &mut World, attacker: Cid, index: usize, shares: &[(
     for &(t, _) in shares {
         emit(
             world,
-            BattleEvent::AttackMade {
+            ZonesEvent::AttackMade {
                 attacker,
                 target: t,
                 weapon: w.name.clone(),
@@ -307,7 +308,7 @@ pub fn execute_attack(world: &mut World, attacker: Cid, target: Cid, weapon: usi
 pub fn execute_maneuver(world: &mut World, attacker: Cid, target: Cid, kind: Maneuver) {
     emit(
         world,
-        BattleEvent::ManeuverMade {
+        ZonesEvent::ManeuverMade {
             attacker,
             target,
             kind: kind.name(),
@@ -343,7 +344,7 @@ pub(super) fn made(
 ) {
     emit(
         world,
-        BattleEvent::AttackMade {
+        ZonesEvent::AttackMade {
             attacker,
             target,
             weapon: w.name.clone(),
@@ -375,7 +376,7 @@ pub(super) fn wit_to_hit(
     }
     emit(
         world,
-        BattleEvent::AttackMissed {
+        ZonesEvent::AttackMissed {
             attacker,
             target,
             rule,
@@ -427,7 +428,7 @@ pub(super) fn declare_attack(
         // whether to react."
         emit(
             world,
-            BattleEvent::StuntProposed {
+            ZonesEvent::StuntProposed {
                 attacker,
                 target,
                 effect: stunt_effect(mode),

@@ -9,9 +9,10 @@ use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Weapon};
 use crate::rules::dice::{Dice, DiceRoll};
-use crate::rules::event::{BattleEvent, ReactionKind};
+use crate::rules::event::BattleEvent;
 use crate::rules::map::Map;
 use crate::rules::view;
+use crate::rulesets::zones::event::{Reaction, ZonesEvent};
 
 use super::attack::{Blow, blow, finish, land, made, roll_damage, roll_times, save, wit_to_hit};
 use super::check::stats;
@@ -59,7 +60,7 @@ pub(super) fn declare_blast(
             if around.is_empty() {
                 emit(
                     world,
-                    BattleEvent::AttackMissed {
+                    ZonesEvent::AttackMissed {
                         attacker,
                         target,
                         rule: RULE_BLAST,
@@ -76,7 +77,7 @@ pub(super) fn declare_blast(
     let zone_name = world.resource::<Map>().zones()[hit_zone].name.clone();
     emit(
         world,
-        BattleEvent::BlastHits {
+        ZonesEvent::BlastHits {
             attacker,
             zone: zone_name,
             deviated,
@@ -129,7 +130,7 @@ pub(super) fn blast_answer(world: &mut World, who: Cid, command: &Command) {
     b.asking.retain(|t| *t != who);
     match command {
         Command::Dodge => {
-            taken(world, who, ReactionKind::Dodge, b.attacker, RULE_DODGE);
+            taken(world, who, Reaction::Dodge, b.attacker, RULE_DODGE);
             if !dodge(world, who, b.attacker) {
                 // Still in the blast.
             } else {
@@ -137,7 +138,7 @@ pub(super) fn blast_answer(world: &mut World, who: Cid, command: &Command) {
             }
         }
         Command::Counter { weapon } if b.counter.is_none() => {
-            taken(world, who, ReactionKind::Counter, b.attacker, RULE_COUNTER);
+            taken(world, who, Reaction::Counter, b.attacker, RULE_COUNTER);
             b.counter = Some((who, *weapon));
         }
         _ => emit(world, BattleEvent::ReactionDeclined { who }),
@@ -248,7 +249,7 @@ pub(super) fn resolve_multi(world: &mut World, b: &BlastState, blows: Vec<Blow>)
     {
         emit(
             world,
-            BattleEvent::AttackMade {
+            ZonesEvent::AttackMade {
                 attacker: c,
                 target: b.attacker,
                 weapon: wc.name.clone(),

@@ -14,8 +14,9 @@ use crate::rules::apply::emit;
 use crate::rules::battle::BattleLog;
 use crate::rules::components::{Cid, Loadout, Weapon};
 use crate::rules::dice::{Dice, DiceRoll};
-use crate::rules::event::{BattleEvent, GearOutcome};
+use crate::rules::event::BattleEvent;
 use crate::rules::view;
+use crate::rulesets::zones::event::{GearOutcome, ZonesEvent};
 
 use super::check::stats;
 use super::settings::ZonesSettings;
@@ -33,24 +34,21 @@ pub fn used_items(world: &World) -> Vec<(Cid, String)> {
         }
     };
     for ev in &world.resource::<BattleLog>().events {
-        match ev {
-            BattleEvent::AttackMade {
-                attacker, weapon, ..
-            } => {
-                let natural = view::get::<Loadout>(world, *attacker)
-                    .is_some_and(|l| l.weapons.iter().any(|w| w.name == *weapon && w.hands == 0));
-                if !natural {
-                    add(*attacker, weapon.clone());
-                }
+        if let Some(ZonesEvent::AttackMade {
+            attacker, weapon, ..
+        }) = ev.own()
+        {
+            let natural = view::get::<Loadout>(world, *attacker)
+                .is_some_and(|l| l.weapons.iter().any(|w| w.name == *weapon && w.hands == 0));
+            if !natural {
+                add(*attacker, weapon.clone());
             }
-            BattleEvent::Damaged { target, .. } => {
-                if let Some(s) = stats(world, *target) {
-                    for a in &s.armour_names {
-                        add(*target, a.clone());
-                    }
-                }
+        } else if let BattleEvent::Damaged { target, .. } = ev
+            && let Some(s) = stats(world, *target)
+        {
+            for a in &s.armour_names {
+                add(*target, a.clone());
             }
-            _ => {}
         }
     }
     used
@@ -76,7 +74,7 @@ pub fn aftermath(world: &mut World) {
         };
         emit(
             world,
-            BattleEvent::GearRolled {
+            ZonesEvent::GearRolled {
                 who,
                 item,
                 roll: DiceRoll::one_die(sides, r),
@@ -108,18 +106,21 @@ pub fn broken(world: &World, who: Cid, item: &str) -> bool {
 pub fn gear_report(log: &BattleLog, who: Cid) -> Vec<(String, &'static str)> {
     log.events
         .iter()
-        .filter_map(|ev| match ev {
-            BattleEvent::GearRolled {
-                who: w,
-                item,
-                outcome,
-                ..
-            } if *w == who => match outcome {
+        .filter_map(|ev| match (ev, ev.own()) {
+            (
+                _,
+                Some(ZonesEvent::GearRolled {
+                    who: w,
+                    item,
+                    outcome,
+                    ..
+                }),
+            ) if *w == who => match outcome {
                 GearOutcome::Fine => None,
                 GearOutcome::Damaged => Some((item.clone(), "damaged")),
                 GearOutcome::Destroyed => Some((item.clone(), "destroyed")),
             },
-            BattleEvent::GearBroken { who: w, item, .. } if *w == who => {
+            (BattleEvent::GearBroken { who: w, item, .. }, _) if *w == who => {
                 Some((item.clone(), "broken"))
             }
             _ => None,
@@ -142,7 +143,7 @@ pub fn after_note(world: &World, who: Cid) -> Option<String> {
     }
     log.events
         .iter()
-        .any(|ev| matches!(ev, BattleEvent::GearRolled { who: w, .. } if *w == who))
+        .any(|ev| matches!(ev.own(), Some(ZonesEvent::GearRolled { who: w, .. }) if *w == who))
         .then(|| "gear intact".to_string())
 }
 

@@ -10,11 +10,13 @@ pub mod attack;
 pub mod blast;
 pub mod check;
 pub mod data;
+pub mod event;
 pub mod gear;
 pub mod maneuvers;
 pub mod morale;
 pub mod mounts;
 pub mod movement;
+pub mod narrate;
 pub mod nonlethal;
 pub mod odds;
 pub mod opportunity;
@@ -41,6 +43,7 @@ use crate::rules::event::BattleEvent;
 use crate::rules::level::CombatantDef;
 use crate::rules::view;
 use crate::rulesets::skeleton::{self, Ruleset};
+use crate::rulesets::zones::event::ZonesEvent;
 
 use data::ZonesData;
 use round::ZonesRound;
@@ -173,7 +176,7 @@ fn execute_command(world: &mut World, actor: Cid, command: &Command) {
             if let Prompt::Activate { faction, .. } = world.resource::<Battle>().prompt {
                 emit(
                     world,
-                    BattleEvent::Passed {
+                    ZonesEvent::Passed {
                         faction,
                         forced: false,
                         rule: round::RULE_PROCEDURE,
@@ -187,7 +190,7 @@ fn execute_command(world: &mut World, actor: Cid, command: &Command) {
             if let Prompt::Activate { faction, .. } = world.resource::<Battle>().prompt {
                 emit(
                     world,
-                    BattleEvent::FirstTurnGiven {
+                    ZonesEvent::FirstTurnGiven {
                         by: faction,
                         to: *to,
                         rule: round::RULE_PROCEDURE,

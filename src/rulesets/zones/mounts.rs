@@ -34,6 +34,7 @@ use crate::rules::components::{Cid, Condition};
 use crate::rules::event::BattleEvent;
 use crate::rules::map::Cell;
 use crate::rules::view;
+use crate::rulesets::zones::event::ZonesEvent;
 
 use super::attack::save;
 use super::check::stats;
@@ -168,7 +169,7 @@ pub fn tidy_riders(world: &mut World) {
 pub fn reserve(world: &mut World, who: Cid) {
     emit(
         world,
-        BattleEvent::TurnReserved {
+        ZonesEvent::TurnReserved {
             who,
             rule: RULE_MOUNTS,
         },
@@ -190,7 +191,7 @@ pub fn hand_over(world: &mut World, from: Cid, to: Cid) {
     }
     emit(
         world,
-        BattleEvent::TurnHandedOver {
+        ZonesEvent::TurnHandedOver {
             from,
             to,
             rule: RULE_MOUNTS,
@@ -218,7 +219,7 @@ pub fn next_of_pair(world: &mut World, who: Cid) -> bool {
         world.resource_mut::<ZonesRound>().turn = next;
         emit(
             world,
-            BattleEvent::TurnHandedOver {
+            ZonesEvent::TurnHandedOver {
                 from: who,
                 to,
                 rule: RULE_MOUNTS,

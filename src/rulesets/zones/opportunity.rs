@@ -7,8 +7,9 @@ use crate::rules::apply::emit;
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::Cid;
-use crate::rules::event::{BattleEvent, ReactionKind};
+use crate::rules::event::BattleEvent;
 use crate::rules::view;
+use crate::rulesets::zones::event::{Reaction, ZonesEvent};
 
 use super::attack::{blow, land, wit_to_hit};
 use super::movement::resume_move;
@@ -57,14 +58,14 @@ pub(super) fn opportunity_answer(world: &mut World, who: Cid, command: &Command)
             taken(
                 world,
                 who,
-                ReactionKind::Opportunity,
+                Reaction::Opportunity,
                 mover,
                 super::reach::RULE_OPPORTUNITY,
             );
             if let Some(w) = self::weapon(world, who, *weapon) {
                 emit(
                     world,
-                    BattleEvent::AttackMade {
+                    ZonesEvent::AttackMade {
                         attacker: who,
                         target: mover,
                         weapon: w.name.clone(),

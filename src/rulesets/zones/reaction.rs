@@ -7,8 +7,9 @@ use crate::rules::apply::emit;
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::{Command, Maneuver};
 use crate::rules::components::Cid;
-use crate::rules::event::{BattleEvent, ReactionKind};
+use crate::rules::event::BattleEvent;
 use crate::rules::view;
+use crate::rulesets::zones::event::{Reaction, ZonesEvent};
 
 use super::attack::{Blow, ask_target, blow, finish, hit, land, save, wit_to_hit};
 use super::blast::blast_answer;
@@ -68,20 +69,14 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
             ask_guard(world, state);
         }
         (Stage::Target, Command::Dodge) => {
-            taken(world, who, ReactionKind::Dodge, state.attacker, RULE_DODGE);
+            taken(world, who, Reaction::Dodge, state.attacker, RULE_DODGE);
             if dodge(world, who, state.attacker) {
                 hit(world, &state);
             }
             finish(world);
         }
         (Stage::Target, Command::Counter { .. } | Command::CounterManeuver { .. }) => {
-            taken(
-                world,
-                who,
-                ReactionKind::Counter,
-                state.attacker,
-                RULE_COUNTER,
-            );
+            taken(world, who, Reaction::Counter, state.attacker, RULE_COUNTER);
             let strike = match command {
                 Command::CounterManeuver { kind } => Strike::Maneuver(*kind),
                 Command::Counter { weapon } => Strike::Blow(*weapon),
@@ -91,13 +86,7 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
             finish(world);
         }
         (Stage::Target, Command::HideBehind { who: other }) => {
-            taken(
-                world,
-                who,
-                ReactionKind::HideBehind,
-                state.attacker,
-                RULE_HIDE,
-            );
+            taken(world, who, Reaction::HideBehind, state.attacker, RULE_HIDE);
             emit(
                 world,
                 BattleEvent::TargetChanged {
@@ -114,7 +103,7 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
             ask_target(world, state);
         }
         (Stage::Guard, Command::Guard) => {
-            taken(world, who, ReactionKind::Guard, state.attacker, RULE_GUARD);
+            taken(world, who, Reaction::Guard, state.attacker, RULE_GUARD);
             emit(
                 world,
                 BattleEvent::TargetChanged {
@@ -143,7 +132,7 @@ pub(super) fn dodge(world: &mut World, who: Cid, attacker: Cid) -> bool {
     if save(world, who, "AGI", agi, "to dodge", RULE_DODGE) {
         emit(
             world,
-            BattleEvent::AttackMissed {
+            ZonesEvent::AttackMissed {
                 attacker,
                 target: who,
                 rule: RULE_DODGE,
@@ -155,16 +144,10 @@ pub(super) fn dodge(world: &mut World, who: Cid, attacker: Cid) -> bool {
     }
 }
 
-pub(super) fn taken(
-    world: &mut World,
-    who: Cid,
-    kind: ReactionKind,
-    against: Cid,
-    rule: &'static str,
-) {
+pub(super) fn taken(world: &mut World, who: Cid, kind: Reaction, against: Cid, rule: &'static str) {
     emit(
         world,
-        BattleEvent::ReactionTaken {
+        ZonesEvent::ReactionTaken {
             who,
             kind,
             against,
@@ -196,7 +179,7 @@ pub(super) fn counter(world: &mut World, state: &AttackState, answer: Strike) {
             };
             emit(
                 world,
-                BattleEvent::AttackMade {
+                ZonesEvent::AttackMade {
                     attacker: t,
                     target: a,
                     weapon: wt.name.clone(),
@@ -215,7 +198,7 @@ pub(super) fn counter(world: &mut World, state: &AttackState, answer: Strike) {
         Strike::Maneuver(kind) => {
             emit(
                 world,
-                BattleEvent::ManeuverMade {
+                ZonesEvent::ManeuverMade {
                     attacker: t,
                     target: a,
                     kind: kind.name(),

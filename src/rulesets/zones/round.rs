@@ -11,6 +11,7 @@ use crate::rules::components::{Cid, Condition, Health, TurnState};
 use crate::rules::dice::{Dice, DiceExpr, RollOptions};
 use crate::rules::event::BattleEvent;
 use crate::rules::view;
+use crate::rulesets::zones::event::ZonesEvent;
 
 pub const RULE_PROCEDURE: &str = "zones §Combat procedure";
 pub const RULE_INITIATIVE: &str =
@@ -127,7 +128,7 @@ fn choose_holder(world: &mut World) {
     };
     emit(
         world,
-        BattleEvent::InitiativeHeld {
+        ZonesEvent::InitiativeHeld {
             faction: holder,
             roll,
             rule: RULE_INITIATIVE,
@@ -231,7 +232,7 @@ pub fn next_activation(world: &mut World) {
         if anyone {
             emit(
                 world,
-                BattleEvent::Passed {
+                ZonesEvent::Passed {
                     faction: next,
                     forced: true,
                     rule: RULE_PROCEDURE,
@@ -255,7 +256,7 @@ pub fn pass_on(world: &mut World, faction: u8) {
 pub fn activate(world: &mut World, faction: u8, who: Cid) {
     emit(
         world,
-        BattleEvent::Activated {
+        ZonesEvent::Activated {
             faction,
             who,
             rule: RULE_PROCEDURE,

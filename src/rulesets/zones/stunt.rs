@@ -7,6 +7,7 @@ use crate::rules::apply::emit;
 use crate::rules::components::{Condition, Loadout};
 use crate::rules::event::BattleEvent;
 use crate::rules::view;
+use crate::rulesets::zones::event::ZonesEvent;
 
 use super::data::MODE_STUNT_DISARM;
 use super::nonlethal::tidy_holds;
@@ -19,7 +20,7 @@ pub(super) fn accept_stunt(world: &mut World, state: &AttackState) {
     let effect = stunt_effect(state.mode);
     emit(
         world,
-        BattleEvent::StuntAccepted {
+        ZonesEvent::StuntAccepted {
             who,
             effect,
             rule: RULE_STUNT,

@@ -16,7 +16,7 @@ use crate::rules::battle::{
 };
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Controller, Loadout};
-use crate::rules::event::BattleEvent;
+use crate::rules::event::{BattleEvent, Cue};
 use crate::rules::narrate::{Names, describe};
 use crate::rules::view;
 
@@ -719,7 +719,12 @@ fn combat_log(ui: &mut egui::Ui, world: &World) {
                     BattleEvent::Damaged { .. } => {
                         egui::RichText::new(text).color(egui::Color32::from_rgb(255, 140, 120))
                     }
-                    BattleEvent::AttackRolled { hit: true, .. } => {
+                    BattleEvent::Ruleset(own)
+                        if own
+                            .cues()
+                            .iter()
+                            .any(|c| matches!(c, Cue::Strike { landed: true, .. })) =>
+                    {
                         egui::RichText::new(text).color(egui::Color32::from_rgb(250, 220, 120))
                     }
                     _ => egui::RichText::new(text),

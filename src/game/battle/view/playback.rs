@@ -11,8 +11,8 @@ use crate::game::battle::logic::{Pacing, Playback};
 use crate::game::session::{Screen, Speed};
 use crate::rules::battle::{BattleLog, Roster};
 use crate::rules::components::{Cid, Condition, Conditions, Health, Position, Riding};
-use crate::rules::event::BattleEvent;
-use crate::rules::map::Map;
+use crate::rules::event::{BattleEvent, Cue, Tone};
+use crate::rules::map::{Cell, Map};
 
 use super::cell_to_world;
 
@@ -226,10 +226,81 @@ fn apply(
     commands: &mut Commands,
     floats: bool,
 ) -> Option<(Anim, f32)> {
-    let at = |shown: &Shown, c: Cid| shown.get(c).map_or(Vec2::ZERO, |s| s.pos);
-    let mut float = |pos: Vec2, text: String, colour: Color, size: f32| {
-        if floats {
-            commands.spawn((
+    let mut stage = Stage {
+        map,
+        shown,
+        commands,
+        floats,
+    };
+    match e {
+        BattleEvent::TurnStarted { who } => {
+            tl.focus = Some(*who);
+            tl.focus_new = true;
+            Some((Anim::Wait, 0.12))
+        }
+        BattleEvent::RoundStarted { .. } => Some((Anim::Wait, 0.3)),
+        BattleEvent::Moved {
+            who, from, path, ..
+        } => Some(stage.moved(*who, *from, path)),
+        // Pushed, dragged or swapped: moved by someone else.
+        BattleEvent::Displaced { who, from, to, .. } => Some(stage.displaced(*who, *from, *to)),
+        BattleEvent::TargetChanged {
+            from,
+            to,
+            swapped: true,
+            ..
+        } => Some(stage.swapped(*from, *to)),
+        BattleEvent::Mounted { who, mount, .. } => Some(stage.mounted(*who, *mount)),
+        BattleEvent::Dismounted {
+            who, to, thrown, ..
+        } => Some(stage.dismounted(*who, *to, *thrown)),
+        // A ruleset's own event: what its cues say.
+        BattleEvent::Ruleset(own) => own.cues().into_iter().map(|c| stage.cue(c)).last(),
+        BattleEvent::Damaged {
+            target,
+            hp_loss,
+            ep_loss,
+            hp_after,
+            ep_after,
+            ..
+        } => Some(stage.damaged(*target, (*hp_loss, *ep_loss), (*hp_after, *ep_after))),
+        BattleEvent::ConditionAdded { who, condition, .. } => {
+            stage.condition_added(*who, *condition)
+        }
+        BattleEvent::ConditionRemoved { who, condition, .. } => {
+            if let Some(s) = stage.shown.get_mut(*who) {
+                s.conds.remove(*condition);
+            }
+            None
+        }
+        BattleEvent::Fled { who, .. } => Some(stage.fled(*who)),
+        BattleEvent::Drew { who, weapon, .. } => {
+            stage.say(*who, format!("draws {weapon}"), Tone::Plain);
+            Some((Anim::Wait, 0.25))
+        }
+        BattleEvent::BattleEnded { .. } => Some((Anim::Wait, 0.6)),
+        _ => None,
+    }
+}
+
+/// What playing an event back touches: the board's shown state and the
+/// floating text it spawns.
+struct Stage<'a, 'w, 's> {
+    map: &'a Map,
+    shown: &'a mut Shown,
+    commands: &'a mut Commands<'w, 's>,
+    /// Animate (floating text, movement) rather than jump to the end.
+    floats: bool,
+}
+
+impl Stage<'_, '_, '_> {
+    fn at(&self, c: Cid) -> Vec2 {
+        self.shown.get(c).map_or(Vec2::ZERO, |s| s.pos)
+    }
+
+    fn float(&mut self, pos: Vec2, text: String, colour: Color, size: f32) {
+        if self.floats {
+            self.commands.spawn((
                 Text2d::new(text),
                 TextFont {
                     font_size: bevy::text::FontSize::Px(size),
@@ -241,216 +312,151 @@ fn apply(
                 DespawnOnExit(Screen::Battle),
             ));
         }
-    };
-    match e {
-        BattleEvent::TurnStarted { who } => {
-            tl.focus = Some(*who);
-            tl.focus_new = true;
-            Some((Anim::Wait, 0.12))
-        }
-        BattleEvent::RoundStarted { .. } => Some((Anim::Wait, 0.3)),
-        BattleEvent::Moved {
-            who, from, path, ..
-        } => {
-            let mut points = vec![cell_to_world(map, *from)];
-            points.extend(path.iter().map(|c| cell_to_world(map, *c)));
-            let dur = MOVE_PER_CELL * path.len() as f32;
-            if let Some(last) = points.last()
-                && !floats
-            {
-                shown.place(*who, *last);
-            }
-            Some((Anim::Move { cid: *who, points }, dur))
-        }
-        // Pushed, dragged or swapped: moved by someone else.
-        BattleEvent::Displaced { who, from, to, .. } => {
-            let points = vec![cell_to_world(map, *from), cell_to_world(map, *to)];
-            if !floats {
-                shown.place(*who, points[1]);
-            }
-            Some((Anim::Move { cid: *who, points }, MOVE_PER_CELL * 2.0))
-        }
-        BattleEvent::TargetChanged {
-            from,
-            to,
-            swapped: true,
-            ..
-        } => {
-            let (a, b) = (at(shown, *from), at(shown, *to));
-            shown.place(*from, b);
-            shown.place(*to, a);
-            Some((Anim::Wait, 0.3))
-        }
-        BattleEvent::Mounted { who, mount, .. } => {
-            let p = at(shown, *mount);
-            if let Some(s) = shown.get_mut(*who) {
-                s.riding = Some(*mount);
-                s.pos = p;
-            }
-            float(p, "mounts".into(), Color::WHITE, 16.0);
-            Some((Anim::Wait, 0.3))
-        }
-        BattleEvent::Dismounted {
-            who, to, thrown, ..
-        } => {
-            let p = cell_to_world(map, *to);
-            if let Some(s) = shown.get_mut(*who) {
-                s.riding = None;
-                s.pos = p;
-            }
-            if *thrown {
-                float(p, "THROWN".into(), Color::srgb(1.0, 0.6, 0.4), 18.0);
-            }
-            Some((Anim::Wait, 0.3))
-        }
-        BattleEvent::AttackRolled {
-            attacker,
-            target,
-            total,
-            defense,
-            hit,
-            free,
-            ..
-        } => {
-            let a = at(shown, *attacker);
-            let t = at(shown, *target);
-            let text = if *hit {
-                format!(
-                    "{}HIT {total} vs {defense}",
-                    if *free { "free attack: " } else { "" }
-                )
-            } else {
-                format!("miss {total} vs {defense}")
-            };
-            let col = if *hit {
-                Color::srgb(1.0, 0.85, 0.3)
-            } else {
-                Color::srgb(0.8, 0.8, 0.85)
-            };
-            float(t, text, col, 20.0);
-            Some((
-                Anim::Lunge {
-                    cid: *attacker,
-                    dir: (t - a).normalize_or_zero(),
-                },
-                0.45,
-            ))
-        }
-        BattleEvent::ReactionRolled {
-            who,
-            kind,
-            success,
-            total,
-            against,
-            ..
-        } => {
-            let what = kind.name();
-            let text = if *success {
-                format!("{} {total} > {against}!", what.to_uppercase())
-            } else {
-                format!("{what} fails {total}")
-            };
-            float(
-                at(shown, *who) + Vec2::new(0.0, 18.0),
+    }
+
+    /// A line over `who`: white for something done, blue for a reaction.
+    fn say(&mut self, who: Cid, text: String, tone: Tone) {
+        match tone {
+            Tone::Plain => self.float(self.at(who), text, Color::WHITE, 16.0),
+            Tone::Reaction => self.float(
+                self.at(who) + Vec2::new(0.0, 18.0),
                 text,
                 Color::srgb(0.6, 0.85, 1.0),
                 18.0,
-            );
-            Some((Anim::Wait, 0.4))
+            ),
         }
-        BattleEvent::Damaged {
-            target,
-            hp_loss,
-            ep_loss,
-            hp_after,
-            ep_after,
-            ..
-        } => {
-            let p = at(shown, *target);
-            if let Some(s) = shown.get_mut(*target) {
-                s.hp = *hp_after;
-                s.ep = *ep_after;
-                s.flash = if *hp_loss > 0 { 0.35 } else { 0.0 };
-            }
-            let text = match (*hp_loss, *ep_loss) {
-                (0, 0) => "no damage".to_string(),
-                (h, 0) => format!("-{h} HP"),
-                (0, e) => format!("-{e} EP"),
-                (h, e) => format!("-{h} HP  -{e} EP"),
-            };
-            float(
-                p + Vec2::new(0.0, -26.0),
+    }
+
+    fn moved(&mut self, who: Cid, from: Cell, path: &[Cell]) -> (Anim, f32) {
+        let mut points = vec![cell_to_world(self.map, from)];
+        points.extend(path.iter().map(|c| cell_to_world(self.map, *c)));
+        let dur = MOVE_PER_CELL * path.len() as f32;
+        if let Some(last) = points.last()
+            && !self.floats
+        {
+            self.shown.place(who, *last);
+        }
+        (Anim::Move { cid: who, points }, dur)
+    }
+
+    fn displaced(&mut self, who: Cid, from: Cell, to: Cell) -> (Anim, f32) {
+        let points = vec![cell_to_world(self.map, from), cell_to_world(self.map, to)];
+        if !self.floats {
+            self.shown.place(who, points[1]);
+        }
+        (Anim::Move { cid: who, points }, MOVE_PER_CELL * 2.0)
+    }
+
+    fn swapped(&mut self, from: Cid, to: Cid) -> (Anim, f32) {
+        let (a, b) = (self.at(from), self.at(to));
+        self.shown.place(from, b);
+        self.shown.place(to, a);
+        (Anim::Wait, 0.3)
+    }
+
+    fn mounted(&mut self, who: Cid, mount: Cid) -> (Anim, f32) {
+        let p = self.at(mount);
+        if let Some(s) = self.shown.get_mut(who) {
+            s.riding = Some(mount);
+            s.pos = p;
+        }
+        self.float(p, "mounts".into(), Color::WHITE, 16.0);
+        (Anim::Wait, 0.3)
+    }
+
+    fn dismounted(&mut self, who: Cid, to: Cell, thrown: bool) -> (Anim, f32) {
+        let p = cell_to_world(self.map, to);
+        if let Some(s) = self.shown.get_mut(who) {
+            s.riding = None;
+            s.pos = p;
+        }
+        if thrown {
+            self.float(p, "THROWN".into(), Color::srgb(1.0, 0.6, 0.4), 18.0);
+        }
+        (Anim::Wait, 0.3)
+    }
+
+    fn cue(&mut self, cue: Cue) -> (Anim, f32) {
+        match cue {
+            Cue::Strike {
+                attacker,
+                target,
                 text,
-                Color::srgb(1.0, 0.35, 0.3),
-                24.0,
-            );
-            Some((Anim::Wait, 0.5))
-        }
-        BattleEvent::ConditionAdded { who, condition, .. } => {
-            if let Some(s) = shown.get_mut(*who) {
-                s.conds.insert(*condition);
+                landed,
+            } => {
+                let (a, t) = (self.at(attacker), self.at(target));
+                let col = if landed {
+                    Color::srgb(1.0, 0.85, 0.3)
+                } else {
+                    Color::srgb(0.8, 0.8, 0.85)
+                };
+                self.float(t, text, col, 20.0);
+                let dir = (t - a).normalize_or_zero();
+                (Anim::Lunge { cid: attacker, dir }, 0.45)
             }
-            if matches!(
-                condition,
-                Condition::Dead | Condition::Unconscious | Condition::Surrendered
-            ) {
-                float(
-                    at(shown, *who) + Vec2::new(0.0, 8.0),
-                    condition.name().to_uppercase(),
-                    Color::srgb(1.0, 0.5, 0.5),
-                    22.0,
-                );
-                return Some((Anim::Wait, 0.45));
+            Cue::Say { who, text, tone } => {
+                self.say(who, text, tone);
+                let wait = match tone {
+                    Tone::Plain => 0.25,
+                    Tone::Reaction => 0.4,
+                };
+                (Anim::Wait, wait)
             }
-            None
         }
-        BattleEvent::ConditionRemoved { who, condition, .. } => {
-            if let Some(s) = shown.get_mut(*who) {
-                s.conds.remove(*condition);
-            }
-            None
+    }
+
+    /// `loss` and `after`: (HP, EP).
+    fn damaged(&mut self, target: Cid, loss: (i32, i32), after: (i32, i32)) -> (Anim, f32) {
+        let p = self.at(target);
+        if let Some(s) = self.shown.get_mut(target) {
+            (s.hp, s.ep) = after;
+            s.flash = if loss.0 > 0 { 0.35 } else { 0.0 };
         }
-        BattleEvent::Fled { who, .. } => {
-            if let Some(s) = shown.get_mut(*who) {
-                s.conds.insert(Condition::Fled);
-            }
-            float(
-                at(shown, *who),
-                "FLED".into(),
-                Color::srgb(0.6, 1.0, 0.6),
-                22.0,
-            );
-            Some((Anim::Wait, 0.4))
+        let text = match loss {
+            (0, 0) => "no damage".to_string(),
+            (h, 0) => format!("-{h} HP"),
+            (0, e) => format!("-{e} EP"),
+            (h, e) => format!("-{h} HP  -{e} EP"),
+        };
+        self.float(
+            p + Vec2::new(0.0, -26.0),
+            text,
+            Color::srgb(1.0, 0.35, 0.3),
+            24.0,
+        );
+        (Anim::Wait, 0.5)
+    }
+
+    fn condition_added(&mut self, who: Cid, condition: Condition) -> Option<(Anim, f32)> {
+        if let Some(s) = self.shown.get_mut(who) {
+            s.conds.insert(condition);
         }
-        BattleEvent::Drew { who, weapon, .. } => {
-            float(
-                at(shown, *who),
-                format!("draws {weapon}"),
-                Color::WHITE,
-                16.0,
-            );
-            Some((Anim::Wait, 0.25))
+        if !matches!(
+            condition,
+            Condition::Dead | Condition::Unconscious | Condition::Surrendered
+        ) {
+            return None;
         }
-        BattleEvent::Reloaded { who, weapon, .. } => {
-            float(
-                at(shown, *who),
-                format!("reloads {weapon}"),
-                Color::WHITE,
-                16.0,
-            );
-            Some((Anim::Wait, 0.25))
+        self.float(
+            self.at(who) + Vec2::new(0.0, 8.0),
+            condition.name().to_uppercase(),
+            Color::srgb(1.0, 0.5, 0.5),
+            22.0,
+        );
+        Some((Anim::Wait, 0.45))
+    }
+
+    fn fled(&mut self, who: Cid) -> (Anim, f32) {
+        if let Some(s) = self.shown.get_mut(who) {
+            s.conds.insert(Condition::Fled);
         }
-        BattleEvent::Aimed { who, rounds, .. } => {
-            float(
-                at(shown, *who),
-                format!("aims ({rounds})"),
-                Color::WHITE,
-                16.0,
-            );
-            Some((Anim::Wait, 0.25))
-        }
-        BattleEvent::BattleEnded { .. } => Some((Anim::Wait, 0.6)),
-        _ => None,
+        self.float(
+            self.at(who),
+            "FLED".into(),
+            Color::srgb(0.6, 1.0, 0.6),
+            22.0,
+        );
+        (Anim::Wait, 0.4)
     }
 }
 

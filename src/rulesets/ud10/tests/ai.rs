@@ -116,7 +116,7 @@ fn a_hopeless_ai_retreats_from_melee() {
     );
     assert!(
         !ev.iter()
-            .any(|e| matches!(e, BattleEvent::AttackRolled { .. }))
+            .any(|e| matches!(e.own::<Ud10Event>(), Some(Ud10Event::AttackRolled { .. })))
     );
 }
 

@@ -62,14 +62,14 @@ fn volley_mode_uses_three_shots_and_its_own_damage_code() {
         },
     );
     let ev = since(&e, at);
-    match &ev[0] {
-        BattleEvent::AttackRolled {
+    match ev[0].own::<Ud10Event>() {
+        Some(Ud10Event::AttackRolled {
             modifiers,
             shots,
             mode,
             total,
             ..
-        } => {
+        }) => {
             assert_eq!(mode, "volley");
             assert_eq!(*shots, 3);
             assert_eq!(

@@ -30,23 +30,23 @@ fn whole_damage_pipeline_with_exploding_ten() {
     );
     cmd(&mut e, b, Command::NoReaction);
     let ev = since(&e, at);
-    match &ev[0] {
-        BattleEvent::AttackRolled {
+    match ev[0].own::<Ud10Event>() {
+        Some(Ud10Event::AttackRolled {
             total,
             defense,
             hit,
             ..
-        } => assert_eq!((*total, *defense, *hit), (13, 13, true)),
+        }) => assert_eq!((*total, *defense, *hit), (13, 13, true)),
         other => panic!("{other:?}"),
     }
     assert!(matches!(ev[1], BattleEvent::ReactionDeclined { .. }));
     assert!(matches!(
-        ev[2],
-        BattleEvent::HitLocation {
+        ev[2].own::<Ud10Event>(),
+        Some(Ud10Event::HitLocation {
             die: 5,
             zone: BodyZone::Trunk,
             ..
-        }
+        })
     ));
     match &ev[3] {
         BattleEvent::DamageRolled { roll, .. } => {
@@ -112,12 +112,12 @@ fn one_below_defense_misses() {
     let ev = since(&e, at);
     assert_eq!(ev.len(), 1);
     assert!(matches!(
-        ev[0],
-        BattleEvent::AttackRolled {
+        ev[0].own::<Ud10Event>(),
+        Some(Ud10Event::AttackRolled {
             hit: false,
             total: 12,
             ..
-        }
+        })
     ));
     assert_eq!(prompt(&e), Prompt::Act { actor: a });
 }
@@ -252,7 +252,7 @@ fn without_body_zones_armor_is_averaged() {
     let ev = since(&e, at);
     assert!(
         !ev.iter()
-            .any(|e| matches!(e, BattleEvent::HitLocation { .. }))
+            .any(|e| matches!(e.own::<Ud10Event>(), Some(Ud10Event::HitLocation { .. })))
     );
     match &ev[2] {
         BattleEvent::Damaged {

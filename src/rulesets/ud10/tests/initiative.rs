@@ -20,8 +20,8 @@ fn initiative_is_d10_plus_skill_highest_first_and_kept() {
     let totals: Vec<(Cid, i32)> = e
         .events()
         .iter()
-        .filter_map(|ev| match ev {
-            BattleEvent::InitiativeRolled { who, total, .. } => Some((*who, *total)),
+        .filter_map(|ev| match ev.own::<Ud10Event>() {
+            Some(Ud10Event::InitiativeRolled { who, total, .. }) => Some((*who, *total)),
             _ => None,
         })
         .collect();
@@ -35,10 +35,10 @@ fn initiative_is_d10_plus_skill_highest_first_and_kept() {
     // Round 2 keeps the results: no new rolls, same order.
     let ev = since(&e, at);
     assert!(matches!(ev[0], BattleEvent::RoundStarted { round: 2 }));
-    assert!(
-        !ev.iter()
-            .any(|e| matches!(e, BattleEvent::InitiativeRolled { .. }))
-    );
+    assert!(!ev.iter().any(|e| matches!(
+        e.own::<Ud10Event>(),
+        Some(Ud10Event::InitiativeRolled { .. })
+    )));
     assert_eq!(prompt(&e), Prompt::Act { actor: a });
 
     // Re-rolled every round when the setting says so: B 10 + 4 beats A 1 + 3.

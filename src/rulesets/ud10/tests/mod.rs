@@ -5,9 +5,7 @@
 
 use crate::rules::battle::Prompt;
 use crate::rules::command::Command;
-use crate::rules::components::{
-    BodyZone, Cid, Condition, Conditions, Loadout, MoveMode, TurnState,
-};
+use crate::rules::components::{Cid, Condition, Conditions, Loadout, MoveMode, TurnState};
 use crate::rules::engine::Engine;
 use crate::rules::event::{BattleEvent, Modifier};
 use crate::rules::map::Cell;
@@ -17,7 +15,8 @@ use crate::testkit::{cid, cmd, engine, level, level_with, prompt, refused, since
 use super::numbers::AttackNumbers;
 use super::numbers::{body_zone, pipeline};
 use super::settings::Ud10Settings;
-use crate::rulesets::ud10::armor::Protection;
+use crate::rulesets::ud10::armor::{BodyZone, Protection};
+use crate::rulesets::ud10::event::Ud10Event;
 
 mod ai;
 mod ammunition;

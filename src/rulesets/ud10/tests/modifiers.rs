@@ -158,7 +158,7 @@ fn aiming_one_and_two_rounds() {
         .set_script(vec![1]);
     strike(&mut e, a, b);
     let ev = since(&e, at);
-    let Some(BattleEvent::AttackRolled { total, hit, .. }) = ev.first() else {
+    let Some(Ud10Event::AttackRolled { total, hit, .. }) = ev.first().and_then(|e| e.own()) else {
         panic!("no attack: {ev:?}")
     };
     assert_eq!((*total, *hit), (13, false));

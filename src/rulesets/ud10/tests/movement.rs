@@ -29,8 +29,8 @@ fn fleeing_from_melee_draws_a_free_attack_from_behind() {
         },
     );
     let ev = since(&e, at);
-    match &ev[0] {
-        BattleEvent::AttackRolled {
+    match ev[0].own::<Ud10Event>() {
+        Some(Ud10Event::AttackRolled {
             attacker,
             target,
             free,
@@ -39,7 +39,7 @@ fn fleeing_from_melee_draws_a_free_attack_from_behind() {
             total,
             hit,
             ..
-        } => {
+        }) => {
             assert_eq!((*attacker, *target, *free), (b, a, true));
             assert_eq!(*defense, 10);
             assert_eq!(
@@ -81,7 +81,7 @@ fn without_the_fleeing_rule_moving_away_is_free() {
     assert!(matches!(ev[0], BattleEvent::Moved { .. }));
     assert!(
         !ev.iter()
-            .any(|e| matches!(e, BattleEvent::AttackRolled { .. }))
+            .any(|e| matches!(e.own::<Ud10Event>(), Some(Ud10Event::AttackRolled { .. })))
     );
 }
 
@@ -103,7 +103,7 @@ fn retreat_draws_no_free_attack_and_takes_the_round() {
     let ev = since(&e, at);
     assert!(
         !ev.iter()
-            .any(|e| matches!(e, BattleEvent::AttackRolled { .. }))
+            .any(|e| matches!(e.own::<Ud10Event>(), Some(Ud10Event::AttackRolled { .. })))
     );
     assert!(ev.iter().any(|e| matches!(
         e,

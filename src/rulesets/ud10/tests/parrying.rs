@@ -39,14 +39,14 @@ fn parry_is_a_comparative_check_once_a_round() {
     );
     cmd(&mut e, b, Command::Parry);
     let ev = since(&e, at);
-    match &ev[1] {
-        BattleEvent::ReactionRolled {
+    match ev[1].own::<Ud10Event>() {
+        Some(Ud10Event::ReactionRolled {
             total,
             against,
             success,
             modifiers,
             ..
-        } => {
+        }) => {
             assert_eq!((*total, *against, *success), (15, 14, true));
             assert_eq!(names(modifiers), vec![("Parry skill", 6)]);
         }
@@ -64,7 +64,7 @@ fn parry_is_a_comparative_check_once_a_round() {
     let ev = since(&e, at);
     assert!(
         !ev.iter()
-            .any(|e| matches!(e, BattleEvent::ReactionRolled { .. }))
+            .any(|e| matches!(e.own::<Ud10Event>(), Some(Ud10Event::ReactionRolled { .. })))
     );
     match ev.last() {
         // 3 + 4 = 7; trunk 2 - pen 1 = 1: 6; buffer 2 - 1 = 1: 5; CON 2: 3.
@@ -88,13 +88,13 @@ fn a_parry_equal_to_the_attack_fails() {
     cmd(&mut e, b, Command::Parry);
     let ev = since(&e, at);
     assert!(matches!(
-        ev[1],
-        BattleEvent::ReactionRolled {
+        ev[1].own::<Ud10Event>(),
+        Some(Ud10Event::ReactionRolled {
             total: 14,
             against: 14,
             success: false,
             ..
-        }
+        })
     ));
     assert!(matches!(
         ev.last(),
@@ -121,10 +121,10 @@ fn untrained_parry_rolls_against_dex() {
     let at = e.events().len();
     strike(&mut e, a, b);
     cmd(&mut e, b, Command::Parry);
-    match &since(&e, at)[1] {
-        BattleEvent::ReactionRolled {
+    match since(&e, at)[1].own::<Ud10Event>() {
+        Some(Ud10Event::ReactionRolled {
             modifiers, total, ..
-        } => {
+        }) => {
             assert_eq!(names(modifiers), vec![("untrained: DEX", 3)]);
             assert_eq!(*total, 13);
         }

@@ -208,6 +208,6 @@ fn a_dropped_weapon_lies_on_the_ground_until_picked_up() {
     assert!(
         since(&e, from)
             .iter()
-            .any(|ev| matches!(ev, BattleEvent::AttackMade { weapon, .. } if weapon == "Axe"))
+            .any(|ev| matches!(ev.own::<ZonesEvent>(), Some(ZonesEvent::AttackMade { weapon, .. }) if weapon == "Axe"))
     );
 }

@@ -8,10 +8,11 @@ use crate::rules::battle::{Battle, Prompt, RulesetId};
 use crate::rules::command::{Command, Maneuver};
 use crate::rules::components::{Cid, Condition, Health, TurnState};
 use crate::rules::engine::{Controls, Engine, StartOptions};
-use crate::rules::event::{BattleEvent, GearOutcome, ReactionKind};
+use crate::rules::event::BattleEvent;
 use crate::rules::level::Level;
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
+use crate::rulesets::zones::event::{GearOutcome, Reaction, ZonesEvent};
 use crate::testkit::{
     Scenario, at, cid, cmd, engine, has, hp, prompt, refused, since, start_ruleset,
 };
@@ -110,15 +111,15 @@ fn damaged(events: &[BattleEvent]) -> Vec<(Cid, i32, i32)> {
 fn saves(events: &[BattleEvent]) -> Vec<(Cid, &'static str, i32, i32, bool)> {
     events
         .iter()
-        .filter_map(|ev| match ev {
-            BattleEvent::SaveRolled {
+        .filter_map(|ev| match ev.own::<ZonesEvent>() {
+            Some(ZonesEvent::SaveRolled {
                 who,
                 attribute,
                 roll,
                 target,
                 pass,
                 ..
-            } => Some((*who, *attribute, roll.total, *target, *pass)),
+            }) => Some((*who, *attribute, roll.total, *target, *pass)),
             _ => None,
         })
         .collect()
@@ -224,14 +225,14 @@ fn holder_of(e: &Engine, who: Cid) -> Option<Cid> {
 fn gear_rolls(e: &Engine) -> Vec<(Cid, String, i32, GearOutcome)> {
     e.events()
         .iter()
-        .filter_map(|x| match x {
-            BattleEvent::GearRolled {
+        .filter_map(|x| match x.own::<ZonesEvent>() {
+            Some(ZonesEvent::GearRolled {
                 who,
                 item,
                 roll,
                 outcome,
                 ..
-            } => Some((*who, item.clone(), roll.total, *outcome)),
+            }) => Some((*who, item.clone(), roll.total, *outcome)),
             _ => None,
         })
         .collect()

@@ -199,7 +199,7 @@ fn a_rider_may_keep_its_turn_to_react_unless_its_mount_gallops() {
     assert!(
         e.events()
             .iter()
-            .any(|ev| matches!(ev, BattleEvent::TurnReserved { who, .. } if *who == rider))
+            .any(|ev| matches!(ev.own::<ZonesEvent>(), Some(ZonesEvent::TurnReserved { who, .. }) if *who == rider))
     );
     // The horse goes on and stands still.
     assert_eq!(prompt(&e), Prompt::Act { actor: bay });
@@ -428,7 +428,7 @@ fn the_ai_plays_mounts_and_vehicles() {
         eng.run(200_000);
         assert!(eng.outcome().is_some(), "seed {seed} did not end");
         for ev in eng.events() {
-            if matches!(ev, BattleEvent::TurnHandedOver { .. }) {
+            if matches!(ev.own(), Some(ZonesEvent::TurnHandedOver { .. })) {
                 handed += 1;
             }
             if matches!(ev, BattleEvent::Dismounted { thrown: false, who, .. } if view::steed(eng.world(), *who).is_none())
@@ -442,8 +442,10 @@ fn the_ai_plays_mounts_and_vehicles() {
             .collect();
         let mut attacker = None;
         for ev in eng.events() {
+            if let Some(ZonesEvent::AttackMade { attacker: a, .. }) = ev.own() {
+                attacker = Some(*a);
+            }
             match ev {
-                BattleEvent::AttackMade { attacker: a, .. } => attacker = Some(*a),
                 BattleEvent::DamageRolled { roll, .. }
                     if roll.expr == "1D4" && attacker.is_some_and(|a| riders.contains(&a)) =>
                 {

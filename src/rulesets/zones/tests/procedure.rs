@@ -6,12 +6,12 @@ use super::*;
 fn the_faction_that_started_the_fight_holds_the_initiative() {
     let e = start(&apart(), &[]);
     assert!(e.events().iter().any(|ev| matches!(
-        ev,
-        BattleEvent::InitiativeHeld {
+        ev.own::<ZonesEvent>(),
+        Some(ZonesEvent::InitiativeHeld {
             faction: 1,
             roll: None,
             ..
-        }
+        })
     )));
     assert!(matches!(prompt(&e), Prompt::Activate { faction: 1, .. }));
 }
@@ -72,20 +72,20 @@ fn the_bandit_round_of_the_example() {
         .skip_while(|ev| !matches!(ev, BattleEvent::TurnEnded { .. }))
         .collect();
     assert!(matches!(
-        tail[1],
-        BattleEvent::Passed {
+        tail[1].own::<ZonesEvent>(),
+        Some(ZonesEvent::Passed {
             faction: 1,
             forced: true,
             ..
-        }
+        })
     ));
     assert!(matches!(
-        tail[2],
-        BattleEvent::Passed {
+        tail[2].own::<ZonesEvent>(),
+        Some(ZonesEvent::Passed {
             faction: 0,
             forced: true,
             ..
-        }
+        })
     ));
     assert!(matches!(tail[3], BattleEvent::RoundEnded { round: 1 }));
     // Round 2 opens with the bandits again.

@@ -21,7 +21,7 @@ fn the_bandit_dodges_the_musket() {
     assert_eq!(saves(&ev), vec![(b1, "AGI", 2, 8, true)]);
     assert!(
         ev.iter()
-            .any(|x| matches!(x, BattleEvent::AttackMissed { .. }))
+            .any(|x| matches!(x.own::<ZonesEvent>(), Some(ZonesEvent::AttackMissed { .. })))
     );
     assert!(damaged(&ev).is_empty());
     // The reaction took the bandit's whole turn.
@@ -54,11 +54,11 @@ fn the_leader_counters_the_spear_and_is_hit_first() {
     cmd(&mut e, leader, Command::Counter { weapon: 0 });
     let ev = since(&e, at);
     assert!(ev.iter().any(|x| matches!(
-        x,
-        BattleEvent::ReactionTaken {
-            kind: ReactionKind::Counter,
+        x.own::<ZonesEvent>(),
+        Some(ZonesEvent::ReactionTaken {
+            kind: Reaction::Counter,
             ..
-        }
+        })
     )));
     assert_eq!(damaged(&ev), vec![(leader, 4, 4)]);
     assert!(has(&e, leader, Condition::Incapacitated));

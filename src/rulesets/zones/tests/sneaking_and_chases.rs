@@ -50,11 +50,10 @@ fn an_ambush_gets_a_bonus_round_and_is_revealed_by_being_seen() {
     // bandits once the lurker is the only one left and chooses to wait.
     activate(&mut e, lurker);
     cmd(&mut e, lurker, Command::EndTurn);
-    assert!(
-        e.events()
-            .iter()
-            .all(|x| !matches!(x, BattleEvent::Activated { faction: 0, .. }))
-    );
+    assert!(e.events().iter().all(|x| !matches!(
+        x.own::<ZonesEvent>(),
+        Some(ZonesEvent::Activated { faction: 0, .. })
+    )));
     next_round(&mut e);
     assert_eq!(e.world().resource::<Battle>().round, 1);
     pass(&mut e);

@@ -1,0 +1,224 @@
+//! UD10's own events in the battle log and on the board.
+
+use crate::rules::event::{Cue, OwnEvent, Tone};
+use crate::rules::narrate::{Names, defense_text, dice_text, mods_text, names};
+use crate::rulesets::ud10::event::Ud10Event;
+
+impl OwnEvent for Ud10Event {
+    fn describe(&self, n: &Names) -> String {
+        let e = self;
+        match e {
+            Ud10Event::InitiativeRolled { .. } => describe_initiative_rolled(n, e),
+            Ud10Event::TieBroken { .. } => describe_tie_broken(n, e),
+            Ud10Event::Reloaded { .. } => describe_reloaded(n, e),
+            Ud10Event::Aimed { .. } => describe_aimed(n, e),
+            Ud10Event::AttackRolled { .. } => describe_attack_rolled(n, e),
+            Ud10Event::ReactionRolled { .. } => describe_reaction_rolled(n, e),
+            Ud10Event::HitLocation { .. } => describe_hit_location(n, e),
+        }
+    }
+
+    fn cues(&self) -> Vec<Cue> {
+        match self {
+            Ud10Event::AttackRolled {
+                attacker,
+                target,
+                total,
+                defense,
+                hit,
+                free,
+                ..
+            } => vec![Cue::Strike {
+                attacker: *attacker,
+                target: *target,
+                text: if *hit {
+                    format!(
+                        "{}HIT {total} vs {defense}",
+                        if *free { "free attack: " } else { "" }
+                    )
+                } else {
+                    format!("miss {total} vs {defense}")
+                },
+                landed: *hit,
+            }],
+            Ud10Event::ReactionRolled {
+                who,
+                kind,
+                success,
+                total,
+                against,
+                ..
+            } => vec![Cue::Say {
+                who: *who,
+                text: if *success {
+                    format!("{} {total} > {against}!", kind.name().to_uppercase())
+                } else {
+                    format!("{} fails {total}", kind.name())
+                },
+                tone: Tone::Reaction,
+            }],
+            Ud10Event::Reloaded { who, weapon, .. } => vec![Cue::Say {
+                who: *who,
+                text: format!("reloads {weapon}"),
+                tone: Tone::Plain,
+            }],
+            Ud10Event::Aimed { who, rounds, .. } => vec![Cue::Say {
+                who: *who,
+                text: format!("aims ({rounds})"),
+                tone: Tone::Plain,
+            }],
+            _ => Vec::new(),
+        }
+    }
+}
+
+fn describe_initiative_rolled(n: &Names, e: &Ud10Event) -> String {
+    let Ud10Event::InitiativeRolled {
+        who,
+        roll,
+        modifiers,
+        total,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "Initiative: {} rolls {}{} = {total}  [{rule}]",
+        n.who(*who),
+        dice_text(roll),
+        mods_text(modifiers)
+    )
+}
+
+fn describe_tie_broken(n: &Names, e: &Ud10Event) -> String {
+    let Ud10Event::TieBroken {
+        between,
+        order,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "Initiative tie between {} broken by a roll-off: {}  [{rule}]",
+        names(n, between),
+        names(n, order)
+    )
+}
+
+fn describe_reloaded(n: &Names, e: &Ud10Event) -> String {
+    let Ud10Event::Reloaded {
+        who,
+        weapon,
+        loaded,
+        rule,
+        ..
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "{} reloads the {weapon} ({loaded} loaded)  [{rule}]",
+        n.who(*who)
+    )
+}
+
+fn describe_aimed(n: &Names, e: &Ud10Event) -> String {
+    let Ud10Event::Aimed {
+        who,
+        target,
+        rounds,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "{} takes aim at {} ({rounds} round{})  [{rule}]",
+        n.who(*who),
+        n.who(*target),
+        if *rounds == 1 { "" } else { "s" }
+    )
+}
+
+fn describe_attack_rolled(n: &Names, e: &Ud10Event) -> String {
+    let Ud10Event::AttackRolled {
+        attacker,
+        target,
+        weapon,
+        mode,
+        roll,
+        modifiers,
+        total,
+        defense,
+        defense_parts,
+        hit,
+        free,
+        rule,
+        ..
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "{}{} attacks {} with the {weapon}{}: {}{} = {total} vs Defense {defense} = {} -> {}  [{rule}]",
+        if *free { "Free attack: " } else { "" },
+        n.who(*attacker),
+        n.who(*target),
+        if mode != "single" {
+            format!(" ({mode})")
+        } else {
+            String::new()
+        },
+        dice_text(roll),
+        mods_text(modifiers),
+        defense_text(defense_parts),
+        if *hit { "HIT" } else { "miss" }
+    )
+}
+
+fn describe_reaction_rolled(n: &Names, e: &Ud10Event) -> String {
+    let Ud10Event::ReactionRolled {
+        who,
+        kind,
+        roll,
+        modifiers,
+        total,
+        against,
+        success,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "{} tries to {}: {}{} = {total} vs attack {against} -> {}  [{rule}]",
+        n.who(*who),
+        kind.name(),
+        dice_text(roll),
+        mods_text(modifiers),
+        if *success {
+            "the attack does not go through"
+        } else {
+            "fails"
+        }
+    )
+}
+
+fn describe_hit_location(n: &Names, e: &Ud10Event) -> String {
+    let Ud10Event::HitLocation {
+        target,
+        die,
+        zone,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "Hit location on {}: d10 [{die}] -> {}  [{rule}]",
+        n.who(*target),
+        zone.name()
+    )
+}

@@ -1,0 +1,148 @@
+//! zones' own events: what only its rules emit (the initiative, activations
+//! and passes, saves, attacks and reactions, non-lethal attacks, blasts,
+//! stunts, gear rolls, riders' turns). The core carries them in
+//! `BattleEvent::Ruleset`; `narrate.rs` gives their log lines and
+//! `apply.rs` what they change.
+
+use serde::Serialize;
+
+use crate::rules::components::Cid;
+use crate::rules::dice::DiceRoll;
+use crate::rules::event::Rule;
+
+/// An event of zones' own.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum ZonesEvent {
+    /// Which faction holds the initiative (alternating activation).
+    InitiativeHeld {
+        faction: u8,
+        /// The die that picked it, when the level names no faction.
+        roll: Option<DiceRoll>,
+        rule: Rule,
+    },
+    /// The initiative holder lets another faction act first this round.
+    FirstTurnGiven { by: u8, to: u8, rule: Rule },
+    /// A faction takes its turn with one of its characters.
+    Activated { faction: u8, who: Cid, rule: Rule },
+    /// A faction passes (forced: nobody of it can still take a turn).
+    Passed {
+        faction: u8,
+        forced: bool,
+        rule: Rule,
+    },
+    /// A roll-under save: d20 against an attribute.
+    SaveRolled {
+        who: Cid,
+        attribute: &'static str,
+        roll: DiceRoll,
+        target: i32,
+        pass: bool,
+        /// What the save is for ("to hit", "to dodge", "morale").
+        purpose: &'static str,
+        rule: Rule,
+    },
+    /// An attack that hits unless a save or a reaction stops it.
+    AttackMade {
+        attacker: Cid,
+        target: Cid,
+        weapon: String,
+        weapon_index: usize,
+        /// "strike", "hold back", "death blow", ...
+        mode: String,
+        /// Not the attacker's action (a counter or opportunity attack).
+        reaction: bool,
+        rule: Rule,
+    },
+    /// An attack does not land (a failed save to hit, a dodge).
+    AttackMissed {
+        attacker: Cid,
+        target: Cid,
+        rule: Rule,
+    },
+    /// A character spends its turn on a reaction.
+    ReactionTaken {
+        who: Cid,
+        kind: Reaction,
+        /// The attacker (or the mover, for an opportunity attack).
+        against: Cid,
+        rule: Rule,
+    },
+    /// A non-lethal attack is made (disarm, shove, grapple).
+    ManeuverMade {
+        attacker: Cid,
+        target: Cid,
+        /// "disarm", "shove", "grapple".
+        kind: &'static str,
+        /// Not the attacker's action (a counter).
+        reaction: bool,
+        rule: Rule,
+    },
+    /// A blast attack hits a zone: everyone in it and on its borders.
+    /// `deviated`: it missed the zone aimed at, and the die picked this
+    /// neighbouring zone.
+    BlastHits {
+        attacker: Cid,
+        zone: String,
+        deviated: Option<DiceRoll>,
+        targets: Vec<Cid>,
+        rule: Rule,
+    },
+    /// After the fight: a durability roll for an item that was used.
+    GearRolled {
+        who: Cid,
+        item: String,
+        roll: DiceRoll,
+        outcome: GearOutcome,
+        rule: Rule,
+    },
+    /// An attacker proposes an alternative effect instead of the attack.
+    StuntProposed {
+        attacker: Cid,
+        target: Cid,
+        effect: &'static str,
+        rule: Rule,
+    },
+    /// The target accepts the proposed effect: the attack is not made.
+    StuntAccepted {
+        who: Cid,
+        effect: &'static str,
+        rule: Rule,
+    },
+    /// A mount and its riders take their turn together: `to` goes on with
+    /// it after `from`.
+    TurnHandedOver { from: Cid, to: Cid, rule: Rule },
+    /// `who` does nothing in its pair's turn and keeps its turn to react.
+    TurnReserved { who: Cid, rule: Rule },
+}
+
+/// Which reaction a character takes (§Reactions, §Moving, opportunity
+/// attacks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Reaction {
+    Dodge,
+    Counter,
+    Guard,
+    HideBehind,
+    Opportunity,
+}
+
+impl Reaction {
+    pub fn name(self) -> &'static str {
+        match self {
+            Reaction::Dodge => "dodge",
+            Reaction::Counter => "counter",
+            Reaction::Guard => "guard",
+            Reaction::HideBehind => "hide behind",
+            Reaction::Opportunity => "opportunity attack",
+        }
+    }
+}
+
+/// What a durability roll did to an item (§Gear).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum GearOutcome {
+    Fine,
+    Damaged,
+    /// Already damaged, and now beyond repair.
+    Destroyed,
+}

@@ -1,0 +1,294 @@
+//! zones' own events in the battle log.
+
+use crate::rules::event::OwnEvent;
+use crate::rules::narrate::{Names, dice_text};
+use crate::rulesets::zones::event::{GearOutcome, ZonesEvent};
+
+impl OwnEvent for ZonesEvent {
+    fn describe(&self, n: &Names) -> String {
+        let e = self;
+        match e {
+            ZonesEvent::InitiativeHeld { .. } => describe_initiative_held(n, e),
+            ZonesEvent::FirstTurnGiven { .. } => describe_first_turn_given(n, e),
+            ZonesEvent::Activated { .. } => describe_activated(n, e),
+            ZonesEvent::Passed { .. } => describe_passed(n, e),
+            ZonesEvent::SaveRolled { .. } => describe_save_rolled(n, e),
+            ZonesEvent::AttackMade { .. } => describe_attack_made(n, e),
+            ZonesEvent::AttackMissed { .. } => describe_attack_missed(n, e),
+            ZonesEvent::ReactionTaken { .. } => describe_reaction_taken(n, e),
+            ZonesEvent::ManeuverMade { .. } => describe_maneuver_made(n, e),
+            ZonesEvent::BlastHits { .. } => describe_blast_hits(n, e),
+            ZonesEvent::GearRolled { .. } => describe_gear_rolled(n, e),
+            ZonesEvent::StuntProposed { .. } => describe_stunt_proposed(n, e),
+            ZonesEvent::StuntAccepted { .. } => describe_stunt_accepted(n, e),
+            ZonesEvent::TurnHandedOver { .. } => describe_turn_handed_over(n, e),
+            ZonesEvent::TurnReserved { .. } => describe_turn_reserved(n, e),
+        }
+    }
+}
+
+fn describe_initiative_held(n: &Names, e: &ZonesEvent) -> String {
+    let ZonesEvent::InitiativeHeld {
+        faction,
+        roll,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    match roll {
+        Some(r) => format!(
+            "{} holds the initiative (rolled {})  [{rule}]",
+            n.faction(*faction),
+            dice_text(r)
+        ),
+        None => format!(
+            "{} started the fight and holds the initiative  [{rule}]",
+            n.faction(*faction)
+        ),
+    }
+}
+
+fn describe_first_turn_given(n: &Names, e: &ZonesEvent) -> String {
+    let ZonesEvent::FirstTurnGiven { by, to, rule } = e else {
+        return String::new();
+    };
+    format!(
+        "{} lets {} act first  [{rule}]",
+        n.faction(*by),
+        n.faction(*to)
+    )
+}
+
+fn describe_activated(n: &Names, e: &ZonesEvent) -> String {
+    let ZonesEvent::Activated { faction, who, rule } = e else {
+        return String::new();
+    };
+    format!(
+        "{} take their turn with {}  [{rule}]",
+        n.faction(*faction),
+        n.who(*who)
+    )
+}
+
+fn describe_passed(n: &Names, e: &ZonesEvent) -> String {
+    let ZonesEvent::Passed {
+        faction,
+        forced,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "{} {}  [{rule}]",
+        n.faction(*faction),
+        if *forced {
+            "must pass: nobody left to take a turn"
+        } else {
+            "pass"
+        }
+    )
+}
+
+fn describe_save_rolled(n: &Names, e: &ZonesEvent) -> String {
+    let ZonesEvent::SaveRolled {
+        who,
+        attribute,
+        roll,
+        target,
+        pass,
+        purpose,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "{} makes {} {attribute} save {purpose}: {} = {} vs {attribute} {target} -> {}  [{rule}]",
+        n.who(*who),
+        if attribute.starts_with(['A', 'E', 'I', 'O', 'U']) {
+            "an"
+        } else {
+            "a"
+        },
+        dice_text(roll),
+        roll.total,
+        if *pass { "pass" } else { "FAIL" }
+    )
+}
+
+fn describe_attack_made(n: &Names, e: &ZonesEvent) -> String {
+    let ZonesEvent::AttackMade {
+        attacker,
+        target,
+        weapon,
+        mode,
+        reaction,
+        rule,
+        ..
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "{} {} {} with the {weapon}{}  [{rule}]",
+        n.who(*attacker),
+        if *reaction { "strikes at" } else { "attacks" },
+        n.who(*target),
+        if mode != "strike" {
+            format!(" ({mode})")
+        } else {
+            String::new()
+        }
+    )
+}
+
+fn describe_attack_missed(n: &Names, e: &ZonesEvent) -> String {
+    let ZonesEvent::AttackMissed {
+        attacker,
+        target,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "{}'s attack misses {}  [{rule}]",
+        n.who(*attacker),
+        n.who(*target)
+    )
+}
+
+fn describe_reaction_taken(n: &Names, e: &ZonesEvent) -> String {
+    let ZonesEvent::ReactionTaken {
+        who,
+        kind,
+        against,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "{} reacts to {}: {}  [{rule}]",
+        n.who(*who),
+        n.who(*against),
+        kind.name()
+    )
+}
+
+fn describe_maneuver_made(n: &Names, e: &ZonesEvent) -> String {
+    let ZonesEvent::ManeuverMade {
+        attacker,
+        target,
+        kind,
+        reaction,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "{} {}tries to {kind} {}  [{rule}]",
+        n.who(*attacker),
+        if *reaction { "strikes back: " } else { "" },
+        n.who(*target)
+    )
+}
+
+fn describe_blast_hits(n: &Names, e: &ZonesEvent) -> String {
+    let ZonesEvent::BlastHits {
+        attacker,
+        zone,
+        deviated,
+        targets,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "{}'s blast {}hits {zone}: {}  [{rule}]",
+        n.who(*attacker),
+        match deviated {
+            Some(r) => format!("goes astray ({} = {}) and ", dice_text(r), r.total),
+            None => String::new(),
+        },
+        if targets.is_empty() {
+            "nobody".to_string()
+        } else {
+            targets
+                .iter()
+                .map(|t| n.who(*t))
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    )
+}
+
+fn describe_gear_rolled(n: &Names, e: &ZonesEvent) -> String {
+    let ZonesEvent::GearRolled {
+        who,
+        item,
+        roll,
+        outcome,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "After the fight, {}'s {item}: durability {} = {} -> {}  [{rule}]",
+        n.who(*who),
+        dice_text(roll),
+        roll.total,
+        match outcome {
+            GearOutcome::Fine => "fine",
+            GearOutcome::Damaged => "DAMAGED",
+            GearOutcome::Destroyed => "DESTROYED",
+        }
+    )
+}
+
+fn describe_stunt_proposed(n: &Names, e: &ZonesEvent) -> String {
+    let ZonesEvent::StuntProposed {
+        attacker,
+        target,
+        effect,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    format!(
+        "{} offers {} a way out instead of the blow: {effect}  [{rule}]",
+        n.who(*attacker),
+        n.who(*target)
+    )
+}
+
+fn describe_stunt_accepted(n: &Names, e: &ZonesEvent) -> String {
+    let ZonesEvent::StuntAccepted { who, effect, rule } = e else {
+        return String::new();
+    };
+    format!("{} accepts: {effect}  [{rule}]", n.who(*who))
+}
+
+fn describe_turn_handed_over(n: &Names, e: &ZonesEvent) -> String {
+    let ZonesEvent::TurnHandedOver { from, to, rule } = e else {
+        return String::new();
+    };
+    format!(
+        "{} goes on with {}'s turn  [{rule}]",
+        n.who(*to),
+        n.who(*from)
+    )
+}
+
+fn describe_turn_reserved(n: &Names, e: &ZonesEvent) -> String {
+    let ZonesEvent::TurnReserved { who, rule } = e else {
+        return String::new();
+    };
+    format!("{} keeps its turn to react  [{rule}]", n.who(*who))
+}
