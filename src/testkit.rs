@@ -216,7 +216,8 @@ pub fn prompt(engine: &Engine) -> Prompt {
 }
 
 /// Send a command and run one step; panics if it is refused.
-pub fn cmd(engine: &mut Engine, actor: Cid, command: Command) {
+pub fn cmd(engine: &mut Engine, actor: Cid, command: impl Into<Command>) {
+    let command = command.into();
     engine.send(actor, command.clone());
     engine.step();
     if let Some(r) = engine.rejection() {
@@ -225,7 +226,8 @@ pub fn cmd(engine: &mut Engine, actor: Cid, command: Command) {
 }
 
 /// Send a command that must be refused; returns the reason.
-pub fn refused(engine: &mut Engine, actor: Cid, command: Command) -> String {
+pub fn refused(engine: &mut Engine, actor: Cid, command: impl Into<Command>) -> String {
+    let command = command.into();
     let before = engine.events().len();
     engine.send(actor, command.clone());
     engine.step();

@@ -23,6 +23,7 @@ use crate::rules::command::Command;
 use crate::rules::components::{Cid, Controller, Loadout};
 use crate::rules::map::Cell;
 use crate::rules::view;
+use crate::rulesets::zones::command::ZonesCommand;
 
 /// One step of the walk.
 #[derive(Clone, Debug)]
@@ -286,10 +287,14 @@ pub fn human_click(world: &World, walked: &mut Option<(Cid, u32)>) -> Option<UiI
     let legal = (hooks.legal_commands)(world, actor);
     let battle = world.resource::<Battle>();
     match battle.prompt {
-        Prompt::Activate { .. } => legal.iter().find_map(|c| match c {
-            Command::Activate { who } => view::cell(world, *who).map(UiIntent::Click),
-            _ => None,
-        }),
+        Prompt::Activate { .. } => legal
+            .iter()
+            .find_map(|c| match (c, c.own::<ZonesCommand>()) {
+                (_, Some(ZonesCommand::Activate { who })) => {
+                    view::cell(world, *who).map(UiIntent::Click)
+                }
+                _ => None,
+            }),
         Prompt::React { .. } => Some(UiIntent::React(0)),
         Prompt::Act { .. } => {
             let ready = view::get::<Loadout>(world, actor).and_then(|l| l.ready);

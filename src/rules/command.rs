@@ -1,14 +1,23 @@
 //! Commands: what a player or the AI asks a combatant to do. A command is an
 //! intent; the ruleset's legality check decides whether it may happen now.
+//!
+//! The core's [`Command`] holds the commands every ruleset shares (move,
+//! attack, draw, flee, end the turn, dodge, let an attack land); what only
+//! one ruleset offers is its own command type, an [`OwnCommand`] carried in
+//! [`Command::Ruleset`] that the core never names, as with events
+//! ([`crate::rules::event::OwnEvent`]).
 
 use bevy::prelude::*;
-use serde::{Deserialize, Serialize};
+use std::any::Any;
+use std::fmt::Debug;
+
+use serde::Serialize;
 
 use crate::rules::components::Cid;
 use crate::rules::map::Cell;
 
 /// An intent, answered to the battle's current prompt.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum Command {
     /// Move along a path of adjacent cells (the cells after the current one).
     Move { path: Vec<Cell> },
@@ -18,110 +27,103 @@ pub enum Command {
         weapon: usize,
         mode: usize,
     },
-    /// Take aim at a target with a ranged weapon (the round's action).
-    Aim { target: Cid, weapon: usize },
-    /// Load a ranged weapon.
-    Reload { weapon: usize },
     /// Draw and ready a weapon.
     Draw { weapon: usize },
-    /// Crouch behind whatever is at hand (a free action).
-    TakeCover,
-    /// Stand up from a crouch (a free action).
-    Stand,
-    /// Disengage from melee along a path; costs the whole round.
-    Retreat { path: Vec<Cell> },
     /// Leave the battle over the map's edge (from an edge cell).
     Flee,
     /// Finish this turn.
     EndTurn,
-    /// Reaction: parry the attack that just hit.
-    Parry,
     /// Reaction: dodge the attack that just hit.
     Dodge,
     /// Reaction: let the attack land (or let the mover go).
     NoReaction,
-    /// Alternating activation: this character takes the faction's turn.
-    Activate { who: Cid },
-    /// Alternating activation: the faction passes.
-    Pass,
-    /// Alternating activation, first answer of a round by the faction holding
-    /// the initiative: let `faction` act first.
-    FirstTurnTo { faction: u8 },
-    /// Reaction: strike back at the attacker with this weapon.
-    Counter { weapon: usize },
-    /// Reaction: become the target of an attack on a nearby ally.
-    Guard,
-    /// Reaction: swap places with a nearby willing ally (or a grabbed
-    /// enemy), who becomes the target.
-    HideBehind { who: Cid },
-    /// Reaction: attack a nearby enemy who is moving away.
-    Opportunity { weapon: usize },
-    /// Spend the turn surrendering.
-    Surrender,
-    /// A non-lethal attack on a target (the round's main action).
-    Maneuver { target: Cid, kind: Maneuver },
-    /// Reaction: answer an attack with a non-lethal attack on the attacker.
-    CounterManeuver { kind: Maneuver },
-    /// A grabbed character spends its turn trying to break free.
-    BreakFree,
-    /// Try to free a nearby ally from a grab (the round's main action).
-    FreeAlly { who: Cid },
-    /// Reaction: accept the alternative effect an attacker proposes (an
-    /// attack stunt) instead of the attack.
-    Accept,
-    /// One melee attack whose damage dice are shared among several smaller
-    /// targets: `(target, dice)` pairs.
-    SplitAttack {
-        weapon: usize,
-        shares: Vec<(Cid, u32)>,
-    },
-    /// Get on a nearby mount or vehicle of one's own side.
-    Mount { mount: Cid },
-    /// Get off one's mount onto a free cell next to it.
-    Dismount { to: Cell },
-    /// One of a mount and its riders does nothing this turn and keeps its
-    /// turn to react.
-    Reserve,
-    /// Pick up the `item`-th weapon lying on the ground (a bonus action).
-    PickUp { item: usize },
-}
-
-/// A non-lethal attack: the target saves or suffers the consequence.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Maneuver {
-    /// Make the target drop this weapon (an index into its loadout).
-    Disarm { weapon: usize },
-    /// Push the target away.
-    Shove,
-    /// Grab and hold the target.
-    Grapple,
-}
-
-impl Maneuver {
-    pub fn name(self) -> &'static str {
-        match self {
-            Maneuver::Disarm { .. } => "disarm",
-            Maneuver::Shove => "shove",
-            Maneuver::Grapple => "grapple",
-        }
-    }
+    /// A command of the ruleset in force, in that ruleset's own vocabulary.
+    #[serde(untagged)]
+    Ruleset(RulesetCommand),
 }
 
 impl Command {
     /// True for commands that answer a reaction prompt.
     pub fn is_reaction(&self) -> bool {
-        matches!(
-            self,
-            Command::Parry
-                | Command::Dodge
-                | Command::NoReaction
-                | Command::Counter { .. }
-                | Command::Guard
-                | Command::HideBehind { .. }
-                | Command::Opportunity { .. }
-                | Command::CounterManeuver { .. }
-                | Command::Accept
-        )
+        match self {
+            Command::Dodge | Command::NoReaction => true,
+            Command::Ruleset(c) => c.0.is_reaction(),
+            _ => false,
+        }
+    }
+
+    /// The command as the ruleset command type `C`, if it is one.
+    pub fn own<C: OwnCommand>(&self) -> Option<&C> {
+        match self {
+            Command::Ruleset(c) => c.0.as_any().downcast_ref::<C>(),
+            _ => None,
+        }
+    }
+}
+
+/// A ruleset's own command type: what only that ruleset offers. It is
+/// written in the ruleset's folder; the core carries it without knowing it.
+pub trait OwnCommand: Clone + PartialEq + Eq + Debug + Serialize + Send + Sync + 'static {
+    /// True for the commands that answer a reaction prompt.
+    fn is_reaction(&self) -> bool;
+}
+
+impl<C: OwnCommand> From<C> for Command {
+    fn from(c: C) -> Self {
+        Command::Ruleset(RulesetCommand(Box::new(c)))
+    }
+}
+
+/// A ruleset's command, boxed so that the core's enum does not grow with
+/// the rulesets. Serialises as the command itself.
+pub struct RulesetCommand(Box<dyn DynCommand>);
+
+impl Clone for RulesetCommand {
+    fn clone(&self) -> Self {
+        RulesetCommand(self.0.clone_box())
+    }
+}
+
+impl PartialEq for RulesetCommand {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.eq_dyn(other.0.as_any())
+    }
+}
+
+impl Eq for RulesetCommand {}
+
+impl Debug for RulesetCommand {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl Serialize for RulesetCommand {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        erased_serde::serialize(&*self.0, serializer)
+    }
+}
+
+/// [`OwnCommand`] as an object: what [`RulesetCommand`] needs of the box.
+trait DynCommand: erased_serde::Serialize + Debug + Send + Sync {
+    fn clone_box(&self) -> Box<dyn DynCommand>;
+    fn as_any(&self) -> &dyn Any;
+    fn eq_dyn(&self, other: &dyn Any) -> bool;
+    fn is_reaction(&self) -> bool;
+}
+
+impl<C: OwnCommand> DynCommand for C {
+    fn clone_box(&self) -> Box<dyn DynCommand> {
+        Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn eq_dyn(&self, other: &dyn Any) -> bool {
+        other.downcast_ref::<C>() == Some(self)
+    }
+    fn is_reaction(&self) -> bool {
+        OwnCommand::is_reaction(self)
     }
 }
 

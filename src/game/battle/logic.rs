@@ -9,11 +9,13 @@ use bevy::ecs::message::Messages;
 use bevy::prelude::*;
 
 use crate::rules::battle::{ActiveRuleset, Battle, BattleLog, Preview, Prompt};
-use crate::rules::command::{Command, CommandMsg, Maneuver};
+use crate::rules::command::{Command, CommandMsg};
 use crate::rules::components::{Cid, Controller, Loadout, MoveMode};
 use crate::rules::engine::{Controls, StartOptions, start_battle, waiting_for_human};
 use crate::rules::map::Cell;
 use crate::rules::view;
+use crate::rulesets::ud10::command::Ud10Command;
+use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
 
 use crate::game::AppSystems;
 use crate::game::session::{Screen, Session, Speed};
@@ -68,30 +70,30 @@ impl ManeuverTool {
                 weapon: view::get::<Loadout>(world, target)?.ready?,
             },
         };
-        Some(Command::Maneuver { target, kind })
+        Some(Command::from(ZonesCommand::Maneuver { target, kind }))
     }
     /// Whether a command is a non-lethal attack of this kind.
     pub fn matches(self, c: &Command) -> bool {
         matches!(
-            (self, c),
+            (self, c.own::<ZonesCommand>()),
             (
                 ManeuverTool::Shove,
-                Command::Maneuver {
+                Some(ZonesCommand::Maneuver {
                     kind: Maneuver::Shove,
                     ..
-                }
+                })
             ) | (
                 ManeuverTool::Grapple,
-                Command::Maneuver {
+                Some(ZonesCommand::Maneuver {
                     kind: Maneuver::Grapple,
                     ..
-                }
+                })
             ) | (
                 ManeuverTool::Disarm,
-                Command::Maneuver {
+                Some(ZonesCommand::Maneuver {
                     kind: Maneuver::Disarm { .. },
                     ..
-                }
+                })
             )
         )
     }
@@ -173,14 +175,14 @@ impl TurnUi {
         // characters gives it the turn (on a mount's cell, the first of the
         // pair who may take it).
         for who in view::standing_all(world) {
-            let activate = Command::Activate { who };
+            let activate = Command::from(ZonesCommand::Activate { who });
             if view::cell(world, who) == Some(cell) && self.options.legal.contains(&activate) {
                 return Some(activate);
             }
         }
         let target = target_at(world, cell, actor, self.strike_mounts);
         match (self.tool, target) {
-            (Tool::Dismount, _) => Some(Command::Dismount { to: cell }),
+            (Tool::Dismount, _) => Some(Command::from(ZonesCommand::Dismount { to: cell })),
             (Tool::Move, Some(t)) => {
                 let weapon = view::get::<Loadout>(world, actor)?.ready?;
                 Some(Command::Attack {
@@ -197,13 +199,13 @@ impl TurnUi {
             (Tool::Maneuver(m), Some(t)) => m.command(world, t),
             (Tool::Aim, Some(t)) => {
                 let weapon = view::get::<Loadout>(world, actor)?.ready?;
-                Some(Command::Aim { target: t, weapon })
+                Some(Command::from(Ud10Command::Aim { target: t, weapon }))
             }
             (Tool::Retreat, None) => self
                 .options
                 .retreats
                 .get(&cell)
-                .map(|p| Command::Retreat { path: p.clone() }),
+                .map(|p| Command::from(Ud10Command::Retreat { path: p.clone() })),
             (Tool::Move, None) => self
                 .options
                 .moves
@@ -213,10 +215,9 @@ impl TurnUi {
         }
         .filter(|c| {
             self.options.legal.contains(c)
-                || matches!(
-                    c,
-                    Command::Attack { .. } | Command::Aim { .. } | Command::Maneuver { .. }
-                )
+                || matches!(c, Command::Attack { .. })
+                || matches!(c.own(), Some(Ud10Command::Aim { .. }))
+                || matches!(c.own(), Some(ZonesCommand::Maneuver { .. }))
         })
     }
 }
@@ -323,8 +324,8 @@ fn refresh_options(world: &mut World) {
         options.actor = Some(actor);
         options.legal = (hooks.legal_commands)(world, actor);
         for c in &options.legal {
-            match c {
-                Command::Move { path } => {
+            match (c, c.own()) {
+                (Command::Move { path }, _) => {
                     if let Some(&end) = path.last() {
                         let mode = (hooks.preview)(world, actor, c)
                             .move_mode
@@ -332,7 +333,7 @@ fn refresh_options(world: &mut World) {
                         options.moves.insert(end, (path.clone(), mode));
                     }
                 }
-                Command::Retreat { path } => {
+                (_, Some(Ud10Command::Retreat { path })) => {
                     if let Some(&end) = path.last() {
                         options.retreats.insert(end, path.clone());
                     }
@@ -364,7 +365,7 @@ fn handle_intents(world: &mut World) {
                 match ui.command_at(world, cell) {
                     Some(command) => {
                         // Off the mount, the pointer moves and attacks again.
-                        if matches!(command, Command::Dismount { .. }) {
+                        if matches!(command.own(), Some(ZonesCommand::Dismount { .. })) {
                             world.resource_mut::<TurnUi>().tool = Tool::Move;
                         }
                         send(world, command);
@@ -395,13 +396,12 @@ fn send(world: &mut World, command: Command) {
     let Some(actor) = human_actor(world) else {
         return;
     };
-    if matches!(
-        command,
-        Command::Move { .. }
-            | Command::Retreat { .. }
-            | Command::Attack { .. }
-            | Command::Aim { .. }
-    ) {
+    if matches!(command, Command::Move { .. } | Command::Attack { .. })
+        || matches!(
+            command.own(),
+            Some(Ud10Command::Retreat { .. } | Ud10Command::Aim { .. })
+        )
+    {
         world.resource_mut::<TurnUi>().tool = Tool::Move;
     }
     world.write_message(CommandMsg { actor, command });
@@ -651,7 +651,7 @@ mod tests {
                 .filter(|c| view::faction(app.world(), c.actor) == Some(0) && f(&c.command))
                 .count()
         };
-        assert!(by_human(|c| matches!(c, Command::Activate { .. })) > 0);
+        assert!(by_human(|c| matches!(c.own(), Some(ZonesCommand::Activate { .. }))) > 0);
         assert!(by_human(|c| matches!(c, Command::Attack { .. })) > 0);
     }
 

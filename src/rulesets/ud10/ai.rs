@@ -11,6 +11,7 @@ use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Health, Loadout, MoveMode, Weapon, WeaponKind};
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
+use crate::rulesets::ud10::command::Ud10Command;
 
 use super::armor::Armor;
 use super::check;
@@ -47,7 +48,7 @@ fn react(world: &World, actor: Cid) -> Command {
     if check::can_parry(world, actor, p.attacker).is_ok() {
         let q = p_beat(s.parry.unwrap_or(s.dex), p.total);
         if q > best.0 {
-            best = (q, Command::Parry);
+            best = (q, Command::from(Ud10Command::Parry));
         }
     }
     if check::can_dodge(world, actor, p.attacker).is_ok() {
@@ -257,7 +258,7 @@ fn act(world: &mut World, actor: Cid) -> Command {
             && !t.action_used
             && let Some(path) = farthest_from_enemies(world, actor, standard_dm(world, actor))
         {
-            let cmd = Command::Retreat { path };
+            let cmd = Command::from(Ud10Command::Retreat { path });
             if check::check(world, actor, &cmd).is_ok() {
                 return cmd;
             }
@@ -280,7 +281,7 @@ fn act(world: &mut World, actor: Cid) -> Command {
             && w.magazine > 0
             && w.loaded == 0
         {
-            let cmd = Command::Reload { weapon: wi };
+            let cmd = Command::from(Ud10Command::Reload { weapon: wi });
             if check::check(world, actor, &cmd).is_ok() {
                 return cmd;
             }
@@ -357,7 +358,7 @@ fn act(world: &mut World, actor: Cid) -> Command {
         return Command::Move { path };
     }
     if !view::conditions(world, actor).has(Condition::Crouching) && enemy_has_ranged(world, actor) {
-        return Command::TakeCover;
+        return Command::from(Ud10Command::TakeCover);
     }
     Command::EndTurn
 }

@@ -10,6 +10,7 @@ use crate::rules::components::{Cid, Loadout, WeaponKind};
 use crate::rules::dice::{Dice, DiceRoll, Die};
 use crate::rules::event::{BattleEvent, Modifier};
 use crate::rules::view;
+use crate::rulesets::ud10::command::Ud10Command;
 use crate::rulesets::ud10::event::{Reaction, Ud10Event};
 
 use super::check::{can_dodge, can_parry};
@@ -118,9 +119,9 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
         return;
     };
     world.resource_mut::<Battle>().prompt = Prompt::Act { actor: p.attacker };
-    let kind = match command {
-        Command::Parry => Some(Reaction::Parry),
-        Command::Dodge => Some(Reaction::Dodge),
+    let kind = match (command, command.own::<Ud10Command>()) {
+        (_, Some(Ud10Command::Parry)) => Some(Reaction::Parry),
+        (Command::Dodge, _) => Some(Reaction::Dodge),
         _ => None,
     };
     let Some(kind) = kind else {

@@ -8,6 +8,7 @@ use crate::rules::command::{Command, Illegal, illegal};
 use crate::rules::components::{Cid, Condition, MoveMode, TurnState, Weapon, WeaponKind};
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
+use crate::rulesets::ud10::command::Ud10Command;
 
 use super::armor::Shield;
 use super::query::{loadout, turn};
@@ -59,22 +60,27 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
     let t = turn(world, actor);
     let conds = view::conditions(world, actor);
     let retreating = t.movement == MoveMode::Retreat;
-    match command {
-        Command::EndTurn => Ok(()),
-        Command::Move { path } => {
+    match (command, command.own::<Ud10Command>()) {
+        (Command::EndTurn, _) => Ok(()),
+        (Command::Move { path }, _) => {
             if retreating {
                 return illegal("retreating takes the whole round");
             }
             super::reach::check_move(world, actor, path).map(|_| ())
         }
-        Command::Retreat { path } => super::reach::check_retreat(world, actor, path).map(|_| ()),
-        Command::Flee => super::reach::check_flee(world, actor),
-        Command::Attack {
-            target,
-            weapon,
-            mode,
-        } => check_attack(world, actor, *target, *weapon, *mode),
-        Command::Aim { target, weapon } => {
+        (_, Some(Ud10Command::Retreat { path })) => {
+            super::reach::check_retreat(world, actor, path).map(|_| ())
+        }
+        (Command::Flee, _) => super::reach::check_flee(world, actor),
+        (
+            Command::Attack {
+                target,
+                weapon,
+                mode,
+            },
+            _,
+        ) => check_attack(world, actor, *target, *weapon, *mode),
+        (_, Some(Ud10Command::Aim { target, weapon })) => {
             action_available(&t, retreating)?;
             let w = ready_weapon(world, actor, *weapon)?;
             if !w.is_ranged() {
@@ -82,7 +88,7 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             }
             target_in_range(world, actor, *target, w)
         }
-        Command::Reload { weapon } => {
+        (_, Some(Ud10Command::Reload { weapon })) => {
             let l = loadout(world, actor).ok_or_else(|| Illegal("no weapons".into()))?;
             let w = l
                 .weapons
@@ -102,7 +108,7 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             }
             Ok(())
         }
-        Command::Draw { weapon } => {
+        (Command::Draw { weapon }, _) => {
             let l = loadout(world, actor).ok_or_else(|| Illegal("no weapons".into()))?;
             let w = l
                 .weapons
@@ -116,19 +122,19 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             }
             action_available(&t, retreating)
         }
-        Command::TakeCover => {
+        (_, Some(Ud10Command::TakeCover)) => {
             if conds.has(Condition::Crouching) {
                 return illegal("already crouching");
             }
             Ok(())
         }
-        Command::Stand => {
+        (_, Some(Ud10Command::Stand)) => {
             if !conds.has(Condition::Crouching) {
                 return illegal("not crouching");
             }
             Ok(())
         }
-        c if c.is_reaction() || *c == Command::NoReaction => {
+        (c, _) if c.is_reaction() || *c == Command::NoReaction => {
             illegal("there is no attack to react to")
         }
         _ => illegal("not part of a ud10 round"),
@@ -261,10 +267,10 @@ fn check_reaction(
     attacker: Cid,
     command: &Command,
 ) -> Result<(), Illegal> {
-    match command {
-        Command::NoReaction => Ok(()),
-        Command::Parry => can_parry(world, actor, attacker),
-        Command::Dodge => can_dodge(world, actor, attacker),
+    match (command, command.own::<Ud10Command>()) {
+        (Command::NoReaction, _) => Ok(()),
+        (_, Some(Ud10Command::Parry)) => can_parry(world, actor, attacker),
+        (Command::Dodge, _) => can_dodge(world, actor, attacker),
         _ => illegal("answer the attack first: parry, dodge or take it"),
     }
 }

@@ -8,6 +8,7 @@ pub mod apply;
 pub mod armor;
 pub mod attack;
 pub mod check;
+pub mod command;
 pub mod damage;
 pub mod data;
 pub mod event;
@@ -33,6 +34,7 @@ use crate::rules::event::BattleEvent;
 use crate::rules::level::CombatantDef;
 use crate::rules::view;
 use crate::rulesets::skeleton::{self, Ruleset};
+use crate::rulesets::ud10::command::Ud10Command;
 use crate::rulesets::ud10::event::Ud10Event;
 
 use data::Ud10Data;
@@ -110,18 +112,21 @@ fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), St
 }
 
 fn execute(world: &mut World, actor: Cid, command: &Command) {
-    match command {
-        Command::Move { path } => {
+    match (command, command.own::<Ud10Command>()) {
+        (Command::Move { path }, _) => {
             if let Ok((mode, _)) = reach::check_move(world, actor, path) {
                 movement::execute_move(world, actor, path, mode);
             }
         }
-        Command::Attack {
-            target,
-            weapon,
-            mode,
-        } => attack::execute_attack(world, actor, *target, *weapon, *mode, false),
-        Command::Aim { target, .. } => {
+        (
+            Command::Attack {
+                target,
+                weapon,
+                mode,
+            },
+            _,
+        ) => attack::execute_attack(world, actor, *target, *weapon, *mode, false),
+        (_, Some(Ud10Command::Aim { target, .. })) => {
             let t = query::turn(world, actor);
             let rounds = match t.aim {
                 Some((at, r)) if at == *target => (r + 1).min(2),
@@ -137,7 +142,7 @@ fn execute(world: &mut World, actor: Cid, command: &Command) {
                 },
             );
         }
-        Command::Reload { weapon } => {
+        (_, Some(Ud10Command::Reload { weapon })) => {
             let Some(w) = query::loadout(world, actor).and_then(|l| l.weapons.get(*weapon)) else {
                 return;
             };
@@ -155,7 +160,7 @@ fn execute(world: &mut World, actor: Cid, command: &Command) {
                 },
             );
         }
-        Command::Draw { weapon } => {
+        (Command::Draw { weapon }, _) => {
             let t = query::turn(world, actor);
             let Some(w) = query::loadout(world, actor).and_then(|l| l.weapons.get(*weapon)) else {
                 return;
@@ -177,7 +182,7 @@ fn execute(world: &mut World, actor: Cid, command: &Command) {
                 },
             );
         }
-        Command::TakeCover => emit(
+        (_, Some(Ud10Command::TakeCover)) => emit(
             world,
             BattleEvent::ConditionAdded {
                 who: actor,
@@ -185,7 +190,7 @@ fn execute(world: &mut World, actor: Cid, command: &Command) {
                 rule: RULE_FREE_ACTIONS,
             },
         ),
-        Command::Stand => emit(
+        (_, Some(Ud10Command::Stand)) => emit(
             world,
             BattleEvent::ConditionRemoved {
                 who: actor,
@@ -193,16 +198,16 @@ fn execute(world: &mut World, actor: Cid, command: &Command) {
                 rule: RULE_FREE_ACTIONS,
             },
         ),
-        Command::Retreat { path } => {
+        (_, Some(Ud10Command::Retreat { path })) => {
             movement::execute_retreat(world, actor, path);
             end_turn(world, actor);
         }
-        Command::Flee => {
+        (Command::Flee, _) => {
             movement::execute_flee(world, actor);
             end_turn(world, actor);
         }
-        Command::EndTurn => end_turn(world, actor),
-        Command::Parry | Command::Dodge | Command::NoReaction => {
+        (Command::EndTurn, _) => end_turn(world, actor),
+        (_, Some(Ud10Command::Parry)) | (Command::Dodge, _) | (Command::NoReaction, _) => {
             attack::resolve_reaction(world, actor, command);
         }
         // Refused by the check: not part of a ud10 round.
@@ -213,8 +218,8 @@ fn execute(world: &mut World, actor: Cid, command: &Command) {
     if let Prompt::Act { actor: a } = world.resource::<Battle>().prompt
         && !view::standing(world, a)
         && !matches!(
-            command,
-            Command::EndTurn | Command::Flee | Command::Retreat { .. }
+            (command, command.own::<Ud10Command>()),
+            (Command::EndTurn, _) | (Command::Flee, _) | (_, Some(Ud10Command::Retreat { .. }))
         )
     {
         end_turn(world, a);
@@ -233,7 +238,11 @@ pub fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
     let mut out = Vec::new();
     let prompt = world.resource::<Battle>().prompt;
     if let Prompt::React { .. } = prompt {
-        for c in [Command::Parry, Command::Dodge, Command::NoReaction] {
+        for c in [
+            Command::from(Ud10Command::Parry),
+            Command::Dodge,
+            Command::NoReaction,
+        ] {
             if check::check(world, actor, &c).is_ok() {
                 out.push(c);
             }
@@ -256,7 +265,7 @@ pub fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
     if t.movement == MoveMode::None && !t.action_used {
         let std_dm = reach::standard_dm(world, actor);
         for (_, path, _) in reach::reach_paths(world, actor, std_dm) {
-            push(Command::Retreat { path });
+            push(Command::from(Ud10Command::Retreat { path }));
         }
     }
     if let Some(l) = view::get::<Loadout>(world, actor) {
@@ -269,14 +278,14 @@ pub fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
                         mode,
                     });
                 }
-                push(Command::Aim { target, weapon: i });
+                push(Command::from(Ud10Command::Aim { target, weapon: i }));
             }
-            push(Command::Reload { weapon: i });
+            push(Command::from(Ud10Command::Reload { weapon: i }));
             push(Command::Draw { weapon: i });
         }
     }
-    push(Command::TakeCover);
-    push(Command::Stand);
+    push(Command::from(Ud10Command::TakeCover));
+    push(Command::from(Ud10Command::Stand));
     push(Command::Flee);
     out
 }

@@ -10,6 +10,7 @@ use crate::rules::components::{Cid, Health, Loadout, MoveMode, Size};
 use crate::rules::event::Modifier;
 use crate::rules::view::{self, name};
 use crate::rulesets::ud10::armor::BodyZone;
+use crate::rulesets::ud10::command::Ud10Command;
 
 use super::armor::{Armor, Protection, Shield};
 use super::check;
@@ -35,13 +36,16 @@ fn mod_lines(mods: &[Modifier]) -> Vec<String> {
 /// What `command` would do; the skeleton adds why it is illegal, if it is.
 pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
     let mut p = Preview::default();
-    match command {
-        Command::Attack {
-            target,
-            weapon,
-            mode,
-        } => attack_preview(world, actor, *target, *weapon, *mode, &mut p),
-        Command::Move { path } => {
+    match (command, command.own::<Ud10Command>()) {
+        (
+            Command::Attack {
+                target,
+                weapon,
+                mode,
+            },
+            _,
+        ) => attack_preview(world, actor, *target, *weapon, *mode, &mut p),
+        (Command::Move { path }, _) => {
             let std = standard_dm(world, actor);
             match check_move(world, actor, path) {
                 Ok((mode, cost)) => {
@@ -89,7 +93,7 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
                 Err(e) => p.title = format!("Move: {e}"),
             }
         }
-        Command::Retreat { path } => {
+        (_, Some(Ud10Command::Retreat { path })) => {
             p.title = match check_retreat(world, actor, path) {
                 Ok((_, cost)) => {
                     p.move_mode = Some(MoveMode::Retreat);
@@ -101,20 +105,21 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
                 Err(e) => format!("Retreat: {e}"),
             };
         }
-        Command::Parry | Command::Dodge => {
+        (_, Some(Ud10Command::Parry)) | (Command::Dodge, _) => {
             if let Some(pending) = world.resource::<PendingAttack>().0.clone()
                 && let Some(s) = stats(world, actor)
             {
-                let (label, bonus) = match (command, s.parry, s.dodge) {
-                    (Command::Parry, Some(v), _) => ("Parry skill", v),
-                    (Command::Parry, None, _) => ("untrained: DEX", s.dex),
+                let parry = command.own() == Some(&Ud10Command::Parry);
+                let (label, bonus) = match (parry, s.parry, s.dodge) {
+                    (true, Some(v), _) => ("Parry skill", v),
+                    (true, None, _) => ("untrained: DEX", s.dex),
                     (_, _, Some(v)) => ("Dodge skill", v),
                     _ => ("DEX", s.dex),
                 };
                 p.chance = Some(super::numbers::reaction_chance(bonus, pending.total));
                 p.title = format!(
                     "{}: d10 {} {label} must beat {}",
-                    if matches!(command, Command::Parry) {
+                    if matches!(command.own::<Ud10Command>(), Some(Ud10Command::Parry)) {
                         "Parry"
                     } else {
                         "Dodge"
@@ -126,18 +131,18 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
                     .push("the check must be higher than the attack roll's result  (ud10 §Parrying and Dodging)".into());
             }
         }
-        Command::NoReaction => p.title = "Take the hit".into(),
-        Command::Aim { target, .. } => {
+        (Command::NoReaction, _) => p.title = "Take the hit".into(),
+        (_, Some(Ud10Command::Aim { target, .. })) => {
             p.title = format!(
                 "Aim at {}: +2 next round, +4 after two rounds",
                 name(world, *target)
             )
         }
-        Command::Reload { weapon } => {
+        (_, Some(Ud10Command::Reload { weapon })) => {
             let w = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon));
             p.title = format!("Reload the {}", w.map_or("weapon", |w| w.name.as_str()));
         }
-        Command::Draw { weapon } => {
+        (Command::Draw { weapon }, _) => {
             let t = turn(world, actor);
             let w = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon));
             p.title = match w {
@@ -148,10 +153,12 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
                 None => "Draw".into(),
             };
         }
-        Command::TakeCover => p.title = "Crouch: ranged attacks at you -2 (free action)".into(),
-        Command::Stand => p.title = "Stand up (free action)".into(),
-        Command::Flee => p.title = "Flee the battle over the map's edge".into(),
-        Command::EndTurn => p.title = "End the turn".into(),
+        (_, Some(Ud10Command::TakeCover)) => {
+            p.title = "Crouch: ranged attacks at you -2 (free action)".into()
+        }
+        (_, Some(Ud10Command::Stand)) => p.title = "Stand up (free action)".into(),
+        (Command::Flee, _) => p.title = "Flee the battle over the map's edge".into(),
+        (Command::EndTurn, _) => p.title = "End the turn".into(),
         _ => p.title = "Not part of a ud10 round".into(),
     }
     p

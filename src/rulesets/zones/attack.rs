@@ -7,11 +7,11 @@ use bevy::prelude::*;
 
 use crate::rules::apply::emit;
 use crate::rules::battle::{Battle, Prompt};
-use crate::rules::command::Maneuver;
 use crate::rules::components::{Cid, Condition, Health, Weapon};
 use crate::rules::dice::{Dice, DiceExpr, DiceRoll, RollOptions};
 use crate::rules::event::{BattleEvent, Modifier};
 use crate::rules::view;
+use crate::rulesets::zones::command::Maneuver;
 use crate::rulesets::zones::event::ZonesEvent;
 
 use super::blast::{ask_blast, declare_blast};

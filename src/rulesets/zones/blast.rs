@@ -12,6 +12,7 @@ use crate::rules::dice::{Dice, DiceRoll};
 use crate::rules::event::BattleEvent;
 use crate::rules::map::Map;
 use crate::rules::view;
+use crate::rulesets::zones::command::ZonesCommand;
 use crate::rulesets::zones::event::{Reaction, ZonesEvent};
 
 use super::attack::{Blow, blow, finish, land, made, roll_damage, roll_times, save, wit_to_hit};
@@ -128,8 +129,8 @@ pub(super) fn blast_answer(world: &mut World, who: Cid, command: &Command) {
         return;
     };
     b.asking.retain(|t| *t != who);
-    match command {
-        Command::Dodge => {
+    match (command, command.own::<ZonesCommand>()) {
+        (Command::Dodge, _) => {
             taken(world, who, Reaction::Dodge, b.attacker, RULE_DODGE);
             if !dodge(world, who, b.attacker) {
                 // Still in the blast.
@@ -137,7 +138,7 @@ pub(super) fn blast_answer(world: &mut World, who: Cid, command: &Command) {
                 b.dodged.push(who);
             }
         }
-        Command::Counter { weapon } if b.counter.is_none() => {
+        (_, Some(ZonesCommand::Counter { weapon })) if b.counter.is_none() => {
             taken(world, who, Reaction::Counter, b.attacker, RULE_COUNTER);
             b.counter = Some((who, *weapon));
         }

@@ -7,6 +7,7 @@ use crate::rules::battle::{Battle, Factions, Prompt};
 use crate::rules::command::{Command, Illegal, illegal};
 use crate::rules::components::{Cid, Condition, Loadout, TurnState};
 use crate::rules::view::{self, name};
+use crate::rulesets::zones::command::ZonesCommand;
 
 use super::data::{MODE_DEATH_BLOW, ZonesStats, is_stunt};
 use super::maneuvers::{check_break_free, check_free_ally, check_maneuver, holder};
@@ -52,9 +53,9 @@ pub fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal
 }
 
 fn check_activation(world: &World, faction: u8, command: &Command) -> Result<(), Illegal> {
-    match command {
-        Command::Pass => Ok(()),
-        Command::Activate { who } => {
+    match (command, command.own::<ZonesCommand>()) {
+        (_, Some(ZonesCommand::Pass)) => Ok(()),
+        (_, Some(ZonesCommand::Activate { who })) => {
             if view::faction(world, *who) != Some(faction) {
                 return illegal(format!("{} is not of this faction", name(world, *who)));
             }
@@ -71,7 +72,7 @@ fn check_activation(world: &World, faction: u8, command: &Command) -> Result<(),
             }
             Ok(())
         }
-        Command::FirstTurnTo { faction: to } => {
+        (_, Some(ZonesCommand::FirstTurnTo { faction: to })) => {
             let r = world.resource::<ZonesRound>();
             if !r.opening || r.holder != Some(faction) {
                 return illegal("only the faction holding the initiative, at the start of a round");
@@ -93,9 +94,9 @@ fn check_reaction(
 ) -> Result<(), Illegal> {
     let pending = world.resource::<Pending>();
     if let Some(b) = &pending.blast {
-        return match command {
-            Command::NoReaction | Command::Dodge => Ok(()),
-            Command::Counter { weapon } => {
+        return match (command, command.own::<ZonesCommand>()) {
+            (Command::NoReaction, _) | (Command::Dodge, _) => Ok(()),
+            (_, Some(ZonesCommand::Counter { weapon })) => {
                 if b.counter.is_some() {
                     return illegal("only a single target can counter a blast");
                 }
@@ -105,18 +106,18 @@ fn check_reaction(
         };
     }
     if let Some(state) = &pending.attack {
-        return match (state.stage, command) {
-            (_, Command::NoReaction) => Ok(()),
-            (Stage::Stunt, Command::Accept) => Ok(()),
-            (Stage::Stunt, _) => illegal("accept the offer, or refuse it and face the attack"),
-            (Stage::Target, Command::Dodge) => Ok(()),
-            (Stage::Target, Command::Counter { weapon }) => {
+        return match (state.stage, command, command.own::<ZonesCommand>()) {
+            (_, Command::NoReaction, _) => Ok(()),
+            (Stage::Stunt, _, Some(ZonesCommand::Accept)) => Ok(()),
+            (Stage::Stunt, _, _) => illegal("accept the offer, or refuse it and face the attack"),
+            (Stage::Target, Command::Dodge, _) => Ok(()),
+            (Stage::Target, _, Some(ZonesCommand::Counter { weapon })) => {
                 check_strike(world, actor, attacker, *weapon, 0, true)
             }
-            (Stage::Target, Command::CounterManeuver { kind }) => {
+            (Stage::Target, _, Some(ZonesCommand::CounterManeuver { kind })) => {
                 check_maneuver(world, actor, attacker, *kind)
             }
-            (Stage::Target, Command::HideBehind { who }) => {
+            (Stage::Target, _, Some(ZonesCommand::HideBehind { who })) => {
                 if state.hidden {
                     return illegal("the attack already passed to this character by hiding");
                 }
@@ -138,15 +139,15 @@ fn check_reaction(
                 }
                 Ok(())
             }
-            (Stage::Guard, Command::Guard) => Ok(()),
-            (Stage::Target, _) => illegal("dodge, counter, hide behind an ally, or take it"),
-            (Stage::Guard, _) => illegal("guard, or not"),
+            (Stage::Guard, _, Some(ZonesCommand::Guard)) => Ok(()),
+            (Stage::Target, _, _) => illegal("dodge, counter, hide behind an ally, or take it"),
+            (Stage::Guard, _, _) => illegal("guard, or not"),
         };
     }
     if pending.moving.is_some() {
-        return match command {
-            Command::NoReaction => Ok(()),
-            Command::Opportunity { weapon } => {
+        return match (command, command.own::<ZonesCommand>()) {
+            (Command::NoReaction, _) => Ok(()),
+            (_, Some(ZonesCommand::Opportunity { weapon })) => {
                 check_strike(world, actor, attacker, *weapon, 0, true)
             }
             _ => illegal("make an opportunity attack, or let them go"),
@@ -264,19 +265,19 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
     let broken = view::conditions(world, actor).has(Condition::Broken);
     let half = stats(world, actor).map_or(1, |s| s.half_speed());
     // A pair's turn passes between its members.
-    if let Command::Activate { who } = command {
+    if let Some(ZonesCommand::Activate { who }) = command.own::<ZonesCommand>() {
         return super::riders::check_handover(world, actor, *who);
     }
-    if let Command::Reserve = command {
+    if let Some(ZonesCommand::Reserve) = command.own::<ZonesCommand>() {
         return super::riders::check_reserve(world, actor);
     }
     let riding = view::riding(world, actor);
     // "Grabbed characters can't act, and can only spend their turn to
     // attempt to break free".
     if view::conditions(world, actor).has(Condition::Grabbed) {
-        return match command {
-            Command::EndTurn => Ok(()),
-            Command::BreakFree => check_break_free(world, actor),
+        return match (command, command.own::<ZonesCommand>()) {
+            (Command::EndTurn, _) => Ok(()),
+            (_, Some(ZonesCommand::BreakFree)) => check_break_free(world, actor),
             _ => illegal("grabbed: only an attempt to break free"),
         };
     }
@@ -313,22 +314,22 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
         }
         Ok(())
     };
-    match command {
-        Command::EndTurn => Ok(()),
-        Command::BreakFree => illegal("nobody holds you"),
-        Command::Maneuver { target, kind } => {
+    match (command, command.own::<ZonesCommand>()) {
+        (Command::EndTurn, _) => Ok(()),
+        (_, Some(ZonesCommand::BreakFree)) => illegal("nobody holds you"),
+        (_, Some(ZonesCommand::Maneuver { target, kind })) => {
             main_action()?;
             check_maneuver(world, actor, *target, *kind)
         }
-        Command::FreeAlly { who } => {
+        (_, Some(ZonesCommand::FreeAlly { who })) => {
             main_action()?;
             check_free_ally(world, actor, *who)
         }
-        Command::SplitAttack { weapon, shares } => {
+        (_, Some(ZonesCommand::SplitAttack { weapon, shares })) => {
             main_action()?;
             super::odds::check_split(world, actor, *weapon, shares)
         }
-        Command::Move { path } => {
+        (Command::Move { path }, _) => {
             if let Some(m) = riding {
                 return illegal(format!(
                     "riding {}: it carries you; get off to walk",
@@ -340,7 +341,7 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             }
             check_move(world, actor, path).map(|_| ())
         }
-        Command::PickUp { item } => {
+        (_, Some(ZonesCommand::PickUp { item })) => {
             // "Bonus actions: picking up or putting down something".
             let ground = world.resource::<crate::rules::battle::Ground>();
             let Some((cell, _)) = ground.0.get(*item) else {
@@ -356,17 +357,24 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             }
             bonus_action()
         }
-        Command::Mount { mount } => super::riders::check_mount(world, actor, *mount),
-        Command::Dismount { to } => super::riders::check_dismount(world, actor, *to),
-        Command::Attack {
-            target,
-            weapon,
-            mode,
-        } => {
+        (_, Some(ZonesCommand::Mount { mount })) => {
+            super::riders::check_mount(world, actor, *mount)
+        }
+        (_, Some(ZonesCommand::Dismount { to })) => {
+            super::riders::check_dismount(world, actor, *to)
+        }
+        (
+            Command::Attack {
+                target,
+                weapon,
+                mode,
+            },
+            _,
+        ) => {
             main_action()?;
             check_strike(world, actor, *target, *weapon, *mode, false)
         }
-        Command::Draw { weapon } => {
+        (Command::Draw { weapon }, _) => {
             let Some(l) = view::get::<Loadout>(world, actor) else {
                 return illegal("no weapons");
             };
@@ -378,7 +386,7 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             }
             bonus_action()
         }
-        Command::Surrender => {
+        (_, Some(ZonesCommand::Surrender)) => {
             // Fray decides: mounts and vehicles follow their riders.
             if view::steed(world, actor).is_some() {
                 return illegal("a mount or vehicle does not surrender");
@@ -388,7 +396,7 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             }
             Ok(())
         }
-        Command::Flee => {
+        (Command::Flee, _) => {
             if riding.is_some() {
                 return illegal("riding: the mount carries you off the field");
             }
@@ -397,10 +405,10 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             }
             check_flee(world, actor)
         }
-        Command::Activate { .. } | Command::Pass | Command::FirstTurnTo { .. } => {
-            illegal("a character is taking its turn")
-        }
-        c if c.is_reaction() => illegal("there is no attack to react to"),
+        (_, Some(ZonesCommand::Activate { .. }))
+        | (_, Some(ZonesCommand::Pass))
+        | (_, Some(ZonesCommand::FirstTurnTo { .. })) => illegal("a character is taking its turn"),
+        (c, _) if c.is_reaction() => illegal("there is no attack to react to"),
         _ => illegal("not part of a zones turn"),
     }
 }

@@ -4,10 +4,11 @@
 
 use bevy::prelude::*;
 
-use crate::rules::command::{Command, Illegal, Maneuver, illegal};
+use crate::rules::command::{Command, Illegal, illegal};
 use crate::rules::components::{Cid, HeldBy, Loadout};
 use crate::rules::map::{Cell, Map, Terrain};
 use crate::rules::view;
+use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
 
 use super::check::stats;
 use super::queries::{nearby, size_rank};
@@ -93,21 +94,27 @@ pub fn check_maneuver(world: &World, who: Cid, target: Cid, kind: Maneuver) -> R
 /// text's Theobald can stab with his dagger.
 pub fn keeps_hold(world: &World, actor: Cid, held: Cid, command: &Command) -> bool {
     if size_difference(world, actor, held) > 0 {
-        return !matches!(command, Command::Flee | Command::Surrender);
+        return !matches!(
+            (command, command.own::<ZonesCommand>()),
+            (Command::Flee, _) | (_, Some(ZonesCommand::Surrender))
+        );
     }
     let one_handed = |i: usize| {
         view::get::<Loadout>(world, actor)
             .and_then(|l| l.weapons.get(i))
             .is_some_and(|w| w.hands <= 1)
     };
-    match command {
-        Command::Move { .. } | Command::EndTurn | Command::NoReaction => true,
-        Command::Attack { weapon, .. } | Command::Draw { weapon } => one_handed(*weapon),
-        Command::Maneuver {
-            target,
-            kind: Maneuver::Disarm { .. },
-        } => *target == held,
-        Command::HideBehind { who } => *who == held,
+    match (command, command.own::<ZonesCommand>()) {
+        (Command::Move { .. }, _) | (Command::EndTurn, _) | (Command::NoReaction, _) => true,
+        (Command::Attack { weapon, .. }, _) | (Command::Draw { weapon }, _) => one_handed(*weapon),
+        (
+            _,
+            Some(ZonesCommand::Maneuver {
+                target,
+                kind: Maneuver::Disarm { .. },
+            }),
+        ) => *target == held,
+        (_, Some(ZonesCommand::HideBehind { who })) => *who == held,
         _ => false,
     }
 }

@@ -9,6 +9,7 @@ pub mod apply;
 pub mod attack;
 pub mod blast;
 pub mod check;
+pub mod command;
 pub mod data;
 pub mod event;
 pub mod gear;
@@ -36,13 +37,14 @@ use bevy::prelude::*;
 
 use crate::rules::apply::emit;
 use crate::rules::battle::{Battle, Preview, Prompt, RulesetId};
-use crate::rules::command::{Command, Illegal, Maneuver};
+use crate::rules::command::{Command, Illegal};
 use crate::rules::components::{Cid, Condition, Loadout};
 use crate::rules::error::DataError;
 use crate::rules::event::BattleEvent;
 use crate::rules::level::CombatantDef;
 use crate::rules::view;
 use crate::rulesets::skeleton::{self, Ruleset};
+use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
 use crate::rulesets::zones::event::ZonesEvent;
 
 use data::ZonesData;
@@ -126,8 +128,13 @@ fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), St
 
 fn execute(world: &mut World, actor: Cid, command: &Command) {
     if !matches!(
-        command,
-        Command::Activate { .. } | Command::Pass | Command::FirstTurnTo { .. } | Command::Reserve
+        command.own::<ZonesCommand>(),
+        Some(
+            ZonesCommand::Activate { .. }
+                | ZonesCommand::Pass
+                | ZonesCommand::FirstTurnTo { .. }
+                | ZonesCommand::Reserve
+        )
     ) {
         nonlethal::let_go_unless_kept(world, actor, command);
     }
@@ -143,8 +150,8 @@ fn execute(world: &mut World, actor: Cid, command: &Command) {
 }
 
 fn execute_command(world: &mut World, actor: Cid, command: &Command) {
-    match command {
-        Command::Activate { who } => {
+    match (command, command.own::<ZonesCommand>()) {
+        (_, Some(ZonesCommand::Activate { who })) => {
             if let Prompt::Act { actor: from } = world.resource::<Battle>().prompt {
                 mounts::hand_over(world, from, *who);
                 return;
@@ -152,10 +159,10 @@ fn execute_command(world: &mut World, actor: Cid, command: &Command) {
             let f = view::faction(world, *who).unwrap_or(0);
             round::activate(world, f, *who);
         }
-        Command::Mount { mount } => mounts::mount(world, actor, *mount),
-        Command::Dismount { to } => mounts::dismount(world, actor, *to),
-        Command::Reserve => mounts::reserve(world, actor),
-        Command::PickUp { item } => {
+        (_, Some(ZonesCommand::Mount { mount })) => mounts::mount(world, actor, *mount),
+        (_, Some(ZonesCommand::Dismount { to })) => mounts::dismount(world, actor, *to),
+        (_, Some(ZonesCommand::Reserve)) => mounts::reserve(world, actor),
+        (_, Some(ZonesCommand::PickUp { item })) => {
             let weapon = world
                 .resource::<crate::rules::battle::Ground>()
                 .0
@@ -172,7 +179,7 @@ fn execute_command(world: &mut World, actor: Cid, command: &Command) {
             );
             world.resource_mut::<ZonesRound>().turn.bonus += 1;
         }
-        Command::Pass => {
+        (_, Some(ZonesCommand::Pass)) => {
             if let Prompt::Activate { faction, .. } = world.resource::<Battle>().prompt {
                 emit(
                     world,
@@ -186,7 +193,7 @@ fn execute_command(world: &mut World, actor: Cid, command: &Command) {
                 world.resource_mut::<Battle>().prompt = Prompt::None;
             }
         }
-        Command::FirstTurnTo { faction: to } => {
+        (_, Some(ZonesCommand::FirstTurnTo { faction: to })) => {
             if let Prompt::Activate { faction, .. } = world.resource::<Battle>().prompt {
                 emit(
                     world,
@@ -202,27 +209,30 @@ fn execute_command(world: &mut World, actor: Cid, command: &Command) {
                 world.resource_mut::<Battle>().prompt = Prompt::None;
             }
         }
-        Command::Move { path } => movement::execute_move(world, actor, path, false),
-        Command::Attack {
-            target,
-            weapon,
-            mode,
-        } => attack::execute_attack(world, actor, *target, *weapon, *mode),
-        Command::Maneuver { target, kind } => {
+        (Command::Move { path }, _) => movement::execute_move(world, actor, path, false),
+        (
+            Command::Attack {
+                target,
+                weapon,
+                mode,
+            },
+            _,
+        ) => attack::execute_attack(world, actor, *target, *weapon, *mode),
+        (_, Some(ZonesCommand::Maneuver { target, kind })) => {
             attack::execute_maneuver(world, actor, *target, *kind);
         }
-        Command::SplitAttack { weapon, shares } => {
+        (_, Some(ZonesCommand::SplitAttack { weapon, shares })) => {
             attack::execute_split(world, actor, *weapon, shares);
         }
-        Command::BreakFree => {
+        (_, Some(ZonesCommand::BreakFree)) => {
             nonlethal::break_free(world, actor);
             round::end_turn(world, actor);
         }
-        Command::FreeAlly { who } => {
+        (_, Some(ZonesCommand::FreeAlly { who })) => {
             world.resource_mut::<ZonesRound>().turn.main = true;
             nonlethal::free_ally(world, actor, *who);
         }
-        Command::Draw { weapon } => {
+        (Command::Draw { weapon }, _) => {
             let name = queries::weapon(world, actor, *weapon).map_or(String::new(), |w| w.name);
             emit(
                 world,
@@ -236,7 +246,7 @@ fn execute_command(world: &mut World, actor: Cid, command: &Command) {
             );
             world.resource_mut::<ZonesRound>().turn.bonus += 1;
         }
-        Command::Surrender => {
+        (_, Some(ZonesCommand::Surrender)) => {
             emit(
                 world,
                 BattleEvent::ConditionAdded {
@@ -247,12 +257,12 @@ fn execute_command(world: &mut World, actor: Cid, command: &Command) {
             );
             round::end_turn(world, actor);
         }
-        Command::Flee => {
+        (Command::Flee, _) => {
             movement::flee(world, actor);
             round::end_turn(world, actor);
         }
-        Command::EndTurn => round::end_turn(world, actor),
-        c if c.is_reaction() => reaction::resolve_reaction(world, actor, c),
+        (Command::EndTurn, _) => round::end_turn(world, actor),
+        (c, _) if c.is_reaction() => reaction::resolve_reaction(world, actor, c),
         // Refused by the check.
         _ => {}
     }
@@ -291,22 +301,22 @@ pub fn split_candidates(world: &World, actor: Cid) -> Vec<Command> {
     let mut out = Vec::new();
     for (i, &(a, fa)) in smaller.iter().enumerate() {
         for (j, &(b, fb)) in smaller.iter().enumerate().skip(i + 1) {
-            out.push(Command::SplitAttack {
+            out.push(Command::from(ZonesCommand::SplitAttack {
                 weapon,
                 shares: vec![(a, fa / 2), (b, fb / 2)],
-            });
+            }));
             for &(c, _) in smaller.iter().skip(j + 1) {
                 for (half, q1, q2) in [(a, b, c), (b, a, c), (c, a, b)] {
                     let full = |x: Cid| smaller.iter().find(|s| s.0 == x).map_or(0, |s| s.1);
                     if full(q1) >= 4 && full(q2) >= 4 {
-                        out.push(Command::SplitAttack {
+                        out.push(Command::from(ZonesCommand::SplitAttack {
                             weapon,
                             shares: vec![
                                 (half, full(half) / 2),
                                 (q1, full(q1) / 4),
                                 (q2, full(q2) / 4),
                             ],
-                        });
+                        }));
                     }
                 }
             }
@@ -327,62 +337,64 @@ pub fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
         Prompt::None => {}
         Prompt::Activate { faction, .. } => {
             for who in round::eligible(world, faction) {
-                push(Command::Activate { who });
+                push(Command::from(ZonesCommand::Activate { who }));
             }
-            push(Command::Pass);
+            push(Command::from(ZonesCommand::Pass));
             for f in 0..world.resource::<crate::rules::battle::Factions>().0.len() {
-                push(Command::FirstTurnTo { faction: f as u8 });
+                push(Command::from(ZonesCommand::FirstTurnTo {
+                    faction: f as u8,
+                }));
             }
         }
         Prompt::React { attacker, .. } => {
-            push(Command::Accept);
+            push(Command::from(ZonesCommand::Accept));
             push(Command::NoReaction);
             push(Command::Dodge);
-            push(Command::Guard);
+            push(Command::from(ZonesCommand::Guard));
             let n = view::get::<Loadout>(world, actor).map_or(0, |l| l.weapons.len());
             for weapon in 0..n {
-                push(Command::Counter { weapon });
-                push(Command::Opportunity { weapon });
+                push(Command::from(ZonesCommand::Counter { weapon }));
+                push(Command::from(ZonesCommand::Opportunity { weapon }));
             }
             for kind in maneuvers(world, attacker) {
-                push(Command::CounterManeuver { kind });
+                push(Command::from(ZonesCommand::CounterManeuver { kind }));
             }
             for who in view::all(world) {
                 if who != attacker && who != actor {
-                    push(Command::HideBehind { who });
+                    push(Command::from(ZonesCommand::HideBehind { who }));
                 }
             }
         }
         Prompt::Act { .. } => {
             push(Command::EndTurn);
-            push(Command::Reserve);
+            push(Command::from(ZonesCommand::Reserve));
             for item in 0..world.resource::<crate::rules::battle::Ground>().0.len() {
-                push(Command::PickUp { item });
+                push(Command::from(ZonesCommand::PickUp { item }));
             }
             for b in world.resource::<ZonesRound>().team.clone() {
                 if let Some(who) = b.who {
-                    push(Command::Activate { who });
+                    push(Command::from(ZonesCommand::Activate { who }));
                 }
             }
             for mount in view::allies(world, actor) {
-                push(Command::Mount { mount });
+                push(Command::from(ZonesCommand::Mount { mount }));
             }
             if let Some(at) = view::riding(world, actor).and_then(|m| view::cell(world, m)) {
                 for dy in -1..=1 {
                     for dx in -1..=1 {
-                        push(Command::Dismount {
+                        push(Command::from(ZonesCommand::Dismount {
                             to: crate::rules::map::Cell::new(at.x + dx, at.y + dy),
-                        });
+                        }));
                     }
                 }
             }
-            push(Command::BreakFree);
+            push(Command::from(ZonesCommand::BreakFree));
             for who in view::allies(world, actor) {
-                push(Command::FreeAlly { who });
+                push(Command::from(ZonesCommand::FreeAlly { who }));
             }
             for target in view::enemies(world, actor) {
                 for kind in maneuvers(world, target) {
-                    push(Command::Maneuver { target, kind });
+                    push(Command::from(ZonesCommand::Maneuver { target, kind }));
                 }
             }
             for (_, _, path) in reach::reach(world, actor, reach::remaining(world, actor)) {
@@ -405,7 +417,7 @@ pub fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
             for c in split_candidates(world, actor) {
                 push(c);
             }
-            push(Command::Surrender);
+            push(Command::from(ZonesCommand::Surrender));
             push(Command::Flee);
         }
     }

@@ -6,12 +6,13 @@
 use bevy::prelude::*;
 
 use crate::rules::apply::emit;
-use crate::rules::command::{Command, Maneuver};
+use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Loadout};
 use crate::rules::dice::{Dice, DiceExpr, RollOptions};
 use crate::rules::event::BattleEvent;
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
+use crate::rulesets::zones::command::Maneuver;
 
 use super::attack::{Blow, land, save};
 use super::check::stats;

@@ -9,6 +9,7 @@ use crate::rules::command::Command;
 use crate::rules::components::Cid;
 use crate::rules::event::BattleEvent;
 use crate::rules::view;
+use crate::rulesets::zones::command::ZonesCommand;
 use crate::rulesets::zones::event::{Reaction, ZonesEvent};
 
 use super::attack::{blow, land, wit_to_hit};
@@ -53,8 +54,8 @@ pub(super) fn opportunity_answer(world: &mut World, who: Cid, command: &Command)
     let Some(mover) = world.resource::<Pending>().moving.as_ref().map(|m| m.who) else {
         return;
     };
-    match command {
-        Command::Opportunity { weapon } => {
+    match (command, command.own::<ZonesCommand>()) {
+        (_, Some(ZonesCommand::Opportunity { weapon })) => {
             taken(
                 world,
                 who,

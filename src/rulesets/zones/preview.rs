@@ -4,10 +4,11 @@
 use bevy::prelude::*;
 
 use crate::rules::battle::{Battle, Factions, Preview, Prompt};
-use crate::rules::command::{Command, Maneuver};
+use crate::rules::command::Command;
 use crate::rules::components::{Cid, Health, Loadout, Size};
 use crate::rules::map::Map;
 use crate::rules::view::{self, name};
+use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
 
 use super::check::stats;
 use super::data::{MODE_DEATH_BLOW, is_stunt};
@@ -28,45 +29,62 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
         Prompt::React { attacker, .. } => Some(attacker),
         _ => None,
     };
-    match command {
-        Command::Move { .. } => preview_move(world, actor, &mut p, command),
-        Command::Attack {
-            target,
-            weapon,
-            mode,
-        } => attack(world, actor, *target, *weapon, *mode, &mut p),
-        Command::Activate { .. } => preview_activate(world, &mut p, command),
-        Command::Mount { .. } => preview_mount(world, actor, &mut p, command),
-        Command::Dismount { .. } => preview_dismount(world, actor, &mut p, command),
-        Command::PickUp { .. } => preview_pick_up(world, &mut p, command),
-        Command::Reserve => preview_reserve(&mut p),
-        Command::Pass => {
+    match (command, command.own::<ZonesCommand>()) {
+        (Command::Move { .. }, _) => preview_move(world, actor, &mut p, command),
+        (
+            Command::Attack {
+                target,
+                weapon,
+                mode,
+            },
+            _,
+        ) => attack(world, actor, *target, *weapon, *mode, &mut p),
+        (_, Some(ZonesCommand::Activate { .. })) => preview_activate(world, &mut p, command),
+        (_, Some(ZonesCommand::Mount { .. })) => preview_mount(world, actor, &mut p, command),
+        (_, Some(ZonesCommand::Dismount { .. })) => preview_dismount(world, actor, &mut p, command),
+        (_, Some(ZonesCommand::PickUp { .. })) => preview_pick_up(world, &mut p, command),
+        (_, Some(ZonesCommand::Reserve)) => preview_reserve(&mut p),
+        (_, Some(ZonesCommand::Pass)) => {
             p.title = "Pass: keep everyone's turn for later (or for reactions)".into();
             p.lines.push(
                 "when all factions pass in a row, the round ends  (zones §Combat procedure)".into(),
             );
         }
-        Command::FirstTurnTo { .. } => preview_first_turn_to(world, &mut p, command),
-        Command::Dodge => preview_dodge(world, actor, &mut p),
-        Command::Counter { .. } => preview_counter(world, actor, attacker, &mut p, command),
-        Command::HideBehind { .. } => preview_hide_behind(world, actor, &mut p, command),
-        Command::Guard => preview_guard(world, &mut p),
-        Command::Opportunity { .. } => preview_opportunity(world, actor, attacker, &mut p, command),
-        Command::NoReaction => preview_no_reaction(world, &mut p),
-        Command::Draw { .. } => preview_draw(world, actor, &mut p, command),
-        Command::Surrender => {
+        (_, Some(ZonesCommand::FirstTurnTo { .. })) => {
+            preview_first_turn_to(world, &mut p, command)
+        }
+        (Command::Dodge, _) => preview_dodge(world, actor, &mut p),
+        (_, Some(ZonesCommand::Counter { .. })) => {
+            preview_counter(world, actor, attacker, &mut p, command)
+        }
+        (_, Some(ZonesCommand::HideBehind { .. })) => {
+            preview_hide_behind(world, actor, &mut p, command)
+        }
+        (_, Some(ZonesCommand::Guard)) => preview_guard(world, &mut p),
+        (_, Some(ZonesCommand::Opportunity { .. })) => {
+            preview_opportunity(world, actor, attacker, &mut p, command)
+        }
+        (Command::NoReaction, _) => preview_no_reaction(world, &mut p),
+        (Command::Draw { .. }, _) => preview_draw(world, actor, &mut p, command),
+        (_, Some(ZonesCommand::Surrender)) => {
             p.title = "Surrender: the turn is wasted, but the enemy may spare you".into();
         }
-        Command::Flee => p.title = "Leave the fight over the map's edge".into(),
-        Command::EndTurn => p.title = "End the turn".into(),
-        Command::Maneuver { target, kind } => maneuver(world, actor, *target, *kind, &mut p),
-        Command::CounterManeuver { .. } => {
+        (Command::Flee, _) => p.title = "Leave the fight over the map's edge".into(),
+        (Command::EndTurn, _) => p.title = "End the turn".into(),
+        (_, Some(ZonesCommand::Maneuver { target, kind })) => {
+            maneuver(world, actor, *target, *kind, &mut p)
+        }
+        (_, Some(ZonesCommand::CounterManeuver { .. })) => {
             preview_counter_maneuver(world, actor, attacker, &mut p, command)
         }
-        Command::SplitAttack { .. } => preview_split_attack(world, actor, &mut p, command),
-        Command::BreakFree => preview_break_free(world, actor, &mut p),
-        Command::FreeAlly { .. } => preview_free_ally(world, actor, &mut p, command),
-        Command::Accept => preview_accept(world, &mut p),
+        (_, Some(ZonesCommand::SplitAttack { .. })) => {
+            preview_split_attack(world, actor, &mut p, command)
+        }
+        (_, Some(ZonesCommand::BreakFree)) => preview_break_free(world, actor, &mut p),
+        (_, Some(ZonesCommand::FreeAlly { .. })) => {
+            preview_free_ally(world, actor, &mut p, command)
+        }
+        (_, Some(ZonesCommand::Accept)) => preview_accept(world, &mut p),
         _ => p.title = "Not part of a zones turn".into(),
     }
     p
@@ -115,7 +133,7 @@ fn preview_move(world: &World, actor: Cid, p: &mut Preview, command: &Command) {
 }
 
 fn preview_activate(world: &World, p: &mut Preview, command: &Command) {
-    let Command::Activate { who } = command else {
+    let Some(ZonesCommand::Activate { who }) = command.own::<ZonesCommand>() else {
         return;
     };
     if matches!(world.resource::<Battle>().prompt, Prompt::Act { .. }) {
@@ -138,7 +156,7 @@ fn preview_activate(world: &World, p: &mut Preview, command: &Command) {
 }
 
 fn preview_mount(world: &World, actor: Cid, p: &mut Preview, command: &Command) {
-    let Command::Mount { mount } = command else {
+    let Some(ZonesCommand::Mount { mount }) = command.own::<ZonesCommand>() else {
         return;
     };
     p.title = format!("Get on {}", name(world, *mount));
@@ -156,7 +174,7 @@ fn preview_mount(world: &World, actor: Cid, p: &mut Preview, command: &Command) 
 }
 
 fn preview_dismount(world: &World, actor: Cid, p: &mut Preview, command: &Command) {
-    let Command::Dismount { to } = command else {
+    let Some(ZonesCommand::Dismount { to }) = command.own::<ZonesCommand>() else {
         return;
     };
     p.title = format!("Get off onto {to}");
@@ -174,7 +192,7 @@ fn preview_dismount(world: &World, actor: Cid, p: &mut Preview, command: &Comman
 }
 
 fn preview_pick_up(world: &World, p: &mut Preview, command: &Command) {
-    let Command::PickUp { item } = command else {
+    let Some(ZonesCommand::PickUp { item }) = command.own::<ZonesCommand>() else {
         return;
     };
     let what = world
@@ -196,7 +214,7 @@ fn preview_reserve(p: &mut Preview) {
 }
 
 fn preview_first_turn_to(world: &World, p: &mut Preview, command: &Command) {
-    let Command::FirstTurnTo { faction } = command else {
+    let Some(ZonesCommand::FirstTurnTo { faction }) = command.own::<ZonesCommand>() else {
         return;
     };
     let f = world
@@ -222,7 +240,7 @@ fn preview_counter(
     p: &mut Preview,
     command: &Command,
 ) {
-    let Command::Counter { weapon } = command else {
+    let Some(ZonesCommand::Counter { weapon }) = command.own::<ZonesCommand>() else {
         return;
     };
     if let (Some(a), Some(w)) = (
@@ -238,7 +256,7 @@ fn preview_counter(
 }
 
 fn preview_hide_behind(world: &World, actor: Cid, p: &mut Preview, command: &Command) {
-    let Command::HideBehind { who } = command else {
+    let Some(ZonesCommand::HideBehind { who }) = command.own::<ZonesCommand>() else {
         return;
     };
     p.title = format!(
@@ -270,7 +288,7 @@ fn preview_opportunity(
     p: &mut Preview,
     command: &Command,
 ) {
-    let Command::Opportunity { weapon } = command else {
+    let Some(ZonesCommand::Opportunity { weapon }) = command.own::<ZonesCommand>() else {
         return;
     };
     if let (Some(a), Some(w)) = (
@@ -319,7 +337,7 @@ fn preview_counter_maneuver(
     p: &mut Preview,
     command: &Command,
 ) {
-    let Command::CounterManeuver { kind } = command else {
+    let Some(ZonesCommand::CounterManeuver { kind }) = command.own::<ZonesCommand>() else {
         return;
     };
     if let Some(a) = attacker {
@@ -333,7 +351,7 @@ fn preview_counter_maneuver(
 }
 
 fn preview_split_attack(world: &World, actor: Cid, p: &mut Preview, command: &Command) {
-    let Command::SplitAttack { weapon, shares } = command else {
+    let Some(ZonesCommand::SplitAttack { weapon, shares }) = command.own::<ZonesCommand>() else {
         return;
     };
     let w = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon));
@@ -379,7 +397,7 @@ fn preview_break_free(world: &World, actor: Cid, p: &mut Preview) {
 }
 
 fn preview_free_ally(world: &World, actor: Cid, p: &mut Preview, command: &Command) {
-    let Command::FreeAlly { who } = command else {
+    let Some(ZonesCommand::FreeAlly { who }) = command.own::<ZonesCommand>() else {
         return;
     };
     let str_ = stats(world, actor).map_or(0, |s| s.str);

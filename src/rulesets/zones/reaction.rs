@@ -5,10 +5,11 @@ use bevy::prelude::*;
 
 use crate::rules::apply::emit;
 use crate::rules::battle::{Battle, Prompt};
-use crate::rules::command::{Command, Maneuver};
+use crate::rules::command::Command;
 use crate::rules::components::Cid;
 use crate::rules::event::BattleEvent;
 use crate::rules::view;
+use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
 use crate::rulesets::zones::event::{Reaction, ZonesEvent};
 
 use super::attack::{Blow, ask_target, blow, finish, hit, land, save, wit_to_hit};
@@ -48,44 +49,48 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
         opportunity_answer(world, who, command);
         return;
     };
-    match (state.stage, command) {
-        (Stage::Stunt, Command::Accept) => {
+    match (state.stage, command, command.own::<ZonesCommand>()) {
+        (Stage::Stunt, _, Some(ZonesCommand::Accept)) => {
             accept_stunt(world, &state);
             finish(world);
         }
-        (Stage::Stunt, Command::NoReaction) => {
+        (Stage::Stunt, Command::NoReaction, _) => {
             emit(world, BattleEvent::ReactionDeclined { who });
             state.mode = damage_mode(state.mode);
             ask_target(world, state);
         }
-        (Stage::Target, Command::NoReaction) => {
+        (Stage::Target, Command::NoReaction, _) => {
             emit(world, BattleEvent::ReactionDeclined { who });
             state.guards = guards(world, &state);
             ask_guard(world, state);
         }
-        (Stage::Guard, Command::NoReaction) => {
+        (Stage::Guard, Command::NoReaction, _) => {
             emit(world, BattleEvent::ReactionDeclined { who });
             state.guards.retain(|g| *g != who);
             ask_guard(world, state);
         }
-        (Stage::Target, Command::Dodge) => {
+        (Stage::Target, Command::Dodge, _) => {
             taken(world, who, Reaction::Dodge, state.attacker, RULE_DODGE);
             if dodge(world, who, state.attacker) {
                 hit(world, &state);
             }
             finish(world);
         }
-        (Stage::Target, Command::Counter { .. } | Command::CounterManeuver { .. }) => {
+        (
+            Stage::Target,
+            _,
+            Some(ZonesCommand::Counter { .. } | ZonesCommand::CounterManeuver { .. }),
+        ) => {
             taken(world, who, Reaction::Counter, state.attacker, RULE_COUNTER);
-            let strike = match command {
-                Command::CounterManeuver { kind } => Strike::Maneuver(*kind),
-                Command::Counter { weapon } => Strike::Blow(*weapon),
+            let strike = match (command, command.own::<ZonesCommand>()) {
+                (_, Some(ZonesCommand::CounterManeuver { kind })) => Strike::Maneuver(*kind),
+                (_, Some(ZonesCommand::Counter { weapon })) => Strike::Blow(*weapon),
                 _ => unreachable!("matched above"),
             };
             counter(world, &state, strike);
             finish(world);
         }
-        (Stage::Target, Command::HideBehind { who: other }) => {
+        (Stage::Target, _, Some(ZonesCommand::HideBehind { who: other })) => {
             taken(world, who, Reaction::HideBehind, state.attacker, RULE_HIDE);
             emit(
                 world,
@@ -102,7 +107,7 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
             state.hidden = true;
             ask_target(world, state);
         }
-        (Stage::Guard, Command::Guard) => {
+        (Stage::Guard, _, Some(ZonesCommand::Guard)) => {
             taken(world, who, Reaction::Guard, state.attacker, RULE_GUARD);
             emit(
                 world,

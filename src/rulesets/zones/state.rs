@@ -4,9 +4,9 @@
 
 use bevy::prelude::*;
 
-use crate::rules::command::Maneuver;
 use crate::rules::components::Cid;
 use crate::rules::map::Cell;
+use crate::rulesets::zones::command::Maneuver;
 
 pub const RULE_ATTACK: &str = "zones §Attacking";
 pub const RULE_DODGE: &str = "zones §Reacting to an attack: Dodge";

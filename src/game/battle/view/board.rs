@@ -11,6 +11,8 @@ use crate::rules::command::Command;
 use crate::rules::components::MoveMode;
 use crate::rules::map::{Cell, Map, Terrain};
 use crate::rules::view;
+use crate::rulesets::ud10::command::Ud10Command;
+use crate::rulesets::zones::command::ZonesCommand;
 
 use super::{TILE, cell_to_world};
 
@@ -182,7 +184,7 @@ fn shapes(world: &World, out: &mut Highlights) {
     // Getting off: the free cells next to the mount.
     if ui.tool == Tool::Dismount {
         for c in &ui.options.legal {
-            if let Command::Dismount { to } = c {
+            if let Some(ZonesCommand::Dismount { to }) = c.own::<ZonesCommand>() {
                 gizmos.rect_2d(
                     Isometry2d::from_translation(cell_to_world(map, *to)),
                     size,
@@ -202,7 +204,7 @@ fn shapes(world: &World, out: &mut Highlights) {
     }
     // Alternating activation: the characters who may take the turn.
     for c in &ui.options.legal {
-        if let Command::Activate { who } = c
+        if let Some(ZonesCommand::Activate { who }) = c.own::<ZonesCommand>()
             && let Some(cell) = view::cell(world, *who)
         {
             let p = cell_to_world(map, cell);
@@ -220,7 +222,7 @@ fn shapes(world: &World, out: &mut Highlights) {
     }
     // Targets: every enemy the current tool can legally strike.
     for c in &ui.options.legal {
-        let target = match (ui.tool, c) {
+        let target = match (ui.tool, c, c.own(), c.own()) {
             (
                 Tool::Move,
                 Command::Attack {
@@ -228,6 +230,8 @@ fn shapes(world: &World, out: &mut Highlights) {
                     weapon,
                     mode: 0,
                 },
+                _,
+                _,
             ) => {
                 let ready = view::get::<crate::rules::components::Loadout>(world, actor)
                     .and_then(|l| l.ready);
@@ -240,9 +244,15 @@ fn shapes(world: &World, out: &mut Highlights) {
                     weapon: w,
                     mode: m,
                 },
+                _,
+                _,
             ) if *w == weapon && *m == mode => Some(*target),
-            (Tool::Aim, Command::Aim { target, .. }) => Some(*target),
-            (Tool::Maneuver(m), Command::Maneuver { target, .. }) if m.matches(c) => Some(*target),
+            (Tool::Aim, _, Some(Ud10Command::Aim { target, .. }), _) => Some(*target),
+            (Tool::Maneuver(m), _, _, Some(ZonesCommand::Maneuver { target, .. }))
+                if m.matches(c) =>
+            {
+                Some(*target)
+            }
             _ => None,
         };
         if let Some(t) = target

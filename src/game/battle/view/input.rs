@@ -12,6 +12,8 @@ use crate::rules::battle::{Battle, Prompt, Roster};
 use crate::rules::command::Command;
 use crate::rules::components::{Condition, Conditions, Controller, Loadout};
 use crate::rules::map::{Cell, Map};
+use crate::rulesets::ud10::command::Ud10Command;
+use crate::rulesets::zones::command::ZonesCommand;
 
 use super::board::ShowZones;
 use super::camera::MainCamera;
@@ -359,7 +361,7 @@ fn keys(
     };
     if tap(UiAction::EndTurn) {
         if matches!(battle.prompt, Prompt::Activate { .. }) {
-            send(Command::Pass);
+            send(Command::from(ZonesCommand::Pass));
         } else {
             send(Command::EndTurn);
         }
@@ -369,15 +371,15 @@ fn keys(
     }
     if tap(UiAction::TakeCover) {
         if conds.has(Condition::Crouching) {
-            send(Command::Stand);
+            send(Command::from(Ud10Command::Stand));
         } else {
-            send(Command::TakeCover);
+            send(Command::from(Ud10Command::TakeCover));
         }
     }
     if tap(UiAction::Reload)
         && let Some(w) = loadout.and_then(|l| l.ready)
     {
-        send(Command::Reload { weapon: w });
+        send(Command::from(Ud10Command::Reload { weapon: w }));
     }
     if tap(UiAction::SwitchWeapon)
         && let Some(l) = loadout

@@ -19,6 +19,8 @@ use crate::rules::components::{Cid, Condition, Controller, Loadout};
 use crate::rules::event::{BattleEvent, Cue};
 use crate::rules::narrate::{Names, describe};
 use crate::rules::view;
+use crate::rulesets::ud10::command::Ud10Command;
+use crate::rulesets::zones::command::ZonesCommand;
 
 use super::input::{HELP, HelpOpen};
 use super::playback::Shown;
@@ -418,7 +420,7 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
             .options
             .legal
             .iter()
-            .any(|c| matches!(c, Command::Dismount { .. }))
+            .any(|c| matches!(c.own::<ZonesCommand>(), Some(ZonesCommand::Dismount { .. })))
         {
             tool_button(ui, Tool::Dismount, "Get off", asked);
         }
@@ -455,9 +457,9 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
             }
         };
         if view::conditions(world, actor).has(Condition::Crouching) {
-            offer(ui, "Stand (Q)", Command::Stand);
+            offer(ui, "Stand (Q)", Command::from(Ud10Command::Stand));
         } else {
-            offer(ui, "Take cover (Q)", Command::TakeCover);
+            offer(ui, "Take cover (Q)", Command::from(Ud10Command::TakeCover));
         }
         if let Some(l) = view::get::<Loadout>(world, actor) {
             for (i, w) in l.weapons.iter().enumerate() {
@@ -466,19 +468,19 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
                 }
             }
             if let Some(r) = l.ready {
-                offer(ui, "Reload (R)", Command::Reload { weapon: r });
+                offer(ui, "Reload (R)", Command::from(Ud10Command::Reload { weapon: r }));
             }
         }
-        offer(ui, "Break free", Command::BreakFree);
+        offer(ui, "Break free", Command::from(ZonesCommand::BreakFree));
         // Attacks that share their dice among several targets.
         for c in &st.options.legal {
-            if matches!(c, Command::SplitAttack { .. }) {
+            if matches!(c.own::<ZonesCommand>(), Some(ZonesCommand::SplitAttack { .. })) {
                 let label = preview(world, c).map_or_else(|| "Share the dice".into(), |p| p.title);
                 offer(ui, &label, c.clone());
             }
         }
         for c in &st.options.legal {
-            if let Command::FreeAlly { who } = c {
+            if let Some(ZonesCommand::FreeAlly { who }) = c.own::<ZonesCommand>() {
                 offer(
                     ui,
                     &format!("Pull {} free", world.resource::<Roster>().name(*who)),
@@ -489,14 +491,14 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
         // Mounts and riders: their turn together.
         for c in &st.options.legal {
             let name = |who: &Cid| world.resource::<Roster>().name(*who).to_string();
-            match c {
-                Command::Activate { who } => {
+            match (c, c.own::<ZonesCommand>()) {
+                (_, Some(ZonesCommand::Activate { who })) => {
                     offer(ui, &format!("Give the turn to {}", name(who)), c.clone());
                 }
-                Command::Mount { mount } => {
+                (_, Some(ZonesCommand::Mount { mount })) => {
                     offer(ui, &format!("Get on {}", name(mount)), c.clone());
                 }
-                Command::PickUp { item } => {
+                (_, Some(ZonesCommand::PickUp { item })) => {
                     let what = world
                         .resource::<crate::rules::battle::Ground>()
                         .0
@@ -507,9 +509,9 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
                 _ => {}
             }
         }
-        offer(ui, "Keep turn to react", Command::Reserve);
+        offer(ui, "Keep turn to react", Command::from(ZonesCommand::Reserve));
         offer(ui, "Flee (F)", Command::Flee);
-        offer(ui, "Surrender", Command::Surrender);
+        offer(ui, "Surrender", Command::from(ZonesCommand::Surrender));
         button(ui, "End turn (Enter)", Command::EndTurn);
     });
     if let Some((_, why)) = world.resource::<LastRejection>().0.as_ref() {
@@ -539,10 +541,10 @@ fn activation_bar(ui: &mut egui::Ui, world: &World, st: &TurnUi, asked: &mut Ask
     );
     ui.horizontal_wrapped(|ui| {
         for c in &st.options.legal {
-            let label = match c {
-                Command::Activate { who } => roster.name(*who).to_string(),
-                Command::Pass => "Pass (Enter)".to_string(),
-                Command::FirstTurnTo { faction } => format!(
+            let label = match (c, c.own::<ZonesCommand>()) {
+                (_, Some(ZonesCommand::Activate { who })) => roster.name(*who).to_string(),
+                (_, Some(ZonesCommand::Pass)) => "Pass (Enter)".to_string(),
+                (_, Some(ZonesCommand::FirstTurnTo { faction })) => format!(
                     "Let {} go first",
                     world
                         .resource::<Factions>()
@@ -564,7 +566,7 @@ fn activation_bar(ui: &mut egui::Ui, world: &World, st: &TurnUi, asked: &mut Ask
     let shown = asked.hover_preview.clone().or_else(|| {
         st.hover
             .and_then(|h| st.command_at(world, h))
-            .filter(|c| matches!(c, Command::Activate { .. }))
+            .filter(|c| matches!(c.own::<ZonesCommand>(), Some(ZonesCommand::Activate { .. })))
     });
     match shown {
         Some(c) => preview_lines(ui, world, &c),
@@ -644,10 +646,13 @@ fn reaction_dialog(
 ) {
     let roster = world.resource::<Roster>();
     let choices = reaction_choices(world);
-    let moving = choices
-        .iter()
-        .any(|c| matches!(c, Command::Opportunity { .. }));
-    let offer = choices.contains(&Command::Accept);
+    let moving = choices.iter().any(|c| {
+        matches!(
+            c.own::<ZonesCommand>(),
+            Some(ZonesCommand::Opportunity { .. })
+        )
+    });
+    let offer = choices.contains(&Command::from(ZonesCommand::Accept));
     let title = if moving {
         "An enemy moves away!"
     } else if offer {

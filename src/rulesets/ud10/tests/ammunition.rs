@@ -26,7 +26,7 @@ fn crossbow_needs_reloading_as_an_action() {
     e.step();
     let why = refused(&mut e, a, shoot);
     assert_eq!(why, "Crossbow is not loaded (reload it)");
-    cmd(&mut e, a, Command::Reload { weapon: 0 });
+    cmd(&mut e, a, Ud10Command::Reload { weapon: 0 });
     let w = view::get::<Loadout>(e.world(), a).expect("loadout").weapons[0].clone();
     assert_eq!((w.loaded, w.spare), (1, Some(14)));
     assert!(

@@ -16,6 +16,7 @@ use super::numbers::AttackNumbers;
 use super::numbers::{body_zone, pipeline};
 use super::settings::Ud10Settings;
 use crate::rulesets::ud10::armor::{BodyZone, Protection};
+use crate::rulesets::ud10::command::Ud10Command;
 use crate::rulesets::ud10::event::Ud10Event;
 
 mod ai;

@@ -73,7 +73,7 @@ fn bad_visibility_crouching_and_moving_targets() {
             path: vec![Cell::new(7, 1), Cell::new(8, 1)],
         },
     );
-    cmd(&mut e, b, Command::TakeCover);
+    cmd(&mut e, b, Ud10Command::TakeCover);
     let n = numbers(&e, a, b);
     assert_eq!(
         names(&n.modifiers),
@@ -125,7 +125,7 @@ fn aiming_one_and_two_rounds() {
     cmd(
         &mut e,
         a,
-        Command::Aim {
+        Ud10Command::Aim {
             target: b,
             weapon: 0,
         },
@@ -139,7 +139,7 @@ fn aiming_one_and_two_rounds() {
     cmd(
         &mut e,
         a,
-        Command::Aim {
+        Ud10Command::Aim {
             target: b,
             weapon: 0,
         },
@@ -177,7 +177,7 @@ fn moving_loses_the_aim() {
     cmd(
         &mut e,
         a,
-        Command::Aim {
+        Ud10Command::Aim {
             target: b,
             weapon: 0,
         },

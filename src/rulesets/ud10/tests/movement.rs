@@ -96,7 +96,7 @@ fn retreat_draws_no_free_attack_and_takes_the_round() {
     cmd(
         &mut e,
         a,
-        Command::Retreat {
+        Ud10Command::Retreat {
             path: vec![Cell::new(2, 1), Cell::new(1, 1)],
         },
     );
@@ -119,7 +119,7 @@ fn retreat_draws_no_free_attack_and_takes_the_round() {
     let why = refused(
         &mut e,
         b,
-        Command::Retreat {
+        Ud10Command::Retreat {
             path: vec![Cell::new(5, 1)],
         },
     );

@@ -37,7 +37,7 @@ fn parry_is_a_comparative_check_once_a_round() {
             attacker: a1
         }
     );
-    cmd(&mut e, b, Command::Parry);
+    cmd(&mut e, b, Ud10Command::Parry);
     let ev = since(&e, at);
     match ev[1].own::<Ud10Event>() {
         Some(Ud10Event::ReactionRolled {
@@ -85,7 +85,7 @@ fn a_parry_equal_to_the_attack_fails() {
     let (a1, b) = (cid(&e, "A1"), cid(&e, "B"));
     let at = e.events().len();
     strike(&mut e, a1, b);
-    cmd(&mut e, b, Command::Parry);
+    cmd(&mut e, b, Ud10Command::Parry);
     let ev = since(&e, at);
     assert!(matches!(
         ev[1].own::<Ud10Event>(),
@@ -120,7 +120,7 @@ fn untrained_parry_rolls_against_dex() {
     let (a, b) = (cid(&e, "A"), cid(&e, "B"));
     let at = e.events().len();
     strike(&mut e, a, b);
-    cmd(&mut e, b, Command::Parry);
+    cmd(&mut e, b, Ud10Command::Parry);
     match since(&e, at)[1].own::<Ud10Event>() {
         Some(Ud10Event::ReactionRolled {
             modifiers, total, ..
@@ -145,6 +145,6 @@ fn no_parry_without_a_ready_melee_weapon() {
     start(&mut e, &l, &[10, 1, 10]);
     let (a, b) = (cid(&e, "A"), cid(&e, "B"));
     strike(&mut e, a, b);
-    let why = refused(&mut e, b, Command::Parry);
+    let why = refused(&mut e, b, Ud10Command::Parry);
     assert_eq!(why, "cannot parry with the Short bow");
 }

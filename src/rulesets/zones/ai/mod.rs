@@ -15,6 +15,7 @@ use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Loadout};
 use crate::rules::view;
+use crate::rulesets::zones::command::ZonesCommand;
 
 use super::check::{self, stats};
 use super::round::{ZonesRound, eligible};
@@ -37,7 +38,7 @@ pub fn decide(world: &mut World, actor: Cid) -> Command {
         return cmd;
     }
     match prompt {
-        Prompt::Activate { .. } => Command::Pass,
+        Prompt::Activate { .. } => Command::from(ZonesCommand::Pass),
         Prompt::React { .. } => Command::NoReaction,
         _ => Command::EndTurn,
     }
@@ -61,21 +62,21 @@ fn activation(world: &World, faction: u8) -> Command {
     match best {
         // A mount and its riders take their turn together: the mount goes
         // first, to carry them where they can strike.
-        Some((_, who)) => Command::Activate {
+        Some((_, who)) => Command::from(ZonesCommand::Activate {
             who: crate::rulesets::zones::riders::pair(world, who)
                 .first()
                 .copied()
                 .unwrap_or(who),
-        },
-        None => Command::Pass,
+        }),
+        None => Command::from(ZonesCommand::Pass),
     }
 }
 
 fn act(world: &World, actor: Cid) -> Command {
     let conds = view::conditions(world, actor);
     if conds.has(Condition::Grabbed) {
-        return if check::check(world, actor, &Command::BreakFree).is_ok() {
-            Command::BreakFree
+        return if check::check(world, actor, &Command::from(ZonesCommand::BreakFree)).is_ok() {
+            Command::from(ZonesCommand::BreakFree)
         } else {
             Command::EndTurn
         };

@@ -8,6 +8,7 @@ use crate::rules::components::{Cid, Condition, Loadout};
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 use crate::rulesets::zones::check::{self, check_strike_drawn, stats};
+use crate::rulesets::zones::command::ZonesCommand;
 use crate::rulesets::zones::data::MODE_STRIKE;
 use crate::rulesets::zones::odds::damage_odds;
 use crate::rulesets::zones::queries::save_chance;
@@ -29,7 +30,12 @@ pub(super) fn pick_up(world: &World, actor: Cid) -> Option<Command> {
         .0
         .iter()
         .enumerate()
-        .map(|(item, (_, w))| (w.damage.max(None), Command::PickUp { item }))
+        .map(|(item, (_, w))| {
+            (
+                w.damage.max(None),
+                Command::from(ZonesCommand::PickUp { item }),
+            )
+        })
         .filter(|(_, c)| check::check(world, actor, c).is_ok())
         .max_by_key(|(d, _)| *d)
         .map(|(_, c)| c)
@@ -42,9 +48,9 @@ pub(super) fn free_an_ally(world: &World, actor: Cid, strike_v: f64) -> Option<C
     view::allies(world, actor)
         .into_iter()
         .filter(|a| view::conditions(world, *a).has(Condition::Grabbed))
-        .map(|a| Command::FreeAlly { who: a })
+        .map(|a| Command::from(ZonesCommand::FreeAlly { who: a }))
         .find(|c| {
-            let Command::FreeAlly { who } = c else {
+            let Some(ZonesCommand::FreeAlly { who }) = c.own::<ZonesCommand>() else {
                 return false;
             };
             save_chance(world, str_) * turn_value(world, *who).max(2.0) > strike_v
@@ -159,7 +165,7 @@ pub(super) fn broken(world: &World, actor: Cid) -> Command {
         return if crate::rulesets::zones::riders::moving(world, m) {
             Command::EndTurn
         } else {
-            Command::Surrender
+            Command::from(ZonesCommand::Surrender)
         };
     }
     if crate::rulesets::zones::reach::check_flee(world, actor).is_ok() {
@@ -184,7 +190,7 @@ pub(super) fn broken(world: &World, actor: Cid) -> Command {
             if world.resource::<ZonesRound>().turn.zones > 0 {
                 Command::EndTurn
             } else {
-                Command::Surrender
+                Command::from(ZonesCommand::Surrender)
             }
         }
     }

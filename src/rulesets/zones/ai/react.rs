@@ -3,10 +3,11 @@
 
 use bevy::prelude::*;
 
-use crate::rules::command::{Command, Maneuver};
+use crate::rules::command::Command;
 use crate::rules::components::{Cid, Health, Loadout};
 use crate::rules::view;
 use crate::rulesets::zones::check::{self, check_strike, stats};
+use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
 use crate::rulesets::zones::data::MODE_STRIKE;
 use crate::rulesets::zones::maneuvers::{holding, shove_end};
 use crate::rulesets::zones::odds::damage_odds;
@@ -30,7 +31,7 @@ pub(super) fn react(world: &World, actor: Cid, attacker: Cid) -> Command {
             return Command::NoReaction;
         };
         return if v >= 0.8 * turn_value(world, actor) {
-            Command::Opportunity { weapon }
+            Command::from(ZonesCommand::Opportunity { weapon })
         } else {
             Command::NoReaction
         };
@@ -72,7 +73,7 @@ pub(super) fn react(world: &World, actor: Cid, attacker: Cid) -> Command {
                 0.0
             };
             if o.p_down * (1.0 - escape) >= ACCEPT_AT {
-                Command::Accept
+                Command::from(ZonesCommand::Accept)
             } else {
                 Command::NoReaction
             }
@@ -83,7 +84,7 @@ pub(super) fn react(world: &World, actor: Cid, attacker: Cid) -> Command {
             let (t_mean, t_down, m_mean, m_down) = (t.mean, t.p_down, m.mean, m.p_down);
             let saved = (t_mean + DOWN * t_down) - (m_mean + DOWN * m_down);
             if t_down >= 0.3 && saved > my_turn.max(2.0) {
-                Command::Guard
+                Command::from(ZonesCommand::Guard)
             } else {
                 Command::NoReaction
             }
@@ -97,11 +98,11 @@ pub(super) fn react(world: &World, actor: Cid, attacker: Cid) -> Command {
             if let Some((v, weapon)) = counter_value(world, actor, attacker, &w, state.mode)
                 && v > best.0
             {
-                best = (v, Command::Counter { weapon });
+                best = (v, Command::from(ZonesCommand::Counter { weapon }));
             }
             // Hide behind the enemy I hold: its friend's blow lands on it.
             if let Some(held) = holding(world, actor) {
-                let hide = Command::HideBehind { who: held };
+                let hide = Command::from(ZonesCommand::HideBehind { who: held });
                 let o = damage_odds(world, attacker, held, &w, state.mode);
                 let v = incoming + o.mean + DOWN * o.p_down;
                 if v > best.0 && check::check(world, actor, &hide).is_ok() {
@@ -150,7 +151,7 @@ pub(super) fn react_to_maneuver(
             });
         let v = v + o * p * cost;
         if v > best.0 {
-            best = (v, Command::Counter { weapon });
+            best = (v, Command::from(ZonesCommand::Counter { weapon }));
         }
     }
     if best.0 > my_turn * 0.9 && best.0 >= 1.0 {

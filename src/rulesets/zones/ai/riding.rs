@@ -7,6 +7,7 @@ use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Loadout};
 use crate::rules::view;
 use crate::rulesets::zones::check::{self, stats};
+use crate::rulesets::zones::command::ZonesCommand;
 use crate::rulesets::zones::data::MODE_STRIKE;
 use crate::rulesets::zones::queries::save_chance;
 use crate::rulesets::zones::round::ZonesRound;
@@ -27,10 +28,15 @@ pub(super) fn steer(world: &World, actor: Cid) -> Option<Command> {
         .iter()
         .any(|r| view::conditions(world, *r).has(Condition::Broken))
     {
-        return Some(match broken(world, actor) {
-            Command::Surrender => Command::EndTurn,
-            c => c,
-        });
+        return Some(
+            match (
+                broken(world, actor),
+                broken(world, actor).own::<ZonesCommand>(),
+            ) {
+                (_, Some(ZonesCommand::Surrender)) => Command::EndTurn,
+                (c, _) => c,
+            },
+        );
     }
     let pending: Vec<Cid> = riders
         .into_iter()
@@ -81,7 +87,7 @@ pub(super) fn get_off_to_fight(world: &World, actor: Cid) -> Option<Command> {
     }
     let at = view::cell(world, mount)?;
     let to = crate::rulesets::zones::riders::landing_near(world, at, view::cell(world, target));
-    let c = Command::Dismount { to };
+    let c = Command::from(ZonesCommand::Dismount { to });
     check::check(world, actor, &c).is_ok().then_some(c)
 }
 

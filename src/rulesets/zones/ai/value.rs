@@ -3,11 +3,12 @@
 
 use bevy::prelude::*;
 
-use crate::rules::command::{Command, Maneuver};
+use crate::rules::command::Command;
 use crate::rules::components::{Cid, Health, Loadout, Weapon};
 use crate::rules::map::Map;
 use crate::rules::view;
 use crate::rulesets::zones::check::{self, check_strike, check_strike_drawn, stats};
+use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
 use crate::rulesets::zones::data::{MODE_STRIKE, MODE_STUNT_SURRENDER};
 use crate::rulesets::zones::maneuvers::{check_maneuver, holding, may_resist, shove_end};
 use crate::rulesets::zones::odds::{damage_odds, split_odds};
@@ -95,10 +96,10 @@ pub(super) fn best_maneuver(world: &World, who: Cid) -> Option<(f64, Command)> {
             if best.as_ref().is_none_or(|b| v > b.0) {
                 best = Some((
                     v,
-                    Command::Maneuver {
+                    Command::from(ZonesCommand::Maneuver {
                         target: t,
                         kind: Maneuver::Shove,
-                    },
+                    }),
                 ));
             }
         }
@@ -116,7 +117,7 @@ pub(super) fn best_maneuver(world: &World, who: Cid) -> Option<(f64, Command)> {
                     (armed.mean + DOWN * armed.p_down) - (unarmed.mean + DOWN * unarmed.p_down);
                 let v = p * gain * 1.5;
                 if best.as_ref().is_none_or(|b| v > b.0) {
-                    best = Some((v, Command::Maneuver { target: t, kind }));
+                    best = Some((v, Command::from(ZonesCommand::Maneuver { target: t, kind })));
                 }
             }
         }
@@ -130,10 +131,10 @@ pub(super) fn best_maneuver(world: &World, who: Cid) -> Option<(f64, Command)> {
             if best.as_ref().is_none_or(|b| v > b.0) {
                 best = Some((
                     v,
-                    Command::Maneuver {
+                    Command::from(ZonesCommand::Maneuver {
                         target: t,
                         kind: Maneuver::Grapple,
-                    },
+                    }),
                 ));
             }
         }
@@ -215,8 +216,8 @@ pub(super) fn best_split(world: &World, actor: Cid) -> Option<(f64, Command)> {
         .into_iter()
         .filter(|c| check::check(world, actor, c).is_ok())
         .map(|c| {
-            let v = match &c {
-                Command::SplitAttack { shares, .. } => shares
+            let v = match (&c, c.own::<ZonesCommand>()) {
+                (_, Some(ZonesCommand::SplitAttack { shares, .. })) => shares
                     .iter()
                     .map(|&(t, d)| {
                         let o = split_odds(world, actor, t, &w, d);

@@ -413,7 +413,8 @@ fn a_larger_attacker_shares_its_dice_among_smaller_targets() {
     let mut e = start(&l, &[5, 3, 4]);
     let [man, man2, gob, wyrm] = ["Man", "Man 2", "Gob", "Wyrm"].map(|n| cid(&e, n));
     activate(&mut e, wyrm);
-    let split = |shares: Vec<(Cid, u32)>| Command::SplitAttack { weapon: 0, shares };
+    let split =
+        |shares: Vec<(Cid, u32)>| Command::from(ZonesCommand::SplitAttack { weapon: 0, shares });
     let w = e.world();
     let legal = |c: &Command| crate::rulesets::zones::check::check(w, wyrm, c);
     // The text's examples (with the one small target the level has).

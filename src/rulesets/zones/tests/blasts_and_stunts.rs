@@ -93,8 +93,8 @@ fn only_one_target_counters_a_blast() {
     activate(&mut e, wyrm);
     cmd(&mut e, wyrm, Command::Draw { weapon: 1 });
     attack(&mut e, wyrm, b1, 1, MODE_STRIKE);
-    cmd(&mut e, b1, Command::Counter { weapon: 0 });
-    let why = refused(&mut e, b2, Command::Counter { weapon: 0 });
+    cmd(&mut e, b1, ZonesCommand::Counter { weapon: 0 });
+    let why = refused(&mut e, b2, ZonesCommand::Counter { weapon: 0 });
     assert!(why.contains("single target"), "{why}");
     let n = e.events().len();
     cmd(&mut e, b2, Command::NoReaction);
@@ -144,7 +144,7 @@ fn the_stunt_example_and_a_refused_stunt() {
             attacker: bal
         }
     );
-    cmd(&mut e, b1, Command::Accept);
+    cmd(&mut e, b1, ZonesCommand::Accept);
     let ev = since(&e, n);
     assert!(damaged(&ev).is_empty());
     assert!(has(&e, b1, Condition::Incapacitated));

@@ -169,7 +169,7 @@ fn a_dropped_weapon_lies_on_the_ground_until_picked_up() {
     cmd(
         &mut e,
         shielded,
-        Command::Maneuver {
+        ZonesCommand::Maneuver {
             target: axeman,
             kind: Maneuver::Disarm { weapon: 0 },
         },
@@ -190,18 +190,18 @@ fn a_dropped_weapon_lies_on_the_ground_until_picked_up() {
     cmd(&mut e, shielded, Command::EndTurn);
     // Someone in another zone can't reach it.
     activate(&mut e, far);
-    let why = refused(&mut e, far, Command::PickUp { item: 0 });
+    let why = refused(&mut e, far, ZonesCommand::PickUp { item: 0 });
     assert!(why.contains("nearby"), "{why}");
     cmd(&mut e, far, Command::EndTurn);
     // The players have nobody left to act; the bandit picks the axe up
     // again (a bonus action) and can still strike.
     activate(&mut e, axeman);
-    cmd(&mut e, axeman, Command::PickUp { item: 0 });
+    cmd(&mut e, axeman, ZonesCommand::PickUp { item: 0 });
     assert!(ground(&e).is_empty());
     let l = view::get::<crate::rules::components::Loadout>(e.world(), axeman).unwrap();
     assert_eq!(l.ready_weapon().map(|w| w.name.as_str()), Some("Axe"));
     assert_eq!(l.weapons.last().map(|w| w.name.as_str()), Some("Unarmed"));
-    let why = refused(&mut e, axeman, Command::PickUp { item: 0 });
+    let why = refused(&mut e, axeman, ZonesCommand::PickUp { item: 0 });
     assert!(why.contains("nothing lies there"), "{why}");
     let from = e.events().len();
     attack(&mut e, axeman, shielded, 0, MODE_STRIKE);

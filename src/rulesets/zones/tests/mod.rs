@@ -5,13 +5,14 @@
 use super::data::{MODE_DEATH_BLOW, MODE_HOLD_BACK, MODE_STRIKE};
 use crate::data::level::parse_level;
 use crate::rules::battle::{Battle, Prompt, RulesetId};
-use crate::rules::command::{Command, Maneuver};
+use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Health, TurnState};
 use crate::rules::engine::{Controls, Engine, StartOptions};
 use crate::rules::event::BattleEvent;
 use crate::rules::level::Level;
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
+use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
 use crate::rulesets::zones::event::{GearOutcome, Reaction, ZonesEvent};
 use crate::testkit::{
     Scenario, at, cid, cmd, engine, has, hp, prompt, refused, since, start_ruleset,
@@ -64,14 +65,14 @@ fn activate(e: &mut Engine, who: Cid) {
     let Prompt::Activate { speaker, .. } = prompt(e) else {
         panic!("expected an activation prompt, got {:?}", prompt(e));
     };
-    cmd(e, speaker, Command::Activate { who });
+    cmd(e, speaker, ZonesCommand::Activate { who });
 }
 
 fn pass(e: &mut Engine) {
     let Prompt::Activate { speaker, .. } = prompt(e) else {
         panic!("expected an activation prompt, got {:?}", prompt(e));
     };
-    cmd(e, speaker, Command::Pass);
+    cmd(e, speaker, ZonesCommand::Pass);
 }
 
 fn attack(e: &mut Engine, who: Cid, target: Cid, weapon: usize, mode: usize) {
@@ -195,7 +196,7 @@ fn grab(e: &mut Engine, who: Cid, target: Cid) {
     cmd(
         e,
         who,
-        Command::Maneuver {
+        ZonesCommand::Maneuver {
             target,
             kind: Maneuver::Grapple,
         },

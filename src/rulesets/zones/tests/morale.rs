@@ -46,7 +46,7 @@ fn a_group_halved_in_a_round_makes_a_morale_save() {
         },
     );
     assert!(why.contains("broken"), "{why}");
-    cmd(&mut e, b3, Command::Surrender);
+    cmd(&mut e, b3, ZonesCommand::Surrender);
     assert!(has(&e, b3, Condition::Surrendered));
     assert!(!view::standing(e.world(), b3));
 }
@@ -57,7 +57,7 @@ fn harming_a_surrendered_character_lets_them_fight_again() {
     let mut e = start(&l, &[2]);
     let [bal, b1] = ["Balthasar", "Bandit 1"].map(|n| cid(&e, n));
     activate(&mut e, b1);
-    cmd(&mut e, b1, Command::Surrender);
+    cmd(&mut e, b1, ZonesCommand::Surrender);
     assert!(has(&e, b1, Condition::Surrendered));
     activate(&mut e, bal);
     attack(&mut e, bal, b1, 0, MODE_STRIKE);

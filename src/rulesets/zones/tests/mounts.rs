@@ -23,7 +23,7 @@ fn a_mount_and_its_rider_take_their_turn_together() {
     );
     assert!(why.contains("riding Bay"), "{why}");
     // It hands the turn to the horse, which gallops three zones (A to D).
-    cmd(&mut e, rider, Command::Activate { who: bay });
+    cmd(&mut e, rider, ZonesCommand::Activate { who: bay });
     assert_eq!(prompt(&e), Prompt::Act { actor: bay });
     cmd(
         &mut e,
@@ -72,7 +72,7 @@ fn a_rider_strikes_impaired_and_keeps_its_mount_to_half_speed() {
             path: (1..=4).map(|x| Cell::new(x, 0)).collect(),
         },
     );
-    cmd(&mut e, bay, Command::Activate { who: rider });
+    cmd(&mut e, bay, ZonesCommand::Activate { who: rider });
     let from = e.events().len();
     attack(&mut e, rider, b1, 0, MODE_STRIKE);
     cmd(&mut e, b1, Command::NoReaction);
@@ -81,7 +81,7 @@ fn a_rider_strikes_impaired_and_keeps_its_mount_to_half_speed() {
     assert_eq!(hp(&e, b1), 5);
     // Back to the horse: the rider acted, so no more than half speed, which
     // it has spent.
-    cmd(&mut e, rider, Command::Activate { who: bay });
+    cmd(&mut e, rider, ZonesCommand::Activate { who: bay });
     assert_eq!(crate::rulesets::zones::reach::remaining(e.world(), bay), 0);
     let why = refused(
         &mut e,
@@ -111,12 +111,12 @@ fn getting_off_a_moving_mount_takes_an_agi_save() {
             path: (1..=4).map(|x| Cell::new(x, 0)).collect(),
         },
     );
-    cmd(&mut e, bay, Command::Activate { who: rider });
+    cmd(&mut e, bay, ZonesCommand::Activate { who: rider });
     // Not onto a cell away from the mount.
     let why = refused(
         &mut e,
         rider,
-        Command::Dismount {
+        ZonesCommand::Dismount {
             to: Cell::new(2, 0),
         },
     );
@@ -125,7 +125,7 @@ fn getting_off_a_moving_mount_takes_an_agi_save() {
     cmd(
         &mut e,
         rider,
-        Command::Dismount {
+        ZonesCommand::Dismount {
             to: Cell::new(4, 1),
         },
     );
@@ -165,14 +165,14 @@ fn getting_on_counts_as_half_a_zone() {
             path: vec![Cell::new(2, 1), Cell::new(1, 0)],
         },
     );
-    let why = refused(&mut e, rider, Command::Mount { mount: bay });
+    let why = refused(&mut e, rider, ZonesCommand::Mount { mount: bay });
     assert!(why.contains("half a zone"), "{why}");
     // Next round, it gets on at once, and can still draw and strike.
     cmd(&mut e, rider, Command::EndTurn);
     next_round(&mut e);
     pass(&mut e);
     activate(&mut e, rider);
-    cmd(&mut e, rider, Command::Mount { mount: bay });
+    cmd(&mut e, rider, ZonesCommand::Mount { mount: bay });
     assert_eq!(view::riding(e.world(), rider), Some(bay));
     assert_eq!(at(&e, rider), Cell::new(0, 0));
     assert!(e.events().iter().any(
@@ -195,7 +195,7 @@ fn a_rider_may_keep_its_turn_to_react_unless_its_mount_gallops() {
     let [bay, rider, leader] = ["Bay", "Rider", "Leader"].map(|n| cid(&e, n));
     pass(&mut e);
     activate(&mut e, rider);
-    cmd(&mut e, rider, Command::Reserve);
+    cmd(&mut e, rider, ZonesCommand::Reserve);
     assert!(
         e.events()
             .iter()
@@ -228,7 +228,7 @@ fn a_rider_may_keep_its_turn_to_react_unless_its_mount_gallops() {
     let [bay, rider, leader] = ["Bay", "Rider", "Leader"].map(|n| cid(&e, n));
     pass(&mut e);
     activate(&mut e, rider);
-    cmd(&mut e, rider, Command::Reserve);
+    cmd(&mut e, rider, ZonesCommand::Reserve);
     cmd(
         &mut e,
         bay,
@@ -284,7 +284,7 @@ fn a_shoved_rider_falls_and_a_riderless_mount_does_not_fight_on() {
     cmd(
         &mut e,
         leader,
-        Command::Maneuver {
+        ZonesCommand::Maneuver {
             target: rider,
             kind: Maneuver::Shove,
         },
@@ -329,7 +329,7 @@ fn a_vehicle_moves_only_with_someone_aboard() {
         vec![mira]
     );
     activate(&mut e, mira);
-    cmd(&mut e, mira, Command::Mount { mount: wagon });
+    cmd(&mut e, mira, ZonesCommand::Mount { mount: wagon });
     cmd(&mut e, mira, Command::EndTurn);
     // Aboard, the wagon takes the rest of the pair's turn and rolls on.
     assert_eq!(prompt(&e), Prompt::Act { actor: wagon });
@@ -481,7 +481,7 @@ fn fray_decides_for_mounts_and_vehicles() {
     cmd(
         &mut e,
         leader,
-        Command::Maneuver {
+        ZonesCommand::Maneuver {
             target: rider,
             kind: Maneuver::Grapple,
         },
@@ -501,20 +501,20 @@ fn fray_decides_for_mounts_and_vehicles() {
     assert!(
         check(
             &e,
-            Command::Maneuver {
+            Command::from(ZonesCommand::Maneuver {
                 target: leader,
                 kind: Maneuver::Shove
-            }
+            })
         )
         .is_ok()
     );
     for kind in [Maneuver::Grapple, Maneuver::Disarm { weapon: 0 }] {
         let why = check(
             &e,
-            Command::Maneuver {
+            Command::from(ZonesCommand::Maneuver {
                 target: leader,
                 kind,
-            },
+            }),
         )
         .unwrap_err();
         assert!(why.0.contains("neither grab nor disarm"), "{why}");
@@ -529,7 +529,7 @@ fn fray_decides_for_mounts_and_vehicles() {
     )
     .unwrap_err();
     assert!(why.0.contains("offers no terms"), "{why}");
-    let why = check(&e, Command::Surrender).unwrap_err();
+    let why = check(&e, Command::from(ZonesCommand::Surrender)).unwrap_err();
     assert!(why.0.contains("does not surrender"), "{why}");
 
     // A rider's counter rolls the saddle's d4: the leader's d8 rolls 2, the
@@ -540,7 +540,7 @@ fn fray_decides_for_mounts_and_vehicles() {
     activate(&mut e, leader);
     let from = e.events().len();
     attack(&mut e, leader, rider, 0, MODE_STRIKE);
-    cmd(&mut e, rider, Command::Counter { weapon: 0 });
+    cmd(&mut e, rider, ZonesCommand::Counter { weapon: 0 });
     let r = rolled(&since(&e, from));
     assert!(r.contains(&(leader, "1D4".to_string(), 4)), "{r:?}");
     assert!(r.contains(&(rider, "1D8".to_string(), 2)), "{r:?}");
@@ -554,7 +554,7 @@ fn fray_decides_for_mounts_and_vehicles() {
     activate(&mut e, rider);
     let why = refused(&mut e, rider, Command::Flee);
     assert!(why.contains("the mount carries you"), "{why}");
-    cmd(&mut e, rider, Command::Activate { who: bay });
+    cmd(&mut e, rider, ZonesCommand::Activate { who: bay });
     cmd(&mut e, bay, Command::Flee);
     assert!(has(&e, bay, Condition::Fled) && has(&e, rider, Condition::Fled));
     assert_eq!(e.outcome().map(|o| o.winner), Some(Some(1)));

@@ -36,7 +36,7 @@ fn the_grapple_example() {
             attacker: theo
         }
     );
-    cmd(&mut e, b1, Command::Counter { weapon: 0 });
+    cmd(&mut e, b1, ZonesCommand::Counter { weapon: 0 });
     let ev = since(&e, at);
     // The axe's 1 against Theobald's armour 2: a scratch, and he stands.
     assert_eq!(damaged(&ev), vec![(theo, 0, 8)]);
@@ -70,7 +70,7 @@ fn the_grapple_example() {
     );
     assert!(why.contains("grabbed"), "{why}");
     let at = e.events().len();
-    cmd(&mut e, b1, Command::BreakFree);
+    cmd(&mut e, b1, ZonesCommand::BreakFree);
     let ev = since(&e, at);
     assert_eq!(saves(&ev), vec![(b1, "STR", 5, 10, true)]);
     assert_eq!(holder_of(&e, b1), None);
@@ -126,7 +126,7 @@ fn a_grabber_drags_the_held_and_hides_behind_them_but_a_two_handed_blow_frees_th
         }
     );
     let n = e.events().len();
-    cmd(&mut e, brute, Command::HideBehind { who: held });
+    cmd(&mut e, brute, ZonesCommand::HideBehind { who: held });
     let ev = since(&e, n);
     assert_eq!(damaged(&ev), vec![(held, 3, 5)]);
     assert_eq!(at(&e, held), Cell::new(3, 0));
@@ -169,7 +169,7 @@ fn an_ally_pulls_a_grabbed_friend_free() {
     cmd(&mut e, brute, Command::EndTurn);
     activate(&mut e, friend);
     let at = e.events().len();
-    cmd(&mut e, friend, Command::FreeAlly { who: held });
+    cmd(&mut e, friend, ZonesCommand::FreeAlly { who: held });
     assert_eq!(saves(&since(&e, at)), vec![(friend, "STR", 7, 10, true)]);
     assert_eq!(holder_of(&e, held), None);
     // It was the friend's main action.
@@ -208,7 +208,7 @@ fn a_shove_pushes_half_a_zone_or_into_a_pit() {
     cmd(
         &mut e,
         brute,
-        Command::Maneuver {
+        ZonesCommand::Maneuver {
             target: brink,
             kind: Maneuver::Shove,
         },
@@ -234,7 +234,7 @@ fn a_shove_pushes_half_a_zone_or_into_a_pit() {
     cmd(
         &mut e,
         brute,
-        Command::Maneuver {
+        ZonesCommand::Maneuver {
             target: other,
             kind: Maneuver::Shove,
         },
@@ -249,7 +249,7 @@ fn a_shove_pushes_half_a_zone_or_into_a_pit() {
     cmd(
         &mut e,
         brute,
-        Command::Maneuver {
+        ZonesCommand::Maneuver {
             target: other,
             kind: Maneuver::Shove,
         },
@@ -276,7 +276,7 @@ fn a_disarmed_weapon_is_dropped_and_caught_by_a_free_hand() {
     cmd(
         &mut e,
         empty,
-        Command::Maneuver {
+        ZonesCommand::Maneuver {
             target: axeman,
             kind: Maneuver::Disarm { weapon: 0 },
         },
@@ -305,7 +305,7 @@ fn a_disarmed_weapon_is_dropped_and_caught_by_a_free_hand() {
     let why = refused(
         &mut e,
         empty,
-        Command::Maneuver {
+        ZonesCommand::Maneuver {
             target: axeman,
             kind: Maneuver::Disarm { weapon: 2 },
         },
@@ -337,12 +337,12 @@ fn size_rules_for_non_lethal_attacks() {
     assert_eq!(holder_of(&e, bandit), Some(wyrm));
     cmd(&mut e, wyrm, Command::EndTurn);
     activate(&mut e, bandit);
-    let why = refused(&mut e, bandit, Command::BreakFree);
+    let why = refused(&mut e, bandit, ZonesCommand::BreakFree);
     assert!(why.contains("larger"), "{why}");
     let why = refused(
         &mut e,
         bandit,
-        Command::Maneuver {
+        ZonesCommand::Maneuver {
             target: wyrm,
             kind: Maneuver::Grapple,
         },
@@ -358,7 +358,7 @@ fn size_rules_for_non_lethal_attacks() {
     cmd(
         &mut e,
         wyrm,
-        Command::Maneuver {
+        ZonesCommand::Maneuver {
             target: bandit,
             kind: Maneuver::Shove,
         },
@@ -373,7 +373,7 @@ fn size_rules_for_non_lethal_attacks() {
     let why = refused(
         &mut e,
         bandit,
-        Command::Maneuver {
+        ZonesCommand::Maneuver {
             target: wyrm,
             kind: Maneuver::Shove,
         },
@@ -404,7 +404,7 @@ fn non_lethal_attacks_resolve_last_and_a_non_lethal_counter_after_the_attack() {
     cmd(
         &mut e,
         b,
-        Command::CounterManeuver {
+        ZonesCommand::CounterManeuver {
             kind: Maneuver::Grapple,
         },
     );
@@ -430,7 +430,7 @@ fn non_lethal_attacks_resolve_last_and_a_non_lethal_counter_after_the_attack() {
     cmd(
         &mut e,
         a,
-        Command::Maneuver {
+        ZonesCommand::Maneuver {
             target: b,
             kind: Maneuver::Shove,
         },
@@ -438,7 +438,7 @@ fn non_lethal_attacks_resolve_last_and_a_non_lethal_counter_after_the_attack() {
     cmd(
         &mut e,
         b,
-        Command::CounterManeuver {
+        ZonesCommand::CounterManeuver {
             kind: Maneuver::Grapple,
         },
     );

@@ -104,7 +104,7 @@ fn a_character_takes_one_turn_a_round() {
     let Prompt::Activate { speaker, .. } = prompt(&e) else {
         panic!("expected the bandits' activation");
     };
-    let why = refused(&mut e, speaker, Command::Activate { who: leader });
+    let why = refused(&mut e, speaker, ZonesCommand::Activate { who: leader });
     assert!(why.contains("taken a turn"), "{why}");
 }
 
@@ -114,7 +114,7 @@ fn the_holder_may_give_the_first_turn_away_once() {
     let Prompt::Activate { speaker, .. } = prompt(&e) else {
         panic!()
     };
-    cmd(&mut e, speaker, Command::FirstTurnTo { faction: 0 });
+    cmd(&mut e, speaker, ZonesCommand::FirstTurnTo { faction: 0 });
     let Prompt::Activate {
         faction: 0,
         speaker,
@@ -129,7 +129,7 @@ fn the_holder_may_give_the_first_turn_away_once() {
             .passes,
         0
     );
-    refused(&mut e, speaker, Command::FirstTurnTo { faction: 1 });
+    refused(&mut e, speaker, ZonesCommand::FirstTurnTo { faction: 1 });
 }
 
 /// §Taking a turn: "move their full speed (typically 2 zones ...), or move

@@ -30,7 +30,7 @@ fn the_bandit_dodges_the_musket() {
     let Prompt::Activate { speaker, .. } = prompt(&e) else {
         panic!()
     };
-    refused(&mut e, speaker, Command::Activate { who: b1 });
+    refused(&mut e, speaker, ZonesCommand::Activate { who: b1 });
 }
 
 /// §Reacting to an attack, Example: "Theobald attacks the bandit leader with
@@ -51,7 +51,7 @@ fn the_leader_counters_the_spear_and_is_hit_first() {
     activate(&mut e, theo);
     let at = e.events().len();
     attack(&mut e, theo, leader, 0, MODE_STRIKE);
-    cmd(&mut e, leader, Command::Counter { weapon: 0 });
+    cmd(&mut e, leader, ZonesCommand::Counter { weapon: 0 });
     let ev = since(&e, at);
     assert!(ev.iter().any(|x| matches!(
         x.own::<ZonesEvent>(),
@@ -77,7 +77,7 @@ fn a_counter_tie_hits_both_and_a_bigger_counter_stops_the_attack() {
     activate(&mut e, theo);
     let at = e.events().len();
     attack(&mut e, theo, leader, 0, MODE_STRIKE);
-    cmd(&mut e, leader, Command::Counter { weapon: 0 });
+    cmd(&mut e, leader, ZonesCommand::Counter { weapon: 0 });
     let mut got = damaged(&since(&e, at));
     got.sort();
     assert_eq!(got, vec![(theo, 3, 5), (leader, 3, 5)]);
@@ -90,7 +90,7 @@ fn a_counter_tie_hits_both_and_a_bigger_counter_stops_the_attack() {
     activate(&mut e, theo);
     let at = e.events().len();
     attack(&mut e, theo, leader, 0, MODE_STRIKE);
-    cmd(&mut e, leader, Command::Counter { weapon: 0 });
+    cmd(&mut e, leader, ZonesCommand::Counter { weapon: 0 });
     assert_eq!(damaged(&since(&e, at)), vec![(theo, 6, 2)]);
     assert!(has(&e, theo, Condition::Incapacitated));
     assert_eq!(hp(&e, leader), 8);
@@ -116,7 +116,7 @@ fn a_nearby_ally_guards_and_takes_the_blow() {
             attacker: b1
         }
     );
-    cmd(&mut e, theo, Command::Guard);
+    cmd(&mut e, theo, ZonesCommand::Guard);
     let ev = since(&e, at);
     assert!(ev.iter().any(|x| matches!(
         x,
@@ -144,7 +144,7 @@ fn hiding_behind_an_ally_swaps_places_and_the_ally_may_react() {
     let [bal, theo, b1] = ["Balthasar", "Theobald", "Bandit 1"].map(|n| cid(&e, n));
     activate(&mut e, b1);
     attack(&mut e, b1, bal, 0, MODE_STRIKE);
-    cmd(&mut e, bal, Command::HideBehind { who: theo });
+    cmd(&mut e, bal, ZonesCommand::HideBehind { who: theo });
     assert_eq!(at(&e, bal), Cell::new(1, 0));
     assert_eq!(at(&e, theo), Cell::new(0, 0));
     assert_eq!(
@@ -155,7 +155,7 @@ fn hiding_behind_an_ally_swaps_places_and_the_ally_may_react() {
         }
     );
     // Theobald may not pass it on again, but may dodge (AGI 10: 14 fails).
-    refused(&mut e, theo, Command::HideBehind { who: bal });
+    refused(&mut e, theo, ZonesCommand::HideBehind { who: bal });
     let at = e.events().len();
     cmd(&mut e, theo, Command::Dodge);
     let ev = since(&e, at);
@@ -192,7 +192,7 @@ fn moving_away_draws_an_opportunity_attack_then_the_move_resumes() {
     );
     assert_eq!(at(&e, bal), Cell::new(3, 0));
     let at_ev = e.events().len();
-    cmd(&mut e, leader, Command::Opportunity { weapon: 0 });
+    cmd(&mut e, leader, ZonesCommand::Opportunity { weapon: 0 });
     let ev = since(&e, at_ev);
     assert_eq!(damaged(&ev), vec![(bal, 3, 5)]);
     assert_eq!(at(&e, bal), Cell::new(5, 0));
@@ -217,7 +217,7 @@ fn an_opportunity_attack_that_downs_the_mover_ends_its_turn() {
             path: vec![Cell::new(4, 0)],
         },
     );
-    cmd(&mut e, leader, Command::Opportunity { weapon: 0 });
+    cmd(&mut e, leader, ZonesCommand::Opportunity { weapon: 0 });
     assert!(has(&e, bal, Condition::Dead));
     assert_eq!(at(&e, bal), Cell::new(3, 0));
     assert!(matches!(prompt(&e), Prompt::Activate { faction: 1, .. }));

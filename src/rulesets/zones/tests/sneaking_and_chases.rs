@@ -28,7 +28,7 @@ fn an_ambush_gets_a_bonus_round_and_is_revealed_by_being_seen() {
             .any(|x| matches!(x, BattleEvent::RoundStarted { round: 0 }))
     );
     // Only the concealed may act.
-    let why = refused(&mut e, lurker, Command::Activate { who: open });
+    let why = refused(&mut e, lurker, ZonesCommand::Activate { who: open });
     assert!(why.contains("ambush"), "{why}");
     // The runner crosses two zones (G to E): full speed, revealed.
     activate(&mut e, runner);

@@ -1,0 +1,31 @@
+//! UD10's own commands: what only its rules offer (aiming, reloading, cover,
+//! the retreat, the parry). The core carries them in `Command::Ruleset`.
+
+use serde::Serialize;
+
+use crate::rules::command::OwnCommand;
+use crate::rules::components::Cid;
+use crate::rules::map::Cell;
+
+/// A command of UD10's own.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Ud10Command {
+    /// Take aim at a target with a ranged weapon (the round's action).
+    Aim { target: Cid, weapon: usize },
+    /// Load a ranged weapon.
+    Reload { weapon: usize },
+    /// Crouch behind whatever is at hand (a free action).
+    TakeCover,
+    /// Stand up from a crouch (a free action).
+    Stand,
+    /// Disengage from melee along a path; costs the whole round.
+    Retreat { path: Vec<Cell> },
+    /// Reaction: parry the attack that just hit.
+    Parry,
+}
+
+impl OwnCommand for Ud10Command {
+    fn is_reaction(&self) -> bool {
+        matches!(self, Ud10Command::Parry)
+    }
+}

@@ -1,0 +1,93 @@
+//! zones' own commands: what only its rules offer (activations and passes,
+//! the reactions beyond a dodge, non-lethal attacks, stunts, riders' turns,
+//! surrender). The core carries them in `Command::Ruleset`.
+
+use serde::Serialize;
+
+use crate::rules::command::OwnCommand;
+use crate::rules::components::Cid;
+use crate::rules::map::Cell;
+
+/// A command of zones' own.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum ZonesCommand {
+    /// Alternating activation: this character takes the faction's turn.
+    Activate { who: Cid },
+    /// Alternating activation: the faction passes.
+    Pass,
+    /// Alternating activation, first answer of a round by the faction holding
+    /// the initiative: let `faction` act first.
+    FirstTurnTo { faction: u8 },
+    /// Reaction: strike back at the attacker with this weapon.
+    Counter { weapon: usize },
+    /// Reaction: become the target of an attack on a nearby ally.
+    Guard,
+    /// Reaction: swap places with a nearby willing ally (or a grabbed
+    /// enemy), who becomes the target.
+    HideBehind { who: Cid },
+    /// Reaction: attack a nearby enemy who is moving away.
+    Opportunity { weapon: usize },
+    /// Spend the turn surrendering.
+    Surrender,
+    /// A non-lethal attack on a target (the round's main action).
+    Maneuver { target: Cid, kind: Maneuver },
+    /// Reaction: answer an attack with a non-lethal attack on the attacker.
+    CounterManeuver { kind: Maneuver },
+    /// A grabbed character spends its turn trying to break free.
+    BreakFree,
+    /// Try to free a nearby ally from a grab (the round's main action).
+    FreeAlly { who: Cid },
+    /// Reaction: accept the alternative effect an attacker proposes (an
+    /// attack stunt) instead of the attack.
+    Accept,
+    /// One melee attack whose damage dice are shared among several smaller
+    /// targets: `(target, dice)` pairs.
+    SplitAttack {
+        weapon: usize,
+        shares: Vec<(Cid, u32)>,
+    },
+    /// Get on a nearby mount or vehicle of one's own side.
+    Mount { mount: Cid },
+    /// Get off one's mount onto a free cell next to it.
+    Dismount { to: Cell },
+    /// One of a mount and its riders does nothing this turn and keeps its
+    /// turn to react.
+    Reserve,
+    /// Pick up the `item`-th weapon lying on the ground (a bonus action).
+    PickUp { item: usize },
+}
+
+impl OwnCommand for ZonesCommand {
+    fn is_reaction(&self) -> bool {
+        matches!(
+            self,
+            ZonesCommand::Counter { .. }
+                | ZonesCommand::Guard
+                | ZonesCommand::HideBehind { .. }
+                | ZonesCommand::Opportunity { .. }
+                | ZonesCommand::CounterManeuver { .. }
+                | ZonesCommand::Accept
+        )
+    }
+}
+
+/// A non-lethal attack: the target saves or suffers the consequence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Maneuver {
+    /// Make the target drop this weapon (an index into its loadout).
+    Disarm { weapon: usize },
+    /// Push the target away.
+    Shove,
+    /// Grab and hold the target.
+    Grapple,
+}
+
+impl Maneuver {
+    pub fn name(self) -> &'static str {
+        match self {
+            Maneuver::Disarm { .. } => "disarm",
+            Maneuver::Shove => "shove",
+            Maneuver::Grapple => "grapple",
+        }
+    }
+}
