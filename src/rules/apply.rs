@@ -395,6 +395,26 @@ fn widest(a: MoveMode, b: MoveMode) -> MoveMode {
     if rank(b) > rank(a) { b } else { a }
 }
 
+/// What every attack does to the attacker: it turns towards its target and
+/// spends `shots` from the weapon's magazine, or, for a ranged weapon with
+/// no magazine (a bow's arrows, a sling's stones), from its spare
+/// ammunition.
+pub fn strike(world: &mut World, attacker: Cid, target: Cid, weapon_index: usize, shots: u32) {
+    face(world, attacker, target);
+    with::<Loadout>(world, attacker, |l| {
+        let Some(w) = l.weapons.get_mut(weapon_index) else {
+            return;
+        };
+        if w.magazine > 0 {
+            w.loaded = w.loaded.saturating_sub(shots);
+        } else if w.is_ranged()
+            && let Some(s) = w.spare.as_mut()
+        {
+            *s = s.saturating_sub(shots);
+        }
+    });
+}
+
 /// Turn `who` towards `target`.
 pub fn face(world: &mut World, who: Cid, target: Cid) {
     if let (Some(a), Some(t)) = (pos(world, who), pos(world, target))

@@ -4,7 +4,7 @@
 
 use bevy::prelude::*;
 
-use crate::rules::apply::{face, with};
+use crate::rules::apply::{strike, with};
 use crate::rules::components::{Loadout, MoveMode, TurnState};
 use crate::rules::event::BattleEvent;
 use crate::rulesets::ud10::event::Ud10Event;
@@ -94,19 +94,7 @@ fn apply_attack_rolled(world: &mut World, event: &Ud10Event) {
     else {
         return;
     };
-    face(world, *attacker, *target);
-    with::<Loadout>(world, *attacker, |l| {
-        if let Some(w) = l.weapons.get_mut(*weapon_index)
-            && w.magazine > 0
-        {
-            w.loaded = w.loaded.saturating_sub(*shots);
-        } else if let Some(w) = l.weapons.get_mut(*weapon_index)
-            && w.is_ranged()
-            && let Some(s) = w.spare.as_mut()
-        {
-            *s = s.saturating_sub(*shots);
-        }
-    });
+    strike(world, *attacker, *target, *weapon_index, *shots);
     if !*free {
         with::<TurnState>(world, *attacker, |t| {
             t.action_used = true;

@@ -3,8 +3,8 @@
 
 use bevy::prelude::*;
 
-use crate::rules::apply::{face, with};
-use crate::rules::components::{Loadout, TurnState};
+use crate::rules::apply::{face, strike, with};
+use crate::rules::components::TurnState;
 use crate::rules::event::BattleEvent;
 use crate::rulesets::zones::event::ZonesEvent;
 
@@ -49,15 +49,8 @@ fn apply_attack_made(world: &mut World, event: &ZonesEvent) {
     else {
         return;
     };
-    face(world, *attacker, *target);
-    with::<Loadout>(world, *attacker, |l| {
-        if let Some(w) = l.weapons.get_mut(*weapon_index)
-            && w.is_ranged()
-            && let Some(s) = w.spare.as_mut()
-        {
-            *s = s.saturating_sub(1);
-        }
-    });
+    // One blow, one arrow or stone (zones weapons have no magazine).
+    strike(world, *attacker, *target, *weapon_index, 1);
     if !*reaction {
         with::<TurnState>(world, *attacker, |t| t.action_used = true);
     }
