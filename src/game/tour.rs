@@ -18,12 +18,11 @@ use crate::game::AppSystems;
 use crate::game::battle::logic::{Pacing, TurnUi, UiIntent, human_actor};
 use crate::game::flow::ScreenIntent;
 use crate::game::session::{Screen, Speed, levels_dir};
-use crate::rules::battle::{ActiveRuleset, Battle, Prompt, RulesetId};
+use crate::rules::battle::{ActiveRuleset, Battle, Give, Prompt, RulesetId};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Controller, Loadout};
 use crate::rules::map::Cell;
 use crate::rules::view;
-use crate::rulesets::zones::command::ZonesCommand;
 
 /// One step of the walk.
 #[derive(Clone, Debug)]
@@ -287,12 +286,11 @@ pub fn human_click(world: &World, walked: &mut Option<(Cid, u32)>) -> Option<UiI
     let legal = (hooks.legal_commands)(world, actor);
     let battle = world.resource::<Battle>();
     match battle.prompt {
-        Prompt::Activate { .. } => legal
+        Prompt::Activate { .. } => (hooks.offers)(world, actor, &legal)
+            .list
             .iter()
-            .find_map(|c| match (c, c.own::<ZonesCommand>()) {
-                (_, Some(ZonesCommand::Activate { who })) => {
-                    view::cell(world, *who).map(UiIntent::Click)
-                }
+            .find_map(|o| match o.give {
+                Give::Click(who) => view::cell(world, who).map(UiIntent::Click),
                 _ => None,
             }),
         Prompt::React { .. } => Some(UiIntent::React(0)),

@@ -264,6 +264,60 @@ pub struct RulesetHooks {
     /// What the results screen says of a combatant after the fight, beyond
     /// its health and fate (worn gear, say).
     pub after_note: fn(&World, Cid) -> Option<String>,
+    /// How the game offers the ruleset's own commands among the actor's
+    /// legal ones (labels, buttons, board tools, keys).
+    pub offers: fn(&World, Cid, &[Command]) -> Offers,
+}
+
+/// How the game offers a ruleset's own legal commands at the current
+/// prompt: the ruleset names them and says how each is given; the game
+/// shows them and sends them, and names no ruleset. (The core's shared
+/// commands, move, attack, draw, flee, end the turn, dodge and let it land,
+/// the game offers by itself.)
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Offers {
+    pub list: Vec<Offer>,
+    /// At a reaction prompt that is not about an ordinary attack: the
+    /// dialog's title and question ("An enemy moves away!", "... Strike as
+    /// it goes?").
+    pub reaction: Option<(String, String)>,
+    /// A line of advice the action bar shows under the offers.
+    pub hint: Option<String>,
+}
+
+/// One of a ruleset's own commands, as the game offers it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Offer {
+    pub command: Command,
+    /// The button's label, or the name of the board tool it belongs to
+    /// (offers with the same tool name make one tool).
+    pub label: String,
+    pub give: Give,
+    /// The key that gives it, or picks its tool.
+    pub key: Option<OfferKey>,
+}
+
+/// How the player gives an offered command.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Give {
+    /// A button in the action bar.
+    Button,
+    /// A button, or a click on this combatant with the plain pointer.
+    Click(Cid),
+    /// The board tool named by the label, then a click on this combatant.
+    On(Cid),
+    /// The board tool named by the label, then a click on this cell; `path`
+    /// is the way there, drawn under the pointer.
+    At { cell: Cell, path: Vec<Cell> },
+}
+
+/// The keys a ruleset may give its offers. Letters are for the ruleset
+/// (the game keeps W, A, S, D, C, E, F, P and Z for itself); `EndTurn` is
+/// the end-turn key, for a prompt where a turn cannot be ended (passing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OfferKey {
+    Letter(char),
+    EndTurn,
 }
 
 /// A ruleset's account of a command before it is sent.

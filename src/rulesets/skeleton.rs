@@ -10,7 +10,7 @@ use std::path::Path;
 use bevy::prelude::*;
 
 use crate::rules::battle::{
-    BattleSet, BattleStep, Preview, RulesetHooks, RulesetId, RulesetRegistry, ruleset_is,
+    BattleSet, BattleStep, Offers, Preview, RulesetHooks, RulesetId, RulesetRegistry, ruleset_is,
 };
 use crate::rules::command::{Command, Illegal, resolve_with};
 use crate::rules::components::Cid;
@@ -64,6 +64,11 @@ pub trait Ruleset: 'static {
     fn after_note(_world: &World, _cid: Cid) -> Option<String> {
         None
     }
+    /// How the game offers the ruleset's own commands among the actor's
+    /// legal ones (reads only).
+    fn offers(_world: &World, _actor: Cid, _legal: &[Command]) -> Offers {
+        Offers::default()
+    }
 }
 
 /// Add a ruleset to the app.
@@ -106,6 +111,7 @@ pub fn hooks<R: Ruleset>() -> RulesetHooks {
         apply: R::apply,
         aftermath: R::aftermath,
         after_note: R::after_note,
+        offers: R::offers,
     }
 }
 

@@ -8,20 +8,20 @@ use std::collections::BTreeMap;
 use bevy::ecs::message::Messages;
 use bevy::prelude::*;
 
-use crate::rules::battle::{ActiveRuleset, Battle, BattleLog, Preview, Prompt};
+use crate::rules::battle::{
+    ActiveRuleset, Battle, BattleLog, Give, Offer, Offers, Preview, Prompt,
+};
 use crate::rules::command::{Command, CommandMsg};
 use crate::rules::components::{Cid, Controller, Loadout, MoveMode};
 use crate::rules::engine::{Controls, StartOptions, start_battle, waiting_for_human};
 use crate::rules::map::Cell;
 use crate::rules::view;
-use crate::rulesets::ud10::command::Ud10Command;
-use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
 
 use crate::game::AppSystems;
 use crate::game::session::{Screen, Session, Speed};
 
 /// What the player's pointer does on the map.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Tool {
     /// Click a cell to move there; click an enemy to attack it with the
     /// weapon in hand.
@@ -29,74 +29,10 @@ pub enum Tool {
     Move,
     /// Click a target to attack with this weapon and firing mode.
     Attack { weapon: usize, mode: usize },
-    /// Click a target to aim at it.
-    Aim,
-    /// Click a cell to retreat there.
-    Retreat,
-    /// Click a nearby enemy for a non-lethal attack of this kind (the
-    /// weapon of a disarm is the one in the target's hand).
-    Maneuver(ManeuverTool),
-    /// Click a free cell next to the mount to get off there.
-    Dismount,
-}
-
-/// The non-lethal attacks a click can make.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ManeuverTool {
-    Shove,
-    Grapple,
-    Disarm,
-}
-
-impl ManeuverTool {
-    pub const ALL: [ManeuverTool; 3] = [
-        ManeuverTool::Shove,
-        ManeuverTool::Grapple,
-        ManeuverTool::Disarm,
-    ];
-    pub fn label(self) -> &'static str {
-        match self {
-            ManeuverTool::Shove => "Shove",
-            ManeuverTool::Grapple => "Grab",
-            ManeuverTool::Disarm => "Disarm",
-        }
-    }
-    /// The command a click on `target` makes with this tool.
-    pub fn command(self, world: &World, target: Cid) -> Option<Command> {
-        let kind = match self {
-            ManeuverTool::Shove => Maneuver::Shove,
-            ManeuverTool::Grapple => Maneuver::Grapple,
-            ManeuverTool::Disarm => Maneuver::Disarm {
-                weapon: view::get::<Loadout>(world, target)?.ready?,
-            },
-        };
-        Some(Command::from(ZonesCommand::Maneuver { target, kind }))
-    }
-    /// Whether a command is a non-lethal attack of this kind.
-    pub fn matches(self, c: &Command) -> bool {
-        matches!(
-            (self, c.own::<ZonesCommand>()),
-            (
-                ManeuverTool::Shove,
-                Some(ZonesCommand::Maneuver {
-                    kind: Maneuver::Shove,
-                    ..
-                })
-            ) | (
-                ManeuverTool::Grapple,
-                Some(ZonesCommand::Maneuver {
-                    kind: Maneuver::Grapple,
-                    ..
-                })
-            ) | (
-                ManeuverTool::Disarm,
-                Some(ZonesCommand::Maneuver {
-                    kind: Maneuver::Disarm { .. },
-                    ..
-                })
-            )
-        )
-    }
+    /// One of the ruleset's board tools, by the name its offers give
+    /// ("Aim (G)", "Shove"): click one of the combatants or cells they
+    /// name.
+    Offer(String),
 }
 
 /// Something the player did, before it becomes a command.
@@ -150,7 +86,18 @@ pub struct TurnOptions {
     pub legal: Vec<Command>,
     /// Reachable cells: the move there and the kind of movement it makes.
     pub moves: BTreeMap<Cell, (Vec<Cell>, MoveMode)>,
-    pub retreats: BTreeMap<Cell, Vec<Cell>>,
+    /// How the ruleset offers its own commands among `legal`.
+    pub offers: Offers,
+}
+
+impl TurnOptions {
+    /// The offers of the board tool `name`.
+    pub fn tool_offers<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Offer> + 'a {
+        self.offers
+            .list
+            .iter()
+            .filter(move |o| o.label == name && matches!(o.give, Give::On(_) | Give::At { .. }))
+    }
 }
 
 /// The player's state on the battle screen.
@@ -171,18 +118,17 @@ impl TurnUi {
     /// The command a click on `cell` would send now, if any.
     pub fn command_at(&self, world: &World, cell: Cell) -> Option<Command> {
         let actor = self.options.actor?;
-        // Alternating activation: a click on one of the faction's
-        // characters gives it the turn (on a mount's cell, the first of the
-        // pair who may take it).
-        for who in view::standing_all(world) {
-            let activate = Command::from(ZonesCommand::Activate { who });
-            if view::cell(world, who) == Some(cell) && self.options.legal.contains(&activate) {
-                return Some(activate);
+        // A click on a character the ruleset lets the player pick (who
+        // takes the faction's turn, say) picks it, whatever the tool.
+        for o in &self.options.offers.list {
+            if let Give::Click(who) = o.give
+                && view::cell(world, who) == Some(cell)
+            {
+                return Some(o.command.clone());
             }
         }
         let target = target_at(world, cell, actor, self.strike_mounts);
-        match (self.tool, target) {
-            (Tool::Dismount, _) => Some(Command::from(ZonesCommand::Dismount { to: cell })),
+        match (&self.tool, target) {
             (Tool::Move, Some(t)) => {
                 let weapon = view::get::<Loadout>(world, actor)?.ready?;
                 Some(Command::Attack {
@@ -193,19 +139,18 @@ impl TurnUi {
             }
             (Tool::Attack { weapon, mode }, Some(t)) => Some(Command::Attack {
                 target: t,
-                weapon,
-                mode,
+                weapon: *weapon,
+                mode: *mode,
             }),
-            (Tool::Maneuver(m), Some(t)) => m.command(world, t),
-            (Tool::Aim, Some(t)) => {
-                let weapon = view::get::<Loadout>(world, actor)?.ready?;
-                Some(Command::from(Ud10Command::Aim { target: t, weapon }))
-            }
-            (Tool::Retreat, None) => self
+            (Tool::Offer(name), _) => self
                 .options
-                .retreats
-                .get(&cell)
-                .map(|p| Command::from(Ud10Command::Retreat { path: p.clone() })),
+                .tool_offers(name)
+                .find(|o| match &o.give {
+                    Give::On(who) => Some(*who) == target,
+                    Give::At { cell: c, .. } => *c == cell,
+                    _ => false,
+                })
+                .map(|o| o.command.clone()),
             (Tool::Move, None) => self
                 .options
                 .moves
@@ -213,12 +158,8 @@ impl TurnUi {
                 .map(|(p, _)| Command::Move { path: p.clone() }),
             _ => None,
         }
-        .filter(|c| {
-            self.options.legal.contains(c)
-                || matches!(c, Command::Attack { .. })
-                || matches!(c.own(), Some(Ud10Command::Aim { .. }))
-                || matches!(c.own(), Some(ZonesCommand::Maneuver { .. }))
-        })
+        // An attack the rules refuse is sent anyway, so the player reads why.
+        .filter(|c| self.options.legal.contains(c) || matches!(c, Command::Attack { .. }))
     }
 }
 
@@ -323,22 +264,15 @@ fn refresh_options(world: &mut World) {
     {
         options.actor = Some(actor);
         options.legal = (hooks.legal_commands)(world, actor);
+        options.offers = (hooks.offers)(world, actor, &options.legal);
         for c in &options.legal {
-            match (c, c.own()) {
-                (Command::Move { path }, _) => {
-                    if let Some(&end) = path.last() {
-                        let mode = (hooks.preview)(world, actor, c)
-                            .move_mode
-                            .unwrap_or(MoveMode::Standard);
-                        options.moves.insert(end, (path.clone(), mode));
-                    }
-                }
-                (_, Some(Ud10Command::Retreat { path })) => {
-                    if let Some(&end) = path.last() {
-                        options.retreats.insert(end, path.clone());
-                    }
-                }
-                _ => {}
+            if let Command::Move { path } = c
+                && let Some(&end) = path.last()
+            {
+                let mode = (hooks.preview)(world, actor, c)
+                    .move_mode
+                    .unwrap_or(MoveMode::Standard);
+                options.moves.insert(end, (path.clone(), mode));
             }
         }
     }
@@ -364,8 +298,9 @@ fn handle_intents(world: &mut World) {
                 let ui = world.resource::<TurnUi>().clone();
                 match ui.command_at(world, cell) {
                     Some(command) => {
-                        // Off the mount, the pointer moves and attacks again.
-                        if matches!(command.own(), Some(ZonesCommand::Dismount { .. })) {
+                        // A board tool is used once: the pointer moves and
+                        // attacks again.
+                        if matches!(ui.tool, Tool::Offer(_)) {
                             world.resource_mut::<TurnUi>().tool = Tool::Move;
                         }
                         send(world, command);
@@ -396,12 +331,7 @@ fn send(world: &mut World, command: Command) {
     let Some(actor) = human_actor(world) else {
         return;
     };
-    if matches!(command, Command::Move { .. } | Command::Attack { .. })
-        || matches!(
-            command.own(),
-            Some(Ud10Command::Retreat { .. } | Ud10Command::Aim { .. })
-        )
-    {
+    if matches!(command, Command::Move { .. } | Command::Attack { .. }) {
         world.resource_mut::<TurnUi>().tool = Tool::Move;
     }
     world.write_message(CommandMsg { actor, command });
@@ -499,6 +429,8 @@ mod tests {
         assert_eq!(target_at(e.world(), wagon, hesk, false), None);
     }
     use crate::rules::map::Cell;
+    use crate::rulesets::ud10::command::Ud10Command;
+    use crate::rulesets::zones::command::ZonesCommand;
     use crate::testkit::{assets, level};
 
     fn app(session: Session) -> App {
@@ -515,6 +447,70 @@ mod tests {
 
     fn screen(app: &App) -> Screen {
         *app.world().resource::<State<Screen>>().get()
+    }
+
+    /// A ruleset's board tool, as the player meets it: the ruleset offers
+    /// "Aim (G)" on the enemy in sight, the bar shows the tool, a click on
+    /// the enemy with it sends the aim, and the pointer goes back to moving.
+    #[test]
+    fn a_rulesets_board_tool_sends_its_command_on_a_click() {
+        let l = level(
+            &["..........", "..........", ".........."],
+            &[
+                r#"(archetype: "archer", faction: "red", at: (1, 1), name: "A", facing: E)"#,
+                r#"(archetype: "swordsman", faction: "blue", at: (8, 1), name: "B", facing: W)"#,
+            ],
+        );
+        let session = Session {
+            level: l,
+            path: "test.ron".into(),
+            ruleset: RulesetId::Ud10,
+            supported: vec![RulesetId::Ud10],
+            controls: vec![Controller::Human, Controller::Ai],
+            seed: 3,
+        };
+        let mut app = app(session);
+        let (a, b) = (Cid(0), Cid(1));
+        for _ in 0..100 {
+            app.update();
+            if human_actor(app.world()) == Some(a) {
+                break;
+            }
+        }
+        assert_eq!(human_actor(app.world()), Some(a));
+        // The options are read at the start of the next frame.
+        app.update();
+        let ui = app.world().resource::<TurnUi>();
+        let aim = ui
+            .options
+            .tool_offers("Aim (G)")
+            .next()
+            .expect("the aim tool is offered")
+            .clone();
+        assert_eq!(aim.give, Give::On(b));
+        assert_eq!(aim.key, Some(crate::rules::battle::OfferKey::Letter('G')));
+        let at_b = view::cell(app.world(), b).unwrap();
+        app.world_mut()
+            .write_message(UiIntent::Tool(Tool::Offer(aim.label.clone())));
+        app.update();
+        app.world_mut().write_message(UiIntent::Click(at_b));
+        app.update();
+        let sent: Vec<Command> = app
+            .world()
+            .resource::<BattleLog>()
+            .commands
+            .iter()
+            .filter(|c| c.actor == a)
+            .map(|c| c.command.clone())
+            .collect();
+        assert_eq!(
+            sent.last().and_then(|c| c.own::<Ud10Command>()),
+            Some(&Ud10Command::Aim {
+                target: b,
+                weapon: 0
+            })
+        );
+        assert_eq!(app.world().resource::<TurnUi>().tool, Tool::Move);
     }
 
     #[test]

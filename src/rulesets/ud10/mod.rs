@@ -15,6 +15,7 @@ pub mod event;
 pub mod movement;
 pub mod narrate;
 pub mod numbers;
+pub mod offers;
 pub mod preview;
 pub mod query;
 pub mod reach;
@@ -26,7 +27,7 @@ use std::path::Path;
 use bevy::prelude::*;
 
 use crate::rules::apply::emit;
-use crate::rules::battle::{Battle, Preview, Prompt, RulesetId};
+use crate::rules::battle::{Battle, Offers, Preview, Prompt, RulesetId};
 use crate::rules::command::{Command, Illegal};
 use crate::rules::components::{Cid, Condition, Loadout, MoveMode};
 use crate::rules::error::DataError;
@@ -81,6 +82,9 @@ impl Ruleset for Ud10 {
     }
     fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
         preview::preview(world, actor, command)
+    }
+    fn offers(world: &World, actor: Cid, legal: &[Command]) -> Offers {
+        offers::offers(world, actor, legal)
     }
     fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
         preview::sheet(world, cid)

@@ -20,6 +20,7 @@ pub mod movement;
 pub mod narrate;
 pub mod nonlethal;
 pub mod odds;
+pub mod offers;
 pub mod opportunity;
 pub mod preview;
 pub mod queries;
@@ -36,7 +37,7 @@ use std::path::Path;
 use bevy::prelude::*;
 
 use crate::rules::apply::emit;
-use crate::rules::battle::{Battle, Preview, Prompt, RulesetId};
+use crate::rules::battle::{Battle, Offers, Preview, Prompt, RulesetId};
 use crate::rules::command::{Command, Illegal};
 use crate::rules::components::{Cid, Condition, Loadout};
 use crate::rules::error::DataError;
@@ -90,6 +91,9 @@ impl Ruleset for Zones {
     }
     fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
         preview::preview(world, actor, command)
+    }
+    fn offers(world: &World, actor: Cid, legal: &[Command]) -> Offers {
+        offers::offers(world, actor, legal)
     }
     fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
         preview::sheet(world, cid)

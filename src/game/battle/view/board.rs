@@ -7,12 +7,11 @@ use bevy_ecs_tilemap::prelude::*;
 
 use crate::game::battle::logic::{Tool, TurnUi};
 use crate::game::session::Screen;
+use crate::rules::battle::Give;
 use crate::rules::command::Command;
 use crate::rules::components::MoveMode;
 use crate::rules::map::{Cell, Map, Terrain};
 use crate::rules::view;
-use crate::rulesets::ud10::command::Ud10Command;
-use crate::rulesets::zones::command::ZonesCommand;
 
 use super::{TILE, cell_to_world};
 
@@ -161,12 +160,15 @@ fn shapes(world: &World, out: &mut Highlights) {
     let mut gizmos = Shapes(out);
     let map = world.resource::<Map>();
     let size = Vec2::splat(TILE - 6.0);
-    let cells: Vec<(Cell, Color)> = match ui.tool {
-        Tool::Retreat => ui
+    let cells: Vec<(Cell, Color)> = match &ui.tool {
+        // A ruleset's board tool: the cells it names.
+        Tool::Offer(name) => ui
             .options
-            .retreats
-            .keys()
-            .map(|c| (*c, Color::srgba(0.75, 0.55, 1.0, 0.9)))
+            .tool_offers(name)
+            .filter_map(|o| match o.give {
+                Give::At { cell, .. } => Some((cell, Color::srgba(0.75, 0.55, 1.0, 0.9))),
+                _ => None,
+            })
             .collect(),
         _ => ui
             .options
@@ -181,19 +183,7 @@ fn shapes(world: &World, out: &mut Highlights) {
             })
             .collect(),
     };
-    // Getting off: the free cells next to the mount.
-    if ui.tool == Tool::Dismount {
-        for c in &ui.options.legal {
-            if let Some(ZonesCommand::Dismount { to }) = c.own::<ZonesCommand>() {
-                gizmos.rect_2d(
-                    Isometry2d::from_translation(cell_to_world(map, *to)),
-                    size,
-                    Color::srgba(0.4, 1.0, 0.6, 0.9),
-                );
-            }
-        }
-    }
-    if matches!(ui.tool, Tool::Move | Tool::Retreat) {
+    if !matches!(ui.tool, Tool::Attack { .. }) {
         for (c, col) in &cells {
             gizmos.rect_2d(
                 Isometry2d::from_translation(cell_to_world(map, *c)),
@@ -202,10 +192,10 @@ fn shapes(world: &World, out: &mut Highlights) {
             );
         }
     }
-    // Alternating activation: the characters who may take the turn.
-    for c in &ui.options.legal {
-        if let Some(ZonesCommand::Activate { who }) = c.own::<ZonesCommand>()
-            && let Some(cell) = view::cell(world, *who)
+    // The characters a click picks (who takes the faction's turn, say).
+    for o in &ui.options.offers.list {
+        if let Give::Click(who) = o.give
+            && let Some(cell) = view::cell(world, who)
         {
             let p = cell_to_world(map, cell);
             gizmos.rect_2d(
@@ -221,40 +211,42 @@ fn shapes(world: &World, out: &mut Highlights) {
         }
     }
     // Targets: every enemy the current tool can legally strike.
-    for c in &ui.options.legal {
-        let target = match (ui.tool, c, c.own(), c.own()) {
-            (
-                Tool::Move,
-                Command::Attack {
-                    target,
-                    weapon,
-                    mode: 0,
-                },
-                _,
-                _,
-            ) => {
-                let ready = view::get::<crate::rules::components::Loadout>(world, actor)
-                    .and_then(|l| l.ready);
-                (ready == Some(*weapon)).then_some(*target)
-            }
-            (
-                Tool::Attack { weapon, mode },
-                Command::Attack {
-                    target,
-                    weapon: w,
-                    mode: m,
-                },
-                _,
-                _,
-            ) if *w == weapon && *m == mode => Some(*target),
-            (Tool::Aim, _, Some(Ud10Command::Aim { target, .. }), _) => Some(*target),
-            (Tool::Maneuver(m), _, _, Some(ZonesCommand::Maneuver { target, .. }))
-                if m.matches(c) =>
-            {
-                Some(*target)
-            }
-            _ => None,
-        };
+    let attacks = ui.options.legal.iter().filter_map(|c| match (&ui.tool, c) {
+        (
+            Tool::Move,
+            Command::Attack {
+                target,
+                weapon,
+                mode: 0,
+            },
+        ) => {
+            let ready =
+                view::get::<crate::rules::components::Loadout>(world, actor).and_then(|l| l.ready);
+            (ready == Some(*weapon)).then_some(*target)
+        }
+        (
+            Tool::Attack { weapon, mode },
+            Command::Attack {
+                target,
+                weapon: w,
+                mode: m,
+            },
+        ) if w == weapon && m == mode => Some(*target),
+        _ => None,
+    });
+    let tool_targets = match &ui.tool {
+        Tool::Offer(name) => ui
+            .options
+            .tool_offers(name)
+            .filter_map(|o| match o.give {
+                Give::On(who) => Some(who),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    for target in attacks.chain(tool_targets) {
+        let target = Some(target);
         if let Some(t) = target
             && let Some(cell) = view::cell(world, t)
         {
@@ -295,9 +287,12 @@ fn shapes(world: &World, out: &mut Highlights) {
     }
     // The path under the cursor.
     if let Some(hover) = ui.hover {
-        let path = match ui.tool {
+        let path = match &ui.tool {
             Tool::Move => ui.options.moves.get(&hover).map(|(p, _)| p.clone()),
-            Tool::Retreat => ui.options.retreats.get(&hover).cloned(),
+            Tool::Offer(name) => ui.options.tool_offers(name).find_map(|o| match &o.give {
+                Give::At { cell, path } if *cell == hover && !path.is_empty() => Some(path.clone()),
+                _ => None,
+            }),
             _ => None,
         };
         if let (Some(path), Some(start)) = (path, view::cell(world, actor)) {

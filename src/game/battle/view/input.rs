@@ -8,12 +8,10 @@ use leafwing_input_manager::prelude::*;
 
 use crate::game::battle::logic::{Pacing, Tool, TurnUi, UiIntent};
 use crate::game::session::{Screen, Speed};
-use crate::rules::battle::{Battle, Prompt, Roster};
+use crate::rules::battle::{Battle, Give, OfferKey, Prompt, Roster};
 use crate::rules::command::Command;
-use crate::rules::components::{Condition, Conditions, Controller, Loadout};
+use crate::rules::components::{Controller, Loadout};
 use crate::rules::map::{Cell, Map};
-use crate::rulesets::ud10::command::Ud10Command;
-use crate::rulesets::zones::command::ZonesCommand;
 
 use super::board::ShowZones;
 use super::camera::MainCamera;
@@ -44,12 +42,8 @@ pub enum UiAction {
     CursorDown,
     CursorLeft,
     CursorRight,
-    TakeCover,
-    Reload,
     /// Draw the next carried weapon.
     SwitchWeapon,
-    AimTool,
-    RetreatTool,
     Flee,
     /// Reaction prompt: the first, second, ... answer of the dialog.
     React1,
@@ -86,19 +80,19 @@ pub const HELP: &[(&str, &str)] = &[
     ("Mouse wheel, + and - / triggers", "zoom"),
     ("C / left stick click", "centre on the acting combatant"),
     ("Gamepad d-pad", "move the cell cursor"),
-    ("Q", "take cover (crouch) / stand up"),
-    ("R", "reload the weapon in hand"),
     ("Tab", "draw the next weapon"),
-    ("G", "aim tool: click the target to aim at"),
-    ("X", "retreat tool: click where to retreat"),
     ("F", "flee over the map's edge (from an edge cell)"),
+    (
+        "Q, R, G, X, ...",
+        "the ruleset's own actions and tools, as their buttons show: \"Take cover (Q)\", \"Aim (G)\", ...",
+    ),
     (
         "1 ... 6",
         "reaction dialog: its numbered answers (parry, dodge, counter, guard, ...)",
     ),
     (
         "Click / Enter",
-        "zones: click one of your characters to give it the turn; Enter passes",
+        "where your side chooses who acts: click one of your highlighted characters; Enter passes",
     ),
     ("Space / gamepad X", "GM preview: one action"),
     ("P", "GM preview: pause or resume"),
@@ -124,11 +118,7 @@ pub const KEYS: &[(UiAction, KeyCode)] = &[
     (Help, KeyCode::F1),
     (Help, KeyCode::Slash),
     (Menu, KeyCode::Escape),
-    (TakeCover, KeyCode::KeyQ),
-    (Reload, KeyCode::KeyR),
     (SwitchWeapon, KeyCode::Tab),
-    (AimTool, KeyCode::KeyG),
-    (RetreatTool, KeyCode::KeyX),
     (Flee, KeyCode::KeyF),
     (React1, KeyCode::Digit1),
     (React2, KeyCode::Digit2),
@@ -292,7 +282,7 @@ fn pointer(
 fn keys(
     battle: Res<Battle>,
     roster: Res<Roster>,
-    combatants: Query<(&Controller, &Conditions, Option<&Loadout>)>,
+    combatants: Query<(&Controller, Option<&Loadout>)>,
     action: Single<&ActionState<UiAction>, With<Player>>,
     keyboard: Res<ButtonInput<KeyCode>>,
     mouse: Res<ButtonInput<MouseButton>>,
@@ -300,6 +290,7 @@ fn keys(
     mut pacing: ResMut<Pacing>,
     mut help: ResMut<HelpOpen>,
     mut zones: ResMut<ShowZones>,
+    turn: Res<TurnUi>,
 ) {
     let tap = |a: UiAction| tapped(a, &action, &keyboard, &mouse);
     if tap(UiAction::Menu) {
@@ -335,12 +326,12 @@ fn keys(
     if tap(UiAction::SpeedDown) {
         pacing.speed = Speed::ALL[i.saturating_sub(1)];
     }
-    let Some((_, conds, loadout)) = battle
+    let Some((_, loadout)) = battle
         .prompt
         .actor()
         .and_then(|a| roster.entity(a))
         .and_then(|e| combatants.get(e).ok())
-        .filter(|(c, _, _)| **c == Controller::Human)
+        .filter(|(c, _)| **c == Controller::Human)
     else {
         return;
     };
@@ -359,27 +350,17 @@ fn keys(
     let mut send = |c: Command| {
         intents.write(UiIntent::Command(c));
     };
+    let offers = &turn.options.offers.list;
     if tap(UiAction::EndTurn) {
-        if matches!(battle.prompt, Prompt::Activate { .. }) {
-            send(Command::from(ZonesCommand::Pass));
-        } else {
-            send(Command::EndTurn);
+        // Where a turn cannot be ended (an activation), the ruleset's offer
+        // on the end-turn key: passing.
+        match offers.iter().find(|o| o.key == Some(OfferKey::EndTurn)) {
+            Some(o) => send(o.command.clone()),
+            None => send(Command::EndTurn),
         }
     }
     if tap(UiAction::Flee) {
         send(Command::Flee);
-    }
-    if tap(UiAction::TakeCover) {
-        if conds.has(Condition::Crouching) {
-            send(Command::from(Ud10Command::Stand));
-        } else {
-            send(Command::from(Ud10Command::TakeCover));
-        }
-    }
-    if tap(UiAction::Reload)
-        && let Some(w) = loadout.and_then(|l| l.ready)
-    {
-        send(Command::from(Ud10Command::Reload { weapon: w }));
     }
     if tap(UiAction::SwitchWeapon)
         && let Some(l) = loadout
@@ -388,14 +369,31 @@ fn keys(
         let next = l.ready.map_or(0, |r| (r + 1) % l.weapons.len());
         send(Command::Draw { weapon: next });
     }
-    if tap(UiAction::AimTool) {
-        intents.write(UiIntent::Tool(Tool::Aim));
-    }
-    if tap(UiAction::RetreatTool) {
-        intents.write(UiIntent::Tool(Tool::Retreat));
+    // The ruleset's letter keys: a button's command, or a board tool.
+    if let Some(o) = offers.iter().find(|o| match o.key {
+        Some(OfferKey::Letter(c)) => letter(c).is_some_and(|k| keyboard.just_pressed(k)),
+        _ => false,
+    }) {
+        match o.give {
+            Give::Button | Give::Click(_) => send(o.command.clone()),
+            Give::On(_) | Give::At { .. } => {
+                intents.write(UiIntent::Tool(Tool::Offer(o.label.clone())));
+            }
+        }
     }
     if tap(UiAction::Cancel) {
         intents.write(UiIntent::Tool(Tool::Move));
         intents.write(UiIntent::Select(None));
     }
+}
+
+/// The key of a letter a ruleset gives an offer.
+fn letter(c: char) -> Option<KeyCode> {
+    use KeyCode::*;
+    const LETTERS: [KeyCode; 26] = [
+        KeyA, KeyB, KeyC, KeyD, KeyE, KeyF, KeyG, KeyH, KeyI, KeyJ, KeyK, KeyL, KeyM, KeyN, KeyO,
+        KeyP, KeyQ, KeyR, KeyS, KeyT, KeyU, KeyV, KeyW, KeyX, KeyY, KeyZ,
+    ];
+    let i = (c.to_ascii_uppercase() as u32).checked_sub('A' as u32)?;
+    LETTERS.get(i as usize).copied()
 }

@@ -7,20 +7,18 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContext, EguiPrimaryContextPass, PrimaryEguiContext, egui};
 
 use crate::game::battle::logic::{
-    ManeuverTool, Pacing, Tool, TurnUi, UiIntent, human_actor, preview, reaction_choices,
+    Pacing, Tool, TurnUi, UiIntent, human_actor, preview, reaction_choices,
 };
 use crate::game::flow::ScreenIntent;
 use crate::game::session::{Screen, Session, Speed};
 use crate::rules::battle::{
-    ActiveRuleset, Battle, BattleLog, Factions, LastRejection, Prompt, Roster,
+    ActiveRuleset, Battle, BattleLog, Factions, Give, LastRejection, Prompt, Roster,
 };
 use crate::rules::command::Command;
-use crate::rules::components::{Cid, Condition, Controller, Loadout};
+use crate::rules::components::{Cid, Controller, Loadout};
 use crate::rules::event::{BattleEvent, Cue};
 use crate::rules::narrate::{Names, describe};
 use crate::rules::view;
-use crate::rulesets::ud10::command::Ud10Command;
-use crate::rulesets::zones::command::ZonesCommand;
 
 use super::input::{HELP, HelpOpen};
 use super::playback::Shown;
@@ -403,26 +401,17 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
                     asked,
                 );
             }
-            if w.is_ranged() {
-                tool_button(ui, Tool::Aim, "Aim (G)", asked);
+        }
+        // The ruleset's board tools (aim, retreat, shove, get off, ...).
+        let mut tools: Vec<&str> = Vec::new();
+        for o in &st.options.offers.list {
+            if matches!(o.give, Give::On(_) | Give::At { .. }) && !tools.contains(&o.label.as_str())
+            {
+                tools.push(&o.label);
             }
         }
-        if !st.options.retreats.is_empty() {
-            tool_button(ui, Tool::Retreat, "Retreat (X)", asked);
-        }
-        // Non-lethal attacks the ruleset allows on someone now.
-        for m in ManeuverTool::ALL {
-            if st.options.legal.iter().any(|c| m.matches(c)) {
-                tool_button(ui, Tool::Maneuver(m), m.label(), asked);
-            }
-        }
-        if st
-            .options
-            .legal
-            .iter()
-            .any(|c| matches!(c.own::<ZonesCommand>(), Some(ZonesCommand::Dismount { .. })))
-        {
-            tool_button(ui, Tool::Dismount, "Get off", asked);
+        for name in tools {
+            tool_button(ui, Tool::Offer(name.to_string()), name, asked);
         }
         // Riders on their mounts: which of the two a click strikes.
         let riders_about = view::enemies(world, actor)
@@ -456,62 +445,20 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
                 button(ui, label, c);
             }
         };
-        if view::conditions(world, actor).has(Condition::Crouching) {
-            offer(ui, "Stand (Q)", Command::from(Ud10Command::Stand));
-        } else {
-            offer(ui, "Take cover (Q)", Command::from(Ud10Command::TakeCover));
-        }
         if let Some(l) = view::get::<Loadout>(world, actor) {
             for (i, w) in l.weapons.iter().enumerate() {
                 if Some(i) != l.ready {
                     offer(ui, &format!("Draw {}", w.name), Command::Draw { weapon: i });
                 }
             }
-            if let Some(r) = l.ready {
-                offer(ui, "Reload (R)", Command::from(Ud10Command::Reload { weapon: r }));
+        }
+        // The ruleset's own buttons (take cover, reload, break free, ...).
+        for o in &st.options.offers.list {
+            if matches!(o.give, Give::Button | Give::Click(_)) {
+                offer(ui, &o.label, o.command.clone());
             }
         }
-        offer(ui, "Break free", Command::from(ZonesCommand::BreakFree));
-        // Attacks that share their dice among several targets.
-        for c in &st.options.legal {
-            if matches!(c.own::<ZonesCommand>(), Some(ZonesCommand::SplitAttack { .. })) {
-                let label = preview(world, c).map_or_else(|| "Share the dice".into(), |p| p.title);
-                offer(ui, &label, c.clone());
-            }
-        }
-        for c in &st.options.legal {
-            if let Some(ZonesCommand::FreeAlly { who }) = c.own::<ZonesCommand>() {
-                offer(
-                    ui,
-                    &format!("Pull {} free", world.resource::<Roster>().name(*who)),
-                    c.clone(),
-                );
-            }
-        }
-        // Mounts and riders: their turn together.
-        for c in &st.options.legal {
-            let name = |who: &Cid| world.resource::<Roster>().name(*who).to_string();
-            match (c, c.own::<ZonesCommand>()) {
-                (_, Some(ZonesCommand::Activate { who })) => {
-                    offer(ui, &format!("Give the turn to {}", name(who)), c.clone());
-                }
-                (_, Some(ZonesCommand::Mount { mount })) => {
-                    offer(ui, &format!("Get on {}", name(mount)), c.clone());
-                }
-                (_, Some(ZonesCommand::PickUp { item })) => {
-                    let what = world
-                        .resource::<crate::rules::battle::Ground>()
-                        .0
-                        .get(*item)
-                        .map_or(String::new(), |(_, w)| w.name.clone());
-                    offer(ui, &format!("Pick up the {what}"), c.clone());
-                }
-                _ => {}
-            }
-        }
-        offer(ui, "Keep turn to react", Command::from(ZonesCommand::Reserve));
         offer(ui, "Flee (F)", Command::Flee);
-        offer(ui, "Surrender", Command::from(ZonesCommand::Surrender));
         button(ui, "End turn (Enter)", Command::EndTurn);
     });
     if let Some((_, why)) = world.resource::<LastRejection>().0.as_ref() {
@@ -532,7 +479,6 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
 /// Alternating activation: which of the faction's characters takes the
 /// turn, or pass.
 fn activation_bar(ui: &mut egui::Ui, world: &World, st: &TurnUi, asked: &mut Asked) {
-    let roster = world.resource::<Roster>();
     ui.label(
         egui::RichText::new(
             "Your faction's turn: click one of your highlighted characters to act with, or pass.",
@@ -540,20 +486,8 @@ fn activation_bar(ui: &mut egui::Ui, world: &World, st: &TurnUi, asked: &mut Ask
         .strong(),
     );
     ui.horizontal_wrapped(|ui| {
-        for c in &st.options.legal {
-            let label = match (c, c.own::<ZonesCommand>()) {
-                (_, Some(ZonesCommand::Activate { who })) => roster.name(*who).to_string(),
-                (_, Some(ZonesCommand::Pass)) => "Pass (Enter)".to_string(),
-                (_, Some(ZonesCommand::FirstTurnTo { faction })) => format!(
-                    "Let {} go first",
-                    world
-                        .resource::<Factions>()
-                        .0
-                        .get(*faction as usize)
-                        .map_or("?", |f| f.name.as_str())
-                ),
-                _ => continue,
-            };
+        for o in &st.options.offers.list {
+            let (c, label) = (&o.command, o.label.clone());
             let b = ui.button(label);
             if b.hovered() {
                 asked.hover_preview = Some(c.clone());
@@ -564,20 +498,20 @@ fn activation_bar(ui: &mut egui::Ui, world: &World, st: &TurnUi, asked: &mut Ask
         }
     });
     let shown = asked.hover_preview.clone().or_else(|| {
-        st.hover
-            .and_then(|h| st.command_at(world, h))
-            .filter(|c| matches!(c.own::<ZonesCommand>(), Some(ZonesCommand::Activate { .. })))
+        st.hover.and_then(|h| st.command_at(world, h)).filter(|c| {
+            st.options
+                .offers
+                .list
+                .iter()
+                .any(|o| o.command == *c && matches!(o.give, Give::Click(_)))
+        })
     });
-    match shown {
-        Some(c) => preview_lines(ui, world, &c),
-        None => {
-            ui.label(
-                egui::RichText::new(
-                    "A character who has not taken its turn can still react when attacked (it spends the turn).",
-                )
-                .weak(),
-            );
+    match (shown, &st.options.offers.hint) {
+        (Some(c), _) => preview_lines(ui, world, &c),
+        (None, Some(hint)) => {
+            ui.label(egui::RichText::new(hint).weak());
         }
+        (None, None) => {}
     }
 }
 
@@ -646,20 +580,20 @@ fn reaction_dialog(
 ) {
     let roster = world.resource::<Roster>();
     let choices = reaction_choices(world);
-    let moving = choices.iter().any(|c| {
-        matches!(
-            c.own::<ZonesCommand>(),
-            Some(ZonesCommand::Opportunity { .. })
-        )
-    });
-    let offer = choices.contains(&Command::from(ZonesCommand::Accept));
-    let title = if moving {
-        "An enemy moves away!"
-    } else if offer {
-        "Attacked, with an offer!"
-    } else {
-        "Attacked!"
-    };
+    // The ruleset says when the prompt is not about an ordinary attack.
+    let (title, question) = world
+        .get_resource::<ActiveRuleset>()
+        .and_then(|h| (h.0.offers)(world, actor, &choices).reaction)
+        .unwrap_or_else(|| {
+            (
+                "Attacked!".to_string(),
+                format!(
+                    "{} attacks. How does {} react?",
+                    roster.name(attacker),
+                    roster.name(actor)
+                ),
+            )
+        });
     // Keep the dialog off the character it asks about: at the top of the
     // map, unless the character stands in the upper half of the window.
     let anchor = if reactor_in_upper_half(world, actor) {
@@ -672,19 +606,7 @@ fn reaction_dialog(
         .resizable(false)
         .anchor(anchor.0, anchor.1)
         .show(ctx, |ui| {
-            ui.label(if moving {
-                format!(
-                    "{} moves away from {}. Strike as it goes?",
-                    roster.name(attacker),
-                    roster.name(actor)
-                )
-            } else {
-                format!(
-                    "{} attacks. How does {} react?",
-                    roster.name(attacker),
-                    roster.name(actor)
-                )
-            });
+            ui.label(question);
             for (i, c) in choices.into_iter().enumerate() {
                 let p = preview(world, &c).unwrap_or_default();
                 let odds = p

@@ -1,0 +1,134 @@
+//! How the game offers zones' own commands: who takes the faction's turn,
+//! passing and handing the first turn over (§Initiative), non-lethal
+//! attacks (§Non-lethal attacks), attacks sharing their dice, breaking
+//! free and freeing an ally, mounts and riders, weapons on the ground, and
+//! surrender. Reads only.
+
+use bevy::prelude::*;
+
+use crate::rules::battle::{Battle, Factions, Give, Ground, Offer, OfferKey, Offers, Prompt};
+use crate::rules::command::Command;
+use crate::rules::components::Cid;
+use crate::rules::view;
+use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
+
+pub fn offers(world: &World, actor: Cid, legal: &[Command]) -> Offers {
+    let mut list: Vec<(u8, Offer)> = legal
+        .iter()
+        .filter_map(|c| {
+            let (rank, label, give, key) = offer(world, actor, c.own::<ZonesCommand>()?)?;
+            Some((
+                rank,
+                Offer {
+                    command: c.clone(),
+                    label,
+                    give,
+                    key,
+                },
+            ))
+        })
+        .collect();
+    // A steady order on the action bar: tools, then buttons, surrender last.
+    list.sort_by_key(|(rank, _)| *rank);
+    Offers {
+        list: list.into_iter().map(|(_, o)| o).collect(),
+        reaction: reaction(world, actor, legal),
+        hint: matches!(world.resource::<Battle>().prompt, Prompt::Activate { .. }).then(|| {
+            // §Reactions: a reaction takes the reacting character's turn.
+            "A character who has not taken its turn can still react when attacked (it spends the turn).".into()
+        }),
+    }
+}
+
+/// Its place on the bar, label, how it is given, its key.
+fn offer(
+    world: &World,
+    actor: Cid,
+    c: &ZonesCommand,
+) -> Option<(u8, String, Give, Option<OfferKey>)> {
+    let name = |who: &Cid| view::name(world, *who);
+    let activating = matches!(world.resource::<Battle>().prompt, Prompt::Activate { .. });
+    Some(match c {
+        ZonesCommand::Activate { who } if activating => (0, name(who), Give::Click(*who), None),
+        ZonesCommand::Activate { who } => (
+            6,
+            format!("Give the turn to {}", name(who)),
+            Give::Click(*who),
+            None,
+        ),
+        ZonesCommand::Pass => (
+            1,
+            "Pass (Enter)".into(),
+            Give::Button,
+            Some(OfferKey::EndTurn),
+        ),
+        ZonesCommand::FirstTurnTo { faction } => {
+            let f = world.resource::<Factions>();
+            let f = f.0.get(*faction as usize).map_or("?", |f| f.name.as_str());
+            (2, format!("Let {f} go first"), Give::Button, None)
+        }
+        ZonesCommand::Maneuver { target, kind } => {
+            let (rank, label) = match kind {
+                Maneuver::Shove => (3, "Shove"),
+                Maneuver::Grapple => (3, "Grab"),
+                Maneuver::Disarm { .. } => (3, "Disarm"),
+            };
+            (rank, label.into(), Give::On(*target), None)
+        }
+        ZonesCommand::Dismount { to } => (
+            4,
+            "Get off".into(),
+            Give::At {
+                cell: *to,
+                path: Vec::new(),
+            },
+            None,
+        ),
+        ZonesCommand::BreakFree => (5, "Break free".into(), Give::Button, None),
+        ZonesCommand::SplitAttack { .. } => (
+            5,
+            super::preview::preview(world, actor, &Command::from(c.clone())).title,
+            Give::Button,
+            None,
+        ),
+        ZonesCommand::FreeAlly { who } => {
+            (5, format!("Pull {} free", name(who)), Give::Button, None)
+        }
+        ZonesCommand::Mount { mount } => (6, format!("Get on {}", name(mount)), Give::Button, None),
+        ZonesCommand::PickUp { item } => {
+            let what = world
+                .resource::<Ground>()
+                .0
+                .get(*item)
+                .map_or(String::new(), |(_, w)| w.name.clone());
+            (6, format!("Pick up the {what}"), Give::Button, None)
+        }
+        ZonesCommand::Reserve => (7, "Keep turn to react".into(), Give::Button, None),
+        ZonesCommand::Surrender => (9, "Surrender".into(), Give::Button, None),
+        // Reactions: the reaction dialog lists them with their previews.
+        _ => return None,
+    })
+}
+
+/// The reaction dialog's title and question, when it is not about an
+/// ordinary attack.
+fn reaction(world: &World, actor: Cid, legal: &[Command]) -> Option<(String, String)> {
+    let Prompt::React { attacker, .. } = world.resource::<Battle>().prompt else {
+        return None;
+    };
+    let (them, me) = (view::name(world, attacker), view::name(world, actor));
+    let own = |f: fn(&ZonesCommand) -> bool| legal.iter().any(|c| c.own().is_some_and(f));
+    if own(|c| matches!(c, ZonesCommand::Opportunity { .. })) {
+        Some((
+            "An enemy moves away!".into(),
+            format!("{them} moves away from {me}. Strike as it goes?"),
+        ))
+    } else if own(|c| matches!(c, ZonesCommand::Accept)) {
+        Some((
+            "Attacked, with an offer!".into(),
+            format!("{them} attacks. How does {me} react?"),
+        ))
+    } else {
+        None
+    }
+}
