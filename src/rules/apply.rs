@@ -9,8 +9,7 @@ use bevy::prelude::*;
 
 use crate::rules::battle::{ActiveRuleset, Battle, BattleLog, Outcome, Roster};
 use crate::rules::components::{
-    Cid, Condition, Conditions, Heading, Health, HeldBy, Loadout, MoveMode, Position, Riding,
-    TurnState,
+    Cid, Condition, Conditions, Heading, Health, HeldBy, Loadout, Position, Riding, TurnState,
 };
 use crate::rules::event::BattleEvent;
 use crate::rules::level::Facing;
@@ -36,12 +35,12 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
     match event {
         BattleEvent::BattleStarted { .. } => apply_battle_started(world, event),
         BattleEvent::RoundStarted { .. } => apply_round_started(world, event),
-        BattleEvent::TurnStarted { .. } => apply_turn_started(world, event),
         BattleEvent::Moved { .. } => apply_moved(world, event),
         BattleEvent::ConditionAdded { .. } => apply_condition_added(world, event),
         BattleEvent::ConditionRemoved { .. } => apply_condition_removed(world, event),
         BattleEvent::Drew { .. } => apply_drew(world, event),
         BattleEvent::TurnOrder { .. }
+        | BattleEvent::TurnStarted { .. }
         | BattleEvent::MoveInterrupted { .. }
         | BattleEvent::ReactionDeclined { .. }
         | BattleEvent::DamageRolled { .. } => {}
@@ -101,32 +100,12 @@ fn apply_round_started(world: &mut World, event: &BattleEvent) {
         t.done = false;
         t.action_used = false;
         t.reaction_used = false;
-        t.moved_dm = 0;
-        t.movement = MoveMode::None;
-        t.moved_before_action = false;
     }
-}
-
-fn apply_turn_started(world: &mut World, event: &BattleEvent) {
-    let BattleEvent::TurnStarted { who } = event else {
-        return;
-    };
-    with::<TurnState>(world, *who, |t| {
-        t.aimed_this_turn = false;
-        t.moved_dm = 0;
-        t.movement = MoveMode::None;
-        t.moved_before_action = false;
-    });
 }
 
 fn apply_moved(world: &mut World, event: &BattleEvent) {
     let BattleEvent::Moved {
-        who,
-        from,
-        path,
-        cost_dm,
-        mode,
-        ..
+        who, from, path, ..
     } = event
     else {
         return;
@@ -145,11 +124,6 @@ fn apply_moved(world: &mut World, event: &BattleEvent) {
             with::<Heading>(world, r, |h| h.0 = f);
         }
     }
-    with::<TurnState>(world, *who, |t| {
-        t.moved_dm += *cost_dm;
-        // The mode of the whole turn's movement: the widest so far.
-        t.movement = widest(t.movement, *mode);
-    });
 }
 
 fn apply_condition_added(world: &mut World, event: &BattleEvent) {
@@ -157,9 +131,6 @@ fn apply_condition_added(world: &mut World, event: &BattleEvent) {
         return;
     };
     with::<Conditions>(world, *who, |c| c.insert(*condition));
-    if matches!(condition, Condition::Retreating) {
-        with::<TurnState>(world, *who, |t| t.action_used = true);
-    }
 }
 
 fn apply_condition_removed(world: &mut World, event: &BattleEvent) {
@@ -180,16 +151,9 @@ fn apply_drew(world: &mut World, event: &BattleEvent) {
         return;
     };
     with::<Loadout>(world, *who, |l| l.ready = Some(*index));
-    with::<TurnState>(world, *who, |t| {
-        if *as_movement {
-            t.movement = widest(t.movement, MoveMode::Standard);
-            if !t.action_used {
-                t.moved_before_action = true;
-            }
-        } else {
-            t.action_used = true;
-        }
-    });
+    if !*as_movement {
+        with::<TurnState>(world, *who, |t| t.action_used = true);
+    }
 }
 
 fn apply_damaged(world: &mut World, event: &BattleEvent) {
@@ -219,12 +183,7 @@ fn apply_turn_ended(world: &mut World, event: &BattleEvent) {
     let BattleEvent::TurnEnded { who } = event else {
         return;
     };
-    with::<TurnState>(world, *who, |t| {
-        t.done = true;
-        if !t.aimed_this_turn {
-            t.aim = None;
-        }
-    });
+    with::<TurnState>(world, *who, |t| t.done = true);
 }
 
 fn apply_round_ended(world: &mut World, event: &BattleEvent) {
@@ -380,19 +339,6 @@ fn carry_riders(world: &mut World, mount: Cid, to: Cell) {
     for r in riders(world, mount) {
         with::<Position>(world, r, |p| p.0 = to);
     }
-}
-
-fn widest(a: MoveMode, b: MoveMode) -> MoveMode {
-    fn rank(m: MoveMode) -> u8 {
-        match m {
-            MoveMode::None => 0,
-            MoveMode::Step => 1,
-            MoveMode::Standard => 2,
-            MoveMode::Full => 3,
-            MoveMode::Retreat => 4,
-        }
-    }
-    if rank(b) > rank(a) { b } else { a }
 }
 
 /// What every attack does to the attacker: it turns towards its target and

@@ -298,24 +298,19 @@ impl Loadout {
     }
 }
 
-/// Per-round action economy, kept by the ruleset in force.
+/// The turn bookkeeping every ruleset shares, kept by the ruleset in force;
+/// a ruleset keeps its own beside it in a component of its folder (UD10's
+/// movement and aim: `rulesets/ud10/turn.rs`).
 #[derive(Component, Clone, Debug, PartialEq, Default)]
 pub struct TurnState {
-    /// Initiative result in force this round.
+    /// The number that orders this round's turns, where the ruleset rolls
+    /// one (UD10's initiative; BRP's DEX rank, OSR's countdown and
+    /// Spelljammer's segment will fill it the same way).
     pub initiative: Option<i32>,
     /// Has had its turn this round.
     pub done: bool,
     pub action_used: bool,
     pub reaction_used: bool,
-    /// Movement made this turn, in decimetres.
-    pub moved_dm: u32,
-    pub movement: MoveMode,
-    /// Moved before the action this turn (then no movement after it).
-    pub moved_before_action: bool,
-    /// Aiming: at whom and for how many full rounds.
-    pub aim: Option<(Cid, u8)>,
-    /// Aimed this turn (so the aim is not lost at the end of the turn).
-    pub aimed_this_turn: bool,
 }
 
 /// How a combatant is moving this turn (UD10 "Movement").

@@ -5,27 +5,84 @@
 use bevy::prelude::*;
 
 use crate::rules::apply::{strike, with};
-use crate::rules::components::{Loadout, MoveMode, TurnState};
+use crate::rules::components::{Condition, Loadout, MoveMode, TurnState};
 use crate::rules::event::BattleEvent;
 use crate::rulesets::ud10::event::Ud10Event;
 
+use super::query;
+use super::turn::{Ud10Turn, widest};
+
 pub fn apply(world: &mut World, event: &BattleEvent) {
-    if let Some(own) = event.own::<Ud10Event>() {
-        apply_own(world, own);
-    } else if let BattleEvent::Moved { who, mode, .. } = event {
-        with::<TurnState>(world, *who, |t| {
-            // §Movement: a single step is instantaneous and leaves the
-            // action free to come before or after further movement.
-            if !t.action_used && *mode != MoveMode::Step {
-                t.moved_before_action = true;
+    match event {
+        BattleEvent::Ruleset(_) => {
+            if let Some(own) = event.own::<Ud10Event>() {
+                apply_own(world, own);
             }
-            // §Attack Modifiers, aiming: Fray decides (docs/rulesets/ud10.md,
-            // "Aiming") that any movement but a single step loses the aim.
-            if *mode != MoveMode::Step {
+        }
+        BattleEvent::RoundStarted { .. } => {
+            let mut q = world.query::<&mut Ud10Turn>();
+            for mut t in q.iter_mut(world) {
+                t.start();
+            }
+        }
+        BattleEvent::TurnStarted { who } => with::<Ud10Turn>(world, *who, |t| {
+            t.start();
+            t.aimed_this_turn = false;
+        }),
+        BattleEvent::Moved { .. } => apply_moved(world, event),
+        BattleEvent::Drew {
+            who,
+            as_movement: true,
+            ..
+        } => {
+            // §Free Actions: a small weapon drawn as part of a standard
+            // movement.
+            let action_used = query::turn(world, *who).action_used;
+            with::<Ud10Turn>(world, *who, |t| {
+                t.movement = widest(t.movement, MoveMode::Standard);
+                if !action_used {
+                    t.moved_before_action = true;
+                }
+            });
+        }
+        // §Optional Rule: Retreat: the retreat takes the whole round.
+        BattleEvent::ConditionAdded {
+            who,
+            condition: Condition::Retreating,
+            ..
+        } => with::<TurnState>(world, *who, |t| t.action_used = true),
+        BattleEvent::TurnEnded { who } => with::<Ud10Turn>(world, *who, |t| {
+            if !t.aimed_this_turn {
                 t.aim = None;
             }
-        });
+        }),
+        _ => {}
     }
+}
+
+fn apply_moved(world: &mut World, event: &BattleEvent) {
+    let BattleEvent::Moved {
+        who, cost_dm, mode, ..
+    } = event
+    else {
+        return;
+    };
+    let action_used = query::turn(world, *who).action_used;
+    with::<Ud10Turn>(world, *who, |t| {
+        t.moved_dm += *cost_dm;
+        // The mode of the whole turn's movement: the widest so far.
+        t.movement = widest(t.movement, *mode);
+        // §Movement: a single step is instantaneous and leaves the action
+        // free to come before or after further movement.
+        if !action_used && *mode != MoveMode::Step {
+            t.moved_before_action = true;
+        }
+        // §Attack Modifiers, aiming: Fray decides (docs/rulesets/ud10.md,
+        // "Aiming") that any movement but a single step loses the aim.
+        if *mode != MoveMode::Step {
+            t.aim = None;
+        }
+    });
 }
 
 fn apply_own(world: &mut World, event: &Ud10Event) {
@@ -75,11 +132,11 @@ fn apply_aimed(world: &mut World, event: &Ud10Event) {
     else {
         return;
     };
-    with::<TurnState>(world, *who, |t| {
+    with::<Ud10Turn>(world, *who, |t| {
         t.aim = Some((*target, *rounds));
         t.aimed_this_turn = true;
-        t.action_used = true;
     });
+    with::<TurnState>(world, *who, |t| t.action_used = true);
 }
 
 fn apply_attack_rolled(world: &mut World, event: &Ud10Event) {
@@ -96,10 +153,8 @@ fn apply_attack_rolled(world: &mut World, event: &Ud10Event) {
     };
     strike(world, *attacker, *target, *weapon_index, *shots);
     if !*free {
-        with::<TurnState>(world, *attacker, |t| {
-            t.action_used = true;
-            t.aim = None;
-        });
+        with::<TurnState>(world, *attacker, |t| t.action_used = true);
+        with::<Ud10Turn>(world, *attacker, |t| t.aim = None);
     }
 }
 

@@ -5,13 +5,13 @@ use bevy::prelude::*;
 
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::{Command, Illegal, illegal};
-use crate::rules::components::{Cid, Condition, MoveMode, TurnState, Weapon, WeaponKind};
+use crate::rules::components::{Cid, Condition, MoveMode, Weapon, WeaponKind};
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 use crate::rulesets::ud10::command::Ud10Command;
 
 use super::armor::Shield;
-use super::query::{loadout, turn};
+use super::query::{Turn, loadout, turn};
 use super::settings::Ud10Settings;
 
 /// Is the command legal for `actor` now?
@@ -143,11 +143,11 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
 
 /// Drawing a small weapon is part of a standard movement (§Movement) when
 /// the movement is still unused.
-pub fn draw_as_movement(t: &TurnState, w: &Weapon) -> bool {
+pub fn draw_as_movement(t: &Turn, w: &Weapon) -> bool {
     w.small && t.movement == MoveMode::None
 }
 
-fn action_available(t: &TurnState, retreating: bool) -> Result<(), Illegal> {
+fn action_available(t: &Turn, retreating: bool) -> Result<(), Illegal> {
     if retreating {
         return illegal("retreating takes the whole round");
     }

@@ -21,6 +21,7 @@ pub mod query;
 pub mod reach;
 pub mod round;
 pub mod settings;
+pub mod turn;
 
 use std::path::Path;
 
@@ -108,7 +109,14 @@ fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), St
         .ok_or("ud10 data is not loaded")?;
     let b = data.equip(def)?;
     let mut e = world.entity_mut(entity);
-    e.insert((b.stats, b.size, b.health, b.loadout, b.armor));
+    e.insert((
+        b.stats,
+        b.size,
+        b.health,
+        b.loadout,
+        b.armor,
+        turn::Ud10Turn::default(),
+    ));
     if let Some(s) = b.shield {
         e.insert(s);
     }

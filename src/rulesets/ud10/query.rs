@@ -3,19 +3,47 @@
 
 use bevy::prelude::*;
 
-use crate::rules::components::{Cid, Loadout, TurnState};
+use crate::rules::components::{Cid, Loadout, MoveMode, TurnState};
 use crate::rules::view;
 
 use super::data::Ud10Stats;
+use super::turn::Ud10Turn;
 
 pub fn stats(world: &World, cid: Cid) -> Option<&Ud10Stats> {
     view::get::<Ud10Stats>(world, cid)
 }
 
-pub fn turn(world: &World, cid: Cid) -> TurnState {
-    view::get::<TurnState>(world, cid)
+/// A combatant's turn as UD10 reads it: the core's shared bookkeeping and
+/// UD10's own ([`Ud10Turn`]) side by side.
+#[derive(Clone, Debug, Default)]
+pub struct Turn {
+    pub initiative: Option<i32>,
+    pub done: bool,
+    pub action_used: bool,
+    pub reaction_used: bool,
+    pub moved_dm: u32,
+    pub movement: MoveMode,
+    pub moved_before_action: bool,
+    pub aim: Option<(Cid, u8)>,
+}
+
+pub fn turn(world: &World, cid: Cid) -> Turn {
+    let s = view::get::<TurnState>(world, cid)
         .cloned()
-        .unwrap_or_default()
+        .unwrap_or_default();
+    let u = view::get::<Ud10Turn>(world, cid)
+        .cloned()
+        .unwrap_or_default();
+    Turn {
+        initiative: s.initiative,
+        done: s.done,
+        action_used: s.action_used,
+        reaction_used: s.reaction_used,
+        moved_dm: u.moved_dm,
+        movement: u.movement,
+        moved_before_action: u.moved_before_action,
+        aim: u.aim,
+    }
 }
 
 pub fn loadout(world: &World, cid: Cid) -> Option<&Loadout> {

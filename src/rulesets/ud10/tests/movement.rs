@@ -166,7 +166,7 @@ fn standard_full_and_single_step_movement() {
     // A fifth cell: 7.5 m > 7 m: full movement.
     cmd(&mut e, a, Command::Move { path: path(5, 5) });
     assert_eq!(
-        view::get::<TurnState>(e.world(), a).expect("turn").movement,
+        crate::rulesets::ud10::query::turn(e.world(), a).movement,
         MoveMode::Full
     );
     let why = refused(&mut e, a, Command::Draw { weapon: 1 });
@@ -224,7 +224,7 @@ fn drawing_a_small_weapon_is_part_of_standard_movement() {
     let a = cid(&e, "A");
     // The dagger (small) as movement: the action stays free.
     cmd(&mut e, a, Command::Draw { weapon: 1 });
-    let t = view::get::<TurnState>(e.world(), a).expect("turn").clone();
+    let t = crate::rulesets::ud10::query::turn(e.world(), a);
     assert!(!t.action_used);
     assert_eq!(t.movement, MoveMode::Standard);
     // Drawing the longsword back takes the action.
