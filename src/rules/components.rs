@@ -224,16 +224,16 @@ pub struct FireMode {
     pub attack_mod: i32,
 }
 
-/// A weapon as carried in a battle. Rulesets fill the fields they use from
-/// their own equipment tables.
+/// A weapon as carried in a battle: what every ruleset reads of one (its
+/// name, damage, hands, reach and range in metres, attack modes, ammunition)
+/// and, in [`OwnGear`], the ruleset's own numbers for it, which travel with
+/// the weapon when it is dropped, knocked away or picked up.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Weapon {
     pub id: String,
     pub name: String,
     pub kind: WeaponKind,
     pub damage: DiceExpr,
-    /// UD10 attack modifier ("AM").
-    pub attack_mod: i32,
     /// Melee reach in cells (1 = adjacent).
     pub reach: i32,
     /// Ranged: the range increment in metres.
@@ -241,12 +241,6 @@ pub struct Weapon {
     /// Ranged: the furthest it can reach at all, in metres.
     pub max_range_m: f64,
     pub hands: u8,
-    /// Small weapons can be drawn as part of a standard movement.
-    pub small: bool,
-    /// Armor penetration score (UD10 optional rule).
-    pub penetration: i32,
-    /// Can parry with it.
-    pub parry: bool,
     pub modes: Vec<FireMode>,
     /// Rounds the weapon holds loaded; 0 for weapons that never need loading.
     pub magazine: u32,
@@ -254,12 +248,69 @@ pub struct Weapon {
     /// Spare ammunition; `None` = enough for any battle.
     pub spare: Option<u32>,
     pub reload: ReloadCost,
-    /// Zone-based rulesets: range in zones (0 for melee weapons).
-    pub range_zones: u32,
-    /// Zone-based rulesets: hits every character in a zone.
-    pub blast: bool,
-    /// Worn by use (zones: breaks on a damage die of 1).
-    pub damaged: bool,
+    /// The ruleset's own numbers for this weapon.
+    pub own: OwnGear,
+}
+
+/// A ruleset's own numbers for one piece of gear (UD10's attack modifier
+/// and parry, zones' range in zones and blast), kept in the core's
+/// [`Weapon`] without the core knowing their type. Cheap to clone.
+#[derive(Clone, Default)]
+pub struct OwnGear(Option<std::sync::Arc<dyn DynGear>>);
+
+impl OwnGear {
+    pub fn new<T: Clone + PartialEq + std::fmt::Debug + Send + Sync + 'static>(gear: T) -> Self {
+        OwnGear(Some(std::sync::Arc::new(gear)))
+    }
+    /// The numbers as the ruleset's type `T`, if they are one.
+    pub fn get<T: 'static>(&self) -> Option<&T> {
+        let g: &dyn std::any::Any = self.0.as_deref()?;
+        g.downcast_ref::<T>()
+    }
+    /// The numbers as the ruleset's type `T`, to change (gear wears out).
+    pub fn get_mut<T: 'static>(&mut self) -> Option<&mut T> {
+        let arc = self.0.as_mut()?;
+        if std::sync::Arc::get_mut(arc).is_none() {
+            *arc = arc.clone_arc();
+        }
+        let g: &mut dyn std::any::Any = std::sync::Arc::get_mut(arc)?;
+        g.downcast_mut::<T>()
+    }
+}
+
+impl PartialEq for OwnGear {
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.0, &other.0) {
+            (None, None) => true,
+            (Some(a), Some(b)) => a.eq_dyn(&**b),
+            _ => false,
+        }
+    }
+}
+
+impl std::fmt::Debug for OwnGear {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            Some(g) => g.fmt(f),
+            None => f.write_str("-"),
+        }
+    }
+}
+
+/// What [`OwnGear`] needs of the ruleset's type.
+trait DynGear: std::any::Any + std::fmt::Debug + Send + Sync {
+    fn clone_arc(&self) -> std::sync::Arc<dyn DynGear>;
+    fn eq_dyn(&self, other: &dyn DynGear) -> bool;
+}
+
+impl<T: Clone + PartialEq + std::fmt::Debug + Send + Sync + 'static> DynGear for T {
+    fn clone_arc(&self) -> std::sync::Arc<dyn DynGear> {
+        std::sync::Arc::new(self.clone())
+    }
+    fn eq_dyn(&self, other: &dyn DynGear) -> bool {
+        let o: &dyn std::any::Any = other;
+        o.downcast_ref::<T>() == Some(self)
+    }
 }
 
 impl Weapon {
@@ -326,4 +377,31 @@ pub enum MoveMode {
     Full,
     /// Disengaging from melee: the whole round, no free attacks.
     Retreat,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Clone, Debug, PartialEq)]
+    struct Worn(bool);
+
+    #[test]
+    fn own_gear_is_read_as_its_type_and_changed_on_one_copy_only() {
+        let a = OwnGear::new(Worn(false));
+        let mut b = a.clone();
+        assert_eq!(a.get::<Worn>(), Some(&Worn(false)));
+        assert_eq!(a.get::<i32>(), None);
+        assert_eq!(a, b);
+        b.get_mut::<Worn>().expect("worn").0 = true;
+        assert_eq!(b.get::<Worn>(), Some(&Worn(true)));
+        assert_eq!(
+            a.get::<Worn>(),
+            Some(&Worn(false)),
+            "the copy changed alone"
+        );
+        assert_ne!(a, b);
+        assert_ne!(a, OwnGear::default());
+        assert_eq!(OwnGear::default().get::<Worn>(), None);
+    }
 }

@@ -12,6 +12,7 @@ use crate::rules::components::{Cid, Condition, Health, Loadout, MoveMode, Weapon
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 use crate::rulesets::ud10::command::Ud10Command;
+use crate::rulesets::ud10::weapon::Ud10Gear;
 
 use super::armor::Armor;
 use super::check;
@@ -81,7 +82,7 @@ fn hit_value(world: &World, weapon: &Weapon, mode: usize, target: Cid) -> HitVal
     let mut down = 0.0;
     let n = (hi - lo + 1).max(1) as f64;
     for x in lo..=hi {
-        let o = pipeline(x, prot, weapon.penetration, con, s);
+        let o = pipeline(x, prot, weapon.ud10().penetration, con, s);
         loss += o.hp_loss as f64;
         if hp - o.hp_loss <= s.unconscious_at_hp {
             down += 1.0;
@@ -140,7 +141,7 @@ fn targets(world: &World, actor: Cid) -> Option<Targets> {
             let def = stats(world, e);
             let can_parry = view::get::<Loadout>(world, e)
                 .and_then(|l| l.ready_weapon())
-                .is_some_and(|w| w.parry && w.kind == WeaponKind::Melee);
+                .is_some_and(|w| w.ud10().parry && w.kind == WeaponKind::Melee);
             def.map(|d| {
                 if can_parry {
                     d.parry.unwrap_or(d.dex)

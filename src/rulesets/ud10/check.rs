@@ -9,6 +9,7 @@ use crate::rules::components::{Cid, Condition, MoveMode, Weapon, WeaponKind};
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 use crate::rulesets::ud10::command::Ud10Command;
+use crate::rulesets::ud10::weapon::Ud10Gear;
 
 use super::armor::Shield;
 use super::query::{Turn, loadout, turn};
@@ -144,7 +145,7 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
 /// Drawing a small weapon is part of a standard movement (§Movement) when
 /// the movement is still unused.
 pub fn draw_as_movement(t: &Turn, w: &Weapon) -> bool {
-    w.small && t.movement == MoveMode::None
+    w.ud10().small && t.movement == MoveMode::None
 }
 
 fn action_available(t: &Turn, retreating: bool) -> Result<(), Illegal> {
@@ -297,7 +298,7 @@ pub fn can_parry(world: &World, actor: Cid, _attacker: Cid) -> Result<(), Illega
     reaction_common(world, actor)?;
     let l = loadout(world, actor).ok_or_else(|| Illegal("no weapon to parry with".into()))?;
     match l.ready_weapon() {
-        Some(w) if w.parry && w.kind == WeaponKind::Melee => Ok(()),
+        Some(w) if w.ud10().parry && w.kind == WeaponKind::Melee => Ok(()),
         Some(w) => illegal(format!("cannot parry with the {}", w.name)),
         None => illegal("no weapon ready to parry with"),
     }

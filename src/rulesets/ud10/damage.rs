@@ -11,6 +11,7 @@ use crate::rules::dice::{Dice, RollOptions};
 use crate::rules::event::BattleEvent;
 use crate::rules::view;
 use crate::rulesets::ud10::event::Ud10Event;
+use crate::rulesets::ud10::weapon::Ud10Gear;
 
 use super::armor::Armor;
 use super::numbers::{
@@ -65,7 +66,7 @@ pub fn hit(world: &mut World, p: &Pending, weapon: &Weapon) {
         },
     );
     let con = stats(world, target).map_or(0, |s| s.con);
-    let out = pipeline(rolled, protection, weapon.penetration, con, &s);
+    let out = pipeline(rolled, protection, weapon.ud10().penetration, con, &s);
     let health = view::get::<Health>(world, target)
         .copied()
         .unwrap_or(Health {

@@ -9,11 +9,14 @@ use bevy::prelude::*;
 use serde::Deserialize;
 
 use crate::data::error::locate;
-use crate::rules::components::{FireMode, Health, Loadout, ReloadCost, Size, Weapon, WeaponKind};
+use crate::rules::components::{
+    FireMode, Health, Loadout, OwnGear, ReloadCost, Size, Weapon, WeaponKind,
+};
 use crate::rules::dice::DiceExpr;
 use crate::rules::error::DataError;
 use crate::rules::level::CombatantDef;
 use crate::rulesets::data::{Files, archetype_gear, load};
+use crate::rulesets::ud10::weapon::Ud10Weapon;
 
 use super::armor::{Armor, BodyZone, Protection, Shield};
 use super::settings::Ud10Settings;
@@ -207,22 +210,21 @@ impl Ud10Data {
             name: d.name.clone(),
             kind: d.kind,
             damage: d.damage.clone(),
-            attack_mod: d.am,
             reach: d.reach,
             range_increment_m: d.range_increment,
             max_range_m: d.max_range,
             hands: d.hands,
-            small: d.small,
-            penetration: d.penetration,
-            parry: d.parry,
             modes: d.modes.clone(),
             magazine: d.magazine,
             loaded: d.magazine,
             spare: d.spare,
             reload: d.reload,
-            range_zones: 0,
-            blast: false,
-            damaged: false,
+            own: OwnGear::new(Ud10Weapon {
+                attack_mod: d.am,
+                penetration: d.penetration,
+                parry: d.parry,
+                small: d.small,
+            }),
         })
     }
 

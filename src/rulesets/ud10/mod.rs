@@ -22,6 +22,7 @@ pub mod reach;
 pub mod round;
 pub mod settings;
 pub mod turn;
+pub mod weapon;
 
 use std::path::Path;
 

@@ -14,6 +14,7 @@ use crate::rules::level::Facing;
 use crate::rules::map::{Cell, Map, Terrain};
 use crate::rules::view;
 use crate::rulesets::ud10::armor::BodyZone;
+use crate::rulesets::ud10::weapon::Ud10Gear;
 
 use super::armor::Protection;
 use super::check::shield_usable;
@@ -150,10 +151,10 @@ pub fn numbers(
         skill,
         RULE_ATTACK,
     ));
-    if weapon.attack_mod != 0 {
+    if weapon.ud10().attack_mod != 0 {
         modifiers.push(Modifier::new(
             "weapon attack modifier (AM)",
-            weapon.attack_mod,
+            weapon.ud10().attack_mod,
             RULE_ATTACK,
         ));
     }

@@ -11,6 +11,7 @@ use crate::rules::event::Modifier;
 use crate::rules::view::{self, name};
 use crate::rulesets::ud10::armor::BodyZone;
 use crate::rulesets::ud10::command::Ud10Command;
+use crate::rulesets::ud10::weapon::Ud10Gear;
 
 use super::armor::{Armor, Protection, Shield};
 use super::check;
@@ -230,12 +231,12 @@ fn attack_preview(
     let con = stats(world, target).map_or(0, |t| t.con);
     let lo = prots
         .iter()
-        .map(|pr| pipeline(expr.min(None), *pr, w.penetration, con, s).hp_loss)
+        .map(|pr| pipeline(expr.min(None), *pr, w.ud10().penetration, con, s).hp_loss)
         .min()
         .unwrap_or(0);
     let hi = prots
         .iter()
-        .map(|pr| pipeline(expr.max(None), *pr, w.penetration, con, s).hp_loss)
+        .map(|pr| pipeline(expr.max(None), *pr, w.ud10().penetration, con, s).hp_loss)
         .max()
         .unwrap_or(0);
     p.damage = Some((lo, hi));
@@ -289,9 +290,9 @@ pub fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
     }
     if let Some(l) = view::get::<Loadout>(world, cid) {
         for (i, w) in l.weapons.iter().enumerate() {
-            let mut d = format!("{} AM {}", w.damage, signed(w.attack_mod));
-            if w.penetration > 0 {
-                d.push_str(&format!(" pen {}", w.penetration));
+            let mut d = format!("{} AM {}", w.damage, signed(w.ud10().attack_mod));
+            if w.ud10().penetration > 0 {
+                d.push_str(&format!(" pen {}", w.ud10().penetration));
             }
             if w.is_ranged() {
                 d.push_str(&format!(", {} m increments", w.range_increment_m));

@@ -13,6 +13,7 @@ use crate::rules::event::{BattleEvent, Modifier};
 use crate::rules::view;
 use crate::rulesets::zones::command::Maneuver;
 use crate::rulesets::zones::event::ZonesEvent;
+use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::blast::{ask_blast, declare_blast};
 use super::check::stats;
@@ -294,7 +295,7 @@ pub fn reveal_seen(world: &mut World) {
 /// An attack on the actor's turn (§Attacking). The state machine goes on in
 /// [`resolve_reaction`] when a reaction prompt is answered.
 pub fn execute_attack(world: &mut World, attacker: Cid, target: Cid, weapon: usize, mode: usize) {
-    if self::weapon(world, attacker, weapon).is_some_and(|w| w.blast) {
+    if self::weapon(world, attacker, weapon).is_some_and(|w| w.zones().blast) {
         declare_blast(world, attacker, target, weapon, mode);
     } else {
         declare_attack(world, attacker, target, weapon, mode);

@@ -8,6 +8,7 @@ use crate::rules::command::{Command, Illegal, illegal};
 use crate::rules::components::{Cid, Condition, Loadout, TurnState};
 use crate::rules::view::{self, name};
 use crate::rulesets::zones::command::ZonesCommand;
+use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::data::{MODE_DEATH_BLOW, ZonesStats, is_stunt};
 use super::maneuvers::{check_break_free, check_free_ally, check_maneuver, holder};
@@ -220,7 +221,7 @@ pub fn check_strike_drawn(
         if reaction {
             return illegal("a stunt is proposed with an attack of your own");
         }
-        if w.blast {
+        if w.zones().blast {
             return illegal("a stunt is proposed to a single target, not a blast");
         }
         if tc.out_of_fight() {

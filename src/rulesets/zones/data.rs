@@ -9,12 +9,14 @@ use bevy::prelude::*;
 use serde::Deserialize;
 
 use crate::rules::components::{
-    FireMode, Health, Loadout, ReloadCost, Size, Steed, Weapon, WeaponKind,
+    FireMode, Health, Loadout, OwnGear, ReloadCost, Size, Steed, Weapon, WeaponKind,
 };
 use crate::rules::dice::DiceExpr;
 use crate::rules::error::DataError;
 use crate::rules::level::CombatantDef;
 use crate::rulesets::data::{Files, archetype_gear, load};
+use crate::rulesets::zones::weapon::ZonesGear;
+use crate::rulesets::zones::weapon::ZonesWeapon;
 
 use super::settings::ZonesSettings;
 
@@ -283,7 +285,9 @@ impl ZonesData {
         for id in &o.damaged {
             let w = weapon_ids.iter().position(|w| w == id);
             if let Some(i) = w {
-                weapons[i].damaged = true;
+                if let Some(z) = weapons[i].zones_mut() {
+                    z.damaged = true;
+                }
             } else if !pieces.iter().any(|p| p.id == *id) {
                 return Err(format!(
                     "`damaged` names `{id}`, which the character does not carry"
@@ -353,22 +357,21 @@ pub fn weapon_from(id: &str, d: &WeaponDef) -> Weapon {
             WeaponKind::Missile
         },
         damage: d.damage.clone(),
-        attack_mod: 0,
         reach: 1,
         range_increment_m: 0.0,
         max_range_m: 0.0,
         hands: d.hands,
-        small: false,
-        penetration: i32::from(d.penetrating),
-        parry: false,
         modes: modes(&d.damage),
         magazine: 0,
         loaded: 0,
         spare: d.ammo,
         reload: ReloadCost::Free,
-        range_zones: d.range,
-        blast: d.blast,
-        damaged: d.improvised,
+        own: OwnGear::new(ZonesWeapon {
+            range_zones: d.range,
+            blast: d.blast,
+            penetrating: d.penetrating,
+            damaged: d.improvised,
+        }),
     }
 }
 

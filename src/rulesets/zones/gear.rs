@@ -17,6 +17,7 @@ use crate::rules::dice::{Dice, DiceRoll};
 use crate::rules::event::BattleEvent;
 use crate::rules::view;
 use crate::rulesets::zones::event::{GearOutcome, ZonesEvent};
+use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::check::stats;
 use super::settings::ZonesSettings;
@@ -87,8 +88,11 @@ pub fn aftermath(world: &mut World) {
 
 /// Did `who` come into the fight with `item` damaged?
 fn was_damaged(world: &World, who: Cid, item: &str) -> bool {
-    let weapon = view::get::<Loadout>(world, who)
-        .is_some_and(|l| l.weapons.iter().any(|w| w.name == item && w.damaged));
+    let weapon = view::get::<Loadout>(world, who).is_some_and(|l| {
+        l.weapons
+            .iter()
+            .any(|w| w.name == item && w.zones().damaged)
+    });
     let piece =
         stats(world, who).is_some_and(|s| s.pieces.iter().any(|p| p.name == item && p.damaged));
     weapon || piece
@@ -151,11 +155,14 @@ pub fn after_note(world: &World, who: Cid) -> Option<String> {
 /// on the damage die": after the roll the weapon breaks (the blow still
 /// lands).
 pub fn break_worn_weapon(world: &mut World, who: Cid, w: &Weapon, roll: &DiceRoll) {
-    if !w.damaged || roll.dice.first().is_none_or(|d| d.result != 1) {
+    if !w.zones().damaged || roll.dice.first().is_none_or(|d| d.result != 1) {
         return;
     }
-    let index = view::get::<Loadout>(world, who)
-        .and_then(|l| l.weapons.iter().position(|x| x.name == w.name && x.damaged));
+    let index = view::get::<Loadout>(world, who).and_then(|l| {
+        l.weapons
+            .iter()
+            .position(|x| x.name == w.name && x.zones().damaged)
+    });
     if let Some(index) = index {
         emit(
             world,

@@ -31,6 +31,7 @@ pub mod round;
 pub mod settings;
 pub mod state;
 pub mod stunt;
+pub mod weapon;
 
 use std::path::Path;
 

@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use crate::rules::components::{Cid, Condition, Health, Weapon};
 use crate::rules::dice::DiceExpr;
 use crate::rules::view;
+use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::data::{MODE_STRIKE, impaired};
 use super::queries::{
@@ -166,7 +167,7 @@ pub fn check_split(
     let Some(w) = weapon(world, who, index) else {
         return illegal("no such weapon");
     };
-    if w.is_ranged() || w.blast {
+    if w.is_ranged() || w.zones().blast {
         return illegal("only a melee attack's dice can be shared out");
     }
     if shares.len() < 2 {

@@ -9,6 +9,7 @@ use crate::rules::components::{Cid, Health, Loadout, Size};
 use crate::rules::map::Map;
 use crate::rules::view::{self, name};
 use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
+use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::check::stats;
 use super::data::{MODE_DEATH_BLOW, is_stunt};
@@ -445,7 +446,7 @@ fn attack(world: &World, actor: Cid, target: Cid, weapon: usize, mode: usize, p:
             stunt_effect(mode)
         ));
     }
-    if w.blast {
+    if w.zones().blast {
         let z = if w.is_ranged() {
             zone(world, target)
         } else {
@@ -480,7 +481,7 @@ fn attack(world: &World, actor: Cid, target: Cid, weapon: usize, mode: usize, p:
         && w.is_ranged()
     {
         p.lines
-            .push(format!("{d} zones away, range {}", w.range_zones));
+            .push(format!("{d} zones away, range {}", w.zones().range_zones));
     }
     let (arm, parts) = armour(world, actor, target, &w);
     let odds = damage_odds(world, actor, target, &w, mode);
@@ -582,15 +583,15 @@ pub fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
         for (i, w) in l.weapons.iter().enumerate() {
             let mut d = format!("{}", w.damage);
             if w.is_ranged() {
-                d.push_str(&format!(", range {}", w.range_zones));
+                d.push_str(&format!(", range {}", w.zones().range_zones));
             }
-            if w.penetration > 0 {
+            if w.zones().penetrating {
                 d.push_str(", penetrating");
             }
-            if w.blast {
+            if w.zones().blast {
                 d.push_str(", blast");
             }
-            if w.damaged {
+            if w.zones().damaged {
                 d.push_str(", damaged");
             }
             if let Some(a) = w.spare {

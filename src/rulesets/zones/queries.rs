@@ -9,6 +9,7 @@ use crate::rules::components::{Cid, Condition, Health, Loadout, Size, TurnState,
 use crate::rules::event::Modifier;
 use crate::rules::map::{Cell, Map, Terrain};
 use crate::rules::view;
+use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::check::stats;
 use super::data::{MODE_STRIKE, MODE_STUNT_SURRENDER, is_stunt};
@@ -82,14 +83,14 @@ pub fn size_rank(world: &World, who: Cid) -> i32 {
 /// for each size of difference if the target is smaller, or doubled for each
 /// size of difference if the target is larger" (not for blasts).
 pub fn range_against(world: &World, attacker: Cid, target: Cid, w: &Weapon) -> u32 {
-    if w.blast {
-        return w.range_zones;
+    if w.zones().blast {
+        return w.zones().range_zones;
     }
     let diff = size_rank(world, target) - size_rank(world, attacker);
     if diff >= 0 {
-        w.range_zones << diff
+        w.zones().range_zones << diff
     } else {
-        w.range_zones >> (-diff)
+        w.zones().range_zones >> (-diff)
     }
 }
 
@@ -126,7 +127,7 @@ pub fn armour(world: &World, attacker: Cid, target: Cid, w: &Weapon) -> (i32, Ve
     }
     let mut total = worn;
     if w.is_ranged() && in_cover(world, attacker, target) {
-        if w.penetration > 0 {
+        if w.zones().penetrating {
             parts.push(Modifier::new("cover (penetrated)", 0, RULE_COVER));
         } else {
             parts.push(Modifier::new("cover", -1, RULE_COVER));
@@ -163,7 +164,7 @@ pub fn mounted(world: &World, attacker: Cid) -> bool {
 /// Sizes the attacker is larger (positive) or smaller (negative) than the
 /// target; "Damage from blast attacks isn't modified."
 pub(super) fn size_difference(world: &World, attacker: Cid, target: Cid, w: &Weapon) -> i32 {
-    if w.blast {
+    if w.zones().blast {
         0
     } else {
         size_rank(world, attacker) - size_rank(world, target)

@@ -14,6 +14,7 @@ use crate::rulesets::zones::odds::damage_odds;
 use crate::rulesets::zones::queries::save_chance;
 use crate::rulesets::zones::reach::{nearest_enemy_zones, reach, remaining};
 use crate::rulesets::zones::round::ZonesRound;
+use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::value::{DOWN, turn_value};
 
@@ -123,7 +124,7 @@ pub(super) fn approach(world: &World, actor: Cid, keep_actions: bool) -> Option<
             nearest = nearest.min(d);
             let strikes = match w {
                 Some(w) if w.is_ranged() => {
-                    map.line_of_sight(cell, ec) && 2 * d <= w.range_zones.max(1)
+                    map.line_of_sight(cell, ec) && 2 * d <= w.zones().range_zones.max(1)
                 }
                 _ => d == 0,
             };

@@ -14,6 +14,7 @@ use crate::rulesets::zones::maneuvers::{check_maneuver, holding, may_resist, sho
 use crate::rulesets::zones::odds::{damage_odds, split_odds};
 use crate::rulesets::zones::queries::{blast_targets, save_chance, wit_save_reason, zone};
 use crate::rulesets::zones::round::ZonesRound;
+use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::react::ACCEPT_AT;
 
@@ -29,7 +30,7 @@ pub fn blow_value(world: &World, attacker: Cid, target: Cid, w: &Weapon, mode: u
         Some(_) => save_chance(world, stats(world, attacker).map_or(0, |s| s.wit)),
         None => 1.0,
     };
-    if w.blast {
+    if w.zones().blast {
         return p_hit * blast_value(world, attacker, target, w, mode);
     }
     let o = damage_odds(world, attacker, target, w, mode);

@@ -1,6 +1,7 @@
 //! §Combat gear degradation and weapons on the ground.
 
 use super::*;
+use crate::rulesets::zones::weapon::ZonesGear;
 
 /// §Combat gear degradation: "After a fight, make a durability roll for all
 /// weapons and armour which were used at least once." Fray: a d6 per item,
@@ -144,7 +145,7 @@ fn damaged_gear_must_be_carried() {
     let b = data
         .equip(&l.combatants[1])
         .unwrap_or_else(|e| panic!("{e}"));
-    assert!(b.loadout.weapons[0].damaged);
+    assert!(b.loadout.weapons[0].zones().damaged);
     assert!(b.stats.pieces.iter().all(|p| p.damaged));
 }
 
