@@ -142,10 +142,10 @@ fn parse_settings(settings: &[String]) -> Result<Vec<(String, String)>, String> 
 
 fn pick_ruleset(level: &Level, ruleset: Option<&str>) -> Result<RulesetId, String> {
     let id = ruleset.unwrap_or(&level.default_ruleset);
-    RulesetId::parse(id).ok_or_else(|| {
+    crate::rulesets::parse(id).ok_or_else(|| {
         format!(
             "unknown ruleset `{id}`; expected one of {}",
-            RulesetId::ALL.map(|r| r.id()).join(", ")
+            crate::rulesets::KNOWN.map(|r| r.id()).join(", ")
         )
     })
 }
@@ -432,7 +432,7 @@ fn ruleset_folder(dir: &Path) -> Option<RulesetId> {
     let name = dir.file_name()?.to_str()?;
     let parent = dir.parent()?.file_name()?.to_str()?;
     (parent == "rulesets")
-        .then(|| RulesetId::parse(name))
+        .then(|| crate::rulesets::parse(name))
         .flatten()
 }
 
@@ -502,7 +502,7 @@ fn check_level(
     let level = load(path)?;
     let engine = engine.as_ref().map_err(|e| e.to_string())?;
     let supported = supported_rulesets(engine.world(), &level);
-    let default = RulesetId::parse(&level.default_ruleset);
+    let default = crate::rulesets::parse(&level.default_ruleset);
     match default {
         Some(d) if supported.contains(&d) => {}
         _ => {

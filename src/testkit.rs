@@ -50,7 +50,7 @@ impl Scenario {
     pub fn ud10(rows: &[&str]) -> Scenario {
         Scenario {
             name: "Test".into(),
-            default_ruleset: RulesetId::Ud10,
+            default_ruleset: crate::rulesets::ud10::ID,
             rows: rows.iter().map(|r| r.to_string()).collect(),
             zones: Vec::new(),
             factions: [
@@ -67,7 +67,7 @@ impl Scenario {
     pub fn zones(rows: &[&str], zones: &[&str]) -> Scenario {
         Scenario {
             name: "Zones test".into(),
-            default_ruleset: RulesetId::Zones,
+            default_ruleset: crate::rulesets::zones::ID,
             zones: zones.iter().map(|r| r.to_string()).collect(),
             factions: [
                 ("players", "Players", "#2222cc", false),
@@ -187,7 +187,7 @@ pub fn level_with(rows: &[&str], combatants: &[&str], extra: &str) -> Level {
 
 /// Start a ud10 battle where humans (the test) control both sides.
 pub fn start(engine: &mut Engine, level: &Level, script: &[u32]) {
-    start_ruleset(engine, level, RulesetId::Ud10, script);
+    start_ruleset(engine, level, crate::rulesets::ud10::ID, script);
 }
 
 /// Start a battle under `ruleset` where humans (the test) control both

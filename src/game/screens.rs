@@ -122,7 +122,7 @@ fn setup(world: &mut World) {
             let ui = &mut cols[1];
             ui.label(egui::RichText::new("Ruleset").strong().size(18.0));
             ui.horizontal(|ui| {
-                for r in crate::rules::battle::RulesetId::ALL {
+                for r in crate::rulesets::KNOWN {
                     let supported = session.supported.contains(&r);
                     let resp = ui.add_enabled(
                         supported,

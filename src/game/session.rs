@@ -79,7 +79,7 @@ impl Session {
         all_ai: bool,
     ) -> Result<Session, String> {
         let supported = supported_rulesets(world, &level);
-        let wanted = ruleset.or_else(|| RulesetId::parse(&level.default_ruleset));
+        let wanted = ruleset.or_else(|| crate::rulesets::parse(&level.default_ruleset));
         let ruleset = wanted
             .filter(|r| supported.contains(r))
             .or_else(|| supported.first().copied())

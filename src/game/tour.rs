@@ -18,7 +18,7 @@ use crate::game::AppSystems;
 use crate::game::battle::logic::{Pacing, TurnUi, UiIntent, human_actor};
 use crate::game::flow::ScreenIntent;
 use crate::game::session::{Screen, Speed, levels_dir};
-use crate::rules::battle::{ActiveRuleset, Battle, Give, Prompt, RulesetId};
+use crate::rules::battle::{ActiveRuleset, Battle, Give, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Controller, Loadout};
 use crate::rules::map::Cell;
@@ -112,7 +112,7 @@ impl Tour {
             Send(I::Open(Screen::Setup)),
             Reach(Screen::Setup, 10),
             Send(I::PickLevel(level("courtyard.ron"))),
-            Send(I::PickRuleset(RulesetId::Ud10)),
+            Send(I::PickRuleset(crate::rulesets::ud10::ID)),
             Send(I::Control(0, Controller::Human)),
             Send(I::Control(1, Controller::Ai)),
             Send(I::Seed(7)),
@@ -149,7 +149,7 @@ impl Tour {
             Send(I::Open(Screen::Setup)),
             Reach(Screen::Setup, 5),
             Send(I::PickLevel(level("chasm_bridge.ron"))),
-            Send(I::PickRuleset(RulesetId::Zones)),
+            Send(I::PickRuleset(crate::rulesets::zones::ID)),
             Send(I::Control(0, Controller::Human)),
             Send(I::Control(1, Controller::Ai)),
             Frames(5),

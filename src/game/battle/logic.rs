@@ -400,7 +400,7 @@ mod tests {
 
     use super::*;
     use crate::game::session::{Screen, Session, Speed};
-    use crate::rules::battle::{BattleLog, RulesetId};
+    use crate::rules::battle::BattleLog;
     use crate::rules::command::Command;
     use crate::rules::components::Controller;
 
@@ -419,7 +419,7 @@ mod tests {
             script: Vec::new(),
             control: Controls::AsLevel,
         };
-        e.start(&level, RulesetId::Zones, &opts).unwrap();
+        e.start(&level, crate::rulesets::zones::ID, &opts).unwrap();
         let [hesk, varga, raven] = ["Hesk", "Chief Varga", "Raven"].map(|n| cid(&e, n));
         let at = view::cell(e.world(), raven).unwrap();
         assert_eq!(target_at(e.world(), at, hesk, false), Some(varga));
@@ -464,8 +464,8 @@ mod tests {
         let session = Session {
             level: l,
             path: "test.ron".into(),
-            ruleset: RulesetId::Ud10,
-            supported: vec![RulesetId::Ud10],
+            ruleset: crate::rulesets::ud10::ID,
+            supported: vec![crate::rulesets::ud10::ID],
             controls: vec![Controller::Human, Controller::Ai],
             seed: 3,
         };
@@ -527,8 +527,8 @@ mod tests {
         let session = Session {
             level: l,
             path: "test.ron".into(),
-            ruleset: RulesetId::Ud10,
-            supported: vec![RulesetId::Ud10],
+            ruleset: crate::rulesets::ud10::ID,
+            supported: vec![crate::rulesets::ud10::ID],
             controls: vec![Controller::Human, Controller::Ai],
             seed: 3,
         };
@@ -610,8 +610,15 @@ mod tests {
         app.add_plugins(MinimalPlugins);
         crate::game::logic_plugins(&mut app);
         crate::rules::engine::load_rulesets(app.world_mut(), &assets()).expect("assets");
-        let session =
-            Session::new(app.world(), l, path, Some(RulesetId::Zones), 5, false).expect("session");
+        let session = Session::new(
+            app.world(),
+            l,
+            path,
+            Some(crate::rulesets::zones::ID),
+            5,
+            false,
+        )
+        .expect("session");
         assert_eq!(session.controls[0], Controller::Human);
         app.insert_resource(session);
         app.world_mut().resource_mut::<Pacing>().speed = Speed::Instant;

@@ -48,11 +48,14 @@ use settings::Ud10Settings;
 pub const RULE_FREE_ACTIONS: &str = "ud10 §Free Actions";
 pub const RULE_ACTIONS: &str = "ud10 §Performing Actions";
 
+/// The id levels and the command line use.
+pub const ID: RulesetId = RulesetId("ud10");
+
 /// The UD10 ruleset.
 pub struct Ud10;
 
 impl Ruleset for Ud10 {
-    const ID: RulesetId = RulesetId::Ud10;
+    const ID: RulesetId = ID;
     type Data = Ud10Data;
     type Settings = Ud10Settings;
     type Round = Ud10Round;

@@ -56,11 +56,14 @@ use state::Pending;
 
 pub const RULE_BONUS: &str = "zones §Taking a turn: bonus actions";
 
+/// The id levels and the command line use.
+pub const ID: RulesetId = RulesetId("zones");
+
 /// The zones ruleset.
 pub struct Zones;
 
 impl Ruleset for Zones {
-    const ID: RulesetId = RulesetId::Zones;
+    const ID: RulesetId = ID;
     type Data = ZonesData;
     type Settings = ZonesSettings;
     type Round = ZonesRound;

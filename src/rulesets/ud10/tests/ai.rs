@@ -18,7 +18,7 @@ fn same_level_seed_and_commands_give_the_same_log() {
             script: vec![],
             control: Controls::AllAi,
         };
-        e.start(&l, crate::rules::battle::RulesetId::Ud10, &opts)
+        e.start(&l, crate::rulesets::ud10::ID, &opts)
             .expect("start");
         assert_eq!(e.run(100_000), crate::rules::engine::Stop::Over);
         e.log_text()
@@ -33,11 +33,11 @@ fn same_level_seed_and_commands_give_the_same_log() {
         script: vec![],
         control: Controls::AllAi,
     };
-    e.start(&l, crate::rules::battle::RulesetId::Ud10, &opts)
+    e.start(&l, crate::rulesets::ud10::ID, &opts)
         .expect("start");
     e.run(100_000);
     let first = e.log_text();
-    e.start(&l, crate::rules::battle::RulesetId::Ud10, &opts)
+    e.start(&l, crate::rulesets::ud10::ID, &opts)
         .expect("start");
     e.run(100_000);
     assert_eq!(first, e.log_text());
@@ -62,7 +62,7 @@ fn tactical_ai_beats_random_legal_commands_in_mirrored_battles() {
             script: vec![],
             control: Controls::PerFaction(ctl),
         };
-        e.start(&l, crate::rules::battle::RulesetId::Ud10, &opts)
+        e.start(&l, crate::rulesets::ud10::ID, &opts)
             .expect("start");
         assert_eq!(e.run(1_000_000), crate::rules::engine::Stop::Over);
         if e.outcome().and_then(|o| o.winner) == Some(ai_side as u8) {
@@ -94,7 +94,7 @@ fn a_hopeless_ai_retreats_from_melee() {
         script: vec![10, 1, 1, 1],
         control: Controls::PerFaction(vec![Controller::Ai, Controller::Human]),
     };
-    e.start(&l, crate::rules::battle::RulesetId::Ud10, &opts)
+    e.start(&l, crate::rulesets::ud10::ID, &opts)
         .expect("start");
     let a = cid(&e, "A");
     let ent = view::entity(e.world(), a).expect("entity");
@@ -123,7 +123,7 @@ fn a_hopeless_ai_retreats_from_melee() {
 mod properties {
     use proptest::prelude::*;
 
-    use crate::rules::battle::{BattleLog, RulesetId};
+    use crate::rules::battle::BattleLog;
     use crate::rules::components::{Conditions, Health};
     use crate::rules::engine::{Controls, StartOptions, Stop};
     use crate::rules::event::BattleEvent;
@@ -142,7 +142,7 @@ mod properties {
             let level = crate::data::level::load_level(&path).expect("level");
             let mut e = engine();
             let opts = StartOptions { seed, script: vec![], control: Controls::AllAi };
-            e.start(&level, RulesetId::Ud10, &opts).expect("start");
+            e.start(&level, crate::rulesets::ud10::ID, &opts).expect("start");
             prop_assert_eq!(e.run(200_000), Stop::Over);
             let events = e.world().resource::<BattleLog>().events.clone();
             let roster = e.world().resource::<crate::rules::battle::Roster>().clone();

@@ -242,7 +242,7 @@ fn without_body_zones_armor_is_averaged() {
         ],
     );
     let mut e = engine();
-    e.configure(crate::rules::battle::RulesetId::Ud10, "body_zones", "false")
+    e.configure(crate::rulesets::ud10::ID, "body_zones", "false")
         .expect("setting");
     // attack 10, damage 6 -> 9.
     start(&mut e, &l, &[10, 1, 10, 6]);
@@ -284,7 +284,7 @@ fn zero_hp_knocks_out_zero_ep_too() {
         ],
     );
     let mut e = engine();
-    e.configure(crate::rules::battle::RulesetId::Ud10, "body_zones", "false")
+    e.configure(crate::rulesets::ud10::ID, "body_zones", "false")
         .expect("setting");
     // A hits B for 9: 3 HP lost -> 0 HP: unconscious, not dead.
     start(&mut e, &l, &[10, 1, 1, 10, 6]);

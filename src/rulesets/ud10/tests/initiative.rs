@@ -42,12 +42,8 @@ fn initiative_is_d10_plus_skill_highest_first_and_kept() {
     assert_eq!(prompt(&e), Prompt::Act { actor: a });
 
     // Re-rolled every round when the setting says so: B 10 + 4 beats A 1 + 3.
-    e.configure(
-        crate::rules::battle::RulesetId::Ud10,
-        "keep_initiative",
-        "false",
-    )
-    .expect("setting");
+    e.configure(crate::rulesets::ud10::ID, "keep_initiative", "false")
+        .expect("setting");
     start(&mut e, &l, &[6, 4, 1, 10]);
     cmd(&mut e, a, Command::EndTurn);
     e.step();

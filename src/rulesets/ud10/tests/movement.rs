@@ -65,7 +65,7 @@ fn fleeing_from_melee_draws_a_free_attack_from_behind() {
 #[test]
 fn without_the_fleeing_rule_moving_away_is_free() {
     let mut e = engine();
-    e.configure(crate::rules::battle::RulesetId::Ud10, "fleeing", "false")
+    e.configure(crate::rulesets::ud10::ID, "fleeing", "false")
         .expect("setting");
     start(&mut e, &engaged_level(), &[10, 1]);
     let a = cid(&e, "A");

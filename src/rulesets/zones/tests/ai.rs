@@ -18,7 +18,8 @@ fn the_ai_beats_random_play() {
             script: Vec::new(),
             control: Controls::PerFaction(control),
         };
-        e.start(&l, RulesetId::Zones, &opts).expect("starts");
+        e.start(&l, crate::rulesets::zones::ID, &opts)
+            .expect("starts");
         e.run(200_000);
         if e.outcome().and_then(|o| o.winner) == Some(ai) {
             wins += 1;
@@ -36,7 +37,8 @@ fn the_same_seed_gives_the_same_battle() {
             script: Vec::new(),
             control: Controls::AllAi,
         };
-        e.start(&l, RulesetId::Zones, &opts).expect("starts");
+        e.start(&l, crate::rulesets::zones::ID, &opts)
+            .expect("starts");
         e.run(200_000);
         e.log_text()
     };

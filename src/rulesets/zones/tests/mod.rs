@@ -4,7 +4,7 @@
 
 use super::data::{MODE_DEATH_BLOW, MODE_HOLD_BACK, MODE_STRIKE};
 use crate::data::level::parse_level;
-use crate::rules::battle::{Battle, Prompt, RulesetId};
+use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Health, TurnState};
 use crate::rules::engine::{Controls, Engine, StartOptions};
@@ -51,7 +51,7 @@ fn level_with(rows: &[&str], zones: &[&str], combatants: &[&str], bandits_start:
 /// Start a zones battle on `level` with these dice first.
 fn start(level: &Level, script: &[u32]) -> Engine {
     let mut e = engine();
-    start_ruleset(&mut e, level, RulesetId::Zones, script);
+    start_ruleset(&mut e, level, crate::rulesets::zones::ID, script);
     e
 }
 

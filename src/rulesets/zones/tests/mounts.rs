@@ -405,7 +405,10 @@ fn riders_are_checked_when_the_level_loads() {
         script: Vec::new(),
         control: Controls::AsLevel,
     };
-    let err = eng.start(&l, RulesetId::Zones, &opts).err().unwrap();
+    let err = eng
+        .start(&l, crate::rulesets::zones::ID, &opts)
+        .err()
+        .unwrap();
     assert!(err.to_string().contains("carries 1 at most"), "{err}");
 }
 
@@ -424,7 +427,8 @@ fn the_ai_plays_mounts_and_vehicles() {
             script: Vec::new(),
             control: Controls::AllAi,
         };
-        eng.start(&level, RulesetId::Zones, &opts).unwrap();
+        eng.start(&level, crate::rulesets::zones::ID, &opts)
+            .unwrap();
         eng.run(200_000);
         assert!(eng.outcome().is_some(), "seed {seed} did not end");
         for ev in eng.events() {
