@@ -12,6 +12,8 @@ pub mod command;
 pub mod damage;
 pub mod data;
 pub mod event;
+pub mod execute;
+pub mod legal;
 pub mod movement;
 pub mod narrate;
 pub mod numbers;
@@ -28,17 +30,13 @@ use std::path::Path;
 
 use bevy::prelude::*;
 
-use crate::rules::apply::emit;
-use crate::rules::battle::{Battle, Offers, Preview, Prompt, RulesetId};
+use crate::rules::battle::{Offers, Preview, RulesetId};
 use crate::rules::command::{Command, Illegal};
-use crate::rules::components::{Cid, Condition, Loadout, MoveMode};
+use crate::rules::components::Cid;
 use crate::rules::error::DataError;
 use crate::rules::event::BattleEvent;
 use crate::rules::level::CombatantDef;
-use crate::rules::view;
 use crate::rulesets::skeleton::{self, Ruleset};
-use crate::rulesets::ud10::command::Ud10Command;
-use crate::rulesets::ud10::event::Ud10Event;
 
 use data::Ud10Data;
 use numbers::PendingAttack;
@@ -77,10 +75,10 @@ impl Ruleset for Ud10 {
         check::check(world, actor, command)
     }
     fn execute(world: &mut World, actor: Cid, command: &Command) {
-        execute(world, actor, command)
+        execute::execute(world, actor, command)
     }
     fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
-        legal_commands(world, actor)
+        legal::legal_commands(world, actor)
     }
     fn decide(world: &mut World, actor: Cid) -> Command {
         ai::decide(world, actor)
@@ -125,185 +123,6 @@ fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), St
         e.insert(s);
     }
     Ok(())
-}
-
-fn execute(world: &mut World, actor: Cid, command: &Command) {
-    match (command, command.own::<Ud10Command>()) {
-        (Command::Move { path }, _) => {
-            if let Ok((mode, _)) = reach::check_move(world, actor, path) {
-                movement::execute_move(world, actor, path, mode);
-            }
-        }
-        (
-            Command::Attack {
-                target,
-                weapon,
-                mode,
-            },
-            _,
-        ) => attack::execute_attack(world, actor, *target, *weapon, *mode, false),
-        (_, Some(Ud10Command::Aim { target, .. })) => {
-            let t = query::turn(world, actor);
-            let rounds = match t.aim {
-                Some((at, r)) if at == *target => (r + 1).min(2),
-                _ => 1,
-            };
-            emit(
-                world,
-                Ud10Event::Aimed {
-                    who: actor,
-                    target: *target,
-                    rounds,
-                    rule: numbers::RULE_ATTACK_MODS,
-                },
-            );
-        }
-        (_, Some(Ud10Command::Reload { weapon })) => {
-            let Some(w) = query::loadout(world, actor).and_then(|l| l.weapons.get(*weapon)) else {
-                return;
-            };
-            let room = w.magazine - w.loaded;
-            let add = w.spare.map_or(room, |s| s.min(room));
-            let (name, loaded) = (w.name.clone(), w.loaded + add);
-            emit(
-                world,
-                Ud10Event::Reloaded {
-                    who: actor,
-                    weapon: name,
-                    index: *weapon,
-                    loaded,
-                    rule: RULE_ACTIONS,
-                },
-            );
-        }
-        (Command::Draw { weapon }, _) => {
-            let t = query::turn(world, actor);
-            let Some(w) = query::loadout(world, actor).and_then(|l| l.weapons.get(*weapon)) else {
-                return;
-            };
-            let as_movement = check::draw_as_movement(&t, w);
-            let name = w.name.clone();
-            emit(
-                world,
-                BattleEvent::Drew {
-                    who: actor,
-                    weapon: name,
-                    index: *weapon,
-                    as_movement,
-                    rule: if as_movement {
-                        reach::RULE_MOVEMENT
-                    } else {
-                        RULE_ACTIONS
-                    },
-                },
-            );
-        }
-        (_, Some(Ud10Command::TakeCover)) => emit(
-            world,
-            BattleEvent::ConditionAdded {
-                who: actor,
-                condition: Condition::Crouching,
-                rule: RULE_FREE_ACTIONS,
-            },
-        ),
-        (_, Some(Ud10Command::Stand)) => emit(
-            world,
-            BattleEvent::ConditionRemoved {
-                who: actor,
-                condition: Condition::Crouching,
-                rule: RULE_FREE_ACTIONS,
-            },
-        ),
-        (_, Some(Ud10Command::Retreat { path })) => {
-            movement::execute_retreat(world, actor, path);
-            end_turn(world, actor);
-        }
-        (Command::Flee, _) => {
-            movement::execute_flee(world, actor);
-            end_turn(world, actor);
-        }
-        (Command::EndTurn, _) => end_turn(world, actor),
-        (_, Some(Ud10Command::Parry)) | (Command::Dodge, _) | (Command::NoReaction, _) => {
-            attack::resolve_reaction(world, actor, command);
-        }
-        // Refused by the check: not part of a ud10 round.
-        _ => {}
-    }
-    // A combatant struck down during its own turn (a free attack while
-    // fleeing) has no more turn.
-    if let Prompt::Act { actor: a } = world.resource::<Battle>().prompt
-        && !view::standing(world, a)
-        && !matches!(
-            (command, command.own::<Ud10Command>()),
-            (Command::EndTurn, _) | (Command::Flee, _) | (_, Some(Ud10Command::Retreat { .. }))
-        )
-    {
-        end_turn(world, a);
-    }
-}
-
-fn end_turn(world: &mut World, who: Cid) {
-    if world.resource::<Battle>().prompt == (Prompt::Act { actor: who }) {
-        emit(world, BattleEvent::TurnEnded { who });
-        world.resource_mut::<Battle>().prompt = Prompt::None;
-    }
-}
-
-/// A representative list of legal commands for the actor now.
-pub fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
-    let mut out = Vec::new();
-    let prompt = world.resource::<Battle>().prompt;
-    if let Prompt::React { .. } = prompt {
-        for c in [
-            Command::from(Ud10Command::Parry),
-            Command::Dodge,
-            Command::NoReaction,
-        ] {
-            if check::check(world, actor, &c).is_ok() {
-                out.push(c);
-            }
-        }
-        return out;
-    }
-    if prompt != (Prompt::Act { actor }) {
-        return out;
-    }
-    let mut push = |c: Command| {
-        if check::check(world, actor, &c).is_ok() {
-            out.push(c);
-        }
-    };
-    push(Command::EndTurn);
-    for (_, path, _) in reach::reach_paths(world, actor, reach::remaining_dm(world, actor)) {
-        push(Command::Move { path });
-    }
-    let t = query::turn(world, actor);
-    if t.movement == MoveMode::None && !t.action_used {
-        let std_dm = reach::standard_dm(world, actor);
-        for (_, path, _) in reach::reach_paths(world, actor, std_dm) {
-            push(Command::from(Ud10Command::Retreat { path }));
-        }
-    }
-    if let Some(l) = view::get::<Loadout>(world, actor) {
-        for (i, w) in l.weapons.iter().enumerate() {
-            for target in view::enemies(world, actor) {
-                for mode in 0..w.mode_count() {
-                    push(Command::Attack {
-                        target,
-                        weapon: i,
-                        mode,
-                    });
-                }
-                push(Command::from(Ud10Command::Aim { target, weapon: i }));
-            }
-            push(Command::from(Ud10Command::Reload { weapon: i }));
-            push(Command::Draw { weapon: i });
-        }
-    }
-    push(Command::from(Ud10Command::TakeCover));
-    push(Command::from(Ud10Command::Stand));
-    push(Command::Flee);
-    out
 }
 
 #[cfg(test)]

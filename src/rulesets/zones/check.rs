@@ -6,6 +6,7 @@ use bevy::prelude::*;
 use crate::rules::battle::{Battle, Factions, Prompt};
 use crate::rules::command::{Command, Illegal, illegal};
 use crate::rules::components::{Cid, Condition, Loadout, TurnState};
+use crate::rules::map::Cell;
 use crate::rules::view::{self, name};
 use crate::rulesets::zones::command::ZonesCommand;
 use crate::rulesets::zones::weapon::ZonesGear;
@@ -262,9 +263,6 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
     if !view::standing(world, actor) {
         return illegal("out of the fight");
     }
-    let t = world.resource::<ZonesRound>().turn.clone();
-    let broken = view::conditions(world, actor).has(Condition::Broken);
-    let half = stats(world, actor).map_or(1, |s| s.half_speed());
     // A pair's turn passes between its members.
     if let Some(ZonesCommand::Activate { who }) = command.own::<ZonesCommand>() {
         return super::riders::check_handover(world, actor, *who);
@@ -272,7 +270,6 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
     if let Some(ZonesCommand::Reserve) = command.own::<ZonesCommand>() {
         return super::riders::check_reserve(world, actor);
     }
-    let riding = view::riding(world, actor);
     // "Grabbed characters can't act, and can only spend their turn to
     // attempt to break free".
     if view::conditions(world, actor).has(Condition::Grabbed) {
@@ -282,82 +279,23 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             _ => illegal("grabbed: only an attempt to break free"),
         };
     }
-    let main_action = || -> Result<(), Illegal> {
-        if broken {
-            return illegal("broken by fear: surrender or get away");
-        }
-        if t.main {
-            return illegal("the main action of this turn is spent");
-        }
-        if t.bonus >= 2 {
-            return illegal("two bonus actions took the place of the main action");
-        }
-        if t.beyond(half) {
-            return illegal("moved at full speed: no actions this turn");
-        }
-        if super::riders::carried_fast(world, actor) {
-            return illegal("carried at full speed: no actions this turn (§Mounts and vehicles)");
-        }
-        if super::riders::is_vehicle(world, actor) {
-            return illegal("a vehicle only moves");
-        }
-        Ok(())
-    };
-    let bonus_action = || -> Result<(), Illegal> {
-        if t.bonus_left() == 0 {
-            return illegal("no bonus action left");
-        }
-        if t.beyond(half) {
-            return illegal("moved at full speed: no actions this turn");
-        }
-        if super::riders::carried_fast(world, actor) {
-            return illegal("carried at full speed: no actions this turn (§Mounts and vehicles)");
-        }
-        Ok(())
-    };
     match (command, command.own::<ZonesCommand>()) {
         (Command::EndTurn, _) => Ok(()),
         (_, Some(ZonesCommand::BreakFree)) => illegal("nobody holds you"),
         (_, Some(ZonesCommand::Maneuver { target, kind })) => {
-            main_action()?;
+            main_action(world, actor)?;
             check_maneuver(world, actor, *target, *kind)
         }
         (_, Some(ZonesCommand::FreeAlly { who })) => {
-            main_action()?;
+            main_action(world, actor)?;
             check_free_ally(world, actor, *who)
         }
         (_, Some(ZonesCommand::SplitAttack { weapon, shares })) => {
-            main_action()?;
+            main_action(world, actor)?;
             super::odds::check_split(world, actor, *weapon, shares)
         }
-        (Command::Move { path }, _) => {
-            if let Some(m) = riding {
-                return illegal(format!(
-                    "riding {}: it carries you; get off to walk",
-                    name(world, m)
-                ));
-            }
-            if super::riders::idle_vehicle(world, actor) {
-                return illegal("a vehicle moves only with someone aboard");
-            }
-            check_move(world, actor, path).map(|_| ())
-        }
-        (_, Some(ZonesCommand::PickUp { item })) => {
-            // "Bonus actions: picking up or putting down something".
-            let ground = world.resource::<crate::rules::battle::Ground>();
-            let Some((cell, _)) = ground.0.get(*item) else {
-                return illegal("nothing lies there");
-            };
-            if riding.is_some() || view::steed(world, actor).is_some() {
-                return illegal("out of reach from the saddle");
-            }
-            let map = world.resource::<crate::rules::map::Map>();
-            let here = view::cell(world, actor).and_then(|c| map.zone_of(c));
-            if here.is_none() || map.zone_of(*cell) != here {
-                return illegal("only what lies nearby (the same zone)");
-            }
-            bonus_action()
-        }
+        (Command::Move { path }, _) => check_walk(world, actor, path),
+        (_, Some(ZonesCommand::PickUp { item })) => check_pick_up(world, actor, *item),
         (_, Some(ZonesCommand::Mount { mount })) => {
             super::riders::check_mount(world, actor, *mount)
         }
@@ -372,46 +310,128 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             },
             _,
         ) => {
-            main_action()?;
+            main_action(world, actor)?;
             check_strike(world, actor, *target, *weapon, *mode, false)
         }
-        (Command::Draw { weapon }, _) => {
-            let Some(l) = view::get::<Loadout>(world, actor) else {
-                return illegal("no weapons");
-            };
-            if *weapon + 1 >= l.weapons.len() {
-                return illegal("no such weapon to draw");
-            }
-            if l.ready == Some(*weapon) {
-                return illegal("already in hand");
-            }
-            bonus_action()
-        }
-        (_, Some(ZonesCommand::Surrender)) => {
-            // Fray decides: mounts and vehicles follow their riders.
-            if view::steed(world, actor).is_some() {
-                return illegal("a mount or vehicle does not surrender");
-            }
-            if view::conditions(world, actor).has(Condition::Surrendered) {
-                return illegal("already surrendered");
-            }
-            Ok(())
-        }
-        (Command::Flee, _) => {
-            if riding.is_some() {
-                return illegal("riding: the mount carries you off the field");
-            }
-            if super::riders::idle_vehicle(world, actor) {
-                return illegal("a vehicle moves only with someone aboard");
-            }
-            check_flee(world, actor)
-        }
+        (Command::Draw { weapon }, _) => check_draw(world, actor, *weapon),
+        (_, Some(ZonesCommand::Surrender)) => check_surrender(world, actor),
+        (Command::Flee, _) => check_flee_afoot(world, actor),
         (_, Some(ZonesCommand::Activate { .. }))
         | (_, Some(ZonesCommand::Pass))
         | (_, Some(ZonesCommand::FirstTurnTo { .. })) => illegal("a character is taking its turn"),
         (c, _) if c.is_reaction() => illegal("there is no attack to react to"),
         _ => illegal("not part of a zones turn"),
     }
+}
+
+/// §Taking a turn: is the main action of `actor`'s turn still to take?
+fn main_action(world: &World, actor: Cid) -> Result<(), Illegal> {
+    let t = &world.resource::<ZonesRound>().turn;
+    let half = stats(world, actor).map_or(1, |s| s.half_speed());
+    if view::conditions(world, actor).has(Condition::Broken) {
+        return illegal("broken by fear: surrender or get away");
+    }
+    if t.main {
+        return illegal("the main action of this turn is spent");
+    }
+    if t.bonus >= 2 {
+        return illegal("two bonus actions took the place of the main action");
+    }
+    if t.beyond(half) {
+        return illegal("moved at full speed: no actions this turn");
+    }
+    if super::riders::carried_fast(world, actor) {
+        return illegal("carried at full speed: no actions this turn (§Mounts and vehicles)");
+    }
+    if super::riders::is_vehicle(world, actor) {
+        return illegal("a vehicle only moves");
+    }
+    Ok(())
+}
+
+/// §Taking a turn: bonus actions: is one left to `actor`?
+fn bonus_action(world: &World, actor: Cid) -> Result<(), Illegal> {
+    let t = &world.resource::<ZonesRound>().turn;
+    let half = stats(world, actor).map_or(1, |s| s.half_speed());
+    if t.bonus_left() == 0 {
+        return illegal("no bonus action left");
+    }
+    if t.beyond(half) {
+        return illegal("moved at full speed: no actions this turn");
+    }
+    if super::riders::carried_fast(world, actor) {
+        return illegal("carried at full speed: no actions this turn (§Mounts and vehicles)");
+    }
+    Ok(())
+}
+
+/// §Movement, on its own feet: a rider is carried, an empty vehicle stays.
+fn check_walk(world: &World, actor: Cid, path: &[Cell]) -> Result<(), Illegal> {
+    if let Some(m) = view::riding(world, actor) {
+        return illegal(format!(
+            "riding {}: it carries you; get off to walk",
+            name(world, m)
+        ));
+    }
+    if super::riders::idle_vehicle(world, actor) {
+        return illegal("a vehicle moves only with someone aboard");
+    }
+    check_move(world, actor, path).map(|_| ())
+}
+
+/// "Bonus actions: picking up or putting down something".
+fn check_pick_up(world: &World, actor: Cid, item: usize) -> Result<(), Illegal> {
+    let ground = world.resource::<crate::rules::battle::Ground>();
+    let Some((cell, _)) = ground.0.get(item) else {
+        return illegal("nothing lies there");
+    };
+    if view::riding(world, actor).is_some() || view::steed(world, actor).is_some() {
+        return illegal("out of reach from the saddle");
+    }
+    let map = world.resource::<crate::rules::map::Map>();
+    let here = view::cell(world, actor).and_then(|c| map.zone_of(c));
+    if here.is_none() || map.zone_of(*cell) != here {
+        return illegal("only what lies nearby (the same zone)");
+    }
+    bonus_action(world, actor)
+}
+
+/// Drawing a weapon is a bonus action (unarmed, the last in the loadout,
+/// is not drawn).
+fn check_draw(world: &World, actor: Cid, weapon: usize) -> Result<(), Illegal> {
+    let Some(l) = view::get::<Loadout>(world, actor) else {
+        return illegal("no weapons");
+    };
+    if weapon + 1 >= l.weapons.len() {
+        return illegal("no such weapon to draw");
+    }
+    if l.ready == Some(weapon) {
+        return illegal("already in hand");
+    }
+    bonus_action(world, actor)
+}
+
+/// §Morale: surrender. Fray decides: mounts and vehicles follow their
+/// riders.
+fn check_surrender(world: &World, actor: Cid) -> Result<(), Illegal> {
+    if view::steed(world, actor).is_some() {
+        return illegal("a mount or vehicle does not surrender");
+    }
+    if view::conditions(world, actor).has(Condition::Surrendered) {
+        return illegal("already surrendered");
+    }
+    Ok(())
+}
+
+/// Fleeing the field on its own feet (a rider's mount carries it off).
+fn check_flee_afoot(world: &World, actor: Cid) -> Result<(), Illegal> {
+    if view::riding(world, actor).is_some() {
+        return illegal("riding: the mount carries you off the field");
+    }
+    if super::riders::idle_vehicle(world, actor) {
+        return illegal("a vehicle moves only with someone aboard");
+    }
+    check_flee(world, actor)
 }
 
 /// Has `who` not yet taken its turn this round?

@@ -213,7 +213,7 @@ pub fn turn_value(world: &World, who: Cid) -> f64 {
 /// (§Effects of size in combat), if any is legal: value, command.
 pub(super) fn best_split(world: &World, actor: Cid) -> Option<(f64, Command)> {
     let w = view::get::<Loadout>(world, actor)?.ready_weapon()?.clone();
-    crate::rulesets::zones::split_candidates(world, actor)
+    crate::rulesets::zones::legal::split_candidates(world, actor)
         .into_iter()
         .filter(|c| check::check(world, actor, c).is_ok())
         .map(|c| {

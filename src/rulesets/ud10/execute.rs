@@ -1,0 +1,147 @@
+//! Carrying out a checked UD10 command: each emits the events that say what
+//! happened; `apply.rs` changes the state from them.
+
+use bevy::prelude::*;
+
+use crate::rules::apply::emit;
+use crate::rules::battle::{Battle, Prompt};
+use crate::rules::command::Command;
+use crate::rules::components::{Cid, Condition};
+use crate::rules::event::BattleEvent;
+use crate::rules::view;
+use crate::rulesets::ud10::command::Ud10Command;
+use crate::rulesets::ud10::event::Ud10Event;
+
+use super::{RULE_ACTIONS, RULE_FREE_ACTIONS, attack, check, movement, numbers, query, reach};
+
+pub fn execute(world: &mut World, actor: Cid, command: &Command) {
+    match (command, command.own::<Ud10Command>()) {
+        (Command::Move { path }, _) => {
+            if let Ok((mode, _)) = reach::check_move(world, actor, path) {
+                movement::execute_move(world, actor, path, mode);
+            }
+        }
+        (
+            Command::Attack {
+                target,
+                weapon,
+                mode,
+            },
+            _,
+        ) => attack::execute_attack(world, actor, *target, *weapon, *mode, false),
+        (_, Some(Ud10Command::Aim { target, .. })) => execute_aim(world, actor, *target),
+        (_, Some(Ud10Command::Reload { weapon })) => execute_reload(world, actor, *weapon),
+        (Command::Draw { weapon }, _) => execute_draw(world, actor, *weapon),
+        (_, Some(Ud10Command::TakeCover)) => emit(
+            world,
+            BattleEvent::ConditionAdded {
+                who: actor,
+                condition: Condition::Crouching,
+                rule: RULE_FREE_ACTIONS,
+            },
+        ),
+        (_, Some(Ud10Command::Stand)) => emit(
+            world,
+            BattleEvent::ConditionRemoved {
+                who: actor,
+                condition: Condition::Crouching,
+                rule: RULE_FREE_ACTIONS,
+            },
+        ),
+        (_, Some(Ud10Command::Retreat { path })) => {
+            movement::execute_retreat(world, actor, path);
+            end_turn(world, actor);
+        }
+        (Command::Flee, _) => {
+            movement::execute_flee(world, actor);
+            end_turn(world, actor);
+        }
+        (Command::EndTurn, _) => end_turn(world, actor),
+        (_, Some(Ud10Command::Parry)) | (Command::Dodge, _) | (Command::NoReaction, _) => {
+            attack::resolve_reaction(world, actor, command);
+        }
+        // Refused by the check: not part of a ud10 round.
+        _ => {}
+    }
+    // A combatant struck down during its own turn (a free attack while
+    // fleeing) has no more turn.
+    if let Prompt::Act { actor: a } = world.resource::<Battle>().prompt
+        && !view::standing(world, a)
+        && !matches!(
+            (command, command.own::<Ud10Command>()),
+            (Command::EndTurn, _) | (Command::Flee, _) | (_, Some(Ud10Command::Retreat { .. }))
+        )
+    {
+        end_turn(world, a);
+    }
+}
+
+pub fn end_turn(world: &mut World, who: Cid) {
+    if world.resource::<Battle>().prompt == (Prompt::Act { actor: who }) {
+        emit(world, BattleEvent::TurnEnded { who });
+        world.resource_mut::<Battle>().prompt = Prompt::None;
+    }
+}
+
+/// §Attack Modifiers, aiming: a second round at the same target adds to
+/// the first (at most two).
+fn execute_aim(world: &mut World, actor: Cid, target: Cid) {
+    let rounds = match query::turn(world, actor).aim {
+        Some((at, r)) if at == target => (r + 1).min(2),
+        _ => 1,
+    };
+    emit(
+        world,
+        Ud10Event::Aimed {
+            who: actor,
+            target,
+            rounds,
+            rule: numbers::RULE_ATTACK_MODS,
+        },
+    );
+}
+
+/// §Performing Actions: reloading fills the magazine from what is spare.
+fn execute_reload(world: &mut World, actor: Cid, weapon: usize) {
+    let Some(w) = query::loadout(world, actor).and_then(|l| l.weapons.get(weapon)) else {
+        return;
+    };
+    let room = w.magazine - w.loaded;
+    let add = w.spare.map_or(room, |s| s.min(room));
+    let (name, loaded) = (w.name.clone(), w.loaded + add);
+    emit(
+        world,
+        Ud10Event::Reloaded {
+            who: actor,
+            weapon: name,
+            index: weapon,
+            loaded,
+            rule: RULE_ACTIONS,
+        },
+    );
+}
+
+/// Drawing a weapon: an action, or part of a standard movement for a small
+/// one (§Free Actions).
+fn execute_draw(world: &mut World, actor: Cid, weapon: usize) {
+    let t = query::turn(world, actor);
+    let Some(w) = query::loadout(world, actor).and_then(|l| l.weapons.get(weapon)) else {
+        return;
+    };
+    let as_movement = check::draw_as_movement(&t, w);
+    let name = w.name.clone();
+    emit(
+        world,
+        BattleEvent::Drew {
+            who: actor,
+            weapon: name,
+            index: weapon,
+            as_movement,
+            rule: if as_movement {
+                reach::RULE_MOVEMENT
+            } else {
+                RULE_ACTIONS
+            },
+        },
+    );
+}

@@ -1,0 +1,177 @@
+//! Carrying out a checked zones command: each emits the events that say what
+//! happened; `apply.rs` changes the state from them.
+
+use bevy::prelude::*;
+
+use crate::rules::apply::emit;
+use crate::rules::battle::{Battle, Ground, Prompt};
+use crate::rules::command::Command;
+use crate::rules::components::{Cid, Condition};
+use crate::rules::event::BattleEvent;
+use crate::rules::view;
+use crate::rulesets::zones::command::ZonesCommand;
+use crate::rulesets::zones::event::ZonesEvent;
+
+use super::round::ZonesRound;
+use super::{RULE_BONUS, attack, morale, mounts, movement, nonlethal, queries, reaction, round};
+
+pub fn execute(world: &mut World, actor: Cid, command: &Command) {
+    if !matches!(
+        command.own::<ZonesCommand>(),
+        Some(
+            ZonesCommand::Activate { .. }
+                | ZonesCommand::Pass
+                | ZonesCommand::FirstTurnTo { .. }
+                | ZonesCommand::Reserve
+        )
+    ) {
+        nonlethal::let_go_unless_kept(world, actor, command);
+    }
+    execute_command(world, actor, command);
+    mounts::tidy_riders(world);
+    // Whoever holds the turn and is now out of the fight (thrown from a
+    // falling mount as the turn came to it) ends it.
+    if let Prompt::Act { actor: a } = world.resource::<Battle>().prompt
+        && !view::standing(world, a)
+    {
+        round::end_turn(world, a);
+    }
+}
+
+fn execute_command(world: &mut World, actor: Cid, command: &Command) {
+    match (command, command.own::<ZonesCommand>()) {
+        (_, Some(ZonesCommand::Activate { who })) => execute_activate(world, *who),
+        (_, Some(ZonesCommand::Mount { mount })) => mounts::mount(world, actor, *mount),
+        (_, Some(ZonesCommand::Dismount { to })) => mounts::dismount(world, actor, *to),
+        (_, Some(ZonesCommand::Reserve)) => mounts::reserve(world, actor),
+        (_, Some(ZonesCommand::PickUp { item })) => execute_pick_up(world, actor, *item),
+        (_, Some(ZonesCommand::Pass)) => execute_pass(world),
+        (_, Some(ZonesCommand::FirstTurnTo { faction })) => execute_first_turn_to(world, *faction),
+        (Command::Move { path }, _) => movement::execute_move(world, actor, path, false),
+        (
+            Command::Attack {
+                target,
+                weapon,
+                mode,
+            },
+            _,
+        ) => attack::execute_attack(world, actor, *target, *weapon, *mode),
+        (_, Some(ZonesCommand::Maneuver { target, kind })) => {
+            attack::execute_maneuver(world, actor, *target, *kind);
+        }
+        (_, Some(ZonesCommand::SplitAttack { weapon, shares })) => {
+            attack::execute_split(world, actor, *weapon, shares);
+        }
+        (_, Some(ZonesCommand::BreakFree)) => {
+            nonlethal::break_free(world, actor);
+            round::end_turn(world, actor);
+        }
+        (_, Some(ZonesCommand::FreeAlly { who })) => {
+            world.resource_mut::<ZonesRound>().turn.main = true;
+            nonlethal::free_ally(world, actor, *who);
+        }
+        (Command::Draw { weapon }, _) => execute_draw(world, actor, *weapon),
+        (_, Some(ZonesCommand::Surrender)) => execute_surrender(world, actor),
+        (Command::Flee, _) => {
+            movement::flee(world, actor);
+            round::end_turn(world, actor);
+        }
+        (Command::EndTurn, _) => round::end_turn(world, actor),
+        (c, _) if c.is_reaction() => reaction::resolve_reaction(world, actor, c),
+        // Refused by the check.
+        _ => {}
+    }
+}
+
+/// §Procedure: the faction whose activation it is sends `who` into its
+/// turn; during a pair's turn, the turn passes to the other member.
+fn execute_activate(world: &mut World, who: Cid) {
+    if let Prompt::Act { actor: from } = world.resource::<Battle>().prompt {
+        mounts::hand_over(world, from, who);
+        return;
+    }
+    let f = view::faction(world, who).unwrap_or(0);
+    round::activate(world, f, who);
+}
+
+/// "Bonus actions: picking up or putting down something".
+fn execute_pick_up(world: &mut World, actor: Cid, item: usize) {
+    let weapon = world
+        .resource::<Ground>()
+        .0
+        .get(item)
+        .map_or(String::new(), |(_, w)| w.name.clone());
+    emit(
+        world,
+        BattleEvent::PickedUp {
+            who: actor,
+            item,
+            weapon,
+            rule: RULE_BONUS,
+        },
+    );
+    world.resource_mut::<ZonesRound>().turn.bonus += 1;
+}
+
+/// §Procedure: the faction whose activation it is passes.
+fn execute_pass(world: &mut World) {
+    if let Prompt::Activate { faction, .. } = world.resource::<Battle>().prompt {
+        emit(
+            world,
+            ZonesEvent::Passed {
+                faction,
+                forced: false,
+                rule: round::RULE_PROCEDURE,
+            },
+        );
+        round::pass_on(world, faction);
+        world.resource_mut::<Battle>().prompt = Prompt::None;
+    }
+}
+
+/// §Procedure: the faction that won the first turn gives it to `to`.
+fn execute_first_turn_to(world: &mut World, to: u8) {
+    if let Prompt::Activate { faction, .. } = world.resource::<Battle>().prompt {
+        emit(
+            world,
+            ZonesEvent::FirstTurnGiven {
+                by: faction,
+                to,
+                rule: round::RULE_PROCEDURE,
+            },
+        );
+        let mut r = world.resource_mut::<ZonesRound>();
+        r.opening = false;
+        r.next = to;
+        world.resource_mut::<Battle>().prompt = Prompt::None;
+    }
+}
+
+/// Drawing a weapon: a bonus action.
+fn execute_draw(world: &mut World, actor: Cid, weapon: usize) {
+    let name = queries::weapon(world, actor, weapon).map_or(String::new(), |w| w.name);
+    emit(
+        world,
+        BattleEvent::Drew {
+            who: actor,
+            weapon: name,
+            index: weapon,
+            as_movement: false,
+            rule: RULE_BONUS,
+        },
+    );
+    world.resource_mut::<ZonesRound>().turn.bonus += 1;
+}
+
+/// §Morale: surrendering ends the turn.
+fn execute_surrender(world: &mut World, actor: Cid) {
+    emit(
+        world,
+        BattleEvent::ConditionAdded {
+            who: actor,
+            condition: Condition::Surrendered,
+            rule: morale::RULE_SURRENDER,
+        },
+    );
+    round::end_turn(world, actor);
+}
