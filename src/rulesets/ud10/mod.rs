@@ -23,6 +23,7 @@ pub mod query;
 pub mod reach;
 pub mod round;
 pub mod settings;
+pub mod sheet;
 pub mod turn;
 pub mod weapon;
 
@@ -90,7 +91,7 @@ impl Ruleset for Ud10 {
         offers::offers(world, actor, legal)
     }
     fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
-        preview::sheet(world, cid)
+        sheet::sheet(world, cid)
     }
     fn advance(world: &mut World) {
         round::advance(world)

@@ -129,20 +129,51 @@ pub fn numbers(
     mode: usize,
     free: bool,
 ) -> AttackNumbers {
-    let map = world.resource::<Map>();
-    let s = world.resource::<Ud10Settings>();
-    let at = view::cell(world, target).unwrap_or_default();
     let ranged = weapon.is_ranged();
+    let swing = Swing {
+        attacker,
+        from,
+        target,
+        at: view::cell(world, target).unwrap_or_default(),
+        free,
+    };
+    let mut modifiers = skill_and_weapon(world, attacker, weapon, mode);
+    if ranged {
+        ranged_modifiers(world, &swing, weapon, &mut modifiers);
+    } else {
+        melee_modifiers(world, &swing, &mut modifiers);
+    }
+    let (defense_parts, dex_counts) = defense(world, &swing, ranged);
+    let defense = total(&defense_parts);
+    AttackNumbers {
+        modifiers,
+        defense_parts,
+        defense,
+        dex_counts,
+        ranged,
+    }
+}
+
+/// Who attacks whom, from where.
+struct Swing {
+    attacker: Cid,
+    from: Cell,
+    target: Cid,
+    /// Where the target stands.
+    at: Cell,
+    free: bool,
+}
+
+/// §Attack: the attacker's skill, the weapon's AM and the firing mode.
+fn skill_and_weapon(world: &World, attacker: Cid, weapon: &Weapon, mode: usize) -> Vec<Modifier> {
     let a = stats(world, attacker);
-    let d = stats(world, target);
-    let tconds = view::conditions(world, target);
-    let mut modifiers = Vec::new();
+    let ranged = weapon.is_ranged();
     let skill = if ranged {
         a.map_or(0, |a| a.ranged)
     } else {
         a.map_or(0, |a| a.melee)
     };
-    modifiers.push(Modifier::new(
+    let mut modifiers = vec![Modifier::new(
         if ranged {
             "Ranged Combat skill"
         } else {
@@ -150,7 +181,7 @@ pub fn numbers(
         },
         skill,
         RULE_ATTACK,
-    ));
+    )];
     if weapon.ud10().attack_mod != 0 {
         modifiers.push(Modifier::new(
             "weapon attack modifier (AM)",
@@ -162,62 +193,80 @@ pub fn numbers(
     if mode_mod != 0 {
         modifiers.push(Modifier::new("firing mode", mode_mod, RULE_RANGED));
     }
-    if !ranged {
-        if map.terrain(at) == Terrain::HighGround && map.terrain(from) != Terrain::HighGround {
-            modifiers.push(Modifier::new(
-                "opponent on higher ground",
-                -2,
-                RULE_ATTACK_MODS,
-            ));
-        }
-    } else {
-        let t = turn(world, attacker);
-        if let Some((aimed_at, rounds)) = t.aim
-            && aimed_at == target
-            && !free
-        {
-            match rounds {
-                0 => {}
-                1 => modifiers.push(Modifier::new("took aim for 1 round", 2, RULE_ATTACK_MODS)),
-                _ => modifiers.push(Modifier::new("took aim for 2 rounds", 4, RULE_ATTACK_MODS)),
-            }
-        }
-        if world.resource::<BattleRules>().bad_visibility {
-            modifiers.push(Modifier::new("bad visibility", -2, RULE_ATTACK_MODS));
-        }
-        if tconds.has(Condition::Crouching) {
-            modifiers.push(Modifier::new("opponent is crouching", -2, RULE_ATTACK_MODS));
-        }
-        if tconds.has(Condition::Moving) {
-            modifiers.push(Modifier::new("opponent is moving", -2, RULE_ATTACK_MODS));
-        }
-        if matches!(t.movement, MoveMode::Standard | MoveMode::Full) {
-            modifiers.push(Modifier::new("shooting while moving", -4, RULE_ATTACK_MODS));
-        }
-        if weapon.range_increment_m > 0.0 {
-            let dist = Map::distance_m(from, at);
-            let exceeded = ((dist - 1e-9) / weapon.range_increment_m).ceil() as i32 - 1;
-            if exceeded > 0 {
-                modifiers.push(Modifier::new(
-                    "range increment exceeded",
-                    -exceeded,
-                    RULE_RANGED,
-                ));
-            }
+    modifiers
+}
+
+/// §Attack Modifiers in hand-to-hand: higher ground.
+fn melee_modifiers(world: &World, swing: &Swing, modifiers: &mut Vec<Modifier>) {
+    let map = world.resource::<Map>();
+    if map.terrain(swing.at) == Terrain::HighGround
+        && map.terrain(swing.from) != Terrain::HighGround
+    {
+        modifiers.push(Modifier::new(
+            "opponent on higher ground",
+            -2,
+            RULE_ATTACK_MODS,
+        ));
+    }
+}
+
+/// §Attack Modifiers and §Ranged Combat for a shot: aim, visibility, the
+/// target crouching or moving, shooting while moving, range increments.
+fn ranged_modifiers(world: &World, swing: &Swing, weapon: &Weapon, modifiers: &mut Vec<Modifier>) {
+    let tconds = view::conditions(world, swing.target);
+    let t = turn(world, swing.attacker);
+    if let Some((aimed_at, rounds)) = t.aim
+        && aimed_at == swing.target
+        && !swing.free
+    {
+        match rounds {
+            0 => {}
+            1 => modifiers.push(Modifier::new("took aim for 1 round", 2, RULE_ATTACK_MODS)),
+            _ => modifiers.push(Modifier::new("took aim for 2 rounds", 4, RULE_ATTACK_MODS)),
         }
     }
+    if world.resource::<BattleRules>().bad_visibility {
+        modifiers.push(Modifier::new("bad visibility", -2, RULE_ATTACK_MODS));
+    }
+    if tconds.has(Condition::Crouching) {
+        modifiers.push(Modifier::new("opponent is crouching", -2, RULE_ATTACK_MODS));
+    }
+    if tconds.has(Condition::Moving) {
+        modifiers.push(Modifier::new("opponent is moving", -2, RULE_ATTACK_MODS));
+    }
+    if matches!(t.movement, MoveMode::Standard | MoveMode::Full) {
+        modifiers.push(Modifier::new("shooting while moving", -4, RULE_ATTACK_MODS));
+    }
+    if weapon.range_increment_m > 0.0 {
+        let dist = Map::distance_m(swing.from, swing.at);
+        let exceeded = ((dist - 1e-9) / weapon.range_increment_m).ceil() as i32 - 1;
+        if exceeded > 0 {
+            modifiers.push(Modifier::new(
+                "range increment exceeded",
+                -exceeded,
+                RULE_RANGED,
+            ));
+        }
+    }
+}
 
-    let behind =
-        free || view::get::<Heading>(world, target).is_some_and(|h| is_behind(at, h.0, from));
+/// §Attack and §Defense: the target's Defense, part by part (DEX unless
+/// attacked from behind, surprised or immobilized; shield, stature, cover),
+/// and whether DEX counted.
+fn defense(world: &World, swing: &Swing, ranged: bool) -> (Vec<Modifier>, bool) {
+    let tconds = view::conditions(world, swing.target);
+    let behind = swing.free
+        || view::get::<Heading>(world, swing.target)
+            .is_some_and(|h| is_behind(swing.at, h.0, swing.from));
     let surprised = tconds.has(Condition::Surprised);
     let immobilized = tconds.has(Condition::Immobilized);
     let dex_counts = !(behind || surprised || immobilized);
     let mut defense_parts = vec![Modifier::new("base Defense", 10, RULE_ATTACK)];
-    let dex = d.map_or(0, |d| d.dex);
+    let dex = stats(world, swing.target).map_or(0, |d| d.dex);
     if dex_counts {
         defense_parts.push(Modifier::new("DEX", dex, RULE_ATTACK));
     } else if dex != 0 {
-        let why = if free {
+        let why = if swing.free {
             "DEX does not count: fleeing, back turned"
         } else if surprised {
             "DEX does not count: surprised"
@@ -228,13 +277,13 @@ pub fn numbers(
         };
         defense_parts.push(Modifier::new(why, 0, RULE_ATTACK));
     }
-    if !behind && let Some(bonus) = shield_usable(world, target) {
+    if !behind && let Some(bonus) = shield_usable(world, swing.target) {
         defense_parts.push(Modifier::new("has a shield", bonus, RULE_DEFENSE));
     }
     if immobilized {
         defense_parts.push(Modifier::new("immobilized", -2, RULE_DEFENSE));
     }
-    match view::get::<Size>(world, target)
+    match view::get::<Size>(world, swing.target)
         .copied()
         .unwrap_or_default()
     {
@@ -246,17 +295,11 @@ pub fn numbers(
         }
         Size::Medium => {}
     }
-    if ranged && let Some((name, value)) = cover(map, s, from, at) {
+    let s = world.resource::<Ud10Settings>();
+    if ranged && let Some((name, value)) = cover(world.resource::<Map>(), s, swing.from, swing.at) {
         defense_parts.push(Modifier::new(name, value, RULE_COVER));
     }
-    let defense = total(&defense_parts);
-    AttackNumbers {
-        modifiers,
-        defense_parts,
-        defense,
-        dex_counts,
-        ranged,
-    }
+    (defense_parts, dex_counts)
 }
 
 pub const RULE_DAMAGE: &str = "ud10 §Determining The Damage";

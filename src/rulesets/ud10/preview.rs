@@ -6,21 +6,22 @@ use bevy::prelude::*;
 
 use crate::rules::battle::Preview;
 use crate::rules::command::Command;
-use crate::rules::components::{Cid, Health, Loadout, MoveMode, Size};
+use crate::rules::components::{Cid, Loadout, MoveMode};
 use crate::rules::event::Modifier;
+use crate::rules::map::{Cell, Map};
 use crate::rules::view::{self, name};
 use crate::rulesets::ud10::armor::BodyZone;
 use crate::rulesets::ud10::command::Ud10Command;
 use crate::rulesets::ud10::weapon::Ud10Gear;
 
-use super::armor::{Armor, Protection, Shield};
+use super::armor::{Armor, Protection};
 use super::check;
 use super::numbers::{PendingAttack, pipeline};
 use super::query::{stats, turn};
 use super::reach::{check_move, check_retreat, standard_dm};
 use super::settings::Ud10Settings;
 
-fn signed(v: i32) -> String {
+pub(super) fn signed(v: i32) -> String {
     if v < 0 {
         format!("{v}")
     } else {
@@ -46,54 +47,7 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
             },
             _,
         ) => attack_preview(world, actor, *target, *weapon, *mode, &mut p),
-        (Command::Move { path }, _) => {
-            let std = standard_dm(world, actor);
-            match check_move(world, actor, path) {
-                Ok((mode, cost)) => {
-                    p.move_mode = Some(mode);
-                    let total = turn(world, actor).moved_dm + cost;
-                    let mode_name = match mode {
-                        MoveMode::Step => "single step",
-                        MoveMode::Standard => "standard movement",
-                        MoveMode::Full => "full movement (no action this round)",
-                        _ => "movement",
-                    };
-                    p.title = format!(
-                        "Move {:.1} m: {mode_name} ({:.1} of {:.1} m this turn)",
-                        cost as f64 / 10.0,
-                        total as f64 / 10.0,
-                        if mode == MoveMode::Full { 2 * std } else { std } as f64 / 10.0
-                    );
-                    p.lines.push(format!(
-                        "standard movement 5 m + STR = {:.1} m; full movement twice that  (ud10 §Movement)",
-                        std as f64 / 10.0
-                    ));
-                    let engaged = super::reach::engaged_enemies(
-                        world,
-                        actor,
-                        view::cell(world, actor).unwrap_or_default(),
-                    );
-                    if world.resource::<Ud10Settings>().fleeing && !engaged.is_empty() {
-                        let map = world.resource::<crate::rules::map::Map>();
-                        let runs: Vec<String> = engaged
-                            .iter()
-                            .filter(|e| {
-                                path.iter()
-                                    .any(|c| !super::reach::threatens(world, map, **e, *c))
-                            })
-                            .map(|e| name(world, *e))
-                            .collect();
-                        if !runs.is_empty() {
-                            p.lines.push(format!(
-                                "leaving melee: free attacks from {}  (ud10 §Optional Rule: Fleeing From Battle)",
-                                runs.join(", ")
-                            ));
-                        }
-                    }
-                }
-                Err(e) => p.title = format!("Move: {e}"),
-            }
-        }
+        (Command::Move { path }, _) => move_preview(world, actor, path, &mut p),
         (_, Some(Ud10Command::Retreat { path })) => {
             p.title = match check_retreat(world, actor, path) {
                 Ok((_, cost)) => {
@@ -107,30 +61,7 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
             };
         }
         (_, Some(Ud10Command::Parry)) | (Command::Dodge, _) => {
-            if let Some(pending) = world.resource::<PendingAttack>().0.clone()
-                && let Some(s) = stats(world, actor)
-            {
-                let parry = command.own() == Some(&Ud10Command::Parry);
-                let (label, bonus) = match (parry, s.parry, s.dodge) {
-                    (true, Some(v), _) => ("Parry skill", v),
-                    (true, None, _) => ("untrained: DEX", s.dex),
-                    (_, _, Some(v)) => ("Dodge skill", v),
-                    _ => ("DEX", s.dex),
-                };
-                p.chance = Some(super::numbers::reaction_chance(bonus, pending.total));
-                p.title = format!(
-                    "{}: d10 {} {label} must beat {}",
-                    if matches!(command.own::<Ud10Command>(), Some(Ud10Command::Parry)) {
-                        "Parry"
-                    } else {
-                        "Dodge"
-                    },
-                    signed(bonus),
-                    pending.total
-                );
-                p.lines
-                    .push("the check must be higher than the attack roll's result  (ud10 §Parrying and Dodging)".into());
-            }
+            reaction_preview(world, actor, command, &mut p)
         }
         (Command::NoReaction, _) => p.title = "Take the hit".into(),
         (_, Some(Ud10Command::Aim { target, .. })) => {
@@ -143,17 +74,7 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
             let w = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon));
             p.title = format!("Reload the {}", w.map_or("weapon", |w| w.name.as_str()));
         }
-        (Command::Draw { weapon }, _) => {
-            let t = turn(world, actor);
-            let w = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon));
-            p.title = match w {
-                Some(w) if check::draw_as_movement(&t, w) => {
-                    format!("Draw the {} (as standard movement)", w.name)
-                }
-                Some(w) => format!("Draw the {} (the action)", w.name),
-                None => "Draw".into(),
-            };
-        }
+        (Command::Draw { weapon }, _) => p.title = draw_title(world, actor, *weapon),
         (_, Some(Ud10Command::TakeCover)) => {
             p.title = "Crouch: ranged attacks at you -2 (free action)".into()
         }
@@ -163,6 +84,97 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
         _ => p.title = "Not part of a ud10 round".into(),
     }
     p
+}
+
+/// §Movement: the mode and cost of a move, and the free attacks it draws
+/// (§Optional Rule: Fleeing From Battle).
+fn move_preview(world: &World, actor: Cid, path: &[Cell], p: &mut Preview) {
+    let std = standard_dm(world, actor);
+    let (mode, cost) = match check_move(world, actor, path) {
+        Ok(m) => m,
+        Err(e) => {
+            p.title = format!("Move: {e}");
+            return;
+        }
+    };
+    p.move_mode = Some(mode);
+    let total = turn(world, actor).moved_dm + cost;
+    let mode_name = match mode {
+        MoveMode::Step => "single step",
+        MoveMode::Standard => "standard movement",
+        MoveMode::Full => "full movement (no action this round)",
+        _ => "movement",
+    };
+    p.title = format!(
+        "Move {:.1} m: {mode_name} ({:.1} of {:.1} m this turn)",
+        cost as f64 / 10.0,
+        total as f64 / 10.0,
+        if mode == MoveMode::Full { 2 * std } else { std } as f64 / 10.0
+    );
+    p.lines.push(format!(
+        "standard movement 5 m + STR = {:.1} m; full movement twice that  (ud10 §Movement)",
+        std as f64 / 10.0
+    ));
+    let engaged =
+        super::reach::engaged_enemies(world, actor, view::cell(world, actor).unwrap_or_default());
+    if world.resource::<Ud10Settings>().fleeing && !engaged.is_empty() {
+        let map = world.resource::<Map>();
+        let runs: Vec<String> = engaged
+            .iter()
+            .filter(|e| {
+                path.iter()
+                    .any(|c| !super::reach::threatens(world, map, **e, *c))
+            })
+            .map(|e| name(world, *e))
+            .collect();
+        if !runs.is_empty() {
+            p.lines.push(format!(
+                "leaving melee: free attacks from {}  (ud10 §Optional Rule: Fleeing From Battle)",
+                runs.join(", ")
+            ));
+        }
+    }
+}
+
+/// §Parrying and Dodging: the check against the attack roll's result.
+fn reaction_preview(world: &World, actor: Cid, command: &Command, p: &mut Preview) {
+    let (Some(pending), Some(s)) = (
+        world.resource::<PendingAttack>().0.clone(),
+        stats(world, actor),
+    ) else {
+        return;
+    };
+    let parry = command.own() == Some(&Ud10Command::Parry);
+    let (label, bonus) = match (parry, s.parry, s.dodge) {
+        (true, Some(v), _) => ("Parry skill", v),
+        (true, None, _) => ("untrained: DEX", s.dex),
+        (_, _, Some(v)) => ("Dodge skill", v),
+        _ => ("DEX", s.dex),
+    };
+    p.chance = Some(super::numbers::reaction_chance(bonus, pending.total));
+    p.title = format!(
+        "{}: d10 {} {label} must beat {}",
+        if parry { "Parry" } else { "Dodge" },
+        signed(bonus),
+        pending.total
+    );
+    p.lines.push(
+        "the check must be higher than the attack roll's result  (ud10 §Parrying and Dodging)"
+            .into(),
+    );
+}
+
+/// Drawing: the action, or part of a standard movement (§Free Actions).
+fn draw_title(world: &World, actor: Cid, weapon: usize) -> String {
+    let t = turn(world, actor);
+    let w = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(weapon));
+    match w {
+        Some(w) if check::draw_as_movement(&t, w) => {
+            format!("Draw the {} (as standard movement)", w.name)
+        }
+        Some(w) => format!("Draw the {} (the action)", w.name),
+        None => "Draw".into(),
+    }
 }
 
 fn attack_preview(
@@ -249,102 +261,4 @@ fn attack_preview(
         hi,
         if s.buffer { ", buffer" } else { "" }
     ));
-}
-
-/// The UD10 sheet of a combatant.
-pub fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    if let Some(s) = stats(world, cid) {
-        out.push((
-            "Attributes".into(),
-            format!("STR {}  DEX {}  CON {}", s.str, s.dex, s.con),
-        ));
-        let mut skills = format!(
-            "Initiative {}  Melee {}  Ranged {}",
-            s.ini, s.melee, s.ranged
-        );
-        skills.push_str(&match s.parry {
-            Some(v) => format!("  Parry {v}"),
-            None => "  Parry (DEX)".into(),
-        });
-        skills.push_str(&match s.dodge {
-            Some(v) => format!("  Dodge {v}"),
-            None => "  Dodge (DEX)".into(),
-        });
-        out.push(("Skills".into(), skills));
-        let std = standard_dm(world, cid) as f64 / 10.0;
-        out.push((
-            "Movement".into(),
-            format!("standard {std:.1} m, full {:.1} m", 2.0 * std),
-        ));
-    }
-    if let Some(h) = view::get::<Health>(world, cid) {
-        out.push((
-            "Health".into(),
-            format!("HP {}/{}  EP {}/{}", h.hp, h.hp_max, h.ep, h.ep_max),
-        ));
-    }
-    let size = view::get::<Size>(world, cid).copied().unwrap_or_default();
-    if size != Size::Medium {
-        out.push(("Size".into(), format!("{size:?}")));
-    }
-    if let Some(l) = view::get::<Loadout>(world, cid) {
-        for (i, w) in l.weapons.iter().enumerate() {
-            let mut d = format!("{} AM {}", w.damage, signed(w.ud10().attack_mod));
-            if w.ud10().penetration > 0 {
-                d.push_str(&format!(" pen {}", w.ud10().penetration));
-            }
-            if w.is_ranged() {
-                d.push_str(&format!(", {} m increments", w.range_increment_m));
-                if w.magazine > 0 {
-                    d.push_str(&format!(", loaded {}/{}", w.loaded, w.magazine));
-                }
-                if let Some(sp) = w.spare {
-                    d.push_str(&format!(", {sp} spare"));
-                }
-            } else if w.reach > 1 {
-                d.push_str(&format!(", reach {}", w.reach));
-            }
-            if l.ready == Some(i) {
-                d.push_str("  (in hand)");
-            }
-            out.push((w.name.clone(), d));
-        }
-    }
-    if let Some(a) = view::get::<Armor>(world, cid) {
-        let z = |b: BodyZone| a.zone(b);
-        out.push((
-            "Armor".into(),
-            if a.pieces.is_empty() {
-                "none".into()
-            } else {
-                format!(
-                    "{}: head {} arms {}/{} trunk {} legs {}/{} (buffer up to {})",
-                    a.pieces.join(", "),
-                    z(BodyZone::Head).rating,
-                    z(BodyZone::LeftArm).rating,
-                    z(BodyZone::RightArm).rating,
-                    z(BodyZone::Trunk).rating,
-                    z(BodyZone::LeftLeg).rating,
-                    z(BodyZone::RightLeg).rating,
-                    BodyZone::ALL
-                        .iter()
-                        .map(|b| z(*b).buffer)
-                        .max()
-                        .unwrap_or(0)
-                )
-            },
-        ));
-    }
-    if let Some(sh) = view::get::<Shield>(world, cid) {
-        out.push((
-            "Shield".into(),
-            format!("{} (+{} Defense)", sh.name, sh.defense),
-        ));
-    }
-    let t = turn(world, cid);
-    if let Some(i) = t.initiative {
-        out.push(("Initiative".into(), i.to_string()));
-    }
-    out
 }

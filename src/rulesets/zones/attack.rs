@@ -16,11 +16,11 @@ use crate::rulesets::zones::event::ZonesEvent;
 use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::blast::{ask_blast, declare_blast};
-use super::check::stats;
 use super::data::{MODE_DEATH_BLOW, MODE_STRIKE, is_stunt};
 use super::nonlethal::{land_maneuver, tidy_holds};
 use super::odds::{BlowDice, blow_dice};
 use super::opportunity::next_opportunist;
+use super::queries::stats;
 use super::queries::{
     armour, can_react, critical_threshold, damage_mode, guards, halved, mounted, nearby,
     stunt_effect, visible, weapon, wit_save_reason,

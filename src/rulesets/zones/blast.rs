@@ -16,8 +16,8 @@ use crate::rulesets::zones::command::ZonesCommand;
 use crate::rulesets::zones::event::{Reaction, ZonesEvent};
 
 use super::attack::{Blow, blow, finish, land, made, roll_damage, roll_times, save, wit_to_hit};
-use super::check::stats;
 use super::data::MODE_STRIKE;
+use super::queries::stats;
 use super::queries::{
     armour, blast_targets, can_react, damage_mode, weapon, wit_save_reason, zone,
 };

@@ -11,16 +11,12 @@ use crate::rules::view::{self, name};
 use crate::rulesets::zones::command::ZonesCommand;
 use crate::rulesets::zones::weapon::ZonesGear;
 
-use super::data::{MODE_DEATH_BLOW, ZonesStats, is_stunt};
+use super::data::{MODE_DEATH_BLOW, is_stunt};
 use super::maneuvers::{check_break_free, check_free_ally, check_maneuver, holder};
-use super::queries::{melee_reach, nearby, range_against, visible, weapon, zone_distance};
+use super::queries::{melee_reach, nearby, range_against, stats, visible, weapon, zone_distance};
 use super::reach::{check_flee, check_move};
 use super::round::{ZonesRound, eligible};
 use super::state::{Pending, Stage};
-
-pub fn stats(world: &World, who: Cid) -> Option<&ZonesStats> {
-    view::get::<ZonesStats>(world, who)
-}
 
 /// Is the command legal for `actor` now?
 pub fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {

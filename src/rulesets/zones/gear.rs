@@ -19,7 +19,7 @@ use crate::rules::view;
 use crate::rulesets::zones::event::{GearOutcome, ZonesEvent};
 use crate::rulesets::zones::weapon::ZonesGear;
 
-use super::check::stats;
+use super::queries::stats;
 use super::settings::ZonesSettings;
 
 pub const RULE_GEAR: &str = "zones §Combat gear degradation";

@@ -10,7 +10,7 @@ use crate::rules::map::{Cell, Map, Terrain};
 use crate::rules::view;
 use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
 
-use super::check::stats;
+use super::queries::stats;
 use super::queries::{nearby, size_rank};
 use super::settings::ZonesSettings;
 

@@ -31,6 +31,7 @@ pub mod reaction;
 pub mod riders;
 pub mod round;
 pub mod settings;
+pub mod sheet;
 pub mod state;
 pub mod stunt;
 pub mod weapon;
@@ -98,7 +99,7 @@ impl Ruleset for Zones {
         offers::offers(world, actor, legal)
     }
     fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
-        preview::sheet(world, cid)
+        sheet::sheet(world, cid)
     }
     fn advance(world: &mut World) {
         round::advance(world)

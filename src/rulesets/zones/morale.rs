@@ -17,7 +17,7 @@ use crate::rules::event::BattleEvent;
 use crate::rules::view;
 
 use super::attack::save;
-use super::check::stats;
+use super::queries::stats;
 use super::round::{ZonesRound, standing_per_faction};
 use super::settings::ZonesSettings;
 

@@ -37,8 +37,8 @@ use crate::rules::view;
 use crate::rulesets::zones::event::ZonesEvent;
 
 use super::attack::save;
-use super::check::stats;
 use super::data::impaired;
+use super::queries::stats;
 use super::riders::{RULE_MOUNTS, budget_of, landing_near, moving, standing_riders};
 use super::round::{TurnBudget, ZonesRound};
 

@@ -16,7 +16,7 @@ use crate::rules::event::BattleEvent;
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 
-use super::check::stats;
+use super::queries::stats;
 use super::reach::{Chase, RULE_CHASE, RULE_MOVE, chase, crossings, mode_after, opportunists};
 use super::round::{ZonesRound, end_turn};
 use super::state::Pending;

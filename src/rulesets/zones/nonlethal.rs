@@ -15,12 +15,12 @@ use crate::rules::view;
 use crate::rulesets::zones::command::Maneuver;
 
 use super::attack::{Blow, land, save};
-use super::check::stats;
 use super::data::impaired;
 use super::maneuvers::{
     RULE_DISARM, RULE_GRAPPLE, RULE_HOLD, RULE_PIT, RULE_SHOVE, RULE_SIZE_SHOVE, free_hand, holder,
     holding, keeps_hold, may_resist, shove_end, size_difference,
 };
+use super::queries::stats;
 use super::settings::ZonesSettings;
 
 /// Before `actor` does `command`: if that frees whom it holds, let go.

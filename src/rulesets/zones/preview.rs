@@ -5,16 +5,16 @@ use bevy::prelude::*;
 
 use crate::rules::battle::{Battle, Factions, Preview, Prompt};
 use crate::rules::command::Command;
-use crate::rules::components::{Cid, Health, Loadout, Size};
+use crate::rules::components::{Cid, Loadout};
 use crate::rules::map::Map;
 use crate::rules::view::{self, name};
 use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
 use crate::rulesets::zones::weapon::ZonesGear;
 
-use super::check::stats;
 use super::data::{MODE_DEATH_BLOW, is_stunt};
 use super::maneuvers::{holder, may_resist, shove_end, size_difference};
 use super::odds::damage_odds;
+use super::queries::stats;
 use super::queries::{
     armour, blast_targets, critical_threshold, save_chance, stunt_effect, wit_save_reason, zone,
     zone_distance,
@@ -498,121 +498,6 @@ fn attack(world: &World, actor: Cid, target: Cid, weapon: usize, mode: usize, p:
         odds.p_down * 100.0,
         critical_threshold(world, target)
     ));
-}
-
-pub fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    if let Some(s) = stats(world, cid) {
-        out.push((
-            "Attributes".into(),
-            format!("STR {}  AGI {}  WIT {}", s.str, s.agi, s.wit),
-        ));
-        let lost = super::gear::armour_lost(world, cid);
-        let names: Vec<String> = s
-            .pieces
-            .iter()
-            .map(|p| {
-                if p.damaged && super::gear::broken(world, cid, &p.name) {
-                    format!("{}: broken", p.name)
-                } else if p.damaged {
-                    format!("{}: damaged", p.name)
-                } else {
-                    p.name.clone()
-                }
-            })
-            .collect();
-        out.push((
-            "Armour".into(),
-            if names.is_empty() {
-                format!("{}", (s.armour - lost).max(0))
-            } else {
-                format!("{} ({})", (s.armour - lost).max(0), names.join(", "))
-            },
-        ));
-        let mut speed = format!("{} zones, half {}", s.full_speed(), s.half_speed());
-        if s.sprint {
-            speed.push_str(" (sprints)");
-        }
-        out.push(("Speed".into(), speed));
-        if s.fearless {
-            out.push(("Morale".into(), "immune to fear".into()));
-        }
-    }
-    if let Some(h) = view::get::<Health>(world, cid) {
-        out.push((
-            "Health".into(),
-            format!(
-                "{}/{}  (critical: {} in one hit)",
-                h.hp,
-                h.hp_max,
-                critical_threshold(world, cid)
-            ),
-        ));
-    }
-    let size = view::get::<Size>(world, cid).copied().unwrap_or_default();
-    if size != Size::Medium {
-        out.push(("Size".into(), format!("{size:?}")));
-    }
-    // Mounts and vehicles, and those who ride them.
-    if let Some(st) = view::steed(world, cid) {
-        let aboard: Vec<String> = super::riders::standing_riders(world, cid)
-            .into_iter()
-            .map(|c| name(world, c))
-            .collect();
-        out.push((
-            if st.vehicle { "Vehicle" } else { "Mount" }.into(),
-            format!(
-                "carries {}: {}",
-                st.carries,
-                if aboard.is_empty() {
-                    "nobody aboard".to_string()
-                } else {
-                    aboard.join(", ")
-                }
-            ),
-        ));
-    }
-    if let Some(m) = view::riding(world, cid) {
-        out.push((
-            "Riding".into(),
-            format!("{}: attacks impaired (d4)", name(world, m)),
-        ));
-    }
-    let vehicle = super::riders::is_vehicle(world, cid);
-    if let Some(l) = view::get::<Loadout>(world, cid).filter(|_| !vehicle) {
-        for (i, w) in l.weapons.iter().enumerate() {
-            let mut d = format!("{}", w.damage);
-            if w.is_ranged() {
-                d.push_str(&format!(", range {}", w.zones().range_zones));
-            }
-            if w.zones().penetrating {
-                d.push_str(", penetrating");
-            }
-            if w.zones().blast {
-                d.push_str(", blast");
-            }
-            if w.zones().damaged {
-                d.push_str(", damaged");
-            }
-            if let Some(a) = w.spare {
-                d.push_str(&format!(", {a} left"));
-            }
-            if l.ready == Some(i) {
-                d.push_str("  (in hand)");
-            }
-            out.push((w.name.clone(), d));
-        }
-    }
-    let done = view::get::<crate::rules::components::TurnState>(world, cid).is_some_and(|t| t.done);
-    out.push((
-        "This round".into(),
-        if done {
-            "turn taken".into()
-        } else {
-            "turn still to take (or to react)".into()
-        },
-    ));
-    out
 }
 
 fn maneuver(world: &World, actor: Cid, target: Cid, kind: Maneuver, p: &mut Preview) {

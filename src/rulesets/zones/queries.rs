@@ -11,10 +11,14 @@ use crate::rules::map::{Cell, Map, Terrain};
 use crate::rules::view;
 use crate::rulesets::zones::weapon::ZonesGear;
 
-use super::check::stats;
-use super::data::{MODE_STRIKE, MODE_STUNT_SURRENDER, is_stunt};
+use super::data::{MODE_STRIKE, MODE_STUNT_SURRENDER, ZonesStats, is_stunt};
 use super::settings::ZonesSettings;
 use super::state::{AttackState, RULE_ATTACK, RULE_COVER};
+
+/// The zones stat block of `who`.
+pub fn stats(world: &World, who: Cid) -> Option<&ZonesStats> {
+    view::get::<ZonesStats>(world, who)
+}
 
 /// Chance to pass a d20 save under `target`.
 pub fn save_chance(world: &World, target: i32) -> f64 {

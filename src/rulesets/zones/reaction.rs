@@ -14,10 +14,10 @@ use crate::rulesets::zones::event::{Reaction, ZonesEvent};
 
 use super::attack::{Blow, ask_target, blow, finish, hit, land, save, wit_to_hit};
 use super::blast::blast_answer;
-use super::check::stats;
 use super::data::MODE_STRIKE;
 use super::nonlethal::{land_maneuver, tidy_holds};
 use super::opportunity::opportunity_answer;
+use super::queries::stats;
 use super::queries::{damage_mode, guards, weapon};
 use super::state::{AttackState, Pending, RULE_COUNTER, RULE_DODGE, RULE_GUARD, RULE_HIDE, Stage};
 use super::stunt::accept_stunt;

@@ -9,8 +9,8 @@ use crate::rules::components::{Cid, TurnState};
 use crate::rules::map::{Cell, Map, Terrain};
 use crate::rules::view;
 
-use super::check::stats;
 use super::queries::nearby;
+use super::queries::stats;
 use super::round::{TurnBudget, ZonesRound};
 
 pub const RULE_MOUNTS: &str = "zones §Mounts and vehicles in combat";

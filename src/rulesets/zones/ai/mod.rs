@@ -17,7 +17,8 @@ use crate::rules::components::{Cid, Condition, Loadout};
 use crate::rules::view;
 use crate::rulesets::zones::command::ZonesCommand;
 
-use super::check::{self, stats};
+use super::check::{self};
+use super::queries::stats;
 use super::round::{ZonesRound, eligible};
 
 use moves::{approach, broken, draw_for_range, free_an_ally, pick_up};

@@ -6,11 +6,12 @@ use bevy::prelude::*;
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Health, Loadout};
 use crate::rules::view;
-use crate::rulesets::zones::check::{self, check_strike, stats};
+use crate::rulesets::zones::check::{self, check_strike};
 use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
 use crate::rulesets::zones::data::MODE_STRIKE;
 use crate::rulesets::zones::maneuvers::{holding, shove_end};
 use crate::rulesets::zones::odds::damage_odds;
+use crate::rulesets::zones::queries::stats;
 use crate::rulesets::zones::queries::{can_react, save_chance};
 use crate::rulesets::zones::state::{Pending, Stage};
 

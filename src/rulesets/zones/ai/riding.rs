@@ -6,10 +6,11 @@ use bevy::prelude::*;
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Loadout};
 use crate::rules::view;
-use crate::rulesets::zones::check::{self, stats};
+use crate::rulesets::zones::check::{self};
 use crate::rulesets::zones::command::ZonesCommand;
 use crate::rulesets::zones::data::MODE_STRIKE;
 use crate::rulesets::zones::queries::save_chance;
+use crate::rulesets::zones::queries::stats;
 use crate::rulesets::zones::round::ZonesRound;
 
 use super::moves::broken;

@@ -1,0 +1,123 @@
+//! The UD10 sheet of a combatant, as the side panel shows it: stat block,
+//! health, weapons, armor by body zone, shield, initiative. Reads only.
+
+use bevy::prelude::*;
+
+use crate::rules::components::{Cid, Health, Loadout, Size, Weapon};
+use crate::rules::view;
+use crate::rulesets::ud10::armor::{Armor, BodyZone, Shield};
+use crate::rulesets::ud10::data::Ud10Stats;
+use crate::rulesets::ud10::weapon::Ud10Gear;
+
+use super::preview::signed;
+use super::query::{stats, turn};
+use super::reach::standard_dm;
+
+/// The UD10 sheet of a combatant.
+pub fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    if let Some(s) = stats(world, cid) {
+        out.push((
+            "Attributes".into(),
+            format!("STR {}  DEX {}  CON {}", s.str, s.dex, s.con),
+        ));
+        out.push(("Skills".into(), skills_line(s)));
+        let std = standard_dm(world, cid) as f64 / 10.0;
+        out.push((
+            "Movement".into(),
+            format!("standard {std:.1} m, full {:.1} m", 2.0 * std),
+        ));
+    }
+    if let Some(h) = view::get::<Health>(world, cid) {
+        out.push((
+            "Health".into(),
+            format!("HP {}/{}  EP {}/{}", h.hp, h.hp_max, h.ep, h.ep_max),
+        ));
+    }
+    let size = view::get::<Size>(world, cid).copied().unwrap_or_default();
+    if size != Size::Medium {
+        out.push(("Size".into(), format!("{size:?}")));
+    }
+    if let Some(l) = view::get::<Loadout>(world, cid) {
+        for (i, w) in l.weapons.iter().enumerate() {
+            out.push((w.name.clone(), weapon_line(w, l.ready == Some(i))));
+        }
+    }
+    if let Some(a) = view::get::<Armor>(world, cid) {
+        out.push(("Armor".into(), armor_line(a)));
+    }
+    if let Some(sh) = view::get::<Shield>(world, cid) {
+        out.push((
+            "Shield".into(),
+            format!("{} (+{} Defense)", sh.name, sh.defense),
+        ));
+    }
+    let t = turn(world, cid);
+    if let Some(i) = t.initiative {
+        out.push(("Initiative".into(), i.to_string()));
+    }
+    out
+}
+
+/// Skills, with DEX standing in for an untrained parry or dodge.
+fn skills_line(s: &Ud10Stats) -> String {
+    let mut skills = format!(
+        "Initiative {}  Melee {}  Ranged {}",
+        s.ini, s.melee, s.ranged
+    );
+    skills.push_str(&match s.parry {
+        Some(v) => format!("  Parry {v}"),
+        None => "  Parry (DEX)".into(),
+    });
+    skills.push_str(&match s.dodge {
+        Some(v) => format!("  Dodge {v}"),
+        None => "  Dodge (DEX)".into(),
+    });
+    skills
+}
+
+/// Damage, AM, penetration, range or reach, ammunition.
+fn weapon_line(w: &Weapon, in_hand: bool) -> String {
+    let mut d = format!("{} AM {}", w.damage, signed(w.ud10().attack_mod));
+    if w.ud10().penetration > 0 {
+        d.push_str(&format!(" pen {}", w.ud10().penetration));
+    }
+    if w.is_ranged() {
+        d.push_str(&format!(", {} m increments", w.range_increment_m));
+        if w.magazine > 0 {
+            d.push_str(&format!(", loaded {}/{}", w.loaded, w.magazine));
+        }
+        if let Some(sp) = w.spare {
+            d.push_str(&format!(", {sp} spare"));
+        }
+    } else if w.reach > 1 {
+        d.push_str(&format!(", reach {}", w.reach));
+    }
+    if in_hand {
+        d.push_str("  (in hand)");
+    }
+    d
+}
+
+/// The armor rating of each body zone, and the largest buffer.
+fn armor_line(a: &Armor) -> String {
+    if a.pieces.is_empty() {
+        return "none".into();
+    }
+    let z = |b: BodyZone| a.zone(b);
+    format!(
+        "{}: head {} arms {}/{} trunk {} legs {}/{} (buffer up to {})",
+        a.pieces.join(", "),
+        z(BodyZone::Head).rating,
+        z(BodyZone::LeftArm).rating,
+        z(BodyZone::RightArm).rating,
+        z(BodyZone::Trunk).rating,
+        z(BodyZone::LeftLeg).rating,
+        z(BodyZone::RightLeg).rating,
+        BodyZone::ALL
+            .iter()
+            .map(|b| z(*b).buffer)
+            .max()
+            .unwrap_or(0)
+    )
+}

@@ -1,0 +1,144 @@
+//! The zones sheet of a character, as the side panel shows it: attributes,
+//! armour and its wear, speed, health and the critical threshold, mounts and
+//! riders, weapons, whether its turn is taken. Reads only.
+
+use bevy::prelude::*;
+
+use crate::rules::components::{Cid, Health, Loadout, Size, TurnState, Weapon};
+use crate::rules::view::{self, name};
+use crate::rulesets::zones::data::ZonesStats;
+use crate::rulesets::zones::weapon::ZonesGear;
+
+use super::queries::{critical_threshold, stats};
+
+/// The zones sheet of `cid`.
+pub fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    if let Some(s) = stats(world, cid) {
+        stat_rows(world, cid, s, &mut out);
+    }
+    if let Some(h) = view::get::<Health>(world, cid) {
+        out.push((
+            "Health".into(),
+            format!(
+                "{}/{}  (critical: {} in one hit)",
+                h.hp,
+                h.hp_max,
+                critical_threshold(world, cid)
+            ),
+        ));
+    }
+    let size = view::get::<Size>(world, cid).copied().unwrap_or_default();
+    if size != Size::Medium {
+        out.push(("Size".into(), format!("{size:?}")));
+    }
+    steed_rows(world, cid, &mut out);
+    let vehicle = super::riders::is_vehicle(world, cid);
+    if let Some(l) = view::get::<Loadout>(world, cid).filter(|_| !vehicle) {
+        for (i, w) in l.weapons.iter().enumerate() {
+            out.push((w.name.clone(), weapon_line(w, l.ready == Some(i))));
+        }
+    }
+    let done = view::get::<TurnState>(world, cid).is_some_and(|t| t.done);
+    out.push((
+        "This round".into(),
+        if done {
+            "turn taken".into()
+        } else {
+            "turn still to take (or to react)".into()
+        },
+    ));
+    out
+}
+
+/// Attributes, armour and its wear (§Combat gear degradation), speed,
+/// fearlessness.
+fn stat_rows(world: &World, cid: Cid, s: &ZonesStats, out: &mut Vec<(String, String)>) {
+    out.push((
+        "Attributes".into(),
+        format!("STR {}  AGI {}  WIT {}", s.str, s.agi, s.wit),
+    ));
+    let lost = super::gear::armour_lost(world, cid);
+    let names: Vec<String> = s
+        .pieces
+        .iter()
+        .map(|p| {
+            if p.damaged && super::gear::broken(world, cid, &p.name) {
+                format!("{}: broken", p.name)
+            } else if p.damaged {
+                format!("{}: damaged", p.name)
+            } else {
+                p.name.clone()
+            }
+        })
+        .collect();
+    out.push((
+        "Armour".into(),
+        if names.is_empty() {
+            format!("{}", (s.armour - lost).max(0))
+        } else {
+            format!("{} ({})", (s.armour - lost).max(0), names.join(", "))
+        },
+    ));
+    let mut speed = format!("{} zones, half {}", s.full_speed(), s.half_speed());
+    if s.sprint {
+        speed.push_str(" (sprints)");
+    }
+    out.push(("Speed".into(), speed));
+    if s.fearless {
+        out.push(("Morale".into(), "immune to fear".into()));
+    }
+}
+
+/// §Mounts and vehicles: what it carries and who rides it, or what it
+/// rides.
+fn steed_rows(world: &World, cid: Cid, out: &mut Vec<(String, String)>) {
+    if let Some(st) = view::steed(world, cid) {
+        let aboard: Vec<String> = super::riders::standing_riders(world, cid)
+            .into_iter()
+            .map(|c| name(world, c))
+            .collect();
+        out.push((
+            if st.vehicle { "Vehicle" } else { "Mount" }.into(),
+            format!(
+                "carries {}: {}",
+                st.carries,
+                if aboard.is_empty() {
+                    "nobody aboard".to_string()
+                } else {
+                    aboard.join(", ")
+                }
+            ),
+        ));
+    }
+    if let Some(m) = view::riding(world, cid) {
+        out.push((
+            "Riding".into(),
+            format!("{}: attacks impaired (d4)", name(world, m)),
+        ));
+    }
+}
+
+/// Damage, range, penetrating, blast, wear, ammunition.
+fn weapon_line(w: &Weapon, in_hand: bool) -> String {
+    let mut d = format!("{}", w.damage);
+    if w.is_ranged() {
+        d.push_str(&format!(", range {}", w.zones().range_zones));
+    }
+    if w.zones().penetrating {
+        d.push_str(", penetrating");
+    }
+    if w.zones().blast {
+        d.push_str(", blast");
+    }
+    if w.zones().damaged {
+        d.push_str(", damaged");
+    }
+    if let Some(a) = w.spare {
+        d.push_str(&format!(", {a} left"));
+    }
+    if in_hand {
+        d.push_str("  (in hand)");
+    }
+    d
+}
