@@ -17,7 +17,7 @@ use crate::rulesets::ud10::weapon::Ud10Gear;
 use super::armor::Armor;
 use super::check;
 use super::numbers::{PendingAttack, pipeline, reaction_chance as p_beat};
-use super::query::{stats, turn};
+use super::query::{Turn, stats, turn};
 use super::reach::{engaged_enemies, reach_paths, remaining_dm, standard_dm};
 use super::settings::Ud10Settings;
 
@@ -240,116 +240,18 @@ fn act(world: &mut World, actor: Cid) -> Command {
     let Some(here) = view::cell(world, actor) else {
         return Command::EndTurn;
     };
-    let enemies = view::enemies(world, actor);
-    if enemies.is_empty() {
+    if view::enemies(world, actor).is_empty() {
         return Command::EndTurn;
     }
     let t = turn(world, actor);
-    let s = world.resource::<Ud10Settings>().clone();
     let can_act = !t.action_used && t.movement != MoveMode::Full && t.movement != MoveMode::Retreat;
     let engaged = engaged_enemies(world, actor, here);
-
-    // A hopeless fight: retreat from melee, or leave the field.
-    let (ours, theirs) = side_strength(world, actor);
-    let hurt = view::get::<Health>(world, actor).is_some_and(|h| h.hp * 10 < h.hp_max * 4);
-    if theirs > 0.0 && ours / theirs < 0.3 && hurt {
-        if s.retreat
-            && !engaged.is_empty()
-            && t.movement == MoveMode::None
-            && !t.action_used
-            && let Some(path) = farthest_from_enemies(world, actor, standard_dm(world, actor))
-        {
-            let cmd = Command::from(Ud10Command::Retreat { path });
-            if check::check(world, actor, &cmd).is_ok() {
-                return cmd;
-            }
-        }
-        if engaged.is_empty() {
-            if check::check(world, actor, &Command::Flee).is_ok() {
-                return Command::Flee;
-            }
-            if let Some(path) = toward_edge(world, actor) {
-                return Command::Move { path };
-            }
-        }
+    if let Some(cmd) = give_up(world, actor, &t, &engaged) {
+        return cmd;
     }
-
-    if can_act {
-        // Reload an empty weapon in hand.
-        if let Some(l) = view::get::<Loadout>(world, actor)
-            && let Some(wi) = l.ready
-            && let Some(w) = l.weapons.get(wi)
-            && w.magazine > 0
-            && w.loaded == 0
-        {
-            let cmd = Command::from(Ud10Command::Reload { weapon: wi });
-            if check::check(world, actor, &cmd).is_ok() {
-                return cmd;
-            }
-        }
-
-        let table = targets(world, actor);
-        let now = table
-            .as_ref()
-            .and_then(|t| best_attack_from(world, actor, here, t, 0));
-        // Moving first: only cells within a standard movement keep the action.
-        let mut moved_best: Option<(f64, Vec<Cell>)> = None;
-        let may_move = !(t.action_used || t.moved_before_action);
-        if may_move {
-            let budget = standard_dm(world, actor).saturating_sub(t.moved_dm);
-            let fleeing_rule = s.fleeing;
-            let map = world.resource::<Map>().clone();
-            let paths = if table.is_some() {
-                reach_paths(world, actor, budget)
-            } else {
-                Vec::new()
-            };
-            let w_ranged = view::get::<Loadout>(world, actor)
-                .and_then(|l| l.ready_weapon())
-                .is_some_and(|w| w.is_ranged());
-            for (cell, path, _) in paths {
-                // More than a single step is a standard movement: shooting
-                // after it costs -4 (§Attack Modifiers).
-                let shift = if w_ranged && path.len() > 1 { -4 } else { 0 };
-                let Some((v, _, _)) = table
-                    .as_ref()
-                    .and_then(|t| best_attack_from(world, actor, cell, t, shift))
-                else {
-                    continue;
-                };
-                let mut score = v;
-                // Leaving an engagement draws free attacks.
-                if fleeing_rule {
-                    let runs = engaged
-                        .iter()
-                        .filter(|e| !super::reach::threatens(world, &map, **e, cell))
-                        .count();
-                    // A free attack from behind hits most of the time: weigh
-                    // each like a good blow taken.
-                    score -= 1.2 * runs as f64;
-                }
-                if moved_best.as_ref().is_none_or(|b| score > b.0) {
-                    moved_best = Some((score, path));
-                }
-            }
-        }
-        match (&now, &moved_best) {
-            (Some((v, target, mode)), Some((mv, path))) => {
-                if *mv > v * 1.25 + 0.02 {
-                    return Command::Move { path: path.clone() };
-                }
-                return attack_cmd(world, actor, *target, *mode);
-            }
-            (Some((_, target, mode)), None) => return attack_cmd(world, actor, *target, *mode),
-            (None, Some((_, path))) => return Command::Move { path: path.clone() },
-            (None, None) => {}
-        }
-        // Nothing to hit with the weapon in hand: another weapon might.
-        if let Some(cmd) = switch_weapon(world, actor, here) {
-            return cmd;
-        }
+    if can_act && let Some(cmd) = use_the_action(world, actor, here, &t, &engaged) {
+        return cmd;
     }
-
     // Close in on the most valuable target when the action is still unused
     // (full movement) or the movement is.
     if remaining_dm(world, actor) > 0
@@ -362,6 +264,123 @@ fn act(world: &mut World, actor: Cid) -> Command {
         return Command::from(Ud10Command::TakeCover);
     }
     Command::EndTurn
+}
+
+/// A hopeless fight: retreat from melee (§Optional Rule: Retreat), or leave
+/// the field.
+fn give_up(world: &World, actor: Cid, t: &Turn, engaged: &[Cid]) -> Option<Command> {
+    let (ours, theirs) = side_strength(world, actor);
+    let hurt = view::get::<Health>(world, actor).is_some_and(|h| h.hp * 10 < h.hp_max * 4);
+    if !(theirs > 0.0 && ours / theirs < 0.3 && hurt) {
+        return None;
+    }
+    if world.resource::<Ud10Settings>().retreat
+        && !engaged.is_empty()
+        && t.movement == MoveMode::None
+        && !t.action_used
+        && let Some(path) = farthest_from_enemies(world, actor, standard_dm(world, actor))
+    {
+        let cmd = Command::from(Ud10Command::Retreat { path });
+        if check::check(world, actor, &cmd).is_ok() {
+            return Some(cmd);
+        }
+    }
+    if engaged.is_empty() {
+        if check::check(world, actor, &Command::Flee).is_ok() {
+            return Some(Command::Flee);
+        }
+        if let Some(path) = toward_edge(world, actor) {
+            return Some(Command::Move { path });
+        }
+    }
+    None
+}
+
+/// The action still free: reload an empty weapon in hand, attack from here
+/// or after a move that keeps the action, or change weapons.
+fn use_the_action(
+    world: &World,
+    actor: Cid,
+    here: Cell,
+    t: &Turn,
+    engaged: &[Cid],
+) -> Option<Command> {
+    if let Some(l) = view::get::<Loadout>(world, actor)
+        && let Some(wi) = l.ready
+        && let Some(w) = l.weapons.get(wi)
+        && w.magazine > 0
+        && w.loaded == 0
+    {
+        let cmd = Command::from(Ud10Command::Reload { weapon: wi });
+        if check::check(world, actor, &cmd).is_ok() {
+            return Some(cmd);
+        }
+    }
+    let table = targets(world, actor);
+    let now = table
+        .as_ref()
+        .and_then(|t| best_attack_from(world, actor, here, t, 0));
+    // Moving first: only cells within a standard movement keep the action.
+    let moved_best = match &table {
+        Some(table) if !(t.action_used || t.moved_before_action) => {
+            best_move_to_attack(world, actor, table, t, engaged)
+        }
+        _ => None,
+    };
+    match (&now, &moved_best) {
+        (Some((v, target, mode)), Some((mv, path))) => {
+            if *mv > v * 1.25 + 0.02 {
+                return Some(Command::Move { path: path.clone() });
+            }
+            return Some(attack_cmd(world, actor, *target, *mode));
+        }
+        (Some((_, target, mode)), None) => return Some(attack_cmd(world, actor, *target, *mode)),
+        (None, Some((_, path))) => return Some(Command::Move { path: path.clone() }),
+        (None, None) => {}
+    }
+    // Nothing to hit with the weapon in hand: another weapon might.
+    switch_weapon(world, actor, here)
+}
+
+/// The best cell within a standard movement to attack from, and the value
+/// of the attack there, less the free attacks leaving melee draws.
+fn best_move_to_attack(
+    world: &World,
+    actor: Cid,
+    table: &Targets,
+    t: &Turn,
+    engaged: &[Cid],
+) -> Option<(f64, Vec<Cell>)> {
+    let budget = standard_dm(world, actor).saturating_sub(t.moved_dm);
+    let fleeing_rule = world.resource::<Ud10Settings>().fleeing;
+    let map = world.resource::<Map>();
+    let w_ranged = view::get::<Loadout>(world, actor)
+        .and_then(|l| l.ready_weapon())
+        .is_some_and(|w| w.is_ranged());
+    let mut moved_best: Option<(f64, Vec<Cell>)> = None;
+    for (cell, path, _) in reach_paths(world, actor, budget) {
+        // More than a single step is a standard movement: shooting after it
+        // costs -4 (§Attack Modifiers).
+        let shift = if w_ranged && path.len() > 1 { -4 } else { 0 };
+        let Some((v, _, _)) = best_attack_from(world, actor, cell, table, shift) else {
+            continue;
+        };
+        let mut score = v;
+        // Leaving an engagement draws free attacks.
+        if fleeing_rule {
+            let runs = engaged
+                .iter()
+                .filter(|e| !super::reach::threatens(world, map, **e, cell))
+                .count();
+            // A free attack from behind hits most of the time: weigh each
+            // like a good blow taken.
+            score -= 1.2 * runs as f64;
+        }
+        if moved_best.as_ref().is_none_or(|b| score > b.0) {
+            moved_best = Some((score, path));
+        }
+    }
+    moved_best
 }
 
 fn attack_cmd(world: &World, actor: Cid, target: Cid, mode: usize) -> Command {

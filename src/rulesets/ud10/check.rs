@@ -5,7 +5,7 @@ use bevy::prelude::*;
 
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::{Command, Illegal, illegal};
-use crate::rules::components::{Cid, Condition, MoveMode, Weapon, WeaponKind};
+use crate::rules::components::{Cid, Condition, MoveMode, ReloadCost, Weapon, WeaponKind};
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 use crate::rulesets::ud10::command::Ud10Command;
@@ -89,40 +89,8 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             }
             target_in_range(world, actor, *target, w)
         }
-        (_, Some(Ud10Command::Reload { weapon })) => {
-            let l = loadout(world, actor).ok_or_else(|| Illegal("no weapons".into()))?;
-            let w = l
-                .weapons
-                .get(*weapon)
-                .ok_or_else(|| Illegal("no such weapon".into()))?;
-            if w.magazine == 0 {
-                return illegal(format!("{} needs no reloading", w.name));
-            }
-            if w.loaded >= w.magazine {
-                return illegal(format!("{} is loaded", w.name));
-            }
-            if w.spare == Some(0) {
-                return illegal(format!("no ammunition left for {}", w.name));
-            }
-            if w.reload == crate::rules::components::ReloadCost::Action {
-                action_available(&t, retreating)?;
-            }
-            Ok(())
-        }
-        (Command::Draw { weapon }, _) => {
-            let l = loadout(world, actor).ok_or_else(|| Illegal("no weapons".into()))?;
-            let w = l
-                .weapons
-                .get(*weapon)
-                .ok_or_else(|| Illegal("no such weapon".into()))?;
-            if l.ready == Some(*weapon) {
-                return illegal(format!("{} is already in hand", w.name));
-            }
-            if draw_as_movement(&t, w) {
-                return Ok(());
-            }
-            action_available(&t, retreating)
-        }
+        (_, Some(Ud10Command::Reload { weapon })) => check_reload(world, actor, &t, *weapon),
+        (Command::Draw { weapon }, _) => check_draw(world, actor, &t, *weapon),
         (_, Some(Ud10Command::TakeCover)) => {
             if conds.has(Condition::Crouching) {
                 return illegal("already crouching");
@@ -140,6 +108,46 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
         }
         _ => illegal("not part of a ud10 round"),
     }
+}
+
+/// §Performing Actions: reloading needs room in the magazine and spare
+/// ammunition, and the action unless the weapon reloads freely.
+fn check_reload(world: &World, actor: Cid, t: &Turn, weapon: usize) -> Result<(), Illegal> {
+    let l = loadout(world, actor).ok_or_else(|| Illegal("no weapons".into()))?;
+    let w = l
+        .weapons
+        .get(weapon)
+        .ok_or_else(|| Illegal("no such weapon".into()))?;
+    if w.magazine == 0 {
+        return illegal(format!("{} needs no reloading", w.name));
+    }
+    if w.loaded >= w.magazine {
+        return illegal(format!("{} is loaded", w.name));
+    }
+    if w.spare == Some(0) {
+        return illegal(format!("no ammunition left for {}", w.name));
+    }
+    if w.reload == ReloadCost::Action {
+        action_available(t, t.movement == MoveMode::Retreat)?;
+    }
+    Ok(())
+}
+
+/// Drawing a weapon not in hand: the action, or part of a standard
+/// movement for a small one.
+fn check_draw(world: &World, actor: Cid, t: &Turn, weapon: usize) -> Result<(), Illegal> {
+    let l = loadout(world, actor).ok_or_else(|| Illegal("no weapons".into()))?;
+    let w = l
+        .weapons
+        .get(weapon)
+        .ok_or_else(|| Illegal("no such weapon".into()))?;
+    if l.ready == Some(weapon) {
+        return illegal(format!("{} is already in hand", w.name));
+    }
+    if draw_as_movement(t, w) {
+        return Ok(());
+    }
+    action_available(t, t.movement == MoveMode::Retreat)
 }
 
 /// Drawing a small weapon is part of a standard movement (§Movement) when

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 
 use crate::rules::battle::Preview;
 use crate::rules::command::Command;
-use crate::rules::components::{Cid, Loadout, MoveMode};
+use crate::rules::components::{Cid, Loadout, MoveMode, Weapon};
 use crate::rules::event::Modifier;
 use crate::rules::map::{Cell, Map};
 use crate::rules::view::{self, name};
@@ -228,8 +228,13 @@ fn attack_preview(
             "a foreseen melee hit may be parried or dodged  (ud10 §Parrying and Dodging)".into(),
         );
     }
-    // Damage: the code's range, then what armor, buffer and CON leave, over
-    // the body zones' protection (or the averaged armor).
+    damage_preview(world, target, w, mode, p);
+}
+
+/// §Summary: Taking Damage: the damage code's range, then what armor,
+/// buffer and CON leave of it, over the body zones' protection (or the
+/// averaged armor).
+fn damage_preview(world: &World, target: Cid, w: &Weapon, mode: usize, p: &mut Preview) {
     let s = world.resource::<Ud10Settings>();
     let expr = w.mode_damage(mode);
     let armor = view::get::<Armor>(world, target)

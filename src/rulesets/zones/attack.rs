@@ -20,9 +20,8 @@ use super::data::{MODE_DEATH_BLOW, MODE_STRIKE, is_stunt};
 use super::nonlethal::{land_maneuver, tidy_holds};
 use super::odds::{BlowDice, blow_dice};
 use super::opportunity::next_opportunist;
-use super::queries::stats;
 use super::queries::{
-    armour, can_react, critical_threshold, damage_mode, guards, halved, mounted, nearby,
+    armour, can_react, critical_threshold, damage_mode, guards, halved, mounted, nearby, stats,
     stunt_effect, visible, weapon, wit_save_reason,
 };
 use super::reaction::ask_guard;

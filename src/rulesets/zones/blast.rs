@@ -17,9 +17,8 @@ use crate::rulesets::zones::event::{Reaction, ZonesEvent};
 
 use super::attack::{Blow, blow, finish, land, made, roll_damage, roll_times, save, wit_to_hit};
 use super::data::MODE_STRIKE;
-use super::queries::stats;
 use super::queries::{
-    armour, blast_targets, can_react, damage_mode, weapon, wit_save_reason, zone,
+    armour, blast_targets, can_react, damage_mode, stats, weapon, wit_save_reason, zone,
 };
 use super::reaction::{dodge, taken};
 use super::state::{BlastState, Pending, RULE_BLAST, RULE_COUNTER, RULE_DODGE, RULE_SIZE};

@@ -228,6 +228,38 @@ impl ZonesData {
         Ok(weapon_from(id, d))
     }
 
+    /// Armour pieces, then the shield: each adds its value (§Armour).
+    fn worn(
+        &self,
+        armour: Vec<String>,
+        shield: Option<String>,
+        damaged: &[String],
+    ) -> Result<Vec<Piece>, String> {
+        let worn = armour
+            .into_iter()
+            .map(|id| (id, false))
+            .chain(shield.map(|id| (id, true)));
+        let mut pieces = Vec::new();
+        for (id, is_shield) in worn {
+            let (table, what) = if is_shield {
+                (&self.equipment.shields, "shield")
+            } else {
+                (&self.equipment.armour, "armour")
+            };
+            let p = table
+                .get(&id)
+                .ok_or_else(|| format!("zones has no {what} `{id}`"))?;
+            pieces.push(Piece {
+                damaged: damaged.contains(&id),
+                id,
+                name: p.name.clone(),
+                value: p.value,
+                shield: is_shield,
+            });
+        }
+        Ok(pieces)
+    }
+
     /// Build a combatant from its archetype and the level's overrides.
     pub fn equip(&self, def: &CombatantDef) -> Result<ZonesBundle, String> {
         let a = self
@@ -250,37 +282,11 @@ impl ZonesData {
             .iter()
             .map(|w| self.weapon(w))
             .collect::<Result<Vec<_>, _>>()?;
-        let mut armour = 0;
-        let mut armour_names = Vec::new();
-        let mut pieces = Vec::new();
         let shield = o.shield.clone().unwrap_or_else(|| a.shield.clone());
-        // Armour pieces, then the shield: each adds its value.
-        let worn = o
-            .armor
-            .clone()
-            .unwrap_or_else(|| a.armour.clone())
-            .into_iter()
-            .map(|id| (id, false))
-            .chain(shield.clone().map(|id| (id, true)));
-        for (id, is_shield) in worn {
-            let (table, what) = if is_shield {
-                (&self.equipment.shields, "shield")
-            } else {
-                (&self.equipment.armour, "armour")
-            };
-            let p = table
-                .get(&id)
-                .ok_or_else(|| format!("zones has no {what} `{id}`"))?;
-            armour += p.value;
-            armour_names.push(p.name.clone());
-            pieces.push(Piece {
-                damaged: o.damaged.contains(&id),
-                id,
-                name: p.name.clone(),
-                value: p.value,
-                shield: is_shield,
-            });
-        }
+        let armour_ids = o.armor.clone().unwrap_or_else(|| a.armour.clone());
+        let pieces = self.worn(armour_ids, shield.clone(), &o.damaged)?;
+        let armour = pieces.iter().map(|p| p.value).sum();
+        let armour_names = pieces.iter().map(|p| p.name.clone()).collect();
         // Gear that comes into the fight damaged.
         for id in &o.damaged {
             let w = weapon_ids.iter().position(|w| w == id);

@@ -5,7 +5,7 @@ use bevy::prelude::*;
 
 use crate::rules::battle::{Battle, Factions, Preview, Prompt};
 use crate::rules::command::Command;
-use crate::rules::components::{Cid, Loadout};
+use crate::rules::components::{Cid, Loadout, Weapon};
 use crate::rules::map::Map;
 use crate::rules::view::{self, name};
 use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
@@ -14,10 +14,9 @@ use crate::rulesets::zones::weapon::ZonesGear;
 use super::data::{MODE_DEATH_BLOW, is_stunt};
 use super::maneuvers::{holder, may_resist, shove_end, size_difference};
 use super::odds::damage_odds;
-use super::queries::stats;
 use super::queries::{
-    armour, blast_targets, critical_threshold, save_chance, stunt_effect, wit_save_reason, zone,
-    zone_distance,
+    armour, blast_targets, critical_threshold, save_chance, stats, stunt_effect, wit_save_reason,
+    zone, zone_distance,
 };
 use super::reach::{check_move, mode_after};
 use super::round::ZonesRound;
@@ -447,23 +446,7 @@ fn attack(world: &World, actor: Cid, target: Cid, weapon: usize, mode: usize, p:
         ));
     }
     if w.zones().blast {
-        let z = if w.is_ranged() {
-            zone(world, target)
-        } else {
-            zone(world, actor)
-        };
-        if let Some(z) = z {
-            let hit = blast_targets(world, actor, z, w.is_ranged());
-            let names: Vec<String> = hit.iter().map(|c| name(world, *c)).collect();
-            p.lines.push(format!(
-                "blast: hits {}  (zones §Blast attacks)",
-                names.join(", ")
-            ));
-            if w.is_ranged() {
-                p.lines
-                    .push("on a miss it strays into a random neighbouring zone".into());
-            }
-        }
+        blast_lines(world, actor, target, &w, p);
     }
     p.chance = Some(match wit_save_reason(world, actor, target, &w, false) {
         Some(why) => {
@@ -498,6 +481,26 @@ fn attack(world: &World, actor: Cid, target: Cid, weapon: usize, mode: usize, p:
         odds.p_down * 100.0,
         critical_threshold(world, target)
     ));
+}
+
+/// §Blast attacks: whom the blast would hit, and where a miss strays.
+fn blast_lines(world: &World, actor: Cid, target: Cid, w: &Weapon, p: &mut Preview) {
+    let z = if w.is_ranged() {
+        zone(world, target)
+    } else {
+        zone(world, actor)
+    };
+    let Some(z) = z else { return };
+    let hit = blast_targets(world, actor, z, w.is_ranged());
+    let names: Vec<String> = hit.iter().map(|c| name(world, *c)).collect();
+    p.lines.push(format!(
+        "blast: hits {}  (zones §Blast attacks)",
+        names.join(", ")
+    ));
+    if w.is_ranged() {
+        p.lines
+            .push("on a miss it strays into a random neighbouring zone".into());
+    }
 }
 
 fn maneuver(world: &World, actor: Cid, target: Cid, kind: Maneuver, p: &mut Preview) {

@@ -17,8 +17,7 @@ use super::blast::blast_answer;
 use super::data::MODE_STRIKE;
 use super::nonlethal::{land_maneuver, tidy_holds};
 use super::opportunity::opportunity_answer;
-use super::queries::stats;
-use super::queries::{damage_mode, guards, weapon};
+use super::queries::{damage_mode, guards, stats, weapon};
 use super::state::{AttackState, Pending, RULE_COUNTER, RULE_DODGE, RULE_GUARD, RULE_HIDE, Stage};
 use super::stunt::accept_stunt;
 
@@ -76,58 +75,65 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
             }
             finish(world);
         }
-        (
-            Stage::Target,
-            _,
-            Some(ZonesCommand::Counter { .. } | ZonesCommand::CounterManeuver { .. }),
-        ) => {
-            taken(world, who, Reaction::Counter, state.attacker, RULE_COUNTER);
-            let strike = match (command, command.own::<ZonesCommand>()) {
-                (_, Some(ZonesCommand::CounterManeuver { kind })) => Strike::Maneuver(*kind),
-                (_, Some(ZonesCommand::Counter { weapon })) => Strike::Blow(*weapon),
-                _ => unreachable!("matched above"),
-            };
-            counter(world, &state, strike);
-            finish(world);
+        (Stage::Target, _, Some(ZonesCommand::CounterManeuver { kind })) => {
+            answer_counter(world, who, &state, Strike::Maneuver(*kind));
+        }
+        (Stage::Target, _, Some(ZonesCommand::Counter { weapon })) => {
+            answer_counter(world, who, &state, Strike::Blow(*weapon));
         }
         (Stage::Target, _, Some(ZonesCommand::HideBehind { who: other })) => {
-            taken(world, who, Reaction::HideBehind, state.attacker, RULE_HIDE);
-            emit(
-                world,
-                BattleEvent::TargetChanged {
-                    attacker: state.attacker,
-                    from: who,
-                    to: *other,
-                    swapped: true,
-                    rule: RULE_HIDE,
-                },
-            );
-            tidy_holds(world);
-            state.target = *other;
-            state.hidden = true;
-            ask_target(world, state);
+            hide_behind(world, who, *other, state);
         }
-        (Stage::Guard, _, Some(ZonesCommand::Guard)) => {
-            taken(world, who, Reaction::Guard, state.attacker, RULE_GUARD);
-            emit(
-                world,
-                BattleEvent::TargetChanged {
-                    attacker: state.attacker,
-                    from: state.target,
-                    to: who,
-                    swapped: false,
-                    rule: RULE_GUARD,
-                },
-            );
-            state.target = who;
-            hit(world, &state);
-            finish(world);
-        }
+        (Stage::Guard, _, Some(ZonesCommand::Guard)) => guard(world, who, state),
         _ => {
             // Not an answer to this stage (the check refuses these).
             world.resource_mut::<Pending>().attack = Some(state);
         }
     }
+}
+
+/// §Reactions, counter-attack: strike back instead of being hit.
+fn answer_counter(world: &mut World, who: Cid, state: &AttackState, strike: Strike) {
+    taken(world, who, Reaction::Counter, state.attacker, RULE_COUNTER);
+    counter(world, state, strike);
+    finish(world);
+}
+
+/// §Reactions, hide behind someone: the blow goes to `other` instead.
+fn hide_behind(world: &mut World, who: Cid, other: Cid, mut state: AttackState) {
+    taken(world, who, Reaction::HideBehind, state.attacker, RULE_HIDE);
+    emit(
+        world,
+        BattleEvent::TargetChanged {
+            attacker: state.attacker,
+            from: who,
+            to: other,
+            swapped: true,
+            rule: RULE_HIDE,
+        },
+    );
+    tidy_holds(world);
+    state.target = other;
+    state.hidden = true;
+    ask_target(world, state);
+}
+
+/// §Reactions, guard: an ally takes the blow in the target's place.
+fn guard(world: &mut World, who: Cid, mut state: AttackState) {
+    taken(world, who, Reaction::Guard, state.attacker, RULE_GUARD);
+    emit(
+        world,
+        BattleEvent::TargetChanged {
+            attacker: state.attacker,
+            from: state.target,
+            to: who,
+            swapped: false,
+            rule: RULE_GUARD,
+        },
+    );
+    state.target = who;
+    hit(world, &state);
+    finish(world);
 }
 
 /// "Dodge. Make an AGI save: on a pass the attack misses." True when the

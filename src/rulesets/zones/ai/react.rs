@@ -4,16 +4,15 @@
 use bevy::prelude::*;
 
 use crate::rules::command::Command;
-use crate::rules::components::{Cid, Health, Loadout};
+use crate::rules::components::{Cid, Health, Loadout, Weapon};
 use crate::rules::view;
 use crate::rulesets::zones::check::{self, check_strike};
 use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
 use crate::rulesets::zones::data::MODE_STRIKE;
 use crate::rulesets::zones::maneuvers::{holding, shove_end};
 use crate::rulesets::zones::odds::damage_odds;
-use crate::rulesets::zones::queries::stats;
-use crate::rulesets::zones::queries::{can_react, save_chance};
-use crate::rulesets::zones::state::{Pending, Stage};
+use crate::rulesets::zones::queries::{can_react, save_chance, stats};
+use crate::rulesets::zones::state::{AttackState, Pending, Stage};
 
 use super::value::{DOWN, best_strike_here, blow_value, counter_value, p_fails_str, turn_value};
 
@@ -24,32 +23,10 @@ pub(super) const ACCEPT_AT: f64 = 0.8;
 pub(super) fn react(world: &World, actor: Cid, attacker: Cid) -> Command {
     let pending = world.resource::<Pending>();
     if pending.moving.is_some() && pending.attack.is_none() {
-        // An enemy leaves: strike if that is worth the turn.
-        let Some((v, weapon, _)) = best_strike_here(world, actor, true)
-            .filter(|(_, _, t)| *t == attacker)
-            .or_else(|| opportunity(world, actor, attacker))
-        else {
-            return Command::NoReaction;
-        };
-        return if v >= 0.8 * turn_value(world, actor) {
-            Command::from(ZonesCommand::Opportunity { weapon })
-        } else {
-            Command::NoReaction
-        };
+        return react_to_leaving(world, actor, attacker);
     }
     if let Some(b) = &pending.blast {
-        let Some(w) = view::get::<Loadout>(world, attacker).and_then(|l| l.weapons.get(b.weapon))
-        else {
-            return Command::NoReaction;
-        };
-        let o = damage_odds(world, attacker, actor, w, b.mode);
-        let agi = stats(world, actor).map_or(0, |s| s.agi);
-        let v = save_chance(world, agi) * (o.mean + DOWN * o.p_down);
-        return if v > turn_value(world, actor) * 0.9 && v >= 1.5 {
-            Command::Dodge
-        } else {
-            Command::NoReaction
-        };
+        return react_to_blast(world, actor, attacker, b.weapon, b.mode);
     }
     let Some(state) = pending.attack.clone() else {
         return Command::NoReaction;
@@ -63,59 +40,103 @@ pub(super) fn react(world: &World, actor: Cid, attacker: Cid) -> Command {
     else {
         return Command::NoReaction;
     };
-    let my_turn = turn_value(world, actor);
     match state.stage {
-        Stage::Stunt => {
-            // Accepting takes me out for sure; refusing, I may still dodge.
-            let o = damage_odds(world, attacker, actor, &w, MODE_STRIKE);
-            let escape = if can_react(world, actor, attacker) {
-                save_chance(world, stats(world, actor).map_or(0, |s| s.agi))
-            } else {
-                0.0
-            };
-            if o.p_down * (1.0 - escape) >= ACCEPT_AT {
-                Command::from(ZonesCommand::Accept)
-            } else {
-                Command::NoReaction
-            }
+        Stage::Stunt => answer_stunt(world, actor, attacker, &w),
+        Stage::Guard => guard_or_not(world, actor, attacker, &state, &w),
+        Stage::Target => defend(world, actor, attacker, &state, &w),
+    }
+}
+
+/// §Opportunity attacks: an enemy leaves; strike if that is worth the turn.
+fn react_to_leaving(world: &World, actor: Cid, attacker: Cid) -> Command {
+    let Some((v, weapon, _)) = best_strike_here(world, actor, true)
+        .filter(|(_, _, t)| *t == attacker)
+        .or_else(|| opportunity(world, actor, attacker))
+    else {
+        return Command::NoReaction;
+    };
+    if v >= 0.8 * turn_value(world, actor) {
+        Command::from(ZonesCommand::Opportunity { weapon })
+    } else {
+        Command::NoReaction
+    }
+}
+
+/// §Blast weapons: dodge the blast when the saved damage is worth the turn.
+fn react_to_blast(world: &World, actor: Cid, attacker: Cid, weapon: usize, mode: usize) -> Command {
+    let Some(w) = view::get::<Loadout>(world, attacker).and_then(|l| l.weapons.get(weapon)) else {
+        return Command::NoReaction;
+    };
+    let o = damage_odds(world, attacker, actor, w, mode);
+    let agi = stats(world, actor).map_or(0, |s| s.agi);
+    let v = save_chance(world, agi) * (o.mean + DOWN * o.p_down);
+    if v > turn_value(world, actor) * 0.9 && v >= 1.5 {
+        Command::Dodge
+    } else {
+        Command::NoReaction
+    }
+}
+
+/// §Stunts: accepting takes me out for sure; refusing, I may still dodge.
+fn answer_stunt(world: &World, actor: Cid, attacker: Cid, w: &Weapon) -> Command {
+    let o = damage_odds(world, attacker, actor, w, MODE_STRIKE);
+    let escape = if can_react(world, actor, attacker) {
+        save_chance(world, stats(world, actor).map_or(0, |s| s.agi))
+    } else {
+        0.0
+    };
+    if o.p_down * (1.0 - escape) >= ACCEPT_AT {
+        Command::from(ZonesCommand::Accept)
+    } else {
+        Command::NoReaction
+    }
+}
+
+/// §Reactions, guard: take the blow meant for an ally when it saves more
+/// than my turn is worth.
+fn guard_or_not(
+    world: &World,
+    actor: Cid,
+    attacker: Cid,
+    state: &AttackState,
+    w: &Weapon,
+) -> Command {
+    let t = damage_odds(world, attacker, state.target, w, state.mode);
+    let m = damage_odds(world, attacker, actor, w, state.mode);
+    let saved = (t.mean + DOWN * t.p_down) - (m.mean + DOWN * m.p_down);
+    if t.p_down >= 0.3 && saved > turn_value(world, actor).max(2.0) {
+        Command::from(ZonesCommand::Guard)
+    } else {
+        Command::NoReaction
+    }
+}
+
+/// §Reactions against a blow at me: dodge, counter, or hide behind the
+/// enemy I hold, whichever saves most, if that is worth the turn.
+fn defend(world: &World, actor: Cid, attacker: Cid, state: &AttackState, w: &Weapon) -> Command {
+    let o = damage_odds(world, attacker, actor, w, state.mode);
+    let incoming = o.mean + DOWN * o.p_down;
+    let agi = stats(world, actor).map_or(0, |s| s.agi);
+    let dodge = save_chance(world, agi) * incoming;
+    let mut best = (dodge, Command::Dodge);
+    if let Some((v, weapon)) = counter_value(world, actor, attacker, w, state.mode)
+        && v > best.0
+    {
+        best = (v, Command::from(ZonesCommand::Counter { weapon }));
+    }
+    // Hide behind the enemy I hold: its friend's blow lands on it.
+    if let Some(held) = holding(world, actor) {
+        let hide = Command::from(ZonesCommand::HideBehind { who: held });
+        let o = damage_odds(world, attacker, held, w, state.mode);
+        let v = incoming + o.mean + DOWN * o.p_down;
+        if v > best.0 && check::check(world, actor, &hide).is_ok() {
+            best = (v, hide);
         }
-        Stage::Guard => {
-            let t = damage_odds(world, attacker, state.target, &w, state.mode);
-            let m = damage_odds(world, attacker, actor, &w, state.mode);
-            let (t_mean, t_down, m_mean, m_down) = (t.mean, t.p_down, m.mean, m.p_down);
-            let saved = (t_mean + DOWN * t_down) - (m_mean + DOWN * m_down);
-            if t_down >= 0.3 && saved > my_turn.max(2.0) {
-                Command::from(ZonesCommand::Guard)
-            } else {
-                Command::NoReaction
-            }
-        }
-        Stage::Target => {
-            let o = damage_odds(world, attacker, actor, &w, state.mode);
-            let incoming = o.mean + DOWN * o.p_down;
-            let agi = stats(world, actor).map_or(0, |s| s.agi);
-            let dodge = save_chance(world, agi) * incoming;
-            let mut best = (dodge, Command::Dodge);
-            if let Some((v, weapon)) = counter_value(world, actor, attacker, &w, state.mode)
-                && v > best.0
-            {
-                best = (v, Command::from(ZonesCommand::Counter { weapon }));
-            }
-            // Hide behind the enemy I hold: its friend's blow lands on it.
-            if let Some(held) = holding(world, actor) {
-                let hide = Command::from(ZonesCommand::HideBehind { who: held });
-                let o = damage_odds(world, attacker, held, &w, state.mode);
-                let v = incoming + o.mean + DOWN * o.p_down;
-                if v > best.0 && check::check(world, actor, &hide).is_ok() {
-                    best = (v, hide);
-                }
-            }
-            if best.0 > my_turn * 0.9 && best.0 >= 1.5 {
-                best.1
-            } else {
-                Command::NoReaction
-            }
-        }
+    }
+    if best.0 > turn_value(world, actor) * 0.9 && best.0 >= 1.5 {
+        best.1
+    } else {
+        Command::NoReaction
     }
 }
 

@@ -9,8 +9,7 @@ use crate::rules::view;
 use crate::rulesets::zones::check::{self};
 use crate::rulesets::zones::command::ZonesCommand;
 use crate::rulesets::zones::data::MODE_STRIKE;
-use crate::rulesets::zones::queries::save_chance;
-use crate::rulesets::zones::queries::stats;
+use crate::rulesets::zones::queries::{save_chance, stats};
 use crate::rulesets::zones::round::ZonesRound;
 
 use super::moves::broken;

@@ -12,8 +12,7 @@ use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
 use crate::rulesets::zones::data::{MODE_STRIKE, MODE_STUNT_SURRENDER};
 use crate::rulesets::zones::maneuvers::{check_maneuver, holding, may_resist, shove_end};
 use crate::rulesets::zones::odds::{damage_odds, split_odds};
-use crate::rulesets::zones::queries::stats;
-use crate::rulesets::zones::queries::{blast_targets, save_chance, wit_save_reason, zone};
+use crate::rulesets::zones::queries::{blast_targets, save_chance, stats, wit_save_reason, zone};
 use crate::rulesets::zones::round::ZonesRound;
 use crate::rulesets::zones::weapon::ZonesGear;
 
