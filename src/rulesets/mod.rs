@@ -31,3 +31,154 @@ pub fn plugin(app: &mut App) {
     ud10::plugin(app);
     zones::plugin(app);
 }
+
+/// The shape every ruleset folder keeps (docs/architecture.md, "Inside a
+/// ruleset's folder"), checked on the sources themselves.
+#[cfg(test)]
+mod layering {
+    use std::path::{Path, PathBuf};
+
+    /// Files that change the battle: they emit events or change state.
+    const WRITING: [&str; 14] = [
+        "execute",
+        "apply",
+        "round",
+        "attack",
+        "damage",
+        "movement",
+        "reaction",
+        "stunt",
+        "blast",
+        "opportunity",
+        "nonlethal",
+        "mounts",
+        "morale",
+        "gear",
+    ];
+
+    fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).expect("a source folder").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                rust_files(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+
+    fn ruleset_folders() -> Vec<PathBuf> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rulesets");
+        let mut v: Vec<PathBuf> = std::fs::read_dir(root)
+            .expect("src/rulesets")
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.is_dir())
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// The module a `use` line or path names right after the ruleset's
+    /// root (`super::attack::x`, `crate::rulesets::zones::gear::y`,
+    /// `use super::{attack, check}`).
+    fn names_writer(line: &str, id: &str) -> Option<&'static str> {
+        let own = format!("crate::rulesets::{id}::");
+        WRITING.into_iter().find(|w| {
+            let words = |s: &str| {
+                s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .any(|t| t == *w)
+            };
+            line.contains(&format!("super::{w}::"))
+                || line.contains(&format!("super::super::{w}::"))
+                || line.contains(&format!("{own}{w}::"))
+                || (line.trim_start().starts_with("use super::{")
+                    && words(line.split_once('{').map_or("", |x| x.1)))
+        })
+    }
+
+    #[test]
+    fn reading_files_import_no_file_that_writes() {
+        let mut bad = Vec::new();
+        for folder in ruleset_folders() {
+            let id = folder.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            let mut files = Vec::new();
+            rust_files(&folder, &mut files);
+            for f in files {
+                let rel = f
+                    .strip_prefix(&folder)
+                    .unwrap_or(&f)
+                    .to_string_lossy()
+                    .to_string();
+                let stem = rel.trim_end_matches(".rs");
+                let top = stem.split('/').next().unwrap_or(stem);
+                if WRITING.contains(&top) || top == "mod" || top == "tests" {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&f).expect("readable source");
+                // Only the code, not its test module.
+                let code = text.split("#[cfg(test)]").next().unwrap_or("");
+                for (n, line) in code.lines().enumerate() {
+                    if line.trim_start().starts_with("//") {
+                        continue;
+                    }
+                    if let Some(w) = names_writer(line, id) {
+                        bad.push(format!("{id}/{rel}:{}: reads `{w}`", n + 1));
+                    }
+                }
+            }
+        }
+        assert!(
+            bad.is_empty(),
+            "reading files import writing ones:\n{}",
+            bad.join("\n")
+        );
+    }
+
+    #[test]
+    fn no_ruleset_file_is_over_about_600_lines() {
+        let mut long = Vec::new();
+        for folder in ruleset_folders() {
+            let mut files = Vec::new();
+            rust_files(&folder, &mut files);
+            for f in files {
+                let n = std::fs::read_to_string(&f).map_or(0, |t| t.lines().count());
+                if n > 650 {
+                    long.push(format!("{} ({n} lines)", f.display()));
+                }
+            }
+        }
+        assert!(
+            long.is_empty(),
+            "split by rule section: {}",
+            long.join(", ")
+        );
+    }
+
+    #[test]
+    fn the_layering_check_sees_an_import_of_a_writer() {
+        assert_eq!(
+            names_writer("use super::attack::execute_attack;", "ud10"),
+            Some("attack")
+        );
+        assert_eq!(
+            names_writer("use super::{check, round};", "zones"),
+            Some("round")
+        );
+        assert_eq!(
+            names_writer(
+                "    crate::rulesets::zones::gear::aftermath(world)",
+                "zones"
+            ),
+            Some("gear")
+        );
+        assert_eq!(
+            names_writer("use super::queries::{stats, visible};", "zones"),
+            None
+        );
+        assert_eq!(
+            names_writer("use super::state::RULE_ATTACK;", "zones"),
+            None
+        );
+    }
+}

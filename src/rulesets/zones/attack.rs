@@ -25,8 +25,9 @@ use super::queries::{
     stunt_effect, visible, weapon, wit_save_reason,
 };
 use super::reaction::ask_guard;
-use super::round::{ZonesRound, end_turn};
+use super::round::end_turn;
 use super::settings::{ZeroHealth, ZonesSettings};
+use super::state::ZonesRound;
 use super::state::{
     AttackState, BlastState, Pending, RULE_ATTACK, RULE_HEALTH, RULE_SIZE, RULE_SNEAK, RULE_STUNT,
     Stage,

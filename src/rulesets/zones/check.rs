@@ -15,8 +15,7 @@ use super::data::{MODE_DEATH_BLOW, is_stunt};
 use super::maneuvers::{check_break_free, check_free_ally, check_maneuver, holder};
 use super::queries::{melee_reach, nearby, range_against, stats, visible, weapon, zone_distance};
 use super::reach::{check_flee, check_move};
-use super::round::{ZonesRound, eligible};
-use super::state::{Pending, Stage};
+use super::state::{Pending, Stage, ZonesRound};
 
 /// Is the command legal for `actor` now?
 pub fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
@@ -433,4 +432,19 @@ fn check_flee_afoot(world: &World, actor: Cid) -> Result<(), Illegal> {
 /// Has `who` not yet taken its turn this round?
 pub fn turn_left(world: &World, who: Cid) -> bool {
     view::get::<TurnState>(world, who).is_some_and(|t| !t.done)
+}
+
+/// Characters of `faction` who can still take a turn this round (in the
+/// bonus round, only the concealed; never one who reserved its turn to
+/// react, nor a vehicle with nobody aboard).
+pub fn eligible(world: &World, faction: u8) -> Vec<Cid> {
+    let r = world.resource::<ZonesRound>();
+    view::standing_all(world)
+        .into_iter()
+        .filter(|c| view::faction(world, *c) == Some(faction))
+        .filter(|c| view::get::<TurnState>(world, *c).is_some_and(|t| !t.done))
+        .filter(|c| !r.bonus || view::conditions(world, *c).has(Condition::Concealed))
+        .filter(|c| !r.reserved.contains(c))
+        .filter(|c| !super::riders::idle_vehicle(world, *c))
+        .collect()
 }

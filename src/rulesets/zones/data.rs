@@ -15,8 +15,7 @@ use crate::rules::dice::DiceExpr;
 use crate::rules::error::DataError;
 use crate::rules::level::CombatantDef;
 use crate::rulesets::data::{Files, archetype_gear, load};
-use crate::rulesets::zones::weapon::ZonesGear;
-use crate::rulesets::zones::weapon::ZonesWeapon;
+use crate::rulesets::zones::weapon::{ZonesGear, ZonesWeapon};
 
 use super::settings::ZonesSettings;
 

@@ -12,7 +12,7 @@ use crate::rules::view;
 use crate::rulesets::zones::command::ZonesCommand;
 use crate::rulesets::zones::event::ZonesEvent;
 
-use super::round::ZonesRound;
+use super::state::ZonesRound;
 use super::{RULE_BONUS, attack, morale, mounts, movement, nonlethal, queries, reaction, round};
 
 pub fn execute(world: &mut World, actor: Cid, command: &Command) {

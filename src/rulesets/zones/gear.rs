@@ -10,6 +10,8 @@
 
 use bevy::prelude::*;
 
+use super::queries::{broken, stats};
+
 use crate::rules::apply::emit;
 use crate::rules::battle::BattleLog;
 use crate::rules::components::{Cid, Loadout, Weapon};
@@ -19,7 +21,6 @@ use crate::rules::view;
 use crate::rulesets::zones::event::{GearOutcome, ZonesEvent};
 use crate::rulesets::zones::weapon::ZonesGear;
 
-use super::queries::stats;
 use super::settings::ZonesSettings;
 
 pub const RULE_GEAR: &str = "zones §Combat gear degradation";
@@ -96,13 +97,6 @@ fn was_damaged(world: &World, who: Cid, item: &str) -> bool {
     let piece =
         stats(world, who).is_some_and(|s| s.pieces.iter().any(|p| p.name == item && p.damaged));
     weapon || piece
-}
-
-/// Has `who`'s `item` broken in this fight?
-pub fn broken(world: &World, who: Cid, item: &str) -> bool {
-    world.resource::<BattleLog>().events.iter().any(
-        |ev| matches!(ev, BattleEvent::GearBroken { who: w, item: i, .. } if *w == who && i == item),
-    )
 }
 
 /// What `who` wore out or lost in the fight: ("Sword", "damaged"),
@@ -204,14 +198,4 @@ pub fn break_worn_armour(world: &mut World, who: Cid, before_armour: i32) {
             rule: RULE_GEAR,
         },
     );
-}
-
-/// Armour value lost to broken pieces.
-pub fn armour_lost(world: &World, who: Cid) -> i32 {
-    let Some(s) = stats(world, who) else { return 0 };
-    s.pieces
-        .iter()
-        .filter(|p| p.damaged && broken(world, who, &p.name))
-        .map(|p| p.value)
-        .sum()
 }

@@ -10,8 +10,8 @@ use crate::rules::map::Cell;
 use crate::rules::view;
 use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
 
-use super::round::ZonesRound;
-use super::{check, queries, reach, round};
+use super::state::ZonesRound;
+use super::{check, queries, reach};
 
 /// A representative list of legal commands for the actor now.
 pub fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
@@ -89,7 +89,7 @@ pub fn split_candidates(world: &World, actor: Cid) -> Vec<Command> {
 
 /// §Procedure: the faction's choices when it is its activation.
 fn activation(world: &World, faction: u8, push: &mut impl FnMut(Command)) {
-    for who in round::eligible(world, faction) {
+    for who in super::check::eligible(world, faction) {
         push(Command::from(ZonesCommand::Activate { who }));
     }
     push(Command::from(ZonesCommand::Pass));

@@ -49,9 +49,9 @@ use crate::rules::level::CombatantDef;
 use crate::rulesets::skeleton::{self, Ruleset};
 
 use data::ZonesData;
-use round::ZonesRound;
 use settings::ZonesSettings;
 use state::Pending;
+use state::ZonesRound;
 
 pub const RULE_BONUS: &str = "zones §Taking a turn: bonus actions";
 

@@ -17,9 +17,9 @@ use crate::rules::event::BattleEvent;
 use crate::rules::view;
 
 use super::attack::save;
-use super::queries::stats;
-use super::round::{ZonesRound, standing_per_faction};
+use super::queries::{standing_per_faction, stats};
 use super::settings::ZonesSettings;
+use super::state::ZonesRound;
 
 pub const RULE_MORALE: &str = "zones §Morale";
 pub const RULE_SURRENDER: &str = "zones §Surrendering";

@@ -40,7 +40,7 @@ use super::attack::save;
 use super::data::impaired;
 use super::queries::stats;
 use super::riders::{RULE_MOUNTS, budget_of, landing_near, moving, standing_riders};
-use super::round::{TurnBudget, ZonesRound};
+use super::state::{TurnBudget, ZonesRound};
 
 /// After `mount` moved: beyond half speed, its riders lose their actions and
 /// reactions for the round.

@@ -18,8 +18,8 @@ use crate::rules::view;
 
 use super::queries::stats;
 use super::reach::{Chase, RULE_CHASE, RULE_MOVE, chase, crossings, mode_after, opportunists};
-use super::round::{ZonesRound, end_turn};
-use super::state::Pending;
+use super::round::end_turn;
+use super::state::{Pending, ZonesRound};
 
 /// Walk `path`. Leaving a zone where enemies may strike interrupts the
 /// move: it stops at the border and each of them is asked in turn; the

@@ -19,8 +19,7 @@ use super::queries::{
     zone, zone_distance,
 };
 use super::reach::{check_move, mode_after};
-use super::round::ZonesRound;
-use super::state::Pending;
+use super::state::{Pending, ZonesRound};
 
 /// What `command` would do; the skeleton adds why it is illegal, if it is.
 pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {

@@ -5,8 +5,10 @@
 
 use bevy::prelude::*;
 
+use crate::rules::battle::{BattleLog, Factions};
+use crate::rules::event::{BattleEvent, Modifier};
+
 use crate::rules::components::{Cid, Condition, Health, Loadout, Size, TurnState, Weapon};
-use crate::rules::event::Modifier;
 use crate::rules::map::{Cell, Map, Terrain};
 use crate::rules::view;
 use crate::rulesets::zones::weapon::ZonesGear;
@@ -123,7 +125,7 @@ pub fn wit_save_reason(
 /// The target's armour against this attack: worn armour and shield, plus
 /// cover against a ranged attack that cannot penetrate it, never above 3.
 pub fn armour(world: &World, attacker: Cid, target: Cid, w: &Weapon) -> (i32, Vec<Modifier>) {
-    let lost = super::gear::armour_lost(world, target);
+    let lost = super::queries::armour_lost(world, target);
     let worn = (stats(world, target).map_or(0, |s| s.armour) - lost).max(0);
     let mut parts = Vec::new();
     if worn > 0 {
@@ -252,4 +254,38 @@ pub fn blast_targets(world: &World, attacker: Cid, z: usize, ranged: bool) -> Ve
             })
         })
         .collect()
+}
+
+/// Has `who`'s `item` broken in this fight?
+pub fn broken(world: &World, who: Cid, item: &str) -> bool {
+    world.resource::<BattleLog>().events.iter().any(
+        |ev| matches!(ev, BattleEvent::GearBroken { who: w, item: i, .. } if *w == who && i == item),
+    )
+}
+
+/// Armour value lost to broken pieces.
+pub fn armour_lost(world: &World, who: Cid) -> i32 {
+    let Some(s) = stats(world, who) else { return 0 };
+    s.pieces
+        .iter()
+        .filter(|p| p.damaged && broken(world, who, &p.name))
+        .map(|p| p.value)
+        .sum()
+}
+
+/// Standing members of each faction (mounts and vehicles not counted).
+pub fn standing_per_faction(world: &World) -> Vec<usize> {
+    let n = world.resource::<Factions>().0.len();
+    let mut v = vec![0; n];
+    for c in view::standing_all(world) {
+        if view::steed(world, c).is_some() {
+            continue;
+        }
+        if let Some(f) = view::faction(world, c)
+            && let Some(slot) = v.get_mut(f as usize)
+        {
+            *slot += 1;
+        }
+    }
+    v
 }

@@ -12,7 +12,7 @@ use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 
 use super::queries::stats;
-use super::round::ZonesRound;
+use super::state::ZonesRound;
 
 pub const RULE_MOVE: &str = "zones §Taking a turn";
 pub const RULE_OPPORTUNITY: &str = "zones §Opportunity attacks";

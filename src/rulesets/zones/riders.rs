@@ -10,7 +10,7 @@ use crate::rules::map::{Cell, Map, Terrain};
 use crate::rules::view;
 
 use super::queries::{nearby, stats};
-use super::round::{TurnBudget, ZonesRound};
+use super::state::{TurnBudget, ZonesRound};
 
 pub const RULE_MOUNTS: &str = "zones §Mounts and vehicles in combat";
 

@@ -7,85 +7,19 @@ use bevy::prelude::*;
 
 use crate::rules::apply::emit;
 use crate::rules::battle::{Battle, Factions, Phase, Prompt};
-use crate::rules::components::{Cid, Condition, Health, TurnState};
+use crate::rules::components::{Cid, Condition, Health};
 use crate::rules::dice::{Dice, DiceExpr, RollOptions};
 use crate::rules::event::BattleEvent;
 use crate::rules::view;
 use crate::rulesets::zones::event::ZonesEvent;
 
+use super::check::eligible;
+use super::queries::standing_per_faction;
+use super::state::{TurnBudget, ZonesRound};
+
 pub const RULE_PROCEDURE: &str = "zones §Combat procedure";
 pub const RULE_INITIATIVE: &str =
     "zones §Combat procedure: initiative is held by the faction which started the fight";
-
-/// What the character whose turn it is has spent.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct TurnBudget {
-    pub who: Option<Cid>,
-    /// Zone borders crossed this turn.
-    pub zones: u32,
-    /// The main action is spent.
-    pub main: bool,
-    /// Bonus actions spent.
-    pub bonus: u8,
-    /// Half zones spent getting on or off a mount (§Mounts and vehicles in
-    /// combat: "counts as moving half a zone").
-    pub halves: u32,
-}
-
-impl TurnBudget {
-    /// Any action taken: movement is then limited to half speed.
-    pub fn acted(&self) -> bool {
-        self.main || self.bonus > 0
-    }
-    /// Movement spent, in half zones.
-    pub fn spent_halves(&self) -> u32 {
-        2 * self.zones + self.halves
-    }
-    /// Moved beyond `half` zones (half speed): no actions this turn.
-    pub fn beyond(&self, half: u32) -> bool {
-        self.spent_halves() > 2 * half
-    }
-    /// Nothing done yet this turn.
-    pub fn untouched(&self) -> bool {
-        !self.acted() && self.spent_halves() == 0
-    }
-    /// Bonus actions still allowed: one, or two instead of the main action.
-    pub fn bonus_left(&self) -> u8 {
-        let cap = if self.main { 1 } else { 2 };
-        cap - self.bonus.min(cap)
-    }
-}
-
-/// The round in progress.
-#[derive(Resource, Clone, Debug, Default)]
-pub struct ZonesRound {
-    /// The faction holding the initiative.
-    pub holder: Option<u8>,
-    /// The faction whose `Activate` prompt comes next.
-    pub next: u8,
-    /// Factions that have passed in a row.
-    pub passes: usize,
-    /// The holder has not answered yet this round: it may give the first
-    /// turn to another faction.
-    pub opening: bool,
-    pub turn: TurnBudget,
-    /// Standing members per faction when the fight began (for morale).
-    pub original: Vec<usize>,
-    /// Standing members per faction when this round began.
-    pub start_standing: Vec<usize>,
-    /// Health per combatant when this round began.
-    pub start_health: Vec<i32>,
-    /// Round 0, the concealed characters' bonus round (§Sneaking in combat).
-    pub bonus: bool,
-    /// The others taking this turn together with the one acting (a mount
-    /// and its riders), with what each has spent.
-    pub team: Vec<TurnBudget>,
-    /// Who kept its turn to react this round (§Mounts and vehicles).
-    pub reserved: Vec<Cid>,
-    /// Riders whose mount moved at full speed this round: no action nor
-    /// reaction.
-    pub carried_fast: Vec<Cid>,
-}
 
 /// Move the battle on when nothing is prompted.
 pub fn advance(world: &mut World) {
@@ -140,23 +74,6 @@ fn choose_holder(world: &mut World) {
     r.original = original;
 }
 
-/// Standing members of each faction (mounts and vehicles not counted).
-pub fn standing_per_faction(world: &World) -> Vec<usize> {
-    let n = world.resource::<Factions>().0.len();
-    let mut v = vec![0; n];
-    for c in view::standing_all(world) {
-        if view::steed(world, c).is_some() {
-            continue;
-        }
-        if let Some(f) = view::faction(world, c)
-            && let Some(slot) = v.get_mut(f as usize)
-        {
-            *slot += 1;
-        }
-    }
-    v
-}
-
 fn start_bonus_round(world: &mut World) {
     emit(world, BattleEvent::RoundStarted { round: 0 });
     world.resource_mut::<ZonesRound>().bonus = true;
@@ -188,21 +105,6 @@ fn begin(world: &mut World) {
     r.start_health = start_health;
     world.resource_mut::<Battle>().phase = Phase::Activation;
     next_activation(world);
-}
-
-/// Characters of `faction` who can still take a turn this round (in the
-/// bonus round, only the concealed; never one who reserved its turn to
-/// react, nor a vehicle with nobody aboard).
-pub fn eligible(world: &World, faction: u8) -> Vec<Cid> {
-    let r = world.resource::<ZonesRound>();
-    view::standing_all(world)
-        .into_iter()
-        .filter(|c| view::faction(world, *c) == Some(faction))
-        .filter(|c| view::get::<TurnState>(world, *c).is_some_and(|t| !t.done))
-        .filter(|c| !r.bonus || view::conditions(world, *c).has(Condition::Concealed))
-        .filter(|c| !r.reserved.contains(c))
-        .filter(|c| !super::riders::idle_vehicle(world, *c))
-        .collect()
 }
 
 /// Ask the next faction to take a turn or pass; a faction with nobody

@@ -58,12 +58,12 @@ fn stat_rows(world: &World, cid: Cid, s: &ZonesStats, out: &mut Vec<(String, Str
         "Attributes".into(),
         format!("STR {}  AGI {}  WIT {}", s.str, s.agi, s.wit),
     ));
-    let lost = super::gear::armour_lost(world, cid);
+    let lost = super::queries::armour_lost(world, cid);
     let names: Vec<String> = s
         .pieces
         .iter()
         .map(|p| {
-            if p.damaged && super::gear::broken(world, cid, &p.name) {
+            if p.damaged && super::queries::broken(world, cid, &p.name) {
                 format!("{}: broken", p.name)
             } else if p.damaged {
                 format!("{}: damaged", p.name)

@@ -1,5 +1,7 @@
-//! What a zones attack leaves waiting (an attack, a blast or a move paused
-//! for reactions) and the names of the rule sections the attack code cites.
+//! The round in progress and what the acting character has spent
+//! (`ZonesRound`, `TurnBudget`); what a zones attack leaves waiting (an
+//! attack, a blast or a move paused for reactions); the names of the rule
+//! sections the attack code cites.
 //! A leaf: it imports nothing of the ruleset.
 
 use bevy::prelude::*;
@@ -89,4 +91,74 @@ pub struct Pending {
     pub attack: Option<AttackState>,
     pub moving: Option<MoveState>,
     pub blast: Option<BlastState>,
+}
+
+/// What the character whose turn it is has spent.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TurnBudget {
+    pub who: Option<Cid>,
+    /// Zone borders crossed this turn.
+    pub zones: u32,
+    /// The main action is spent.
+    pub main: bool,
+    /// Bonus actions spent.
+    pub bonus: u8,
+    /// Half zones spent getting on or off a mount (§Mounts and vehicles in
+    /// combat: "counts as moving half a zone").
+    pub halves: u32,
+}
+
+impl TurnBudget {
+    /// Any action taken: movement is then limited to half speed.
+    pub fn acted(&self) -> bool {
+        self.main || self.bonus > 0
+    }
+    /// Movement spent, in half zones.
+    pub fn spent_halves(&self) -> u32 {
+        2 * self.zones + self.halves
+    }
+    /// Moved beyond `half` zones (half speed): no actions this turn.
+    pub fn beyond(&self, half: u32) -> bool {
+        self.spent_halves() > 2 * half
+    }
+    /// Nothing done yet this turn.
+    pub fn untouched(&self) -> bool {
+        !self.acted() && self.spent_halves() == 0
+    }
+    /// Bonus actions still allowed: one, or two instead of the main action.
+    pub fn bonus_left(&self) -> u8 {
+        let cap = if self.main { 1 } else { 2 };
+        cap - self.bonus.min(cap)
+    }
+}
+
+/// The round in progress.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct ZonesRound {
+    /// The faction holding the initiative.
+    pub holder: Option<u8>,
+    /// The faction whose `Activate` prompt comes next.
+    pub next: u8,
+    /// Factions that have passed in a row.
+    pub passes: usize,
+    /// The holder has not answered yet this round: it may give the first
+    /// turn to another faction.
+    pub opening: bool,
+    pub turn: TurnBudget,
+    /// Standing members per faction when the fight began (for morale).
+    pub original: Vec<usize>,
+    /// Standing members per faction when this round began.
+    pub start_standing: Vec<usize>,
+    /// Health per combatant when this round began.
+    pub start_health: Vec<i32>,
+    /// Round 0, the concealed characters' bonus round (§Sneaking in combat).
+    pub bonus: bool,
+    /// The others taking this turn together with the one acting (a mount
+    /// and its riders), with what each has spent.
+    pub team: Vec<TurnBudget>,
+    /// Who kept its turn to react this round (§Mounts and vehicles).
+    pub reserved: Vec<Cid>,
+    /// Riders whose mount moved at full speed this round: no action nor
+    /// reaction.
+    pub carried_fast: Vec<Cid>,
 }

@@ -12,8 +12,7 @@ use crate::rules::map::Cell;
 use crate::rules::view;
 use crate::testkit::{cid, cmd, engine, level, level_with, prompt, refused, since, start};
 
-use super::numbers::AttackNumbers;
-use super::numbers::{body_zone, pipeline};
+use super::numbers::{AttackNumbers, body_zone, pipeline};
 use super::settings::Ud10Settings;
 use crate::rulesets::ud10::armor::{BodyZone, Protection};
 use crate::rulesets::ud10::command::Ud10Command;

@@ -17,9 +17,9 @@ use crate::rules::components::{Cid, Condition, Loadout};
 use crate::rules::view;
 use crate::rulesets::zones::command::ZonesCommand;
 
-use super::check::{self};
+use super::check::{self, eligible};
 use super::queries::stats;
-use super::round::{ZonesRound, eligible};
+use super::state::ZonesRound;
 
 use moves::{approach, broken, draw_for_range, free_an_ally, pick_up};
 use react::react;

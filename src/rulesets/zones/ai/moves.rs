@@ -13,7 +13,7 @@ use crate::rulesets::zones::data::MODE_STRIKE;
 use crate::rulesets::zones::odds::damage_odds;
 use crate::rulesets::zones::queries::{save_chance, stats};
 use crate::rulesets::zones::reach::{nearest_enemy_zones, reach, remaining};
-use crate::rulesets::zones::round::ZonesRound;
+use crate::rulesets::zones::state::ZonesRound;
 use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::value::{DOWN, turn_value};

@@ -10,7 +10,7 @@ use crate::rulesets::zones::check::{self};
 use crate::rulesets::zones::command::ZonesCommand;
 use crate::rulesets::zones::data::MODE_STRIKE;
 use crate::rulesets::zones::queries::{save_chance, stats};
-use crate::rulesets::zones::round::ZonesRound;
+use crate::rulesets::zones::state::ZonesRound;
 
 use super::moves::broken;
 use super::value::{DOWN, best_strike_here};

@@ -13,7 +13,7 @@ use crate::rulesets::zones::data::{MODE_STRIKE, MODE_STUNT_SURRENDER};
 use crate::rulesets::zones::maneuvers::{check_maneuver, holding, may_resist, shove_end};
 use crate::rulesets::zones::odds::{damage_odds, split_odds};
 use crate::rulesets::zones::queries::{blast_targets, save_chance, stats, wit_save_reason, zone};
-use crate::rulesets::zones::round::ZonesRound;
+use crate::rulesets::zones::state::ZonesRound;
 use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::react::ACCEPT_AT;

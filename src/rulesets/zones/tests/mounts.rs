@@ -51,7 +51,7 @@ fn a_mount_and_its_rider_take_their_turn_together() {
     assert!(done(&e, rider) && done(&e, bay));
     assert!(matches!(prompt(&e), Prompt::Activate { faction: 1, .. }));
     // Neither can be activated again this round.
-    assert!(!crate::rulesets::zones::round::eligible(e.world(), 0).contains(&rider));
+    assert!(!crate::rulesets::zones::check::eligible(e.world(), 0).contains(&rider));
 }
 
 /// "Attacks made by riders and passengers are impaired" (a d4, Fray's
@@ -205,7 +205,7 @@ fn a_rider_may_keep_its_turn_to_react_unless_its_mount_gallops() {
     assert_eq!(prompt(&e), Prompt::Act { actor: bay });
     cmd(&mut e, bay, Command::EndTurn);
     assert!(!done(&e, rider));
-    assert!(!crate::rulesets::zones::round::eligible(e.world(), 0).contains(&rider));
+    assert!(!crate::rulesets::zones::check::eligible(e.world(), 0).contains(&rider));
     // The leader strikes the rider, who dodges with its kept turn.
     activate(&mut e, leader);
     attack(&mut e, leader, rider, 0, MODE_STRIKE);
@@ -325,7 +325,7 @@ fn a_vehicle_moves_only_with_someone_aboard() {
     pass(&mut e);
     // Nobody aboard: the wagon cannot take a turn.
     assert_eq!(
-        crate::rulesets::zones::round::eligible(e.world(), 0),
+        crate::rulesets::zones::check::eligible(e.world(), 0),
         vec![mira]
     );
     activate(&mut e, mira);
@@ -478,7 +478,7 @@ fn fray_decides_for_mounts_and_vehicles() {
     let [bay, rider, leader] = ["Bay", "Rider", "Leader"].map(|n| cid(&e, n));
     // Morale and victory count the rider, not the horse.
     assert_eq!(
-        crate::rulesets::zones::round::standing_per_faction(e.world()),
+        crate::rulesets::zones::queries::standing_per_faction(e.world()),
         vec![1, 4]
     );
     activate(&mut e, leader);

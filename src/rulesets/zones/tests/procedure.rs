@@ -125,7 +125,7 @@ fn the_holder_may_give_the_first_turn_away_once() {
     // Not a pass, and only at the opening.
     assert_eq!(
         e.world()
-            .resource::<crate::rulesets::zones::round::ZonesRound>()
+            .resource::<crate::rulesets::zones::state::ZonesRound>()
             .passes,
         0
     );
