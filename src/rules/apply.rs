@@ -11,7 +11,7 @@ use crate::rules::battle::{ActiveRuleset, Battle, BattleLog, Outcome, Roster};
 use crate::rules::components::{
     Cid, Condition, Conditions, Heading, Health, HeldBy, Loadout, Position, Riding, TurnState,
 };
-use crate::rules::event::BattleEvent;
+use crate::rules::event::{BattleEvent, Rule};
 use crate::rules::level::Facing;
 use crate::rules::map::Cell;
 
@@ -339,6 +339,27 @@ fn carry_riders(world: &mut World, mount: Cid, to: Cell) {
     for r in riders(world, mount) {
         with::<Position>(world, r, |p| p.0 = to);
     }
+}
+
+/// Emit that `who` draws its weapon `index`, by the weapon's name; as part
+/// of a movement or as an action, under the ruleset's `rule`.
+pub fn draw(world: &mut World, who: Cid, index: usize, as_movement: bool, rule: Rule) {
+    let weapon = world
+        .query::<(&Cid, &Loadout)>()
+        .iter(world)
+        .find(|(c, _)| **c == who)
+        .and_then(|(_, l)| l.weapons.get(index))
+        .map_or(String::new(), |w| w.name.clone());
+    emit(
+        world,
+        BattleEvent::Drew {
+            who,
+            weapon,
+            index,
+            as_movement,
+            rule,
+        },
+    );
 }
 
 /// What every attack does to the attacker: it turns towards its target and

@@ -449,6 +449,29 @@ mod tests {
         *app.world().resource::<State<Screen>>().get()
     }
 
+    /// The battle screen on `level` under ud10, red played at this desk
+    /// and blue by the AI, run until it is `who`'s turn (the AI may act
+    /// first, by initiative).
+    fn ud10_at_turn_of(level: crate::rules::level::Level, who: Cid) -> App {
+        let session = Session {
+            level,
+            path: "test.ron".into(),
+            ruleset: crate::rulesets::ud10::ID,
+            supported: vec![crate::rulesets::ud10::ID],
+            controls: vec![Controller::Human, Controller::Ai],
+            seed: 3,
+        };
+        let mut app = app(session);
+        for _ in 0..100 {
+            app.update();
+            if human_actor(app.world()) == Some(who) {
+                break;
+            }
+        }
+        assert_eq!(human_actor(app.world()), Some(who));
+        app
+    }
+
     /// A ruleset's board tool, as the player meets it: the ruleset offers
     /// "Aim (G)" on the enemy in sight, the bar shows the tool, a click on
     /// the enemy with it sends the aim, and the pointer goes back to moving.
@@ -461,23 +484,8 @@ mod tests {
                 r#"(archetype: "swordsman", faction: "blue", at: (8, 1), name: "B", facing: W)"#,
             ],
         );
-        let session = Session {
-            level: l,
-            path: "test.ron".into(),
-            ruleset: crate::rulesets::ud10::ID,
-            supported: vec![crate::rulesets::ud10::ID],
-            controls: vec![Controller::Human, Controller::Ai],
-            seed: 3,
-        };
-        let mut app = app(session);
         let (a, b) = (Cid(0), Cid(1));
-        for _ in 0..100 {
-            app.update();
-            if human_actor(app.world()) == Some(a) {
-                break;
-            }
-        }
-        assert_eq!(human_actor(app.world()), Some(a));
+        let mut app = ud10_at_turn_of(l, a);
         // The options are read at the start of the next frame.
         app.update();
         let ui = app.world().resource::<TurnUi>();
@@ -524,26 +532,10 @@ mod tests {
                 r#"(archetype: "archer", faction: "blue", at: (9, 2), name: "C", facing: W)"#,
             ],
         );
-        let session = Session {
-            level: l,
-            path: "test.ron".into(),
-            ruleset: crate::rulesets::ud10::ID,
-            supported: vec![crate::rulesets::ud10::ID],
-            controls: vec![Controller::Human, Controller::Ai],
-            seed: 3,
-        };
-        let mut app = app(session);
-        // Run until it is A's turn (B may act first, by initiative).
         let a = Cid(0);
         let b = Cid(1);
-        for _ in 0..100 {
-            app.update();
-            if human_actor(app.world()) == Some(a) {
-                break;
-            }
-        }
+        let mut app = ud10_at_turn_of(l, a);
         assert_eq!(screen(&app), Screen::Battle);
-        assert_eq!(human_actor(app.world()), Some(a));
         let by_a = |app: &App| -> Vec<Command> {
             app.world()
                 .resource::<BattleLog>()

@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 
-use crate::rules::apply::emit;
+use crate::rules::apply::{draw, emit};
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition};
@@ -129,19 +129,10 @@ fn execute_draw(world: &mut World, actor: Cid, weapon: usize) {
         return;
     };
     let as_movement = check::draw_as_movement(&t, w);
-    let name = w.name.clone();
-    emit(
-        world,
-        BattleEvent::Drew {
-            who: actor,
-            weapon: name,
-            index: weapon,
-            as_movement,
-            rule: if as_movement {
-                reach::RULE_MOVEMENT
-            } else {
-                RULE_ACTIONS
-            },
-        },
-    );
+    let rule = if as_movement {
+        reach::RULE_MOVEMENT
+    } else {
+        RULE_ACTIONS
+    };
+    draw(world, actor, weapon, as_movement, rule);
 }

@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 
-use crate::rules::apply::emit;
+use crate::rules::apply::{draw, emit};
 use crate::rules::battle::{Battle, Ground, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition};
@@ -13,7 +13,7 @@ use crate::rulesets::zones::command::ZonesCommand;
 use crate::rulesets::zones::event::ZonesEvent;
 
 use super::state::ZonesRound;
-use super::{RULE_BONUS, attack, morale, mounts, movement, nonlethal, queries, reaction, round};
+use super::{RULE_BONUS, attack, morale, mounts, movement, nonlethal, reaction, round};
 
 pub fn execute(world: &mut World, actor: Cid, command: &Command) {
     if !matches!(
@@ -149,17 +149,7 @@ fn execute_first_turn_to(world: &mut World, to: u8) {
 
 /// Drawing a weapon: a bonus action.
 fn execute_draw(world: &mut World, actor: Cid, weapon: usize) {
-    let name = queries::weapon(world, actor, weapon).map_or(String::new(), |w| w.name);
-    emit(
-        world,
-        BattleEvent::Drew {
-            who: actor,
-            weapon: name,
-            index: weapon,
-            as_movement: false,
-            rule: RULE_BONUS,
-        },
-    );
+    draw(world, actor, weapon, false, RULE_BONUS);
     world.resource_mut::<ZonesRound>().turn.bonus += 1;
 }
 
