@@ -8,7 +8,9 @@ use clap::{Parser, Subcommand};
 use crate::data::level::load_level;
 use crate::rules::battle::RulesetId;
 use crate::rules::components::Controller;
-use crate::rules::engine::{Controls, Engine, StartOptions, Stop, assets_dir, supported_rulesets};
+use crate::rules::engine::{
+    Controls, Engine, StartOptions, Stop, assets_dir, supported_rulesets, validate,
+};
 use crate::rules::level::Level;
 use crate::sim::{SimConfig, simulate};
 
@@ -140,13 +142,18 @@ fn parse_settings(settings: &[String]) -> Result<Vec<(String, String)>, String> 
         .collect()
 }
 
+/// The ruleset asked on the command line, or the level's default.
 fn pick_ruleset(level: &Level, ruleset: Option<&str>) -> Result<RulesetId, String> {
     let id = ruleset.unwrap_or(&level.default_ruleset);
     crate::rulesets::parse(id).ok_or_else(|| {
-        format!(
+        let msg = format!(
             "unknown ruleset `{id}`; expected one of {}",
             crate::rulesets::KNOWN.map(|r| r.id()).join(", ")
-        )
+        );
+        match ruleset {
+            Some(_) => msg,
+            None => level.error_at_field("default_ruleset", msg).to_string(),
+        }
     })
 }
 
@@ -501,18 +508,11 @@ fn check_level(
 ) -> Result<String, String> {
     let level = load(path)?;
     let engine = engine.as_ref().map_err(|e| e.to_string())?;
+    // The level must play under its default ruleset: the same validation
+    // `simulate`, `log`, `play` and the game make.
+    let default = pick_ruleset(&level, None)?;
+    validate(engine.world(), &level, default).map_err(|e| e.to_string())?;
     let supported = supported_rulesets(engine.world(), &level);
-    let default = crate::rulesets::parse(&level.default_ruleset);
-    match default {
-        Some(d) if supported.contains(&d) => {}
-        _ => {
-            return Err(format!(
-                "{}: default_ruleset `{}` is not an implemented ruleset that defines all its archetypes",
-                path.display(),
-                level.default_ruleset
-            ));
-        }
-    }
     // Every supported ruleset must be able to set the battle up.
     let mut scratch = Engine::new().map_err(|e| e.to_string())?;
     for r in &supported {

@@ -11,9 +11,44 @@ use crate::rules::error::DataError;
 /// equipment and bestiaries all share), with the `IMPLICIT_SOME` extension.
 /// IO errors are reported at line 0, column 0.
 pub fn load_ron<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, DataError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| DataError::new(path, (0, 0), format!("cannot read file: {e}")))?;
+    let text = read_capped(path)?;
     parse_ron(path, &text)
+}
+
+/// The largest data file Fray reads (a level, an equipment list, a
+/// bestiary, settings): 1 MiB. The shipped ones are under 20 KiB; a bigger
+/// file is refused before it is read whole (`/dev/zero` included).
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+
+/// Read a data file as text, refusing one over [`MAX_FILE_BYTES`] or not
+/// UTF-8.
+pub fn read_capped(path: &Path) -> Result<String, DataError> {
+    use std::io::Read;
+    let cannot = |e: std::io::Error| DataError::new(path, (0, 0), format!("cannot read file: {e}"));
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(DataError::new(
+            path,
+            (0, 0),
+            format!(
+                "the file is over {} KiB; expected a data file under that",
+                MAX_FILE_BYTES / 1024
+            ),
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let text =
+            String::from_utf8_lossy(&e.as_bytes()[..e.utf8_error().valid_up_to()]).to_string();
+        DataError::new(
+            path,
+            line_col(&text, text.len()),
+            "expected UTF-8 text but found bytes that are not",
+        )
+    })
 }
 
 /// Deserialize RON `text` that came from `file` (used in error messages).

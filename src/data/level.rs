@@ -6,13 +6,13 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::data::error::{line_col, parse_ron, quoted_list};
+use crate::data::error::{line_col, parse_ron, quoted_list, read_capped};
 use crate::rules::error::DataError;
 use crate::rules::map::{Cell, Map, Terrain, Zone};
 
 use crate::rules::level::{
-    CombatantDef, Control, DEFAULT_MAX_ROUNDS, Facing, FactionDef, Level, Overrides, Victory,
-    Visibility,
+    CombatantDef, Control, DEFAULT_MAX_ROUNDS, EntrySpans, Facing, FactionDef, Level,
+    MAX_COMBATANTS, MAX_FACTIONS, MAX_MAP_SIDE, MAX_ROUNDS, Overrides, Spans, Victory, Visibility,
 };
 
 fn default_max_rounds() -> u32 {
@@ -124,8 +124,7 @@ fn check_riding(all: &[RawCombatant], i: usize, mount: &str) -> Result<(), Strin
 
 /// Read and validate one level file.
 pub fn load_level(path: &Path) -> Result<Level, DataError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| DataError::new(path, (0, 0), format!("cannot read file: {e}")))?;
+    let text = read_capped(path)?;
     parse_level(path, &text)
 }
 
@@ -146,6 +145,14 @@ pub fn parse_level(file: &Path, text: &str) -> Result<Level, DataError> {
             .or(root)
     };
 
+    check_sizes(&raw, &loc, root).map_err(|(t, msg)| err(loc.pos_opt(t), msg))?;
+    check_names(&raw, &loc, root).map_err(|(t, msg)| err(loc.pos_opt(t), msg))?;
+    for (field, tok) in [
+        ("legend", map_pos("legend")),
+        ("zone_legend", map_pos("zone_legend")),
+    ] {
+        check_keys_once(&loc, tok, field).map_err(|(t, msg)| err(loc.pos_opt(t), msg))?;
+    }
     let map = build_map(
         &raw.map,
         &loc,
@@ -336,6 +343,14 @@ pub fn parse_level(file: &Path, text: &str) -> Result<Level, DataError> {
                 victory_pos("rounds"),
                 "expected victory rounds of at least 1 but found 0".to_string(),
             ))
+        } else if rounds > raw.max_rounds {
+            Err(err(
+                victory_pos("rounds"),
+                format!(
+                    "victory after {rounds} rounds can never come: the battle is a draw after max_rounds {}; expected at most {}",
+                    raw.max_rounds, raw.max_rounds
+                ),
+            ))
         } else {
             Ok(())
         }
@@ -367,12 +382,6 @@ pub fn parse_level(file: &Path, text: &str) -> Result<Level, DataError> {
             check_rounds(*rounds)?;
         }
     }
-    if raw.max_rounds == 0 {
-        return Err(err(
-            loc.pos_opt(root.and_then(|r| loc.field(r, "max_rounds")).or(root)),
-            "expected max_rounds of at least 1 but found 0".to_string(),
-        ));
-    }
 
     Ok(Level {
         name: raw.name,
@@ -386,7 +395,139 @@ pub fn parse_level(file: &Path, text: &str) -> Result<Level, DataError> {
         victory: raw.victory,
         max_rounds: raw.max_rounds,
         source: file.to_path_buf(),
+        spans: spans(&loc, root, &combatant_objs),
     })
+}
+
+type Found = (Option<usize>, String);
+
+/// The level's limits (README, "Limits"): factions, combatants, rounds.
+fn check_sizes(raw: &RawLevel, loc: &Locator, root: Option<usize>) -> Result<(), Found> {
+    let field = |name: &str| root.and_then(|r| loc.field(r, name)).or(root);
+    if raw.factions.len() > MAX_FACTIONS {
+        return Err((
+            field("factions"),
+            format!(
+                "{} factions; expected at most {MAX_FACTIONS}",
+                raw.factions.len()
+            ),
+        ));
+    }
+    if raw.combatants.len() > MAX_COMBATANTS {
+        return Err((
+            field("combatants"),
+            format!(
+                "{} combatants; expected at most {MAX_COMBATANTS}",
+                raw.combatants.len()
+            ),
+        ));
+    }
+    if raw.max_rounds == 0 || raw.max_rounds > MAX_ROUNDS {
+        return Err((
+            field("max_rounds"),
+            format!(
+                "expected max_rounds from 1 to {MAX_ROUNDS} but found {}",
+                raw.max_rounds
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Names a player reads: no control characters (a NUL, a line break), and
+/// no two combatants of one name (the log and the riders tell them apart by
+/// it).
+fn check_names(raw: &RawLevel, loc: &Locator, root: Option<usize>) -> Result<(), Found> {
+    let field = |name: &str| root.and_then(|r| loc.field(r, name)).or(root);
+    let objs = |name: &str| -> Vec<Option<usize>> {
+        field(name)
+            .map(|t| loc.items(t))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|t| loc.open_of(t))
+            .collect()
+    };
+    let in_obj = |objs: &[Option<usize>], i: usize, name: &str| {
+        let o = objs.get(i).copied().flatten();
+        o.and_then(|o| loc.field(o, name)).or(o)
+    };
+    let printable = |s: &str| !s.chars().any(char::is_control);
+    let bad = |what: &str, s: &str| {
+        format!("{what} {s:?} holds a control character; expected printable text")
+    };
+    if !printable(&raw.name) {
+        return Err((field("name"), bad("the level name", &raw.name)));
+    }
+    let factions = objs("factions");
+    for (i, f) in raw.factions.iter().enumerate() {
+        for (name, value) in [("id", &f.id), ("name", &f.name)] {
+            if !printable(value) {
+                return Err((in_obj(&factions, i, name), bad("faction", value)));
+            }
+        }
+    }
+    let combatants = objs("combatants");
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for (i, c) in raw.combatants.iter().enumerate() {
+        let Some(name) = c.name.as_deref() else {
+            continue;
+        };
+        if !printable(name) {
+            return Err((in_obj(&combatants, i, "name"), bad("the name", name)));
+        }
+        if let Some(first) = seen.insert(name, i) {
+            return Err((
+                in_obj(&combatants, i, "name"),
+                format!(
+                    "combatant {} is named `{name}` like combatant {}; expected a name of its own",
+                    i + 1,
+                    first + 1
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A map written in the file with a key twice (`'#': Wall, '#': Water`):
+/// the loader would silently keep the last, so it is refused.
+fn check_keys_once(loc: &Locator, map: Option<usize>, what: &str) -> Result<(), Found> {
+    let Some(open) = map.filter(|t| loc.kind(*t) == Some(Kind::Punct('{'))) else {
+        return Ok(());
+    };
+    let mut seen = BTreeSet::new();
+    for key in loc.items(open) {
+        if !seen.insert(loc.slice(key)) {
+            return Err((
+                Some(key),
+                format!(
+                    "{what} has the key {} twice; expected each key once",
+                    loc.slice(key)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Where the level's parts are, for the errors found after loading.
+fn spans(loc: &Locator, root: Option<usize>, combatants: &[Option<usize>]) -> Spans {
+    let mut out = Spans {
+        root: root.map(|r| loc.pos_opt(Some(r))),
+        ..Spans::default()
+    };
+    if let Some(r) = root {
+        for name in loc.field_names(r) {
+            if let Some(t) = loc.field(r, &name) {
+                out.fields.insert(name, loc.pos_opt(Some(t)));
+            }
+        }
+    }
+    out.combatants = combatants
+        .iter()
+        .map(|obj| obj.map(|o| loc.entry_spans(o)).unwrap_or_default())
+        .collect();
+    out
 }
 
 /// Every `*.ron` file directly in `dir`, sorted by file name, each loaded.
@@ -454,6 +595,15 @@ fn build_map(
         return Err((
             At::Tok(row_tok(0)),
             "expected map rows of at least one cell".to_string(),
+        ));
+    }
+    if width > MAX_MAP_SIDE || raw.rows.len() > MAX_MAP_SIDE {
+        return Err((
+            At::Tok(rows_tok),
+            format!(
+                "the map is {width}×{} cells; expected at most {MAX_MAP_SIDE} a side",
+                raw.rows.len()
+            ),
         ));
     }
     let legend_keys: Vec<String> = raw.legend.keys().map(|c| format!("'{c}'")).collect();
@@ -800,6 +950,63 @@ impl<'a> Locator<'a> {
         None
     }
 
+    /// The names of the fields directly inside the struct opened at `open`.
+    fn field_names(&self, open: usize) -> Vec<String> {
+        let Some(close) = self.matching(open) else {
+            return Vec::new();
+        };
+        let mut depth = 0usize;
+        let mut out = Vec::new();
+        for t in open + 1..close {
+            if depth == 0
+                && self.kind(t) == Some(Kind::Ident)
+                && self.kind(t + 1) == Some(Kind::Punct(':'))
+            {
+                out.push(self.slice(t).to_string());
+            }
+            if self.is_open(t) {
+                depth += 1;
+            } else if self.is_close(t) {
+                depth = depth.saturating_sub(1);
+            }
+        }
+        out
+    }
+
+    /// Where the entry opened at `open` is, and the fields and strings in it.
+    fn entry_spans(&self, open: usize) -> EntrySpans {
+        let mut out = EntrySpans {
+            at: Some(
+                self.pos_opt(
+                    Some(open.saturating_sub(1))
+                        .filter(|t| self.kind(*t) == Some(Kind::Ident))
+                        .or(Some(open)),
+                ),
+            ),
+            ..EntrySpans::default()
+        };
+        let close = self.matching(open).unwrap_or(open);
+        for t in open + 1..close {
+            match self.kind(t) {
+                Some(Kind::Ident) if self.kind(t + 1) == Some(Kind::Punct(':')) => {
+                    out.fields
+                        .entry(self.slice(t).to_string())
+                        .or_insert_with(|| self.pos_opt(Some(t + 2)));
+                }
+                Some(Kind::Str | Kind::PlainStr) => {
+                    let text = self.slice(t);
+                    let inner = text
+                        .strip_prefix('"')
+                        .and_then(|x| x.strip_suffix('"'))
+                        .unwrap_or(text);
+                    out.strings.push((inner.to_string(), self.pos_opt(Some(t))));
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
     fn slice(&self, t: usize) -> &'a str {
         self.toks
             .get(t)
@@ -1139,7 +1346,90 @@ mod tests {
         assert_eq!(m, "expected victory rounds of at least 1 but found 0");
         let (l, c, m) = error_at(&variant("max_rounds: 60", "max_rounds: 0"));
         assert_eq!((l, c), (25, 17));
-        assert_eq!(m, "expected max_rounds of at least 1 but found 0");
+        assert_eq!(m, "expected max_rounds from 1 to 1000 but found 0");
+        // A victory that needs more rounds than the battle may last.
+        let (l, c, m) = error_at(&variant("rounds: 2", "rounds: 61"));
+        assert_eq!((l, c), (24, 61));
+        assert_eq!(
+            m,
+            "victory after 61 rounds can never come: the battle is a draw after max_rounds 60; expected at most 60"
+        );
+    }
+
+    #[test]
+    fn names_must_be_printable_and_combatants_named_once() {
+        let (l, c, m) = error_at(&variant("name: \"Ilsa\"", "name: \"Il\\u{0}sa\""));
+        assert_eq!((l, c), (22, 66));
+        assert_eq!(
+            m,
+            "the name \"Il\\0sa\" holds a control character; expected printable text"
+        );
+        let twice = variant(
+            "(archetype: \"swordsman\", faction: \"red\", at: (2, 1))",
+            "(archetype: \"swordsman\", faction: \"red\", at: (2, 1), name: \"Ilsa\")",
+        );
+        let (l, c, m) = error_at(&twice);
+        assert_eq!((l, c), (22, 66));
+        assert_eq!(
+            m,
+            "combatant 2 is named `Ilsa` like combatant 1; expected a name of its own"
+        );
+    }
+
+    #[test]
+    fn a_legend_key_written_twice_is_refused() {
+        let (l, c, m) = error_at(&variant("'#': Wall,", "'#': Wall, '#': Water,"));
+        assert_eq!((l, c), (6, 41));
+        assert_eq!(m, "legend has the key '#' twice; expected each key once");
+        let (l, c, m) = error_at(&variant("'b': \"Ford\"", "'b': \"Ford\", 'a': \"Hill\""));
+        assert_eq!((l, c), (12, 56));
+        assert_eq!(
+            m,
+            "zone_legend has the key 'a' twice; expected each key once"
+        );
+    }
+
+    #[test]
+    fn limits_on_maps_factions_combatants_and_files() {
+        let wide = format!("\"{}\"", ".".repeat(MAX_MAP_SIDE + 1));
+        let text = variant("\"..........\",\n            \"...cc...#.\",", &wide)
+            .replace(
+                "        zone_legend: { 'a': \"West field\", 'b': \"Ford\" },\n",
+                "",
+            )
+            .replace(
+                "        zone_rows: [ \"aaaaabbbbb\", \"aaaaabbbbb\" ],\n",
+                "",
+            );
+        let (l, c, m) = error_at(&text);
+        assert_eq!((l, c), (7, 15));
+        assert_eq!(m, "the map is 65×1 cells; expected at most 64 a side");
+        let many: String = (0..=MAX_FACTIONS)
+            .map(|i| format!("(id: \"f{i}\", name: \"F{i}\", colour: \"#000000\", control: Ai),"))
+            .collect();
+        let (l, c, m) = error_at(&variant(
+            "(id: \"red\", name: \"Red Company\", colour: \"#c0392b\", control: Ai, starts_fight: true),",
+            &many,
+        ));
+        assert_eq!((l, c), (16, 15));
+        assert_eq!(m, "10 factions; expected at most 8");
+        let crowd: String = (0..MAX_COMBATANTS)
+            .map(|_| "(archetype: \"archer\", faction: \"blue\", at: (0, 0)),")
+            .collect();
+        let (l, c, m) = error_at(&variant(
+            "(archetype: \"swordsman\", faction: \"red\", at: (2, 1)),",
+            &crowd,
+        ));
+        assert_eq!((l, c), (20, 17));
+        assert_eq!(m, "65 combatants; expected at most 64");
+        // A file is read up to the cap, not whole.
+        if Path::new("/dev/zero").exists() {
+            let e = load_level(Path::new("/dev/zero")).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                "/dev/zero: the file is over 1024 KiB; expected a data file under that"
+            );
+        }
     }
 
     #[test]

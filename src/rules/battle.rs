@@ -222,10 +222,17 @@ pub struct RulesetHooks {
     pub load: fn(&mut World, &std::path::Path) -> Result<(), crate::rules::error::DataError>,
     /// Read and check one data folder of the ruleset (`fray check`).
     pub check_data: fn(&std::path::Path) -> Result<(), crate::rules::error::DataError>,
-    /// Does the ruleset's bestiary define this archetype?
-    pub defines: fn(&World, &str) -> bool,
+    /// Can the level be played under the ruleset? (Each combatant's
+    /// archetype, stats and gear, the riders' mounts, the level as a whole;
+    /// errors point into the level's file.)
+    pub validate:
+        fn(&World, &crate::rules::level::Level) -> Result<(), crate::rules::error::DataError>,
     /// Give a freshly spawned combatant the ruleset's components.
-    pub equip: fn(&mut World, Entity, &crate::rules::level::CombatantDef) -> Result<(), String>,
+    pub equip: fn(
+        &mut World,
+        Entity,
+        &crate::rules::level::CombatantDef,
+    ) -> Result<(), crate::rules::error::DefError>,
     /// Clear the ruleset's per-battle state.
     pub reset: fn(&mut World),
     /// Change one of the ruleset's settings (`key=value`).

@@ -220,20 +220,46 @@ pub fn waiting_for_human(world: &World) -> bool {
     ) && world.resource::<Messages<CommandMsg>>().is_empty()
 }
 
-/// Rulesets that are implemented and define every archetype of the level.
+/// Can `level` be played under `ruleset`? The one answer `fray check`,
+/// `simulate`, `log`, `play` and the game's setup screen all give: the
+/// ruleset is implemented, the level is meant for it (its `rulesets`), and
+/// the ruleset can play every combatant and the level as a whole. Errors
+/// point into the level's file.
+pub fn validate(world: &World, level: &Level, ruleset: RulesetId) -> Result<(), DataError> {
+    let field = if level.rulesets.is_empty() {
+        "default_ruleset"
+    } else {
+        "rulesets"
+    };
+    let hooks = world
+        .resource::<RulesetRegistry>()
+        .get(ruleset)
+        .ok_or_else(|| {
+            level.error_at_field(
+                field,
+                format!("the {ruleset} ruleset is not implemented yet"),
+            )
+        })?;
+    if !level.rulesets.is_empty() && !level.rulesets.iter().any(|r| r == ruleset.id()) {
+        return Err(level.error_at_field(
+            "rulesets",
+            format!(
+                "the level is made for {} only, not {ruleset}",
+                level.rulesets.join(" and ")
+            ),
+        ));
+    }
+    (hooks.validate)(world, level)
+}
+
+/// The implemented rulesets the level can be played under ([`validate`]).
 pub fn supported_rulesets(world: &World, level: &Level) -> Vec<RulesetId> {
     world
         .resource::<RulesetRegistry>()
         .0
         .iter()
-        .filter(|h| level.rulesets.is_empty() || level.rulesets.iter().any(|r| r == h.id.id()))
-        .filter(|h| {
-            level
-                .combatants
-                .iter()
-                .all(|c| (h.defines)(world, &c.archetype))
-        })
         .map(|h| h.id)
+        .filter(|id| validate(world, level, *id).is_ok())
         .collect()
 }
 
@@ -253,22 +279,11 @@ pub fn start_battle(
     ruleset: RulesetId,
     opts: &StartOptions,
 ) -> Result<(), String> {
+    validate(world, level, ruleset).map_err(|e| e.to_string())?;
     let hooks = world
         .resource::<RulesetRegistry>()
         .get(ruleset)
         .ok_or_else(|| format!("the {ruleset} ruleset is not implemented yet"))?;
-    if let Some(a) = level
-        .combatants
-        .iter()
-        .find(|c| !(hooks.defines)(world, &c.archetype))
-    {
-        return Err(format!(
-            "{} does not define the archetype `{}` that {} uses",
-            ruleset,
-            a.archetype,
-            level.source.display()
-        ));
-    }
     clear_previous(world, hooks, ruleset, level, opts);
     let factions = factions_of(level, opts);
     world.insert_resource(battle_rules(level, &factions)?);
@@ -444,7 +459,7 @@ fn spawn_combatants(
                 Riding::default(),
             ))
             .id();
-        (hooks.equip)(world, e, c).map_err(|err| format!("{}: {err}", name))?;
+        (hooks.equip)(world, e, c).map_err(|err| level.error_at_combatant(i, &err).to_string())?;
         roster.entities.push(e);
         roster.names.push(name);
         roster.factions.push(f as u8);

@@ -46,3 +46,50 @@ impl fmt::Display for DataError {
 }
 
 impl std::error::Error for DataError {}
+
+/// What a ruleset finds wrong with a combatant a level defines (an unknown
+/// archetype, stat or piece of gear; a start it cannot play), and what in
+/// the level's entry it is about, so the error can point there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DefError {
+    pub at: DefAt,
+    pub message: String,
+}
+
+/// What in a combatant's entry an error is about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DefAt {
+    /// The entry as a whole.
+    Entry,
+    /// The value of a field (`archetype`, `weapons`, `stats`).
+    Field(&'static str),
+    /// A string written in the entry (`"DEX"`, `"longsword"`).
+    Value(String),
+}
+
+impl DefError {
+    pub fn entry(message: impl Into<String>) -> Self {
+        DefError {
+            at: DefAt::Entry,
+            message: message.into(),
+        }
+    }
+    pub fn field(field: &'static str, message: impl Into<String>) -> Self {
+        DefError {
+            at: DefAt::Field(field),
+            message: message.into(),
+        }
+    }
+    pub fn value(value: impl Into<String>, message: impl Into<String>) -> Self {
+        DefError {
+            at: DefAt::Value(value.into()),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for DefError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}

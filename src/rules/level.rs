@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use crate::rules::error::{DataError, DefAt, DefError};
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::rules::map::{Cell, Map};
@@ -26,6 +27,78 @@ pub struct Level {
     pub max_rounds: u32,
     /// The file the level was read from.
     pub source: PathBuf,
+    /// Where things are in that file, for errors found after loading.
+    #[serde(skip)]
+    pub spans: Spans,
+}
+
+/// A position in a file: line and column, 1-based.
+pub type Pos = (usize, usize);
+
+/// Where the level's parts are in its file, so that a problem found after
+/// loading (an archetype, a stat or a piece of gear a ruleset does not know,
+/// a level that is not for the ruleset asked) is reported at its line and
+/// column like a syntax error.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Spans {
+    /// The top-level value.
+    pub root: Option<Pos>,
+    /// Each top-level field's value (`rulesets`, `map`, `victory`, ...).
+    pub fields: BTreeMap<String, Pos>,
+    /// Each combatant's entry, in order.
+    pub combatants: Vec<EntrySpans>,
+}
+
+/// Where one entry (a combatant) and what is inside it are.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct EntrySpans {
+    /// The entry itself.
+    pub at: Option<Pos>,
+    /// The value of each field inside it, at any depth (`archetype`,
+    /// `weapons`, `stats`, ...); the first one of a name.
+    pub fields: BTreeMap<String, Pos>,
+    /// Every string inside it (`"longsword"`, the `"DEX"` of `stats`), in
+    /// order.
+    pub strings: Vec<(String, Pos)>,
+}
+
+impl Level {
+    /// An error about the level's top-level `field`, at its value.
+    pub fn error_at_field(&self, field: &str, message: impl Into<String>) -> DataError {
+        let pos = self
+            .spans
+            .fields
+            .get(field)
+            .copied()
+            .or(self.spans.root)
+            .unwrap_or((1, 1));
+        DataError::new(&self.source, pos, message)
+    }
+
+    /// An error a ruleset finds in combatant `index`, at what it is about.
+    pub fn error_at_combatant(&self, index: usize, e: &DefError) -> DataError {
+        let entry = self.spans.combatants.get(index);
+        let pos = entry.and_then(|s| match &e.at {
+            DefAt::Entry => None,
+            DefAt::Field(f) => s.fields.get(*f).copied(),
+            DefAt::Value(v) => s
+                .strings
+                .iter()
+                .find(|(text, _)| text == v)
+                .map(|(_, p)| *p),
+        });
+        let pos = pos
+            .or(entry.and_then(|s| s.at))
+            .or(self.spans.root)
+            .unwrap_or((1, 1));
+        let c = self.combatants.get(index);
+        let who = match c {
+            Some(CombatantDef { name: Some(n), .. }) => format!("combatant {} ({n})", index + 1),
+            Some(c) => format!("combatant {} (`{}`)", index + 1, c.archetype),
+            None => format!("combatant {}", index + 1),
+        };
+        DataError::new(&self.source, pos, format!("{who}: {}", e.message))
+    }
 }
 
 /// Lighting and weather.
@@ -162,3 +235,14 @@ pub enum Victory {
 
 /// Rounds after which an undecided battle is a draw, when not given.
 pub const DEFAULT_MAX_ROUNDS: u32 = 100;
+
+/// The largest map a level may draw: 64 cells a side (the shipped maps are
+/// at most 21). Within the limits one battle runs in bounded time and
+/// memory (README, "Limits").
+pub const MAX_MAP_SIDE: usize = 64;
+/// The most combatants a level may field, all factions together.
+pub const MAX_COMBATANTS: usize = 64;
+/// The most factions a level may have.
+pub const MAX_FACTIONS: usize = 8;
+/// The most rounds a battle may last (`max_rounds`, victory rounds).
+pub const MAX_ROUNDS: u32 = 1000;

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::de::DeserializeOwned;
 
 use crate::data::error::{check_archetype_equipment, load_ron};
-use crate::rules::error::DataError;
+use crate::rules::error::{DataError, DefError};
 use crate::rulesets::settings::{self, RulesetSettings};
 
 /// A ruleset's `equipment.ron`.
@@ -56,7 +56,7 @@ pub fn load<E: Equipment, B: Bestiary, S: RulesetSettings>(
     let bestiary_file = dir.join("bestiary.ron");
     let bestiary: B = load_ron(&bestiary_file)?;
     let settings: S = settings::load(&dir.join("settings.ron"))?;
-    let bestiary_text = std::fs::read_to_string(&bestiary_file).unwrap_or_default();
+    let bestiary_text = crate::data::error::read_capped(&bestiary_file).unwrap_or_default();
     for (id, gear) in bestiary.gear() {
         let items: Vec<(&str, &str, bool)> = gear
             .iter()
@@ -71,4 +71,75 @@ pub fn load<E: Equipment, B: Bestiary, S: RulesetSettings>(
         bestiary_file,
         bestiary_text,
     })
+}
+
+/// A stat a level may set for one combatant (`stats: {"HP": 20}`), with the
+/// values Fray accepts for it: the range is Fray's, wide enough for any
+/// character the text describes and narrow enough that no sum overflows.
+pub type StatRange = (&'static str, std::ops::RangeInclusive<i32>);
+
+/// Check a combatant's stat overrides: every key one the ruleset knows, every
+/// value in its range. The error points at the key.
+pub fn check_stat_overrides(
+    ruleset: &str,
+    stats: &std::collections::BTreeMap<String, i32>,
+    known: &[StatRange],
+) -> Result<(), DefError> {
+    for (key, value) in stats {
+        let Some((_, range)) = known.iter().find(|(k, _)| k == key) else {
+            let keys: Vec<&str> = known.iter().map(|(k, _)| *k).collect();
+            return Err(DefError::value(
+                key.clone(),
+                format!(
+                    "{ruleset} has no stat `{key}`; expected one of {}",
+                    keys.join(", ")
+                ),
+            ));
+        };
+        if !range.contains(value) {
+            return Err(DefError::value(
+                key.clone(),
+                format!(
+                    "{key} {value} is out of range; expected {} to {}",
+                    range.start(),
+                    range.end()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// An item a combatant names that the ruleset's equipment lacks: the error
+/// points at the name and lists what there is.
+pub fn unknown_item<'a>(
+    ruleset: &str,
+    kind: &str,
+    id: &str,
+    known: impl Iterator<Item = &'a String>,
+) -> DefError {
+    let known: Vec<&str> = known.map(String::as_str).collect();
+    DefError::value(
+        id,
+        format!(
+            "{ruleset} has no {kind} `{id}`; expected one of {}",
+            crate::data::error::quoted_list(&known)
+        ),
+    )
+}
+
+/// An archetype the ruleset's bestiary lacks: the error points at it.
+pub fn unknown_archetype<'a>(
+    ruleset: &str,
+    id: &str,
+    known: impl Iterator<Item = &'a String>,
+) -> DefError {
+    let known: Vec<&str> = known.map(String::as_str).collect();
+    DefError::field(
+        "archetype",
+        format!(
+            "{ruleset} has no archetype `{id}`; expected one of {}",
+            crate::data::error::quoted_list(&known)
+        ),
+    )
 }

@@ -182,3 +182,6 @@ mod layering {
         );
     }
 }
+
+#[cfg(test)]
+mod validation_tests;

@@ -144,7 +144,7 @@ pub fn set<S: RulesetSettings>(settings: &mut S, key: &str, value: &str) -> Resu
 pub fn load<S: RulesetSettings>(path: &Path) -> Result<S, DataError> {
     let settings: S = load_ron(path)?;
     if let Err(e) = settings.check_ranges() {
-        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let text = crate::data::error::read_capped(path).unwrap_or_default();
         let value = fields(&settings)
             .get(e.key)
             .map(|v| v.to_string())

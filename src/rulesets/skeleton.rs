@@ -14,9 +14,9 @@ use crate::rules::battle::{
 };
 use crate::rules::command::{Command, Illegal, resolve_with};
 use crate::rules::components::Cid;
-use crate::rules::error::DataError;
+use crate::rules::error::{DataError, DefError};
 use crate::rules::event::BattleEvent;
-use crate::rules::level::CombatantDef;
+use crate::rules::level::{CombatantDef, Level};
 use crate::rulesets::settings::{self, RulesetSettings};
 
 /// A ruleset: its types and its rules.
@@ -35,10 +35,22 @@ pub trait Ruleset: 'static {
     fn load(dir: &Path) -> Result<Self::Data, DataError>;
     /// The settings the data folder gives.
     fn settings(data: &Self::Data) -> &Self::Settings;
-    /// Does the bestiary define this archetype?
-    fn defines(data: &Self::Data, archetype: &str) -> bool;
+    /// Can the ruleset play this combatant as the level defines it: a known
+    /// archetype, stats it has and in range, gear its equipment lists, a
+    /// start it can fight from? (Reads only.)
+    fn check_combatant(data: &Self::Data, def: &CombatantDef) -> Result<(), DefError>;
+    /// How many riders this combatant carries as a mount or vehicle (0: it
+    /// is none).
+    fn carries(_data: &Self::Data, _def: &CombatantDef) -> u8 {
+        0
+    }
+    /// What the ruleset needs of the level as a whole, beyond each
+    /// combatant (zones: a map divided into zones).
+    fn check_level(_data: &Self::Data, _level: &Level) -> Result<(), DataError> {
+        Ok(())
+    }
     /// Give a freshly spawned combatant the ruleset's components.
-    fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), String>;
+    fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), DefError>;
 
     /// Is this command legal for this actor now? (Reads only.)
     fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal>;
@@ -102,7 +114,7 @@ pub fn hooks<R: Ruleset>() -> RulesetHooks {
         decide: R::decide,
         load: load::<R>,
         check_data: |dir| R::load(dir).map(|_| ()),
-        defines: defines::<R>,
+        validate: validate::<R>,
         equip: R::equip,
         reset: reset::<R>,
         configure: configure::<R>,
@@ -122,10 +134,47 @@ fn load<R: Ruleset>(world: &mut World, dir: &Path) -> Result<(), DataError> {
     Ok(())
 }
 
-fn defines<R: Ruleset>(world: &World, archetype: &str) -> bool {
-    world
-        .get_resource::<R::Data>()
-        .is_some_and(|d| R::defines(d, archetype))
+/// Can `level` be played under the ruleset: each combatant, the riders'
+/// mounts, the level as a whole. Errors point into the level's file.
+fn validate<R: Ruleset>(world: &World, level: &Level) -> Result<(), DataError> {
+    let Some(data) = world.get_resource::<R::Data>() else {
+        return Err(level.error_at_field(
+            "default_ruleset",
+            format!("the {} data is not loaded", R::ID),
+        ));
+    };
+    for (i, c) in level.combatants.iter().enumerate() {
+        R::check_combatant(data, c).map_err(|e| level.error_at_combatant(i, &e))?;
+    }
+    for (i, c) in level.combatants.iter().enumerate() {
+        let Some(mount) = &c.riding else { continue };
+        // The loader has checked that the name is a combatant's.
+        let Some(m) = level
+            .combatants
+            .iter()
+            .find(|o| o.name.as_deref() == Some(mount.as_str()))
+        else {
+            continue;
+        };
+        let carries = R::carries(data, m);
+        let aboard = level
+            .combatants
+            .iter()
+            .filter(|o| o.riding.as_deref() == Some(mount.as_str()))
+            .count();
+        let problem = if carries == 0 {
+            format!(
+                "rides `{mount}`, which carries nobody under {}; expected a mount or vehicle (or no `riding`)",
+                R::ID
+            )
+        } else if aboard > usize::from(carries) {
+            format!("{aboard} ride `{mount}`, which carries {carries} at most")
+        } else {
+            continue;
+        };
+        return Err(level.error_at_combatant(i, &DefError::field("riding", problem)));
+    }
+    R::check_level(data, level)
 }
 
 fn reset<R: Ruleset>(world: &mut World) {

@@ -13,9 +13,11 @@ use crate::rules::components::{
     FireMode, Health, Loadout, OwnGear, ReloadCost, Size, Weapon, WeaponKind,
 };
 use crate::rules::dice::DiceExpr;
-use crate::rules::error::DataError;
+use crate::rules::error::{DataError, DefError};
 use crate::rules::level::CombatantDef;
-use crate::rulesets::data::{Files, archetype_gear, load};
+use crate::rulesets::data::{
+    Files, StatRange, archetype_gear, check_stat_overrides, load, unknown_archetype, unknown_item,
+};
 use crate::rulesets::ud10::weapon::Ud10Weapon;
 
 use super::armor::{Armor, BodyZone, Protection, Shield};
@@ -256,22 +258,17 @@ impl Ud10Data {
 
     /// Build the UD10 components of a combatant from its archetype and the
     /// level's overrides.
-    pub fn equip(&self, def: &CombatantDef) -> Result<Ud10Bundle, String> {
+    pub fn equip(&self, def: &CombatantDef) -> Result<Ud10Bundle, DefError> {
         let a = self
             .bestiary
             .archetypes
             .get(&def.archetype)
-            .ok_or_else(|| format!("ud10 has no archetype `{}`", def.archetype))?;
+            .ok_or_else(|| {
+                unknown_archetype("ud10", &def.archetype, self.bestiary.archetypes.keys())
+            })?;
         let o = &def.overrides;
+        check_stat_overrides("ud10", &o.stats, &STATS)?;
         let stat = |key: &str, v: i32| o.stats.get(key).copied().unwrap_or(v);
-        for key in o.stats.keys() {
-            if !STAT_KEYS.contains(&key.as_str()) {
-                return Err(format!(
-                    "ud10 has no stat `{key}`; expected one of {}",
-                    STAT_KEYS.join(", ")
-                ));
-            }
-        }
         let stats = Ud10Stats {
             str: stat("STR", a.str),
             dex: stat("DEX", a.dex),
@@ -285,18 +282,39 @@ impl Ud10Data {
         let weapon_ids = o.weapons.clone().unwrap_or_else(|| a.weapons.clone());
         let weapons = weapon_ids
             .iter()
-            .map(|w| self.weapon(w))
+            .map(|w| {
+                self.weapon(w)
+                    .map_err(|_| unknown_item("ud10", "weapon", w, self.equipment.weapons.keys()))
+            })
             .collect::<Result<Vec<_>, _>>()?;
+        // Fray decides (docs/rulesets/ud10.md, "Weapons"): every UD10
+        // attack is made with a weapon, so a combatant without one could
+        // only wait.
+        if weapons.is_empty() {
+            return Err(DefError::field(
+                "weapons",
+                "carries no weapon; expected at least one (every ud10 attack is made with a weapon)",
+            ));
+        }
         let armor_ids = o.armor.clone().unwrap_or_else(|| a.armor.clone());
-        let armor = self.armor(&armor_ids)?;
+        if let Some(id) = armor_ids
+            .iter()
+            .find(|id| !self.equipment.armor.contains_key(*id))
+        {
+            return Err(unknown_item(
+                "ud10",
+                "armor",
+                id,
+                self.equipment.armor.keys(),
+            ));
+        }
+        let armor = self.armor(&armor_ids).map_err(DefError::entry)?;
         let shield_id = o.shield.clone().unwrap_or_else(|| a.shield.clone());
         let shield = match shield_id {
             Some(id) => {
-                let s = self
-                    .equipment
-                    .shields
-                    .get(&id)
-                    .ok_or_else(|| format!("ud10 has no shield `{id}`"))?;
+                let s = self.equipment.shields.get(&id).ok_or_else(|| {
+                    unknown_item("ud10", "shield", &id, self.equipment.shields.keys())
+                })?;
                 Some(Shield {
                     name: s.name.clone(),
                     defense: s.defense,
@@ -325,9 +343,20 @@ impl Ud10Data {
     }
 }
 
-/// The stat names a level may override for UD10.
-pub const STAT_KEYS: [&str; 10] = [
-    "STR", "DEX", "CON", "HP", "EP", "INI", "MELEE", "RANGED", "PARRY", "DODGE",
+/// The stats a level may set for a UD10 combatant, and Fray's ranges for
+/// them (docs/rulesets/ud10.md, "Ranges"): attributes -5 to 20, skills 0 to
+/// 30, HP and EP 1 to 999 (a combatant starts able to fight).
+pub const STATS: [StatRange; 10] = [
+    ("STR", -5..=20),
+    ("DEX", -5..=20),
+    ("CON", -5..=20),
+    ("HP", 1..=999),
+    ("EP", 1..=999),
+    ("INI", 0..=30),
+    ("MELEE", 0..=30),
+    ("RANGED", 0..=30),
+    ("PARRY", 0..=30),
+    ("DODGE", 0..=30),
 ];
 
 /// The UD10 components of one combatant.

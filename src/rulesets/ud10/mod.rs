@@ -34,7 +34,7 @@ use bevy::prelude::*;
 use crate::rules::battle::{Offers, Preview, RulesetId};
 use crate::rules::command::{Command, Illegal};
 use crate::rules::components::Cid;
-use crate::rules::error::DataError;
+use crate::rules::error::{DataError, DefError};
 use crate::rules::event::BattleEvent;
 use crate::rules::level::CombatantDef;
 use crate::rulesets::skeleton::{self, Ruleset};
@@ -66,10 +66,10 @@ impl Ruleset for Ud10 {
     fn settings(data: &Ud10Data) -> &Ud10Settings {
         &data.settings
     }
-    fn defines(data: &Ud10Data, archetype: &str) -> bool {
-        data.bestiary.archetypes.contains_key(archetype)
+    fn check_combatant(data: &Ud10Data, def: &CombatantDef) -> Result<(), DefError> {
+        data.equip(def).map(|_| ())
     }
-    fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), String> {
+    fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), DefError> {
         equip(world, entity, def)
     }
     fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
@@ -106,10 +106,10 @@ pub fn plugin(app: &mut App) {
     skeleton::plugin::<Ud10>(app);
 }
 
-fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), String> {
+fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), DefError> {
     let data = world
         .get_resource::<Ud10Data>()
-        .ok_or("ud10 data is not loaded")?;
+        .ok_or_else(|| DefError::entry("ud10 data is not loaded"))?;
     let b = data.equip(def)?;
     let mut e = world.entity_mut(entity);
     e.insert((

@@ -12,9 +12,11 @@ use crate::rules::components::{
     FireMode, Health, Loadout, OwnGear, ReloadCost, Size, Steed, Weapon, WeaponKind,
 };
 use crate::rules::dice::DiceExpr;
-use crate::rules::error::DataError;
+use crate::rules::error::{DataError, DefError};
 use crate::rules::level::CombatantDef;
-use crate::rulesets::data::{Files, archetype_gear, load};
+use crate::rulesets::data::{
+    Files, StatRange, archetype_gear, check_stat_overrides, load, unknown_archetype, unknown_item,
+};
 use crate::rulesets::zones::weapon::{ZonesGear, ZonesWeapon};
 
 use super::settings::ZonesSettings;
@@ -189,8 +191,16 @@ pub fn impaired() -> DiceExpr {
     DiceExpr::parse("d4").unwrap_or_else(|_| DiceExpr::flat(1))
 }
 
-/// The stat names a level may override for zones.
-pub const STAT_KEYS: [&str; 5] = ["STR", "AGI", "WIT", "HEALTH", "ARMOUR"];
+/// The stats a level may set for a zones character, and Fray's ranges for
+/// them (docs/rulesets/zones.md, "Ranges"): attributes 1 to 20 (a save is a
+/// d20 under them), health 1 to 999, armour 0 to 30.
+pub const STATS: [StatRange; 5] = [
+    ("STR", 1..=20),
+    ("AGI", 1..=20),
+    ("WIT", 1..=20),
+    ("HEALTH", 1..=999),
+    ("ARMOUR", 0..=30),
+];
 
 /// The zones components of one combatant.
 pub struct ZonesBundle {
@@ -233,7 +243,7 @@ impl ZonesData {
         armour: Vec<String>,
         shield: Option<String>,
         damaged: &[String],
-    ) -> Result<Vec<Piece>, String> {
+    ) -> Result<Vec<Piece>, DefError> {
         let worn = armour
             .into_iter()
             .map(|id| (id, false))
@@ -247,7 +257,7 @@ impl ZonesData {
             };
             let p = table
                 .get(&id)
-                .ok_or_else(|| format!("zones has no {what} `{id}`"))?;
+                .ok_or_else(|| unknown_item("zones", what, &id, table.keys()))?;
             pieces.push(Piece {
                 damaged: damaged.contains(&id),
                 id,
@@ -260,26 +270,24 @@ impl ZonesData {
     }
 
     /// Build a combatant from its archetype and the level's overrides.
-    pub fn equip(&self, def: &CombatantDef) -> Result<ZonesBundle, String> {
+    pub fn equip(&self, def: &CombatantDef) -> Result<ZonesBundle, DefError> {
         let a = self
             .bestiary
             .archetypes
             .get(&def.archetype)
-            .ok_or_else(|| format!("zones has no archetype `{}`", def.archetype))?;
+            .ok_or_else(|| {
+                unknown_archetype("zones", &def.archetype, self.bestiary.archetypes.keys())
+            })?;
         let o = &def.overrides;
-        for key in o.stats.keys() {
-            if !STAT_KEYS.contains(&key.as_str()) {
-                return Err(format!(
-                    "zones has no stat `{key}`; expected one of {}",
-                    STAT_KEYS.join(", ")
-                ));
-            }
-        }
+        check_stat_overrides("zones", &o.stats, &STATS)?;
         let stat = |key: &str, v: i32| o.stats.get(key).copied().unwrap_or(v);
         let weapon_ids = o.weapons.clone().unwrap_or_else(|| a.weapons.clone());
         let mut weapons = weapon_ids
             .iter()
-            .map(|w| self.weapon(w))
+            .map(|w| {
+                self.weapon(w)
+                    .map_err(|_| unknown_item("zones", "weapon", w, self.equipment.weapons.keys()))
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let shield = o.shield.clone().unwrap_or_else(|| a.shield.clone());
         let armour_ids = o.armor.clone().unwrap_or_else(|| a.armour.clone());
@@ -294,8 +302,9 @@ impl ZonesData {
                     z.damaged = true;
                 }
             } else if !pieces.iter().any(|p| p.id == *id) {
-                return Err(format!(
-                    "`damaged` names `{id}`, which the character does not carry"
+                return Err(DefError::value(
+                    id.clone(),
+                    format!("`damaged` names `{id}`, which the character does not carry"),
                 ));
             }
         }

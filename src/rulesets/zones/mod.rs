@@ -43,9 +43,9 @@ use bevy::prelude::*;
 use crate::rules::battle::{Offers, Preview, RulesetId};
 use crate::rules::command::{Command, Illegal};
 use crate::rules::components::Cid;
-use crate::rules::error::DataError;
+use crate::rules::error::{DataError, DefError};
 use crate::rules::event::BattleEvent;
-use crate::rules::level::CombatantDef;
+use crate::rules::level::{CombatantDef, Level};
 use crate::rulesets::skeleton::{self, Ruleset};
 
 use data::ZonesData;
@@ -74,10 +74,27 @@ impl Ruleset for Zones {
     fn settings(data: &ZonesData) -> &ZonesSettings {
         &data.settings
     }
-    fn defines(data: &ZonesData, archetype: &str) -> bool {
-        data.bestiary.archetypes.contains_key(archetype)
+    fn check_combatant(data: &ZonesData, def: &CombatantDef) -> Result<(), DefError> {
+        data.equip(def).map(|_| ())
     }
-    fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), String> {
+    fn carries(data: &ZonesData, def: &CombatantDef) -> u8 {
+        data.bestiary
+            .archetypes
+            .get(&def.archetype)
+            .map_or(0, |a| a.carries)
+    }
+    fn check_level(_data: &ZonesData, level: &Level) -> Result<(), DataError> {
+        // §Movement: distances are counted in zones; a map without them
+        // leaves nobody a place to move to or a range to shoot across.
+        if level.map.zones().is_empty() {
+            return Err(level.error_at_field(
+                "map",
+                "zones plays on a map divided into zones, and this one has none; expected zone_legend and zone_rows",
+            ));
+        }
+        Ok(())
+    }
+    fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), DefError> {
         equip(world, entity, def)
     }
     fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
@@ -120,10 +137,10 @@ pub fn plugin(app: &mut App) {
     skeleton::plugin::<Zones>(app);
 }
 
-fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), String> {
+fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), DefError> {
     let data = world
         .get_resource::<ZonesData>()
-        .ok_or("zones data is not loaded")?;
+        .ok_or_else(|| DefError::entry("zones data is not loaded"))?;
     let b = data.equip(def)?;
     let mut e = world.entity_mut(entity);
     e.insert((b.stats, b.size, b.health, b.loadout));

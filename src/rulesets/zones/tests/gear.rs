@@ -140,7 +140,11 @@ fn damaged_gear_must_be_carried() {
             r#"(archetype: "swordsman", faction: "bandits", at: (0, 0), name: "B", overrides: (damaged: ["sword", "light", "shield"]))"#,
         ],
     );
-    let err = data.equip(&l.combatants[0]).err().unwrap_or_default();
+    let err = data
+        .equip(&l.combatants[0])
+        .err()
+        .map(|e| e.message)
+        .unwrap_or_default();
     assert!(err.contains("`damaged` names `bow`"), "{err}");
     let b = data
         .equip(&l.combatants[1])
