@@ -14,6 +14,31 @@ use crate::rules::engine::{
 use crate::rules::level::Level;
 use crate::sim::{SimConfig, simulate};
 
+/// Write to standard output. When the reader has gone (`fray log … | head`),
+/// `fray` ends at once, silently and with success: nothing it could still
+/// print would be read.
+fn out(args: std::fmt::Arguments) {
+    use std::io::Write;
+    let mut so = std::io::stdout().lock();
+    if let Err(e) = so.write_fmt(args).and_then(|()| so.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("fray: cannot write the output: {e}");
+        std::process::exit(1);
+    }
+}
+
+/// `println!` through [`out`].
+macro_rules! say {
+    ($($t:tt)*) => { out(format_args!("{}\n", format_args!($($t)*))) };
+}
+
+/// `print!` through [`out`].
+macro_rules! say_raw {
+    ($($t:tt)*) => { out(format_args!($($t)*)) };
+}
+
 #[derive(Parser, Debug)]
 #[command(
     name = "fray",
@@ -330,6 +355,12 @@ fn cmd_simulate(
     settings: &[String],
     control: &[String],
 ) -> Result<(), String> {
+    if battles == 0 {
+        return Err("--battles expects at least 1 battle, not 0".into());
+    }
+    if threads == Some(0) {
+        return Err("--threads expects at least 1 thread, not 0".into());
+    }
     let level = load(level_path)?;
     let control = parse_control(control)?;
     if let Controls::PerFaction(v) = &control
@@ -360,12 +391,12 @@ fn cmd_simulate(
     };
     let report = simulate(&cfg)?;
     if json {
-        println!(
+        say!(
             "{}",
             serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
         );
     } else {
-        print!("{}", report.text());
+        say_raw!("{}", report.text());
     }
     Ok(())
 }
@@ -404,12 +435,12 @@ fn cmd_log(
     }
     if json {
         for e in engine.events() {
-            println!("{}", serde_json::to_string(e).map_err(|e| e.to_string())?);
+            say!("{}", serde_json::to_string(e).map_err(|e| e.to_string())?);
         }
     } else {
-        print!("{}", engine.log_text());
+        say_raw!("{}", engine.log_text());
         if scripted > 0 {
-            println!(
+            say!(
                 "({} of {} scripted dice used)",
                 scripted - dice_state.script_left(),
                 scripted
@@ -450,12 +481,12 @@ fn cmd_check(paths: &[PathBuf]) -> Result<(), String> {
     let mut report = |path: &Path, r: Result<String, String>| match r {
         Ok(note) => {
             checked += 1;
-            println!("ok    {}{}", path.display(), note);
+            say!("ok    {}{}", path.display(), note);
         }
         Err(e) => {
             checked += 1;
             failures += 1;
-            println!("ERROR {e}");
+            say!("ERROR {e}");
         }
     };
     for p in paths {

@@ -11,6 +11,7 @@ use serde::Serialize;
 use crate::rules::battle::{Factions, RulesetId};
 use crate::rules::components::{Conditions, FactionId};
 use crate::rules::engine::{Controls, Engine, StartOptions, Stop};
+use crate::rules::event::EndReason;
 use crate::rules::level::Level;
 
 /// What to simulate.
@@ -35,6 +36,21 @@ pub struct BattleResult {
     pub rounds: u32,
     /// Combatants out of the fight at the end, per faction.
     pub casualties: Vec<u32>,
+    pub end: End,
+}
+
+/// How a battle ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// A faction won.
+    Won,
+    /// Nobody left standing on any side: a real draw.
+    Draw,
+    /// The level's `max_rounds` passed with nobody winning: a stalemate.
+    RoundLimit,
+    /// The battle did not end within [`MAX_STEPS`] steps: a stalemate too,
+    /// and a sign that some AI could not finish its turns.
+    StepLimit,
 }
 
 /// A faction's share of the results.
@@ -55,11 +71,21 @@ pub struct FactionStats {
 #[derive(Clone, Debug, Serialize)]
 pub struct SimReport {
     pub level: String,
+    /// The level's file.
+    pub level_file: String,
     pub ruleset: String,
     pub battles: u64,
     pub seed: u64,
     pub factions: Vec<FactionStats>,
+    /// Battles nobody won because nobody was left standing.
     pub draws: u64,
+    /// Battles nobody won in time: ended by the level's round limit or the
+    /// step limit, counted apart from real draws.
+    pub stalemates: u64,
+    pub round_limit: u64,
+    pub step_limit: u64,
+    /// The seed of the first stalemate, to look at with `fray log`.
+    pub stalemate_seed: Option<u64>,
     pub mean_rounds: f64,
     pub threads: usize,
     pub seconds: f64,
@@ -131,10 +157,17 @@ pub fn run_one(
         ),
         |o| (o.winner, o.rounds),
     );
+    let end = match (stop, engine.outcome()) {
+        (Stop::StepLimit, _) | (_, None) => End::StepLimit,
+        (_, Some(o)) if o.winner.is_some() => End::Won,
+        (_, Some(o)) if matches!(o.reason, EndReason::RoundLimit { .. }) => End::RoundLimit,
+        _ => End::Draw,
+    };
     Ok(BattleResult {
         winner,
         rounds,
         casualties,
+        end,
     })
 }
 
@@ -245,15 +278,29 @@ fn summarise(
             }
         })
         .collect();
-    let draws = all.iter().filter(|(_, r)| r.winner.is_none()).count() as u64;
+    let count = |end: End| all.iter().filter(|(_, r)| r.end == end).count() as u64;
+    let (draws, round_limit, step_limit) = (
+        count(End::Draw),
+        count(End::RoundLimit),
+        count(End::StepLimit),
+    );
+    let stalemate_seed = all
+        .iter()
+        .find(|(_, r)| matches!(r.end, End::RoundLimit | End::StepLimit))
+        .map(|(i, _)| battle_seed(cfg.seed, *i));
     let rounds: u64 = all.iter().map(|(_, r)| r.rounds as u64).sum();
     SimReport {
         level: cfg.level.name.clone(),
+        level_file: cfg.level.source.display().to_string(),
         ruleset: cfg.ruleset.id().to_string(),
         battles: n,
         seed: cfg.seed,
         factions,
         draws,
+        stalemates: round_limit + step_limit,
+        round_limit,
+        step_limit,
+        stalemate_seed,
         mean_rounds: if n > 0 { rounds as f64 / n as f64 } else { 0.0 },
         threads,
         seconds,
@@ -283,15 +330,29 @@ impl SimReport {
                 f.combatants
             ));
         }
-        let draw_rate = if self.battles > 0 {
-            100.0 * self.draws as f64 / self.battles as f64
-        } else {
-            0.0
+        let rate = |k: u64| {
+            if self.battles > 0 {
+                100.0 * k as f64 / self.battles as f64
+            } else {
+                0.0
+            }
         };
         s.push_str(&format!(
             "  draws {:.1}%   mean rounds {:.2}\n",
-            draw_rate, self.mean_rounds
+            rate(self.draws),
+            self.mean_rounds
         ));
+        if let Some(seed) = self.stalemate_seed {
+            s.push_str(&format!(
+                "  stalemates {:.1}%: {} at the round limit, {} at the step limit; \
+                 look at one: fray log {} --ruleset {} --seed {seed}\n",
+                rate(self.stalemates),
+                self.round_limit,
+                self.step_limit,
+                self.level_file,
+                self.ruleset
+            ));
+        }
         s.push_str(&format!(
             "  {:.2} s on {} thread{}: {:.0} battles/s\n",
             self.seconds,

@@ -177,7 +177,11 @@ fn simulate_reports_rates_and_does_not_depend_on_threads() {
         .iter()
         .map(|f| f["wins"].as_u64().expect("wins"))
         .sum();
-    assert_eq!(wins + one["draws"].as_u64().expect("draws"), 40);
+    let stalemates = one["stalemates"].as_u64().expect("stalemates");
+    assert_eq!(
+        wins + one["draws"].as_u64().expect("draws") + stalemates,
+        40
+    );
     let f0 = &one["factions"][0];
     let rate = f0["win_rate"].as_f64().expect("rate");
     assert!(f0["win_rate_low"].as_f64().expect("low") <= rate);
@@ -195,4 +199,127 @@ fn simulate_refuses_unknown_rulesets_and_settings() {
     let o = fray(&["simulate", "levels/mirror_duel.ron", "--set", "armour=off"]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("ud10 has no setting `armour`"));
+}
+
+/// `fray log LEVEL | head`: the reader goes away early; fray ends quietly
+/// and with success.
+#[test]
+fn a_closed_pipe_ends_fray_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fray"))
+        .args(["log", "levels/courtyard.ron", "--seed", "3"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("fray runs");
+    // The reader is gone before fray writes a line (it takes a moment to
+    // load the rules), so its first write meets the closed pipe.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("fray ends");
+    assert!(out.status.success(), "{:?} {}", out.status, stderr(&out));
+    assert_eq!(stderr(&out), "");
+}
+
+#[test]
+fn zero_battles_or_threads_are_refused_in_one_line() {
+    for (args, why) in [
+        (
+            ["--battles", "0"],
+            "fray: --battles expects at least 1 battle, not 0\n",
+        ),
+        (
+            ["--threads", "0"],
+            "fray: --threads expects at least 1 thread, not 0\n",
+        ),
+    ] {
+        let mut all = vec!["simulate", "levels/open_field.ron"];
+        all.extend(args);
+        let o = fray(&all);
+        assert!(!o.status.success());
+        assert_eq!(stderr(&o), why);
+    }
+}
+
+/// `check`, `simulate` and `log` give one answer: a level made for zones
+/// is refused under ud10 by all three, at the line of its `rulesets`.
+#[test]
+fn the_entry_points_agree_on_what_a_level_plays_under() {
+    let why = "levels/wyrm_lair.ron:2:15: the level is made for zones only, not ud10";
+    let o = fray(&[
+        "simulate",
+        "levels/wyrm_lair.ron",
+        "--ruleset",
+        "ud10",
+        "--battles",
+        "2",
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains(why), "{}", stderr(&o));
+    let o = fray(&[
+        "log",
+        "levels/wyrm_lair.ron",
+        "--seed",
+        "1",
+        "--ruleset",
+        "ud10",
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains(why), "{}", stderr(&o));
+    let o = fray(&["check", "levels/wyrm_lair.ron"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("plays under zones)"), "{}", stdout(&o));
+}
+
+/// Two sides a wall apart can never meet: every battle ends at the round
+/// limit, and simulate says so (not "draws") with a seed to look at.
+#[test]
+fn simulate_counts_stalemates_apart_from_draws() {
+    let dir = std::env::temp_dir().join(format!("fray-cli-stalemate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let level = dir.join("walled.ron");
+    std::fs::write(
+        &level,
+        r##"Level(
+    name: "Walled",
+    default_ruleset: "ud10",
+    map: (
+        legend: { '.': Open, '#': Wall },
+        rows: [ "..#..", "..#..", "..#.." ],
+    ),
+    factions: [
+        (id: "red", name: "Red", colour: "#c0392b", control: Ai),
+        (id: "blue", name: "Blue", colour: "#2e86de", control: Ai),
+    ],
+    combatants: [
+        (archetype: "swordsman", faction: "red", at: (0, 1)),
+        (archetype: "swordsman", faction: "blue", at: (4, 1)),
+    ],
+    victory: LastStanding,
+    max_rounds: 5,
+)
+"##,
+    )
+    .expect("level written");
+    let path = level.to_string_lossy().to_string();
+    let o = fray(&["simulate", &path, "--battles", "4", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(r["draws"], 0);
+    assert_eq!(r["stalemates"], 4);
+    assert_eq!(r["round_limit"], 4);
+    assert_eq!(r["step_limit"], 0);
+    let seed = r["stalemate_seed"].as_u64().expect("a seed to look at");
+    let o = fray(&["simulate", &path, "--battles", "4"]);
+    let text = stdout(&o);
+    assert!(
+        text.contains(&format!(
+            "stalemates 100.0%: 4 at the round limit, 0 at the step limit; look at one: fray log {path} --ruleset ud10 --seed {seed}"
+        )),
+        "{text}"
+    );
+    // The seed given replays a battle that ends at the round limit.
+    let o = fray(&["log", &path, "--seed", &seed.to_string()]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("round limit"), "{}", stdout(&o));
+    let _ = std::fs::remove_dir_all(&dir);
 }
