@@ -175,13 +175,16 @@ pub fn run_one(
 pub fn simulate(cfg: &SimConfig) -> Result<SimReport, String> {
     let threads = cfg.threads.max(1).min(cfg.battles.max(1) as usize);
     let started = Instant::now();
-    let bar = if cfg.progress && cfg.battles >= 200 {
+    // On a terminal every batch shows its progress, ticking even while
+    // one long battle is under way.
+    let bar = if cfg.progress {
         let b = indicatif::ProgressBar::new(cfg.battles);
         if let Ok(style) = indicatif::ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} battles ({per_sec}, eta {eta})",
+            "{bar:40} {pos}/{len} battles ({per_sec}, {elapsed} so far, eta {eta})",
         ) {
             b.set_style(style);
         }
+        b.enable_steady_tick(std::time::Duration::from_millis(250));
         Some(b)
     } else {
         None

@@ -1346,7 +1346,7 @@ mod tests {
         assert_eq!(m, "expected victory rounds of at least 1 but found 0");
         let (l, c, m) = error_at(&variant("max_rounds: 60", "max_rounds: 0"));
         assert_eq!((l, c), (25, 17));
-        assert_eq!(m, "expected max_rounds from 1 to 1000 but found 0");
+        assert_eq!(m, "expected max_rounds from 1 to 200 but found 0");
         // A victory that needs more rounds than the battle may last.
         let (l, c, m) = error_at(&variant("rounds: 2", "rounds: 61"));
         assert_eq!((l, c), (24, 61));
@@ -1421,7 +1421,7 @@ mod tests {
             &crowd,
         ));
         assert_eq!((l, c), (20, 17));
-        assert_eq!(m, "65 combatants; expected at most 64");
+        assert_eq!(m, "101 combatants; expected at most 100");
         // A file is read up to the cap, not whole.
         if Path::new("/dev/zero").exists() {
             let e = load_level(Path::new("/dev/zero")).unwrap_err();

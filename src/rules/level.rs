@@ -240,9 +240,11 @@ pub const DEFAULT_MAX_ROUNDS: u32 = 100;
 /// at most 21). Within the limits one battle runs in bounded time and
 /// memory (README, "Limits").
 pub const MAX_MAP_SIDE: usize = 64;
-/// The most combatants a level may field, all factions together.
-pub const MAX_COMBATANTS: usize = 64;
+/// The most combatants a level may field, all factions together (the
+/// game's stress level, `tests/data/stress_64x64.ron`, has 100).
+pub const MAX_COMBATANTS: usize = 100;
 /// The most factions a level may have.
 pub const MAX_FACTIONS: usize = 8;
-/// The most rounds a battle may last (`max_rounds`, victory rounds).
-pub const MAX_ROUNDS: u32 = 1000;
+/// The most rounds a battle may last (`max_rounds`, victory rounds): twice
+/// the default, and far beyond any fight the texts describe.
+pub const MAX_ROUNDS: u32 = 200;
