@@ -323,3 +323,62 @@ fn simulate_counts_stalemates_apart_from_draws() {
     assert!(stdout(&o).contains("round limit"), "{}", stdout(&o));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A copy of a shipped ruleset data folder with `from` replaced by `to` in
+/// one of its files.
+fn edited(ruleset: &str, file: &str, from: &str, to: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "fray-cli-range-{}-{ruleset}-{}",
+        std::process::id(),
+        to.len()
+    ));
+    let folder = dir.join("rulesets").join(ruleset);
+    std::fs::create_dir_all(&folder).expect("temp dir");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("assets/rulesets")
+        .join(ruleset);
+    for f in ["equipment.ron", "bestiary.ron", "settings.ron"] {
+        let text = std::fs::read_to_string(src.join(f)).expect("shipped");
+        let text = if f == file {
+            assert!(text.contains(from), "{from}");
+            text.replacen(from, to, 1)
+        } else {
+            text
+        };
+        std::fs::write(folder.join(f), text).expect("write");
+    }
+    folder
+}
+
+#[test]
+fn ruleset_numbers_out_of_range_are_refused_at_their_line() {
+    for (ruleset, file, from, to, want) in [
+        (
+            "ud10",
+            "bestiary.ron",
+            "hp: 12, ep: 12",
+            "hp: 0, ep: 12",
+            "bestiary.ron:8:56: `swordsman` has hp 0; expected 1 to 999",
+        ),
+        (
+            "ud10",
+            "equipment.ron",
+            "range_increment: 15.0",
+            "range_increment: inf",
+            "equipment.ron:20:74: `shortbow` has range_increment inf; expected 0 to 1000",
+        ),
+        (
+            "zones",
+            "bestiary.ron",
+            "str: 12, agi: 11",
+            "str: 12, agi: 2147483647",
+            "bestiary.ron:9:41: `swordsman` has agi 2147483647; expected 1 to 20",
+        ),
+    ] {
+        let dir = edited(ruleset, file, from, to);
+        let o = fray(&["check", dir.to_str().expect("utf-8 path")]);
+        assert!(!o.status.success());
+        assert!(stdout(&o).contains(want), "{}", stdout(&o));
+        let _ = std::fs::remove_dir_all(dir.parent().and_then(Path::parent).expect("temp"));
+    }
+}

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
 
-use crate::data::error::{check_archetype_equipment, load_ron};
+use crate::data::error::{check_archetype_equipment, parse_ron, read_capped};
 use crate::rules::error::{DataError, DefError};
 use crate::rulesets::settings::{self, RulesetSettings};
 
@@ -16,12 +16,95 @@ use crate::rulesets::settings::{self, RulesetSettings};
 pub trait Equipment: DeserializeOwned {
     /// Does it define this item of this kind (`weapon`, `armour`, ...)?
     fn defines(&self, kind: &str, id: &str) -> bool;
+    /// Every number of every item against Fray's range for it.
+    fn ranges(&self, r: &mut Ranges);
 }
 
 /// A ruleset's `bestiary.ron`.
 pub trait Bestiary: DeserializeOwned {
     /// Every archetype with the gear it names: (kind, item id).
     fn gear(&self) -> Vec<(&str, Vec<(&'static str, &str)>)>;
+    /// Every number of every stat block against Fray's range for it.
+    fn ranges(&self, r: &mut Ranges);
+}
+
+/// The first number of a data file found outside Fray's range for it: the
+/// ranges are wide enough for anything the rule texts describe and narrow
+/// enough that no sum of them overflows.
+#[derive(Default)]
+pub struct Ranges {
+    first: Option<(String, &'static str, String)>,
+}
+
+impl Ranges {
+    fn fail(&mut self, entry: &str, field: &'static str, message: String) {
+        if self.first.is_none() {
+            self.first = Some((entry.to_string(), field, message));
+        }
+    }
+    /// A whole number of `entry`'s `field`.
+    pub fn int(
+        &mut self,
+        entry: &str,
+        field: &'static str,
+        value: impl Into<i64>,
+        range: std::ops::RangeInclusive<i64>,
+    ) {
+        let v = value.into();
+        if !range.contains(&v) {
+            self.fail(
+                entry,
+                field,
+                format!(
+                    "`{entry}` has {field} {v}; expected {} to {}",
+                    range.start(),
+                    range.end()
+                ),
+            );
+        }
+    }
+    /// A measure (metres) of `entry`'s `field`: a finite number in range.
+    pub fn real(
+        &mut self,
+        entry: &str,
+        field: &'static str,
+        value: f64,
+        range: std::ops::RangeInclusive<f64>,
+    ) {
+        if !value.is_finite() || !range.contains(&value) {
+            self.fail(
+                entry,
+                field,
+                format!(
+                    "`{entry}` has {field} {value}; expected {} to {}",
+                    range.start(),
+                    range.end()
+                ),
+            );
+        }
+    }
+    /// Something else wrong with `entry`'s `field`.
+    pub fn check(&mut self, ok: bool, entry: &str, field: &'static str, message: String) {
+        if !ok {
+            self.fail(entry, field, message);
+        }
+    }
+    /// The first number out of range in `text` (read from `file`), as an
+    /// error at the field's line and column inside its entry.
+    fn error(self, file: &Path, text: &str) -> Result<(), DataError> {
+        match self.first {
+            None => Ok(()),
+            Some((entry, field, message)) => Err(DataError::new(
+                file,
+                crate::data::error::locate(
+                    text,
+                    Some(&format!("\"{entry}\"")),
+                    &format!("{field}:"),
+                ),
+                message,
+            )),
+        }
+    }
 }
 
 /// An archetype's gear as [`Bestiary::gear`] lists it: its weapons, its
@@ -52,11 +135,19 @@ pub struct Files<E, B, S> {
 pub fn load<E: Equipment, B: Bestiary, S: RulesetSettings>(
     dir: &Path,
 ) -> Result<Files<E, B, S>, DataError> {
-    let equipment: E = load_ron(&dir.join("equipment.ron"))?;
+    let equipment_file = dir.join("equipment.ron");
+    let equipment_text = read_capped(&equipment_file)?;
+    let equipment: E = parse_ron(&equipment_file, &equipment_text)?;
+    let mut r = Ranges::default();
+    equipment.ranges(&mut r);
+    r.error(&equipment_file, &equipment_text)?;
     let bestiary_file = dir.join("bestiary.ron");
-    let bestiary: B = load_ron(&bestiary_file)?;
+    let bestiary_text = read_capped(&bestiary_file)?;
+    let bestiary: B = parse_ron(&bestiary_file, &bestiary_text)?;
+    let mut r = Ranges::default();
+    bestiary.ranges(&mut r);
+    r.error(&bestiary_file, &bestiary_text)?;
     let settings: S = settings::load(&dir.join("settings.ron"))?;
-    let bestiary_text = crate::data::error::read_capped(&bestiary_file).unwrap_or_default();
     for (id, gear) in bestiary.gear() {
         let items: Vec<(&str, &str, bool)> = gear
             .iter()

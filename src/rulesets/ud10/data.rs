@@ -16,7 +16,8 @@ use crate::rules::dice::DiceExpr;
 use crate::rules::error::{DataError, DefError};
 use crate::rules::level::CombatantDef;
 use crate::rulesets::data::{
-    Files, StatRange, archetype_gear, check_stat_overrides, load, unknown_archetype, unknown_item,
+    Files, Ranges, StatRange, archetype_gear, check_stat_overrides, load, unknown_archetype,
+    unknown_item,
 };
 use crate::rulesets::ud10::weapon::Ud10Weapon;
 
@@ -378,6 +379,48 @@ impl crate::rulesets::data::Equipment for Equipment {
             _ => false,
         }
     }
+    /// Fray's ranges (docs/rulesets/ud10.md, "Ranges").
+    fn ranges(&self, r: &mut Ranges) {
+        for (id, w) in &self.weapons {
+            r.int(id, "am", w.am, -10..=10);
+            r.int(id, "reach", w.reach, 1..=5);
+            r.int(id, "hands", w.hands, 1..=2);
+            r.int(id, "penetration", w.penetration, 0..=20);
+            r.int(id, "magazine", w.magazine, 0..=1000);
+            r.int(id, "spare", w.spare.unwrap_or(0), 0..=10_000);
+            r.real(id, "range_increment", w.range_increment, 0.0..=1000.0);
+            r.real(id, "max_range", w.max_range, 0.0..=10_000.0);
+            if w.kind != WeaponKind::Melee {
+                r.check(
+                    w.range_increment > 0.0 && w.max_range >= w.range_increment,
+                    id,
+                    "range_increment",
+                    format!(
+                        "`{id}` is a ranged weapon with range_increment {} and max_range {}; expected an increment above 0 and a max_range at least that",
+                        w.range_increment, w.max_range
+                    ),
+                );
+            }
+            for m in &w.modes {
+                r.int(id, "shots", m.shots, 1..=100);
+                r.int(id, "attack_mod", m.attack_mod, -10..=10);
+            }
+        }
+        for (id, a) in &self.armor {
+            for (field, v) in [
+                ("head", a.rating.head),
+                ("arms", a.rating.arms),
+                ("trunk", a.rating.trunk),
+                ("legs", a.rating.legs),
+                ("buffer", a.buffer),
+            ] {
+                r.int(id, field, v, 0..=30);
+            }
+        }
+        for (id, sh) in &self.shields {
+            r.int(id, "defense", sh.defense, 0..=10);
+        }
+    }
 }
 
 impl crate::rulesets::data::Bestiary for Bestiary {
@@ -389,5 +432,40 @@ impl crate::rulesets::data::Bestiary for Bestiary {
                 (id.as_str(), gear)
             })
             .collect()
+    }
+    /// The same ranges as a level's overrides ([`STATS`]); every archetype
+    /// carries a weapon.
+    fn ranges(&self, r: &mut Ranges) {
+        let range = |key: &str| {
+            STATS
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map_or(0..=0, |(_, r)| i64::from(*r.start())..=i64::from(*r.end()))
+        };
+        for (id, a) in &self.archetypes {
+            let s = &a.skills;
+            for (field, key, v) in [
+                ("str", "STR", Some(a.str)),
+                ("dex", "DEX", Some(a.dex)),
+                ("con", "CON", Some(a.con)),
+                ("hp", "HP", Some(a.hp)),
+                ("ep", "EP", Some(a.ep)),
+                ("initiative", "INI", Some(s.initiative)),
+                ("melee", "MELEE", Some(s.melee)),
+                ("ranged", "RANGED", Some(s.ranged)),
+                ("parry", "PARRY", s.parry),
+                ("dodge", "DODGE", s.dodge),
+            ] {
+                if let Some(v) = v {
+                    r.int(id, field, v, range(key));
+                }
+            }
+            r.check(
+                !a.weapons.is_empty(),
+                id,
+                "weapons",
+                format!("`{id}` carries no weapon; expected at least one (every ud10 attack is made with a weapon)"),
+            );
+        }
     }
 }

@@ -15,7 +15,8 @@ use crate::rules::dice::DiceExpr;
 use crate::rules::error::{DataError, DefError};
 use crate::rules::level::CombatantDef;
 use crate::rulesets::data::{
-    Files, StatRange, archetype_gear, check_stat_overrides, load, unknown_archetype, unknown_item,
+    Files, Ranges, StatRange, archetype_gear, check_stat_overrides, load, unknown_archetype,
+    unknown_item,
 };
 use crate::rulesets::zones::weapon::{ZonesGear, ZonesWeapon};
 
@@ -417,6 +418,17 @@ impl crate::rulesets::data::Equipment for Equipment {
             _ => false,
         }
     }
+    /// Fray's ranges (docs/rulesets/zones.md, "Ranges and maps").
+    fn ranges(&self, r: &mut Ranges) {
+        for (id, w) in &self.weapons {
+            r.int(id, "range", w.range, 0..=20);
+            r.int(id, "hands", w.hands, 0..=2);
+            r.int(id, "ammo", w.ammo.unwrap_or(0), 0..=1000);
+        }
+        for (id, p) in self.armour.iter().chain(&self.shields) {
+            r.int(id, "value", p.value, 0..=30);
+        }
+    }
 }
 
 impl crate::rulesets::data::Bestiary for Bestiary {
@@ -428,5 +440,27 @@ impl crate::rulesets::data::Bestiary for Bestiary {
                 (id.as_str(), gear)
             })
             .collect()
+    }
+    /// The same ranges as a level's overrides ([`STATS`]), and speeds and
+    /// loads that keep a turn's movement finite.
+    fn ranges(&self, r: &mut Ranges) {
+        let range = |key: &str| {
+            STATS
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map_or(0..=0, |(_, r)| i64::from(*r.start())..=i64::from(*r.end()))
+        };
+        for (id, a) in &self.archetypes {
+            for (field, key, v) in [
+                ("str", "STR", a.str),
+                ("agi", "AGI", a.agi),
+                ("wit", "WIT", a.wit),
+                ("health", "HEALTH", a.health),
+            ] {
+                r.int(id, field, v, range(key));
+            }
+            r.int(id, "speed", a.speed, 0..=10);
+            r.int(id, "carries", a.carries, 0..=10);
+        }
     }
 }
