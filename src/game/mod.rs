@@ -138,7 +138,7 @@ pub fn build_app(opts: &GameOptions, display: Display) -> Result<App, String> {
     }
 
     app.insert_resource(ClearColor(Color::srgb(0.11, 0.11, 0.13)));
-    let catalog = Catalog::load(&session::levels_dir());
+    let catalog = Catalog::load(app.world(), &session::levels_dir());
     // A battle straight away (`fray play`), or the title screen.
     if let Some(level_path) = &opts.level {
         let level = crate::data::level::load_level(level_path).map_err(|e| e.to_string())?;

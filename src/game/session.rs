@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use crate::data::level::load_levels;
 use crate::rules::battle::RulesetId;
 use crate::rules::components::Controller;
-use crate::rules::engine::supported_rulesets;
+use crate::rules::engine::{supported_rulesets, validate};
 use crate::rules::level::{Control, Level};
 
 /// The game's screens.
@@ -80,22 +80,27 @@ impl Session {
     ) -> Result<Session, String> {
         let supported = supported_rulesets(world, &level);
         let wanted = ruleset.or_else(|| crate::rulesets::parse(&level.default_ruleset));
+        // Why `wanted` cannot play the level: the one validation's answer,
+        // at the line and column of what it refuses.
+        let refusal = |w: RulesetId| match validate(world, &level, w) {
+            Err(e) => e.to_string(),
+            Ok(()) => format!("{}: the {w} ruleset cannot play this level", path.display()),
+        };
         let ruleset = wanted
             .filter(|r| supported.contains(r))
             .or_else(|| supported.first().copied())
             .ok_or_else(|| {
-                format!(
-                    "{}: no implemented ruleset plays this level",
-                    path.display()
-                )
+                wanted.map(refusal).unwrap_or_else(|| {
+                    format!(
+                        "{}: no implemented ruleset plays this level",
+                        path.display()
+                    )
+                })
             })?;
         if let Some(w) = wanted
             && w != ruleset
         {
-            return Err(format!(
-                "{}: the {w} ruleset cannot play this level",
-                path.display()
-            ));
+            return Err(refusal(w));
         }
         let controls = level
             .factions
@@ -128,11 +133,26 @@ pub struct Catalog {
 }
 
 impl Catalog {
-    pub fn load(dir: &Path) -> Catalog {
+    /// The levels of `dir`, each read and checked as `fray check` does: it
+    /// must play under its default ruleset. A level that does not is listed
+    /// with the reason, at its line and column.
+    pub fn load(world: &World, dir: &Path) -> Catalog {
+        let playable = |level: Level| -> Result<Level, String> {
+            let id = crate::rulesets::parse(&level.default_ruleset).ok_or_else(|| {
+                level
+                    .error_at_field(
+                        "default_ruleset",
+                        format!("unknown ruleset `{}`", level.default_ruleset),
+                    )
+                    .to_string()
+            })?;
+            validate(world, &level, id).map_err(|e| e.to_string())?;
+            Ok(level)
+        };
         Catalog {
             levels: load_levels(dir)
                 .into_iter()
-                .map(|(p, r)| (p, r.map_err(|e| e.to_string())))
+                .map(|(p, r)| (p, r.map_err(|e| e.to_string()).and_then(playable)))
                 .collect(),
         }
     }
@@ -160,4 +180,44 @@ pub fn levels_dir() -> PathBuf {
 
 pub fn plugin(app: &mut App) {
     app.init_resource::<Catalog>();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The setup screen lists a level no ruleset of its plays with the
+    /// reason `fray check` gives, at the same line and column.
+    #[test]
+    fn the_catalog_gives_the_reason_a_level_cannot_play() {
+        let dir = std::env::temp_dir().join(format!("fray-catalog-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let shipped = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/open_field.ron"),
+        )
+        .expect("shipped level");
+        let bad = shipped.replacen("default_ruleset: \"ud10\"", "default_ruleset: \"zones\"", 1);
+        assert_ne!(bad, shipped);
+        let first_archetype = bad.find("archetype: \"").expect("a combatant");
+        let bad = format!(
+            "{}archetype: \"dragon{}",
+            &bad[..first_archetype],
+            &bad[first_archetype + "archetype: \"".len()..]
+        );
+        std::fs::write(dir.join("bad.ron"), &bad).expect("write");
+        std::fs::write(dir.join("good.ron"), &shipped).expect("write");
+        let e = crate::testkit::engine();
+        let c = Catalog::load(e.world(), &dir);
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(c.levels.len(), 2);
+        let why = c.levels[0]
+            .1
+            .as_ref()
+            .expect_err("the bad level is refused");
+        assert!(
+            why.contains("bad.ron:") && why.contains("zones has no archetype `dragon"),
+            "{why}"
+        );
+        assert!(c.levels[1].1.is_ok());
+    }
 }
