@@ -8,6 +8,8 @@
 
 pub mod cli;
 pub mod data;
+#[cfg(test)]
+mod fuzz;
 #[cfg(feature = "gui")]
 pub mod game;
 #[cfg(test)]
