@@ -83,6 +83,19 @@ impl Ranges {
             );
         }
     }
+    /// A damage expression of `entry`: at most 10,000 at its highest (far
+    /// beyond any weapon of the texts, and far from overflowing a sum),
+    /// never below -1,000 at its lowest. Exploding dice are bounded apart.
+    pub fn damage(&mut self, entry: &str, field: &'static str, d: &crate::rules::dice::DiceExpr) {
+        let (lo, hi) = (d.min(None), d.max(None));
+        if hi > 10_000 || lo < -1000 {
+            self.fail(
+                entry,
+                field,
+                format!("`{entry}` has {field} {d} ({lo} to {hi}); expected at most 10000 and at least -1000"),
+            );
+        }
+    }
     /// Something else wrong with `entry`'s `field`.
     pub fn check(&mut self, ok: bool, entry: &str, field: &'static str, message: String) {
         if !ok {

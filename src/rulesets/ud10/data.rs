@@ -382,6 +382,7 @@ impl crate::rulesets::data::Equipment for Equipment {
     /// Fray's ranges (docs/rulesets/ud10.md, "Ranges").
     fn ranges(&self, r: &mut Ranges) {
         for (id, w) in &self.weapons {
+            r.damage(id, "damage", &w.damage);
             r.int(id, "am", w.am, -10..=10);
             r.int(id, "reach", w.reach, 1..=5);
             r.int(id, "hands", w.hands, 1..=2);
@@ -402,6 +403,7 @@ impl crate::rulesets::data::Equipment for Equipment {
                 );
             }
             for m in &w.modes {
+                r.damage(id, "damage", &m.damage);
                 r.int(id, "shots", m.shots, 1..=100);
                 r.int(id, "attack_mod", m.attack_mod, -10..=10);
             }

@@ -421,6 +421,7 @@ impl crate::rulesets::data::Equipment for Equipment {
     /// Fray's ranges (docs/rulesets/zones.md, "Ranges and maps").
     fn ranges(&self, r: &mut Ranges) {
         for (id, w) in &self.weapons {
+            r.damage(id, "damage", &w.damage);
             r.int(id, "range", w.range, 0..=20);
             r.int(id, "hands", w.hands, 0..=2);
             r.int(id, "ammo", w.ammo.unwrap_or(0), 0..=1000);
