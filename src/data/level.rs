@@ -379,6 +379,19 @@ pub fn parse_level(file: &Path, text: &str) -> Result<Level, DataError> {
                     format!("victory names unknown zone `{zone}`; {expected}"),
                 ));
             }
+            // A zone nobody can stand in can never be held.
+            let standable = map
+                .zone_index(zone)
+                .and_then(|i| map.zones().get(i))
+                .is_some_and(|z| z.cells.iter().any(|c| map.terrain(*c).passable()));
+            if !standable {
+                return Err(err(
+                    victory_pos("zone"),
+                    format!(
+                        "victory asks to hold zone `{zone}`, where nobody can stand; expected a zone with a passable cell"
+                    ),
+                ));
+            }
             check_rounds(*rounds)?;
         }
     }
@@ -1340,6 +1353,20 @@ mod tests {
         assert_eq!(
             m,
             "victory names unknown zone `Hill`; expected one of `West field`, `Ford`"
+        );
+        // The ford made of walls: nobody can hold it.
+        let walled = variant("\"...cc...#.\"", "\"...cc...##\"")
+            .replacen("\"..........\"", "\".........#\"", 1)
+            .replacen(
+                "[ \"aaaaabbbbb\", \"aaaaabbbbb\" ]",
+                "[ \"aaaaaaaaab\", \"aaaaaaaaab\" ]",
+                1,
+            );
+        let (l, c, m) = error_at(&walled);
+        assert_eq!((l, c), (24, 45));
+        assert_eq!(
+            m,
+            "victory asks to hold zone `Ford`, where nobody can stand; expected a zone with a passable cell"
         );
         let (l, c, m) = error_at(&variant("rounds: 2", "rounds: 0"));
         assert_eq!((l, c), (24, 61));
