@@ -145,6 +145,25 @@ pub enum Cmd {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
+    /// Battles per second for every level × ruleset, on one thread and on
+    /// all cores; with --vs, another build side by side in the same run.
+    Bench {
+        /// Another build's `fray` to compare with (A = this one, B = that).
+        #[arg(long, value_name = "FRAY")]
+        vs: Option<PathBuf>,
+        /// Battles per run.
+        #[arg(long, default_value_t = 1000)]
+        battles: u64,
+        /// Runs per figure; the median is kept.
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+        /// Only these levels (default: every level in levels/).
+        #[arg(long = "level", value_name = "LEVEL")]
+        levels: Vec<PathBuf>,
+        /// The figures as JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// The default level, found from the working directory or the source tree.
@@ -242,6 +261,13 @@ pub fn run(cli: Cli) -> ExitCode {
             json,
         }) => cmd_log(&level, seed, ruleset.as_deref(), dice, &settings, json),
         Some(Cmd::Check { paths }) => cmd_check(&paths),
+        Some(Cmd::Bench {
+            vs,
+            battles,
+            runs,
+            levels,
+            json,
+        }) => cmd_bench(vs, battles, runs, levels, json),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -397,6 +423,60 @@ fn cmd_simulate(
         );
     } else {
         say_raw!("{}", report.text());
+    }
+    Ok(())
+}
+
+fn cmd_bench(
+    vs: Option<PathBuf>,
+    battles: u64,
+    runs: usize,
+    levels: Vec<PathBuf>,
+    json: bool,
+) -> Result<(), String> {
+    if battles == 0 || runs == 0 {
+        return Err("--battles and --runs expect at least 1".into());
+    }
+    let a = std::env::current_exe().map_err(|e| format!("cannot find this fray: {e}"))?;
+    let levels = if levels.is_empty() {
+        let dir = default_level()
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("levels"));
+        crate::bench::shipped_levels(&dir)
+    } else {
+        levels
+    };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = if cores > 1 { vec![1, cores] } else { vec![1] };
+    let cfg = crate::bench::BenchConfig {
+        a,
+        b: vs,
+        levels,
+        battles,
+        runs,
+        threads,
+    };
+    let rows = crate::bench::bench(&cfg, |r| {
+        if !json {
+            eprintln!(
+                "  {} under {} on {} thread{}: {:.0} battles/s{}",
+                r.level,
+                r.ruleset,
+                r.threads,
+                if r.threads == 1 { "" } else { "s" },
+                r.a,
+                r.ratio.map_or(String::new(), |q| format!(" (A/B {q:.3})"))
+            );
+        }
+    })?;
+    if json {
+        say!(
+            "{}",
+            serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())?
+        );
+    } else {
+        say_raw!("{}", crate::bench::table(&rows));
     }
     Ok(())
 }

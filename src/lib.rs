@@ -4,8 +4,10 @@
 //! - [`rulesets`]: one plugin per ruleset.
 //! - [`data`]: RON levels and data files.
 //! - [`sim`]: batch simulation ("what are my party's odds?").
+//! - [`bench`]: `fray bench`, battles per second side by side.
 //! - [`cli`]: the `fray` command line.
 
+pub mod bench;
 pub mod cli;
 pub mod data;
 #[cfg(test)]

@@ -389,3 +389,53 @@ fn ruleset_numbers_out_of_range_are_refused_at_their_line() {
         let _ = std::fs::remove_dir_all(dir.parent().and_then(Path::parent).expect("temp"));
     }
 }
+
+/// `fray bench` measures every ruleset a level plays under, against another
+/// build when asked (here the same build: A/B near 1).
+#[test]
+fn bench_prints_battles_per_second_side_by_side() {
+    let exe = env!("CARGO_BIN_EXE_fray");
+    let o = fray(&[
+        "bench",
+        "--battles",
+        "20",
+        "--runs",
+        "1",
+        "--level",
+        "levels/mirror_duel.ron",
+        "--vs",
+        exe,
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let rows = rows.as_array().expect("rows");
+    for ruleset in ["ud10", "zones"] {
+        let r = rows
+            .iter()
+            .find(|r| r["ruleset"] == ruleset && r["threads"] == 1)
+            .expect("a one-thread row per ruleset");
+        assert_eq!(r["level"], "Mirror Duel");
+        assert!(r["a"].as_f64().expect("a") > 0.0);
+        assert!(r["b"].as_f64().expect("b") > 0.0);
+        let q = r["ratio"].as_f64().expect("ratio");
+        assert!(q > 0.2 && q < 5.0, "{q}");
+    }
+    let o = fray(&[
+        "bench",
+        "--battles",
+        "20",
+        "--runs",
+        "1",
+        "--level",
+        "levels/wyrm_lair.ron",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.starts_with("| level | ruleset | threads | battles/s |"),
+        "{text}"
+    );
+    assert!(text.contains("| Wyrm's Lair | zones | 1 |"), "{text}");
+    assert!(!text.contains("ud10"), "{text}");
+}
