@@ -182,6 +182,15 @@ pub fn load<E: Equipment, B: Bestiary, S: RulesetSettings>(
 /// character the text describes and narrow enough that no sum overflows.
 pub type StatRange = (&'static str, std::ops::RangeInclusive<i32>);
 
+/// The range of stat `key` in `known`, for the bestiary's stat blocks (an
+/// unknown key allows nothing).
+pub fn stat_range(known: &[StatRange], key: &str) -> std::ops::RangeInclusive<i64> {
+    known
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map_or(0..=-1, |(_, r)| i64::from(*r.start())..=i64::from(*r.end()))
+}
+
 /// Check a combatant's stat overrides: every key one the ruleset knows, every
 /// value in its range. The error points at the key.
 pub fn check_stat_overrides(

@@ -16,8 +16,8 @@ use crate::rules::dice::DiceExpr;
 use crate::rules::error::{DataError, DefError};
 use crate::rules::level::CombatantDef;
 use crate::rulesets::data::{
-    Files, Ranges, StatRange, archetype_gear, check_stat_overrides, load, unknown_archetype,
-    unknown_item,
+    Files, Ranges, StatRange, archetype_gear, check_stat_overrides, load, stat_range,
+    unknown_archetype, unknown_item,
 };
 use crate::rulesets::ud10::weapon::Ud10Weapon;
 
@@ -438,12 +438,7 @@ impl crate::rulesets::data::Bestiary for Bestiary {
     /// The same ranges as a level's overrides ([`STATS`]); every archetype
     /// carries a weapon.
     fn ranges(&self, r: &mut Ranges) {
-        let range = |key: &str| {
-            STATS
-                .iter()
-                .find(|(k, _)| *k == key)
-                .map_or(0..=0, |(_, r)| i64::from(*r.start())..=i64::from(*r.end()))
-        };
+        let range = |key: &str| stat_range(&STATS, key);
         for (id, a) in &self.archetypes {
             let s = &a.skills;
             for (field, key, v) in [
