@@ -183,12 +183,12 @@ pub fn load<E: Equipment, B: Bestiary, S: RulesetSettings>(
 pub type StatRange = (&'static str, std::ops::RangeInclusive<i32>);
 
 /// The range of stat `key` in `known`, for the bestiary's stat blocks (an
-/// unknown key allows nothing).
+/// unknown key allows only 0).
 pub fn stat_range(known: &[StatRange], key: &str) -> std::ops::RangeInclusive<i64> {
     known
         .iter()
         .find(|(k, _)| *k == key)
-        .map_or(0..=-1, |(_, r)| i64::from(*r.start())..=i64::from(*r.end()))
+        .map_or(0..=0, |(_, r)| i64::from(*r.start())..=i64::from(*r.end()))
 }
 
 /// Check a combatant's stat overrides: every key one the ruleset knows, every
