@@ -914,6 +914,21 @@ impl ReachTree {
     }
 
     /// Every reached cell but the start, with its cost, in row order.
+    /// How many steps the path to `c` takes (the length of
+    /// [`ReachTree::path_to`]), without building it.
+    pub fn steps_to(&self, c: Cell) -> Option<usize> {
+        let mut i = self.index(c)?;
+        if self.cost[i] == u32::MAX {
+            return None;
+        }
+        let mut n = 0;
+        while self.parent[i] != u32::MAX {
+            n += 1;
+            i = self.parent[i] as usize;
+        }
+        Some(n)
+    }
+
     pub fn reached(&self) -> impl Iterator<Item = (Cell, u32)> + '_ {
         self.cost.iter().enumerate().filter_map(move |(i, &c)| {
             let cell = Cell::new(i as i32 % self.width, i as i32 / self.width);

@@ -18,7 +18,7 @@ use super::armor::Armor;
 use super::check;
 use super::numbers::{PendingAttack, pipeline, reaction_chance as p_beat};
 use super::query::{Turn, stats, turn};
-use super::reach::{engaged_enemies, reach_paths, remaining_dm, standard_dm};
+use super::reach::{engaged_enemies, reach, reach_paths, remaining_dm, standard_dm};
 use super::settings::Ud10Settings;
 
 /// The AI's command for `actor` now. Always legal; `EndTurn` or
@@ -357,11 +357,13 @@ fn best_move_to_attack(
     let w_ranged = view::get::<Loadout>(world, actor)
         .and_then(|l| l.ready_weapon())
         .is_some_and(|w| w.is_ranged());
-    let mut moved_best: Option<(f64, Vec<Cell>)> = None;
-    for (cell, path, _) in reach_paths(world, actor, budget) {
+    let tree = reach(world, actor, budget)?;
+    let mut moved_best: Option<(f64, Cell)> = None;
+    for (cell, _) in tree.reached() {
         // More than a single step is a standard movement: shooting after it
         // costs -4 (§Attack Modifiers).
-        let shift = if w_ranged && path.len() > 1 { -4 } else { 0 };
+        let steps = tree.steps_to(cell).unwrap_or(0);
+        let shift = if w_ranged && steps > 1 { -4 } else { 0 };
         let Some((v, _, _)) = best_attack_from(world, actor, cell, table, shift) else {
             continue;
         };
@@ -377,10 +379,11 @@ fn best_move_to_attack(
             score -= 1.2 * runs as f64;
         }
         if moved_best.as_ref().is_none_or(|b| score > b.0) {
-            moved_best = Some((score, path));
+            moved_best = Some((score, cell));
         }
     }
-    moved_best
+    let (score, cell) = moved_best?;
+    Some((score, tree.path_to(cell)?))
 }
 
 fn attack_cmd(world: &World, actor: Cid, target: Cid, mode: usize) -> Command {

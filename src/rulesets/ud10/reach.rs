@@ -6,7 +6,7 @@ use bevy::prelude::*;
 
 use crate::rules::command::{Illegal, illegal};
 use crate::rules::components::{Cid, Condition, Loadout, MoveMode, WeaponKind};
-use crate::rules::map::{Cell, Map};
+use crate::rules::map::{Cell, Map, ReachTree};
 use crate::rules::view;
 
 use super::query::{stats, turn};
@@ -166,12 +166,18 @@ pub fn check_flee(world: &World, who: Cid) -> Result<(), Illegal> {
 /// Every cell `who` can still reach this turn, with the path there and its
 /// cost, in row order.
 pub fn reach_paths(world: &World, who: Cid, budget_dm: u32) -> Vec<(Cell, Vec<Cell>, u32)> {
-    let Some(start) = view::cell(world, who) else {
+    let Some(tree) = reach(world, who, budget_dm) else {
         return Vec::new();
     };
-    let map = world.resource::<Map>();
-    let tree = map.reach_tree(start, budget_dm, blocker(world, who));
     tree.reached()
         .filter_map(|(c, cost)| tree.path_to(c).map(|p| (c, p, cost)))
         .collect()
+}
+
+/// Where `who` can still go this turn, as one tree: the paths are built
+/// only for the cells asked (the AI weighs every cell but walks to one).
+pub fn reach(world: &World, who: Cid, budget_dm: u32) -> Option<ReachTree> {
+    let start = view::cell(world, who)?;
+    let map = world.resource::<Map>();
+    Some(map.reach_tree(start, budget_dm, blocker(world, who)))
 }
