@@ -572,6 +572,23 @@ mod tests {
         Cell::new(x, y)
     }
 
+    /// The tree counts a path's steps exactly as the path it would build.
+    #[test]
+    fn steps_to_counts_the_path_without_building_it() {
+        let m = grid(&["....#.", ".##.#.", "......"]);
+        let tree = m.reach_tree(c(0, 0), 200, |_| false);
+        let mut seen = 0;
+        for (cell, _) in tree.reached() {
+            let path = tree.path_to(cell).expect("a path");
+            assert_eq!(tree.steps_to(cell), Some(path.len()), "{cell}");
+            seen += 1;
+        }
+        assert!(seen > 10);
+        assert_eq!(tree.steps_to(c(0, 0)), Some(0));
+        assert_eq!(tree.steps_to(c(4, 0)), None);
+        assert_eq!(tree.steps_to(c(9, 9)), None);
+    }
+
     #[test]
     fn cell_display_and_terrain_basics() {
         assert_eq!(c(3, -1).to_string(), "(3,-1)");
