@@ -16,7 +16,9 @@ use crate::rulesets::ud10::weapon::Ud10Gear;
 
 use super::armor::Armor;
 use super::check;
-use super::numbers::{PendingAttack, pipeline, reaction_chance as p_beat};
+use super::numbers::{
+    AttackNumbers, PendingAttack, numbers_into, pipeline, reaction_chance as p_beat,
+};
 use super::query::{Turn, stats, turn};
 use super::reach::{engaged_enemies, reach, reach_paths, remaining_dm, standard_dm};
 use super::settings::Ud10Settings;
@@ -114,6 +116,8 @@ fn threat(world: &World, who: Cid) -> f64 {
 struct Targets {
     weapon: usize,
     rows: Vec<TargetRow>,
+    /// The numbers of the attack being weighed, reused from one to the next.
+    scratch: std::cell::RefCell<AttackNumbers>,
 }
 
 struct TargetRow {
@@ -166,7 +170,11 @@ fn targets(world: &World, actor: Cid) -> Option<Targets> {
             });
         }
     }
-    Some(Targets { weapon: wi, rows })
+    Some(Targets {
+        weapon: wi,
+        rows,
+        scratch: std::cell::RefCell::new(AttackNumbers::default()),
+    })
 }
 
 /// Best attack from `from` with the ready weapon: (value, target, mode).
@@ -182,11 +190,13 @@ fn best_attack_from(
     let w = view::get::<Loadout>(world, actor)?.weapons.get(t.weapon)?;
     let map = world.resource::<Map>();
     let mut best: Option<(f64, Cid, usize)> = None;
+    // One set of numbers, rewritten for each enemy.
+    let mut n = t.scratch.borrow_mut();
     for row in &t.rows {
         if !check::reaches(map, from, row.cell, w) {
             continue;
         }
-        let n = super::numbers::numbers(world, actor, from, row.target, w, row.mode, false);
+        numbers_into(&mut n, world, actor, from, row.target, w, row.mode, false);
         let mut p = n.hit_chance_with(shift);
         // A melee hit the target can foresee may be parried or dodged.
         if let Some(bonus) = row.reaction

@@ -45,7 +45,7 @@ pub struct Pending {
 pub struct PendingAttack(pub Option<Pending>);
 
 /// Everything that goes into an attack roll and its target number.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct AttackNumbers {
     /// Skill, weapon AM and situational modifiers, added to the d10.
     pub modifiers: Vec<Modifier>,
@@ -129,6 +129,24 @@ pub fn numbers(
     mode: usize,
     free: bool,
 ) -> AttackNumbers {
+    let mut out = AttackNumbers::default();
+    numbers_into(&mut out, world, attacker, from, target, weapon, mode, free);
+    out
+}
+
+/// [`numbers`] written into `out`, reusing its lists: the AI weighs one
+/// attack per reachable cell and enemy, and need not allocate for each.
+#[allow(clippy::too_many_arguments)]
+pub fn numbers_into(
+    out: &mut AttackNumbers,
+    world: &World,
+    attacker: Cid,
+    from: Cell,
+    target: Cid,
+    weapon: &Weapon,
+    mode: usize,
+    free: bool,
+) {
     let ranged = weapon.is_ranged();
     let swing = Swing {
         attacker,
@@ -137,21 +155,17 @@ pub fn numbers(
         at: view::cell(world, target).unwrap_or_default(),
         free,
     };
-    let mut modifiers = skill_and_weapon(world, attacker, weapon, mode);
+    out.modifiers.clear();
+    skill_and_weapon(world, attacker, weapon, mode, &mut out.modifiers);
     if ranged {
-        ranged_modifiers(world, &swing, weapon, &mut modifiers);
+        ranged_modifiers(world, &swing, weapon, &mut out.modifiers);
     } else {
-        melee_modifiers(world, &swing, &mut modifiers);
+        melee_modifiers(world, &swing, &mut out.modifiers);
     }
-    let (defense_parts, dex_counts) = defense(world, &swing, ranged);
-    let defense = total(&defense_parts);
-    AttackNumbers {
-        modifiers,
-        defense_parts,
-        defense,
-        dex_counts,
-        ranged,
-    }
+    out.defense_parts.clear();
+    out.dex_counts = defense(world, &swing, ranged, &mut out.defense_parts);
+    out.defense = total(&out.defense_parts);
+    out.ranged = ranged;
 }
 
 /// Who attacks whom, from where.
@@ -165,7 +179,13 @@ struct Swing {
 }
 
 /// §Attack: the attacker's skill, the weapon's AM and the firing mode.
-fn skill_and_weapon(world: &World, attacker: Cid, weapon: &Weapon, mode: usize) -> Vec<Modifier> {
+fn skill_and_weapon(
+    world: &World,
+    attacker: Cid,
+    weapon: &Weapon,
+    mode: usize,
+    modifiers: &mut Vec<Modifier>,
+) {
     let a = stats(world, attacker);
     let ranged = weapon.is_ranged();
     let skill = if ranged {
@@ -173,7 +193,7 @@ fn skill_and_weapon(world: &World, attacker: Cid, weapon: &Weapon, mode: usize) 
     } else {
         a.map_or(0, |a| a.melee)
     };
-    let mut modifiers = vec![Modifier::new(
+    modifiers.push(Modifier::new(
         if ranged {
             "Ranged Combat skill"
         } else {
@@ -181,7 +201,7 @@ fn skill_and_weapon(world: &World, attacker: Cid, weapon: &Weapon, mode: usize) 
         },
         skill,
         RULE_ATTACK,
-    )];
+    ));
     if weapon.ud10().attack_mod != 0 {
         modifiers.push(Modifier::new(
             "weapon attack modifier (AM)",
@@ -193,7 +213,6 @@ fn skill_and_weapon(world: &World, attacker: Cid, weapon: &Weapon, mode: usize) 
     if mode_mod != 0 {
         modifiers.push(Modifier::new("firing mode", mode_mod, RULE_RANGED));
     }
-    modifiers
 }
 
 /// §Attack Modifiers in hand-to-hand: higher ground.
@@ -250,10 +269,10 @@ fn ranged_modifiers(world: &World, swing: &Swing, weapon: &Weapon, modifiers: &m
     }
 }
 
-/// §Attack and §Defense: the target's Defense, part by part (DEX unless
-/// attacked from behind, surprised or immobilized; shield, stature, cover),
-/// and whether DEX counted.
-fn defense(world: &World, swing: &Swing, ranged: bool) -> (Vec<Modifier>, bool) {
+/// §Attack and §Defense: the target's Defense, part by part, pushed onto
+/// `defense_parts` (DEX unless attacked from behind, surprised or
+/// immobilized; shield, stature, cover); whether DEX counted.
+fn defense(world: &World, swing: &Swing, ranged: bool, defense_parts: &mut Vec<Modifier>) -> bool {
     let tconds = view::conditions(world, swing.target);
     let behind = swing.free
         || view::get::<Heading>(world, swing.target)
@@ -261,7 +280,7 @@ fn defense(world: &World, swing: &Swing, ranged: bool) -> (Vec<Modifier>, bool) 
     let surprised = tconds.has(Condition::Surprised);
     let immobilized = tconds.has(Condition::Immobilized);
     let dex_counts = !(behind || surprised || immobilized);
-    let mut defense_parts = vec![Modifier::new("base Defense", 10, RULE_ATTACK)];
+    defense_parts.push(Modifier::new("base Defense", 10, RULE_ATTACK));
     let dex = stats(world, swing.target).map_or(0, |d| d.dex);
     if dex_counts {
         defense_parts.push(Modifier::new("DEX", dex, RULE_ATTACK));
@@ -299,7 +318,7 @@ fn defense(world: &World, swing: &Swing, ranged: bool) -> (Vec<Modifier>, bool) 
     if ranged && let Some((name, value)) = cover(world.resource::<Map>(), s, swing.from, swing.at) {
         defense_parts.push(Modifier::new(name, value, RULE_COVER));
     }
-    (defense_parts, dex_counts)
+    dex_counts
 }
 
 pub const RULE_DAMAGE: &str = "ud10 §Determining The Damage";
