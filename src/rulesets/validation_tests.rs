@@ -2,49 +2,35 @@
 //! `play`, the setup screen): what a ruleset refuses in a level, at the
 //! line and column of what it refuses.
 
-use std::path::Path;
-
-use crate::data::level::parse_level;
+use crate::rules::battle::RulesetId;
 use crate::rules::engine::{StartOptions, supported_rulesets, validate};
 use crate::rules::level::Level;
-use crate::testkit::engine;
+use crate::testkit::{Scenario, engine};
 
 use super::{ud10, zones};
 
-/// A level on a 4×2 map in two zones, with `combatants` (one per line) and
-/// `extra` top-level fields.
-fn level(extra: &str, combatants: &[&str]) -> Level {
-    let text = format!(
-        r##"Level(
-    name: "T",
-    default_ruleset: "ud10",{extra}
-    map: (
-        legend: {{ '.': Open }},
-        rows: [ "....", "...." ],
-        zone_legend: {{ 'a': "West", 'b': "East" }},
-        zone_rows: [ "aabb", "aabb" ],
-    ),
-    factions: [
-        (id: "red", name: "Red", colour: "#c0392b", control: Ai),
-        (id: "blue", name: "Blue", colour: "#2e86de", control: Ai),
-    ],
-    combatants: [
-{}
-    ],
-    victory: LastStanding,
-)
-"##,
-        combatants.join("\n")
-    );
-    match parse_level(Path::new("levels/t.ron"), &text) {
-        Ok(l) => l,
-        Err(e) => panic!("{e}"),
+/// A 4×2 map in two zones, factions red and blue, these combatants and
+/// extra top-level fields: the test kit's scenario.
+fn scenario(extra: &str, combatants: &[&str]) -> Scenario {
+    Scenario {
+        zones: vec!["aabb".into(), "aabb".into()],
+        ..Scenario::ud10(&["....", "...."])
     }
+    .with(combatants)
+    .extra(extra)
 }
 
-const RED: &str = r#"        (archetype: "swordsman", faction: "red", at: (0, 0)),"#;
+/// `file:line:column` of the first `needle` in the scenario's text (after
+/// `after`, when given): where an error about it must point.
+fn at(s: &Scenario, after: Option<&str>, needle: &str) -> String {
+    let text = s.source();
+    let (line, column) = crate::data::error::locate(&text, after, needle);
+    format!("test.ron:{line}:{column}")
+}
 
-fn refusal(l: &Level, ruleset: crate::rules::battle::RulesetId) -> String {
+const RED: &str = r#"(archetype: "swordsman", faction: "red", at: (0, 0))"#;
+
+fn refusal(l: &Level, ruleset: RulesetId) -> String {
     let e = engine();
     match validate(e.world(), l, ruleset) {
         Ok(()) => panic!("{ruleset} accepts the level"),
@@ -54,137 +40,154 @@ fn refusal(l: &Level, ruleset: crate::rules::battle::RulesetId) -> String {
 
 #[test]
 fn a_stat_the_ruleset_lacks_is_refused_at_its_name_and_the_level_plays_elsewhere() {
-    let l = level(
+    let s = scenario(
         "",
         &[
             RED,
-            r#"        (archetype: "archer", faction: "blue", at: (3, 1), name: "Ilsa", overrides: (stats: { "DEX": 4 })),"#,
+            r#"(archetype: "archer", faction: "blue", at: (3, 1), name: "Ilsa", overrides: (stats: { "DEX": 4 }))"#,
         ],
     );
     assert_eq!(
-        refusal(&l, zones::ID),
-        "levels/t.ron:16:95: combatant 2 (Ilsa): zones has no stat `DEX`; expected one of STR, AGI, WIT, HEALTH, ARMOUR"
+        refusal(&s.level(), zones::ID),
+        format!(
+            "{}: combatant 2 (Ilsa): zones has no stat `DEX`; expected one of STR, AGI, WIT, HEALTH, ARMOUR",
+            at(&s, None, "\"DEX\"")
+        )
     );
     let e = engine();
-    assert_eq!(supported_rulesets(e.world(), &l), vec![ud10::ID]);
+    assert_eq!(supported_rulesets(e.world(), &s.level()), vec![ud10::ID]);
 }
 
 #[test]
 fn an_unknown_archetype_is_named_with_what_the_bestiary_has() {
-    let l = level(
+    let s = scenario(
         "",
-        &[
-            RED,
-            r#"        (archetype: "wyrm", faction: "blue", at: (3, 1)),"#,
-        ],
+        &[RED, r#"(archetype: "wyrm", faction: "blue", at: (3, 1))"#],
     );
     assert_eq!(
-        refusal(&l, ud10::ID),
-        "levels/t.ron:16:21: combatant 2 (`wyrm`): ud10 has no archetype `wyrm`; expected one of \
-         `archer`, `brute`, `captain`, `crossbowman`, `shieldbearer`, `skirmisher`, `spearman`, `swordsman`"
+        refusal(&s.level(), ud10::ID),
+        format!(
+            "{}: combatant 2 (`wyrm`): ud10 has no archetype `wyrm`; expected one of \
+             `archer`, `brute`, `captain`, `crossbowman`, `shieldbearer`, `skirmisher`, `spearman`, `swordsman`",
+            at(&s, None, "\"wyrm\"")
+        )
     );
     let e = engine();
-    assert_eq!(supported_rulesets(e.world(), &l), vec![zones::ID]);
+    assert_eq!(supported_rulesets(e.world(), &s.level()), vec![zones::ID]);
 }
 
 #[test]
 fn stats_out_of_range_and_a_start_without_a_weapon_are_refused() {
-    let hp0 = level(
+    let hp0 = scenario(
         "",
         &[
             RED,
-            r#"        (archetype: "archer", faction: "blue", at: (3, 1), overrides: (stats: { "HP": 0 })),"#,
+            r#"(archetype: "archer", faction: "blue", at: (3, 1), overrides: (stats: { "HP": 0 }))"#,
         ],
     );
     assert_eq!(
-        refusal(&hp0, ud10::ID),
-        "levels/t.ron:16:81: combatant 2 (`archer`): HP 0 is out of range; expected 1 to 999"
+        refusal(&hp0.level(), ud10::ID),
+        format!(
+            "{}: combatant 2 (`archer`): HP 0 is out of range; expected 1 to 999",
+            at(&hp0, None, "\"HP\"")
+        )
     );
-    let huge = level(
+    let huge = scenario(
         "",
         &[
             RED,
-            r#"        (archetype: "archer", faction: "blue", at: (3, 1), overrides: (stats: { "AGI": 2147483647 })),"#,
+            r#"(archetype: "archer", faction: "blue", at: (3, 1), overrides: (stats: { "AGI": 2147483647 }))"#,
         ],
     );
     assert_eq!(
-        refusal(&huge, zones::ID),
-        "levels/t.ron:16:81: combatant 2 (`archer`): AGI 2147483647 is out of range; expected 1 to 20"
+        refusal(&huge.level(), zones::ID),
+        format!(
+            "{}: combatant 2 (`archer`): AGI 2147483647 is out of range; expected 1 to 20",
+            at(&huge, None, "\"AGI\"")
+        )
     );
-    let unarmed = level(
+    let unarmed = scenario(
         "",
         &[
             RED,
-            r#"        (archetype: "archer", faction: "blue", at: (3, 1), overrides: (weapons: [])),"#,
+            r#"(archetype: "archer", faction: "blue", at: (3, 1), overrides: (weapons: []))"#,
         ],
     );
     assert_eq!(
-        refusal(&unarmed, ud10::ID),
-        "levels/t.ron:16:81: combatant 2 (`archer`): carries no weapon; expected at least one \
-         (every ud10 attack is made with a weapon)"
+        refusal(&unarmed.level(), ud10::ID),
+        format!(
+            "{}: combatant 2 (`archer`): carries no weapon; expected at least one \
+             (every ud10 attack is made with a weapon)",
+            at(&unarmed, Some("weapons:"), "[")
+        )
     );
     // Zones characters always have their fists and feet.
     let e = engine();
-    assert!(validate(e.world(), &unarmed, zones::ID).is_ok());
+    assert!(validate(e.world(), &unarmed.level(), zones::ID).is_ok());
 }
 
 #[test]
 fn unknown_gear_is_refused_at_its_name() {
-    let l = level(
+    let s = scenario(
         "",
         &[
             RED,
-            r#"        (archetype: "archer", faction: "blue", at: (3, 1), overrides: (weapons: ["dagger", "laser"])),"#,
+            r#"(archetype: "archer", faction: "blue", at: (3, 1), overrides: (weapons: ["dagger", "laser"]))"#,
         ],
     );
-    let why = refusal(&l, ud10::ID);
-    assert!(
-        why.starts_with("levels/t.ron:16:92: combatant 2 (`archer`): ud10 has no weapon `laser`; expected one of `"),
-        "{why}"
+    let why = refusal(&s.level(), ud10::ID);
+    let want = format!(
+        "{}: combatant 2 (`archer`): ud10 has no weapon `laser`; expected one of `",
+        at(&s, None, "\"laser\"")
     );
+    assert!(why.starts_with(&want), "{why}\n{want}");
 }
 
 #[test]
 fn a_level_made_for_one_ruleset_is_refused_by_the_others() {
-    let l = level(
-        "\n    rulesets: [\"zones\"],",
-        &[
-            RED,
-            r#"        (archetype: "archer", faction: "blue", at: (3, 1)),"#,
-        ],
+    let s = scenario(
+        "rulesets: [\"zones\"],",
+        &[RED, r#"(archetype: "archer", faction: "blue", at: (3, 1))"#],
     );
-    assert_eq!(
-        refusal(&l, ud10::ID),
-        "levels/t.ron:4:15: the level is made for zones only, not ud10"
+    let want = format!(
+        "{}: the level is made for zones only, not ud10",
+        at(&s, Some("rulesets:"), "[")
     );
+    assert_eq!(refusal(&s.level(), ud10::ID), want);
     let mut e = engine();
     assert_eq!(
-        e.start(&l, ud10::ID, &StartOptions::default()).unwrap_err(),
-        "levels/t.ron:4:15: the level is made for zones only, not ud10"
+        e.start(&s.level(), ud10::ID, &StartOptions::default())
+            .unwrap_err(),
+        want
     );
 }
 
 #[test]
 fn zones_needs_a_map_in_zones_and_riders_need_a_mount() {
-    let mut l = level(
+    let s = scenario(
         "",
         &[
-            r#"        (archetype: "swordsman", faction: "red", at: (0, 0), name: "A"),"#,
-            r#"        (archetype: "swordsman", faction: "red", at: (0, 0), name: "B", riding: "A"),"#,
-            r#"        (archetype: "archer", faction: "blue", at: (3, 1)),"#,
+            r#"(archetype: "swordsman", faction: "red", at: (0, 0), name: "A")"#,
+            r#"(archetype: "swordsman", faction: "red", at: (0, 0), name: "B", riding: "A")"#,
+            r#"(archetype: "archer", faction: "blue", at: (3, 1))"#,
         ],
     );
     assert_eq!(
-        refusal(&l, zones::ID),
-        "levels/t.ron:16:81: combatant 2 (B): rides `A`, which carries nobody under zones; \
-         expected a mount or vehicle (or no `riding`)"
+        refusal(&s.level(), zones::ID),
+        format!(
+            "{}: combatant 2 (B): rides `A`, which carries nobody under zones; \
+             expected a mount or vehicle (or no `riding`)",
+            at(&s, Some("riding:"), "\"A\"")
+        )
     );
-    l.combatants[1].riding = None;
-    l.combatants[1].at = crate::rules::map::Cell::new(1, 0);
-    l.map = l.map.clone().with_zones(Vec::new());
+    let flat = Scenario::ud10(&["....", "...."])
+        .with(&[RED, r#"(archetype: "archer", faction: "blue", at: (3, 1))"#]);
     assert_eq!(
-        refusal(&l, zones::ID),
-        "levels/t.ron:4:10: zones plays on a map divided into zones, and this one has none; \
-         expected zone_legend and zone_rows"
+        refusal(&flat.level(), zones::ID),
+        format!(
+            "{}: zones plays on a map divided into zones, and this one has none; \
+             expected zone_legend and zone_rows",
+            at(&flat, Some("map:"), "(")
+        )
     );
 }

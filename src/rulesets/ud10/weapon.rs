@@ -1,6 +1,6 @@
 //! UD10's own numbers for a weapon, beside the core's [`Weapon`]: its attack
 //! modifier (§Attack Modifiers, "AM"), armor penetration (§Optional Rule:
-//! Armor Penetration), whether it parries (§Reactions) and whether it is
+//! Armor Penetration), whether it parries (§Parrying and Dodging) and whether it is
 //! small enough to draw while moving (§Free Actions). A leaf: state only.
 
 use crate::rules::components::Weapon;

@@ -360,7 +360,8 @@ fn bonus_action(world: &World, actor: Cid) -> Result<(), Illegal> {
     Ok(())
 }
 
-/// §Movement, on its own feet: a rider is carried, an empty vehicle stays.
+/// §Taking a turn, moving on its own feet (§Mounts and vehicles in combat:
+/// a rider is carried, an empty vehicle stays).
 fn check_walk(world: &World, actor: Cid, path: &[Cell]) -> Result<(), Illegal> {
     if let Some(m) = view::riding(world, actor) {
         return illegal(format!(

@@ -238,7 +238,9 @@ impl ZonesData {
         Ok(weapon_from(id, d))
     }
 
-    /// Armour pieces, then the shield: each adds its value (§Armour).
+    /// Armour pieces, then the shield: each adds its value to the armour
+    /// value (§Reacting to an attack, counter example: "holding a shield and
+    /// wearing light armour, so he has an armour value of 2").
     fn worn(
         &self,
         armour: Vec<String>,

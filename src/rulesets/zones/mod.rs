@@ -84,7 +84,7 @@ impl Ruleset for Zones {
             .map_or(0, |a| a.carries)
     }
     fn check_level(_data: &ZonesData, level: &Level) -> Result<(), DataError> {
-        // §Movement: distances are counted in zones; a map without them
+        // §Taking a turn: movement is counted in zones; a map without them
         // leaves nobody a place to move to or a range to shoot across.
         if level.map.zones().is_empty() {
             return Err(level.error_at_field(

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 
 use crate::rules::battle::{Battle, Factions, Give, Ground, Offer, OfferKey, Offers, Prompt};
 use crate::rules::command::Command;
-use crate::rules::components::Cid;
+use crate::rules::components::{Cid, Loadout};
 use crate::rules::view;
 use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
 
@@ -68,12 +68,19 @@ fn offer(
             (2, format!("Let {f} go first"), Give::Button, None)
         }
         ZonesCommand::Maneuver { target, kind } => {
-            let (rank, label) = match kind {
-                Maneuver::Shove => (3, "Shove"),
-                Maneuver::Grapple => (3, "Grab"),
-                Maneuver::Disarm { .. } => (3, "Disarm"),
+            let label = match kind {
+                Maneuver::Shove => "Shove",
+                Maneuver::Grapple => "Grab",
+                // The board's disarm takes the weapon in the target's hand.
+                Maneuver::Disarm { weapon } => {
+                    let in_hand = view::get::<Loadout>(world, *target).and_then(|l| l.ready);
+                    if in_hand != Some(*weapon) {
+                        return None;
+                    }
+                    "Disarm"
+                }
             };
-            (rank, label.into(), Give::On(*target), None)
+            (3, label.into(), Give::On(*target), None)
         }
         ZonesCommand::Dismount { to } => (
             4,

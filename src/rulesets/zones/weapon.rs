@@ -1,6 +1,7 @@
 //! Zones' own numbers for a weapon, beside the core's [`Weapon`]: its range
-//! in zones (§Ranged attacks), blast (§Blast weapons), penetrating
-//! (§Armour) and whether it is damaged (§Combat gear degradation;
+//! in zones (§Attacking: "within range"), blast (§Blast attacks),
+//! penetrating (§Cover: "powerful enough to penetrate the cover") and
+//! whether it is damaged (§Combat gear degradation;
 //! improvised weapons start so). A leaf: state only.
 
 use crate::rules::components::Weapon;
@@ -11,7 +12,7 @@ pub struct ZonesWeapon {
     pub range_zones: u32,
     /// Hits every character in a zone.
     pub blast: bool,
-    /// Ignores armour.
+    /// Penetrates cover (§Cover): the target gains no armour from it.
     pub penetrating: bool,
     /// Worn by use: breaks on a damage die of 1.
     pub damaged: bool,

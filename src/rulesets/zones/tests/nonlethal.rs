@@ -466,3 +466,40 @@ fn a_dodged_grapple_grabs_nobody() {
     assert_eq!(holder_of(&e, b), None);
     assert!(done(&e, b));
 }
+
+/// The board's Disarm tool takes the weapon in the target's hand: one offer
+/// per target, for that weapon, whatever else it carries.
+#[test]
+fn the_disarm_offered_on_the_board_is_of_the_weapon_in_hand() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "bandit", faction: "players", at: (1, 0), name: "Empty", overrides: (weapons: ["dagger"]))"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (0, 0), name: "Axeman")"#,
+        ],
+    );
+    let mut e = start(&l, &[]);
+    let [empty, axeman] = ["Empty", "Axeman"].map(|n| cid(&e, n));
+    pass(&mut e);
+    activate(&mut e, empty);
+    let disarms = |e: &Engine| -> Vec<Command> {
+        let legal = crate::rulesets::zones::legal::legal_commands(e.world(), empty);
+        crate::rulesets::zones::offers::offers(e.world(), empty, &legal)
+            .list
+            .into_iter()
+            .filter(|o| o.label == "Disarm")
+            .map(|o| o.command)
+            .collect()
+    };
+    // The axe (0) in hand; the bow (1) is carried too.
+    let carried = view::get::<crate::rules::components::Loadout>(e.world(), axeman)
+        .map_or(0, |l| l.weapons.len());
+    assert!(carried >= 3, "axe, bow, fists");
+    assert_eq!(
+        disarms(&e),
+        vec![Command::from(ZonesCommand::Maneuver {
+            target: axeman,
+            kind: Maneuver::Disarm { weapon: 0 },
+        })]
+    );
+}
