@@ -75,6 +75,133 @@ fn run(
         .ok_or_else(|| format!("{}: the report has no battles_per_second", exe.display()))
 }
 
+/// One fork figure: playouts of a 4 v 4 battle from its third round.
+#[derive(Clone, Debug, Serialize)]
+pub struct ForkRow {
+    pub level: String,
+    pub ruleset: String,
+    pub threads: usize,
+    pub playouts: u64,
+    /// Median milliseconds for all the playouts, this build.
+    pub a_ms: f64,
+    /// The other build's, if it has `fray odds`.
+    pub b_ms: Option<f64>,
+    /// Median of the run-by-run ratios B/A of the times (above 1: A is
+    /// faster), as for battles/s.
+    pub ratio: Option<f64>,
+}
+
+/// The battle `fork` figures are taken from, and the round.
+pub const FORK_SEED: u64 = 1;
+pub const FORK_ROUND: u32 = 3;
+
+/// Milliseconds of one `odds` run of `exe`: `playouts` playouts of the
+/// level's battle from the start of round 3, on `threads` threads (the
+/// playouts alone, the engines made before). `None` when the build has no
+/// `fray odds`.
+fn run_fork(
+    exe: &Path,
+    level: &Path,
+    ruleset: &str,
+    playouts: u64,
+    threads: usize,
+) -> Result<Option<f64>, String> {
+    let out = Command::new(exe)
+        .arg("odds")
+        .arg(level)
+        .args(["--ruleset", ruleset, "--json"])
+        .args(["--seed", &FORK_SEED.to_string()])
+        .args(["--round", &FORK_ROUND.to_string()])
+        .args(["--playouts", &playouts.to_string()])
+        .args(["--threads", &threads.to_string()])
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() {
+        if stderr.contains("unrecognized subcommand") {
+            return Ok(None);
+        }
+        return Err(format!(
+            "{} odds {} --ruleset {ruleset}: {}",
+            exe.display(),
+            level.display(),
+            stderr.trim()
+        ));
+    }
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .map_err(|e| format!("{}: not an odds report: {e}", exe.display()))?;
+    report["odds"]["seconds"]
+        .as_f64()
+        .map(|s| Some(1000.0 * s))
+        .ok_or_else(|| format!("{}: the report has no odds.seconds", exe.display()))
+}
+
+/// The fork figure under every ruleset that plays `level`, on every core.
+pub fn bench_forks(
+    cfg: &BenchConfig,
+    level_path: &Path,
+    playouts: u64,
+    mut progress: impl FnMut(&ForkRow),
+) -> Result<Vec<ForkRow>, String> {
+    let engine = Engine::new().map_err(|e| e.to_string())?;
+    let level = crate::data::level::load_level(level_path).map_err(|e| e.to_string())?;
+    let threads = cfg.threads.iter().copied().max().unwrap_or(1);
+    let mut rows = Vec::new();
+    for ruleset in supported_rulesets(engine.world(), &level) {
+        let (mut a, mut b, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+        let mut b_has = cfg.b.is_some();
+        for _ in 0..cfg.runs.max(1) {
+            let x = run_fork(&cfg.a, level_path, ruleset.id(), playouts, threads)?
+                .ok_or("this fray has no `odds` command")?;
+            a.push(x);
+            if let (Some(other), true) = (&cfg.b, b_has) {
+                match run_fork(other, level_path, ruleset.id(), playouts, threads)? {
+                    Some(y) => {
+                        b.push(y);
+                        if x > 0.0 {
+                            ratios.push(y / x);
+                        }
+                    }
+                    None => b_has = false,
+                }
+            }
+        }
+        let row = ForkRow {
+            level: level.name.clone(),
+            ruleset: ruleset.id().to_string(),
+            threads,
+            playouts,
+            a_ms: median(a),
+            b_ms: b_has.then(|| median(b)),
+            ratio: b_has.then(|| median(ratios)),
+        };
+        progress(&row);
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+/// The fork figures as a Markdown table.
+pub fn fork_table(rows: &[ForkRow]) -> String {
+    let with_b = rows.iter().any(|r| r.b_ms.is_some());
+    let mut s = String::from(if with_b {
+        "| playouts from round 3 | ruleset | threads | A ms | B ms | B/A |\n|---|---|---|---|---|---|\n"
+    } else {
+        "| playouts from round 3 | ruleset | threads | ms |\n|---|---|---|---|\n"
+    });
+    for r in rows {
+        s.push_str(&format!(
+            "| {} × {} | {} | {} | {:.1} |",
+            r.playouts, r.level, r.ruleset, r.threads, r.a_ms
+        ));
+        if let (Some(b), Some(q)) = (r.b_ms, r.ratio) {
+            s.push_str(&format!(" {b:.1} | {q:.3} |"));
+        }
+        s.push('\n');
+    }
+    s
+}
+
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     match v.len() {

@@ -140,6 +140,36 @@ pub enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Each side's odds from the middle of a battle: play the seeded
+    /// all-AI battle (as `fray log` shows it) to the start of a round, then
+    /// play it out many times from there with fresh dice.
+    Odds {
+        /// The level file (levels/*.ron).
+        level: PathBuf,
+        #[arg(long)]
+        ruleset: Option<String>,
+        /// The battle's seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Take the odds at the start of this round (1: before anyone acts).
+        #[arg(long, default_value_t = 1)]
+        round: u32,
+        /// How many playouts.
+        #[arg(long, default_value_t = 1000)]
+        playouts: u64,
+        /// Seed of the playouts' dice; playout i uses a seed derived from it.
+        #[arg(long, default_value_t = 1)]
+        playout_seed: u64,
+        /// Worker threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Change a ruleset setting, e.g. --set body_zones=false (repeatable).
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        settings: Vec<String>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Validate level files and ruleset data (files or folders).
     Check {
         #[arg(required = true)]
@@ -160,6 +190,10 @@ pub enum Cmd {
         /// Only these levels (default: every level in levels/).
         #[arg(long = "level", value_name = "LEVEL")]
         levels: Vec<PathBuf>,
+        /// Playouts for the fork figure (taken when `mirror_duel` is among
+        /// the levels).
+        #[arg(long, default_value_t = 1000)]
+        playouts: u64,
         /// The figures as JSON instead of a table.
         #[arg(long)]
         json: bool,
@@ -175,7 +209,7 @@ pub fn default_level() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels/open_field.ron")
 }
 
-fn parse_settings(settings: &[String]) -> Result<Vec<(String, String)>, String> {
+pub(crate) fn parse_settings(settings: &[String]) -> Result<Vec<(String, String)>, String> {
     settings
         .iter()
         .map(|s| {
@@ -187,7 +221,7 @@ fn parse_settings(settings: &[String]) -> Result<Vec<(String, String)>, String> 
 }
 
 /// The ruleset asked on the command line, or the level's default.
-fn pick_ruleset(level: &Level, ruleset: Option<&str>) -> Result<RulesetId, String> {
+pub(crate) fn pick_ruleset(level: &Level, ruleset: Option<&str>) -> Result<RulesetId, String> {
     let id = ruleset.unwrap_or(&level.default_ruleset);
     crate::rulesets::parse(id).ok_or_else(|| {
         let msg = format!(
@@ -201,7 +235,7 @@ fn pick_ruleset(level: &Level, ruleset: Option<&str>) -> Result<RulesetId, Strin
     })
 }
 
-fn load(level: &Path) -> Result<Level, String> {
+pub(crate) fn load(level: &Path) -> Result<Level, String> {
     load_level(level).map_err(|e| e.to_string())
 }
 
@@ -260,14 +294,36 @@ pub fn run(cli: Cli) -> ExitCode {
             settings,
             json,
         }) => cmd_log(&level, seed, ruleset.as_deref(), dice, &settings, json),
+        Some(Cmd::Odds {
+            level,
+            ruleset,
+            seed,
+            round,
+            playouts,
+            playout_seed,
+            threads,
+            settings,
+            json,
+        }) => cmd_odds(&OddsArgs {
+            level,
+            ruleset,
+            seed,
+            round,
+            playouts,
+            playout_seed,
+            threads,
+            settings,
+            json,
+        }),
         Some(Cmd::Check { paths }) => cmd_check(&paths),
         Some(Cmd::Bench {
             vs,
             battles,
             runs,
             levels,
+            playouts,
             json,
-        }) => cmd_bench(vs, battles, runs, levels, json),
+        }) => cmd_bench(vs, battles, runs, levels, playouts, json),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -432,10 +488,11 @@ fn cmd_bench(
     battles: u64,
     runs: usize,
     levels: Vec<PathBuf>,
+    playouts: u64,
     json: bool,
 ) -> Result<(), String> {
-    if battles == 0 || runs == 0 {
-        return Err("--battles and --runs expect at least 1".into());
+    if battles == 0 || runs == 0 || playouts == 0 {
+        return Err("--battles, --runs and --playouts expect at least 1".into());
     }
     let a = std::env::current_exe().map_err(|e| format!("cannot find this fray: {e}"))?;
     let levels = if levels.is_empty() {
@@ -470,13 +527,104 @@ fn cmd_bench(
             );
         }
     })?;
+    // Forks: playouts of the 4 v 4 duel from its third round.
+    let duel = cfg
+        .levels
+        .iter()
+        .find(|p| p.file_name().is_some_and(|n| n == "mirror_duel.ron"))
+        .cloned();
+    let forks = match &duel {
+        None => Vec::new(),
+        Some(duel) => crate::bench::bench_forks(&cfg, duel, playouts, |r| {
+            if !json {
+                eprintln!(
+                    "  {} playouts of {} under {} from round 3 on {} threads: {:.1} ms{}",
+                    r.playouts,
+                    r.level,
+                    r.ruleset,
+                    r.threads,
+                    r.a_ms,
+                    r.ratio.map_or(String::new(), |q| format!(" (B/A {q:.3})"))
+                );
+            }
+        })?,
+    };
     if json {
+        let all = serde_json::json!({ "battles": rows, "forks": forks });
         say!(
             "{}",
-            serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())?
+            serde_json::to_string_pretty(&all).map_err(|e| e.to_string())?
         );
     } else {
         say_raw!("{}", crate::bench::table(&rows));
+        if !forks.is_empty() {
+            say_raw!("\n{}", crate::bench::fork_table(&forks));
+        }
+    }
+    Ok(())
+}
+
+/// `fray odds`, as given.
+struct OddsArgs {
+    level: PathBuf,
+    ruleset: Option<String>,
+    seed: u64,
+    round: u32,
+    playouts: u64,
+    playout_seed: u64,
+    threads: Option<usize>,
+    settings: Vec<String>,
+    json: bool,
+}
+
+fn cmd_odds(a: &OddsArgs) -> Result<(), String> {
+    if a.playouts == 0 {
+        return Err("--playouts expects at least 1 playout, not 0".into());
+    }
+    if a.threads == Some(0) {
+        return Err("--threads expects at least 1 thread, not 0".into());
+    }
+    if a.round == 0 {
+        return Err("--round expects a round from 1, not 0".into());
+    }
+    let level = load(&a.level)?;
+    let ruleset = pick_ruleset(&level, a.ruleset.as_deref())?;
+    let mut engine = Engine::new().map_err(|e| e.to_string())?;
+    for (k, v) in parse_settings(&a.settings)? {
+        engine.configure(ruleset, &k, &v)?;
+    }
+    let at = crate::playouts::battle_at_round(&mut engine, &level, ruleset, a.seed, a.round)?;
+    let threads = a.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let started = std::time::Instant::now();
+    let pool = crate::playouts::Playouts::new(&assets_dir(), threads)?;
+    let pool_seconds = started.elapsed().as_secs_f64();
+    let odds = pool.run(
+        &std::sync::Arc::new(engine.snapshot()),
+        a.playouts,
+        a.playout_seed,
+    )?;
+    let report = crate::playouts::OddsReport {
+        level: level.name.clone(),
+        level_file: level.source.display().to_string(),
+        ruleset: ruleset.id().to_string(),
+        seed: a.seed,
+        round: a.round,
+        standing: at.standing,
+        factions: level.factions.iter().map(|f| f.name.clone()).collect(),
+        pool_seconds,
+        odds,
+    };
+    if a.json {
+        say!(
+            "{}",
+            serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
+        );
+    } else {
+        say_raw!("{}", report.text());
     }
     Ok(())
 }

@@ -16,6 +16,7 @@ mod fuzz;
 pub mod game;
 #[cfg(test)]
 mod golden;
+pub mod playouts;
 pub mod rules;
 pub mod rulesets;
 pub mod sim;

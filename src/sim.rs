@@ -138,6 +138,11 @@ pub fn run_one(
     if stop == Stop::WaitingForHuman {
         return Err("a faction is controlled by a human; simulate with AI only".into());
     }
+    Ok(result_of(engine, stop))
+}
+
+/// How the engine's battle stands after a run that stopped with `stop`.
+pub fn result_of(engine: &mut Engine, stop: Stop) -> BattleResult {
     let nf = engine.world().resource::<Factions>().0.len();
     let mut casualties = vec![0u32; nf];
     let world = engine.world_mut();
@@ -163,12 +168,12 @@ pub fn run_one(
         (_, Some(o)) if matches!(o.reason, EndReason::RoundLimit { .. }) => End::RoundLimit,
         _ => End::Draw,
     };
-    Ok(BattleResult {
+    BattleResult {
         winner,
         rounds,
         casualties,
         end,
-    })
+    }
 }
 
 /// Simulate a batch and summarise it.

@@ -405,11 +405,24 @@ fn bench_prints_battles_per_second_side_by_side() {
         "levels/mirror_duel.ron",
         "--vs",
         exe,
+        "--playouts",
+        "10",
         "--json",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let rows: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
-    let rows = rows.as_array().expect("rows");
+    let all: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    // The fork figure: playouts of the duel from its third round.
+    let forks = all["forks"].as_array().expect("fork rows");
+    for ruleset in ["ud10", "zones"] {
+        let r = forks
+            .iter()
+            .find(|r| r["ruleset"] == ruleset)
+            .expect("a fork row per ruleset");
+        assert_eq!(r["playouts"], 10);
+        assert!(r["a_ms"].as_f64().expect("a_ms") > 0.0);
+        assert!(r["b_ms"].as_f64().expect("b_ms") > 0.0);
+    }
+    let rows = all["battles"].as_array().expect("rows");
     for ruleset in ["ud10", "zones"] {
         let r = rows
             .iter()
@@ -438,4 +451,69 @@ fn bench_prints_battles_per_second_side_by_side() {
     );
     assert!(text.contains("| Wyrm's Lair | zones | 1 |"), "{text}");
     assert!(!text.contains("ud10"), "{text}");
+}
+
+/// `fray odds`: each side's chances from the start of a round of a seeded
+/// battle, the same on one thread and on two; a battle over before that
+/// round has nothing to play out.
+#[test]
+fn odds_plays_a_battle_out_from_the_middle() {
+    let run = |threads: &str| {
+        let o = fray(&[
+            "odds",
+            "levels/mirror_duel.ron",
+            "--ruleset",
+            "zones",
+            "--round",
+            "2",
+            "--playouts",
+            "40",
+            "--threads",
+            threads,
+            "--json",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+        v
+    };
+    let (one, two) = (run("1"), run("2"));
+    assert_eq!(one["round"], 2);
+    assert_eq!(one["odds"]["playouts"], 40);
+    let wins = |v: &serde_json::Value| -> Vec<u64> {
+        v["odds"]["sides"]
+            .as_array()
+            .expect("sides")
+            .iter()
+            .map(|s| s["wins"].as_u64().expect("wins"))
+            .collect()
+    };
+    assert_eq!(wins(&one), wins(&two), "the odds do not depend on threads");
+    let all: u64 = wins(&one).iter().sum::<u64>() + one["odds"]["draws"].as_u64().expect("draws");
+    assert_eq!(all, 40);
+    let o = fray(&[
+        "odds",
+        "levels/mirror_duel.ron",
+        "--round",
+        "2",
+        "--playouts",
+        "10",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.starts_with(
+            "Mirror Duel under ud10, battle 1 at the start of round 2 (standing: West Band "
+        ),
+        "{text}"
+    );
+    assert!(text.contains("10 playouts (seed 1) in"), "{text}");
+    let o = fray(&["odds", "levels/mirror_duel.ron", "--round", "150"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("before round 150: nothing left to play out"),
+        "{}",
+        stderr(&o)
+    );
+    let o = fray(&["odds", "levels/mirror_duel.ron", "--playouts", "0"]);
+    assert!(!o.status.success());
 }

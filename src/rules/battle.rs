@@ -329,6 +329,12 @@ pub struct Preview {
 #[derive(Resource, Clone, Copy)]
 pub struct ActiveRuleset(pub RulesetHooks);
 
+impl std::fmt::Debug for ActiveRuleset {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ActiveRuleset({})", self.0.id)
+    }
+}
+
 /// Every ruleset the app knows, registered by the ruleset plugins.
 #[derive(Resource, Default, Clone)]
 pub struct RulesetRegistry(pub Vec<RulesetHooks>);

@@ -12,6 +12,7 @@ pub mod dice;
 pub mod engine;
 pub mod error;
 pub mod event;
+pub mod fork;
 pub mod level;
 pub mod map;
 pub mod narrate;
@@ -58,4 +59,5 @@ pub fn plugin(app: &mut App) {
     step.add_systems(decide::decide.in_set(BattleSet::Decide));
     step.add_systems(victory::victory_step.in_set(BattleSet::Victory));
     app.add_schedule(step);
+    fork::plugin(app);
 }

@@ -27,6 +27,7 @@ pub trait RulesetSettings:
     Resource
     + Component<Mutability = bevy::ecs::component::Mutable>
     + Clone
+    + std::fmt::Debug
     + Default
     + Serialize
     + DeserializeOwned

@@ -16,6 +16,7 @@ use crate::rules::command::{Command, Illegal, resolve_with};
 use crate::rules::components::Cid;
 use crate::rules::error::{DataError, DefError};
 use crate::rules::event::BattleEvent;
+use crate::rules::fork::{self, ForkRegistry};
 use crate::rules::level::{CombatantDef, Level};
 use crate::rulesets::settings::{self, RulesetSettings};
 
@@ -27,9 +28,9 @@ pub trait Ruleset: 'static {
     /// The calls the text leaves to the GM, and its optional rules.
     type Settings: RulesetSettings;
     /// The round's bookkeeping, fresh for each battle.
-    type Round: Resource + Default;
+    type Round: Resource + Default + Clone + std::fmt::Debug;
     /// An action waiting on a reaction, fresh for each battle.
-    type Pending: Resource + Default;
+    type Pending: Resource + Default + Clone + std::fmt::Debug;
 
     /// Read and check the ruleset's data folder.
     fn load(dir: &Path) -> Result<Self::Data, DataError>;
@@ -51,6 +52,10 @@ pub trait Ruleset: 'static {
     }
     /// Give a freshly spawned combatant the ruleset's components.
     fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), DefError>;
+    /// Register every component `equip` (or a rule) gives a combatant that
+    /// the core does not define, so that a fork of the battle copies it
+    /// (`rules::fork`; a test fails on one left out).
+    fn fork(registry: &mut ForkRegistry);
 
     /// Is this command legal for this actor now? (Reads only.)
     fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal>;
@@ -92,6 +97,15 @@ pub fn plugin<R: Ruleset>(app: &mut App) {
         .get_resource_or_init::<RulesetRegistry>()
         .0
         .push(hooks::<R>());
+    {
+        let mut registry = fork::register(app);
+        registry
+            .resource::<R::Round>()
+            .resource::<R::Pending>()
+            .resource::<R::Settings>()
+            .fixed::<R::Data>();
+        R::fork(&mut registry);
+    }
     app.add_systems(
         BattleStep,
         (

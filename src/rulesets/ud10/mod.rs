@@ -39,7 +39,8 @@ use crate::rules::event::BattleEvent;
 use crate::rules::level::CombatantDef;
 use crate::rulesets::skeleton::{self, Ruleset};
 
-use data::Ud10Data;
+use crate::rules::fork::ForkRegistry;
+use data::{Ud10Data, Ud10Stats};
 use numbers::PendingAttack;
 use round::Ud10Round;
 use settings::Ud10Settings;
@@ -71,6 +72,13 @@ impl Ruleset for Ud10 {
     }
     fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), DefError> {
         equip(world, entity, def)
+    }
+    fn fork(registry: &mut ForkRegistry) {
+        registry
+            .component::<Ud10Stats>()
+            .component::<armor::Armor>()
+            .component::<armor::Shield>()
+            .component::<turn::Ud10Turn>();
     }
     fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
         check::check(world, actor, command)

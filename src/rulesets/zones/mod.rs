@@ -48,7 +48,8 @@ use crate::rules::event::BattleEvent;
 use crate::rules::level::{CombatantDef, Level};
 use crate::rulesets::skeleton::{self, Ruleset};
 
-use data::ZonesData;
+use crate::rules::fork::ForkRegistry;
+use data::{ZonesData, ZonesStats};
 use settings::ZonesSettings;
 use state::Pending;
 use state::ZonesRound;
@@ -96,6 +97,9 @@ impl Ruleset for Zones {
     }
     fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), DefError> {
         equip(world, entity, def)
+    }
+    fn fork(registry: &mut ForkRegistry) {
+        registry.component::<ZonesStats>();
     }
     fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
         check::check(world, actor, command)

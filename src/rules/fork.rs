@@ -1,0 +1,316 @@
+//! Forking a running battle: its whole state taken out of the world as a
+//! [`Snapshot`], and put back into any engine (the same one or another, on
+//! another thread) as an exact copy, without replaying the battle from its
+//! start. A fork can be taken between any two steps: mid-round, on a human's
+//! turn, with a reaction pending, with commands sent but not yet resolved.
+//!
+//! What a battle's state is, is registered where it is defined: the core
+//! registers its components and resources here ([`plugin`]), each ruleset
+//! the components it gives a combatant and its per-battle resources (the
+//! skeleton registers the round, the pending action and the settings). Data
+//! read from `assets/` is the same in every engine and is declared static,
+//! not copied. A test ([`tests::every_component_and_resource_is_accounted`])
+//! fails when a new component or resource is neither.
+//!
+//! A *playout* ([`Engine::playout`]) continues a restored fork with a fresh
+//! random stream and the AI playing every side: the primitive of live odds
+//! and of a look-ahead AI. `crate::sim::Playouts` runs many in parallel.
+
+use std::any::{Any, TypeId};
+
+use bevy::ecs::message::Messages;
+use bevy::prelude::*;
+
+use crate::rules::battle::{
+    ActiveRuleset, Battle, BattleLog, BattleRules, Factions, Ground, LastRejection, Roster,
+    RulesetId, RulesetRegistry,
+};
+use crate::rules::command::CommandMsg;
+use crate::rules::components::{
+    Archetype, Cid, CombatantName, Conditions, Controller, FactionId, Heading, Health, HeldBy,
+    Loadout, Position, Riding, Size, Steed, TurnState,
+};
+use crate::rules::dice::Dice;
+use crate::rules::engine::{Engine, Stop};
+use crate::rules::map::Map;
+
+/// One registered type's part of a snapshot.
+type Part = Box<dyn Any + Send + Sync>;
+
+/// How to copy one registered type out of a world and back in.
+#[derive(Clone, Copy)]
+struct Kind {
+    /// The type's name, for messages.
+    name: &'static str,
+    take: fn(&World, &[Entity]) -> Part,
+    put: fn(&mut World, &[Entity], &(dyn Any + Send + Sync)),
+    /// The part as text (tests compare a fork with its parent).
+    show: fn(&(dyn Any + Send + Sync)) -> String,
+    type_id: fn() -> TypeId,
+}
+
+/// Every type that makes up a battle's state, and every resource that does
+/// not change during a battle.
+#[derive(Resource, Clone, Default)]
+pub struct ForkRegistry {
+    components: Vec<Kind>,
+    resources: Vec<Kind>,
+    statics: Vec<fn() -> TypeId>,
+}
+
+impl ForkRegistry {
+    /// A component a combatant can carry: a fork copies it.
+    pub fn component<
+        T: Component<Mutability = bevy::ecs::component::Mutable> + Clone + std::fmt::Debug,
+    >(
+        &mut self,
+    ) -> &mut Self {
+        self.components.push(Kind {
+            name: std::any::type_name::<T>(),
+            take: |world, entities| {
+                let part: Vec<Option<T>> = entities
+                    .iter()
+                    .map(|e| world.get::<T>(*e).cloned())
+                    .collect();
+                Box::new(part)
+            },
+            put: |world, entities, part| {
+                let Some(part) = part.downcast_ref::<Vec<Option<T>>>() else {
+                    return;
+                };
+                for (e, value) in entities.iter().zip(part) {
+                    let mut entity = world.entity_mut(*e);
+                    match (value, entity.get_mut::<T>()) {
+                        // In place: no archetype move when an engine plays
+                        // out the same fork again and again.
+                        (Some(v), Some(mut have)) => *have = v.clone(),
+                        (Some(v), None) => {
+                            entity.insert(v.clone());
+                        }
+                        (None, Some(_)) => {
+                            entity.remove::<T>();
+                        }
+                        (None, None) => {}
+                    }
+                }
+            },
+            show: |part| format!("{:?}", part.downcast_ref::<Vec<Option<T>>>()),
+            type_id: TypeId::of::<T>,
+        });
+        self
+    }
+
+    /// A resource that is part of the battle's state: a fork copies it.
+    pub fn resource<R: Resource + Clone + std::fmt::Debug>(&mut self) -> &mut Self {
+        self.resources.push(Kind {
+            name: std::any::type_name::<R>(),
+            take: |world, _| Box::new(world.get_resource::<R>().cloned()),
+            put: |world, _, part| match part.downcast_ref::<Option<R>>() {
+                Some(Some(r)) => world.insert_resource(r.clone()),
+                Some(None) => {
+                    world.remove_resource::<R>();
+                }
+                None => {}
+            },
+            show: |part| format!("{:?}", part.downcast_ref::<Option<R>>()),
+            type_id: TypeId::of::<R>,
+        });
+        self
+    }
+
+    /// A resource a battle never changes (data read from `assets/`): the
+    /// engine a fork goes into has its own.
+    pub fn fixed<R: Resource>(&mut self) -> &mut Self {
+        self.statics.push(TypeId::of::<R>);
+        self
+    }
+}
+
+/// Register types with the app's [`ForkRegistry`].
+pub fn register(app: &mut App) -> Mut<'_, ForkRegistry> {
+    app.world_mut().get_resource_or_init::<ForkRegistry>()
+}
+
+/// The core's share of a battle's state.
+pub fn plugin(app: &mut App) {
+    register(app)
+        .component::<Cid>()
+        .component::<CombatantName>()
+        .component::<Archetype>()
+        .component::<FactionId>()
+        .component::<Position>()
+        .component::<Heading>()
+        .component::<Size>()
+        .component::<Health>()
+        .component::<Controller>()
+        .component::<HeldBy>()
+        .component::<Riding>()
+        .component::<Steed>()
+        .component::<Conditions>()
+        .component::<Loadout>()
+        .component::<TurnState>()
+        .resource::<Battle>()
+        .resource::<BattleLog>()
+        .resource::<Ground>()
+        .resource::<BattleRules>()
+        .resource::<Factions>()
+        .resource::<Roster>()
+        .resource::<LastRejection>()
+        .resource::<ActiveRuleset>()
+        .resource::<Dice>()
+        .resource::<Map>()
+        .fixed::<RulesetRegistry>()
+        .fixed::<ForkRegistry>();
+}
+
+/// A running battle's whole state, out of its world. Send it to other
+/// threads behind an `Arc`; restore it into any engine of the same build
+/// and assets.
+pub struct Snapshot {
+    ruleset: Option<RulesetId>,
+    combatants: usize,
+    components: Vec<Part>,
+    resources: Vec<Part>,
+    /// Commands sent and not yet resolved.
+    commands: Vec<CommandMsg>,
+}
+
+impl std::fmt::Debug for Snapshot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Snapshot")
+            .field("ruleset", &self.ruleset)
+            .field("combatants", &self.combatants)
+            .field("commands", &self.commands.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Snapshot {
+    /// The ruleset the battle is played under.
+    pub fn ruleset(&self) -> Option<RulesetId> {
+        self.ruleset
+    }
+}
+
+/// Take the battle's state out of `world`. The world is not changed.
+pub fn snapshot(world: &World) -> Snapshot {
+    let registry = world.resource::<ForkRegistry>();
+    let entities = &world.resource::<Roster>().entities;
+    let messages = world.resource::<Messages<CommandMsg>>();
+    Snapshot {
+        ruleset: world.resource::<Battle>().ruleset,
+        combatants: entities.len(),
+        components: registry
+            .components
+            .iter()
+            .map(|k| (k.take)(world, entities))
+            .collect(),
+        resources: registry
+            .resources
+            .iter()
+            .map(|k| (k.take)(world, entities))
+            .collect(),
+        commands: messages.get_cursor().read(messages).cloned().collect(),
+    }
+}
+
+/// Make `world`'s battle an exact copy of the snapshot's, replacing the
+/// battle it holds. The world's combatants are reused when the battle has
+/// as many under the same ruleset (playing out one fork again and again
+/// moves no entity), else despawned and spawned afresh.
+pub fn restore(world: &mut World, snap: &Snapshot) {
+    let registry = world.resource::<ForkRegistry>().clone();
+    let reuse = {
+        let roster = world.resource::<Roster>();
+        world.resource::<Battle>().ruleset == snap.ruleset
+            && roster.entities.len() == snap.combatants
+            && roster
+                .entities
+                .iter()
+                .all(|e| world.get_entity(*e).is_ok_and(|e| e.contains::<Cid>()))
+    };
+    let entities: Vec<Entity> = if reuse {
+        world.resource::<Roster>().entities.clone()
+    } else {
+        let old: Vec<Entity> = world
+            .query_filtered::<Entity, With<Cid>>()
+            .iter(world)
+            .collect();
+        for e in old {
+            world.despawn(e);
+        }
+        (0..snap.combatants)
+            .map(|_| world.spawn_empty().id())
+            .collect()
+    };
+    for (kind, part) in registry.components.iter().zip(&snap.components) {
+        (kind.put)(world, &entities, part.as_ref());
+    }
+    for (kind, part) in registry.resources.iter().zip(&snap.resources) {
+        (kind.put)(world, &entities, part.as_ref());
+    }
+    // The roster names this world's entities.
+    world.resource_mut::<Roster>().entities = entities;
+    let mut messages = world.resource_mut::<Messages<CommandMsg>>();
+    messages.clear();
+    messages.write_batch(snap.commands.iter().cloned());
+}
+
+impl ForkRegistry {
+    /// The types a fork copies, components then resources.
+    pub fn copied(&self) -> impl Iterator<Item = (&'static str, TypeId)> + '_ {
+        self.components
+            .iter()
+            .chain(&self.resources)
+            .map(|k| (k.name, (k.type_id)()))
+    }
+
+    /// The resources declared fixed for a battle.
+    pub fn fixed_types(&self) -> impl Iterator<Item = TypeId> + '_ {
+        self.statics.iter().map(|t| t())
+    }
+
+    /// Each registered type's part of `snap` as text, by type name.
+    pub fn describe(&self, snap: &Snapshot) -> Vec<(&'static str, String)> {
+        let kinds = self.components.iter().zip(&snap.components);
+        let res = self.resources.iter().zip(&snap.resources);
+        kinds
+            .chain(res)
+            .map(|(k, part)| (k.name, (k.show)(part.as_ref())))
+            .collect()
+    }
+}
+
+impl Engine {
+    /// The battle's state as it stands (see [`snapshot`]).
+    pub fn snapshot(&self) -> Snapshot {
+        snapshot(self.world())
+    }
+
+    /// Replace this engine's battle with an exact copy of `snap`'s.
+    pub fn restore(&mut self, snap: &Snapshot) {
+        restore(self.world_mut(), snap);
+    }
+
+    /// Continue `snap`'s battle to its end as a playout: an exact copy,
+    /// then a fresh random stream from `seed` (any scripted dice dropped),
+    /// commands sent but not yet resolved dropped, and the AI playing every
+    /// side. Deterministic for a given snapshot and seed.
+    pub fn playout(&mut self, snap: &Snapshot, seed: u64, max_steps: u64) -> Stop {
+        let world = self.world_mut();
+        restore(world, snap);
+        world.resource_mut::<Messages<CommandMsg>>().clear();
+        world.resource_mut::<Dice>().reseed(seed);
+        for f in &mut world.resource_mut::<Factions>().0 {
+            f.control = Controller::Ai;
+        }
+        let mut q = world.query::<&mut Controller>();
+        for mut c in q.iter_mut(world) {
+            *c = Controller::Ai;
+        }
+        self.run(max_steps)
+    }
+}
+
+#[cfg(test)]
+mod tests;
