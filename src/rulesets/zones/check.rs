@@ -13,7 +13,9 @@ use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::data::{MODE_DEATH_BLOW, is_stunt};
 use super::maneuvers::{check_break_free, check_free_ally, check_maneuver, holder};
-use super::queries::{melee_reach, nearby, range_against, stats, visible, weapon, zone_distance};
+use super::queries::{
+    melee_reach, nearby, range_against, stats, visible, weapon_ref as weapon, zone_distance,
+};
 use super::reach::{check_flee, check_move};
 use super::state::{Pending, Stage, ZonesRound};
 
@@ -240,7 +242,7 @@ pub fn check_strike_drawn(
             return illegal("a ranged attack needs a visible target");
         }
         let dist = zone_distance(world, who, target).unwrap_or(u32::MAX);
-        let range = range_against(world, who, target, &w);
+        let range = range_against(world, who, target, w);
         if dist > range {
             return illegal(format!("out of range: {dist} zones, range {range}"));
         }

@@ -11,7 +11,7 @@ use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::data::{MODE_STRIKE, impaired};
 use super::queries::{
-    armour, critical_threshold, halved, mounted, size_difference, size_rank, weapon,
+    armour, critical_threshold, halved, mounted, size_difference, size_rank, weapon_ref as weapon,
 };
 
 /// What a blow can do, for the preview and the AI.

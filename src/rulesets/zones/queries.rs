@@ -34,7 +34,12 @@ pub fn save_chance(world: &World, target: i32) -> f64 {
 }
 
 pub fn weapon(world: &World, who: Cid, index: usize) -> Option<Weapon> {
-    view::get::<Loadout>(world, who).and_then(|l| l.weapons.get(index).cloned())
+    weapon_ref(world, who, index).cloned()
+}
+
+/// As [`weapon`], borrowed: what reads only (checks, odds) uses.
+pub fn weapon_ref(world: &World, who: Cid, index: usize) -> Option<&Weapon> {
+    view::get::<Loadout>(world, who).and_then(|l| l.weapons.get(index))
 }
 
 pub fn zone(world: &World, who: Cid) -> Option<usize> {
