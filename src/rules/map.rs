@@ -930,7 +930,6 @@ impl ReachTree {
         Some(path)
     }
 
-    /// Every reached cell but the start, with its cost, in row order.
     /// How many steps the path to `c` takes (the length of
     /// [`ReachTree::path_to`]), without building it.
     pub fn steps_to(&self, c: Cell) -> Option<usize> {
@@ -946,6 +945,7 @@ impl ReachTree {
         Some(n)
     }
 
+    /// Every reached cell but the start, with its cost, in row order.
     pub fn reached(&self) -> impl Iterator<Item = (Cell, u32)> + '_ {
         self.cost.iter().enumerate().filter_map(move |(i, &c)| {
             let cell = Cell::new(i as i32 % self.width, i as i32 / self.width);

@@ -20,7 +20,7 @@ use super::numbers::{
     AttackNumbers, PendingAttack, numbers_into, pipeline, reaction_chance as p_beat,
 };
 use super::query::{Turn, stats, turn};
-use super::reach::{engaged_enemies, reach, reach_paths, remaining_dm, standard_dm};
+use super::reach::{engaged_enemies, reach, remaining_dm, standard_dm};
 use super::settings::Ud10Settings;
 
 /// The AI's command for `actor` now. Always legal; `EndTurn` or
@@ -480,8 +480,10 @@ fn approach(world: &World, actor: Cid, full: bool) -> Option<Vec<Cell>> {
     } else {
         Vec::new()
     };
-    let mut best: Option<(u32, Vec<Cell>)> = None;
-    for (cell, path, _) in reach_paths(world, actor, budget) {
+    // One reach tree: every cell weighed, the path built for the one chosen.
+    let tree = reach(world, actor, budget)?;
+    let mut best: Option<(u32, Cell)> = None;
+    for (cell, _) in tree.reached() {
         if engaged
             .iter()
             .any(|e| !super::reach::threatens(world, map, *e, cell))
@@ -499,11 +501,11 @@ fn approach(world: &World, actor: Cid, full: bool) -> Option<Vec<Cell>> {
             continue;
         }
         if best.as_ref().is_none_or(|b| d < b.0) {
-            best = Some((d, path));
+            best = Some((d, cell));
         }
     }
-    let (d, path) = best?;
-    (d < here_d).then_some(path)
+    let (d, cell) = best?;
+    if d < here_d { tree.path_to(cell) } else { None }
 }
 
 fn farthest_from_enemies(world: &World, actor: Cid, budget: u32) -> Option<Vec<Cell>> {
@@ -511,18 +513,21 @@ fn farthest_from_enemies(world: &World, actor: Cid, budget: u32) -> Option<Vec<C
         .into_iter()
         .filter_map(|e| view::cell(world, e))
         .collect();
-    reach_paths(world, actor, budget)
-        .into_iter()
-        .map(|(c, p, _)| {
+    let tree = reach(world, actor, budget)?;
+    let (_, _, cell) = tree
+        .reached()
+        .map(|(c, _)| {
             let d = enemies
                 .iter()
                 .map(|e| Map::chebyshev(c, *e))
                 .min()
                 .unwrap_or(0);
-            (d, p)
+            (d, tree.steps_to(c).unwrap_or(0), c)
         })
-        .max_by(|a, b| a.0.cmp(&b.0).then(b.1.len().cmp(&a.1.len())))
-        .map(|(_, p)| p)
+        // The farthest from the enemies; of those, the shortest path; of
+        // those, the last in row order.
+        .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)))?;
+    tree.path_to(cell)
 }
 
 fn toward_edge(world: &World, actor: Cid) -> Option<Vec<Cell>> {
@@ -531,8 +536,11 @@ fn toward_edge(world: &World, actor: Cid) -> Option<Vec<Cell>> {
     let edge_dist = |c: Cell| c.x.min(c.y).min(w - 1 - c.x).min(h - 1 - c.y);
     let here = view::cell(world, actor)?;
     let budget = remaining_dm(world, actor);
-    let best = reach_paths(world, actor, budget)
-        .into_iter()
-        .min_by_key(|(c, p, _)| (edge_dist(*c), p.len()))?;
-    (edge_dist(best.0) < edge_dist(here)).then_some(best.1)
+    let tree = reach(world, actor, budget)?;
+    let (cell, _) = tree
+        .reached()
+        .min_by_key(|(c, _)| (edge_dist(*c), tree.steps_to(*c).unwrap_or(0)))?;
+    (edge_dist(cell) < edge_dist(here))
+        .then(|| tree.path_to(cell))
+        .flatten()
 }
