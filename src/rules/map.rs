@@ -136,6 +136,67 @@ enum LineStep {
     Corner(Cell, Cell),
 }
 
+/// The steps of a grid line from one cell's centre to another's
+/// ([`Map::line_steps`]).
+struct LineSteps {
+    /// Cells to cross in x and y.
+    n: (i64, i64),
+    /// Direction in x and y.
+    s: (i32, i32),
+    /// Grid lines crossed so far in x and y.
+    i: (i64, i64),
+    /// The cell the walk is in.
+    p: Cell,
+    b: Cell,
+    /// A cell entered through a corner, still to be given after the corner.
+    pending: Option<Cell>,
+}
+
+impl Iterator for LineSteps {
+    type Item = LineStep;
+
+    fn next(&mut self) -> Option<LineStep> {
+        if let Some(c) = self.pending.take() {
+            return Some(LineStep::Cell(c));
+        }
+        let ((nx, ny), (sx, sy)) = (self.n, self.s);
+        while self.i.0 < nx || self.i.1 < ny {
+            let (ix, iy) = self.i;
+            let p = self.p;
+            // Compare the parameter at which the line crosses the next
+            // vertical grid line, (0.5 + ix) / nx, with the next horizontal
+            // one, (0.5 + iy) / ny.
+            let decision = (1 + 2 * ix) * ny - (1 + 2 * iy) * nx;
+            let corner = if decision == 0 {
+                self.p = Cell::new(p.x + sx, p.y + sy);
+                self.i = (ix + 1, iy + 1);
+                Some(LineStep::Corner(
+                    Cell::new(p.x + sx, p.y),
+                    Cell::new(p.x, p.y + sy),
+                ))
+            } else if decision < 0 {
+                self.p.x += sx;
+                self.i.0 += 1;
+                None
+            } else {
+                self.p.y += sy;
+                self.i.1 += 1;
+                None
+            };
+            let entered = (self.p != self.b).then_some(self.p);
+            match (corner, entered) {
+                (Some(c), e) => {
+                    self.pending = e;
+                    return Some(c);
+                }
+                (None, Some(e)) => return Some(LineStep::Cell(e)),
+                (None, None) => {}
+            }
+        }
+        None
+    }
+}
+
 impl Map {
     /// A map of `width` × `height` cells; `terrain` is row-major.
     ///
@@ -292,40 +353,18 @@ impl Map {
     }
 
     /// Walks the segment between the centres of `a` and `b` (exclusive of
-    /// both) in exact integer arithmetic.
-    fn line_steps(a: Cell, b: Cell) -> Vec<LineStep> {
+    /// both) in exact integer arithmetic, step by step, allocating nothing.
+    fn line_steps(a: Cell, b: Cell) -> LineSteps {
         let dx = b.x - a.x;
         let dy = b.y - a.y;
-        let (nx, ny) = (i64::from(dx.abs()), i64::from(dy.abs()));
-        let (sx, sy) = (dx.signum(), dy.signum());
-        let (mut ix, mut iy) = (0i64, 0i64);
-        let mut p = a;
-        let mut out = Vec::new();
-        while ix < nx || iy < ny {
-            // Compare the parameter at which the line crosses the next vertical
-            // grid line, (0.5 + ix) / nx, with the next horizontal one,
-            // (0.5 + iy) / ny.
-            let decision = (1 + 2 * ix) * ny - (1 + 2 * iy) * nx;
-            if decision == 0 {
-                out.push(LineStep::Corner(
-                    Cell::new(p.x + sx, p.y),
-                    Cell::new(p.x, p.y + sy),
-                ));
-                p = Cell::new(p.x + sx, p.y + sy);
-                ix += 1;
-                iy += 1;
-            } else if decision < 0 {
-                p.x += sx;
-                ix += 1;
-            } else {
-                p.y += sy;
-                iy += 1;
-            }
-            if p != b {
-                out.push(LineStep::Cell(p));
-            }
+        LineSteps {
+            n: (i64::from(dx.abs()), i64::from(dy.abs())),
+            s: (dx.signum(), dy.signum()),
+            i: (0, 0),
+            p: a,
+            b,
+            pending: None,
         }
-        out
     }
 
     /// Cells a straight line from the centre of `a` to the centre of `b`
@@ -333,24 +372,25 @@ impl Map {
     /// exactly through a corner both side cells are included, the horizontal
     /// neighbour first). Ordered from `a` to `b`.
     pub fn cells_between(a: Cell, b: Cell) -> Vec<Cell> {
-        let mut out = Vec::new();
-        for step in Map::line_steps(a, b) {
-            match step {
-                LineStep::Cell(c) => out.push(c),
-                LineStep::Corner(h, v) => {
-                    out.push(h);
-                    out.push(v);
-                }
-            }
-        }
-        out
+        Map::cells_between_iter(a, b).collect()
+    }
+
+    /// [`Map::cells_between`], one cell at a time, allocating nothing.
+    pub fn cells_between_iter(a: Cell, b: Cell) -> impl Iterator<Item = Cell> {
+        Map::line_steps(a, b).flat_map(|step| {
+            let (first, second) = match step {
+                LineStep::Cell(c) => (c, None),
+                LineStep::Corner(h, v) => (h, Some(v)),
+            };
+            std::iter::once(first).chain(second)
+        })
     }
 
     /// True when no cell strictly between `a` and `b` blocks sight (a line
     /// touching a corner is blocked only if both side cells block).
     /// Symmetric: `los(a, b) == los(b, a)`.
     pub fn line_of_sight(&self, a: Cell, b: Cell) -> bool {
-        Map::line_steps(a, b).into_iter().all(|step| match step {
+        Map::line_steps(a, b).all(|step| match step {
             LineStep::Cell(c) => !self.terrain(c).blocks_sight(),
             LineStep::Corner(h, v) => {
                 !(self.terrain(h).blocks_sight() && self.terrain(v).blocks_sight())
@@ -402,7 +442,7 @@ impl Map {
         let n = (self.width * self.height) as usize;
         let mut cost = vec![u32::MAX; n];
         let mut parent = vec![u32::MAX; n];
-        let mut heap = BinaryHeap::new();
+        let mut heap = BinaryHeap::with_capacity(64);
         if let Some(i) = self.index(start) {
             cost[i] = 0;
             heap.push(Reverse((0u32, i as u32)));

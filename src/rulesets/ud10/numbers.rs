@@ -109,7 +109,7 @@ pub fn cover(map: &Map, s: &Ud10Settings, from: Cell, at: Cell) -> Option<(&'sta
         }
     };
     consider(map.terrain(at));
-    for c in Map::cells_between(from, at) {
+    for c in Map::cells_between_iter(from, at) {
         if Map::chebyshev(c, at) == 1 {
             consider(map.terrain(c));
         }

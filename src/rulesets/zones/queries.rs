@@ -160,10 +160,7 @@ pub fn in_cover(world: &World, attacker: Cid, target: Cid) -> bool {
     };
     let map = world.resource::<Map>();
     let cover = |c: Cell| matches!(map.terrain(c), Terrain::LowCover | Terrain::HighCover);
-    cover(at)
-        || Map::cells_between(from, at)
-            .into_iter()
-            .any(|c| Map::chebyshev(c, at) == 1 && cover(c))
+    cover(at) || Map::cells_between_iter(from, at).any(|c| Map::chebyshev(c, at) == 1 && cover(c))
 }
 
 /// "Attacks made by riders and passengers are impaired" (§Mounts and
