@@ -126,7 +126,28 @@ pub struct Map {
     /// row: the AI asks for them thousands of times a battle.
     #[serde(default)]
     zone_dist: Vec<u32>,
+    /// The cost of each step out of each cell, row by row, neighbours in
+    /// [`STEP_ORDER`] (`u32::MAX`: no step): the reach search asks for them
+    /// thousands of times a decision. Made by [`Map::new`]; a map read
+    /// some other way falls back on [`Map::step_cost`].
+    /// Shared: a battle's copy of the level's map costs no copy of it.
+    #[serde(skip)]
+    steps: std::sync::Arc<[[u32; 8]]>,
 }
+
+/// The order the reach search takes a cell's neighbours in: row above, left
+/// to right; then left and right; then the row below. Ties go to the cell
+/// found first, so this order is part of every battle's result.
+const STEP_ORDER: [(i32, i32); 8] = [
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-1, 0),
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+];
 
 /// One step of a grid line traversal: either a single cell, or a pair of
 /// side cells when the line passes exactly through a corner.
@@ -208,7 +229,7 @@ impl Map {
         let height = height.max(0);
         let n = width as usize * height as usize;
         assert_eq!(terrain.len(), n, "terrain must have width * height cells");
-        Map {
+        let mut map = Map {
             width,
             height,
             terrain,
@@ -216,7 +237,18 @@ impl Map {
             zone_of: vec![None; n],
             zone_links: Vec::new(),
             zone_dist: Vec::new(),
-        }
+            steps: std::sync::Arc::from([]),
+        };
+        map.steps = map
+            .cells()
+            .map(|c| {
+                STEP_ORDER.map(|(dx, dy)| {
+                    map.step_cost(c, Cell::new(c.x + dx, c.y + dy))
+                        .unwrap_or(u32::MAX)
+                })
+            })
+            .collect();
+        map
     }
 
     /// Attaches zones, filling the cell → zone table and the adjacency graph.
@@ -447,29 +479,30 @@ impl Map {
             cost[i] = 0;
             heap.push(Reverse((0u32, i as u32)));
         }
+        let steps: &[[u32; 8]] = &self.steps;
         while let Some(Reverse((c, i))) = heap.pop() {
             if c > cost[i as usize] {
                 continue;
             }
             let here = Cell::new(i as i32 % self.width, i as i32 / self.width);
-            for dy in -1..=1 {
-                for dx in -1..=1 {
-                    if dx == 0 && dy == 0 {
-                        continue;
-                    }
-                    let next = Cell::new(here.x + dx, here.y + dy);
-                    let Some(j) = self.index(next) else { continue };
-                    let Some(step) = self.step_cost(here, next) else {
-                        continue;
-                    };
-                    let nc = c + step;
-                    if nc > budget_dm || nc >= cost[j] || blocked(next) {
-                        continue;
-                    }
-                    cost[j] = nc;
-                    parent[j] = i;
-                    heap.push(Reverse((nc, j as u32)));
+            for (k, (dx, dy)) in STEP_ORDER.iter().enumerate() {
+                let next = Cell::new(here.x + dx, here.y + dy);
+                let step = match steps.get(i as usize) {
+                    Some(row) => row[k],
+                    None => self.step_cost(here, next).unwrap_or(u32::MAX),
+                };
+                if step == u32::MAX {
+                    continue;
                 }
+                // A possible step never leaves the map.
+                let Some(j) = self.index(next) else { continue };
+                let nc = c + step;
+                if nc > budget_dm || nc >= cost[j] || blocked(next) {
+                    continue;
+                }
+                cost[j] = nc;
+                parent[j] = i;
+                heap.push(Reverse((nc, j as u32)));
             }
         }
         ReachTree {
@@ -651,6 +684,40 @@ mod tests {
             m.cells().collect::<Vec<_>>(),
             vec![c(0, 0), c(1, 0), c(0, 1), c(1, 1)]
         );
+    }
+
+    /// The table the reach search reads is `step_cost`, cell by cell, and a
+    /// map without it (read some other way) searches the same.
+    #[test]
+    fn the_step_table_is_step_cost() {
+        let m = grid(&[
+            "..#.", //
+            ".,~^", //
+            "c.#^", //
+            ".C..",
+        ]);
+        for (i, c) in m.cells().enumerate() {
+            for (k, (dx, dy)) in STEP_ORDER.iter().enumerate() {
+                let n = Cell::new(c.x + dx, c.y + dy);
+                assert_eq!(
+                    m.steps[i][k],
+                    m.step_cost(c, n).unwrap_or(u32::MAX),
+                    "{c} -> {n}"
+                );
+            }
+        }
+        let bare = Map {
+            steps: std::sync::Arc::from([]),
+            ..m.clone()
+        };
+        for start in m.cells() {
+            let (a, b) = (
+                m.reach_tree(start, 90, |_| false),
+                bare.reach_tree(start, 90, |_| false),
+            );
+            assert_eq!(a.cost, b.cost, "{start}");
+            assert_eq!(a.parent, b.parent, "{start}");
+        }
     }
 
     #[test]
