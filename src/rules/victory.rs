@@ -11,12 +11,23 @@ use crate::rules::view;
 /// Factions with at least one combatant still in the fight. Mounts and
 /// vehicles do not count: a riderless horse does not carry on the fight.
 pub fn standing_factions(world: &World) -> Vec<u8> {
-    let mut f: Vec<u8> = view::standing_all(world)
-        .into_iter()
-        .filter(|c| view::steed(world, *c).is_none())
-        .filter_map(|c| view::faction(world, c))
+    use crate::rules::components::{Conditions, FactionId, Steed};
+    // One look at the roster: this is asked after every step.
+    let Some(roster) = world.get_resource::<crate::rules::battle::Roster>() else {
+        return Vec::new();
+    };
+    let mut f: Vec<u8> = roster
+        .entities
+        .iter()
+        .filter_map(|e| {
+            let e = world.get_entity(*e).ok()?;
+            let out = e.get::<Conditions>().is_some_and(|c| c.out_of_fight());
+            (!out && !e.contains::<Steed>())
+                .then(|| e.get::<FactionId>().map(|f| f.0))
+                .flatten()
+        })
         .collect();
-    f.sort();
+    f.sort_unstable();
     f.dedup();
     f
 }
@@ -42,7 +53,6 @@ pub fn check_victory(world: &mut World) {
     }
     let completed = b.rounds_completed;
     let standing = standing_factions(world);
-    let rules = world.resource::<BattleRules>().clone();
     let nfactions = world.resource::<Factions>().0.len();
     if standing.len() <= 1 && nfactions > 1 {
         let (winner, reason) = match standing.first() {
@@ -53,9 +63,11 @@ pub fn check_victory(world: &mut World) {
         return;
     }
     // Round-based conditions are judged once per completed round.
-    if completed == 0 || completed == rules.held_checked {
+    let held_checked = world.resource::<BattleRules>().held_checked;
+    if completed == 0 || completed == held_checked {
         return;
     }
+    let rules = world.resource::<BattleRules>().clone();
     world.resource_mut::<BattleRules>().held_checked = completed;
     match rules.victory {
         VictoryRule::LastStanding => {}
