@@ -119,12 +119,26 @@ pub fn steed(world: &World, who: Cid) -> Option<Steed> {
 /// Cells held by standing combatants, except `except` (riders share their
 /// mount's cell and do not hold one of their own).
 pub fn occupied(world: &World, except: Option<Cid>) -> Vec<Cell> {
-    let mut v: Vec<Cell> = standing_all(world)
-        .into_iter()
-        .filter(|c| Some(*c) != except && riding(world, *c).is_none())
-        .filter_map(|c| cell(world, c))
+    // One look at the roster: every move the AI weighs asks this.
+    let Some(r) = world.get_resource::<Roster>() else {
+        return Vec::new();
+    };
+    let mut v: Vec<Cell> = r
+        .entities
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| except != Some(Cid(*i as u16)))
+        .filter_map(|(_, e)| {
+            let e = world.get_entity(*e).ok()?;
+            let out = e.get::<Conditions>().is_some_and(|c| c.out_of_fight());
+            let aboard = e.get::<Riding>().is_some_and(|r| r.0.is_some());
+            if out || aboard {
+                return None;
+            }
+            e.get::<Position>().map(|p| p.0)
+        })
         .collect();
-    v.sort();
+    v.sort_unstable();
     v
 }
 
