@@ -177,13 +177,15 @@ pub(super) fn broken(world: &World, actor: Cid) -> Command {
     let mut best: Option<(u32, Vec<Cell>)> = None;
     for (cell, _, path) in reach(world, actor, remaining(world, actor)) {
         let d = nearest_enemy_zones(world, actor, cell).unwrap_or(99);
+        // Only a cell farther than the best yet needs the legality check.
+        if best.as_ref().is_some_and(|b| d <= b.0) {
+            continue;
+        }
         let cmd = Command::Move { path: path.clone() };
         if check::check(world, actor, &cmd).is_err() {
             continue;
         }
-        if best.as_ref().is_none_or(|b| d > b.0) {
-            best = Some((d, path));
-        }
+        best = Some((d, path));
     }
     match best {
         Some((d, path)) if Some(d) > here_d => Command::Move { path },
