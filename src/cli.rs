@@ -143,33 +143,7 @@ pub enum Cmd {
     /// Each side's odds from the middle of a battle: play the seeded
     /// all-AI battle (as `fray log` shows it) to the start of a round, then
     /// play it out many times from there with fresh dice.
-    Odds {
-        /// The level file (levels/*.ron).
-        level: PathBuf,
-        #[arg(long)]
-        ruleset: Option<String>,
-        /// The battle's seed.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Take the odds at the start of this round (1: before anyone acts).
-        #[arg(long, default_value_t = 1)]
-        round: u32,
-        /// How many playouts.
-        #[arg(long, default_value_t = 1000)]
-        playouts: u64,
-        /// Seed of the playouts' dice; playout i uses a seed derived from it.
-        #[arg(long, default_value_t = 1)]
-        playout_seed: u64,
-        /// Worker threads (default: every core).
-        #[arg(long)]
-        threads: Option<usize>,
-        /// Change a ruleset setting, e.g. --set body_zones=false (repeatable).
-        #[arg(long = "set", value_name = "KEY=VALUE")]
-        settings: Vec<String>,
-        /// Print the report as JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    Odds(OddsArgs),
     /// Validate level files and ruleset data (files or folders).
     Check {
         #[arg(required = true)]
@@ -294,27 +268,7 @@ pub fn run(cli: Cli) -> ExitCode {
             settings,
             json,
         }) => cmd_log(&level, seed, ruleset.as_deref(), dice, &settings, json),
-        Some(Cmd::Odds {
-            level,
-            ruleset,
-            seed,
-            round,
-            playouts,
-            playout_seed,
-            threads,
-            settings,
-            json,
-        }) => cmd_odds(&OddsArgs {
-            level,
-            ruleset,
-            seed,
-            round,
-            playouts,
-            playout_seed,
-            threads,
-            settings,
-            json,
-        }),
+        Some(Cmd::Odds(args)) => cmd_odds(&args),
         Some(Cmd::Check { paths }) => cmd_check(&paths),
         Some(Cmd::Bench {
             vs,
@@ -564,16 +518,34 @@ fn cmd_bench(
     Ok(())
 }
 
-/// `fray odds`, as given.
-struct OddsArgs {
+/// `fray odds`' arguments.
+#[derive(clap::Args, Debug)]
+pub struct OddsArgs {
+    /// The level file (levels/*.ron).
     level: PathBuf,
+    /// Ruleset id (default: the level's default ruleset).
+    #[arg(long)]
     ruleset: Option<String>,
+    /// The battle's seed.
+    #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Take the odds at the start of this round (1: before anyone acts).
+    #[arg(long, default_value_t = 1)]
     round: u32,
+    /// How many playouts.
+    #[arg(long, default_value_t = 1000)]
     playouts: u64,
+    /// Seed of the playouts' dice; playout i uses a seed derived from it.
+    #[arg(long, default_value_t = 1)]
     playout_seed: u64,
+    /// Worker threads (default: every core).
+    #[arg(long)]
     threads: Option<usize>,
+    /// Change a ruleset setting, e.g. --set body_zones=false (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
     settings: Vec<String>,
+    /// Print the report as JSON.
+    #[arg(long)]
     json: bool,
 }
 

@@ -324,16 +324,9 @@ impl OddsReport {
                 100.0 * side.win_rate_high
             ));
         }
-        let pct = |k: u64| {
-            if o.playouts > 0 {
-                100.0 * k as f64 / o.playouts as f64
-            } else {
-                0.0
-            }
-        };
         s.push_str(&format!(
             "  nobody wins {:.1}%   mean rounds {:.2}\n",
-            pct(o.draws),
+            crate::sim::percent(o.draws, o.playouts),
             o.mean_rounds
         ));
         s.push_str(&format!(

@@ -100,6 +100,15 @@ pub fn battle_seed(seed: u64, i: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// `k` of `n` as a percentage (0 when `n` is 0).
+pub fn percent(k: u64, n: u64) -> f64 {
+    if n > 0 {
+        100.0 * k as f64 / n as f64
+    } else {
+        0.0
+    }
+}
+
 /// 95% Wilson score interval for `k` successes in `n` trials.
 pub fn wilson(k: u64, n: u64) -> (f64, f64) {
     if n == 0 {
@@ -338,13 +347,7 @@ impl SimReport {
                 f.combatants
             ));
         }
-        let rate = |k: u64| {
-            if self.battles > 0 {
-                100.0 * k as f64 / self.battles as f64
-            } else {
-                0.0
-            }
-        };
+        let rate = |k: u64| percent(k, self.battles);
         s.push_str(&format!(
             "  draws {:.1}%   mean rounds {:.2}\n",
             rate(self.draws),

@@ -311,13 +311,7 @@ fn clear_previous(
     level: &Level,
     opts: &StartOptions,
 ) {
-    let old: Vec<Entity> = world
-        .query_filtered::<Entity, With<Cid>>()
-        .iter(world)
-        .collect();
-    for e in old {
-        world.despawn(e);
-    }
+    despawn_combatants(world);
     world.resource_mut::<Messages<CommandMsg>>().clear();
     (hooks.reset)(world);
     world.insert_resource(ActiveRuleset(hooks));
@@ -335,6 +329,17 @@ fn clear_previous(
         dice.set_script(opts.script.clone());
     }
     world.insert_resource(level.map.clone());
+}
+
+/// Despawn every combatant of the battle in `world`.
+pub fn despawn_combatants(world: &mut World) {
+    let old: Vec<Entity> = world
+        .query_filtered::<Entity, With<Cid>>()
+        .iter(world)
+        .collect();
+    for e in old {
+        world.despawn(e);
+    }
 }
 
 /// The level's factions, with who controls each.

@@ -232,13 +232,7 @@ pub fn restore(world: &mut World, snap: &Snapshot) {
     let entities: Vec<Entity> = if reuse {
         world.resource::<Roster>().entities.clone()
     } else {
-        let old: Vec<Entity> = world
-            .query_filtered::<Entity, With<Cid>>()
-            .iter(world)
-            .collect();
-        for e in old {
-            world.despawn(e);
-        }
+        crate::rules::engine::despawn_combatants(world);
         (0..snap.combatants)
             .map(|_| world.spawn_empty().id())
             .collect()
