@@ -10,6 +10,11 @@ pub fn entity(world: &World, cid: Cid) -> Option<Entity> {
     world.get_resource::<Roster>()?.entity(cid)
 }
 
+/// A combatant's entity, to read several of its components.
+pub fn entity_ref(world: &World, cid: Cid) -> Option<EntityRef<'_>> {
+    world.get_entity(entity(world, cid)?).ok()
+}
+
 /// A component of a combatant.
 pub fn get<C: Component>(world: &World, cid: Cid) -> Option<&C> {
     world.get::<C>(entity(world, cid)?)

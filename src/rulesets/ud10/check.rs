@@ -5,7 +5,7 @@ use bevy::prelude::*;
 
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::{Command, Illegal, illegal};
-use crate::rules::components::{Cid, Condition, MoveMode, ReloadCost, Weapon, WeaponKind};
+use crate::rules::components::{Cid, Condition, Loadout, MoveMode, ReloadCost, Weapon, WeaponKind};
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 use crate::rulesets::ud10::command::Ud10Command;
@@ -321,8 +321,13 @@ pub fn can_dodge(world: &World, actor: Cid, _attacker: Cid) -> Result<(), Illega
 
 /// The shield counts while no two-handed weapon is in hand.
 pub fn shield_usable(world: &World, cid: Cid) -> Option<i32> {
-    let s = view::get::<Shield>(world, cid)?;
-    let two_handed = loadout(world, cid)
+    shield_bonus(view::get::<Shield>(world, cid), loadout(world, cid))
+}
+
+/// [`shield_usable`] from the shield and the loadout.
+pub fn shield_bonus(shield: Option<&Shield>, loadout: Option<&Loadout>) -> Option<i32> {
+    let s = shield?;
+    let two_handed = loadout
         .and_then(|l| l.ready_weapon())
         .is_some_and(|w| w.hands >= 2);
     (!two_handed).then_some(s.defense)

@@ -8,7 +8,9 @@
 use bevy::prelude::*;
 
 use crate::rules::battle::BattleRules;
-use crate::rules::components::{Cid, Condition, Heading, MoveMode, Size, Weapon};
+use crate::rules::components::{
+    Cid, Condition, Conditions, Heading, Loadout, MoveMode, Position, Size, Weapon,
+};
 use crate::rules::event::{Modifier, total};
 use crate::rules::level::Facing;
 use crate::rules::map::{Cell, Map, Terrain};
@@ -17,8 +19,11 @@ use crate::rulesets::ud10::armor::BodyZone;
 use crate::rulesets::ud10::weapon::Ud10Gear;
 
 use super::armor::Protection;
-use super::check::shield_usable;
-use super::query::{stats, turn};
+use super::armor::Shield;
+use super::check::shield_bonus;
+use super::data::Ud10Stats;
+use super::turn::Ud10Turn;
+
 use super::settings::Ud10Settings;
 
 pub const RULE_ATTACK: &str = "ud10 §Attacking";
@@ -148,45 +153,66 @@ pub fn numbers_into(
     free: bool,
 ) {
     let ranged = weapon.is_ranged();
+    // Each combatant and resource looked up once: the AI asks this for
+    // every reachable cell and enemy.
+    let a = view::entity_ref(world, attacker);
+    let t = view::entity_ref(world, target);
     let swing = Swing {
-        attacker,
-        from,
+        a,
+        t,
         target,
-        at: view::cell(world, target).unwrap_or_default(),
+        from,
+        at: t
+            .and_then(|t| t.get::<Position>())
+            .map(|p| p.0)
+            .unwrap_or_default(),
         free,
+        map: world.resource::<Map>(),
+        settings: world.resource::<Ud10Settings>(),
     };
     out.modifiers.clear();
-    skill_and_weapon(world, attacker, weapon, mode, &mut out.modifiers);
+    skill_and_weapon(&swing, weapon, mode, &mut out.modifiers);
     if ranged {
-        ranged_modifiers(world, &swing, weapon, &mut out.modifiers);
+        let bad = world.resource::<BattleRules>().bad_visibility;
+        ranged_modifiers(&swing, bad, weapon, &mut out.modifiers);
     } else {
-        melee_modifiers(world, &swing, &mut out.modifiers);
+        melee_modifiers(&swing, &mut out.modifiers);
     }
     out.defense_parts.clear();
-    out.dex_counts = defense(world, &swing, ranged, &mut out.defense_parts);
+    out.dex_counts = defense(&swing, ranged, &mut out.defense_parts);
     out.defense = total(&out.defense_parts);
     out.ranged = ranged;
 }
 
-/// Who attacks whom, from where.
-struct Swing {
-    attacker: Cid,
-    from: Cell,
+/// Who attacks whom, from where, and what the numbers read.
+struct Swing<'w> {
+    /// The attacker and the target, as found once.
+    a: Option<EntityRef<'w>>,
+    t: Option<EntityRef<'w>>,
     target: Cid,
+    from: Cell,
     /// Where the target stands.
     at: Cell,
     free: bool,
+    map: &'w Map,
+    settings: &'w Ud10Settings,
+}
+
+impl<'w> Swing<'w> {
+    fn attacker<C: Component>(&self) -> Option<&'w C> {
+        self.a.and_then(|e| e.get::<C>())
+    }
+    fn defender<C: Component>(&self) -> Option<&'w C> {
+        self.t.and_then(|e| e.get::<C>())
+    }
+    fn target_conditions(&self) -> Conditions {
+        self.defender::<Conditions>().copied().unwrap_or_default()
+    }
 }
 
 /// §Attack: the attacker's skill, the weapon's AM and the firing mode.
-fn skill_and_weapon(
-    world: &World,
-    attacker: Cid,
-    weapon: &Weapon,
-    mode: usize,
-    modifiers: &mut Vec<Modifier>,
-) {
-    let a = stats(world, attacker);
+fn skill_and_weapon(swing: &Swing, weapon: &Weapon, mode: usize, modifiers: &mut Vec<Modifier>) {
+    let a = swing.attacker::<Ud10Stats>();
     let ranged = weapon.is_ranged();
     let skill = if ranged {
         a.map_or(0, |a| a.ranged)
@@ -216,8 +242,8 @@ fn skill_and_weapon(
 }
 
 /// §Attack Modifiers in hand-to-hand: higher ground.
-fn melee_modifiers(world: &World, swing: &Swing, modifiers: &mut Vec<Modifier>) {
-    let map = world.resource::<Map>();
+fn melee_modifiers(swing: &Swing, modifiers: &mut Vec<Modifier>) {
+    let map = swing.map;
     if map.terrain(swing.at) == Terrain::HighGround
         && map.terrain(swing.from) != Terrain::HighGround
     {
@@ -231,9 +257,14 @@ fn melee_modifiers(world: &World, swing: &Swing, modifiers: &mut Vec<Modifier>) 
 
 /// §Attack Modifiers and §Ranged Combat for a shot: aim, visibility, the
 /// target crouching or moving, shooting while moving, range increments.
-fn ranged_modifiers(world: &World, swing: &Swing, weapon: &Weapon, modifiers: &mut Vec<Modifier>) {
-    let tconds = view::conditions(world, swing.target);
-    let t = turn(world, swing.attacker);
+fn ranged_modifiers(
+    swing: &Swing,
+    bad_visibility: bool,
+    weapon: &Weapon,
+    modifiers: &mut Vec<Modifier>,
+) {
+    let tconds = swing.target_conditions();
+    let t = swing.attacker::<Ud10Turn>().cloned().unwrap_or_default();
     if let Some((aimed_at, rounds)) = t.aim
         && aimed_at == swing.target
         && !swing.free
@@ -244,7 +275,7 @@ fn ranged_modifiers(world: &World, swing: &Swing, weapon: &Weapon, modifiers: &m
             _ => modifiers.push(Modifier::new("took aim for 2 rounds", 4, RULE_ATTACK_MODS)),
         }
     }
-    if world.resource::<BattleRules>().bad_visibility {
+    if bad_visibility {
         modifiers.push(Modifier::new("bad visibility", -2, RULE_ATTACK_MODS));
     }
     if tconds.has(Condition::Crouching) {
@@ -272,16 +303,17 @@ fn ranged_modifiers(world: &World, swing: &Swing, weapon: &Weapon, modifiers: &m
 /// §Attack and §Defense: the target's Defense, part by part, pushed onto
 /// `defense_parts` (DEX unless attacked from behind, surprised or
 /// immobilized; shield, stature, cover); whether DEX counted.
-fn defense(world: &World, swing: &Swing, ranged: bool, defense_parts: &mut Vec<Modifier>) -> bool {
-    let tconds = view::conditions(world, swing.target);
+fn defense(swing: &Swing, ranged: bool, defense_parts: &mut Vec<Modifier>) -> bool {
+    let tconds = swing.target_conditions();
     let behind = swing.free
-        || view::get::<Heading>(world, swing.target)
+        || swing
+            .defender::<Heading>()
             .is_some_and(|h| is_behind(swing.at, h.0, swing.from));
     let surprised = tconds.has(Condition::Surprised);
     let immobilized = tconds.has(Condition::Immobilized);
     let dex_counts = !(behind || surprised || immobilized);
     defense_parts.push(Modifier::new("base Defense", 10, RULE_ATTACK));
-    let dex = stats(world, swing.target).map_or(0, |d| d.dex);
+    let dex = swing.defender::<Ud10Stats>().map_or(0, |d| d.dex);
     if dex_counts {
         defense_parts.push(Modifier::new("DEX", dex, RULE_ATTACK));
     } else if dex != 0 {
@@ -296,16 +328,13 @@ fn defense(world: &World, swing: &Swing, ranged: bool, defense_parts: &mut Vec<M
         };
         defense_parts.push(Modifier::new(why, 0, RULE_ATTACK));
     }
-    if !behind && let Some(bonus) = shield_usable(world, swing.target) {
+    if !behind && let Some(bonus) = shield_of(swing) {
         defense_parts.push(Modifier::new("has a shield", bonus, RULE_DEFENSE));
     }
     if immobilized {
         defense_parts.push(Modifier::new("immobilized", -2, RULE_DEFENSE));
     }
-    match view::get::<Size>(world, swing.target)
-        .copied()
-        .unwrap_or_default()
-    {
+    match swing.defender::<Size>().copied().unwrap_or_default() {
         Size::Large | Size::Massive => {
             defense_parts.push(Modifier::new("large in stature", -1, RULE_DEFENSE))
         }
@@ -314,11 +343,15 @@ fn defense(world: &World, swing: &Swing, ranged: bool, defense_parts: &mut Vec<M
         }
         Size::Medium => {}
     }
-    let s = world.resource::<Ud10Settings>();
-    if ranged && let Some((name, value)) = cover(world.resource::<Map>(), s, swing.from, swing.at) {
+    if ranged && let Some((name, value)) = cover(swing.map, swing.settings, swing.from, swing.at) {
         defense_parts.push(Modifier::new(name, value, RULE_COVER));
     }
     dex_counts
+}
+
+/// [`super::check::shield_usable`] for the swing's target, as found once.
+fn shield_of(swing: &Swing) -> Option<i32> {
+    shield_bonus(swing.defender::<Shield>(), swing.defender::<Loadout>())
 }
 
 pub const RULE_DAMAGE: &str = "ud10 §Determining The Damage";
