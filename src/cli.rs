@@ -183,7 +183,7 @@ pub fn default_level() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels/open_field.ron")
 }
 
-pub(crate) fn parse_settings(settings: &[String]) -> Result<Vec<(String, String)>, String> {
+fn parse_settings(settings: &[String]) -> Result<Vec<(String, String)>, String> {
     settings
         .iter()
         .map(|s| {
@@ -194,8 +194,13 @@ pub(crate) fn parse_settings(settings: &[String]) -> Result<Vec<(String, String)
         .collect()
 }
 
+/// The machine's cores (the default number of worker threads).
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// The ruleset asked on the command line, or the level's default.
-pub(crate) fn pick_ruleset(level: &Level, ruleset: Option<&str>) -> Result<RulesetId, String> {
+fn pick_ruleset(level: &Level, ruleset: Option<&str>) -> Result<RulesetId, String> {
     let id = ruleset.unwrap_or(&level.default_ruleset);
     crate::rulesets::parse(id).ok_or_else(|| {
         let msg = format!(
@@ -209,7 +214,7 @@ pub(crate) fn pick_ruleset(level: &Level, ruleset: Option<&str>) -> Result<Rules
     })
 }
 
-pub(crate) fn load(level: &Path) -> Result<Level, String> {
+fn load(level: &Path) -> Result<Level, String> {
     load_level(level).map_err(|e| e.to_string())
 }
 
@@ -409,11 +414,7 @@ fn cmd_simulate(
         ));
     }
     let ruleset = pick_ruleset(&level, ruleset)?;
-    let threads = threads.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
+    let threads = threads.unwrap_or_else(cores);
     let cfg = SimConfig {
         level,
         ruleset,
@@ -458,7 +459,7 @@ fn cmd_bench(
     } else {
         levels
     };
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = cores();
     let threads = if cores > 1 { vec![1, cores] } else { vec![1] };
     let cfg = crate::bench::BenchConfig {
         a,
@@ -566,11 +567,7 @@ fn cmd_odds(a: &OddsArgs) -> Result<(), String> {
         engine.configure(ruleset, &k, &v)?;
     }
     let at = crate::playouts::battle_at_round(&mut engine, &level, ruleset, a.seed, a.round)?;
-    let threads = a.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
+    let threads = a.threads.unwrap_or_else(cores);
     let started = std::time::Instant::now();
     let pool = crate::playouts::Playouts::new(&assets_dir(), threads)?;
     let pool_seconds = started.elapsed().as_secs_f64();

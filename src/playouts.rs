@@ -242,7 +242,8 @@ pub fn battle_at_round(
             control: crate::rules::engine::Controls::AllAi,
         },
     )?;
-    for _ in 0..MAX_STEPS {
+    let mut steps = 0;
+    loop {
         let battle = engine.world().resource::<Battle>();
         if let Some(o) = &battle.outcome {
             return Err(format!(
@@ -257,18 +258,21 @@ pub fn battle_at_round(
         if battle.round >= round {
             break;
         }
+        if steps == MAX_STEPS {
+            return Err(format!(
+                "battle {seed} did not reach round {round} within {MAX_STEPS} steps"
+            ));
+        }
         engine.step();
+        steps += 1;
     }
-    let factions = level.factions.len();
-    let mut standing = vec![0u32; factions];
-    let world = engine.world_mut();
-    let mut q = world.query::<(
-        &crate::rules::components::FactionId,
-        &crate::rules::components::Conditions,
-    )>();
-    for (f, c) in q.iter(world) {
-        if !c.out_of_fight() {
-            standing[f.0 as usize] += 1;
+    let world = engine.world();
+    let mut standing = vec![0u32; level.factions.len()];
+    for c in crate::rules::view::standing_all(world) {
+        if let Some(n) =
+            crate::rules::view::faction(world, c).and_then(|f| standing.get_mut(usize::from(f)))
+        {
+            *n += 1;
         }
     }
     Ok(At { standing })

@@ -14,7 +14,7 @@
 //!
 //! A *playout* ([`Engine::playout`]) continues a restored fork with a fresh
 //! random stream and the AI playing every side: the primitive of live odds
-//! and of a look-ahead AI. `crate::sim::Playouts` runs many in parallel.
+//! and of a look-ahead AI. `crate::playouts::Playouts` runs many in parallel.
 
 use std::any::{Any, TypeId};
 
