@@ -469,6 +469,27 @@ impl Map {
         budget_dm: u32,
         blocked: impl Fn(Cell) -> bool,
     ) -> ReachTree {
+        self.search(start, budget_dm, blocked, None)
+    }
+
+    /// The distances from `start` (ignoring occupants) of every cell nearer
+    /// to it than `until` is, `until`'s own, and of cells found on the way:
+    /// the search stops once it reaches `until`. What an AI closing in on
+    /// `start` from `until` needs, without searching the whole map. Costs
+    /// of cells nearer than `until` are exact (the same as
+    /// [`Map::reach_tree`]'s); farther cells are absent or over-estimated
+    /// but never below `until`'s cost.
+    pub fn field_until(&self, start: Cell, until: Cell) -> ReachTree {
+        self.search(start, u32::MAX, |_| false, self.index(until))
+    }
+
+    fn search(
+        &self,
+        start: Cell,
+        budget_dm: u32,
+        blocked: impl Fn(Cell) -> bool,
+        until: Option<usize>,
+    ) -> ReachTree {
         use std::cmp::Reverse;
         use std::collections::BinaryHeap;
         let n = (self.width * self.height) as usize;
@@ -483,6 +504,9 @@ impl Map {
         while let Some(Reverse((c, i))) = heap.pop() {
             if c > cost[i as usize] {
                 continue;
+            }
+            if until == Some(i as usize) {
+                break;
             }
             let here = Cell::new(i as i32 % self.width, i as i32 / self.width);
             for (k, (dx, dy)) in STEP_ORDER.iter().enumerate() {
@@ -718,6 +742,40 @@ mod tests {
             assert_eq!(a.cost, b.cost, "{start}");
             assert_eq!(a.parent, b.parent, "{start}");
         }
+    }
+
+    /// A field searched until a cell is reached agrees with the whole
+    /// field on every cell nearer than that one, and puts no farther cell
+    /// below it.
+    #[test]
+    fn a_field_until_a_cell_agrees_with_the_whole_field_nearer_than_it() {
+        let m = grid(&[
+            "..#.....", //
+            ".,~^..#.", //
+            "c.#^.,..", //
+            ".C....~.",
+        ]);
+        let mut cut_short = 0;
+        for goal in m.cells() {
+            let whole = m.reach_tree(goal, u32::MAX, |_| false);
+            for until in m.cells() {
+                let part = m.field_until(goal, until);
+                let Some(limit) = whole.cost(until) else {
+                    assert_eq!(part.cost, whole.cost, "{goal} {until}");
+                    continue;
+                };
+                assert_eq!(part.cost(until), Some(limit), "{goal} {until}");
+                for cell in m.cells() {
+                    match (whole.cost(cell), part.cost(cell)) {
+                        (Some(w), p) if w < limit => assert_eq!(p, Some(w), "{goal} {cell}"),
+                        (_, Some(p)) => assert!(p >= limit, "{goal} {cell}"),
+                        (_, None) => cut_short += 1,
+                    }
+                }
+            }
+        }
+        // The search did stop early.
+        assert!(cut_short > 0);
     }
 
     #[test]

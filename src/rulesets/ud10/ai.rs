@@ -17,7 +17,7 @@ use crate::rulesets::ud10::weapon::Ud10Gear;
 use super::armor::Armor;
 use super::check;
 use super::numbers::{
-    AttackNumbers, PendingAttack, numbers_into, pipeline, reaction_chance as p_beat,
+    AttackNumbers, PendingAttack, hp_loss, numbers_into, reaction_chance as p_beat,
 };
 use super::query::{Turn, stats, turn};
 use super::reach::{engaged_enemies, reach, remaining_dm, standard_dm};
@@ -84,9 +84,9 @@ fn hit_value(world: &World, weapon: &Weapon, mode: usize, target: Cid) -> HitVal
     let mut down = 0.0;
     let n = (hi - lo + 1).max(1) as f64;
     for x in lo..=hi {
-        let o = pipeline(x, prot, weapon.ud10().penetration, con, s);
-        loss += o.hp_loss as f64;
-        if hp - o.hp_loss <= s.unconscious_at_hp {
+        let hp_loss = hp_loss(x, prot, weapon.ud10().penetration, con, s);
+        loss += hp_loss as f64;
+        if hp - hp_loss <= s.unconscious_at_hp {
             down += 1.0;
         }
     }
@@ -188,7 +188,20 @@ fn best_attack_from(
     shift: i32,
 ) -> Option<(f64, Cid, usize)> {
     let w = view::get::<Loadout>(world, actor)?.weapons.get(t.weapon)?;
-    let map = world.resource::<Map>();
+    best_attack_with(world, world.resource::<Map>(), actor, w, from, t, shift)
+}
+
+/// [`best_attack_from`] with the weapon and the map already found (the AI
+/// asks it for every reachable cell).
+fn best_attack_with(
+    world: &World,
+    map: &Map,
+    actor: Cid,
+    w: &Weapon,
+    from: Cell,
+    t: &Targets,
+    shift: i32,
+) -> Option<(f64, Cid, usize)> {
     let mut best: Option<(f64, Cid, usize)> = None;
     // One set of numbers, rewritten for each enemy.
     let mut n = t.scratch.borrow_mut();
@@ -364,6 +377,9 @@ fn best_move_to_attack(
     let budget = standard_dm(world, actor).saturating_sub(t.moved_dm);
     let fleeing_rule = world.resource::<Ud10Settings>().fleeing;
     let map = world.resource::<Map>();
+    let weapon = view::get::<Loadout>(world, actor)?
+        .weapons
+        .get(table.weapon)?;
     let w_ranged = view::get::<Loadout>(world, actor)
         .and_then(|l| l.ready_weapon())
         .is_some_and(|w| w.is_ranged());
@@ -374,7 +390,8 @@ fn best_move_to_attack(
         // costs -4 (§Attack Modifiers).
         let steps = tree.steps_to(cell).unwrap_or(0);
         let shift = if w_ranged && steps > 1 { -4 } else { 0 };
-        let Some((v, _, _)) = best_attack_from(world, actor, cell, table, shift) else {
+        let Some((v, _, _)) = best_attack_with(world, map, actor, weapon, cell, table, shift)
+        else {
             continue;
         };
         let mut score = v;
@@ -466,7 +483,9 @@ fn approach(world: &World, actor: Cid, full: bool) -> Option<Vec<Cell>> {
         .filter_map(|e| view::cell(world, *e).map(|c| (Map::distance_m(here, c), *e, c)))
         .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))?;
     let goal = target.2;
-    let field = map.reach_tree(goal, u32::MAX, |_| false);
+    // Only cells nearer the goal than `here` can be chosen: the distances
+    // beyond it are not needed.
+    let field = map.field_until(goal, here);
     let budget = if full {
         remaining_dm(world, actor)
     } else {

@@ -396,14 +396,44 @@ pub fn pipeline(
     s: &Ud10Settings,
 ) -> DamageOutcome {
     let mut steps = Vec::new();
+    let (ep_loss, hp_loss) = steps_of(rolled, protection, penetration, con, s, |m| steps.push(m));
+    DamageOutcome {
+        steps,
+        ep_loss,
+        hp_loss,
+    }
+}
+
+/// The HP a blow of `rolled` takes, by the same [`pipeline`] without its
+/// steps written down: the AI weighs every damage roll of every weapon
+/// against every enemy.
+pub fn hp_loss(
+    rolled: i32,
+    protection: Protection,
+    penetration: i32,
+    con: i32,
+    s: &Ud10Settings,
+) -> i32 {
+    steps_of(rolled, protection, penetration, con, s, |_| {}).1
+}
+
+/// The pipeline's arithmetic, each step handed to `step`: (EP, HP) lost.
+fn steps_of(
+    rolled: i32,
+    protection: Protection,
+    penetration: i32,
+    con: i32,
+    s: &Ud10Settings,
+    mut step: impl FnMut(Modifier),
+) -> (i32, i32) {
     let pen = if s.penetration { penetration.max(0) } else { 0 };
     let mut rating = protection.rating;
     if rating > 0 {
-        steps.push(Modifier::new("armor rating", -rating, RULE_ARMOR));
+        step(Modifier::new("armor rating", -rating, RULE_ARMOR));
         if pen > 0 {
             // "Armor is then made less effective by the penetration score".
             let back = pen.min(rating);
-            steps.push(Modifier::new("armor penetration", back, RULE_PENETRATION));
+            step(Modifier::new("armor penetration", back, RULE_PENETRATION));
             rating -= back;
         }
     }
@@ -414,7 +444,7 @@ pub fn pipeline(
         // buffer's value".
         let buffer = (protection.buffer - pen).max(0);
         if buffer < protection.buffer {
-            steps.push(Modifier::new(
+            step(Modifier::new(
                 "buffer lessened by penetration",
                 buffer - protection.buffer,
                 RULE_PENETRATION,
@@ -422,17 +452,12 @@ pub fn pipeline(
         }
         ep_loss = remaining.min(buffer);
         if buffer > 0 {
-            steps.push(Modifier::new("buffer (to EP)", -buffer, RULE_BUFFER));
+            step(Modifier::new("buffer (to EP)", -buffer, RULE_BUFFER));
         }
         remaining -= ep_loss;
     }
     if con != 0 {
-        steps.push(Modifier::new("CON", -con, RULE_CON));
+        step(Modifier::new("CON", -con, RULE_CON));
     }
-    let hp_loss = (remaining - con).max(0);
-    DamageOutcome {
-        steps,
-        ep_loss,
-        hp_loss,
-    }
+    (ep_loss, (remaining - con).max(0))
 }

@@ -16,7 +16,7 @@ use crate::rulesets::ud10::weapon::Ud10Gear;
 
 use super::armor::{Armor, Protection};
 use super::check;
-use super::numbers::{PendingAttack, pipeline};
+use super::numbers::{PendingAttack, hp_loss};
 use super::query::{stats, turn};
 use super::reach::{check_move, check_retreat, standard_dm};
 use super::settings::Ud10Settings;
@@ -248,12 +248,12 @@ fn damage_preview(world: &World, target: Cid, w: &Weapon, mode: usize, p: &mut P
     let con = stats(world, target).map_or(0, |t| t.con);
     let lo = prots
         .iter()
-        .map(|pr| pipeline(expr.min(None), *pr, w.ud10().penetration, con, s).hp_loss)
+        .map(|pr| hp_loss(expr.min(None), *pr, w.ud10().penetration, con, s))
         .min()
         .unwrap_or(0);
     let hi = prots
         .iter()
-        .map(|pr| pipeline(expr.max(None), *pr, w.ud10().penetration, con, s).hp_loss)
+        .map(|pr| hp_loss(expr.max(None), *pr, w.ud10().penetration, con, s))
         .max()
         .unwrap_or(0);
     p.damage = Some((lo, hi));
