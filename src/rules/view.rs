@@ -3,7 +3,7 @@
 use bevy::prelude::*;
 
 use crate::rules::battle::Roster;
-use crate::rules::components::{Cid, Conditions, FactionId, Position, Riding, Steed};
+use crate::rules::components::{Cid, Conditions, Position, Riding, Steed};
 use crate::rules::map::Cell;
 
 pub fn entity(world: &World, cid: Cid) -> Option<Entity> {
@@ -29,8 +29,15 @@ pub fn cell(world: &World, cid: Cid) -> Option<Cell> {
     get::<Position>(world, cid).map(|p| p.0)
 }
 
+/// A combatant's faction: the roster's copy of its
+/// [`FactionId`](crate::rules::components::FactionId), which no rule
+/// changes, read without looking the combatant up.
 pub fn faction(world: &World, cid: Cid) -> Option<u8> {
-    get::<FactionId>(world, cid).map(|f| f.0)
+    world
+        .get_resource::<Roster>()?
+        .factions
+        .get(cid.0 as usize)
+        .copied()
 }
 
 pub fn conditions(world: &World, cid: Cid) -> Conditions {

@@ -5,7 +5,7 @@ use bevy::prelude::*;
 
 use crate::rules::battle::{Battle, Factions, Prompt};
 use crate::rules::command::{Command, Illegal, illegal};
-use crate::rules::components::{Cid, Condition, Loadout, TurnState};
+use crate::rules::components::{Cid, Condition, Conditions, Loadout, TurnState};
 use crate::rules::map::Cell;
 use crate::rules::view::{self, name};
 use crate::rulesets::zones::command::ZonesCommand;
@@ -13,9 +13,7 @@ use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::data::{MODE_DEATH_BLOW, is_stunt};
 use super::maneuvers::{check_break_free, check_free_ally, check_maneuver, holder};
-use super::queries::{
-    melee_reach, nearby, range_against, stats, visible, weapon_ref as weapon, zone_distance,
-};
+use super::queries::{melee_reach, nearby, range_against, stats, visible, zone_distance};
 use super::reach::{check_flee, check_move};
 use super::state::{Pending, Stage, ZonesRound};
 
@@ -157,7 +155,11 @@ fn check_reaction(
 
 /// Is `target` still there to be attacked, and known to its enemies?
 pub fn check_target(world: &World, target: Cid) -> Result<(), Illegal> {
-    let tc = view::conditions(world, target);
+    target_conditions(view::conditions(world, target))
+}
+
+/// [`check_target`] on the target's conditions, already read.
+fn target_conditions(tc: Conditions) -> Result<(), Illegal> {
     if tc.has(Condition::Dead) || tc.has(Condition::Fled) {
         return illegal("no longer in the fight");
     }
@@ -191,11 +193,12 @@ pub fn check_strike_drawn(
     reaction: bool,
     drawn: bool,
 ) -> Result<(), Illegal> {
-    let Some(w) = weapon(world, who, index) else {
+    // One look at the loadout: the AI asks this for every weapon and enemy.
+    let Some(l) = view::get::<Loadout>(world, who) else {
         return illegal("no such weapon");
     };
-    let Some(l) = view::get::<Loadout>(world, who) else {
-        return illegal("no weapons");
+    let Some(w) = l.weapons.get(index) else {
+        return illegal("no such weapon");
     };
     if super::riders::is_vehicle(world, who) {
         return illegal("a vehicle does not attack");
@@ -207,8 +210,8 @@ pub fn check_strike_drawn(
     if view::faction(world, who) == view::faction(world, target) {
         return illegal("not an enemy");
     }
-    check_target(world, target)?;
     let tc = view::conditions(world, target);
+    target_conditions(tc)?;
     if mode >= w.mode_count() {
         return illegal("no such attack");
     }

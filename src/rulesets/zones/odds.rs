@@ -2,6 +2,8 @@
 //! §Mounts and vehicles in combat: impaired riders), shared by the preview
 //! and the AI, and the check of a larger attacker's shared dice. Reads only.
 
+use std::borrow::Cow;
+
 use bevy::prelude::*;
 
 use crate::rules::components::{Cid, Condition, Health, Weapon};
@@ -76,22 +78,23 @@ pub(super) fn blow_odds(
 /// vehicles in combat), rolled once more for each size the attacker is
 /// larger and halved for each size it is smaller (§Effects of size in
 /// combat). The roll, the preview and the AI all start from it.
-pub struct BlowDice {
-    pub expr: DiceExpr,
+pub struct BlowDice<'w> {
+    /// Borrowed from the weapon unless it is the saddle's d4.
+    pub expr: Cow<'w, DiceExpr>,
     /// How many times the dice are rolled and added up.
     pub times: u32,
     /// Sizes the attacker is larger (positive) or smaller (negative).
     pub size_diff: i32,
 }
 
-pub fn blow_dice(
+pub fn blow_dice<'w>(
     world: &World,
     attacker: Cid,
     target: Cid,
-    w: &Weapon,
+    w: &'w Weapon,
     mode: usize,
     saddle: bool,
-) -> BlowDice {
+) -> BlowDice<'w> {
     let size_diff = size_difference(world, attacker, target, w);
     BlowDice {
         expr: blow_expr(w, mode, saddle),
@@ -101,11 +104,11 @@ pub fn blow_dice(
 }
 
 /// The dice of a blow: the mode's, or the impaired d4 from the saddle.
-pub(super) fn blow_expr(w: &Weapon, mode: usize, saddle: bool) -> DiceExpr {
+pub(super) fn blow_expr(w: &Weapon, mode: usize, saddle: bool) -> Cow<'_, DiceExpr> {
     if saddle {
-        impaired()
+        Cow::Owned(impaired())
     } else {
-        w.mode_damage(mode).clone()
+        Cow::Borrowed(w.mode_damage(mode))
     }
 }
 

@@ -59,7 +59,8 @@ pub fn melee_reach(world: &World, who: Cid, target: Cid) -> bool {
 
 /// Same zone: "nearby".
 pub fn nearby(world: &World, a: Cid, b: Cid) -> bool {
-    zone(world, a).is_some() && zone(world, a) == zone(world, b)
+    let za = zone(world, a);
+    za.is_some() && za == zone(world, b)
 }
 
 /// Zone steps between two characters.

@@ -152,8 +152,9 @@ pub(super) fn best_strike_here(
 ) -> Option<(f64, usize, Cid)> {
     let l = view::get::<Loadout>(world, who)?;
     let mut best: Option<(f64, usize, Cid)> = None;
+    let enemies = view::enemies(world, who);
     for (i, w) in l.weapons.iter().enumerate() {
-        for t in view::enemies(world, who) {
+        for &t in &enemies {
             if check_strike_any_hand(world, who, t, i, reaction).is_err() {
                 continue;
             }
