@@ -65,11 +65,11 @@ struct Asked {
 
 fn battle_panels(world: &mut World) {
     let Some(ctx) = egui_ctx(world) else { return };
-    let started = std::time::Instant::now();
+    let started = super::bench::Clock::now();
     let mut asked = Asked::default();
     draw(&ctx, world, &mut asked);
     if let Some(mut t) = world.get_resource_mut::<super::bench::PanelTime>() {
-        t.0 += started.elapsed().as_secs_f64() * 1000.0;
+        t.0 += started.elapsed();
     }
     for i in asked.intents {
         world.write_message(i);
@@ -266,8 +266,10 @@ fn turn_order(ui: &mut egui::Ui, world: &World, roster: &Roster, asked: &mut Ask
         r.extend(roster.cids().filter(|c| !order.contains(c)));
         r
     };
-    egui::ScrollArea::vertical().show(ui, |ui| {
-        for c in rows {
+    // Only the rows in view are laid out: a big battle has a hundred.
+    let row_height = ui.spacing().interact_size.y;
+    egui::ScrollArea::vertical().show_rows(ui, row_height, rows.len(), |ui, range| {
+        for &c in &rows[range] {
             let s = shown.get(c);
             let out = s.is_some_and(|s| s.conds.out_of_fight());
             let mark = if Some(c) == acting {
