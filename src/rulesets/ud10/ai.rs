@@ -17,7 +17,7 @@ use crate::rulesets::ud10::weapon::Ud10Gear;
 use super::armor::Armor;
 use super::check;
 use super::numbers::{
-    AttackNumbers, PendingAttack, hp_loss, numbers_into, reaction_chance as p_beat,
+    AttackNumbers, PendingAttack, Sides, hp_loss, numbers_from, reaction_chance as p_beat,
 };
 use super::query::{Turn, stats, turn};
 use super::reach::{engaged_enemies, reach, remaining_dm, standard_dm};
@@ -113,24 +113,26 @@ fn threat(world: &World, who: Cid) -> f64 {
 /// What does not change from cell to cell when the AI weighs attacks with
 /// the weapon in hand: per enemy and firing mode, the expected effect of a
 /// hit and how much the enemy matters.
-struct Targets {
+struct Targets<'w> {
     weapon: usize,
-    rows: Vec<TargetRow>,
+    rows: Vec<TargetRow<'w>>,
     /// The numbers of the attack being weighed, reused from one to the next.
     scratch: std::cell::RefCell<AttackNumbers>,
 }
 
-struct TargetRow {
+struct TargetRow<'w> {
     target: Cid,
     cell: Cell,
     mode: usize,
+    /// What the attack's numbers read about the attacker and this target.
+    sides: Sides<'w>,
     /// Expected share of the target's HP a hit takes, plus the chance to drop it.
     per_hit: f64,
     /// The bonus a foreseen melee hit must beat to be parried or dodged, if any.
     reaction: Option<i32>,
 }
 
-fn targets(world: &World, actor: Cid) -> Option<Targets> {
+fn targets(world: &World, actor: Cid) -> Option<Targets<'_>> {
     let l = view::get::<Loadout>(world, actor)?;
     let wi = l.ready?;
     let w = l.weapons.get(wi)?;
@@ -156,6 +158,7 @@ fn targets(world: &World, actor: Cid) -> Option<Targets> {
         } else {
             None
         };
+        let sides = Sides::of(world, actor, e, false);
         for mode in 0..w.mode_count() {
             if check::has_ammo(w, mode).is_err() {
                 continue;
@@ -165,6 +168,7 @@ fn targets(world: &World, actor: Cid) -> Option<Targets> {
                 target: e,
                 cell,
                 mode,
+                sides: sides.clone(),
                 per_hit: (hv.hp_loss / hp_max + 1.5 * hv.p_down) * weight,
                 reaction,
             });
@@ -188,28 +192,33 @@ fn best_attack_from(
     shift: i32,
 ) -> Option<(f64, Cid, usize)> {
     let w = view::get::<Loadout>(world, actor)?.weapons.get(t.weapon)?;
-    best_attack_with(world, world.resource::<Map>(), actor, w, from, t, shift)
+    best_attack_with(world.resource::<Map>(), w, from, t, shift, None)
 }
 
 /// [`best_attack_from`] with the weapon and the map already found (the AI
 /// asks it for every reachable cell).
+/// `beat`: only attacks worth more than this matter (the best found from
+/// another cell): a target whose hit, landed for sure, is worth no more is
+/// not weighed. Exact, as an attack is worth at most its `per_hit`.
 fn best_attack_with(
-    world: &World,
     map: &Map,
-    actor: Cid,
     w: &Weapon,
     from: Cell,
     t: &Targets,
     shift: i32,
+    beat: Option<f64>,
 ) -> Option<(f64, Cid, usize)> {
     let mut best: Option<(f64, Cid, usize)> = None;
     // One set of numbers, rewritten for each enemy.
     let mut n = t.scratch.borrow_mut();
     for row in &t.rows {
+        if beat.is_some_and(|b| row.per_hit <= b) {
+            continue;
+        }
         if !check::reaches(map, from, row.cell, w) {
             continue;
         }
-        numbers_into(&mut n, world, actor, from, row.target, w, row.mode, false);
+        numbers_from(&mut n, &row.sides, from, w, row.mode);
         let mut p = n.hit_chance_with(shift);
         // A melee hit the target can foresee may be parried or dodged.
         if let Some(bonus) = row.reaction
@@ -390,8 +399,10 @@ fn best_move_to_attack(
         // costs -4 (§Attack Modifiers).
         let steps = tree.steps_to(cell).unwrap_or(0);
         let shift = if w_ranged && steps > 1 { -4 } else { 0 };
-        let Some((v, _, _)) = best_attack_with(world, map, actor, weapon, cell, table, shift)
-        else {
+        // Free attacks only lower a cell's score: a cell whose attacks
+        // cannot beat the best so far before them cannot after.
+        let beat = moved_best.map(|b| b.0);
+        let Some((v, _, _)) = best_attack_with(map, weapon, cell, table, shift, beat) else {
             continue;
         };
         let mut score = v;

@@ -152,29 +152,82 @@ pub fn numbers_into(
     mode: usize,
     free: bool,
 ) {
+    let sides = Sides::of(world, attacker, target, free);
+    numbers_from(out, &sides, from, weapon, mode);
+}
+
+/// Everything an attack's numbers read about who attacks whom, looked up
+/// once: the AI weighs the same attacker and target from every cell it can
+/// reach, and only the cell changes.
+#[derive(Clone, Debug)]
+pub struct Sides<'w> {
+    target: Cid,
+    /// Where the target stands.
+    at: Cell,
+    free: bool,
+    map: &'w Map,
+    settings: &'w Ud10Settings,
+    bad_visibility: bool,
+    attacker_stats: Option<&'w Ud10Stats>,
+    attacker_turn: Option<&'w Ud10Turn>,
+    target_conditions: Conditions,
+    target_heading: Option<Facing>,
+    target_stats: Option<&'w Ud10Stats>,
+    /// The target's shield bonus, if its shield is usable.
+    target_shield: Option<i32>,
+    target_size: Size,
+}
+
+impl<'w> Sides<'w> {
+    /// `free`: a free attack on a fleeing character, who has turned their
+    /// back.
+    pub fn of(world: &'w World, attacker: Cid, target: Cid, free: bool) -> Sides<'w> {
+        let a = view::entity_ref(world, attacker);
+        let t = view::entity_ref(world, target);
+        Sides {
+            target,
+            at: t
+                .and_then(|t| t.get::<Position>())
+                .map(|p| p.0)
+                .unwrap_or_default(),
+            free,
+            map: world.resource::<Map>(),
+            settings: world.resource::<Ud10Settings>(),
+            bad_visibility: world
+                .get_resource::<BattleRules>()
+                .is_some_and(|r| r.bad_visibility),
+            attacker_stats: a.and_then(|e| e.get::<Ud10Stats>()),
+            attacker_turn: a.and_then(|e| e.get::<Ud10Turn>()),
+            target_conditions: t
+                .and_then(|e| e.get::<Conditions>())
+                .copied()
+                .unwrap_or_default(),
+            target_heading: t.and_then(|e| e.get::<Heading>()).map(|h| h.0),
+            target_stats: t.and_then(|e| e.get::<Ud10Stats>()),
+            target_shield: shield_bonus(
+                t.and_then(|e| e.get::<Shield>()),
+                t.and_then(|e| e.get::<Loadout>()),
+            ),
+            target_size: t.and_then(|e| e.get::<Size>()).copied().unwrap_or_default(),
+        }
+    }
+}
+
+/// The numbers of the attack of `sides` from `from` with `weapon` in
+/// `mode`, written into `out`.
+pub fn numbers_from(
+    out: &mut AttackNumbers,
+    sides: &Sides,
+    from: Cell,
+    weapon: &Weapon,
+    mode: usize,
+) {
     let ranged = weapon.is_ranged();
-    // Each combatant and resource looked up once: the AI asks this for
-    // every reachable cell and enemy.
-    let a = view::entity_ref(world, attacker);
-    let t = view::entity_ref(world, target);
-    let swing = Swing {
-        a,
-        t,
-        target,
-        from,
-        at: t
-            .and_then(|t| t.get::<Position>())
-            .map(|p| p.0)
-            .unwrap_or_default(),
-        free,
-        map: world.resource::<Map>(),
-        settings: world.resource::<Ud10Settings>(),
-    };
+    let swing = Swing { sides, from };
     out.modifiers.clear();
     skill_and_weapon(&swing, weapon, mode, &mut out.modifiers);
     if ranged {
-        let bad = world.resource::<BattleRules>().bad_visibility;
-        ranged_modifiers(&swing, bad, weapon, &mut out.modifiers);
+        ranged_modifiers(&swing, weapon, &mut out.modifiers);
     } else {
         melee_modifiers(&swing, &mut out.modifiers);
     }
@@ -184,35 +237,15 @@ pub fn numbers_into(
     out.ranged = ranged;
 }
 
-/// Who attacks whom, from where, and what the numbers read.
-struct Swing<'w> {
-    /// The attacker and the target, as found once.
-    a: Option<EntityRef<'w>>,
-    t: Option<EntityRef<'w>>,
-    target: Cid,
+/// Who attacks whom, and from where.
+struct Swing<'s, 'w> {
+    sides: &'s Sides<'w>,
     from: Cell,
-    /// Where the target stands.
-    at: Cell,
-    free: bool,
-    map: &'w Map,
-    settings: &'w Ud10Settings,
-}
-
-impl<'w> Swing<'w> {
-    fn attacker<C: Component>(&self) -> Option<&'w C> {
-        self.a.and_then(|e| e.get::<C>())
-    }
-    fn defender<C: Component>(&self) -> Option<&'w C> {
-        self.t.and_then(|e| e.get::<C>())
-    }
-    fn target_conditions(&self) -> Conditions {
-        self.defender::<Conditions>().copied().unwrap_or_default()
-    }
 }
 
 /// §Attack: the attacker's skill, the weapon's AM and the firing mode.
 fn skill_and_weapon(swing: &Swing, weapon: &Weapon, mode: usize, modifiers: &mut Vec<Modifier>) {
-    let a = swing.attacker::<Ud10Stats>();
+    let a = swing.sides.attacker_stats;
     let ranged = weapon.is_ranged();
     let skill = if ranged {
         a.map_or(0, |a| a.ranged)
@@ -243,8 +276,8 @@ fn skill_and_weapon(swing: &Swing, weapon: &Weapon, mode: usize, modifiers: &mut
 
 /// §Attack Modifiers in hand-to-hand: higher ground.
 fn melee_modifiers(swing: &Swing, modifiers: &mut Vec<Modifier>) {
-    let map = swing.map;
-    if map.terrain(swing.at) == Terrain::HighGround
+    let map = swing.sides.map;
+    if map.terrain(swing.sides.at) == Terrain::HighGround
         && map.terrain(swing.from) != Terrain::HighGround
     {
         modifiers.push(Modifier::new(
@@ -257,17 +290,13 @@ fn melee_modifiers(swing: &Swing, modifiers: &mut Vec<Modifier>) {
 
 /// §Attack Modifiers and §Ranged Combat for a shot: aim, visibility, the
 /// target crouching or moving, shooting while moving, range increments.
-fn ranged_modifiers(
-    swing: &Swing,
-    bad_visibility: bool,
-    weapon: &Weapon,
-    modifiers: &mut Vec<Modifier>,
-) {
-    let tconds = swing.target_conditions();
-    let t = swing.attacker::<Ud10Turn>().cloned().unwrap_or_default();
+fn ranged_modifiers(swing: &Swing, weapon: &Weapon, modifiers: &mut Vec<Modifier>) {
+    let sides = swing.sides;
+    let tconds = sides.target_conditions;
+    let t = sides.attacker_turn.cloned().unwrap_or_default();
     if let Some((aimed_at, rounds)) = t.aim
-        && aimed_at == swing.target
-        && !swing.free
+        && aimed_at == sides.target
+        && !sides.free
     {
         match rounds {
             0 => {}
@@ -275,7 +304,7 @@ fn ranged_modifiers(
             _ => modifiers.push(Modifier::new("took aim for 2 rounds", 4, RULE_ATTACK_MODS)),
         }
     }
-    if bad_visibility {
+    if sides.bad_visibility {
         modifiers.push(Modifier::new("bad visibility", -2, RULE_ATTACK_MODS));
     }
     if tconds.has(Condition::Crouching) {
@@ -288,7 +317,7 @@ fn ranged_modifiers(
         modifiers.push(Modifier::new("shooting while moving", -4, RULE_ATTACK_MODS));
     }
     if weapon.range_increment_m > 0.0 {
-        let dist = Map::distance_m(swing.from, swing.at);
+        let dist = Map::distance_m(swing.from, sides.at);
         let exceeded = ((dist - 1e-9) / weapon.range_increment_m).ceil() as i32 - 1;
         if exceeded > 0 {
             modifiers.push(Modifier::new(
@@ -304,20 +333,21 @@ fn ranged_modifiers(
 /// `defense_parts` (DEX unless attacked from behind, surprised or
 /// immobilized; shield, stature, cover); whether DEX counted.
 fn defense(swing: &Swing, ranged: bool, defense_parts: &mut Vec<Modifier>) -> bool {
-    let tconds = swing.target_conditions();
-    let behind = swing.free
-        || swing
-            .defender::<Heading>()
-            .is_some_and(|h| is_behind(swing.at, h.0, swing.from));
+    let sides = swing.sides;
+    let tconds = sides.target_conditions;
+    let behind = sides.free
+        || sides
+            .target_heading
+            .is_some_and(|h| is_behind(sides.at, h, swing.from));
     let surprised = tconds.has(Condition::Surprised);
     let immobilized = tconds.has(Condition::Immobilized);
     let dex_counts = !(behind || surprised || immobilized);
     defense_parts.push(Modifier::new("base Defense", 10, RULE_ATTACK));
-    let dex = swing.defender::<Ud10Stats>().map_or(0, |d| d.dex);
+    let dex = sides.target_stats.map_or(0, |d| d.dex);
     if dex_counts {
         defense_parts.push(Modifier::new("DEX", dex, RULE_ATTACK));
     } else if dex != 0 {
-        let why = if swing.free {
+        let why = if sides.free {
             "DEX does not count: fleeing, back turned"
         } else if surprised {
             "DEX does not count: surprised"
@@ -328,13 +358,13 @@ fn defense(swing: &Swing, ranged: bool, defense_parts: &mut Vec<Modifier>) -> bo
         };
         defense_parts.push(Modifier::new(why, 0, RULE_ATTACK));
     }
-    if !behind && let Some(bonus) = shield_of(swing) {
+    if !behind && let Some(bonus) = sides.target_shield {
         defense_parts.push(Modifier::new("has a shield", bonus, RULE_DEFENSE));
     }
     if immobilized {
         defense_parts.push(Modifier::new("immobilized", -2, RULE_DEFENSE));
     }
-    match swing.defender::<Size>().copied().unwrap_or_default() {
+    match sides.target_size {
         Size::Large | Size::Massive => {
             defense_parts.push(Modifier::new("large in stature", -1, RULE_DEFENSE))
         }
@@ -343,15 +373,10 @@ fn defense(swing: &Swing, ranged: bool, defense_parts: &mut Vec<Modifier>) -> bo
         }
         Size::Medium => {}
     }
-    if ranged && let Some((name, value)) = cover(swing.map, swing.settings, swing.from, swing.at) {
+    if ranged && let Some((name, value)) = cover(sides.map, sides.settings, swing.from, sides.at) {
         defense_parts.push(Modifier::new(name, value, RULE_COVER));
     }
     dex_counts
-}
-
-/// [`super::check::shield_usable`] for the swing's target, as found once.
-fn shield_of(swing: &Swing) -> Option<i32> {
-    shield_bonus(swing.defender::<Shield>(), swing.defender::<Loadout>())
 }
 
 pub const RULE_DAMAGE: &str = "ud10 §Determining The Damage";
