@@ -325,13 +325,9 @@ fn apply_battle_ended(world: &mut World, event: &BattleEvent) {
     b.prompt = crate::rules::battle::Prompt::None;
 }
 
-/// Those who ride `mount`.
-fn riders(world: &mut World, mount: Cid) -> Vec<Cid> {
-    let mut q = world.query::<(&Cid, &Riding)>();
-    q.iter(world)
-        .filter(|(_, r)| r.0 == Some(mount))
-        .map(|(c, _)| *c)
-        .collect()
+/// Those who ride `mount` (every move asks: the roster, not a new query).
+fn riders(world: &World, mount: Cid) -> Vec<Cid> {
+    crate::rules::view::riders(world, mount)
 }
 
 /// Riders move with their mount.
@@ -344,11 +340,8 @@ fn carry_riders(world: &mut World, mount: Cid, to: Cell) {
 /// Emit that `who` draws its weapon `index`, by the weapon's name; as part
 /// of a movement or as an action, under the ruleset's `rule`.
 pub fn draw(world: &mut World, who: Cid, index: usize, as_movement: bool, rule: Rule) {
-    let weapon = world
-        .query::<(&Cid, &Loadout)>()
-        .iter(world)
-        .find(|(c, _)| **c == who)
-        .and_then(|(_, l)| l.weapons.get(index))
+    let weapon = crate::rules::view::get::<Loadout>(world, who)
+        .and_then(|l| l.weapons.get(index))
         .map_or(String::new(), |w| w.name.clone());
     emit(
         world,
