@@ -13,7 +13,8 @@ use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::data::{MODE_STRIKE, impaired};
 use super::queries::{
-    armour, critical_threshold, halved, mounted, size_difference, size_rank, weapon_ref as weapon,
+    armour_total, critical_threshold, halved, mounted, size_difference, size_rank,
+    weapon_ref as weapon,
 };
 
 /// What a blow can do, for the preview and the AI.
@@ -124,7 +125,7 @@ pub(super) fn odds_of(
 ) -> DamageOdds {
     let diff = smaller;
     let (lo, hi) = (expr.min(None) * times, expr.max(None) * times);
-    let (arm, _) = armour(world, attacker, target, w);
+    let arm = armour_total(world, attacker, target, w);
     let suffered = |v: i32| (if diff < 0 { halved(v, -diff) } else { v } - arm).max(0);
     let mut odds = DamageOdds {
         mean: 0.0,

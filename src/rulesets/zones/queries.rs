@@ -131,26 +131,44 @@ pub fn wit_save_reason(
 /// The target's armour against this attack: worn armour and shield, plus
 /// cover against a ranged attack that cannot penetrate it, never above 3.
 pub fn armour(world: &World, attacker: Cid, target: Cid, w: &Weapon) -> (i32, Vec<Modifier>) {
+    let mut parts = Vec::new();
+    let total = armour_with(world, attacker, target, w, |m| parts.push(m));
+    (total, parts)
+}
+
+/// [`armour`]'s total alone, its parts not written down: the odds of every
+/// blow the AI weighs read it.
+pub fn armour_total(world: &World, attacker: Cid, target: Cid, w: &Weapon) -> i32 {
+    armour_with(world, attacker, target, w, |_| {})
+}
+
+/// The armour's arithmetic, each part handed to `part`; the total.
+fn armour_with(
+    world: &World,
+    attacker: Cid,
+    target: Cid,
+    w: &Weapon,
+    mut part: impl FnMut(Modifier),
+) -> i32 {
     let lost = super::queries::armour_lost(world, target);
     let worn = (stats(world, target).map_or(0, |s| s.armour) - lost).max(0);
-    let mut parts = Vec::new();
     if worn > 0 {
-        parts.push(Modifier::new("armour", -worn, RULE_ATTACK));
+        part(Modifier::new("armour", -worn, RULE_ATTACK));
     }
     let mut total = worn;
     if w.is_ranged() && in_cover(world, attacker, target) {
         if w.zones().penetrating {
-            parts.push(Modifier::new("cover (penetrated)", 0, RULE_COVER));
+            part(Modifier::new("cover (penetrated)", 0, RULE_COVER));
         } else {
-            parts.push(Modifier::new("cover", -1, RULE_COVER));
+            part(Modifier::new("cover", -1, RULE_COVER));
             total += 1;
         }
     }
     if total > 3 {
-        parts.push(Modifier::new("armour never above 3", total - 3, RULE_COVER));
+        part(Modifier::new("armour never above 3", total - 3, RULE_COVER));
         total = 3;
     }
-    (total, parts)
+    total
 }
 
 /// Fray decides: a target is in cover when it stands in low or high cover,

@@ -80,6 +80,7 @@ pub(super) fn p_fails_str(world: &World, attacker: Cid, target: Cid) -> f64 {
 /// enemy's coming turns away.
 pub(super) fn best_maneuver(world: &World, who: Cid) -> Option<(f64, Command)> {
     let mut best: Option<(f64, Command)> = None;
+    let holds_nobody = holding(world, who).is_none();
     for t in view::enemies(world, who) {
         let p = p_fails_str(world, who, t);
         let hp = view::get::<Health>(world, t).map_or(1, |h| h.hp);
@@ -122,7 +123,7 @@ pub(super) fn best_maneuver(world: &World, who: Cid) -> Option<(f64, Command)> {
                 }
             }
         }
-        if holding(world, who).is_none()
+        if holds_nobody
             && check_maneuver(world, who, t, Maneuver::Grapple).is_ok()
             && view::standing(world, t)
         {
