@@ -6,9 +6,20 @@ use bevy::prelude::*;
 use crate::rules::apply::{face, strike, with};
 use crate::rules::components::TurnState;
 use crate::rules::event::BattleEvent;
+use crate::rulesets::zones::data::ZonesStats;
 use crate::rulesets::zones::event::ZonesEvent;
 
 pub fn apply(world: &mut World, event: &BattleEvent) {
+    // §Combat gear degradation: what broke stays broken for the rest of
+    // the fight (the core took a broken weapon out of the loadout).
+    if let BattleEvent::GearBroken { who, item, .. } = event {
+        with::<ZonesStats>(world, *who, |s| {
+            if !s.broken.contains(item) {
+                s.broken.push(item.clone());
+            }
+        });
+        return;
+    }
     let Some(event) = event.own::<ZonesEvent>() else {
         return;
     };

@@ -43,6 +43,9 @@ pub struct ZonesStats {
     pub shield: bool,
     /// Each piece of armour and the shield, for wear and breakage.
     pub pieces: Vec<Piece>,
+    /// The names of the items (weapons, armour, shield) broken in this
+    /// fight, kept by `apply` from the `GearBroken` events.
+    pub broken: Vec<String>,
 }
 
 /// A piece of armour, or a shield, as worn.
@@ -325,6 +328,7 @@ impl ZonesData {
                 fearless: a.fearless,
                 shield: shield.is_some(),
                 pieces,
+                broken: Vec::new(),
             },
             size: a.size,
             health: Health {

@@ -5,8 +5,8 @@
 
 use bevy::prelude::*;
 
-use crate::rules::battle::{BattleLog, Factions};
-use crate::rules::event::{BattleEvent, Modifier};
+use crate::rules::battle::Factions;
+use crate::rules::event::Modifier;
 
 use crate::rules::components::{Cid, Condition, Health, Loadout, Size, TurnState, Weapon};
 use crate::rules::map::{Cell, Map, Terrain};
@@ -279,9 +279,7 @@ pub fn blast_targets(world: &World, attacker: Cid, z: usize, ranged: bool) -> Ve
 
 /// Has `who`'s `item` broken in this fight?
 pub fn broken(world: &World, who: Cid, item: &str) -> bool {
-    world.resource::<BattleLog>().events.iter().any(
-        |ev| matches!(ev, BattleEvent::GearBroken { who: w, item: i, .. } if *w == who && i == item),
-    )
+    stats(world, who).is_some_and(|s| s.broken.iter().any(|b| b == item))
 }
 
 /// Armour value lost to broken pieces.
