@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use crate::rules::engine::Engine;
 use crate::rules::fork::Snapshot;
-use crate::sim::{BattleResult, End, MAX_STEPS, battle_seed, result_of, wilson};
+use crate::sim::{BattleResult, End, MAX_STEPS, battle_seed, mean_rounds, result_of, win_rate};
 
 /// One request to the workers.
 struct Job {
@@ -55,7 +55,8 @@ pub struct Odds {
     pub playouts: u64,
     pub seed: u64,
     pub sides: Vec<SideOdds>,
-    /// Playouts nobody won (no one left standing, or the round limit).
+    /// Playouts nobody won: no one left standing, the round limit, or the
+    /// step limit.
     pub draws: u64,
     pub mean_rounds: f64,
     pub threads: usize,
@@ -188,27 +189,24 @@ fn odds(
     threads: usize,
     seconds: f64,
 ) -> Odds {
-    let n = results.len() as u64;
     let sides = (0..factions)
         .map(|f| {
-            let wins = results.iter().filter(|r| r.winner == Some(f as u8)).count() as u64;
-            let (lo, hi) = wilson(wins, n);
+            let w = win_rate(results, f as u8);
             SideOdds {
                 faction: f as u8,
-                wins,
-                win_rate: if n > 0 { wins as f64 / n as f64 } else { 0.0 },
-                win_rate_low: lo,
-                win_rate_high: hi,
+                wins: w.wins,
+                win_rate: w.rate,
+                win_rate_low: w.low,
+                win_rate_high: w.high,
             }
         })
         .collect();
-    let rounds: u64 = results.iter().map(|r| u64::from(r.rounds)).sum();
     Odds {
-        playouts: n,
+        playouts: results.len() as u64,
         seed,
         sides,
         draws: results.iter().filter(|r| r.end != End::Won).count() as u64,
-        mean_rounds: if n > 0 { rounds as f64 / n as f64 } else { 0.0 },
+        mean_rounds: mean_rounds(results),
         threads,
         seconds,
         results: results.to_vec(),

@@ -109,6 +109,45 @@ pub fn percent(k: u64, n: u64) -> f64 {
     }
 }
 
+/// One side's wins over a set of battles.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WinRate {
+    pub wins: u64,
+    pub rate: f64,
+    /// 95% Wilson score interval of the rate.
+    pub low: f64,
+    pub high: f64,
+}
+
+/// How often `faction` won among `results` (a batch, or the playouts of
+/// one battle).
+pub fn win_rate<'a>(results: impl IntoIterator<Item = &'a BattleResult>, faction: u8) -> WinRate {
+    let (mut n, mut wins) = (0u64, 0u64);
+    for r in results {
+        n += 1;
+        if r.winner == Some(faction) {
+            wins += 1;
+        }
+    }
+    let (low, high) = wilson(wins, n);
+    WinRate {
+        wins,
+        rate: if n > 0 { wins as f64 / n as f64 } else { 0.0 },
+        low,
+        high,
+    }
+}
+
+/// Mean rounds fought over `results` (0 for none).
+pub fn mean_rounds<'a>(results: impl IntoIterator<Item = &'a BattleResult>) -> f64 {
+    let (mut n, mut rounds) = (0u64, 0u64);
+    for r in results {
+        n += 1;
+        rounds += u64::from(r.rounds);
+    }
+    if n > 0 { rounds as f64 / n as f64 } else { 0.0 }
+}
+
 /// 95% Wilson score interval for `k` successes in `n` trials.
 pub fn wilson(k: u64, n: u64) -> (f64, f64) {
     if n == 0 {
@@ -269,11 +308,7 @@ fn summarise(
         .iter()
         .enumerate()
         .map(|(fi, f)| {
-            let wins = all
-                .iter()
-                .filter(|(_, r)| r.winner == Some(fi as u8))
-                .count() as u64;
-            let (lo, hi) = wilson(wins, n);
+            let w = win_rate(all.iter().map(|(_, r)| r), fi as u8);
             let cas: u64 = all
                 .iter()
                 .map(|(_, r)| r.casualties.get(fi).copied().unwrap_or(0) as u64)
@@ -281,10 +316,10 @@ fn summarise(
             FactionStats {
                 id: f.id.clone(),
                 name: f.name.clone(),
-                wins,
-                win_rate: if n > 0 { wins as f64 / n as f64 } else { 0.0 },
-                win_rate_low: lo,
-                win_rate_high: hi,
+                wins: w.wins,
+                win_rate: w.rate,
+                win_rate_low: w.low,
+                win_rate_high: w.high,
                 mean_casualties: if n > 0 { cas as f64 / n as f64 } else { 0.0 },
                 combatants: cfg
                     .level
@@ -305,7 +340,6 @@ fn summarise(
         .iter()
         .find(|(_, r)| matches!(r.end, End::RoundLimit | End::StepLimit))
         .map(|(i, _)| battle_seed(cfg.seed, *i));
-    let rounds: u64 = all.iter().map(|(_, r)| r.rounds as u64).sum();
     SimReport {
         level: cfg.level.name.clone(),
         level_file: cfg.level.source.display().to_string(),
@@ -318,7 +352,7 @@ fn summarise(
         round_limit,
         step_limit,
         stalemate_seed,
-        mean_rounds: if n > 0 { rounds as f64 / n as f64 } else { 0.0 },
+        mean_rounds: mean_rounds(all.iter().map(|(_, r)| r)),
         threads,
         seconds,
         battles_per_second: if seconds > 0.0 {
