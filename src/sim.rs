@@ -8,8 +8,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::rules::battle::{Factions, RulesetId};
-use crate::rules::components::{Conditions, FactionId};
+use crate::rules::battle::{Factions, Roster, RulesetId};
 use crate::rules::engine::{Controls, Engine, StartOptions, Stop};
 use crate::rules::event::EndReason;
 use crate::rules::level::Level;
@@ -193,11 +192,10 @@ pub fn run_one(
 pub fn result_of(engine: &mut Engine, stop: Stop) -> BattleResult {
     let nf = engine.world().resource::<Factions>().0.len();
     let mut casualties = vec![0u32; nf];
-    let world = engine.world_mut();
-    let mut q = world.query::<(&FactionId, &Conditions)>();
-    for (f, c) in q.iter(world) {
-        if c.out_of_fight() {
-            casualties[f.0 as usize] += 1;
+    let roster = engine.world().resource::<Roster>();
+    for (p, f) in roster.places().iter().zip(&roster.factions) {
+        if p.conditions.out_of_fight() {
+            casualties[*f as usize] += 1;
         }
     }
     let (winner, rounds) = engine.outcome().map_or(

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::data::level::parse_level;
 use crate::rules::battle::{Battle, Prompt, RulesetId};
 use crate::rules::command::Command;
-use crate::rules::components::{Cid, Condition, Controller, Health, Position};
+use crate::rules::components::{Cid, Condition, Controller, Health};
 use crate::rules::engine::{Controls, Engine, StartOptions};
 use crate::rules::event::BattleEvent;
 use crate::rules::level::Level;
@@ -261,5 +261,5 @@ pub fn has(e: &Engine, c: Cid, cond: Condition) -> bool {
 
 /// A combatant's cell.
 pub fn at(e: &Engine, c: Cid) -> Cell {
-    view::get::<Position>(e.world(), c).map_or(Cell::new(-1, -1), |p| p.0)
+    view::cell(e.world(), c).unwrap_or(Cell::new(-1, -1))
 }

@@ -7,7 +7,7 @@ use crate::game::battle::view::panels::{colour32, egui_ctx, root_ui};
 use crate::game::flow::ScreenIntent;
 use crate::game::session::{Catalog, Screen, Session};
 use crate::rules::battle::{ActiveRuleset, Battle, Factions, Roster};
-use crate::rules::components::{Conditions, Controller, Health};
+use crate::rules::components::{Controller, Health};
 
 pub fn plugin(app: &mut App) {
     app.add_systems(
@@ -227,9 +227,8 @@ fn results(world: &mut World) {
                     .iter()
                     .filter(|c| {
                         roster
-                            .entity(**c)
-                            .and_then(|e| world.get::<Conditions>(e))
-                            .is_some_and(|c| c.out_of_fight())
+                            .place(**c)
+                            .is_some_and(|p| p.conditions.out_of_fight())
                     })
                     .count();
                 ui.label(
@@ -245,10 +244,7 @@ fn results(world: &mut World) {
                         for c in members {
                             let e = roster.entity(c);
                             let h = e.and_then(|e| world.get::<Health>(e)).copied();
-                            let conds = e
-                                .and_then(|e| world.get::<Conditions>(e))
-                                .copied()
-                                .unwrap_or_default();
+                            let conds = roster.place(c).map(|p| p.conditions).unwrap_or_default();
                             let fate = if conds.iter().next().is_none() || !conds.out_of_fight() {
                                 "standing".to_string()
                             } else {

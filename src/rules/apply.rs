@@ -7,10 +7,8 @@
 
 use bevy::prelude::*;
 
-use crate::rules::battle::{ActiveRuleset, Battle, BattleLog, Outcome, Roster};
-use crate::rules::components::{
-    Cid, Condition, Conditions, Heading, Health, HeldBy, Loadout, Position, Riding, TurnState,
-};
+use crate::rules::battle::{ActiveRuleset, Battle, BattleLog, Outcome, Place, Roster};
+use crate::rules::components::{Cid, Condition, Heading, Health, HeldBy, Loadout, TurnState};
 use crate::rules::event::{BattleEvent, Rule};
 use crate::rules::level::Facing;
 use crate::rules::map::Cell;
@@ -116,7 +114,7 @@ fn apply_moved(world: &mut World, event: &BattleEvent) {
     } else {
         *from
     };
-    with::<Position>(world, *who, |p| p.0 = last);
+    place(world, *who, |p| p.cell = last);
     carry_riders(world, *who, last);
     if let Some(f) = facing_towards(before_last, last) {
         with::<Heading>(world, *who, |h| h.0 = f);
@@ -130,14 +128,14 @@ fn apply_condition_added(world: &mut World, event: &BattleEvent) {
     let BattleEvent::ConditionAdded { who, condition, .. } = event else {
         return;
     };
-    with::<Conditions>(world, *who, |c| c.insert(*condition));
+    place(world, *who, |p| p.conditions.insert(*condition));
 }
 
 fn apply_condition_removed(world: &mut World, event: &BattleEvent) {
     let BattleEvent::ConditionRemoved { who, condition, .. } = event else {
         return;
     };
-    with::<Conditions>(world, *who, |c| c.remove(*condition));
+    place(world, *who, |p| p.conditions.remove(*condition));
 }
 
 fn apply_drew(world: &mut World, event: &BattleEvent) {
@@ -176,7 +174,7 @@ fn apply_fled(world: &mut World, event: &BattleEvent) {
     let BattleEvent::Fled { who, .. } = event else {
         return;
     };
-    with::<Conditions>(world, *who, |c| c.insert(Condition::Fled));
+    place(world, *who, |p| p.conditions.insert(Condition::Fled));
 }
 
 fn apply_turn_ended(world: &mut World, event: &BattleEvent) {
@@ -201,8 +199,8 @@ fn apply_target_changed(world: &mut World, event: &BattleEvent) {
         return;
     };
     if *swapped && let (Some(a), Some(b)) = (pos(world, *from), pos(world, *to)) {
-        with::<Position>(world, *from, |p| p.0 = b);
-        with::<Position>(world, *to, |p| p.0 = a);
+        place(world, *from, |p| p.cell = b);
+        place(world, *to, |p| p.cell = a);
     }
 }
 
@@ -211,7 +209,7 @@ fn apply_grabbed(world: &mut World, event: &BattleEvent) {
         return;
     };
     with::<HeldBy>(world, *who, |h| h.0 = Some(*by));
-    with::<Conditions>(world, *who, |c| c.insert(Condition::Grabbed));
+    place(world, *who, |p| p.conditions.insert(Condition::Grabbed));
 }
 
 fn apply_released(world: &mut World, event: &BattleEvent) {
@@ -219,7 +217,7 @@ fn apply_released(world: &mut World, event: &BattleEvent) {
         return;
     };
     with::<HeldBy>(world, *who, |h| h.0 = None);
-    with::<Conditions>(world, *who, |c| c.remove(Condition::Grabbed));
+    place(world, *who, |p| p.conditions.remove(Condition::Grabbed));
 }
 
 fn apply_disarmed(world: &mut World, event: &BattleEvent) {
@@ -272,7 +270,7 @@ fn apply_displaced(world: &mut World, event: &BattleEvent) {
     let BattleEvent::Displaced { who, to, .. } = event else {
         return;
     };
-    with::<Position>(world, *who, |p| p.0 = *to);
+    place(world, *who, |p| p.cell = *to);
     carry_riders(world, *who, *to);
 }
 
@@ -281,17 +279,19 @@ fn apply_mounted(world: &mut World, event: &BattleEvent) {
         return;
     };
     if let Some(at) = pos(world, *mount) {
-        with::<Position>(world, *who, |p| p.0 = at);
+        place(world, *who, |p| p.cell = at);
     }
-    with::<Riding>(world, *who, |r| r.0 = Some(*mount));
+    place(world, *who, |p| p.riding = Some(*mount));
 }
 
 fn apply_dismounted(world: &mut World, event: &BattleEvent) {
     let BattleEvent::Dismounted { who, to, .. } = event else {
         return;
     };
-    with::<Riding>(world, *who, |r| r.0 = None);
-    with::<Position>(world, *who, |p| p.0 = *to);
+    place(world, *who, |p| {
+        p.riding = None;
+        p.cell = *to;
+    });
 }
 
 fn apply_picked_up(world: &mut World, event: &BattleEvent) {
@@ -333,7 +333,7 @@ fn riders(world: &World, mount: Cid) -> Vec<Cid> {
 /// Riders move with their mount.
 fn carry_riders(world: &mut World, mount: Cid, to: Cell) {
     for r in riders(world, mount) {
-        with::<Position>(world, r, |p| p.0 = to);
+        place(world, r, |p| p.cell = to);
     }
 }
 
@@ -385,8 +385,14 @@ pub fn face(world: &mut World, who: Cid, target: Cid) {
 }
 
 fn pos(world: &World, cid: Cid) -> Option<Cell> {
-    let e = entity(world, cid)?;
-    world.get::<Position>(e).map(|p| p.0)
+    crate::rules::view::cell(world, cid)
+}
+
+/// Change a combatant's [`Place`] (the core's apply only).
+fn place(world: &mut World, cid: Cid, f: impl FnOnce(&mut Place)) {
+    if let Some(p) = world.resource_mut::<Roster>().place_mut(cid) {
+        f(p);
+    }
 }
 
 /// Change one component of a combatant, if it has it (for the core's and

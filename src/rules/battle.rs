@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use serde::Serialize;
 
 use crate::rules::command::{Command, CommandMsg, Illegal};
-use crate::rules::components::{Cid, Controller, Weapon};
+use crate::rules::components::{Cid, Conditions, Controller, Steed, Weapon};
 use crate::rules::event::{BattleEvent, EndReason};
 use crate::rules::map::Cell;
 
@@ -119,15 +119,53 @@ pub struct Faction {
 #[derive(Resource, Clone, Debug, Default)]
 pub struct Factions(pub Vec<Faction>);
 
-/// Combatant ids to entities and names, in spawn order.
+/// Combatant ids to entities and names, in spawn order, and each one's
+/// [`Place`].
 #[derive(Resource, Clone, Debug, Default)]
 pub struct Roster {
     pub entities: Vec<Entity>,
     pub names: Vec<String>,
     pub factions: Vec<u8>,
+    places: Vec<Place>,
+}
+
+/// Where a combatant stands, what has befallen it, what it rides and
+/// whether it can be ridden: what nearly every rule, check and AI weighing
+/// asks of every combatant, kept in the roster by [`Cid`] rather than on
+/// the entities, so that one look-up reads it. The battle's only copy:
+/// only [`apply`](crate::rules::apply) changes it, after the spawn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Place {
+    pub cell: Cell,
+    pub conditions: Conditions,
+    /// The mount or vehicle it rides (zones §Mounts and vehicles in
+    /// combat): a rider shares its mount's cell and moves with it.
+    pub riding: Option<Cid>,
+    /// A mount or vehicle: others can ride it. Never changes.
+    pub steed: Option<Steed>,
 }
 
 impl Roster {
+    /// A combatant's place.
+    pub fn place(&self, cid: Cid) -> Option<&Place> {
+        self.places.get(cid.0 as usize)
+    }
+    /// Every combatant's place, in roster order.
+    pub fn places(&self) -> &[Place] {
+        &self.places
+    }
+    /// A combatant's place, to change: for [`apply`](crate::rules::apply)
+    /// and the spawn (and tests setting a scene up), nothing else.
+    pub(crate) fn place_mut(&mut self, cid: Cid) -> Option<&mut Place> {
+        self.places.get_mut(cid.0 as usize)
+    }
+    /// Adds the next combatant: its entity, name, faction and place.
+    pub(crate) fn push(&mut self, entity: Entity, name: String, faction: u8, place: Place) {
+        self.entities.push(entity);
+        self.names.push(name);
+        self.factions.push(faction);
+        self.places.push(place);
+    }
     pub fn entity(&self, cid: Cid) -> Option<Entity> {
         self.entities.get(cid.0 as usize).copied()
     }

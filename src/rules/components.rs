@@ -6,7 +6,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::rules::dice::DiceExpr;
 use crate::rules::level::Facing;
-use crate::rules::map::Cell;
 
 /// Stable id of a combatant within one battle: its index in spawn order.
 /// Events and commands name combatants by `Cid`, never by `Entity`, so that a
@@ -27,10 +26,6 @@ pub struct Archetype(pub String);
 /// Index of the combatant's faction in [`crate::rules::battle::Factions`].
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FactionId(pub u8);
-
-/// Where the combatant stands.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Position(pub Cell);
 
 /// Which way the combatant faces; attacks from the rear arc come "from behind".
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
@@ -152,11 +147,6 @@ impl Condition {
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct HeldBy(pub Option<Cid>);
 
-/// The mount or vehicle this combatant rides, if any (zones §Mounts and
-/// vehicles in combat). A rider shares its mount's cell and moves with it.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Riding(pub Option<Cid>);
-
 /// A mount (a horse) or a vehicle (a cart): others can ride it.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Steed {
@@ -166,8 +156,9 @@ pub struct Steed {
     pub vehicle: bool,
 }
 
-/// The set of conditions a combatant is in.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Default)]
+/// The set of conditions a combatant is in (kept in its
+/// [`Place`](crate::rules::battle::Place)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Conditions(u32);
 
 impl Conditions {

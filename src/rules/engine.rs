@@ -11,12 +11,12 @@ use bevy::prelude::*;
 use crate::rules::apply::emit;
 use crate::rules::battle::{
     ActiveRuleset, Battle, BattleLog, BattleRules, BattleStep, Faction, Factions, LastRejection,
-    Outcome, Roster, RulesetHooks, RulesetId, RulesetRegistry, VictoryRule,
+    Outcome, Place, Roster, RulesetHooks, RulesetId, RulesetRegistry, VictoryRule,
 };
 use crate::rules::command::{Command, CommandMsg};
 use crate::rules::components::{
     Archetype, Cid, CombatantName, Condition, Conditions, Controller, FactionId, Heading, HeldBy,
-    Position, Riding, Steed, TurnState,
+    Steed, TurnState,
 };
 use crate::rules::dice::Dice;
 use crate::rules::error::DataError;
@@ -287,8 +287,8 @@ pub fn start_battle(
     clear_previous(world, hooks, ruleset, level, opts);
     let factions = factions_of(level, opts);
     world.insert_resource(battle_rules(level, &factions)?);
-    let roster = spawn_combatants(world, level, &factions, hooks, opts)?;
-    seat_riders(world, level, &roster, ruleset)?;
+    let mut roster = spawn_combatants(world, level, &factions, hooks, opts)?;
+    seat_riders(level, &mut roster, ruleset)?;
     world.insert_resource(roster);
     world.insert_resource(Factions(factions));
     emit(
@@ -455,31 +455,28 @@ fn spawn_combatants(
                 CombatantName(name.clone()),
                 Archetype(c.archetype.clone()),
                 FactionId(f as u8),
-                Position(c.at),
                 Heading(facing),
-                conds,
                 control,
                 TurnState::default(),
                 HeldBy::default(),
-                Riding::default(),
             ))
             .id();
         (hooks.equip)(world, e, c).map_err(|err| level.error_at_combatant(i, &err).to_string())?;
-        roster.entities.push(e);
-        roster.names.push(name);
-        roster.factions.push(f as u8);
+        let place = Place {
+            cell: c.at,
+            conditions: conds,
+            riding: None,
+            // The ruleset's equipment says what can be ridden.
+            steed: world.get::<Steed>(e).copied(),
+        };
+        roster.push(e, name, f as u8, place);
     }
     Ok(roster)
 }
 
 /// Riders (zones §Mounts and vehicles in combat): the level names each
 /// one's mount; the ruleset says what can carry whom.
-fn seat_riders(
-    world: &mut World,
-    level: &Level,
-    roster: &Roster,
-    ruleset: RulesetId,
-) -> Result<(), String> {
+fn seat_riders(level: &Level, roster: &mut Roster, ruleset: RulesetId) -> Result<(), String> {
     for (i, c) in level.combatants.iter().enumerate() {
         let Some(mount) = &c.riding else { continue };
         let m = roster
@@ -487,7 +484,7 @@ fn seat_riders(
             .iter()
             .position(|n| n == mount)
             .ok_or_else(|| format!("{}: rides unknown `{mount}`", roster.names[i]))?;
-        let Some(steed) = world.get::<Steed>(roster.entities[m]).copied() else {
+        let Some(steed) = roster.places()[m].steed else {
             return Err(format!(
                 "{} rides {mount}, which carries nobody under {}",
                 roster.names[i],
@@ -505,9 +502,9 @@ fn seat_riders(
                 steed.carries
             ));
         }
-        world
-            .entity_mut(roster.entities[i])
-            .insert(Riding(Some(Cid(m as u16))));
+        if let Some(p) = roster.place_mut(Cid(i as u16)) {
+            p.riding = Some(Cid(m as u16));
+        }
     }
     Ok(())
 }

@@ -27,8 +27,8 @@ use crate::rules::battle::{
 };
 use crate::rules::command::CommandMsg;
 use crate::rules::components::{
-    Archetype, Cid, CombatantName, Conditions, Controller, FactionId, Heading, Health, HeldBy,
-    Loadout, Position, Riding, Size, Steed, TurnState,
+    Archetype, Cid, CombatantName, Controller, FactionId, Heading, Health, HeldBy, Loadout, Size,
+    Steed, TurnState,
 };
 use crate::rules::dice::Dice;
 use crate::rules::engine::{Engine, Stop};
@@ -138,15 +138,12 @@ pub fn plugin(app: &mut App) {
         .component::<CombatantName>()
         .component::<Archetype>()
         .component::<FactionId>()
-        .component::<Position>()
         .component::<Heading>()
         .component::<Size>()
         .component::<Health>()
         .component::<Controller>()
         .component::<HeldBy>()
-        .component::<Riding>()
         .component::<Steed>()
-        .component::<Conditions>()
         .component::<Loadout>()
         .component::<TurnState>()
         .resource::<Battle>()

@@ -11,21 +11,16 @@ use crate::rules::view;
 /// Factions with at least one combatant still in the fight. Mounts and
 /// vehicles do not count: a riderless horse does not carry on the fight.
 pub fn standing_factions(world: &World) -> Vec<u8> {
-    use crate::rules::components::{Conditions, FactionId, Steed};
     // One look at the roster: this is asked after every step.
     let Some(roster) = world.get_resource::<crate::rules::battle::Roster>() else {
         return Vec::new();
     };
     let mut f: Vec<u8> = roster
-        .entities
+        .places()
         .iter()
-        .filter_map(|e| {
-            let e = world.get_entity(*e).ok()?;
-            let out = e.get::<Conditions>().is_some_and(|c| c.out_of_fight());
-            (!out && !e.contains::<Steed>())
-                .then(|| e.get::<FactionId>().map(|f| f.0))
-                .flatten()
-        })
+        .zip(&roster.factions)
+        .filter(|(p, _)| !p.conditions.out_of_fight() && p.steed.is_none())
+        .map(|(_, f)| *f)
         .collect();
     f.sort_unstable();
     f.dedup();

@@ -2,8 +2,8 @@
 
 use bevy::prelude::*;
 
-use crate::rules::battle::Roster;
-use crate::rules::components::{Cid, Conditions, Position, Riding, Steed};
+use crate::rules::battle::{Place, Roster};
+use crate::rules::components::{Cid, Conditions, Steed};
 use crate::rules::map::Cell;
 
 pub fn entity(world: &World, cid: Cid) -> Option<Entity> {
@@ -25,8 +25,14 @@ pub fn name(world: &World, cid: Cid) -> String {
     world.resource::<Roster>().name(cid).to_string()
 }
 
+/// A combatant's [`Place`]: its cell, conditions, mount, and whether it
+/// is one.
+pub fn place(world: &World, cid: Cid) -> Option<&Place> {
+    world.get_resource::<Roster>()?.place(cid)
+}
+
 pub fn cell(world: &World, cid: Cid) -> Option<Cell> {
-    get::<Position>(world, cid).map(|p| p.0)
+    place(world, cid).map(|p| p.cell)
 }
 
 /// A combatant's faction: the roster's copy of its
@@ -41,12 +47,12 @@ pub fn faction(world: &World, cid: Cid) -> Option<u8> {
 }
 
 pub fn conditions(world: &World, cid: Cid) -> Conditions {
-    get::<Conditions>(world, cid).copied().unwrap_or_default()
+    place(world, cid).map(|p| p.conditions).unwrap_or_default()
 }
 
 /// Still in the fight: not dead, unconscious, fled or surrendered.
 pub fn standing(world: &World, cid: Cid) -> bool {
-    entity(world, cid).is_some() && !conditions(world, cid).out_of_fight()
+    place(world, cid).is_some_and(|p| !p.conditions.out_of_fight())
 }
 
 /// Every combatant id, in roster order.
@@ -68,18 +74,11 @@ fn standing_where(world: &World, keep: impl Fn(u8) -> bool) -> Vec<Cid> {
     let Some(r) = world.get_resource::<Roster>() else {
         return Vec::new();
     };
-    r.entities
+    r.places()
         .iter()
         .zip(&r.factions)
         .enumerate()
-        .filter(|(_, (e, f))| {
-            keep(**f)
-                && !world
-                    .get::<Conditions>(**e)
-                    .copied()
-                    .unwrap_or_default()
-                    .out_of_fight()
-        })
+        .filter(|(_, (p, f))| keep(**f) && !p.conditions.out_of_fight())
         .map(|(i, _)| Cid(i as u16))
         .collect()
 }
@@ -105,27 +104,34 @@ pub fn allies(world: &World, cid: Cid) -> Vec<Cid> {
 /// The standing combatant on a cell (the fallen do not hold their cell);
 /// where a rider sits on its mount, the mount.
 pub fn standing_at(world: &World, at: Cell) -> Option<Cid> {
-    standing_all(world)
-        .into_iter()
-        .find(|c| cell(world, *c) == Some(at) && riding(world, *c).is_none())
+    let r = world.get_resource::<Roster>()?;
+    r.places()
+        .iter()
+        .position(|p| p.cell == at && p.riding.is_none() && !p.conditions.out_of_fight())
+        .map(|i| Cid(i as u16))
 }
 
 /// The mount or vehicle `who` rides, if any.
 pub fn riding(world: &World, who: Cid) -> Option<Cid> {
-    get::<Riding>(world, who).and_then(|r| r.0)
+    place(world, who).and_then(|p| p.riding)
 }
 
 /// Who rides `mount`, in roster order.
 pub fn riders(world: &World, mount: Cid) -> Vec<Cid> {
-    all(world)
-        .into_iter()
-        .filter(|c| riding(world, *c) == Some(mount))
+    let Some(r) = world.get_resource::<Roster>() else {
+        return Vec::new();
+    };
+    r.places()
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.riding == Some(mount))
+        .map(|(i, _)| Cid(i as u16))
         .collect()
 }
 
 /// Is `who` a mount or a vehicle?
 pub fn steed(world: &World, who: Cid) -> Option<Steed> {
-    get::<Steed>(world, who).copied()
+    place(world, who).and_then(|p| p.steed)
 }
 
 /// Cells held by standing combatants, except `except` (riders share their
@@ -136,19 +142,13 @@ pub fn occupied(world: &World, except: Option<Cid>) -> Vec<Cell> {
         return Vec::new();
     };
     let mut v: Vec<Cell> = r
-        .entities
+        .places()
         .iter()
         .enumerate()
-        .filter(|(i, _)| except != Some(Cid(*i as u16)))
-        .filter_map(|(_, e)| {
-            let e = world.get_entity(*e).ok()?;
-            let out = e.get::<Conditions>().is_some_and(|c| c.out_of_fight());
-            let aboard = e.get::<Riding>().is_some_and(|r| r.0.is_some());
-            if out || aboard {
-                return None;
-            }
-            e.get::<Position>().map(|p| p.0)
+        .filter(|(i, p)| {
+            except != Some(Cid(*i as u16)) && !p.conditions.out_of_fight() && p.riding.is_none()
         })
+        .map(|(_, p)| p.cell)
         .collect();
     v.sort_unstable();
     v

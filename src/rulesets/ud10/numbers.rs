@@ -9,7 +9,7 @@ use bevy::prelude::*;
 
 use crate::rules::battle::BattleRules;
 use crate::rules::components::{
-    Cid, Condition, Conditions, Heading, Loadout, MoveMode, Position, Size, Weapon,
+    Cid, Condition, Conditions, Heading, Loadout, MoveMode, Size, Weapon,
 };
 use crate::rules::event::{Modifier, total};
 use crate::rules::level::Facing;
@@ -184,12 +184,10 @@ impl<'w> Sides<'w> {
     pub fn of(world: &'w World, attacker: Cid, target: Cid, free: bool) -> Sides<'w> {
         let a = view::entity_ref(world, attacker);
         let t = view::entity_ref(world, target);
+        let place = view::place(world, target).copied().unwrap_or_default();
         Sides {
             target,
-            at: t
-                .and_then(|t| t.get::<Position>())
-                .map(|p| p.0)
-                .unwrap_or_default(),
+            at: place.cell,
             free,
             map: world.resource::<Map>(),
             settings: world.resource::<Ud10Settings>(),
@@ -198,10 +196,7 @@ impl<'w> Sides<'w> {
                 .is_some_and(|r| r.bad_visibility),
             attacker_stats: a.and_then(|e| e.get::<Ud10Stats>()),
             attacker_turn: a.and_then(|e| e.get::<Ud10Turn>()),
-            target_conditions: t
-                .and_then(|e| e.get::<Conditions>())
-                .copied()
-                .unwrap_or_default(),
+            target_conditions: place.conditions,
             target_heading: t.and_then(|e| e.get::<Heading>()).map(|h| h.0),
             target_stats: t.and_then(|e| e.get::<Ud10Stats>()),
             target_shield: shield_bonus(

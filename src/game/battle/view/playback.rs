@@ -10,7 +10,7 @@ use crate::game::AppSystems;
 use crate::game::battle::logic::{Pacing, Playback};
 use crate::game::session::{Screen, Speed};
 use crate::rules::battle::{BattleLog, Roster};
-use crate::rules::components::{Cid, Condition, Conditions, Health, Position, Riding};
+use crate::rules::components::{Cid, Condition, Conditions, Health};
 use crate::rules::event::{BattleEvent, Cue, Tone};
 use crate::rules::map::{Cell, Map};
 
@@ -99,15 +99,10 @@ pub fn reset(world: &mut World) {
     for cid in roster.cids() {
         let e = roster.entity(cid);
         let get_h = e.and_then(|e| world.get::<Health>(e)).copied();
-        let pos = e
-            .and_then(|e| world.get::<Position>(e))
-            .map(|p| cell_to_world(&map, p.0))
-            .unwrap_or_default();
-        let conds = e
-            .and_then(|e| world.get::<Conditions>(e))
-            .copied()
-            .unwrap_or_default();
-        let riding = e.and_then(|e| world.get::<Riding>(e)).and_then(|r| r.0);
+        let place = roster.place(cid).copied().unwrap_or_default();
+        let pos = cell_to_world(&map, place.cell);
+        let conds = place.conditions;
+        let riding = place.riding;
         let h = get_h.unwrap_or(Health {
             hp: 1,
             hp_max: 1,

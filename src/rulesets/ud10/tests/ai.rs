@@ -124,7 +124,7 @@ mod properties {
     use proptest::prelude::*;
 
     use crate::rules::battle::BattleLog;
-    use crate::rules::components::{Conditions, Health};
+    use crate::rules::components::Health;
     use crate::rules::engine::{Controls, StartOptions, Stop};
     use crate::rules::event::BattleEvent;
     use crate::testkit::engine;
@@ -154,7 +154,7 @@ mod properties {
                     _ => None,
                 });
                 prop_assert_eq!(last.unwrap_or(hp.hp_max), hp.hp);
-                let c = e.world().get::<Conditions>(ent).expect("conditions");
+                let c = crate::rules::view::conditions(e.world(), cid);
                 if hp.hp <= 0 {
                     prop_assert!(c.out_of_fight());
                 }

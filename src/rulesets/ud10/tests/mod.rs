@@ -5,7 +5,7 @@
 
 use crate::rules::battle::Prompt;
 use crate::rules::command::Command;
-use crate::rules::components::{Cid, Condition, Conditions, Loadout, MoveMode, TurnState};
+use crate::rules::components::{Cid, Condition, Loadout, MoveMode, TurnState};
 use crate::rules::engine::Engine;
 use crate::rules::event::{BattleEvent, Modifier};
 use crate::rules::map::Cell;
@@ -40,10 +40,11 @@ fn names(mods: &[Modifier]) -> Vec<(&'static str, i32)> {
 }
 
 fn set_condition(e: &mut Engine, who: Cid, c: Condition) {
-    let ent = view::entity(e.world(), who).expect("entity");
     e.world_mut()
-        .get_mut::<Conditions>(ent)
-        .expect("conditions")
+        .resource_mut::<crate::rules::battle::Roster>()
+        .place_mut(who)
+        .expect("a combatant")
+        .conditions
         .insert(c);
 }
 
