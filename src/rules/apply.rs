@@ -7,6 +7,8 @@
 
 use bevy::prelude::*;
 
+use crate::rules::view;
+
 use crate::rules::battle::{ActiveRuleset, Battle, BattleLog, Outcome, Place, Roster};
 use crate::rules::components::{Cid, Condition, Heading, Health, HeldBy, Loadout, TurnState};
 use crate::rules::event::{BattleEvent, Rule};
@@ -21,7 +23,7 @@ pub fn emit(world: &mut World, event: impl Into<BattleEvent>) {
 }
 
 fn entity(world: &World, cid: Cid) -> Option<Entity> {
-    world.resource::<Roster>().entity(cid)
+    view::resource::<Roster>(world).entity(cid)
 }
 
 fn facing_towards(from: Cell, to: Cell) -> Option<Facing> {
@@ -76,7 +78,7 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
         BattleEvent::Ruleset(_) => {}
     }
     // What the ruleset in force does with the event beyond the shared state.
-    if let Some(hooks) = world.get_resource::<ActiveRuleset>().map(|h| h.0) {
+    if let Some(hooks) = view::get_resource::<ActiveRuleset>(world).map(|h| h.0) {
         (hooks.apply)(world, event);
     }
 }

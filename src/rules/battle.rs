@@ -255,7 +255,7 @@ pub struct RulesetHooks {
     /// distinct kind of command, with moves to every reachable cell).
     pub legal_commands: fn(&World, Cid) -> Vec<Command>,
     /// The ruleset's tactical AI: the command it chooses for the actor now.
-    pub decide: fn(&mut World, Cid) -> Command,
+    pub decide: fn(&World, Cid) -> Command,
     /// Read the ruleset's data from `assets/rulesets/` into the world.
     pub load: fn(&mut World, &std::path::Path) -> Result<(), crate::rules::error::DataError>,
     /// Read and check one data folder of the ruleset (`fray check`).

@@ -8,6 +8,8 @@
 //! ([`crate::rules::event::OwnEvent`]).
 
 use bevy::prelude::*;
+
+use crate::rules::view;
 use std::any::Any;
 use std::fmt::Debug;
 
@@ -165,7 +167,7 @@ pub fn resolve_with(
         .drain()
         .collect();
     for msg in msgs {
-        if world.resource::<Battle>().is_over() {
+        if view::resource::<Battle>(world).is_over() {
             break;
         }
         match check(world, msg.actor, &msg.command) {

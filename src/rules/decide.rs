@@ -13,23 +13,23 @@ use crate::rules::view;
 
 /// Who answers the current prompt, if anyone must.
 pub fn prompted_controller(world: &World) -> Option<Controller> {
-    let actor = world.resource::<Battle>().prompt.actor()?;
+    let actor = view::resource::<Battle>(world).prompt.actor()?;
     view::get::<Controller>(world, actor).copied()
 }
 
 /// The AI answers the current prompt when its controller is an AI.
 pub fn decide(world: &mut World) {
-    let battle = world.resource::<Battle>();
+    let battle = view::resource::<Battle>(world);
     if battle.is_over() {
         return;
     }
     let Some(actor) = battle.prompt.actor() else {
         return;
     };
-    if !world.resource::<Messages<CommandMsg>>().is_empty() {
+    if !view::resource::<Messages<CommandMsg>>(world).is_empty() {
         return;
     }
-    let Some(hooks) = world.get_resource::<ActiveRuleset>().map(|h| h.0) else {
+    let Some(hooks) = view::get_resource::<ActiveRuleset>(world).map(|h| h.0) else {
         return;
     };
     let command = match view::get::<Controller>(world, actor).copied() {

@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use bevy::ecs::message::Messages;
 use bevy::prelude::*;
 
+use crate::rules::view;
+
 use crate::rules::apply::emit;
 use crate::rules::battle::{
     ActiveRuleset, Battle, BattleLog, BattleRules, BattleStep, Faction, Factions, LastRejection,
@@ -181,7 +183,7 @@ impl Engine {
 
 /// Read every registered ruleset's data.
 pub fn load_rulesets(world: &mut World, dir: &Path) -> Result<(), DataError> {
-    let hooks = world.resource::<RulesetRegistry>().0.clone();
+    let hooks = view::resource::<RulesetRegistry>(world).0.clone();
     for h in hooks {
         (h.load)(world, &dir.join("rulesets"))?;
     }
@@ -197,7 +199,7 @@ pub fn step(world: &mut World) {
 /// Step until over, waiting for a human, or `max_steps`.
 pub fn run(world: &mut World, max_steps: u64) -> Stop {
     for _ in 0..max_steps {
-        if world.resource::<Battle>().is_over() {
+        if view::resource::<Battle>(world).is_over() {
             return Stop::Over;
         }
         if waiting_for_human(world) {
@@ -205,7 +207,7 @@ pub fn run(world: &mut World, max_steps: u64) -> Stop {
         }
         step(world);
     }
-    if world.resource::<Battle>().is_over() {
+    if view::resource::<Battle>(world).is_over() {
         Stop::Over
     } else {
         Stop::StepLimit
@@ -217,7 +219,7 @@ pub fn waiting_for_human(world: &World) -> bool {
     matches!(
         crate::rules::decide::prompted_controller(world),
         Some(Controller::Human)
-    ) && world.resource::<Messages<CommandMsg>>().is_empty()
+    ) && view::resource::<Messages<CommandMsg>>(world).is_empty()
 }
 
 /// Can `level` be played under `ruleset`? The one answer `fray check`,
@@ -231,8 +233,7 @@ pub fn validate(world: &World, level: &Level, ruleset: RulesetId) -> Result<(), 
     } else {
         "rulesets"
     };
-    let hooks = world
-        .resource::<RulesetRegistry>()
+    let hooks = view::resource::<RulesetRegistry>(world)
         .get(ruleset)
         .ok_or_else(|| {
             level.error_at_field(
@@ -254,8 +255,7 @@ pub fn validate(world: &World, level: &Level, ruleset: RulesetId) -> Result<(), 
 
 /// The implemented rulesets the level can be played under ([`validate`]).
 pub fn supported_rulesets(world: &World, level: &Level) -> Vec<RulesetId> {
-    world
-        .resource::<RulesetRegistry>()
+    view::resource::<RulesetRegistry>(world)
         .0
         .iter()
         .map(|h| h.id)
@@ -280,8 +280,7 @@ pub fn start_battle(
     opts: &StartOptions,
 ) -> Result<(), String> {
     validate(world, level, ruleset).map_err(|e| e.to_string())?;
-    let hooks = world
-        .resource::<RulesetRegistry>()
+    let hooks = view::resource::<RulesetRegistry>(world)
         .get(ruleset)
         .ok_or_else(|| format!("the {ruleset} ruleset is not implemented yet"))?;
     clear_previous(world, hooks, ruleset, level, opts);

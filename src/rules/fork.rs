@@ -21,6 +21,8 @@ use std::any::{Any, TypeId};
 use bevy::ecs::message::Messages;
 use bevy::prelude::*;
 
+use crate::rules::view;
+
 use crate::rules::battle::{
     ActiveRuleset, Battle, BattleLog, BattleRules, Factions, Ground, LastRejection, Roster,
     RulesetId, RulesetRegistry,
@@ -104,7 +106,7 @@ impl ForkRegistry {
     pub fn resource<R: Resource + Clone + std::fmt::Debug>(&mut self) -> &mut Self {
         self.resources.push(Kind {
             name: std::any::type_name::<R>(),
-            take: |world, _| Box::new(world.get_resource::<R>().cloned()),
+            take: |world, _| Box::new(view::get_resource::<R>(world).cloned()),
             put: |world, _, part| match part.downcast_ref::<Option<R>>() {
                 Some(Some(r)) => world.insert_resource(r.clone()),
                 Some(None) => {
@@ -191,11 +193,11 @@ impl Snapshot {
 
 /// Take the battle's state out of `world`. The world is not changed.
 pub fn snapshot(world: &World) -> Snapshot {
-    let registry = world.resource::<ForkRegistry>();
-    let entities = &world.resource::<Roster>().entities;
-    let messages = world.resource::<Messages<CommandMsg>>();
+    let registry = view::resource::<ForkRegistry>(world);
+    let entities = &view::resource::<Roster>(world).entities;
+    let messages = view::resource::<Messages<CommandMsg>>(world);
     Snapshot {
-        ruleset: world.resource::<Battle>().ruleset,
+        ruleset: view::resource::<Battle>(world).ruleset,
         combatants: entities.len(),
         components: registry
             .components
@@ -216,10 +218,10 @@ pub fn snapshot(world: &World) -> Snapshot {
 /// as many under the same ruleset (playing out one fork again and again
 /// moves no entity), else despawned and spawned afresh.
 pub fn restore(world: &mut World, snap: &Snapshot) {
-    let registry = world.resource::<ForkRegistry>().clone();
+    let registry = view::resource::<ForkRegistry>(world).clone();
     let reuse = {
-        let roster = world.resource::<Roster>();
-        world.resource::<Battle>().ruleset == snap.ruleset
+        let roster = view::resource::<Roster>(world);
+        view::resource::<Battle>(world).ruleset == snap.ruleset
             && roster.entities.len() == snap.combatants
             && roster
                 .entities
@@ -227,7 +229,7 @@ pub fn restore(world: &mut World, snap: &Snapshot) {
                 .all(|e| world.get_entity(*e).is_ok_and(|e| e.contains::<Cid>()))
     };
     let entities: Vec<Entity> = if reuse {
-        world.resource::<Roster>().entities.clone()
+        view::resource::<Roster>(world).entities.clone()
     } else {
         crate::rules::engine::despawn_combatants(world);
         (0..snap.combatants)

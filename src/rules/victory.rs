@@ -12,7 +12,7 @@ use crate::rules::view;
 /// vehicles do not count: a riderless horse does not carry on the fight.
 pub fn standing_factions(world: &World) -> Vec<u8> {
     // One look at the roster: this is asked after every step.
-    let Some(roster) = world.get_resource::<crate::rules::battle::Roster>() else {
+    let Some(roster) = view::get_resource::<crate::rules::battle::Roster>(world) else {
         return Vec::new();
     };
     let mut f: Vec<u8> = roster
@@ -30,25 +30,25 @@ pub fn standing_factions(world: &World) -> Vec<u8> {
 /// The victory check; when it ends the battle, the ruleset's aftermath
 /// (what happens after a fight, such as zones' gear degradation).
 pub fn victory_step(world: &mut World) {
-    if world.resource::<Battle>().is_over() {
+    if view::resource::<Battle>(world).is_over() {
         return;
     }
     check_victory(world);
-    if world.resource::<Battle>().is_over()
-        && let Some(hooks) = world.get_resource::<ActiveRuleset>().map(|h| h.0)
+    if view::resource::<Battle>(world).is_over()
+        && let Some(hooks) = view::get_resource::<ActiveRuleset>(world).map(|h| h.0)
     {
         (hooks.aftermath)(world);
     }
 }
 
 pub fn check_victory(world: &mut World) {
-    let b = world.resource::<Battle>();
+    let b = view::resource::<Battle>(world);
     if b.is_over() || b.ruleset.is_none() {
         return;
     }
     let completed = b.rounds_completed;
     let standing = standing_factions(world);
-    let nfactions = world.resource::<Factions>().0.len();
+    let nfactions = view::resource::<Factions>(world).0.len();
     if standing.len() <= 1 && nfactions > 1 {
         let (winner, reason) = match standing.first() {
             Some(&f) => (Some(f), EndReason::LastStanding),
@@ -58,11 +58,11 @@ pub fn check_victory(world: &mut World) {
         return;
     }
     // Round-based conditions are judged once per completed round.
-    let held_checked = world.resource::<BattleRules>().held_checked;
+    let held_checked = view::resource::<BattleRules>(world).held_checked;
     if completed == 0 || completed == held_checked {
         return;
     }
-    let rules = world.resource::<BattleRules>().clone();
+    let rules = view::resource::<BattleRules>(world).clone();
     world.resource_mut::<BattleRules>().held_checked = completed;
     match rules.victory {
         VictoryRule::LastStanding => {}
@@ -83,7 +83,7 @@ pub fn check_victory(world: &mut World) {
             zone,
             rounds,
         } => {
-            let map = world.resource::<Map>().clone();
+            let map = view::resource::<Map>(world).clone();
             let mut ours = false;
             let mut theirs = false;
             for c in view::standing_all(world) {

@@ -1,13 +1,121 @@
 //! Read-only questions about the battle that rulesets, the AI and the UI share.
 
+use std::any::TypeId;
+use std::cell::Cell as Shared;
+
 use bevy::prelude::*;
 
-use crate::rules::battle::{Place, Roster};
+use crate::rules::battle::{Battle, Place, Roster};
 use crate::rules::components::{Cid, Conditions, Steed};
 use crate::rules::map::Cell;
+use crate::rules::map::Map;
+
+/// The world a [`reading`] scope reads, and where the resources every
+/// check and weighing asks for ([`fast_slot`]) lie in it, once looked up (null
+/// until then).
+#[derive(Clone, Copy)]
+struct Scope {
+    world: *const World,
+    at: [*const (); 3],
+}
+
+impl Scope {
+    const NONE: Scope = Scope {
+        world: std::ptr::null(),
+        at: [std::ptr::null(); 3],
+    };
+}
+
+/// The resources a [`reading`] scope remembers, by slot.
+fn fast_slot<R: Resource>() -> Option<usize> {
+    let kind = TypeId::of::<R>();
+    if kind == TypeId::of::<Roster>() {
+        Some(0)
+    } else if kind == TypeId::of::<Map>() {
+        Some(1)
+    } else if kind == TypeId::of::<Battle>() {
+        Some(2)
+    } else {
+        None
+    }
+}
+
+thread_local! {
+    static SCOPE: Shared<Scope> = const { Shared::new(Scope::NONE) };
+}
+
+/// Runs `f` on `world` remembering, until it returns, where the roster,
+/// the map and the battle lie once [`get_resource`] or [`resource`] (and
+/// so every view) has found them ([`fast_slot`]): Bevy finds a resource by its type, then
+/// its entity, then the component (about a hundred instructions), and a
+/// check or an AI decision asks for these thousands of times a battle.
+/// The hooks the core calls with a `&World` (check, legal commands, the
+/// AI, the preview, the sheet) each run in one.
+///
+/// Sound because the world is borrowed immutably for the whole scope: no
+/// resource can be inserted, removed or moved while a `&World` exists, so
+/// an address found in it stays good for the scope, and for any shared
+/// borrow of the same world that outlives it (which also forbids changes).
+/// Nested scopes (the AI calling the check) start afresh and restore the
+/// outer one; a panic restores it too.
+pub fn reading<T>(world: &World, f: impl FnOnce(&World) -> T) -> T {
+    struct Restore(Scope);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            SCOPE.set(self.0);
+        }
+    }
+    let fresh = Scope {
+        world: world as *const World,
+        ..Scope::NONE
+    };
+    let _restore = Restore(SCOPE.replace(fresh));
+    f(world)
+}
+
+/// A resource of the world: `world.get_resource`, but the roster, the map
+/// and the battle found once in a [`reading`] scope on this world.
+#[inline]
+pub fn get_resource<R: Resource>(world: &World) -> Option<&R> {
+    let Some(i) = fast_slot::<R>() else {
+        return world.get_resource::<R>();
+    };
+    let mut scope = SCOPE.get();
+    if !std::ptr::eq(scope.world, world) {
+        return world.get_resource::<R>();
+    }
+    if !scope.at[i].is_null() {
+        // SAFETY: the address was taken from `world` during this scope (the
+        // scope's world is this one), as an `R` (each slot holds one kind,
+        // and `R`'s slot is `i`), and the world has been borrowed
+        // immutably ever since: see [`reading`].
+        return Some(unsafe { &*(scope.at[i] as *const R) });
+    }
+    let r = world.get_resource::<R>()?;
+    scope.at[i] = r as *const R as *const ();
+    SCOPE.set(scope);
+    Some(r)
+}
+
+/// [`get_resource`] for a resource the battle always has; panics like
+/// `World::resource` when it is missing (a programming error).
+#[track_caller]
+pub fn resource<R: Resource>(world: &World) -> &R {
+    match get_resource::<R>(world) {
+        Some(r) => r,
+        None => panic!(
+            "the resource {} is missing from the battle's world",
+            std::any::type_name::<R>()
+        ),
+    }
+}
+
+fn roster(world: &World) -> Option<&Roster> {
+    get_resource::<Roster>(world)
+}
 
 pub fn entity(world: &World, cid: Cid) -> Option<Entity> {
-    world.get_resource::<Roster>()?.entity(cid)
+    roster(world)?.entity(cid)
 }
 
 /// A combatant's entity, to read several of its components.
@@ -22,13 +130,13 @@ pub fn get<C: Component>(world: &World, cid: Cid) -> Option<&C> {
 
 /// A combatant's name, as the level gives it.
 pub fn name(world: &World, cid: Cid) -> String {
-    world.resource::<Roster>().name(cid).to_string()
+    resource::<Roster>(world).name(cid).to_string()
 }
 
 /// A combatant's [`Place`]: its cell, conditions, mount, and whether it
 /// is one.
 pub fn place(world: &World, cid: Cid) -> Option<&Place> {
-    world.get_resource::<Roster>()?.place(cid)
+    roster(world)?.place(cid)
 }
 
 pub fn cell(world: &World, cid: Cid) -> Option<Cell> {
@@ -39,11 +147,7 @@ pub fn cell(world: &World, cid: Cid) -> Option<Cell> {
 /// [`FactionId`](crate::rules::components::FactionId), which no rule
 /// changes, read without looking the combatant up.
 pub fn faction(world: &World, cid: Cid) -> Option<u8> {
-    world
-        .get_resource::<Roster>()?
-        .factions
-        .get(cid.0 as usize)
-        .copied()
+    roster(world)?.factions.get(cid.0 as usize).copied()
 }
 
 pub fn conditions(world: &World, cid: Cid) -> Conditions {
@@ -71,7 +175,7 @@ pub fn standing_all(world: &World) -> Vec<Cid> {
 /// Standing combatants whose faction passes `keep`, in roster order. One
 /// look at the roster: the AI asks this thousands of times a battle.
 fn standing_where(world: &World, keep: impl Fn(u8) -> bool) -> Vec<Cid> {
-    let Some(r) = world.get_resource::<Roster>() else {
+    let Some(r) = roster(world) else {
         return Vec::new();
     };
     r.places()
@@ -104,7 +208,7 @@ pub fn allies(world: &World, cid: Cid) -> Vec<Cid> {
 /// The standing combatant on a cell (the fallen do not hold their cell);
 /// where a rider sits on its mount, the mount.
 pub fn standing_at(world: &World, at: Cell) -> Option<Cid> {
-    let r = world.get_resource::<Roster>()?;
+    let r = roster(world)?;
     r.places()
         .iter()
         .position(|p| p.cell == at && p.riding.is_none() && !p.conditions.out_of_fight())
@@ -118,7 +222,7 @@ pub fn riding(world: &World, who: Cid) -> Option<Cid> {
 
 /// Who rides `mount`, in roster order.
 pub fn riders(world: &World, mount: Cid) -> Vec<Cid> {
-    let Some(r) = world.get_resource::<Roster>() else {
+    let Some(r) = roster(world) else {
         return Vec::new();
     };
     r.places()
@@ -138,7 +242,7 @@ pub fn steed(world: &World, who: Cid) -> Option<Steed> {
 /// mount's cell and do not hold one of their own).
 pub fn occupied(world: &World, except: Option<Cid>) -> Vec<Cell> {
     // One look at the roster: every move the AI weighs asks this.
-    let Some(r) = world.get_resource::<Roster>() else {
+    let Some(r) = roster(world) else {
         return Vec::new();
     };
     let mut v: Vec<Cell> = r
@@ -159,6 +263,61 @@ pub fn on_map_edge(world: &World, who: Cid) -> bool {
     let Some(c) = cell(world, who) else {
         return false;
     };
-    let map = world.resource::<crate::rules::map::Map>();
+    let map = resource::<Map>(world);
     c.x == 0 || c.y == 0 || c.x == map.width() - 1 || c.y == map.height() - 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::map::Terrain;
+
+    fn world_with_map(width: i32) -> World {
+        let mut w = World::new();
+        w.insert_resource(Map::new(width, 1, vec![Terrain::Open; width as usize]));
+        w
+    }
+
+    /// A scope remembers its own world's resources only; another world
+    /// read inside it, a nested scope, and the world changed after the
+    /// scope all read what is there.
+    #[test]
+    fn a_reading_scope_never_answers_for_another_world_or_a_later_state() {
+        let mut a = world_with_map(3);
+        let b = world_with_map(5);
+        reading(&a, |a| {
+            assert_eq!(resource::<Map>(a).width(), 3);
+            // Remembered now: still `a`'s, and `b` reads its own.
+            assert_eq!(resource::<Map>(a).width(), 3);
+            assert_eq!(resource::<Map>(&b).width(), 5);
+            reading(&b, |b| assert_eq!(resource::<Map>(b).width(), 5));
+            // The outer scope is back, still on `a`.
+            assert_eq!(resource::<Map>(a).width(), 3);
+            assert!(get_resource::<Roster>(a).is_none());
+        });
+        a.insert_resource(Map::new(7, 1, vec![Terrain::Open; 7]));
+        assert_eq!(resource::<Map>(&a).width(), 7);
+        reading(&a, |a| assert_eq!(resource::<Map>(a).width(), 7));
+    }
+
+    /// A panic inside a scope puts the outer scope back.
+    #[test]
+    fn a_panic_inside_a_scope_restores_the_outer_one() {
+        let a = world_with_map(3);
+        let b = world_with_map(5);
+        reading(&a, |a| {
+            let _ = resource::<Map>(a);
+            let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                reading(&b, |b| {
+                    let _ = resource::<Map>(b);
+                    panic!("inside");
+                })
+            }));
+            assert!(caught.is_err());
+            let outer = SCOPE.get();
+            assert!(std::ptr::eq(outer.world, a));
+            assert_eq!(resource::<Map>(a).width(), 3);
+        });
+        assert!(SCOPE.get().world.is_null());
+    }
 }

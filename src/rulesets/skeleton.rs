@@ -9,6 +9,8 @@ use std::path::Path;
 
 use bevy::prelude::*;
 
+use crate::rules::view;
+
 use crate::rules::battle::{
     BattleSet, BattleStep, Offers, Preview, RulesetHooks, RulesetId, RulesetRegistry, ruleset_is,
 };
@@ -64,7 +66,7 @@ pub trait Ruleset: 'static {
     /// A representative list of the actor's legal commands.
     fn legal_commands(world: &World, actor: Cid) -> Vec<Command>;
     /// The ruleset's AI: the command it chooses for the actor now.
-    fn decide(world: &mut World, actor: Cid) -> Command;
+    fn decide(world: &World, actor: Cid) -> Command;
     /// What a command would do, in the rules' numbers, before it is sent.
     fn preview(world: &World, actor: Cid, command: &Command) -> Preview;
     /// The combatant's stat block as labelled lines.
@@ -123,9 +125,9 @@ pub fn plugin<R: Ruleset>(app: &mut App) {
 pub fn hooks<R: Ruleset>() -> RulesetHooks {
     RulesetHooks {
         id: R::ID,
-        check: R::check,
-        legal_commands: R::legal_commands,
-        decide: R::decide,
+        check: check::<R>,
+        legal_commands: legal_commands::<R>,
+        decide: decide::<R>,
         load: load::<R>,
         check_data: |dir| R::load(dir).map(|_| ()),
         validate: validate::<R>,
@@ -133,7 +135,7 @@ pub fn hooks<R: Ruleset>() -> RulesetHooks {
         reset: reset::<R>,
         configure: configure::<R>,
         preview: preview::<R>,
-        sheet: R::sheet,
+        sheet: sheet::<R>,
         apply: R::apply,
         aftermath: R::aftermath,
         after_note: R::after_note,
@@ -151,7 +153,7 @@ fn load<R: Ruleset>(world: &mut World, dir: &Path) -> Result<(), DataError> {
 /// Can `level` be played under the ruleset: each combatant, the riders'
 /// mounts, the level as a whole. Errors point into the level's file.
 fn validate<R: Ruleset>(world: &World, level: &Level) -> Result<(), DataError> {
-    let Some(data) = world.get_resource::<R::Data>() else {
+    let Some(data) = view::get_resource::<R::Data>(world) else {
         return Err(level.error_at_field(
             "default_ruleset",
             format!("the {} data is not loaded", R::ID),
@@ -200,16 +202,35 @@ fn configure<R: Ruleset>(world: &mut World, key: &str, value: &str) -> Result<()
     settings::set(&mut *world.resource_mut::<R::Settings>(), key, value)
 }
 
+// The hooks that only read run in one `view::reading` scope each: they
+// ask for the same few resources thousands of times.
+
+fn check<R: Ruleset>(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
+    view::reading(world, |world| R::check(world, actor, command))
+}
+
+fn legal_commands<R: Ruleset>(world: &World, actor: Cid) -> Vec<Command> {
+    view::reading(world, |world| R::legal_commands(world, actor))
+}
+
+fn decide<R: Ruleset>(world: &World, actor: Cid) -> Command {
+    view::reading(world, |world| R::decide(world, actor))
+}
+
+fn sheet<R: Ruleset>(world: &World, cid: Cid) -> Vec<(String, String)> {
+    view::reading(world, |world| R::sheet(world, cid))
+}
+
 /// The ruleset's preview, with why the command is illegal now (from the
 /// same check the command will meet).
 fn preview<R: Ruleset>(world: &World, actor: Cid, command: &Command) -> Preview {
-    Preview {
+    view::reading(world, |world| Preview {
         illegal: R::check(world, actor, command).err().map(|e| e.0),
         ..R::preview(world, actor, command)
-    }
+    })
 }
 
 /// Check and execute the commands sent since the last step.
 fn resolve<R: Ruleset>(world: &mut World) {
-    resolve_with(world, R::check, R::execute);
+    resolve_with(world, check::<R>, R::execute);
 }

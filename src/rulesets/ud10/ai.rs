@@ -25,15 +25,15 @@ use super::settings::Ud10Settings;
 
 /// The AI's command for `actor` now. Always legal; `EndTurn` or
 /// `NoReaction` when nothing better is.
-pub fn decide(world: &mut World, actor: Cid) -> Command {
-    let cmd = match world.resource::<Battle>().prompt {
+pub fn decide(world: &World, actor: Cid) -> Command {
+    let cmd = match view::resource::<Battle>(world).prompt {
         Prompt::React { .. } => react(world, actor),
         Prompt::Act { .. } => act(world, actor),
         Prompt::None | Prompt::Activate { .. } => return Command::EndTurn,
     };
     if check::check(world, actor, &cmd).is_ok() {
         cmd
-    } else if matches!(world.resource::<Battle>().prompt, Prompt::React { .. }) {
+    } else if matches!(view::resource::<Battle>(world).prompt, Prompt::React { .. }) {
         Command::NoReaction
     } else {
         Command::EndTurn
@@ -41,7 +41,7 @@ pub fn decide(world: &mut World, actor: Cid) -> Command {
 }
 
 fn react(world: &World, actor: Cid) -> Command {
-    let Some(p) = world.resource::<PendingAttack>().0.clone() else {
+    let Some(p) = view::resource::<PendingAttack>(world).0.clone() else {
         return Command::NoReaction;
     };
     let Some(s) = stats(world, actor) else {
@@ -72,7 +72,7 @@ struct HitValue {
 }
 
 fn hit_value(world: &World, weapon: &Weapon, mode: usize, target: Cid) -> HitValue {
-    let s = world.resource::<Ud10Settings>();
+    let s = view::resource::<Ud10Settings>(world);
     let prot = view::get::<Armor>(world, target)
         .map(|a| a.averaged())
         .unwrap_or_default();
@@ -192,7 +192,7 @@ fn best_attack_from(
     shift: i32,
 ) -> Option<(f64, Cid, usize)> {
     let w = view::get::<Loadout>(world, actor)?.weapons.get(t.weapon)?;
-    best_attack_with(world.resource::<Map>(), w, from, t, shift, None)
+    best_attack_with(view::resource::<Map>(world), w, from, t, shift, None)
 }
 
 /// [`best_attack_from`] with the weapon and the map already found (the AI
@@ -268,7 +268,7 @@ fn enemy_has_ranged(world: &World, actor: Cid) -> bool {
     })
 }
 
-fn act(world: &mut World, actor: Cid) -> Command {
+fn act(world: &World, actor: Cid) -> Command {
     let Some(here) = view::cell(world, actor) else {
         return Command::EndTurn;
     };
@@ -306,7 +306,7 @@ fn give_up(world: &World, actor: Cid, t: &Turn, engaged: &[Cid]) -> Option<Comma
     if !(theirs > 0.0 && ours / theirs < 0.3 && hurt) {
         return None;
     }
-    if world.resource::<Ud10Settings>().retreat
+    if view::resource::<Ud10Settings>(world).retreat
         && !engaged.is_empty()
         && t.movement == MoveMode::None
         && !t.action_used
@@ -384,8 +384,8 @@ fn best_move_to_attack(
     engaged: &[Cid],
 ) -> Option<(f64, Vec<Cell>)> {
     let budget = standard_dm(world, actor).saturating_sub(t.moved_dm);
-    let fleeing_rule = world.resource::<Ud10Settings>().fleeing;
-    let map = world.resource::<Map>();
+    let fleeing_rule = view::resource::<Ud10Settings>(world).fleeing;
+    let map = view::resource::<Map>(world);
     let weapon = view::get::<Loadout>(world, actor)?
         .weapons
         .get(table.weapon)?;
@@ -438,7 +438,7 @@ fn attack_cmd(world: &World, actor: Cid, target: Cid, mode: usize) -> Command {
 /// Draw a weapon that can strike from here when the one in hand cannot.
 fn switch_weapon(world: &World, actor: Cid, here: Cell) -> Option<Command> {
     let l = view::get::<Loadout>(world, actor)?;
-    let map = world.resource::<Map>();
+    let map = view::resource::<Map>(world);
     let enemies = view::enemies(world, actor);
     let mut best: Option<(f64, usize)> = None;
     for (i, w) in l.weapons.iter().enumerate() {
@@ -484,7 +484,7 @@ fn switch_weapon(world: &World, actor: Cid, here: Cell) -> Option<Command> {
 /// distance field around the target), preferring cover against archers.
 fn approach(world: &World, actor: Cid, full: bool) -> Option<Vec<Cell>> {
     let here = view::cell(world, actor)?;
-    let map = world.resource::<Map>();
+    let map = view::resource::<Map>(world);
     let enemies = view::enemies(world, actor);
     let ready = view::get::<Loadout>(world, actor).and_then(|l| l.ready_weapon().cloned());
     let ranged = ready.as_ref().is_some_and(|w| w.is_ranged());
@@ -505,7 +505,7 @@ fn approach(world: &World, actor: Cid, full: bool) -> Option<Vec<Cell>> {
     };
     let here_d = field.cost(here).unwrap_or(u32::MAX);
     // Closing in never means running from a fight already joined.
-    let engaged = if world.resource::<Ud10Settings>().fleeing {
+    let engaged = if view::resource::<Ud10Settings>(world).fleeing {
         engaged_enemies(world, actor, here)
     } else {
         Vec::new()
@@ -561,7 +561,7 @@ fn farthest_from_enemies(world: &World, actor: Cid, budget: u32) -> Option<Vec<C
 }
 
 fn toward_edge(world: &World, actor: Cid) -> Option<Vec<Cell>> {
-    let map = world.resource::<Map>();
+    let map = view::resource::<Map>(world);
     let (w, h) = (map.width(), map.height());
     let edge_dist = |c: Cell| c.x.min(c.y).min(w - 1 - c.x).min(h - 1 - c.y);
     let here = view::cell(world, actor)?;

@@ -17,7 +17,7 @@ use super::settings::Ud10Settings;
 
 /// Is the command legal for `actor` now?
 pub fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
-    let battle = world.resource::<Battle>();
+    let battle = view::resource::<Battle>(world);
     if battle.is_over() {
         return illegal("the battle is over");
     }
@@ -48,8 +48,7 @@ pub fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal
 }
 
 fn view_name(world: &World, cid: Cid) -> String {
-    world
-        .resource::<crate::rules::battle::Roster>()
+    view::resource::<crate::rules::battle::Roster>(world)
         .name(cid)
         .to_string()
 }
@@ -191,7 +190,7 @@ fn target_in_range(world: &World, actor: Cid, target: Cid, w: &Weapon) -> Result
     let (Some(a), Some(b)) = (view::cell(world, actor), view::cell(world, target)) else {
         return illegal("not on the map");
     };
-    in_reach(world.resource::<Map>(), a, b, w)
+    in_reach(view::resource::<Map>(world), a, b, w)
 }
 
 /// Can a weapon reach from `a` to `b`? (The AI's quick form of [`in_reach`].)
@@ -288,8 +287,7 @@ fn reaction_common(world: &World, actor: Cid) -> Result<(), Illegal> {
     if turn(world, actor).reaction_used {
         return illegal("the reaction of this round is spent");
     }
-    let pending = world
-        .get_resource::<super::numbers::PendingAttack>()
+    let pending = view::get_resource::<super::numbers::PendingAttack>(world)
         .and_then(|p| p.0.clone())
         .ok_or_else(|| Illegal("no attack is pending".into()))?;
     if !pending.dex_counts {
@@ -313,7 +311,7 @@ pub fn can_parry(world: &World, actor: Cid, _attacker: Cid) -> Result<(), Illega
 }
 
 pub fn can_dodge(world: &World, actor: Cid, _attacker: Cid) -> Result<(), Illegal> {
-    if !world.resource::<Ud10Settings>().dodge {
+    if !view::resource::<Ud10Settings>(world).dodge {
         return illegal("dodging is off in this game's settings");
     }
     reaction_common(world, actor)

@@ -22,7 +22,7 @@ use super::settings::{EpZero, Ud10Settings};
 
 /// Apply a hit: location, damage roll, the pipeline, and what the losses do.
 pub fn hit(world: &mut World, p: &Pending, weapon: &Weapon) {
-    let s = world.resource::<Ud10Settings>().clone();
+    let s = view::resource::<Ud10Settings>(world).clone();
     let target = p.target;
     let armor = view::get::<Armor>(world, target)
         .cloned()

@@ -65,7 +65,7 @@ pub fn execute(world: &mut World, actor: Cid, command: &Command) {
     }
     // A combatant struck down during its own turn (a free attack while
     // fleeing) has no more turn.
-    if let Prompt::Act { actor: a } = world.resource::<Battle>().prompt
+    if let Prompt::Act { actor: a } = view::resource::<Battle>(world).prompt
         && !view::standing(world, a)
         && !matches!(
             (command, command.own::<Ud10Command>()),
@@ -77,7 +77,7 @@ pub fn execute(world: &mut World, actor: Cid, command: &Command) {
 }
 
 pub fn end_turn(world: &mut World, who: Cid) {
-    if world.resource::<Battle>().prompt == (Prompt::Act { actor: who }) {
+    if view::resource::<Battle>(world).prompt == (Prompt::Act { actor: who }) {
         emit(world, BattleEvent::TurnEnded { who });
         world.resource_mut::<Battle>().prompt = Prompt::None;
     }

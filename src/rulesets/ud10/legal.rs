@@ -14,7 +14,7 @@ use super::{check, query, reach};
 /// A representative list of legal commands for the actor now.
 pub fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
     let mut out = Vec::new();
-    let prompt = world.resource::<Battle>().prompt;
+    let prompt = view::resource::<Battle>(world).prompt;
     if let Prompt::React { .. } = prompt {
         for c in [
             Command::from(Ud10Command::Parry),

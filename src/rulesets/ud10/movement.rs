@@ -20,7 +20,7 @@ pub fn execute_move(world: &mut World, who: Cid, path: &[Cell], mode: MoveMode) 
     let Some(mut cur) = view::cell(world, who) else {
         return;
     };
-    let fleeing = world.resource::<Ud10Settings>().fleeing && mode != MoveMode::Retreat;
+    let fleeing = view::resource::<Ud10Settings>(world).fleeing && mode != MoveMode::Retreat;
     let rule = if mode == MoveMode::Retreat {
         RULE_RETREAT
     } else {
@@ -31,7 +31,7 @@ pub fn execute_move(world: &mut World, who: Cid, path: &[Cell], mode: MoveMode) 
     let mut attacked: Vec<Cid> = Vec::new();
     for &next in path {
         if fleeing {
-            let map = world.resource::<Map>();
+            let map = view::resource::<Map>(world);
             let runners: Vec<Cid> = engaged_enemies(world, who, cur)
                 .into_iter()
                 .filter(|e| !attacked.contains(e) && !threatens(world, map, *e, next))
@@ -89,8 +89,7 @@ fn flush(
     if segment.is_empty() {
         return;
     }
-    let cost = world
-        .resource::<Map>()
+    let cost = view::resource::<Map>(world)
         .path_cost(from, segment)
         .unwrap_or(0);
     emit(
@@ -133,7 +132,7 @@ pub fn execute_flee(world: &mut World, who: Cid) {
     let Some(at) = view::cell(world, who) else {
         return;
     };
-    if world.resource::<Ud10Settings>().fleeing {
+    if view::resource::<Ud10Settings>(world).fleeing {
         for e in engaged_enemies(world, who, at) {
             free_attack(world, e, who);
             if !view::standing(world, who) {

@@ -189,10 +189,9 @@ impl<'w> Sides<'w> {
             target,
             at: place.cell,
             free,
-            map: world.resource::<Map>(),
-            settings: world.resource::<Ud10Settings>(),
-            bad_visibility: world
-                .get_resource::<BattleRules>()
+            map: view::resource::<Map>(world),
+            settings: view::resource::<Ud10Settings>(world),
+            bad_visibility: view::get_resource::<BattleRules>(world)
                 .is_some_and(|r| r.bad_visibility),
             attacker_stats: a.and_then(|e| e.get::<Ud10Stats>()),
             attacker_turn: a.and_then(|e| e.get::<Ud10Turn>()),

@@ -117,8 +117,8 @@ fn move_preview(world: &World, actor: Cid, path: &[Cell], p: &mut Preview) {
     ));
     let engaged =
         super::reach::engaged_enemies(world, actor, view::cell(world, actor).unwrap_or_default());
-    if world.resource::<Ud10Settings>().fleeing && !engaged.is_empty() {
-        let map = world.resource::<Map>();
+    if view::resource::<Ud10Settings>(world).fleeing && !engaged.is_empty() {
+        let map = view::resource::<Map>(world);
         let runs: Vec<String> = engaged
             .iter()
             .filter(|e| {
@@ -139,7 +139,7 @@ fn move_preview(world: &World, actor: Cid, path: &[Cell], p: &mut Preview) {
 /// §Parrying and Dodging: the check against the attack roll's result.
 fn reaction_preview(world: &World, actor: Cid, command: &Command, p: &mut Preview) {
     let (Some(pending), Some(s)) = (
-        world.resource::<PendingAttack>().0.clone(),
+        view::resource::<PendingAttack>(world).0.clone(),
         stats(world, actor),
     ) else {
         return;
@@ -235,7 +235,7 @@ fn attack_preview(
 /// buffer and CON leave of it, over the body zones' protection (or the
 /// averaged armor).
 fn damage_preview(world: &World, target: Cid, w: &Weapon, mode: usize, p: &mut Preview) {
-    let s = world.resource::<Ud10Settings>();
+    let s = view::resource::<Ud10Settings>(world);
     let expr = w.mode_damage(mode);
     let armor = view::get::<Armor>(world, target)
         .cloned()

@@ -54,7 +54,7 @@ pub(super) fn path_cost(
     start: Cell,
     path: &[Cell],
 ) -> Result<u32, Illegal> {
-    let Some(cost) = world.resource::<Map>().path_cost(start, path) else {
+    let Some(cost) = view::resource::<Map>(world).path_cost(start, path) else {
         return illegal("not a path of adjacent passable cells");
     };
     let blocked = blocker(world, who);
@@ -106,7 +106,7 @@ pub fn check_move(world: &World, who: Cid, path: &[Cell]) -> Result<(MoveMode, u
 /// Enemies engaged in melee with a combatant standing at `at`: standing, with
 /// a melee weapon in hand whose reach covers `at`.
 pub fn engaged_enemies(world: &World, who: Cid, at: Cell) -> Vec<Cid> {
-    let map = world.resource::<Map>();
+    let map = view::resource::<Map>(world);
     view::enemies(world, who)
         .into_iter()
         .filter(|e| threatens(world, map, *e, at))
@@ -129,7 +129,7 @@ pub fn threatens(world: &World, map: &Map, e: Cid, at: Cell) -> bool {
 }
 
 pub fn check_retreat(world: &World, who: Cid, path: &[Cell]) -> Result<(Cell, u32), Illegal> {
-    if !world.resource::<Ud10Settings>().retreat {
+    if !view::resource::<Ud10Settings>(world).retreat {
         return illegal("retreat is off in this game's settings");
     }
     let t = turn(world, who);
@@ -178,6 +178,6 @@ pub fn reach_paths(world: &World, who: Cid, budget_dm: u32) -> Vec<(Cell, Vec<Ce
 /// only for the cells asked (the AI weighs every cell but walks to one).
 pub fn reach(world: &World, who: Cid, budget_dm: u32) -> Option<ReachTree> {
     let start = view::cell(world, who)?;
-    let map = world.resource::<Map>();
+    let map = view::resource::<Map>(world);
     Some(map.reach_tree(start, budget_dm, blocker(world, who)))
 }

@@ -29,7 +29,7 @@ pub struct Ud10Round {
 /// Move the battle on when nothing is prompted: start a round, or start the
 /// next combatant's turn, or end the round.
 pub fn advance(world: &mut World) {
-    let b = world.resource::<Battle>();
+    let b = view::resource::<Battle>(world);
     if b.is_over() || b.prompt != Prompt::None {
         return;
     }
@@ -40,9 +40,9 @@ pub fn advance(world: &mut World) {
 }
 
 fn start_round(world: &mut World) {
-    let round = world.resource::<Battle>().round + 1;
+    let round = view::resource::<Battle>(world).round + 1;
     emit(world, BattleEvent::RoundStarted { round });
-    let keep = world.resource::<Ud10Settings>().keep_initiative;
+    let keep = view::resource::<Ud10Settings>(world).keep_initiative;
     let standing = view::standing_all(world);
     let missing = standing
         .iter()
@@ -63,8 +63,8 @@ fn start_round(world: &mut World) {
 }
 
 fn roll_initiative(world: &mut World, who: &[Cid]) {
-    let grouping = world.resource::<Ud10Settings>().initiative_grouping;
-    let factions = world.resource::<Factions>().0.clone();
+    let grouping = view::resource::<Ud10Settings>(world).initiative_grouping;
+    let factions = view::resource::<Factions>(world).0.clone();
     let mut group_rolls: Vec<(u8, crate::rules::dice::DiceRoll)> = Vec::new();
     for &c in who {
         let ini = stats(world, c).map_or(0, |s| s.ini);
@@ -144,11 +144,11 @@ fn order(world: &mut World, who: &[Cid]) -> Vec<Cid> {
 fn next_turn(world: &mut World) {
     loop {
         let (order, next) = {
-            let r = world.resource::<Ud10Round>();
+            let r = view::resource::<Ud10Round>(world);
             (r.order.clone(), r.next)
         };
         let Some(&who) = order.get(next) else {
-            let round = world.resource::<Battle>().round;
+            let round = view::resource::<Battle>(world).round;
             emit(world, BattleEvent::RoundEnded { round });
             world.resource_mut::<Battle>().phase = Phase::RoundEnd;
             return;

@@ -44,7 +44,7 @@ pub fn save(
     rule: &'static str,
 ) -> bool {
     let r = world.resource_mut::<Dice>().roll_die(20);
-    let extremes = world.resource::<ZonesSettings>().natural_extremes;
+    let extremes = view::resource::<ZonesSettings>(world).natural_extremes;
     let pass = if extremes && r == 1 {
         true
     } else if extremes && r == 20 {
@@ -230,7 +230,7 @@ pub fn land(world: &mut World, b: &Blow) {
         super::morale::harmed(world, b.target);
     }
     let conds = view::conditions(world, b.target);
-    let zero = world.resource::<ZonesSettings>().zero_health;
+    let zero = view::resource::<ZonesSettings>(world).zero_health;
     if after <= 0 && zero == ZeroHealth::Dead {
         emit(
             world,
@@ -488,11 +488,11 @@ pub(super) fn hit(world: &mut World, state: &AttackState) {
 
 /// The attack is over: back to the turn it interrupted.
 pub(super) fn finish(world: &mut World) {
-    if world.resource::<Pending>().moving.is_some() {
+    if view::resource::<Pending>(world).moving.is_some() {
         next_opportunist(world);
         return;
     }
-    let who = world.resource::<ZonesRound>().turn.who;
+    let who = view::resource::<ZonesRound>(world).turn.who;
     match who {
         Some(who) => {
             world.resource_mut::<Battle>().prompt = Prompt::Act { actor: who };

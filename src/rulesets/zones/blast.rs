@@ -56,7 +56,9 @@ pub(super) fn declare_blast(
         if !save(world, attacker, "WIT", wit, why, RULE_BLAST) {
             // "Assign a number to each neighbouring zone and roll a die to
             // determine which one is hit."
-            let around: Vec<u16> = world.resource::<Map>().zone_neighbours(hit_zone).to_vec();
+            let around: Vec<u16> = view::resource::<Map>(world)
+                .zone_neighbours(hit_zone)
+                .to_vec();
             if around.is_empty() {
                 emit(
                     world,
@@ -74,7 +76,7 @@ pub(super) fn declare_blast(
         }
     }
     let targets = blast_targets(world, attacker, hit_zone, w.is_ranged());
-    let zone_name = world.resource::<Map>().zones()[hit_zone].name.clone();
+    let zone_name = view::resource::<Map>(world).zones()[hit_zone].name.clone();
     emit(
         world,
         ZonesEvent::BlastHits {
@@ -105,7 +107,7 @@ pub(super) fn declare_blast(
 
 /// Ask the next target of a blast for its reaction, or roll the damage.
 pub(super) fn ask_blast(world: &mut World) {
-    let Some(b) = world.resource::<Pending>().blast.clone() else {
+    let Some(b) = view::resource::<Pending>(world).blast.clone() else {
         return;
     };
     match b.asking.first() {

@@ -19,7 +19,7 @@ use super::state::{Pending, Stage, ZonesRound};
 
 /// Is the command legal for `actor` now?
 pub fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
-    let battle = world.resource::<Battle>();
+    let battle = view::resource::<Battle>(world);
     if battle.is_over() {
         return illegal("the battle is over");
     }
@@ -56,7 +56,7 @@ fn check_activation(world: &World, faction: u8, command: &Command) -> Result<(),
             if view::faction(world, *who) != Some(faction) {
                 return illegal(format!("{} is not of this faction", name(world, *who)));
             }
-            if world.resource::<ZonesRound>().bonus
+            if view::resource::<ZonesRound>(world).bonus
                 && !view::conditions(world, *who).has(Condition::Concealed)
             {
                 return illegal("only those lying in ambush act in the bonus round");
@@ -70,11 +70,11 @@ fn check_activation(world: &World, faction: u8, command: &Command) -> Result<(),
             Ok(())
         }
         (_, Some(ZonesCommand::FirstTurnTo { faction: to })) => {
-            let r = world.resource::<ZonesRound>();
+            let r = view::resource::<ZonesRound>(world);
             if !r.opening || r.holder != Some(faction) {
                 return illegal("only the faction holding the initiative, at the start of a round");
             }
-            if *to == faction || usize::from(*to) >= world.resource::<Factions>().0.len() {
+            if *to == faction || usize::from(*to) >= view::resource::<Factions>(world).0.len() {
                 return illegal("give the first turn to another faction");
             }
             Ok(())
@@ -89,7 +89,7 @@ fn check_reaction(
     attacker: Cid,
     command: &Command,
 ) -> Result<(), Illegal> {
-    let pending = world.resource::<Pending>();
+    let pending = view::resource::<Pending>(world);
     if let Some(b) = &pending.blast {
         return match (command, command.own::<ZonesCommand>()) {
             (Command::NoReaction, _) | (Command::Dodge, _) => Ok(()),
@@ -326,7 +326,7 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
 
 /// §Taking a turn: is the main action of `actor`'s turn still to take?
 fn main_action(world: &World, actor: Cid) -> Result<(), Illegal> {
-    let t = &world.resource::<ZonesRound>().turn;
+    let t = &view::resource::<ZonesRound>(world).turn;
     let half = stats(world, actor).map_or(1, |s| s.half_speed());
     if view::conditions(world, actor).has(Condition::Broken) {
         return illegal("broken by fear: surrender or get away");
@@ -351,7 +351,7 @@ fn main_action(world: &World, actor: Cid) -> Result<(), Illegal> {
 
 /// §Taking a turn: bonus actions: is one left to `actor`?
 fn bonus_action(world: &World, actor: Cid) -> Result<(), Illegal> {
-    let t = &world.resource::<ZonesRound>().turn;
+    let t = &view::resource::<ZonesRound>(world).turn;
     let half = stats(world, actor).map_or(1, |s| s.half_speed());
     if t.bonus_left() == 0 {
         return illegal("no bonus action left");
@@ -382,14 +382,14 @@ fn check_walk(world: &World, actor: Cid, path: &[Cell]) -> Result<(), Illegal> {
 
 /// "Bonus actions: picking up or putting down something".
 fn check_pick_up(world: &World, actor: Cid, item: usize) -> Result<(), Illegal> {
-    let ground = world.resource::<crate::rules::battle::Ground>();
+    let ground = view::resource::<crate::rules::battle::Ground>(world);
     let Some((cell, _)) = ground.0.get(item) else {
         return illegal("nothing lies there");
     };
     if view::riding(world, actor).is_some() || view::steed(world, actor).is_some() {
         return illegal("out of reach from the saddle");
     }
-    let map = world.resource::<crate::rules::map::Map>();
+    let map = view::resource::<crate::rules::map::Map>(world);
     let here = view::cell(world, actor).and_then(|c| map.zone_of(c));
     if here.is_none() || map.zone_of(*cell) != here {
         return illegal("only what lies nearby (the same zone)");
@@ -444,7 +444,7 @@ pub fn turn_left(world: &World, who: Cid) -> bool {
 /// bonus round, only the concealed; never one who reserved its turn to
 /// react, nor a vehicle with nobody aboard).
 pub fn eligible(world: &World, faction: u8) -> Vec<Cid> {
-    let r = world.resource::<ZonesRound>();
+    let r = view::resource::<ZonesRound>(world);
     view::standing_all(world)
         .into_iter()
         .filter(|c| view::faction(world, *c) == Some(faction))

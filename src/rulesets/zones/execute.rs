@@ -31,7 +31,7 @@ pub fn execute(world: &mut World, actor: Cid, command: &Command) {
     mounts::tidy_riders(world);
     // Whoever holds the turn and is now out of the fight (thrown from a
     // falling mount as the turn came to it) ends it.
-    if let Prompt::Act { actor: a } = world.resource::<Battle>().prompt
+    if let Prompt::Act { actor: a } = view::resource::<Battle>(world).prompt
         && !view::standing(world, a)
     {
         round::end_turn(world, a);
@@ -86,7 +86,7 @@ fn execute_command(world: &mut World, actor: Cid, command: &Command) {
 /// §Procedure: the faction whose activation it is sends `who` into its
 /// turn; during a pair's turn, the turn passes to the other member.
 fn execute_activate(world: &mut World, who: Cid) {
-    if let Prompt::Act { actor: from } = world.resource::<Battle>().prompt {
+    if let Prompt::Act { actor: from } = view::resource::<Battle>(world).prompt {
         mounts::hand_over(world, from, who);
         return;
     }
@@ -96,8 +96,7 @@ fn execute_activate(world: &mut World, who: Cid) {
 
 /// "Bonus actions: picking up or putting down something".
 fn execute_pick_up(world: &mut World, actor: Cid, item: usize) {
-    let weapon = world
-        .resource::<Ground>()
+    let weapon = view::resource::<Ground>(world)
         .0
         .get(item)
         .map_or(String::new(), |(_, w)| w.name.clone());
@@ -115,7 +114,7 @@ fn execute_pick_up(world: &mut World, actor: Cid, item: usize) {
 
 /// §Procedure: the faction whose activation it is passes.
 fn execute_pass(world: &mut World) {
-    if let Prompt::Activate { faction, .. } = world.resource::<Battle>().prompt {
+    if let Prompt::Activate { faction, .. } = view::resource::<Battle>(world).prompt {
         emit(
             world,
             ZonesEvent::Passed {
@@ -131,7 +130,7 @@ fn execute_pass(world: &mut World) {
 
 /// §Procedure: the faction that won the first turn gives it to `to`.
 fn execute_first_turn_to(world: &mut World, to: u8) {
-    if let Prompt::Activate { faction, .. } = world.resource::<Battle>().prompt {
+    if let Prompt::Activate { faction, .. } = view::resource::<Battle>(world).prompt {
         emit(
             world,
             ZonesEvent::FirstTurnGiven {

@@ -35,7 +35,7 @@ pub fn used_items(world: &World) -> Vec<(Cid, String)> {
             used.push((who, item));
         }
     };
-    for ev in &world.resource::<BattleLog>().events {
+    for ev in &view::resource::<BattleLog>(world).events {
         if let Some(ZonesEvent::AttackMade {
             attacker, weapon, ..
         }) = ev.own()
@@ -59,7 +59,7 @@ pub fn used_items(world: &World) -> Vec<(Cid, String)> {
 /// Roll durability for everything used and not broken, once the battle is
 /// over.
 pub fn aftermath(world: &mut World) {
-    let settings = world.resource::<ZonesSettings>().clone();
+    let settings = view::resource::<ZonesSettings>(world).clone();
     if !settings.gear_degradation {
         return;
     }
@@ -129,7 +129,7 @@ pub fn gear_report(log: &BattleLog, who: Cid) -> Vec<(String, &'static str)> {
 /// The results screen's line on `who`'s gear after the durability rolls:
 /// what wore out, "gear intact", or nothing when no roll was made.
 pub fn after_note(world: &World, who: Cid) -> Option<String> {
-    let log = world.resource::<BattleLog>();
+    let log = view::resource::<BattleLog>(world);
     let worn = gear_report(log, who);
     if !worn.is_empty() {
         return Some(

@@ -21,7 +21,7 @@ pub fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
             out.push(c);
         }
     };
-    match world.resource::<Battle>().prompt {
+    match view::resource::<Battle>(world).prompt {
         Prompt::None => {}
         Prompt::Activate { faction, .. } => activation(world, faction, &mut push),
         Prompt::React { attacker, .. } => reactions(world, actor, attacker, &mut push),
@@ -93,7 +93,7 @@ fn activation(world: &World, faction: u8, push: &mut impl FnMut(Command)) {
         push(Command::from(ZonesCommand::Activate { who }));
     }
     push(Command::from(ZonesCommand::Pass));
-    for f in 0..world.resource::<Factions>().0.len() {
+    for f in 0..view::resource::<Factions>(world).0.len() {
         push(Command::from(ZonesCommand::FirstTurnTo {
             faction: f as u8,
         }));
@@ -125,10 +125,10 @@ fn reactions(world: &World, actor: Cid, attacker: Cid, push: &mut impl FnMut(Com
 fn turn(world: &World, actor: Cid, push: &mut impl FnMut(Command)) {
     push(Command::EndTurn);
     push(Command::from(ZonesCommand::Reserve));
-    for item in 0..world.resource::<Ground>().0.len() {
+    for item in 0..view::resource::<Ground>(world).0.len() {
         push(Command::from(ZonesCommand::PickUp { item }));
     }
-    for b in world.resource::<ZonesRound>().team.clone() {
+    for b in view::resource::<ZonesRound>(world).team.clone() {
         if let Some(who) = b.who {
             push(Command::from(ZonesCommand::Activate { who }));
         }

@@ -142,12 +142,12 @@ pub fn free_hand(world: &World, who: Cid) -> bool {
 /// pushed to, and the pit it falls into on the way, if any.
 pub fn shove_end(world: &World, attacker: Cid, target: Cid) -> (Cell, Option<Cell>) {
     let diff = size_difference(world, attacker, target).max(0);
-    let cells = world.resource::<ZonesSettings>().shove_cells << diff;
+    let cells = view::resource::<ZonesSettings>(world).shove_cells << diff;
     let (Some(from), Some(at)) = (view::cell(world, attacker), view::cell(world, target)) else {
         return (Cell { x: 0, y: 0 }, None);
     };
     let dir = ((at.x - from.x).signum(), (at.y - from.y).signum());
-    let map = world.resource::<Map>();
+    let map = view::resource::<Map>(world);
     let occupied = view::occupied(world, Some(target));
     let mut cur = at;
     for _ in 0..cells {

@@ -40,6 +40,8 @@ use std::path::Path;
 
 use bevy::prelude::*;
 
+use crate::rules::view;
+
 use crate::rules::battle::{Offers, Preview, RulesetId};
 use crate::rules::command::{Command, Illegal};
 use crate::rules::components::Cid;
@@ -110,7 +112,7 @@ impl Ruleset for Zones {
     fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
         legal::legal_commands(world, actor)
     }
-    fn decide(world: &mut World, actor: Cid) -> Command {
+    fn decide(world: &World, actor: Cid) -> Command {
         ai::decide(world, actor)
     }
     fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
@@ -142,8 +144,7 @@ pub fn plugin(app: &mut App) {
 }
 
 fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), DefError> {
-    let data = world
-        .get_resource::<ZonesData>()
+    let data = view::get_resource::<ZonesData>(world)
         .ok_or_else(|| DefError::entry("zones data is not loaded"))?;
     let b = data.equip(def)?;
     let mut e = world.entity_mut(entity);

@@ -26,9 +26,9 @@ pub const RULE_SURRENDER: &str = "zones §Surrendering";
 
 /// Which characters must make a morale check this round end, and why.
 pub fn who_checks(world: &World) -> Vec<Cid> {
-    let r = world.resource::<ZonesRound>();
+    let r = view::resource::<ZonesRound>(world);
     let now = standing_per_faction(world);
-    let nfactions = world.resource::<Factions>().0.len();
+    let nfactions = view::resource::<Factions>(world).0.len();
     let mut out = Vec::new();
     for f in 0..nfactions {
         let original = r.original.get(f).copied().unwrap_or(0);
@@ -68,7 +68,7 @@ pub fn who_checks(world: &World) -> Vec<Cid> {
 
 /// The end-of-round morale checks.
 pub fn check(world: &mut World) {
-    if !world.resource::<ZonesSettings>().morale {
+    if !view::resource::<ZonesSettings>(world).morale {
         return;
     }
     for c in who_checks(world) {

@@ -78,7 +78,9 @@ pub fn mount(world: &mut World, who: Cid, mount: Cid) {
     // this round goes on with it.
     let joins = super::check::turn_left(world, mount)
         && budget_of(world, mount).is_none()
-        && !world.resource::<ZonesRound>().reserved.contains(&mount);
+        && !view::resource::<ZonesRound>(world)
+            .reserved
+            .contains(&mount);
     if joins {
         world.resource_mut::<ZonesRound>().team.push(TurnBudget {
             who: Some(mount),
@@ -212,7 +214,7 @@ pub fn next_of_pair(world: &mut World, who: Cid) -> bool {
             r.team.remove(0)
         };
         let Some(to) = next.who else { continue };
-        let reserved = world.resource::<ZonesRound>().reserved.contains(&to);
+        let reserved = view::resource::<ZonesRound>(world).reserved.contains(&to);
         if !view::standing(world, to) || reserved || !super::check::turn_left(world, to) {
             continue;
         }

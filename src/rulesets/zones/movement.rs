@@ -29,7 +29,7 @@ pub fn execute_move(world: &mut World, who: Cid, path: &[Cell], resumed: bool) {
     let Some(start) = view::cell(world, who) else {
         return;
     };
-    let map = world.resource::<Map>().clone();
+    let map = view::resource::<Map>(world).clone();
     let mut prev = start;
     let mut segment: Vec<Cell> = Vec::new();
     let mut seg_start = start;
@@ -68,7 +68,7 @@ fn emit_segment(world: &mut World, who: Cid, from: Cell, segment: &mut Vec<Cell>
     if segment.is_empty() {
         return;
     }
-    let zones = crossings(world.resource::<Map>(), from, segment);
+    let zones = crossings(view::resource::<Map>(world), from, segment);
     let mode = mode_after(world, who, zones);
     let path = std::mem::take(segment);
     emit(

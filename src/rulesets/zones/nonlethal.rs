@@ -184,7 +184,7 @@ fn shove(world: &mut World, attacker: Cid, target: Cid) {
             return;
         }
     }
-    let pit_damage = world.resource::<ZonesSettings>().pit_damage.clone();
+    let pit_damage = view::resource::<ZonesSettings>(world).pit_damage.clone();
     match (fell, pit_damage) {
         (Some(pit), None) => {
             displace(world, attacker, target, at, pit, RULE_SHOVE);

@@ -33,7 +33,7 @@ pub fn offers(world: &World, actor: Cid, legal: &[Command]) -> Offers {
     Offers {
         list: list.into_iter().map(|(_, o)| o).collect(),
         reaction: reaction(world, actor, legal),
-        hint: matches!(world.resource::<Battle>().prompt, Prompt::Activate { .. }).then(|| {
+        hint: matches!(view::resource::<Battle>(world).prompt, Prompt::Activate { .. }).then(|| {
             // §Reactions: a reaction takes the reacting character's turn.
             "A character who has not taken its turn can still react when attacked (it spends the turn).".into()
         }),
@@ -47,7 +47,10 @@ fn offer(
     c: &ZonesCommand,
 ) -> Option<(u8, String, Give, Option<OfferKey>)> {
     let name = |who: &Cid| view::name(world, *who);
-    let activating = matches!(world.resource::<Battle>().prompt, Prompt::Activate { .. });
+    let activating = matches!(
+        view::resource::<Battle>(world).prompt,
+        Prompt::Activate { .. }
+    );
     Some(match c {
         ZonesCommand::Activate { who } if activating => (0, name(who), Give::Click(*who), None),
         ZonesCommand::Activate { who } => (
@@ -63,7 +66,7 @@ fn offer(
             Some(OfferKey::EndTurn),
         ),
         ZonesCommand::FirstTurnTo { faction } => {
-            let f = world.resource::<Factions>();
+            let f = view::resource::<Factions>(world);
             let f = f.0.get(*faction as usize).map_or("?", |f| f.name.as_str());
             (2, format!("Let {f} go first"), Give::Button, None)
         }
@@ -103,8 +106,7 @@ fn offer(
         }
         ZonesCommand::Mount { mount } => (6, format!("Get on {}", name(mount)), Give::Button, None),
         ZonesCommand::PickUp { item } => {
-            let what = world
-                .resource::<Ground>()
+            let what = view::resource::<Ground>(world)
                 .0
                 .get(*item)
                 .map_or(String::new(), |(_, w)| w.name.clone());
@@ -120,7 +122,7 @@ fn offer(
 /// The reaction dialog's title and question, when it is not about an
 /// ordinary attack.
 fn reaction(world: &World, actor: Cid, legal: &[Command]) -> Option<(String, String)> {
-    let Prompt::React { attacker, .. } = world.resource::<Battle>().prompt else {
+    let Prompt::React { attacker, .. } = view::resource::<Battle>(world).prompt else {
         return None;
     };
     let (them, me) = (view::name(world, attacker), view::name(world, actor));

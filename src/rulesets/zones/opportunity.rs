@@ -20,7 +20,10 @@ use super::state::{Pending, RULE_ATTACK};
 
 /// The next enemy at the border is asked, or the move resumes.
 pub(super) fn next_opportunist(world: &mut World) {
-    let mover = world.resource::<Pending>().moving.as_ref().map(|m| m.who);
+    let mover = view::resource::<Pending>(world)
+        .moving
+        .as_ref()
+        .map(|m| m.who);
     let Some(mover) = mover else { return };
     let next = {
         let mut p = world.resource_mut::<Pending>();
@@ -51,7 +54,11 @@ pub(super) fn next_opportunist(world: &mut World) {
 
 /// An enemy at the border answers: strike at the mover, or let it go.
 pub(super) fn opportunity_answer(world: &mut World, who: Cid, command: &Command) {
-    let Some(mover) = world.resource::<Pending>().moving.as_ref().map(|m| m.who) else {
+    let Some(mover) = view::resource::<Pending>(world)
+        .moving
+        .as_ref()
+        .map(|m| m.who)
+    else {
         return;
     };
     match (command, command.own::<ZonesCommand>()) {

@@ -24,7 +24,7 @@ use super::state::{Pending, ZonesRound};
 /// What `command` would do; the skeleton adds why it is illegal, if it is.
 pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
     let mut p = Preview::default();
-    let attacker = match world.resource::<Battle>().prompt {
+    let attacker = match view::resource::<Battle>(world).prompt {
         Prompt::React { attacker, .. } => Some(attacker),
         _ => None,
     };
@@ -101,7 +101,7 @@ fn preview_move(world: &World, actor: Cid, p: &mut Preview, command: &Command) {
     if let (Ok(zones), Some(_)) = (check_move(world, actor, path), start) {
         let mode = mode_after(world, actor, zones);
         p.move_mode = Some(mode);
-        let t = &world.resource::<ZonesRound>().turn;
+        let t = &view::resource::<ZonesRound>(world).turn;
         // Getting on or off a mount counts half a zone.
         let halves = 2 * (t.zones + zones) + t.halves;
         let half = stats(world, actor).map_or(1, |s| s.half_speed());
@@ -117,10 +117,9 @@ fn preview_move(world: &World, actor: Cid, p: &mut Preview, command: &Command) {
         }
         if let Some(z) = path
             .last()
-            .and_then(|c| world.resource::<Map>().zone_of(*c))
+            .and_then(|c| view::resource::<Map>(world).zone_of(*c))
             .and_then(|z| {
-                world
-                    .resource::<Map>()
+                view::resource::<Map>(world)
                     .zones()
                     .get(z)
                     .map(|z| z.name.clone())
@@ -135,7 +134,7 @@ fn preview_activate(world: &World, p: &mut Preview, command: &Command) {
     let Some(ZonesCommand::Activate { who }) = command.own::<ZonesCommand>() else {
         return;
     };
-    if matches!(world.resource::<Battle>().prompt, Prompt::Act { .. }) {
+    if matches!(view::resource::<Battle>(world).prompt, Prompt::Act { .. }) {
         p.title = format!("Give the turn to {}", name(world, *who));
         p.lines.push(
             "a mount and its riders take their turn together; you can take it back  (zones §Mounts and vehicles in combat)"
@@ -194,8 +193,7 @@ fn preview_pick_up(world: &World, p: &mut Preview, command: &Command) {
     let Some(ZonesCommand::PickUp { item }) = command.own::<ZonesCommand>() else {
         return;
     };
-    let what = world
-        .resource::<crate::rules::battle::Ground>()
+    let what = view::resource::<crate::rules::battle::Ground>(world)
         .0
         .get(*item)
         .map_or(String::new(), |(_, w)| w.name.clone());
@@ -216,8 +214,7 @@ fn preview_first_turn_to(world: &World, p: &mut Preview, command: &Command) {
     let Some(ZonesCommand::FirstTurnTo { faction }) = command.own::<ZonesCommand>() else {
         return;
     };
-    let f = world
-        .resource::<Factions>()
+    let f = view::resource::<Factions>(world)
         .0
         .get(*faction as usize)
         .map_or("?".to_string(), |f| f.name.clone());
@@ -269,8 +266,7 @@ fn preview_hide_behind(world: &World, actor: Cid, p: &mut Preview, command: &Com
 }
 
 fn preview_guard(world: &World, p: &mut Preview) {
-    let target = world
-        .resource::<Pending>()
+    let target = view::resource::<Pending>(world)
         .attack
         .as_ref()
         .map(|s| s.target);
@@ -306,8 +302,7 @@ fn preview_opportunity(
 }
 
 fn preview_no_reaction(world: &World, p: &mut Preview) {
-    let stunt = world
-        .resource::<Pending>()
+    let stunt = view::resource::<Pending>(world)
         .attack
         .as_ref()
         .is_some_and(|a| a.stage == super::state::Stage::Stunt);
@@ -407,8 +402,7 @@ fn preview_free_ally(world: &World, actor: Cid, p: &mut Preview, command: &Comma
 }
 
 fn preview_accept(world: &World, p: &mut Preview) {
-    let effect = world
-        .resource::<Pending>()
+    let effect = view::resource::<Pending>(world)
         .attack
         .as_ref()
         .map_or("", |s| stunt_effect(s.mode));

@@ -24,7 +24,7 @@ pub fn stats(world: &World, who: Cid) -> Option<&ZonesStats> {
 
 /// Chance to pass a d20 save under `target`.
 pub fn save_chance(world: &World, target: i32) -> f64 {
-    let extremes = world.resource::<ZonesSettings>().natural_extremes;
+    let extremes = view::resource::<ZonesSettings>(world).natural_extremes;
     let passing = if extremes {
         target.clamp(1, 19)
     } else {
@@ -44,7 +44,7 @@ pub fn weapon_ref(world: &World, who: Cid, index: usize) -> Option<&Weapon> {
 
 pub fn zone(world: &World, who: Cid) -> Option<usize> {
     let c = view::cell(world, who)?;
-    world.resource::<Map>().zone_of(c)
+    view::resource::<Map>(world).zone_of(c)
 }
 
 /// Can `who` reach `target` with a melee attack? Nearby, or "Massive
@@ -66,17 +66,17 @@ pub fn nearby(world: &World, a: Cid, b: Cid) -> bool {
 /// Zone steps between two characters.
 pub fn zone_distance(world: &World, a: Cid, b: Cid) -> Option<u32> {
     let (za, zb) = (zone(world, a)?, zone(world, b)?);
-    world.resource::<Map>().zone_distance(za, zb)
+    view::resource::<Map>(world).zone_distance(za, zb)
 }
 
 /// Can `a` see `b`? Not in complete darkness (a level's `visibility:
 /// Dark`: "when fighting in complete darkness"), nor through walls.
 pub fn visible(world: &World, a: Cid, b: Cid) -> bool {
-    if world.resource::<crate::rules::battle::BattleRules>().dark {
+    if view::resource::<crate::rules::battle::BattleRules>(world).dark {
         return false;
     }
     match (view::cell(world, a), view::cell(world, b)) {
-        (Some(x), Some(y)) => world.resource::<Map>().line_of_sight(x, y),
+        (Some(x), Some(y)) => view::resource::<Map>(world).line_of_sight(x, y),
         _ => false,
     }
 }
@@ -177,7 +177,7 @@ pub fn in_cover(world: &World, attacker: Cid, target: Cid) -> bool {
     let (Some(from), Some(at)) = (view::cell(world, attacker), view::cell(world, target)) else {
         return false;
     };
-    let map = world.resource::<Map>();
+    let map = view::resource::<Map>(world);
     let cover = |c: Cell| matches!(map.terrain(c), Terrain::LowCover | Terrain::HighCover);
     cover(at) || Map::cells_between_iter(from, at).any(|c| Map::chebyshev(c, at) == 1 && cover(c))
 }
@@ -208,7 +208,7 @@ pub(super) fn halved(value: i32, sizes: i32) -> i32 {
 /// `critical_percent` of the maximum, rounded up.
 pub fn critical_threshold(world: &World, who: Cid) -> i32 {
     let max = view::get::<Health>(world, who).map_or(1, |h| h.hp_max);
-    let pct = world.resource::<ZonesSettings>().critical_percent as i32;
+    let pct = view::resource::<ZonesSettings>(world).critical_percent as i32;
     ((max * pct + 99) / 100).max(1)
 }
 
@@ -260,7 +260,7 @@ pub(super) fn damage_mode(mode: usize) -> usize {
 /// another zone that touches one of its cells. A melee blast spares the
 /// attacker.
 pub fn blast_targets(world: &World, attacker: Cid, z: usize, ranged: bool) -> Vec<Cid> {
-    let map = world.resource::<Map>();
+    let map = view::resource::<Map>(world);
     let cells = &map.zones()[z].cells;
     view::all(world)
         .into_iter()
@@ -294,7 +294,7 @@ pub fn armour_lost(world: &World, who: Cid) -> i32 {
 
 /// Standing members of each faction (mounts and vehicles not counted).
 pub fn standing_per_faction(world: &World) -> Vec<usize> {
-    let n = world.resource::<Factions>().0.len();
+    let n = view::resource::<Factions>(world).0.len();
     let mut v = vec![0; n];
     for c in view::standing_all(world) {
         if view::steed(world, c).is_some() {

@@ -20,7 +20,7 @@ pub const RULE_OPPORTUNITY: &str = "zones §Opportunity attacks";
 /// Zones `who` may still cross this turn.
 pub fn remaining(world: &World, who: Cid) -> u32 {
     let Some(s) = stats(world, who) else { return 0 };
-    let t = &world.resource::<ZonesRound>().turn;
+    let t = &view::resource::<ZonesRound>(world).turn;
     // A mount whose rider acted keeps to half speed (§Mounts and vehicles:
     // at full speed, riders "can't take any action").
     let cap = if t.acted() || super::riders::riders_acted(world, who) {
@@ -49,7 +49,7 @@ pub fn reach(world: &World, who: Cid, budget: u32) -> Vec<(Cell, u32, Vec<Cell>)
     let Some(start) = view::cell(world, who) else {
         return Vec::new();
     };
-    let map = world.resource::<Map>();
+    let map = view::resource::<Map>(world);
     let enemies = enemy_cells(world, who);
     let occupied = view::occupied(world, Some(who));
     let w = map.width().max(0) as usize;
@@ -136,7 +136,7 @@ pub fn check_move(world: &World, who: Cid, path: &[Cell]) -> Result<u32, Illegal
     let Some(&last) = path.last() else {
         return illegal("an empty path");
     };
-    let map = world.resource::<Map>();
+    let map = view::resource::<Map>(world);
     let enemies = enemy_cells(world, who);
     let mut prev = start;
     for c in path {
@@ -187,7 +187,7 @@ pub(super) fn retreating(world: &World, who: Cid, path: &[Cell]) -> Result<(), I
 
 /// Zone steps from `at` to the nearest standing enemy of `who`.
 pub fn nearest_enemy_zones(world: &World, who: Cid, at: Cell) -> Option<u32> {
-    let map = world.resource::<Map>();
+    let map = view::resource::<Map>(world);
     let z = map.zone_of(at)?;
     view::enemies(world, who)
         .into_iter()
@@ -199,7 +199,7 @@ pub fn nearest_enemy_zones(world: &World, who: Cid, at: Cell) -> Option<u32> {
 /// The mode a move makes: within half speed it keeps the actions.
 pub fn mode_after(world: &World, who: Cid, zones: u32) -> MoveMode {
     let half = stats(world, who).map_or(1, |s| s.half_speed());
-    let t = &world.resource::<ZonesRound>().turn;
+    let t = &view::resource::<ZonesRound>(world).turn;
     let moved = 2 * (t.zones + zones) + t.halves;
     if moved <= 2 * half {
         MoveMode::Standard
@@ -214,7 +214,7 @@ pub fn opportunists(world: &World, mover: Cid, zone: usize) -> Vec<Cid> {
     if view::conditions(world, mover).has(Condition::Concealed) {
         return Vec::new();
     }
-    let map = world.resource::<Map>();
+    let map = view::resource::<Map>(world);
     view::enemies(world, mover)
         .into_iter()
         .filter(|e| view::cell(world, *e).and_then(|c| map.zone_of(c)) == Some(zone))

@@ -40,7 +40,7 @@ pub(super) fn ask_guard(world: &mut World, mut state: AttackState) {
 
 /// Answer to a `React` prompt (checked legal).
 pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
-    if world.resource::<Pending>().blast.is_some() {
+    if view::resource::<Pending>(world).blast.is_some() {
         blast_answer(world, who, command);
         return;
     }

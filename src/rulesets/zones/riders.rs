@@ -36,7 +36,7 @@ pub fn standing_riders(world: &World, mount: Cid) -> Vec<Cid> {
 /// riders, as far as they are standing and still have their turn.
 pub fn pair(world: &World, who: Cid) -> Vec<Cid> {
     let mount = mount_of(world, who);
-    let r = world.resource::<ZonesRound>();
+    let r = view::resource::<ZonesRound>(world);
     let mut v = vec![mount];
     v.extend(standing_riders(world, mount));
     v.retain(|c| {
@@ -59,7 +59,7 @@ pub fn is_vehicle(world: &World, who: Cid) -> bool {
 
 /// What `who` has spent in the turn in progress, if it takes part in it.
 pub fn budget_of(world: &World, who: Cid) -> Option<TurnBudget> {
-    let r = world.resource::<ZonesRound>();
+    let r = view::resource::<ZonesRound>(world);
     if r.turn.who == Some(who) {
         return Some(r.turn.clone());
     }
@@ -88,13 +88,15 @@ pub fn riders_acted(world: &World, mount: Cid) -> bool {
 
 /// Carried at full speed this round: no action nor reaction.
 pub fn carried_fast(world: &World, who: Cid) -> bool {
-    world.resource::<ZonesRound>().carried_fast.contains(&who)
+    view::resource::<ZonesRound>(world)
+        .carried_fast
+        .contains(&who)
 }
 
 /// Half zones `who` may still move this turn on its own.
 pub(super) fn halves_left(world: &World, who: Cid) -> u32 {
     let Some(s) = stats(world, who) else { return 0 };
-    let t = &world.resource::<ZonesRound>().turn;
+    let t = &view::resource::<ZonesRound>(world).turn;
     let cap = if t.acted() {
         s.half_speed()
     } else {
@@ -157,7 +159,7 @@ pub fn check_dismount(world: &World, who: Cid, to: Cell) -> Result<(), Illegal> 
 
 /// Can a rider land on `c`: passable, in a zone, no pit, nobody there?
 pub(super) fn landing(world: &World, c: Cell) -> bool {
-    let map = world.resource::<Map>();
+    let map = view::resource::<Map>(world);
     map.in_bounds(c)
         && map.terrain(c).passable()
         && map.terrain(c) != Terrain::Pit
@@ -190,7 +192,7 @@ pub fn check_reserve(world: &World, who: Cid) -> Result<(), Illegal> {
     if !paired(world, who) {
         return illegal("only mounts, riders and passengers reserve their turn");
     }
-    if !world.resource::<ZonesRound>().turn.untouched() {
+    if !view::resource::<ZonesRound>(world).turn.untouched() {
         return illegal("only before doing anything this turn");
     }
     Ok(())
@@ -198,7 +200,7 @@ pub fn check_reserve(world: &World, who: Cid) -> Result<(), Illegal> {
 
 /// Can `who` take over the turn of its pair from `from`?
 pub fn check_handover(world: &World, from: Cid, to: Cid) -> Result<(), Illegal> {
-    let r = world.resource::<ZonesRound>();
+    let r = view::resource::<ZonesRound>(world);
     if to == from || !r.team.iter().any(|b| b.who == Some(to)) {
         return illegal("only one of the pair taking this turn together");
     }

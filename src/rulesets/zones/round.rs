@@ -23,7 +23,7 @@ pub const RULE_INITIATIVE: &str =
 
 /// Move the battle on when nothing is prompted.
 pub fn advance(world: &mut World) {
-    let b = world.resource::<Battle>();
+    let b = view::resource::<Battle>(world);
     if b.is_over() || b.prompt != Prompt::None {
         return;
     }
@@ -49,7 +49,7 @@ pub fn advance(world: &mut World) {
 /// "Initiative is held by the faction which started the fight, or is
 /// assigned randomly if that's unclear."
 fn choose_holder(world: &mut World) {
-    let factions = world.resource::<Factions>().0.clone();
+    let factions = view::resource::<Factions>(world).0.clone();
     let starter = factions.iter().position(|f| f.starts_fight);
     let (holder, roll) = match starter {
         Some(f) => (f as u8, None),
@@ -81,7 +81,7 @@ fn start_bonus_round(world: &mut World) {
 }
 
 fn start_round(world: &mut World) {
-    let round = world.resource::<Battle>().round + 1;
+    let round = view::resource::<Battle>(world).round + 1;
     emit(world, BattleEvent::RoundStarted { round });
     world.resource_mut::<ZonesRound>().bonus = false;
     begin(world);
@@ -110,10 +110,10 @@ fn begin(world: &mut World) {
 /// Ask the next faction to take a turn or pass; a faction with nobody
 /// left to act must pass. All factions passing in a row ends the round.
 pub fn next_activation(world: &mut World) {
-    let n = world.resource::<Factions>().0.len();
+    let n = view::resource::<Factions>(world).0.len();
     loop {
         let (next, passes) = {
-            let r = world.resource::<ZonesRound>();
+            let r = view::resource::<ZonesRound>(world);
             (r.next, r.passes)
         };
         if passes >= n {
@@ -147,7 +147,7 @@ pub fn next_activation(world: &mut World) {
 
 /// Count a pass by `faction` and hand play to the next faction.
 pub fn pass_on(world: &mut World, faction: u8) {
-    let n = world.resource::<Factions>().0.len().max(1) as u8;
+    let n = view::resource::<Factions>(world).0.len().max(1) as u8;
     let mut r = world.resource_mut::<ZonesRound>();
     r.passes += 1;
     r.opening = false;
@@ -191,7 +191,7 @@ pub fn activate(world: &mut World, faction: u8, who: Cid) {
 /// End `who`'s turn: the next of its pair goes on with the turn, else play
 /// passes to the next faction.
 pub fn end_turn(world: &mut World, who: Cid) {
-    if world.resource::<Battle>().prompt == (Prompt::Act { actor: who }) {
+    if view::resource::<Battle>(world).prompt == (Prompt::Act { actor: who }) {
         emit(world, BattleEvent::TurnEnded { who });
     }
     finish_part(world, who);
@@ -203,7 +203,7 @@ pub fn finish_part(world: &mut World, who: Cid) {
     if super::mounts::next_of_pair(world, who) {
         return;
     }
-    let n = world.resource::<Factions>().0.len().max(1) as u8;
+    let n = view::resource::<Factions>(world).0.len().max(1) as u8;
     let f = view::faction(world, who).unwrap_or(0);
     let mut r = world.resource_mut::<ZonesRound>();
     r.next = (f + 1) % n;
@@ -213,7 +213,7 @@ pub fn finish_part(world: &mut World, who: Cid) {
 
 fn end_round(world: &mut World) {
     super::morale::check(world);
-    let round = world.resource::<Battle>().round;
+    let round = view::resource::<Battle>(world).round;
     emit(world, BattleEvent::RoundEnded { round });
     world.resource_mut::<Battle>().phase = Phase::RoundEnd;
 }

@@ -27,8 +27,8 @@ use riding::{get_off_to_fight, rider_can_strike, steer};
 use value::{best_maneuver, best_split, best_strike_here, stunt_or_strike, turn_value};
 
 /// The AI's command for `actor` (the speaker, for an activation) now.
-pub fn decide(world: &mut World, actor: Cid) -> Command {
-    let prompt = world.resource::<Battle>().prompt;
+pub fn decide(world: &World, actor: Cid) -> Command {
+    let prompt = view::resource::<Battle>(world).prompt;
     let cmd = match prompt {
         Prompt::None => Command::EndTurn,
         Prompt::Activate { faction, .. } => activation(world, faction),
@@ -88,7 +88,7 @@ fn act(world: &World, actor: Cid) -> Command {
     if let Some(c) = steer(world, actor) {
         return c;
     }
-    let t = world.resource::<ZonesRound>().turn.clone();
+    let t = view::resource::<ZonesRound>(world).turn.clone();
     let half = stats(world, actor).map_or(1, |s| s.half_speed());
     // Disarmed, or fighting bare-handed: pick up a weapon lying nearby.
     if let Some(c) = pick_up(world, actor) {

@@ -26,8 +26,7 @@ pub(super) fn pick_up(world: &World, actor: Cid) -> Option<Command> {
     if !bare {
         return None;
     }
-    world
-        .resource::<crate::rules::battle::Ground>()
+    view::resource::<crate::rules::battle::Ground>(world)
         .0
         .iter()
         .enumerate()
@@ -79,7 +78,7 @@ pub(super) fn draw_for_range(world: &World, actor: Cid) -> Option<Command> {
 /// only to a cell from which a strike is possible.
 pub(super) fn approach(world: &World, actor: Cid, keep_actions: bool) -> Option<Vec<Cell>> {
     let s = stats(world, actor)?;
-    let t = world.resource::<ZonesRound>().turn.clone();
+    let t = view::resource::<ZonesRound>(world).turn.clone();
     let budget = if keep_actions {
         (2 * s.half_speed()).saturating_sub(t.spent_halves()) / 2
     } else {
@@ -90,7 +89,7 @@ pub(super) fn approach(world: &World, actor: Cid, keep_actions: bool) -> Option<
     }
     let l = view::get::<Loadout>(world, actor)?;
     let ranged = l.ready_weapon().is_some_and(|w| w.is_ranged());
-    let map = world.resource::<Map>();
+    let map = view::resource::<Map>(world);
     let enemies = view::enemies(world, actor);
     let enemy_cells: Vec<(Cid, Cell)> = enemies
         .iter()
@@ -190,7 +189,7 @@ pub(super) fn broken(world: &World, actor: Cid) -> Command {
     match best {
         Some((d, path)) if Some(d) > here_d => Command::Move { path },
         _ => {
-            if world.resource::<ZonesRound>().turn.zones > 0 {
+            if view::resource::<ZonesRound>(world).turn.zones > 0 {
                 Command::EndTurn
             } else {
                 Command::from(ZonesCommand::Surrender)

@@ -21,7 +21,7 @@ use super::value::{DOWN, best_strike_here, blow_value, counter_value, p_fails_st
 pub(super) const ACCEPT_AT: f64 = 0.8;
 
 pub(super) fn react(world: &World, actor: Cid, attacker: Cid) -> Command {
-    let pending = world.resource::<Pending>();
+    let pending = view::resource::<Pending>(world);
     if pending.moving.is_some() && pending.attack.is_none() {
         return react_to_leaving(world, actor, attacker);
     }

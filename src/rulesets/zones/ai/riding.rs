@@ -58,7 +58,7 @@ pub(super) fn steer(world: &World, actor: Cid) -> Option<Command> {
 /// moving mount risks; land next to that enemy's side.
 pub(super) fn get_off_to_fight(world: &World, actor: Cid) -> Option<Command> {
     let mount = view::riding(world, actor)?;
-    let t = world.resource::<ZonesRound>().turn.clone();
+    let t = view::resource::<ZonesRound>(world).turn.clone();
     if t.acted() {
         return None;
     }

@@ -87,13 +87,13 @@ pub(super) fn best_maneuver(world: &World, who: Cid) -> Option<(f64, Command)> {
         if check_maneuver(world, who, t, Maneuver::Shove).is_ok()
             && shove_end(world, who, t).1.is_some()
         {
-            let fall = match &world
-                .resource::<crate::rulesets::zones::settings::ZonesSettings>()
-                .pit_damage
-            {
-                None => DOWN + f64::from(hp),
-                Some(d) => f64::from(d.min(None) + d.max(None)) / 2.0,
-            };
+            let fall =
+                match &view::resource::<crate::rulesets::zones::settings::ZonesSettings>(world)
+                    .pit_damage
+                {
+                    None => DOWN + f64::from(hp),
+                    Some(d) => f64::from(d.min(None) + d.max(None)) / 2.0,
+                };
             let v = p * fall;
             if best.as_ref().is_none_or(|b| v > b.0) {
                 best = Some((
@@ -178,7 +178,7 @@ pub(super) fn check_strike_any_hand(
     index: usize,
     reaction: bool,
 ) -> Result<(), crate::rules::command::Illegal> {
-    let drawable = !reaction && world.resource::<ZonesRound>().turn.bonus_left() > 0;
+    let drawable = !reaction && view::resource::<ZonesRound>(world).turn.bonus_left() > 0;
     check_strike_drawn(world, who, target, index, MODE_STRIKE, reaction, drawable)
 }
 
@@ -195,7 +195,7 @@ pub fn turn_value(world: &World, who: Cid) -> f64 {
     // A melee strike after moving into an enemy's zone.
     let mut after = 0.0f64;
     let my = zone(world, who);
-    let map = world.resource::<Map>();
+    let map = view::resource::<Map>(world);
     for t in view::enemies(world, who) {
         let (Some(a), Some(b)) = (my, zone(world, t)) else {
             continue;
