@@ -154,8 +154,11 @@ fn turn(world: &World, actor: Cid, push: &mut impl FnMut(Command)) {
             push(Command::from(ZonesCommand::Maneuver { target, kind }));
         }
     }
-    for (_, _, path) in reach::reach(world, actor, reach::remaining(world, actor)) {
-        push(Command::Move { path });
+    let tree = reach::reach(world, actor, reach::remaining(world, actor));
+    for (cell, _) in tree.reached() {
+        push(Command::Move {
+            path: tree.path_to(cell),
+        });
     }
     if let Some(l) = view::get::<Loadout>(world, actor) {
         for (i, w) in l.weapons.iter().enumerate() {

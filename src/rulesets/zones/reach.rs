@@ -42,24 +42,30 @@ pub(super) fn enemy_cells(world: &World, who: Cid) -> Vec<Cell> {
     v
 }
 
-/// Every cell `who` can reach within `budget` zone crossings: cell, zone
-/// crossings, path (excluding the start). Computed by a 0-1 breadth-first
-/// search over cells.
-pub fn reach(world: &World, who: Cid, budget: u32) -> Vec<(Cell, u32, Vec<Cell>)> {
-    let Some(start) = view::cell(world, who) else {
-        return Vec::new();
-    };
+/// Every cell `who` can reach within `budget` zone crossings, by a 0-1
+/// breadth-first search over cells: the zone crossings to each and the
+/// way there. Paths are built only for the cells asked for.
+pub fn reach(world: &World, who: Cid, budget: u32) -> ZoneReach {
     let map = view::resource::<Map>(world);
-    let enemies = enemy_cells(world, who);
-    let occupied = view::occupied(world, Some(who));
     let w = map.width().max(0) as usize;
     let h = map.height().max(0) as usize;
+    let mut tree = ZoneReach {
+        start: Cell::new(-1, -1),
+        width: w,
+        cost: Vec::new(),
+        parent: Vec::new(),
+        occupied: Vec::new(),
+    };
+    let Some(start) = view::cell(world, who) else {
+        return tree;
+    };
+    if !map.in_bounds(start) {
+        return tree;
+    }
+    let enemies = enemy_cells(world, who);
     let idx = |c: Cell| c.y as usize * w + c.x as usize;
     let mut cost = vec![u32::MAX; w * h];
-    let mut parent: Vec<Option<Cell>> = vec![None; w * h];
-    if !map.in_bounds(start) {
-        return Vec::new();
-    }
+    let mut parent = vec![u32::MAX; w * h];
     cost[idx(start)] = 0;
     let mut queue = VecDeque::from([start]);
     while let Some(c) = queue.pop_front() {
@@ -81,7 +87,7 @@ pub fn reach(world: &World, who: Cid, budget: u32) -> Vec<(Cell, u32, Vec<Cell>)
                     continue;
                 }
                 cost[idx(n)] = nc;
-                parent[idx(n)] = Some(c);
+                parent[idx(n)] = idx(c) as u32;
                 if step == 0 {
                     queue.push_front(n);
                 } else {
@@ -90,28 +96,68 @@ pub fn reach(world: &World, who: Cid, budget: u32) -> Vec<(Cell, u32, Vec<Cell>)
             }
         }
     }
-    let mut out = Vec::new();
-    for y in 0..h as i32 {
-        for x in 0..w as i32 {
-            let c = Cell::new(x, y);
-            let k = cost[idx(c)];
-            if k == u32::MAX || c == start || occupied.binary_search(&c).is_ok() {
-                continue;
-            }
-            let mut path = vec![c];
-            let mut at = c;
-            while let Some(p) = parent[idx(at)] {
-                if p == start {
-                    break;
-                }
-                path.push(p);
-                at = p;
-            }
-            path.reverse();
-            out.push((c, k, path));
-        }
+    tree.start = start;
+    tree.cost = cost;
+    tree.parent = parent;
+    tree.occupied = view::occupied(world, Some(who));
+    tree
+}
+
+/// The result of [`reach`].
+pub struct ZoneReach {
+    start: Cell,
+    width: usize,
+    cost: Vec<u32>,
+    parent: Vec<u32>,
+    /// Cells held by others (sorted): crossed, never ended on.
+    occupied: Vec<Cell>,
+}
+
+impl ZoneReach {
+    fn cell(&self, i: usize) -> Cell {
+        Cell::new((i % self.width) as i32, (i / self.width) as i32)
     }
-    out
+
+    /// Every cell the move can end on but the start, in row order, with its
+    /// zone crossings.
+    pub fn reached(&self) -> impl Iterator<Item = (Cell, u32)> + '_ {
+        self.cost.iter().enumerate().filter_map(|(i, &k)| {
+            let c = self.cell(i);
+            (k != u32::MAX && c != self.start && self.occupied.binary_search(&c).is_err())
+                .then_some((c, k))
+        })
+    }
+
+    /// The way to `c`: the cells after the start, up to and including `c`.
+    pub fn path_to(&self, c: Cell) -> Vec<Cell> {
+        let mut path = Vec::with_capacity(self.steps_to(c));
+        let mut i = c.y as usize * self.width + c.x as usize;
+        path.push(c);
+        while let Some(&p) = self.parent.get(i) {
+            let pc = self.cell(p as usize);
+            if p == u32::MAX || pc == self.start {
+                break;
+            }
+            path.push(pc);
+            i = p as usize;
+        }
+        path.reverse();
+        path
+    }
+
+    /// How many cells [`ZoneReach::path_to`] would give.
+    pub fn steps_to(&self, c: Cell) -> usize {
+        let mut n = 1;
+        let mut i = c.y as usize * self.width + c.x as usize;
+        while let Some(&p) = self.parent.get(i) {
+            if p == u32::MAX || self.cell(p as usize) == self.start {
+                break;
+            }
+            n += 1;
+            i = p as usize;
+        }
+        n
+    }
 }
 
 /// Zone borders a path crosses from `start`.

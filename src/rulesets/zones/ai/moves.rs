@@ -110,8 +110,9 @@ pub(super) fn approach(world: &World, actor: Cid, keep_actions: bool) -> Option<
             Some((ec, map.zone_of(ec)?, value))
         })
         .collect();
-    let mut best: Option<(f64, Vec<Cell>)> = None;
-    for (cell, cost, path) in reach(world, actor, budget) {
+    let mut best: Option<(f64, Cell)> = None;
+    let tree = reach(world, actor, budget);
+    for (cell, cost) in tree.reached() {
         if cost == 0 {
             continue;
         }
@@ -148,12 +149,12 @@ pub(super) fn approach(world: &World, actor: Cid, keep_actions: bool) -> Option<
             .map(|(_, ec)| Map::chebyshev(*ec, cell))
             .min()
             .unwrap_or(0);
-        score -= 0.01 * f64::from(closeness) + 0.001 * path.len() as f64;
+        score -= 0.01 * f64::from(closeness) + 0.001 * tree.steps_to(cell) as f64;
         if best.as_ref().is_none_or(|b| score > b.0) {
-            best = Some((score, path));
+            best = Some((score, cell));
         }
     }
-    best.map(|b| b.1)
+    best.map(|b| tree.path_to(b.1))
 }
 
 /// "Those who fail must surrender or retreat": get away if possible,
@@ -174,12 +175,14 @@ pub(super) fn broken(world: &World, actor: Cid) -> Command {
     let here = view::cell(world, actor);
     let here_d = here.and_then(|c| nearest_enemy_zones(world, actor, c));
     let mut best: Option<(u32, Vec<Cell>)> = None;
-    for (cell, _, path) in reach(world, actor, remaining(world, actor)) {
+    let tree = reach(world, actor, remaining(world, actor));
+    for (cell, _) in tree.reached() {
         let d = nearest_enemy_zones(world, actor, cell).unwrap_or(99);
         // Only a cell farther than the best yet needs the legality check.
         if best.as_ref().is_some_and(|b| d <= b.0) {
             continue;
         }
+        let path = tree.path_to(cell);
         let cmd = Command::Move { path: path.clone() };
         if check::check(world, actor, &cmd).is_err() {
             continue;
