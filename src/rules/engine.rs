@@ -271,6 +271,17 @@ fn capitalised(s: &str) -> String {
     }
 }
 
+/// The last level [`start_battle`] validated in this engine, and under
+/// which ruleset. Derived from fixed data (the level and the ruleset's
+/// data), not battle state: forks do not carry it.
+#[derive(Resource, Default)]
+struct LevelChecked(Option<(RulesetId, Level)>);
+
+/// Forget which level passed: a ruleset's data has been (re)loaded.
+pub(crate) fn forget_checked_level(world: &mut World) {
+    world.remove_resource::<LevelChecked>();
+}
+
 /// Set up a battle in `world`: clear the last one, reset every resource,
 /// spawn the level's combatants with the ruleset's components.
 pub fn start_battle(
@@ -279,7 +290,17 @@ pub fn start_battle(
     ruleset: RulesetId,
     opts: &StartOptions,
 ) -> Result<(), String> {
-    validate(world, level, ruleset).map_err(|e| e.to_string())?;
+    // The ruleset data a level is checked against never changes in an
+    // engine: a level that passed once passes again (batches start the same
+    // level thousands of times).
+    let checked = view::get_resource::<LevelChecked>(world).is_some_and(|c| {
+        c.0.as_ref()
+            .is_some_and(|(r, l)| *r == ruleset && l == level)
+    });
+    if !checked {
+        validate(world, level, ruleset).map_err(|e| e.to_string())?;
+        world.insert_resource(LevelChecked(Some((ruleset, level.clone()))));
+    }
     let hooks = view::resource::<RulesetRegistry>(world)
         .get(ruleset)
         .ok_or_else(|| format!("the {ruleset} ruleset is not implemented yet"))?;
@@ -535,4 +556,40 @@ fn default_facing(level: &Level, at: Cell, faction: &str) -> crate::rules::level
         (1, -1),
     ][oct as usize];
     crate::rules::level::Facing::from_delta(dx, dy).unwrap_or(crate::rules::level::Facing::N)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testkit::{engine, level};
+
+    /// A level that passed is not checked again, but a different level
+    /// (or the same under another ruleset) still is.
+    #[test]
+    fn a_level_passed_once_skips_the_check_but_another_does_not() {
+        let mut e = engine();
+        let good = level(
+            &["....", "...."],
+            &[
+                r#"(archetype: "swordsman", faction: "red", at: (0, 0), name: "A")"#,
+                r#"(archetype: "swordsman", faction: "blue", at: (3, 1), name: "B")"#,
+            ],
+        );
+        let opts = StartOptions {
+            seed: 1,
+            script: Vec::new(),
+            control: Controls::AsLevel,
+        };
+        let ud10 = crate::rulesets::ud10::ID;
+        assert!(e.start(&good, ud10, &opts).is_ok());
+        assert!(e.start(&good, ud10, &opts).is_ok());
+        // Only the check refuses this one: everything else about it is the
+        // good level.
+        let mut bad = good.clone();
+        bad.rulesets = vec!["zones".into()];
+        let err = e.start(&bad, ud10, &opts).expect_err("made for zones only");
+        assert!(err.contains("zones only"), "{err}");
+        // The good one passes again after the bad one.
+        assert!(e.start(&good, ud10, &opts).is_ok());
+    }
 }

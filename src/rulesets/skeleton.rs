@@ -147,6 +147,7 @@ fn load<R: Ruleset>(world: &mut World, dir: &Path) -> Result<(), DataError> {
     let data = R::load(&dir.join(R::ID.id()))?;
     world.insert_resource(R::settings(&data).clone());
     world.insert_resource(data);
+    crate::rules::engine::forget_checked_level(world);
     Ok(())
 }
 
