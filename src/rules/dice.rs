@@ -375,64 +375,52 @@ impl DiceExpr {
         self.terms.iter().any(|t| matches!(t, Term::Db { .. }))
     }
 
-    /// The terms with the damage bonus substituted, in rolling order.
-    fn atoms(&self, db: Option<&DiceExpr>) -> Vec<Atom> {
-        let mut atoms = Vec::with_capacity(self.terms.len());
-        for term in &self.terms {
-            match *term {
+    /// The terms with the damage bonus substituted, in rolling order, one
+    /// at a time (the AI weighs damage thousands of times a battle: no list
+    /// is built).
+    fn atoms<'a>(&'a self, db: Option<&'a DiceExpr>) -> impl Iterator<Item = Atom> + 'a {
+        self.terms.iter().flat_map(move |term| {
+            // A term of its own, or the damage bonus's terms (halved and
+            // signed as the term says) in its place.
+            let (terms, half, negative): (&[Term], bool, bool) = match *term {
+                Term::Db { half, negative } => {
+                    (db.map_or(&[][..], |d| d.terms.as_slice()), half, negative)
+                }
+                _ => (std::slice::from_ref(term), false, false),
+            };
+            terms.iter().filter_map(move |inner| match *inner {
                 Term::Dice {
                     count,
                     sides,
-                    negative,
-                } => atoms.push(Atom::Dice {
+                    negative: inner_negative,
+                } => Some(Atom::Dice {
                     count,
-                    sides,
-                    negative,
+                    sides: if half { (sides / 2).max(1) } else { sides },
+                    negative: negative != inner_negative,
                 }),
-                Term::Flat(n) => atoms.push(Atom::Flat(i64::from(n))),
-                Term::Db { half, negative } => {
-                    let Some(db) = db else { continue };
-                    for inner in &db.terms {
-                        match *inner {
-                            Term::Dice {
-                                count,
-                                sides,
-                                negative: inner_negative,
-                            } => atoms.push(Atom::Dice {
-                                count,
-                                sides: if half { (sides / 2).max(1) } else { sides },
-                                negative: negative != inner_negative,
-                            }),
-                            Term::Flat(n) => {
-                                let n = i64::from(n);
-                                let n = if half { n / 2 } else { n };
-                                atoms.push(Atom::Flat(if negative { -n } else { n }));
-                            }
-                            // A damage bonus cannot itself refer to a damage bonus.
-                            Term::Db { .. } => {}
-                        }
-                    }
+                Term::Flat(n) => {
+                    let n = i64::from(n);
+                    let n = if half { n / 2 } else { n };
+                    Some(Atom::Flat(if negative { -n } else { n }))
                 }
-            }
-        }
-        atoms
+                // A damage bonus cannot itself refer to a damage bonus.
+                Term::Db { .. } => None,
+            })
+        })
     }
 
     fn sum_by(&self, db: Option<&DiceExpr>, per_die: impl Fn(u32, bool) -> i64) -> i32 {
-        let total = self
-            .atoms(db)
-            .into_iter()
-            .fold(0i64, |acc, atom| match atom {
-                Atom::Dice {
-                    count,
-                    sides,
-                    negative,
-                } => {
-                    let v = i64::from(count).saturating_mul(per_die(sides, negative));
-                    acc.saturating_add(if negative { -v } else { v })
-                }
-                Atom::Flat(n) => acc.saturating_add(n),
-            });
+        let total = self.atoms(db).fold(0i64, |acc, atom| match atom {
+            Atom::Dice {
+                count,
+                sides,
+                negative,
+            } => {
+                let v = i64::from(count).saturating_mul(per_die(sides, negative));
+                acc.saturating_add(if negative { -v } else { v })
+            }
+            Atom::Flat(n) => acc.saturating_add(n),
+        });
         clamp_i32(total)
     }
 
@@ -461,7 +449,6 @@ impl DiceExpr {
     /// such die's mean is `((s+1)/2) / (1 - 1/s)` (the explosion cap ignored).
     pub fn mean(&self, db: Option<&DiceExpr>, explode_on: Option<u32>) -> f64 {
         self.atoms(db)
-            .into_iter()
             .map(|atom| match atom {
                 Atom::Dice {
                     count,

@@ -275,7 +275,7 @@ fn capitalised(s: &str) -> String {
 /// which ruleset. Derived from fixed data (the level and the ruleset's
 /// data), not battle state: forks do not carry it.
 #[derive(Resource, Default)]
-struct LevelChecked(Option<(RulesetId, Level)>);
+pub(crate) struct LevelChecked(Option<(RulesetId, Level)>);
 
 /// Forget which level passed: a ruleset's data has been (re)loaded.
 pub(crate) fn forget_checked_level(world: &mut World) {

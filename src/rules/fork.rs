@@ -159,7 +159,8 @@ pub fn plugin(app: &mut App) {
         .resource::<Dice>()
         .resource::<Map>()
         .fixed::<RulesetRegistry>()
-        .fixed::<ForkRegistry>();
+        .fixed::<ForkRegistry>()
+        .fixed::<crate::rules::engine::LevelChecked>();
 }
 
 /// A running battle's whole state, out of its world. Send it to other

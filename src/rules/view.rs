@@ -167,16 +167,20 @@ pub fn all(world: &World) -> Vec<Cid> {
         .unwrap_or_default()
 }
 
+/// A list of combatants, kept inline (no heap allocation) for up to
+/// sixteen: the AI asks for enemies and allies thousands of times a battle.
+pub type Cids = smallvec::SmallVec<[Cid; 16]>;
+
 /// Combatants still in the fight, in roster order.
-pub fn standing_all(world: &World) -> Vec<Cid> {
+pub fn standing_all(world: &World) -> Cids {
     standing_where(world, |_| true)
 }
 
 /// Standing combatants whose faction passes `keep`, in roster order. One
 /// look at the roster: the AI asks this thousands of times a battle.
-fn standing_where(world: &World, keep: impl Fn(u8) -> bool) -> Vec<Cid> {
+fn standing_where(world: &World, keep: impl Fn(u8) -> bool) -> Cids {
     let Some(r) = roster(world) else {
-        return Vec::new();
+        return Cids::new();
     };
     r.places()
         .iter()
@@ -188,21 +192,22 @@ fn standing_where(world: &World, keep: impl Fn(u8) -> bool) -> Vec<Cid> {
 }
 
 /// Standing enemies of `cid`, in roster order.
-pub fn enemies(world: &World, cid: Cid) -> Vec<Cid> {
+pub fn enemies(world: &World, cid: Cid) -> Cids {
     let Some(f) = faction(world, cid) else {
-        return Vec::new();
+        return Cids::new();
     };
     standing_where(world, |g| g != f)
 }
 
 /// Standing allies of `cid` (not counting itself), in roster order.
-pub fn allies(world: &World, cid: Cid) -> Vec<Cid> {
+pub fn allies(world: &World, cid: Cid) -> Cids {
     let Some(f) = faction(world, cid) else {
-        return Vec::new();
+        return Cids::new();
     };
-    let mut v = standing_where(world, |g| g == f);
-    v.retain(|c| *c != cid);
-    v
+    standing_where(world, |g| g == f)
+        .into_iter()
+        .filter(|c| *c != cid)
+        .collect()
 }
 
 /// The standing combatant on a cell (the fallen do not hold their cell);

@@ -486,7 +486,7 @@ fn approach(world: &World, actor: Cid, full: bool) -> Option<Vec<Cell>> {
     let here = view::cell(world, actor)?;
     let map = view::resource::<Map>(world);
     let enemies = view::enemies(world, actor);
-    let ready = view::get::<Loadout>(world, actor).and_then(|l| l.ready_weapon().cloned());
+    let ready = view::get::<Loadout>(world, actor).and_then(|l| l.ready_weapon());
     let ranged = ready.as_ref().is_some_and(|w| w.is_ranged());
     // Pick the target: closest by straight distance, weighted by value.
     let target = enemies

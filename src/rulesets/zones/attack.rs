@@ -295,7 +295,7 @@ pub fn reveal_seen(world: &mut World) {
 /// An attack on the actor's turn (§Attacking). The state machine goes on in
 /// [`resolve_reaction`] when a reaction prompt is answered.
 pub fn execute_attack(world: &mut World, attacker: Cid, target: Cid, weapon: usize, mode: usize) {
-    if self::weapon(world, attacker, weapon).is_some_and(|w| w.zones().blast) {
+    if super::queries::weapon_ref(world, attacker, weapon).is_some_and(|w| w.zones().blast) {
         declare_blast(world, attacker, target, weapon, mode);
     } else {
         declare_attack(world, attacker, target, weapon, mode);

@@ -29,12 +29,19 @@ pub fn execute_move(world: &mut World, who: Cid, path: &[Cell], resumed: bool) {
     let Some(start) = view::cell(world, who) else {
         return;
     };
-    let map = view::resource::<Map>(world).clone();
+    // The zone of each cell on the way, the start's first.
+    let zones_along: Vec<Option<usize>> = {
+        let map = view::resource::<Map>(world);
+        std::iter::once(start)
+            .chain(path.iter().copied())
+            .map(|c| map.zone_of(c))
+            .collect()
+    };
     let mut prev = start;
     let mut segment: Vec<Cell> = Vec::new();
     let mut seg_start = start;
     for (i, &c) in path.iter().enumerate() {
-        let (za, zb) = (map.zone_of(prev), map.zone_of(c));
+        let (za, zb) = (zones_along[i], zones_along[i + 1]);
         if za != zb
             && !(resumed && i == 0)
             && let Some(za) = za

@@ -214,7 +214,7 @@ pub fn turn_value(world: &World, who: Cid) -> f64 {
 /// The best sharing of the weapon in hand's dice among smaller enemies
 /// (§Effects of size in combat), if any is legal: value, command.
 pub(super) fn best_split(world: &World, actor: Cid) -> Option<(f64, Command)> {
-    let w = view::get::<Loadout>(world, actor)?.ready_weapon()?.clone();
+    let w = view::get::<Loadout>(world, actor)?.ready_weapon()?;
     crate::rulesets::zones::legal::split_candidates(world, actor)
         .into_iter()
         .filter(|c| check::check(world, actor, c).is_ok())
@@ -223,7 +223,7 @@ pub(super) fn best_split(world: &World, actor: Cid) -> Option<(f64, Command)> {
                 (_, Some(ZonesCommand::SplitAttack { shares, .. })) => shares
                     .iter()
                     .map(|&(t, d)| {
-                        let o = split_odds(world, actor, t, &w, d);
+                        let o = split_odds(world, actor, t, w, d);
                         o.mean + DOWN * o.p_down
                     })
                     .sum(),
