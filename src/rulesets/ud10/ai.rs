@@ -20,7 +20,7 @@ use super::numbers::{
     AttackNumbers, PendingAttack, Sides, hp_loss, numbers_from, reaction_chance as p_beat,
 };
 use super::query::{Turn, stats, turn};
-use super::reach::{engaged_enemies, reach, remaining_dm, standard_dm};
+use super::reach::{Threat, engaged_enemies, reach, remaining_dm, standard_dm};
 use super::settings::Ud10Settings;
 
 /// The AI's command for `actor` now. Always legal; `EndTurn` or
@@ -393,6 +393,11 @@ fn best_move_to_attack(
         .and_then(|l| l.ready_weapon())
         .is_some_and(|w| w.is_ranged());
     let tree = reach(world, actor, budget)?;
+    // What the enemies engaged now threaten, read once for every cell.
+    let threats: Vec<Option<Threat>> = engaged
+        .iter()
+        .map(|e| super::reach::threat(world, *e))
+        .collect();
     let mut moved_best: Option<(f64, Cell)> = None;
     for (cell, _) in tree.reached() {
         // More than a single step is a standard movement: shooting after it
@@ -408,9 +413,9 @@ fn best_move_to_attack(
         let mut score = v;
         // Leaving an engagement draws free attacks.
         if fleeing_rule {
-            let runs = engaged
+            let runs = threats
                 .iter()
-                .filter(|e| !super::reach::threatens(world, map, **e, cell))
+                .filter(|t| !t.is_some_and(|t| t.covers(map, cell)))
                 .count();
             // A free attack from behind hits most of the time: weigh each
             // like a good blow taken.
@@ -510,13 +515,17 @@ fn approach(world: &World, actor: Cid, full: bool) -> Option<Vec<Cell>> {
     } else {
         Vec::new()
     };
+    let threats: Vec<Option<Threat>> = engaged
+        .iter()
+        .map(|e| super::reach::threat(world, *e))
+        .collect();
     // One reach tree: every cell weighed, the path built for the one chosen.
     let tree = reach(world, actor, budget)?;
     let mut best: Option<(u32, Cell)> = None;
     for (cell, _) in tree.reached() {
-        if engaged
+        if threats
             .iter()
-            .any(|e| !super::reach::threatens(world, map, *e, cell))
+            .any(|t| !t.is_some_and(|t| t.covers(map, cell)))
         {
             continue;
         }

@@ -115,17 +115,32 @@ pub fn engaged_enemies(world: &World, who: Cid, at: Cell) -> Vec<Cid> {
 
 /// Does `e` threaten the cell `at` with a ready melee weapon?
 pub fn threatens(world: &World, map: &Map, e: Cid, at: Cell) -> bool {
-    let Some(ec) = view::cell(world, e) else {
-        return false;
-    };
-    let Some(w) = view::get::<Loadout>(world, e).and_then(|l| l.ready_weapon()) else {
-        return false;
-    };
-    if w.kind != WeaponKind::Melee {
-        return false;
+    threat(world, e).is_some_and(|t| t.covers(map, at))
+}
+
+/// Where a combatant stands and how far its melee weapon in hand reaches:
+/// what [`threatens`] reads of it, looked up once for the many cells an
+/// AI weighs.
+#[derive(Clone, Copy, Debug)]
+pub struct Threat {
+    at: Cell,
+    reach: i32,
+}
+
+/// `e`'s [`Threat`], if it holds a melee weapon.
+pub fn threat(world: &World, e: Cid) -> Option<Threat> {
+    let at = view::cell(world, e)?;
+    let w = view::get::<Loadout>(world, e).and_then(|l| l.ready_weapon())?;
+    (w.kind == WeaponKind::Melee).then_some(Threat { at, reach: w.reach })
+}
+
+impl Threat {
+    /// Does the weapon reach the cell `c`: within its reach, and in sight
+    /// beyond the adjacent cells.
+    pub fn covers(&self, map: &Map, c: Cell) -> bool {
+        let d = Map::chebyshev(self.at, c);
+        d <= self.reach && (d <= 1 || map.line_of_sight(self.at, c))
     }
-    let d = Map::chebyshev(ec, at);
-    d <= w.reach && (d <= 1 || map.line_of_sight(ec, at))
 }
 
 pub fn check_retreat(world: &World, who: Cid, path: &[Cell]) -> Result<(Cell, u32), Illegal> {
