@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use crate::rules::view;
 
 use crate::rules::battle::{ActiveRuleset, Battle, BattleLog, Outcome, Place, Roster};
-use crate::rules::components::{Cid, Condition, Heading, Health, HeldBy, Loadout, TurnState};
+use crate::rules::components::{Cid, Condition, Heading, Health, Loadout, TurnState};
 use crate::rules::event::{BattleEvent, Rule};
 use crate::rules::level::Facing;
 use crate::rules::map::Cell;
@@ -210,16 +210,20 @@ fn apply_grabbed(world: &mut World, event: &BattleEvent) {
     let BattleEvent::Grabbed { by, who, .. } = event else {
         return;
     };
-    with::<HeldBy>(world, *who, |h| h.0 = Some(*by));
-    place(world, *who, |p| p.conditions.insert(Condition::Grabbed));
+    place(world, *who, |p| {
+        p.held_by = Some(*by);
+        p.conditions.insert(Condition::Grabbed);
+    });
 }
 
 fn apply_released(world: &mut World, event: &BattleEvent) {
     let BattleEvent::Released { who, .. } = event else {
         return;
     };
-    with::<HeldBy>(world, *who, |h| h.0 = None);
-    place(world, *who, |p| p.conditions.remove(Condition::Grabbed));
+    place(world, *who, |p| {
+        p.held_by = None;
+        p.conditions.remove(Condition::Grabbed);
+    });
 }
 
 fn apply_disarmed(world: &mut World, event: &BattleEvent) {

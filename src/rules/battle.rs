@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use serde::Serialize;
 
 use crate::rules::command::{Command, CommandMsg, Illegal};
-use crate::rules::components::{Cid, Conditions, Controller, Steed, Weapon};
+use crate::rules::components::{Cid, Conditions, Controller, Size, Steed, Weapon};
 use crate::rules::event::{BattleEvent, EndReason};
 use crate::rules::map::Cell;
 
@@ -143,6 +143,10 @@ pub struct Place {
     pub riding: Option<Cid>,
     /// A mount or vehicle: others can ride it. Never changes.
     pub steed: Option<Steed>,
+    /// Its size, as the ruleset's data gives it. Never changes.
+    pub size: Size,
+    /// Who holds it in a grab, if anyone.
+    pub held_by: Option<Cid>,
 }
 
 impl Roster {

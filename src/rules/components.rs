@@ -93,7 +93,8 @@ pub enum Condition {
     Broken,
     /// Passed a morale check: not subject to morale for the rest of the fight.
     Steadfast,
-    /// Held by an enemy (see [`HeldBy`]): can only try to break free.
+    /// Held by an enemy (who: its [`Place`](crate::rules::battle::Place)'s
+    /// `held_by`): can only try to break free.
     Grabbed,
 }
 
@@ -142,10 +143,6 @@ impl Condition {
         }
     }
 }
-
-/// Who holds this combatant in a grab, if anyone.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct HeldBy(pub Option<Cid>);
 
 /// A mount (a horse) or a vehicle (a cart): others can ride it.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]

@@ -17,7 +17,7 @@ use crate::rules::battle::{
 };
 use crate::rules::command::{Command, CommandMsg};
 use crate::rules::components::{
-    Archetype, Cid, CombatantName, Condition, Conditions, Controller, FactionId, Heading, HeldBy,
+    Archetype, Cid, CombatantName, Condition, Conditions, Controller, FactionId, Heading, Size,
     Steed, TurnState,
 };
 use crate::rules::dice::Dice;
@@ -478,7 +478,6 @@ fn spawn_combatants(
                 Heading(facing),
                 control,
                 TurnState::default(),
-                HeldBy::default(),
             ))
             .id();
         (hooks.equip)(world, e, c).map_err(|err| level.error_at_combatant(i, &err).to_string())?;
@@ -488,6 +487,8 @@ fn spawn_combatants(
             riding: None,
             // The ruleset's equipment says what can be ridden.
             steed: world.get::<Steed>(e).copied(),
+            size: world.get::<Size>(e).copied().unwrap_or_default(),
+            held_by: None,
         };
         roster.push(e, name, f as u8, place);
     }

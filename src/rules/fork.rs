@@ -29,8 +29,8 @@ use crate::rules::battle::{
 };
 use crate::rules::command::CommandMsg;
 use crate::rules::components::{
-    Archetype, Cid, CombatantName, Controller, FactionId, Heading, Health, HeldBy, Loadout, Size,
-    Steed, TurnState,
+    Archetype, Cid, CombatantName, Controller, FactionId, Heading, Health, Loadout, Size, Steed,
+    TurnState,
 };
 use crate::rules::dice::Dice;
 use crate::rules::engine::{Engine, Stop};
@@ -144,7 +144,6 @@ pub fn plugin(app: &mut App) {
         .component::<Size>()
         .component::<Health>()
         .component::<Controller>()
-        .component::<HeldBy>()
         .component::<Steed>()
         .component::<Loadout>()
         .component::<TurnState>()

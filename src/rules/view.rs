@@ -5,8 +5,8 @@ use std::cell::Cell as Shared;
 
 use bevy::prelude::*;
 
-use crate::rules::battle::{Battle, Place, Roster};
-use crate::rules::components::{Cid, Conditions, Steed};
+use crate::rules::battle::{ActiveRuleset, Battle, BattleRules, Factions, Place, Roster};
+use crate::rules::components::{Cid, Conditions, Size, Steed};
 use crate::rules::map::Cell;
 use crate::rules::map::Map;
 
@@ -16,13 +16,13 @@ use crate::rules::map::Map;
 #[derive(Clone, Copy)]
 struct Scope {
     world: *const World,
-    at: [*const (); 3],
+    at: [*const (); 6],
 }
 
 impl Scope {
     const NONE: Scope = Scope {
         world: std::ptr::null(),
-        at: [std::ptr::null(); 3],
+        at: [std::ptr::null(); 6],
     };
 }
 
@@ -35,6 +35,12 @@ fn fast_slot<R: Resource>() -> Option<usize> {
         Some(1)
     } else if kind == TypeId::of::<Battle>() {
         Some(2)
+    } else if kind == TypeId::of::<BattleRules>() {
+        Some(3)
+    } else if kind == TypeId::of::<ActiveRuleset>() {
+        Some(4)
+    } else if kind == TypeId::of::<Factions>() {
+        Some(5)
     } else {
         None
     }
@@ -44,11 +50,13 @@ thread_local! {
     static SCOPE: Shared<Scope> = const { Shared::new(Scope::NONE) };
 }
 
-/// Runs `f` on `world` remembering, until it returns, where the roster,
-/// the map and the battle lie once [`get_resource`] or [`resource`] (and
-/// so every view) has found them ([`fast_slot`]): Bevy finds a resource by its type, then
-/// its entity, then the component (about a hundred instructions), and a
-/// check or an AI decision asks for these thousands of times a battle.
+/// Runs `f` on `world` remembering, until it returns, where the core's
+/// resources every check asks for ([`fast_slot`]: the roster, the map, the
+/// battle, its rules, the ruleset in force, the factions) lie once
+/// [`get_resource`] or [`resource`] (and so every view) has found them:
+/// Bevy finds a resource by its type, then its entity, then the component
+/// (about a hundred instructions), and a check or an AI decision asks for
+/// these thousands of times a battle.
 /// The hooks the core calls with a `&World` (check, legal commands, the
 /// AI, the preview, the sheet) each run in one.
 ///
@@ -73,8 +81,8 @@ pub fn reading<T>(world: &World, f: impl FnOnce(&World) -> T) -> T {
     f(world)
 }
 
-/// A resource of the world: `world.get_resource`, but the roster, the map
-/// and the battle found once in a [`reading`] scope on this world.
+/// A resource of the world: `world.get_resource`, but the core's hot ones
+/// ([`fast_slot`]) found once in a [`reading`] scope on this world.
 #[inline]
 pub fn get_resource<R: Resource>(world: &World) -> Option<&R> {
     let Some(i) = fast_slot::<R>() else {
@@ -236,6 +244,25 @@ pub fn riders(world: &World, mount: Cid) -> Vec<Cid> {
         .filter(|(_, p)| p.riding == Some(mount))
         .map(|(i, _)| Cid(i as u16))
         .collect()
+}
+
+/// A combatant's size (medium when it has no place).
+pub fn size(world: &World, who: Cid) -> Size {
+    place(world, who).map(|p| p.size).unwrap_or_default()
+}
+
+/// Who holds `who` in a grab, if anyone.
+pub fn held_by(world: &World, who: Cid) -> Option<Cid> {
+    place(world, who).and_then(|p| p.held_by)
+}
+
+/// Whom `grabber` holds in a grab, if anyone (the first in roster order).
+pub fn holding(world: &World, grabber: Cid) -> Option<Cid> {
+    roster(world)?
+        .places()
+        .iter()
+        .position(|p| p.held_by == Some(grabber))
+        .map(|i| Cid(i as u16))
 }
 
 /// Is `who` a mount or a vehicle?

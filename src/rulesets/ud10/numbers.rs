@@ -202,7 +202,7 @@ impl<'w> Sides<'w> {
                 t.and_then(|e| e.get::<Shield>()),
                 t.and_then(|e| e.get::<Loadout>()),
             ),
-            target_size: t.and_then(|e| e.get::<Size>()).copied().unwrap_or_default(),
+            target_size: place.size,
         }
     }
 }

@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 
 use crate::rules::command::{Command, Illegal, illegal};
-use crate::rules::components::{Cid, HeldBy, Loadout};
+use crate::rules::components::{Cid, Loadout};
 use crate::rules::map::{Cell, Map, Terrain};
 use crate::rules::view;
 use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
@@ -24,14 +24,12 @@ pub const RULE_HOLD: &str = "Fray decides: docs/rulesets/zones.md §Grabs";
 
 /// Who holds `who` in a grab.
 pub fn holder(world: &World, who: Cid) -> Option<Cid> {
-    view::get::<HeldBy>(world, who).and_then(|h| h.0)
+    view::held_by(world, who)
 }
 
 /// Whom `grabber` holds.
 pub fn holding(world: &World, grabber: Cid) -> Option<Cid> {
-    view::all(world)
-        .into_iter()
-        .find(|c| holder(world, *c) == Some(grabber))
+    view::holding(world, grabber)
 }
 
 /// Sizes `a` is larger than `b` (negative: smaller).

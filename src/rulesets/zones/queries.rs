@@ -53,7 +53,7 @@ pub fn melee_reach(world: &World, who: Cid, target: Cid) -> bool {
     if nearby(world, who, target) {
         return true;
     }
-    view::get::<Size>(world, who) == Some(&Size::Massive)
+    view::size(world, who) == Size::Massive
         && zone_distance(world, who, target).is_some_and(|d| d <= 1)
 }
 
@@ -82,7 +82,7 @@ pub fn visible(world: &World, a: Cid, b: Cid) -> bool {
 }
 
 pub fn size_rank(world: &World, who: Cid) -> i32 {
-    match view::get::<Size>(world, who).copied().unwrap_or_default() {
+    match view::size(world, who) {
         Size::Tiny => 0,
         Size::Small => 1,
         Size::Medium => 2,
