@@ -50,10 +50,11 @@ pub fn decide(world: &World, actor: Cid) -> Command {
 fn activation(world: &World, faction: u8) -> Command {
     let mut best: Option<(f64, Cid)> = None;
     for c in eligible(world, faction) {
-        let mut v = turn_value(world, c);
-        if view::conditions(world, c).has(Condition::Broken) {
-            v = 100.0;
-        }
+        let mut v = if view::conditions(world, c).has(Condition::Broken) {
+            100.0
+        } else {
+            turn_value(world, c)
+        };
         // Someone who can still close in is worth something.
         v += 0.1;
         if best.is_none_or(|b| v > b.0) {

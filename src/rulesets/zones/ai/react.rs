@@ -70,7 +70,8 @@ fn react_to_blast(world: &World, actor: Cid, attacker: Cid, weapon: usize, mode:
     let o = damage_odds(world, attacker, actor, w, mode);
     let agi = stats(world, actor).map_or(0, |s| s.agi);
     let v = save_chance(world, agi) * (o.mean + DOWN * o.p_down);
-    if v > turn_value(world, actor) * 0.9 && v >= 1.5 {
+    // The cheap test first: a turn's worth is weighed only when it matters.
+    if v >= 1.5 && v > turn_value(world, actor) * 0.9 {
         Command::Dodge
     } else {
         Command::NoReaction
@@ -104,7 +105,7 @@ fn guard_or_not(
     let t = damage_odds(world, attacker, state.target, w, state.mode);
     let m = damage_odds(world, attacker, actor, w, state.mode);
     let saved = (t.mean + DOWN * t.p_down) - (m.mean + DOWN * m.p_down);
-    if t.p_down >= 0.3 && saved > turn_value(world, actor).max(2.0) {
+    if t.p_down >= 0.3 && saved > 2.0 && saved > turn_value(world, actor).max(2.0) {
         Command::from(ZonesCommand::Guard)
     } else {
         Command::NoReaction
@@ -133,7 +134,7 @@ fn defend(world: &World, actor: Cid, attacker: Cid, state: &AttackState, w: &Wea
             best = (v, hide);
         }
     }
-    if best.0 > turn_value(world, actor) * 0.9 && best.0 >= 1.5 {
+    if best.0 >= 1.5 && best.0 > turn_value(world, actor) * 0.9 {
         best.1
     } else {
         Command::NoReaction
