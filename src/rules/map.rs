@@ -133,6 +133,59 @@ pub struct Map {
     /// Shared: a battle's copy of the level's map costs no copy of it.
     #[serde(skip)]
     steps: std::sync::Arc<[[u32; 8]]>,
+    /// What is known of the line between every two cells ([`Lines`]),
+    /// filled as the rules ask. Shared by every copy of the map.
+    #[serde(skip)]
+    lines: std::sync::Arc<Lines>,
+}
+
+/// The lines between cells, as the rules ask about them: whether each is
+/// clear to see along, and which of its cells touch its far end. Both
+/// depend on the terrain alone, which never changes, so each line is
+/// walked once per map however many battles ask (the AI asks for every
+/// cell it weighs against every enemy). Kept only for maps of up to
+/// [`Lines::MAX_CELLS`] cells (every shipped level); larger maps walk the
+/// line each time.
+#[derive(Default)]
+struct Lines(Vec<std::sync::atomic::AtomicU16>);
+
+impl Lines {
+    /// The largest map whose lines are kept: a `u16` per pair of cells.
+    const MAX_CELLS: usize = 1024;
+    /// The entry is filled.
+    const KNOWN: u16 = 1 << 15;
+    /// The line is clear to see along.
+    const CLEAR: u16 = 1 << 14;
+    /// How many cells touch the far end (bits 12-13); their offsets from
+    /// it follow, three bits each, in line order.
+    const COUNT_SHIFT: u16 = 12;
+
+    fn for_cells(n: usize) -> Lines {
+        if n > Self::MAX_CELLS {
+            return Lines::default();
+        }
+        Lines(
+            (0..n * n)
+                .map(|_| std::sync::atomic::AtomicU16::new(0))
+                .collect(),
+        )
+    }
+}
+
+// A cache is not part of a map's value: two maps of the same terrain are
+// equal whatever each has been asked.
+impl PartialEq for Lines {
+    fn eq(&self, _: &Lines) -> bool {
+        true
+    }
+}
+
+impl Eq for Lines {}
+
+impl fmt::Debug for Lines {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Lines")
+    }
 }
 
 /// The order the reach search takes a cell's neighbours in: row above, left
@@ -238,6 +291,7 @@ impl Map {
             zone_links: Vec::new(),
             zone_dist: Vec::new(),
             steps: std::sync::Arc::from([]),
+            lines: std::sync::Arc::new(Lines::for_cells(n)),
         };
         map.steps = map
             .cells()
@@ -422,12 +476,72 @@ impl Map {
     /// touching a corner is blocked only if both side cells block).
     /// Symmetric: `los(a, b) == los(b, a)`.
     pub fn line_of_sight(&self, a: Cell, b: Cell) -> bool {
+        match self.line(a, b) {
+            Some(bits) => bits & Lines::CLEAR != 0,
+            None => self.walk_sight(a, b),
+        }
+    }
+
+    fn walk_sight(&self, a: Cell, b: Cell) -> bool {
         Map::line_steps(a, b).all(|step| match step {
             LineStep::Cell(c) => !self.terrain(c).blocks_sight(),
             LineStep::Corner(h, v) => {
                 !(self.terrain(h).blocks_sight() && self.terrain(v).blocks_sight())
             }
         })
+    }
+
+    /// The cells of the line from `a` to `b` ([`Map::cells_between`]) that
+    /// touch `b`, in line order: what stands right before the far end (a
+    /// ruleset's cover).
+    pub fn line_end(&self, a: Cell, b: Cell) -> impl Iterator<Item = Cell> {
+        let bits = self.line(a, b);
+        let known = bits.map(|bits| {
+            let n = (bits >> Lines::COUNT_SHIFT) & 3;
+            (0..n).map(move |k| {
+                let (dx, dy) = NEIGHBOURS[usize::from((bits >> (3 * k)) & 7)];
+                Cell::new(b.x + dx, b.y + dy)
+            })
+        });
+        let walked = bits
+            .is_none()
+            .then(|| Map::cells_between_iter(a, b).filter(move |c| Map::chebyshev(*c, b) == 1));
+        known
+            .into_iter()
+            .flatten()
+            .chain(walked.into_iter().flatten())
+    }
+
+    /// The kept answers about the line from `a` to `b`, walking it the
+    /// first time; `None` when the map keeps none (too large, out of
+    /// bounds, or more than three cells touch the end).
+    fn line(&self, a: Cell, b: Cell) -> Option<u16> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let n = self.terrain.len();
+        let slot = self.lines.0.get(self.index(a)? * n + self.index(b)?)?;
+        let bits = slot.load(Relaxed);
+        if bits & Lines::KNOWN != 0 {
+            return Some(bits);
+        }
+        let mut bits = Lines::KNOWN;
+        if self.walk_sight(a, b) {
+            bits |= Lines::CLEAR;
+        }
+        let mut count = 0u16;
+        for c in Map::cells_between_iter(a, b).filter(|c| Map::chebyshev(*c, b) == 1) {
+            if count == 3 {
+                return None;
+            }
+            let k = NEIGHBOURS
+                .iter()
+                .position(|&d| d == (c.x - b.x, c.y - b.y))?;
+            bits |= (k as u16) << (3 * count);
+            count += 1;
+        }
+        bits |= count << Lines::COUNT_SHIFT;
+        // Every thread that walks the line finds the same answer.
+        slot.store(bits, Relaxed);
+        Some(bits)
     }
 
     /// Legal steps out of `c` with their costs, never entering blocked cells.
@@ -642,6 +756,37 @@ impl Map {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The kept answers about lines are the walked ones, the first time and
+    /// after, on a map small enough to keep them and on one too large.
+    #[test]
+    fn kept_lines_answer_as_walking_them_does() {
+        let small = grid(&["..#..c..", ".C..#...", "..c...#.", "#...C...", "...c..,."]);
+        let wide = Map::new(33, 32, vec![Terrain::Open; 33 * 32]);
+        for (m, starts) in [(&small, 40), (&wide, 3)] {
+            for _ in 0..2 {
+                for a in m.cells().take(starts) {
+                    for b in m.cells() {
+                        assert_eq!(m.line_of_sight(a, b), m.walk_sight(a, b), "{a} {b}");
+                        let walked: Vec<Cell> = Map::cells_between(a, b)
+                            .into_iter()
+                            .filter(|c| Map::chebyshev(*c, b) == 1)
+                            .collect();
+                        let kept: Vec<Cell> = m.line_end(a, b).collect();
+                        assert_eq!(kept, walked, "{a} {b}");
+                    }
+                }
+            }
+        }
+        assert!(
+            small
+                .lines
+                .0
+                .iter()
+                .all(|s| s.load(std::sync::atomic::Ordering::Relaxed) != 0)
+        );
+        assert!(wide.lines.0.is_empty());
+    }
 
     /// Builds a map from rows of characters: '.' open, '#' wall, ',' difficult,
     /// '~' water, 'c' low cover, 'C' high cover, '^' high ground.

@@ -114,10 +114,8 @@ pub fn cover(map: &Map, s: &Ud10Settings, from: Cell, at: Cell) -> Option<(&'sta
         }
     };
     consider(map.terrain(at));
-    for c in Map::cells_between_iter(from, at) {
-        if Map::chebyshev(c, at) == 1 {
-            consider(map.terrain(c));
-        }
+    for c in map.line_end(from, at) {
+        consider(map.terrain(c));
     }
     best
 }

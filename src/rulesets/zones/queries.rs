@@ -179,7 +179,7 @@ pub fn in_cover(world: &World, attacker: Cid, target: Cid) -> bool {
     };
     let map = view::resource::<Map>(world);
     let cover = |c: Cell| matches!(map.terrain(c), Terrain::LowCover | Terrain::HighCover);
-    cover(at) || Map::cells_between_iter(from, at).any(|c| Map::chebyshev(c, at) == 1 && cover(c))
+    cover(at) || map.line_end(from, at).any(cover)
 }
 
 /// "Attacks made by riders and passengers are impaired" (§Mounts and
