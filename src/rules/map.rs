@@ -137,6 +137,57 @@ pub struct Map {
     /// filled as the rules ask. Shared by every copy of the map.
     #[serde(skip)]
     lines: std::sync::Arc<Lines>,
+    /// The distance from each cell to every other, ignoring who stands
+    /// where ([`Map::distances`]), found the first time a rule asks for
+    /// it. Shared by every copy of the map.
+    #[serde(skip)]
+    fields: std::sync::Arc<Fields>,
+}
+
+/// Distance fields kept by goal cell (maps of up to [`Lines::MAX_CELLS`]
+/// cells): the terrain never changes, so one search serves every battle.
+#[derive(Default)]
+struct Fields(Vec<std::sync::OnceLock<Box<[u32]>>>);
+
+impl PartialEq for Fields {
+    fn eq(&self, _: &Fields) -> bool {
+        true
+    }
+}
+
+impl Eq for Fields {}
+
+impl fmt::Debug for Fields {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Fields")
+    }
+}
+
+/// The distances [`Map::distances`] gives: a kept field, or one searched
+/// for the occasion.
+pub enum Distances<'m> {
+    /// The whole field, row by row (`u32::MAX`: unreachable).
+    Kept {
+        costs: &'m [u32],
+        width: i32,
+    },
+    Searched(ReachTree),
+}
+
+impl Distances<'_> {
+    /// The distance of `c`, if known; see [`Map::distances`].
+    pub fn cost(&self, c: Cell) -> Option<u32> {
+        match self {
+            Distances::Kept { costs, width } => {
+                let height = costs.len() as i32 / (*width).max(1);
+                let inside = c.x >= 0 && c.y >= 0 && c.x < *width && c.y < height;
+                inside
+                    .then(|| costs[(c.y * width + c.x) as usize])
+                    .filter(|&v| v != u32::MAX)
+            }
+            Distances::Searched(tree) => tree.cost(c),
+        }
+    }
 }
 
 /// The lines between cells, as the rules ask about them: whether each is
@@ -292,6 +343,11 @@ impl Map {
             zone_dist: Vec::new(),
             steps: std::sync::Arc::from([]),
             lines: std::sync::Arc::new(Lines::for_cells(n)),
+            fields: std::sync::Arc::new(if n <= Lines::MAX_CELLS {
+                Fields((0..n).map(|_| std::sync::OnceLock::new()).collect())
+            } else {
+                Fields::default()
+            }),
         };
         map.steps = map
             .cells()
@@ -595,6 +651,25 @@ impl Map {
     /// but never below `until`'s cost.
     pub fn field_until(&self, start: Cell, until: Cell) -> ReachTree {
         self.search(start, u32::MAX, |_| false, self.index(until))
+    }
+
+    /// The distances to `goal` (ignoring occupants) of every cell nearer to
+    /// it than `until`, and of `until`: exact, as [`Map::field_until`]'s;
+    /// farther cells have their exact distance or none. Kept per goal for
+    /// maps of up to [`Lines::MAX_CELLS`] cells, so that one search serves
+    /// every battle on the level; larger maps search to `until` each time.
+    pub fn distances(&self, goal: Cell, until: Cell) -> Distances<'_> {
+        match self.index(goal).and_then(|g| self.fields.0.get(g)) {
+            Some(kept) => Distances::Kept {
+                costs: kept.get_or_init(|| {
+                    self.search(goal, u32::MAX, |_| false, None)
+                        .cost
+                        .into_boxed_slice()
+                }),
+                width: self.width,
+            },
+            None => Distances::Searched(self.field_until(goal, until)),
+        }
     }
 
     fn search(
@@ -921,6 +996,34 @@ mod tests {
         }
         // The search did stop early.
         assert!(cut_short > 0);
+    }
+
+    /// The kept distances are the whole field's, every time they are asked
+    /// for; a map too large to keep them searches to `until`.
+    #[test]
+    fn kept_distances_are_the_whole_field() {
+        let m = grid(&[
+            "..#.....", //
+            ".,~^..#.", //
+            "c.#^.,..", //
+            ".C....~.",
+        ]);
+        for _ in 0..2 {
+            for goal in m.cells() {
+                let whole = m.reach_tree(goal, u32::MAX, |_| false);
+                let kept = m.distances(goal, Cell::new(0, 0));
+                assert!(matches!(kept, Distances::Kept { .. }));
+                for c in m.cells().chain([Cell::new(-1, 0), Cell::new(8, 3)]) {
+                    assert_eq!(kept.cost(c), whole.cost(c), "{goal} {c}");
+                }
+            }
+        }
+        let wide = Map::new(33, 32, vec![Terrain::Open; 33 * 32]);
+        let (goal, until) = (Cell::new(0, 0), Cell::new(3, 3));
+        let Distances::Searched(tree) = wide.distances(goal, until) else {
+            panic!("a map of 1,056 cells keeps no fields");
+        };
+        assert_eq!(tree.cost, wide.field_until(goal, until).cost);
     }
 
     #[test]

@@ -501,7 +501,7 @@ fn approach(world: &World, actor: Cid, full: bool) -> Option<Vec<Cell>> {
     let goal = target.2;
     // Only cells nearer the goal than `here` can be chosen: the distances
     // beyond it are not needed.
-    let field = map.field_until(goal, here);
+    let field = map.distances(goal, here);
     let budget = if full {
         remaining_dm(world, actor)
     } else {
