@@ -482,6 +482,25 @@ impl Map {
         Some(base * dest.cost_factor() * climb)
     }
 
+    /// The steps out of `c` a mover can take, with their costs
+    /// ([`Map::step_cost`]), neighbours in the reach search's order (the
+    /// row above left to right, left, right, the row below): read from the
+    /// table [`Map::new`] makes.
+    pub fn steps_from(&self, c: Cell) -> impl Iterator<Item = (Cell, u32)> + '_ {
+        let row = self.index(c).and_then(|i| self.steps.get(i));
+        STEP_ORDER
+            .iter()
+            .enumerate()
+            .filter_map(move |(k, (dx, dy))| {
+                let n = Cell::new(c.x + dx, c.y + dy);
+                let cost = match row {
+                    Some(row) => row[k],
+                    None => self.step_cost(c, n).unwrap_or(u32::MAX),
+                };
+                (cost != u32::MAX).then_some((n, cost))
+            })
+    }
+
     /// Chebyshev (king-move) distance in cells.
     pub fn chebyshev(a: Cell, b: Cell) -> i32 {
         (a.x - b.x).abs().max((a.y - b.y).abs())

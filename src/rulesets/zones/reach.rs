@@ -71,28 +71,23 @@ pub fn reach(world: &World, who: Cid, budget: u32) -> ZoneReach {
     while let Some(c) = queue.pop_front() {
         let base = cost[idx(c)];
         let zc = map.zone_of(c);
-        for dy in -1..=1 {
-            for dx in -1..=1 {
-                if dx == 0 && dy == 0 {
-                    continue;
-                }
-                let n = Cell::new(c.x + dx, c.y + dy);
-                if map.step_cost(c, n).is_none() || enemies.binary_search(&n).is_ok() {
-                    continue;
-                }
-                let Some(zn) = map.zone_of(n) else { continue };
-                let step = u32::from(zc != Some(zn));
-                let nc = base + step;
-                if nc > budget || nc >= cost[idx(n)] {
-                    continue;
-                }
-                cost[idx(n)] = nc;
-                parent[idx(n)] = idx(c) as u32;
-                if step == 0 {
-                    queue.push_front(n);
-                } else {
-                    queue.push_back(n);
-                }
+        // The neighbours row by row, as the search has always taken them.
+        for (n, _) in map.steps_from(c) {
+            if enemies.binary_search(&n).is_ok() {
+                continue;
+            }
+            let Some(zn) = map.zone_of(n) else { continue };
+            let step = u32::from(zc != Some(zn));
+            let nc = base + step;
+            if nc > budget || nc >= cost[idx(n)] {
+                continue;
+            }
+            cost[idx(n)] = nc;
+            parent[idx(n)] = idx(c) as u32;
+            if step == 0 {
+                queue.push_front(n);
+            } else {
+                queue.push_back(n);
             }
         }
     }
