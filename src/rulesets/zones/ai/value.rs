@@ -154,9 +154,10 @@ pub(super) fn best_strike_here(
     let l = view::get::<Loadout>(world, who)?;
     let mut best: Option<(f64, usize, Cid)> = None;
     let enemies = view::enemies(world, who);
+    let drawable = can_draw(world, reaction);
     for (i, w) in l.weapons.iter().enumerate() {
         for &t in &enemies {
-            if check_strike_any_hand(world, who, t, i, reaction).is_err() {
+            if check_strike_drawn(world, who, t, i, MODE_STRIKE, reaction, drawable).is_err() {
                 continue;
             }
             let v = blow_value(world, who, t, w, MODE_STRIKE);
@@ -169,17 +170,11 @@ pub(super) fn best_strike_here(
     best
 }
 
-/// The rules' strike check, counting a weapon not in hand as drawn when a
-/// bonus action is left to draw it.
-pub(super) fn check_strike_any_hand(
-    world: &World,
-    who: Cid,
-    target: Cid,
-    index: usize,
-    reaction: bool,
-) -> Result<(), crate::rules::command::Illegal> {
-    let drawable = !reaction && view::resource::<ZonesRound>(world).turn.bonus_left() > 0;
-    check_strike_drawn(world, who, target, index, MODE_STRIKE, reaction, drawable)
+/// Can a weapon not in hand be drawn for a strike now: not as a reaction,
+/// and with a bonus action left. The strike check counts such a weapon as
+/// drawn.
+fn can_draw(world: &World, reaction: bool) -> bool {
+    !reaction && view::resource::<ZonesRound>(world).turn.bonus_left() > 0
 }
 
 /// What a character's turn is worth now: its best strike, from here or after
