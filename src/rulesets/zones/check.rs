@@ -193,21 +193,62 @@ pub fn check_strike_drawn(
     reaction: bool,
     drawn: bool,
 ) -> Result<(), Illegal> {
-    // One look at the loadout: the AI asks this for every weapon and enemy.
-    let Some(l) = view::get::<Loadout>(world, who) else {
+    let Some(striker) = Striker::of(world, who) else {
         return illegal("no such weapon");
     };
+    check_strike_by(world, &striker, target, index, mode, reaction, drawn)
+}
+
+/// What the strike check reads of the striker, looked up once: the AI
+/// weighs every weapon against every enemy.
+pub struct Striker<'w> {
+    who: Cid,
+    loadout: &'w Loadout,
+    vehicle: bool,
+    faction: Option<u8>,
+    mount: bool,
+}
+
+impl<'w> Striker<'w> {
+    /// `None` when `who` carries nothing (no such weapon).
+    pub fn of(world: &'w World, who: Cid) -> Option<Striker<'w>> {
+        Some(Striker {
+            who,
+            loadout: view::get::<Loadout>(world, who)?,
+            vehicle: super::riders::is_vehicle(world, who),
+            faction: view::faction(world, who),
+            mount: view::steed(world, who).is_some(),
+        })
+    }
+
+    /// What it carries.
+    pub fn loadout(&self) -> &'w Loadout {
+        self.loadout
+    }
+}
+
+/// [`check_strike_drawn`] with the striker already read.
+pub fn check_strike_by(
+    world: &World,
+    striker: &Striker,
+    target: Cid,
+    index: usize,
+    mode: usize,
+    reaction: bool,
+    drawn: bool,
+) -> Result<(), Illegal> {
+    let (who, l) = (striker.who, striker.loadout);
     let Some(w) = l.weapons.get(index) else {
         return illegal("no such weapon");
     };
-    if super::riders::is_vehicle(world, who) {
+    if striker.vehicle {
         return illegal("a vehicle does not attack");
     }
     let unarmed = index + 1 == l.weapons.len();
     if !unarmed && !drawn && l.ready != Some(index) {
         return illegal(format!("the {} is not in hand", w.name));
     }
-    if view::faction(world, who) == view::faction(world, target) {
+    if striker.faction == view::faction(world, target) {
         return illegal("not an enemy");
     }
     let tc = view::conditions(world, target);
@@ -216,7 +257,7 @@ pub fn check_strike_drawn(
         return illegal("no such attack");
     }
     if is_stunt(mode) {
-        if view::steed(world, who).is_some() {
+        if striker.mount {
             return illegal("a mount offers no terms");
         }
         if reaction {

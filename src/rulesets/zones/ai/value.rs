@@ -7,7 +7,7 @@ use crate::rules::command::Command;
 use crate::rules::components::{Cid, Health, Loadout, Weapon};
 use crate::rules::map::Map;
 use crate::rules::view;
-use crate::rulesets::zones::check::{self, check_strike, check_strike_drawn};
+use crate::rulesets::zones::check::{self, Striker, check_strike, check_strike_by};
 use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
 use crate::rulesets::zones::data::{MODE_STRIKE, MODE_STUNT_SURRENDER};
 use crate::rulesets::zones::maneuvers::{check_maneuver, holding, may_resist, shove_end};
@@ -151,13 +151,13 @@ pub(super) fn best_strike_here(
     who: Cid,
     reaction: bool,
 ) -> Option<(f64, usize, Cid)> {
-    let l = view::get::<Loadout>(world, who)?;
+    let striker = Striker::of(world, who)?;
     let mut best: Option<(f64, usize, Cid)> = None;
     let enemies = view::enemies(world, who);
     let drawable = can_draw(world, reaction);
-    for (i, w) in l.weapons.iter().enumerate() {
+    for (i, w) in striker.loadout().weapons.iter().enumerate() {
         for &t in &enemies {
-            if check_strike_drawn(world, who, t, i, MODE_STRIKE, reaction, drawable).is_err() {
+            if check_strike_by(world, &striker, t, i, MODE_STRIKE, reaction, drawable).is_err() {
                 continue;
             }
             let v = blow_value(world, who, t, w, MODE_STRIKE);
