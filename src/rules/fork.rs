@@ -297,9 +297,12 @@ impl Engine {
         for f in &mut world.resource_mut::<Factions>().0 {
             f.control = Controller::Ai;
         }
-        let mut q = world.query::<&mut Controller>();
-        for mut c in q.iter_mut(world) {
-            *c = Controller::Ai;
+        // The roster's entities, not a new query: a playout is started
+        // thousands of times a second.
+        for e in view::resource::<Roster>(world).entities.clone() {
+            if let Some(mut c) = world.get_mut::<Controller>(e) {
+                *c = Controller::Ai;
+            }
         }
         self.run(max_steps)
     }
