@@ -192,11 +192,37 @@ impl Roster {
 #[derive(Resource, Clone, Debug, Default)]
 pub struct Ground(pub Vec<(Cell, Weapon)>);
 
-/// Every event of the battle, in order, and every accepted command.
-#[derive(Resource, Clone, Debug, Default)]
+/// Every event of the battle, in order, and every accepted command. Only
+/// ever appended to (by `apply::emit` and the resolve step).
+#[derive(Resource, Default)]
 pub struct BattleLog {
     pub events: Vec<BattleEvent>,
     pub commands: Vec<CommandMsg>,
+    /// The fork snapshot this log was last restored from (its id), if the
+    /// log has only been appended to since: its start is then that
+    /// snapshot's log, and restoring the same snapshot again only cuts the
+    /// log back (a playout restores one snapshot thousands of times). Not
+    /// part of the log's value: a copy makes no such claim.
+    pub(crate) restored_from: Option<u64>,
+}
+
+impl Clone for BattleLog {
+    fn clone(&self) -> BattleLog {
+        BattleLog {
+            events: self.events.clone(),
+            commands: self.commands.clone(),
+            restored_from: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for BattleLog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BattleLog")
+            .field("events", &self.events)
+            .field("commands", &self.commands)
+            .finish()
+    }
 }
 
 /// The last command the battle refused, and why (for the UI).

@@ -103,12 +103,21 @@ impl ForkRegistry {
     }
 
     /// A resource that is part of the battle's state: a fork copies it.
-    pub fn resource<R: Resource + Clone + std::fmt::Debug>(&mut self) -> &mut Self {
+    pub fn resource<
+        R: Resource<Mutability = bevy::ecs::component::Mutable> + Clone + std::fmt::Debug,
+    >(
+        &mut self,
+    ) -> &mut Self {
         self.resources.push(Kind {
             name: std::any::type_name::<R>(),
             take: |world, _| Box::new(view::get_resource::<R>(world).cloned()),
             put: |world, _, part| match part.downcast_ref::<Option<R>>() {
-                Some(Some(r)) => world.insert_resource(r.clone()),
+                // In place when the world has one: an insert moves the
+                // resource's entity through Bevy's insertion machinery.
+                Some(Some(r)) => match world.get_resource_mut::<R>() {
+                    Some(mut have) => *have = r.clone(),
+                    None => world.insert_resource(r.clone()),
+                },
                 Some(None) => {
                     world.remove_resource::<R>();
                 }
@@ -166,6 +175,11 @@ pub fn plugin(app: &mut App) {
 /// threads behind an `Arc`; restore it into any engine of the same build
 /// and assets.
 pub struct Snapshot {
+    /// Unique in the process: tells a world whose log was restored from
+    /// this very snapshot (see `BattleLog::restored_from`).
+    id: u64,
+    /// The length of the battle log's events and commands.
+    log_len: (usize, usize),
     ruleset: Option<RulesetId>,
     combatants: usize,
     components: Vec<Part>,
@@ -196,7 +210,11 @@ pub fn snapshot(world: &World) -> Snapshot {
     let registry = view::resource::<ForkRegistry>(world);
     let entities = &view::resource::<Roster>(world).entities;
     let messages = view::resource::<Messages<CommandMsg>>(world);
+    static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    let log = view::resource::<BattleLog>(world);
     Snapshot {
+        id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+        log_len: (log.events.len(), log.commands.len()),
         ruleset: view::resource::<Battle>(world).ruleset,
         combatants: entities.len(),
         components: registry
@@ -239,8 +257,25 @@ pub fn restore(world: &mut World, snap: &Snapshot) {
     for (kind, part) in registry.components.iter().zip(&snap.components) {
         (kind.put)(world, &entities, part.as_ref());
     }
+    // A log restored from this snapshot and only appended to since starts
+    // with the snapshot's: cut back to it instead of copied.
+    let (events, commands) = snap.log_len;
+    let cut_back = view::get_resource::<BattleLog>(world).is_some_and(|log| {
+        log.restored_from == Some(snap.id)
+            && log.events.len() >= events
+            && log.commands.len() >= commands
+    });
     for (kind, part) in registry.resources.iter().zip(&snap.resources) {
+        if cut_back && (kind.type_id)() == TypeId::of::<BattleLog>() {
+            let mut log = world.resource_mut::<BattleLog>();
+            log.events.truncate(events);
+            log.commands.truncate(commands);
+            continue;
+        }
         (kind.put)(world, &entities, part.as_ref());
+    }
+    if let Some(mut log) = world.get_resource_mut::<BattleLog>() {
+        log.restored_from = Some(snap.id);
     }
     // The roster names this world's entities.
     world.resource_mut::<Roster>().entities = entities;

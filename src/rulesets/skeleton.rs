@@ -30,9 +30,15 @@ pub trait Ruleset: 'static {
     /// The calls the text leaves to the GM, and its optional rules.
     type Settings: RulesetSettings;
     /// The round's bookkeeping, fresh for each battle.
-    type Round: Resource + Default + Clone + std::fmt::Debug;
+    type Round: Resource<Mutability = bevy::ecs::component::Mutable>
+        + Default
+        + Clone
+        + std::fmt::Debug;
     /// An action waiting on a reaction, fresh for each battle.
-    type Pending: Resource + Default + Clone + std::fmt::Debug;
+    type Pending: Resource<Mutability = bevy::ecs::component::Mutable>
+        + Default
+        + Clone
+        + std::fmt::Debug;
 
     /// Read and check the ruleset's data folder.
     fn load(dir: &Path) -> Result<Self::Data, DataError>;

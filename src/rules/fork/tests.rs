@@ -183,6 +183,36 @@ fn taking_a_fork_and_playing_it_out_leaves_the_parent_untouched() {
     }
 }
 
+/// A log restored from a snapshot and played on is cut back, not copied,
+/// when the same snapshot is restored again: the state is the snapshot's
+/// exactly, log included, whatever the playout wrote.
+#[test]
+fn restoring_the_same_snapshot_again_is_the_snapshot_exactly() {
+    let level = load_level(&levels_dir().join("mirror_duel.ron")).expect("mirror_duel loads");
+    for ruleset in [crate::rulesets::ud10::ID, crate::rulesets::zones::ID] {
+        let mut parent = testkit::engine();
+        at_round_3(&mut parent, &level, ruleset, &Controls::AllAi);
+        let snap = parent.snapshot();
+        let mut other = testkit::engine();
+        for seed in 0..3 {
+            other.playout(&snap, seed, 100_000);
+            let played = other
+                .world()
+                .resource::<crate::rules::battle::BattleLog>()
+                .events
+                .len();
+            other.restore(&snap);
+            let log = other.world().resource::<crate::rules::battle::BattleLog>();
+            assert!(
+                played > log.events.len(),
+                "{ruleset}: the playout wrote to the log"
+            );
+            assert_eq!(log.restored_from, Some(snap.id));
+            assert_same_state(&parent, &other, &format!("{ruleset}, after playout {seed}"));
+        }
+    }
+}
+
 #[test]
 fn a_playout_depends_only_on_the_snapshot_and_its_seed() {
     let level = load_level(&levels_dir().join("mirror_duel.ron")).expect("mirror_duel loads");
