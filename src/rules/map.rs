@@ -136,32 +136,18 @@ pub struct Map {
     /// What is known of the line between every two cells ([`Lines`]),
     /// filled as the rules ask. Shared by every copy of the map.
     #[serde(skip)]
-    lines: std::sync::Arc<Lines>,
+    lines: Kept<Lines>,
     /// The distance from each cell to every other, ignoring who stands
     /// where ([`Map::distances`]), found the first time a rule asks for
     /// it. Shared by every copy of the map.
     #[serde(skip)]
-    fields: std::sync::Arc<Fields>,
+    fields: Kept<Fields>,
 }
 
 /// Distance fields kept by goal cell (maps of up to [`Lines::MAX_CELLS`]
 /// cells): the terrain never changes, so one search serves every battle.
 #[derive(Default)]
 struct Fields(Vec<std::sync::OnceLock<Box<[u32]>>>);
-
-impl PartialEq for Fields {
-    fn eq(&self, _: &Fields) -> bool {
-        true
-    }
-}
-
-impl Eq for Fields {}
-
-impl fmt::Debug for Fields {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Fields")
-    }
-}
 
 /// The distances [`Map::distances`] gives: a kept field, or one searched
 /// for the occasion.
@@ -223,19 +209,29 @@ impl Lines {
     }
 }
 
-// A cache is not part of a map's value: two maps of the same terrain are
-// equal whatever each has been asked.
-impl PartialEq for Lines {
-    fn eq(&self, _: &Lines) -> bool {
+/// What a map keeps of the answers it worked out ([`Lines`], [`Fields`]):
+/// not part of its value, so two maps of the same terrain are equal
+/// whatever each has been asked, and shared by every copy.
+#[derive(Default)]
+struct Kept<T>(std::sync::Arc<T>);
+
+impl<T> Clone for Kept<T> {
+    fn clone(&self) -> Kept<T> {
+        Kept(self.0.clone())
+    }
+}
+
+impl<T> PartialEq for Kept<T> {
+    fn eq(&self, _: &Kept<T>) -> bool {
         true
     }
 }
 
-impl Eq for Lines {}
+impl<T> Eq for Kept<T> {}
 
-impl fmt::Debug for Lines {
+impl<T> fmt::Debug for Kept<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Lines")
+        f.write_str("Kept")
     }
 }
 
@@ -342,12 +338,12 @@ impl Map {
             zone_links: Vec::new(),
             zone_dist: Vec::new(),
             steps: std::sync::Arc::from([]),
-            lines: std::sync::Arc::new(Lines::for_cells(n)),
-            fields: std::sync::Arc::new(if n <= Lines::MAX_CELLS {
+            lines: Kept(std::sync::Arc::new(Lines::for_cells(n))),
+            fields: Kept(std::sync::Arc::new(if n <= Lines::MAX_CELLS {
                 Fields((0..n).map(|_| std::sync::OnceLock::new()).collect())
             } else {
                 Fields::default()
-            }),
+            })),
         };
         map.steps = map
             .cells()
@@ -593,7 +589,7 @@ impl Map {
     fn line(&self, a: Cell, b: Cell) -> Option<u16> {
         use std::sync::atomic::Ordering::Relaxed;
         let n = self.terrain.len();
-        let slot = self.lines.0.get(self.index(a)? * n + self.index(b)?)?;
+        let slot = self.lines.0.0.get(self.index(a)? * n + self.index(b)?)?;
         let bits = slot.load(Relaxed);
         if bits & Lines::KNOWN != 0 {
             return Some(bits);
@@ -678,7 +674,7 @@ impl Map {
     /// maps of up to [`Lines::MAX_CELLS`] cells, so that one search serves
     /// every battle on the level; larger maps search to `until` each time.
     pub fn distances(&self, goal: Cell, until: Cell) -> Distances<'_> {
-        match self.index(goal).and_then(|g| self.fields.0.get(g)) {
+        match self.index(goal).and_then(|g| self.fields.0.0.get(g)) {
             Some(kept) => Distances::Kept {
                 costs: kept.get_or_init(|| {
                     self.search(goal, u32::MAX, |_| false, None)
@@ -876,10 +872,11 @@ mod tests {
             small
                 .lines
                 .0
+                .0
                 .iter()
                 .all(|s| s.load(std::sync::atomic::Ordering::Relaxed) != 0)
         );
-        assert!(wide.lines.0.is_empty());
+        assert!(wide.lines.0.0.is_empty());
     }
 
     /// Builds a map from rows of characters: '.' open, '#' wall, ',' difficult,

@@ -179,24 +179,10 @@ pub fn check_strike(
     mode: usize,
     reaction: bool,
 ) -> Result<(), Illegal> {
-    check_strike_drawn(world, who, target, index, mode, reaction, false)
-}
-
-/// As [`check_strike`]; `drawn`: judge it as if the weapon were in hand
-/// (the AI weighing a draw first).
-pub fn check_strike_drawn(
-    world: &World,
-    who: Cid,
-    target: Cid,
-    index: usize,
-    mode: usize,
-    reaction: bool,
-    drawn: bool,
-) -> Result<(), Illegal> {
     let Some(striker) = Striker::of(world, who) else {
         return illegal("no such weapon");
     };
-    check_strike_by(world, &striker, target, index, mode, reaction, drawn)
+    check_strike_by(world, &striker, target, index, mode, reaction, false)
 }
 
 /// What the strike check reads of the striker, looked up once: the AI
@@ -227,7 +213,8 @@ impl<'w> Striker<'w> {
     }
 }
 
-/// [`check_strike_drawn`] with the striker already read.
+/// [`check_strike`] with the striker already read; `drawn`: judge it as
+/// if the weapon were in hand (the AI weighing a draw first).
 pub fn check_strike_by(
     world: &World,
     striker: &Striker,

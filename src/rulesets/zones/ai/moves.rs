@@ -7,7 +7,7 @@ use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Loadout};
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
-use crate::rulesets::zones::check::{self, check_strike_drawn};
+use crate::rulesets::zones::check::{self, Striker, check_strike_by};
 use crate::rulesets::zones::command::ZonesCommand;
 use crate::rulesets::zones::data::MODE_STRIKE;
 use crate::rulesets::zones::odds::damage_odds;
@@ -59,13 +59,14 @@ pub(super) fn free_an_ally(world: &World, actor: Cid, strike_v: f64) -> Option<C
 }
 
 pub(super) fn draw_for_range(world: &World, actor: Cid) -> Option<Command> {
-    let l = view::get::<Loadout>(world, actor)?;
+    let striker = Striker::of(world, actor)?;
+    let l = striker.loadout();
     for (i, w) in l.weapons.iter().enumerate() {
         if Some(i) != l.ready && w.is_ranged() {
             let cmd = Command::Draw { weapon: i };
             let can = view::enemies(world, actor)
                 .into_iter()
-                .any(|t| check_strike_drawn(world, actor, t, i, MODE_STRIKE, false, true).is_ok());
+                .any(|t| check_strike_by(world, &striker, t, i, MODE_STRIKE, false, true).is_ok());
             if can && check::check(world, actor, &cmd).is_ok() {
                 return Some(cmd);
             }
