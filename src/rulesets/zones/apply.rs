@@ -8,8 +8,27 @@ use crate::rules::components::TurnState;
 use crate::rules::event::BattleEvent;
 use crate::rulesets::zones::data::ZonesStats;
 use crate::rulesets::zones::event::ZonesEvent;
+use crate::rulesets::zones::state::{GearUse, ZonesRound};
 
 pub fn apply(world: &mut World, event: &BattleEvent) {
+    // §Combat gear degradation: the gear the fight uses, for the rolls
+    // once it is over.
+    match (event, event.own::<ZonesEvent>()) {
+        (
+            _,
+            Some(ZonesEvent::AttackMade {
+                attacker, weapon, ..
+            }),
+        ) => used(
+            world,
+            GearUse::Attack {
+                attacker: *attacker,
+                weapon: weapon.clone(),
+            },
+        ),
+        (BattleEvent::Damaged { target, .. }, _) => used(world, GearUse::Hit { target: *target }),
+        _ => {}
+    }
     // §Combat gear degradation: what broke stays broken for the rest of
     // the fight (the core took a broken weapon out of the loadout).
     if let BattleEvent::GearBroken { who, item, .. } = event {
@@ -47,6 +66,10 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
         | ZonesEvent::TurnHandedOver { .. }
         | ZonesEvent::TurnReserved { .. } => {}
     }
+}
+
+fn used(world: &mut World, gear: GearUse) {
+    world.resource_mut::<ZonesRound>().gear_used.push(gear);
 }
 
 fn apply_attack_made(world: &mut World, event: &ZonesEvent) {

@@ -22,6 +22,7 @@ use crate::rulesets::zones::event::{GearOutcome, ZonesEvent};
 use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::settings::ZonesSettings;
+use crate::rulesets::zones::state::{GearUse, ZonesRound};
 
 pub const RULE_GEAR: &str = "zones §Combat gear degradation";
 
@@ -35,21 +36,21 @@ pub fn used_items(world: &World) -> Vec<(Cid, String)> {
             used.push((who, item));
         }
     };
-    for ev in &view::resource::<BattleLog>(world).events {
-        if let Some(ZonesEvent::AttackMade {
-            attacker, weapon, ..
-        }) = ev.own()
-        {
-            let natural = view::get::<Loadout>(world, *attacker)
-                .is_some_and(|l| l.weapons.iter().any(|w| w.name == *weapon && w.hands == 0));
-            if !natural {
-                add(*attacker, weapon.clone());
+    for gear in &view::resource::<ZonesRound>(world).gear_used {
+        match gear {
+            GearUse::Attack { attacker, weapon } => {
+                let natural = view::get::<Loadout>(world, *attacker)
+                    .is_some_and(|l| l.weapons.iter().any(|w| w.name == *weapon && w.hands == 0));
+                if !natural {
+                    add(*attacker, weapon.clone());
+                }
             }
-        } else if let BattleEvent::Damaged { target, .. } = ev
-            && let Some(s) = stats(world, *target)
-        {
-            for a in &s.armour_names {
-                add(*target, a.clone());
+            GearUse::Hit { target } => {
+                if let Some(s) = stats(world, *target) {
+                    for a in &s.armour_names {
+                        add(*target, a.clone());
+                    }
+                }
             }
         }
     }

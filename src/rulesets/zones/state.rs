@@ -161,4 +161,17 @@ pub struct ZonesRound {
     /// Riders whose mount moved at full speed this round: no action nor
     /// reaction.
     pub carried_fast: Vec<Cid>,
+    /// What the fight has used of everyone's gear, in order, for the
+    /// durability rolls when it is over (§Combat gear degradation): kept by
+    /// `apply` as attacks are made and blows land, for the whole battle.
+    pub gear_used: Vec<GearUse>,
+}
+
+/// One use of gear in the fight (see `gear::used_items`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GearUse {
+    /// An attack with the weapon of this name.
+    Attack { attacker: Cid, weapon: String },
+    /// A blow landed on this character: its armour and shield took it.
+    Hit { target: Cid },
 }
