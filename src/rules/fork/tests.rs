@@ -183,16 +183,23 @@ fn taking_a_fork_and_playing_it_out_leaves_the_parent_untouched() {
     }
 }
 
+/// An all-AI battle of `mirror_duel` under `ruleset` at round 3, and its
+/// snapshot there.
+fn mirror_duel_at_round_3(ruleset: RulesetId) -> (Engine, Snapshot) {
+    let level = load_level(&levels_dir().join("mirror_duel.ron")).expect("mirror_duel loads");
+    let mut parent = testkit::engine();
+    at_round_3(&mut parent, &level, ruleset, &Controls::AllAi);
+    let snap = parent.snapshot();
+    (parent, snap)
+}
+
 /// A log restored from a snapshot and played on is cut back, not copied,
 /// when the same snapshot is restored again: the state is the snapshot's
 /// exactly, log included, whatever the playout wrote.
 #[test]
 fn restoring_the_same_snapshot_again_is_the_snapshot_exactly() {
-    let level = load_level(&levels_dir().join("mirror_duel.ron")).expect("mirror_duel loads");
     for ruleset in [crate::rulesets::ud10::ID, crate::rulesets::zones::ID] {
-        let mut parent = testkit::engine();
-        at_round_3(&mut parent, &level, ruleset, &Controls::AllAi);
-        let snap = parent.snapshot();
+        let (parent, snap) = mirror_duel_at_round_3(ruleset);
         let mut other = testkit::engine();
         for seed in 0..3 {
             other.playout(&snap, seed, 100_000);
@@ -215,11 +222,8 @@ fn restoring_the_same_snapshot_again_is_the_snapshot_exactly() {
 
 #[test]
 fn a_playout_depends_only_on_the_snapshot_and_its_seed() {
-    let level = load_level(&levels_dir().join("mirror_duel.ron")).expect("mirror_duel loads");
     for ruleset in [crate::rulesets::ud10::ID, crate::rulesets::zones::ID] {
-        let mut parent = testkit::engine();
-        at_round_3(&mut parent, &level, ruleset, &Controls::AllAi);
-        let snap = parent.snapshot();
+        let (_, snap) = mirror_duel_at_round_3(ruleset);
         let mut a = testkit::engine();
         let mut b = testkit::engine();
         let mut logs = BTreeSet::new();
