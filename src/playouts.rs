@@ -25,7 +25,9 @@ struct Job {
     count: u64,
     seed: u64,
     next: Arc<AtomicU64>,
-    results: mpsc::Sender<(u64, BattleResult)>,
+    /// Each worker's results, sent once when its share is done (a send
+    /// per playout woke the waiting thread a thousand times a run).
+    results: mpsc::Sender<Vec<(u64, BattleResult)>>,
 }
 
 struct Worker {
@@ -129,7 +131,7 @@ impl Playouts {
                 .map_err(|_| "a playout thread has stopped".to_string())?;
         }
         drop(tx);
-        let mut all: Vec<(u64, BattleResult)> = rx.iter().collect();
+        let mut all: Vec<(u64, BattleResult)> = rx.iter().flatten().collect();
         if all.len() as u64 != count {
             return Err(format!(
                 "{} of {count} playouts came back: a playout thread panicked",
@@ -165,16 +167,16 @@ impl Drop for Playouts {
 
 /// A worker's share of a job: playouts until the shared counter runs out.
 fn work(engine: &mut Engine, job: &Job) {
+    let mut done = Vec::new();
     loop {
         let i = job.next.fetch_add(1, Ordering::Relaxed);
         if i >= job.count {
-            return;
+            break;
         }
         let stop = engine.playout(&job.snap, battle_seed(job.seed, i), MAX_STEPS);
-        if job.results.send((i, result_of(engine, stop))).is_err() {
-            return;
-        }
+        done.push((i, result_of(engine, stop)));
     }
+    let _ = job.results.send(done);
 }
 
 /// How many factions the results speak of.

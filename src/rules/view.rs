@@ -2,7 +2,10 @@
 
 use std::any::TypeId;
 use std::cell::Cell as Shared;
+use std::hash::{Hash, Hasher};
 
+use bevy::ecs::component::ComponentId;
+use bevy::ecs::world::WorldId;
 use bevy::prelude::*;
 
 use crate::rules::battle::{ActiveRuleset, Battle, BattleRules, Factions, Place, Roster};
@@ -16,14 +19,39 @@ use crate::rules::map::Map;
 #[derive(Clone, Copy)]
 struct Scope {
     world: *const World,
-    at: [*const (); 6],
+    at: [*const (); FAST_SLOTS],
 }
 
 impl Scope {
     const NONE: Scope = Scope {
         world: std::ptr::null(),
-        at: [std::ptr::null(); 6],
+        at: [std::ptr::null(); FAST_SLOTS],
     };
+}
+
+const FAST_SLOTS: usize = 6;
+
+/// The [`Scope`] in force on this thread, a cell per field: a look-up
+/// reads the world and one slot, not the whole scope.
+struct ScopeCells {
+    world: Shared<*const World>,
+    at: [Shared<*const ()>; FAST_SLOTS],
+}
+
+impl ScopeCells {
+    fn get(&self) -> Scope {
+        Scope {
+            world: self.world.get(),
+            at: std::array::from_fn(|i| self.at[i].get()),
+        }
+    }
+
+    fn set(&self, s: Scope) {
+        self.world.set(s.world);
+        for (cell, p) in self.at.iter().zip(s.at) {
+            cell.set(p);
+        }
+    }
 }
 
 /// The resources a [`reading`] scope remembers, by slot.
@@ -47,7 +75,12 @@ fn fast_slot<R: Resource>() -> Option<usize> {
 }
 
 thread_local! {
-    static SCOPE: Shared<Scope> = const { Shared::new(Scope::NONE) };
+    static SCOPE: ScopeCells = const {
+        ScopeCells {
+            world: Shared::new(std::ptr::null()),
+            at: [const { Shared::new(std::ptr::null()) }; FAST_SLOTS],
+        }
+    };
 }
 
 /// Runs `f` on `world` remembering, until it returns, where the core's
@@ -70,15 +103,95 @@ pub fn reading<T>(world: &World, f: impl FnOnce(&World) -> T) -> T {
     struct Restore(Scope);
     impl Drop for Restore {
         fn drop(&mut self) {
-            SCOPE.set(self.0);
+            SCOPE.with(|s| s.set(self.0));
         }
     }
     let fresh = Scope {
         world: world as *const World,
         ..Scope::NONE
     };
-    let _restore = Restore(SCOPE.replace(fresh));
+    let _restore = Restore(SCOPE.with(|s| {
+        let outer = s.get();
+        s.set(fresh);
+        outer
+    }));
     f(world)
+}
+
+/// A type's component id in a world, remembered: Bevy finds it by hashing
+/// the type into a map (about a hundred instructions), and the rules read
+/// components and resources by type hundreds of thousands of times a
+/// second. Ids never change in a world and worlds' ids are never reused,
+/// so a remembered id stays right for as long as its world lives.
+#[derive(Clone, Copy)]
+struct KnownId {
+    kind: TypeId,
+    world: WorldId,
+    id: ComponentId,
+}
+
+const KNOWN_IDS: usize = 64;
+
+thread_local! {
+    static KNOWN: [Shared<Option<KnownId>>; KNOWN_IDS] =
+        const { [const { Shared::new(None) }; KNOWN_IDS] };
+}
+
+/// Where a type's id is remembered: its `TypeId`'s own hash bits.
+#[inline]
+fn known_slot(kind: TypeId) -> usize {
+    /// Keeps the 64 bits `TypeId` hashes (itself a hash of the type).
+    struct Bits(u64);
+    impl Hasher for Bits {
+        fn finish(&self) -> u64 {
+            self.0
+        }
+        fn write(&mut self, bytes: &[u8]) {
+            for b in bytes {
+                self.0 = self.0.rotate_left(8) ^ u64::from(*b);
+            }
+        }
+        fn write_u64(&mut self, n: u64) {
+            self.0 = n;
+        }
+    }
+    let mut h = Bits(0);
+    kind.hash(&mut h);
+    ((h.0 ^ (h.0 >> 29)) as usize) % KNOWN_IDS
+}
+
+/// `T`'s component (or resource) id in `world`, if registered.
+#[inline]
+fn component_id<T: 'static>(world: &World) -> Option<ComponentId> {
+    let kind = TypeId::of::<T>();
+    let slot = known_slot(kind);
+    let wid = world.id();
+    let known = KNOWN.with(|k| k[slot].get());
+    if let Some(k) = known
+        && k.kind == kind
+        && k.world == wid
+    {
+        return Some(k.id);
+    }
+    let id = world.components().get_valid_id(kind)?;
+    KNOWN.with(|k| {
+        k[slot].set(Some(KnownId {
+            kind,
+            world: wid,
+            id,
+        }))
+    });
+    Some(id)
+}
+
+/// `world.get_resource`, with the resource's id remembered.
+#[inline]
+fn find_resource<R: Resource>(world: &World) -> Option<&R> {
+    let id = component_id::<R>(world)?;
+    // SAFETY: `id` is `R`'s id in this world (looked up by `R`'s type).
+    world
+        .get_resource_by_id(id)
+        .map(|p| unsafe { p.deref::<R>() })
 }
 
 /// A resource of the world: `world.get_resource`, but the core's hot ones
@@ -86,23 +199,24 @@ pub fn reading<T>(world: &World, f: impl FnOnce(&World) -> T) -> T {
 #[inline]
 pub fn get_resource<R: Resource>(world: &World) -> Option<&R> {
     let Some(i) = fast_slot::<R>() else {
-        return world.get_resource::<R>();
+        return find_resource::<R>(world);
     };
-    let mut scope = SCOPE.get();
-    if !std::ptr::eq(scope.world, world) {
-        return world.get_resource::<R>();
-    }
-    if !scope.at[i].is_null() {
-        // SAFETY: the address was taken from `world` during this scope (the
-        // scope's world is this one), as an `R` (each slot holds one kind,
-        // and `R`'s slot is `i`), and the world has been borrowed
-        // immutably ever since: see [`reading`].
-        return Some(unsafe { &*(scope.at[i] as *const R) });
-    }
-    let r = world.get_resource::<R>()?;
-    scope.at[i] = r as *const R as *const ();
-    SCOPE.set(scope);
-    Some(r)
+    SCOPE.with(|scope| {
+        if !std::ptr::eq(scope.world.get(), world) {
+            return find_resource::<R>(world);
+        }
+        let at = scope.at[i].get();
+        if !at.is_null() {
+            // SAFETY: the address was taken from `world` during this scope
+            // (the scope's world is this one), as an `R` (each slot holds
+            // one kind, and `R`'s slot is `i`), and the world has been
+            // borrowed immutably ever since: see [`reading`].
+            return Some(unsafe { &*(at as *const R) });
+        }
+        let r = find_resource::<R>(world)?;
+        scope.at[i].set(r as *const R as *const ());
+        Some(r)
+    })
 }
 
 /// [`get_resource`] for a resource the battle always has; panics like
@@ -133,7 +247,10 @@ pub fn entity_ref(world: &World, cid: Cid) -> Option<EntityRef<'_>> {
 
 /// A component of a combatant.
 pub fn get<C: Component>(world: &World, cid: Cid) -> Option<&C> {
-    world.get::<C>(entity(world, cid)?)
+    let e = entity(world, cid)?;
+    let id = component_id::<C>(world)?;
+    // SAFETY: `id` is `C`'s id in this world (looked up by `C`'s type).
+    world.get_by_id(e, id).map(|p| unsafe { p.deref::<C>() })
 }
 
 /// A combatant's name, as the level gives it.
@@ -332,6 +449,42 @@ mod tests {
         reading(&a, |a| assert_eq!(resource::<Map>(a).width(), 7));
     }
 
+    #[derive(Resource)]
+    struct First(u32);
+    #[derive(Resource)]
+    struct Second(u32);
+
+    /// Ids remembered for one world never answer for another: two worlds
+    /// that registered the same types in opposite orders (so each type has
+    /// a different id in each) read their own values, alternately, many
+    /// times, in and out of scopes.
+    #[test]
+    fn remembered_ids_belong_to_their_world() {
+        let mut a = World::new();
+        a.insert_resource(First(1));
+        a.insert_resource(Second(2));
+        let mut b = World::new();
+        b.insert_resource(Second(20));
+        b.insert_resource(First(10));
+        assert_ne!(
+            a.components().get_valid_id(TypeId::of::<First>()),
+            b.components().get_valid_id(TypeId::of::<First>())
+        );
+        for _ in 0..3 {
+            assert_eq!(resource::<First>(&a).0, 1);
+            assert_eq!(resource::<First>(&b).0, 10);
+            assert_eq!(resource::<Second>(&a).0, 2);
+            assert_eq!(resource::<Second>(&b).0, 20);
+            reading(&b, |b| {
+                assert_eq!(resource::<Second>(b).0, 20);
+                assert_eq!(resource::<First>(&a).0, 1);
+            });
+        }
+        // A type not in a world is not found through another world's id.
+        let c = World::new();
+        assert!(get_resource::<First>(&c).is_none());
+    }
+
     /// A panic inside a scope puts the outer scope back.
     #[test]
     fn a_panic_inside_a_scope_restores_the_outer_one() {
@@ -346,10 +499,10 @@ mod tests {
                 })
             }));
             assert!(caught.is_err());
-            let outer = SCOPE.get();
+            let outer = SCOPE.with(|s| s.get());
             assert!(std::ptr::eq(outer.world, a));
             assert_eq!(resource::<Map>(a).width(), 3);
         });
-        assert!(SCOPE.get().world.is_null());
+        assert!(SCOPE.with(|s| s.get()).world.is_null());
     }
 }
