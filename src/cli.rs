@@ -144,6 +144,34 @@ pub enum Cmd {
     /// all-AI battle (as `fray log` shows it) to the start of a round, then
     /// play it out many times from there with fresh dice.
     Odds(OddsArgs),
+    /// What the AI does, counted over many seeded all-AI battles of every
+    /// level (or those given) under every ruleset it supports: attacks
+    /// from behind, free attacks drawn and then wasted, aims, shots from
+    /// cover, passes, battles that ran to the round limit.
+    Audit {
+        /// Level files (default: every level in levels/).
+        levels: Vec<PathBuf>,
+        /// Only this ruleset.
+        #[arg(long)]
+        ruleset: Option<String>,
+        /// Battles per level and ruleset.
+        #[arg(long, default_value_t = 200)]
+        battles: u64,
+        /// Seed of the batch; battle i uses a seed derived from it, as in
+        /// `fray simulate`.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Change a setting of the --ruleset, e.g. --set facing=last_move
+        /// (repeatable).
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        settings: Vec<String>,
+        /// The figures as JSON instead of tables.
+        #[arg(long)]
+        json: bool,
+    },
     /// Validate level files and ruleset data (files or folders).
     Check {
         #[arg(required = true)]
@@ -275,6 +303,23 @@ pub fn run(cli: Cli) -> ExitCode {
         }) => cmd_log(&level, seed, ruleset.as_deref(), dice, &settings, json),
         Some(Cmd::Odds(args)) => cmd_odds(&args),
         Some(Cmd::Check { paths }) => cmd_check(&paths),
+        Some(Cmd::Audit {
+            levels,
+            ruleset,
+            battles,
+            seed,
+            threads,
+            settings,
+            json,
+        }) => cmd_audit(
+            levels,
+            ruleset.as_deref(),
+            battles,
+            seed,
+            threads,
+            &settings,
+            json,
+        ),
         Some(Cmd::Bench {
             vs,
             battles,
@@ -548,6 +593,63 @@ pub struct OddsArgs {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
+}
+
+fn cmd_audit(
+    levels: Vec<PathBuf>,
+    ruleset: Option<&str>,
+    battles: u64,
+    seed: u64,
+    threads: Option<usize>,
+    settings: &[String],
+    json: bool,
+) -> Result<(), String> {
+    if battles == 0 {
+        return Err("--battles expects at least 1 battle, not 0".into());
+    }
+    if threads == Some(0) {
+        return Err("--threads expects at least 1 thread, not 0".into());
+    }
+    let paths = if levels.is_empty() {
+        let dir = default_level()
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("levels"));
+        crate::bench::shipped_levels(&dir)
+    } else {
+        levels
+    };
+    let levels = paths
+        .into_iter()
+        .map(|p| load(&p).map(|l| (p, l)))
+        .collect::<Result<Vec<_>, String>>()?;
+    let ruleset = match ruleset {
+        Some(id) => Some(crate::rulesets::parse(id).ok_or_else(|| {
+            format!(
+                "unknown ruleset `{id}`; expected one of {}",
+                crate::rulesets::KNOWN.map(|r| r.id()).join(", ")
+            )
+        })?),
+        None => None,
+    };
+    let report = crate::audit::audit(&crate::audit::AuditConfig {
+        levels,
+        ruleset,
+        battles,
+        seed,
+        threads: threads.unwrap_or_else(cores),
+        settings: parse_settings(settings)?,
+        assets: assets_dir(),
+    })?;
+    if json {
+        say!(
+            "{}",
+            serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
+        );
+    } else {
+        say_raw!("{}", report.text());
+    }
+    Ok(())
 }
 
 fn cmd_odds(a: &OddsArgs) -> Result<(), String> {

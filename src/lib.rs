@@ -4,9 +4,11 @@
 //! - [`rulesets`]: one plugin per ruleset.
 //! - [`data`]: RON levels and data files.
 //! - [`sim`]: batch simulation ("what are my party's odds?").
+//! - [`audit`]: `fray audit`, the AI's play counted over many battles.
 //! - [`bench`]: `fray bench`, battles per second side by side.
 //! - [`cli`]: the `fray` command line.
 
+pub mod audit;
 pub mod bench;
 pub mod cli;
 pub mod data;

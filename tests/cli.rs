@@ -517,3 +517,39 @@ fn odds_plays_a_battle_out_from_the_middle() {
     let o = fray(&["odds", "levels/mirror_duel.ron", "--playouts", "0"]);
     assert!(!o.status.success());
 }
+
+/// `fray audit` counts the AI's plays per level; figures name what they count.
+#[test]
+fn audit_counts_the_ais_plays() {
+    let o = fray(&[
+        "audit",
+        "levels/mirror_duel.ron",
+        "--ruleset",
+        "ud10",
+        "--battles",
+        "6",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains(
+            "| level | battles | round limit | mean rounds | melee attacks | from behind |"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("| Mirror Duel | 6 | "), "{text}");
+    assert!(
+        text.contains("- wasted: of those, drawn by a mover"),
+        "{text}"
+    );
+    let o = fray(&["audit", "levels/caravan_ambush.ron", "--ruleset", "ud10"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("made for zones only"), "{}", stderr(&o));
+    let o = fray(&["audit", "levels/mirror_duel.ron", "--set", "dodge=false"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--set needs --ruleset"),
+        "{}",
+        stderr(&o)
+    );
+}

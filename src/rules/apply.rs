@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use crate::rules::view;
 
 use crate::rules::battle::{ActiveRuleset, Battle, BattleLog, Outcome, Place, Roster};
-use crate::rules::components::{Cid, Condition, Heading, Health, Loadout, TurnState};
+use crate::rules::components::{Cid, Condition, Heading, Health, Loadout, MoveMode, TurnState};
 use crate::rules::event::{BattleEvent, Rule};
 use crate::rules::level::Facing;
 use crate::rules::map::Cell;
@@ -105,7 +105,11 @@ fn apply_round_started(world: &mut World, event: &BattleEvent) {
 
 fn apply_moved(world: &mut World, event: &BattleEvent) {
     let BattleEvent::Moved {
-        who, from, path, ..
+        who,
+        from,
+        path,
+        mode,
+        ..
     } = event
     else {
         return;
@@ -118,6 +122,10 @@ fn apply_moved(world: &mut World, event: &BattleEvent) {
     };
     place(world, *who, |p| p.cell = last);
     carry_riders(world, *who, last);
+    // A retreat backs away from the fight: the retreater keeps facing it.
+    if *mode == MoveMode::Retreat {
+        return;
+    }
     if let Some(f) = facing_towards(before_last, last) {
         with::<Heading>(world, *who, |h| h.0 = f);
         for r in riders(world, *who) {

@@ -323,6 +323,11 @@ pub struct RulesetHooks {
     /// How the game offers the ruleset's own commands among the actor's
     /// legal ones (labels, buttons, board tools, keys).
     pub offers: fn(&World, Cid, &[Command]) -> Offers,
+    /// What `fray audit` counts of the AI's play under the ruleset.
+    pub audit_figures: &'static [crate::rulesets::skeleton::AuditFigure],
+    /// Count the AI's play in the events of the step just run (from the
+    /// index given), one count per figure.
+    pub audit: fn(&World, usize, &mut [u64]),
 }
 
 /// How the game offers a ruleset's own legal commands at the current

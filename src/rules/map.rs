@@ -1374,6 +1374,25 @@ impl ReachTree {
         Some(n)
     }
 
+    /// The cell before `c` on the path to it (`None` for the start and
+    /// cells not reached).
+    pub fn parent(&self, c: Cell) -> Option<Cell> {
+        let i = self.index(c)?;
+        let p = *self.parent.get(i)?;
+        (p != u32::MAX).then(|| Cell::new(p as i32 % self.width, p as i32 / self.width))
+    }
+
+    /// How many cells the tree's map has: what [`ReachTree::slot`] counts
+    /// up to, for a table of answers per cell.
+    pub fn cells(&self) -> usize {
+        self.cost.len()
+    }
+
+    /// `c`'s place in a table of [`ReachTree::cells`] answers.
+    pub fn slot(&self, c: Cell) -> Option<usize> {
+        self.index(c)
+    }
+
     /// Every reached cell but the start, with its cost, in row order.
     pub fn reached(&self) -> impl Iterator<Item = (Cell, u32)> + '_ {
         self.cost.iter().enumerate().filter_map(move |(i, &c)| {

@@ -94,6 +94,22 @@ pub trait Ruleset: 'static {
     fn offers(_world: &World, _actor: Cid, _legal: &[Command]) -> Offers {
         Offers::default()
     }
+    /// What `fray audit` counts of the AI's play under this ruleset: each
+    /// figure's name and what it counts.
+    const AUDIT: &'static [AuditFigure] = &[];
+    /// Count the AI's play in the events from `first` on (those of the step
+    /// just run), with the world as that step left it, into `counts` (one
+    /// per [`Ruleset::AUDIT`] figure). Reads only.
+    fn audit(_world: &World, _first: usize, _counts: &mut [u64]) {}
+}
+
+/// One figure `fray audit` counts: a short name and what it counts.
+#[derive(Clone, Copy, Debug)]
+pub struct AuditFigure {
+    pub name: &'static str,
+    pub counts: &'static str,
+    /// The figure this one is a part of (shown as a share of it).
+    pub of: Option<&'static str>,
 }
 
 /// Add a ruleset to the app.
@@ -146,6 +162,8 @@ pub fn hooks<R: Ruleset>() -> RulesetHooks {
         aftermath: R::aftermath,
         after_note: R::after_note,
         offers: R::offers,
+        audit_figures: R::AUDIT,
+        audit: |world, first, counts| view::reading(world, |w| R::audit(w, first, counts)),
     }
 }
 

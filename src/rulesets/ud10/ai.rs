@@ -20,7 +20,7 @@ use super::numbers::{
     AttackNumbers, PendingAttack, Sides, hp_loss, numbers_from, reaction_chance as p_beat,
 };
 use super::query::{Turn, stats, turn};
-use super::reach::{Threat, engaged_enemies, reach, remaining_dm, standard_dm};
+use super::reach::{Breakaways, engaged_enemies, reach, remaining_dm, standard_dm};
 use super::settings::Ud10Settings;
 
 /// The AI's command for `actor` now. Always legal; `EndTurn` or
@@ -281,7 +281,7 @@ fn act(world: &World, actor: Cid) -> Command {
     if let Some(cmd) = give_up(world, actor, &t, &engaged) {
         return cmd;
     }
-    if can_act && let Some(cmd) = use_the_action(world, actor, here, &t, &engaged) {
+    if can_act && let Some(cmd) = use_the_action(world, actor, here, &t) {
         return cmd;
     }
     // Close in on the most valuable target when the action is still unused
@@ -330,13 +330,7 @@ fn give_up(world: &World, actor: Cid, t: &Turn, engaged: &[Cid]) -> Option<Comma
 
 /// The action still free: reload an empty weapon in hand, attack from here
 /// or after a move that keeps the action, or change weapons.
-fn use_the_action(
-    world: &World,
-    actor: Cid,
-    here: Cell,
-    t: &Turn,
-    engaged: &[Cid],
-) -> Option<Command> {
+fn use_the_action(world: &World, actor: Cid, here: Cell, t: &Turn) -> Option<Command> {
     if let Some(l) = view::get::<Loadout>(world, actor)
         && let Some(wi) = l.ready
         && let Some(w) = l.weapons.get(wi)
@@ -355,7 +349,7 @@ fn use_the_action(
     // Moving first: only cells within a standard movement keep the action.
     let moved_best = match &table {
         Some(table) if !(t.action_used || t.moved_before_action) => {
-            best_move_to_attack(world, actor, table, t, engaged)
+            best_move_to_attack(world, actor, table, t)
         }
         _ => None,
     };
@@ -381,7 +375,6 @@ fn best_move_to_attack(
     actor: Cid,
     table: &Targets,
     t: &Turn,
-    engaged: &[Cid],
 ) -> Option<(f64, Vec<Cell>)> {
     let budget = standard_dm(world, actor).saturating_sub(t.moved_dm);
     let fleeing_rule = view::resource::<Ud10Settings>(world).fleeing;
@@ -393,11 +386,9 @@ fn best_move_to_attack(
         .and_then(|l| l.ready_weapon())
         .is_some_and(|w| w.is_ranged());
     let tree = reach(world, actor, budget)?;
-    // What the enemies engaged now threaten, read once for every cell.
-    let threats: Vec<Option<Threat>> = engaged
-        .iter()
-        .map(|e| super::reach::threat(world, *e))
-        .collect();
+    // Whose free attacks each cell's path draws: every enemy whose reach
+    // a step leaves, not only those engaged now or where the path ends.
+    let breaks = fleeing_rule.then(|| Breakaways::new(world, actor, &tree));
     let mut moved_best: Option<(f64, Cell)> = None;
     for (cell, _) in tree.reached() {
         // More than a single step is a standard movement: shooting after it
@@ -411,15 +402,11 @@ fn best_move_to_attack(
             continue;
         };
         let mut score = v;
-        // Leaving an engagement draws free attacks.
-        if fleeing_rule {
-            let runs = threats
-                .iter()
-                .filter(|t| !t.is_some_and(|t| t.covers(map, cell)))
-                .count();
+        // Leaving an enemy's reach draws its free attack.
+        if let Some(b) = &breaks {
             // A free attack from behind hits most of the time: weigh each
             // like a good blow taken.
-            score -= 1.2 * runs as f64;
+            score -= 1.2 * f64::from(b.count(cell));
         }
         if moved_best.as_ref().is_none_or(|b| score > b.0) {
             moved_best = Some((score, cell));
@@ -515,20 +502,20 @@ fn approach(world: &World, actor: Cid, full: bool) -> Option<Vec<Cell>> {
     } else {
         Vec::new()
     };
-    let threats: Vec<Option<Threat>> = engaged
-        .iter()
-        .map(|e| super::reach::threat(world, *e))
-        .collect();
     // One reach tree: every cell weighed, the path built for the one chosen.
     let tree = reach(world, actor, budget)?;
-    let mut best: Option<(u32, Cell)> = None;
+    let breaks = view::resource::<Ud10Settings>(world)
+        .fleeing
+        .then(|| Breakaways::new(world, actor, &tree));
+    // Fewest free attacks drawn on the way, then nearest the target.
+    let mut best: Option<((u32, u32), Cell)> = None;
     for (cell, _) in tree.reached() {
-        if threats
-            .iter()
-            .any(|t| !t.is_some_and(|t| t.covers(map, cell)))
-        {
-            continue;
-        }
+        let drawn = match &breaks {
+            // Closing in never means running from a fight already joined.
+            Some(b) if engaged.iter().any(|e| b.draws_from(cell, *e)) => continue,
+            Some(b) => b.count(cell),
+            None => 0,
+        };
         let Some(d) = field.cost(cell) else {
             continue;
         };
@@ -539,11 +526,11 @@ fn approach(world: &World, actor: Cid, full: bool) -> Option<Vec<Cell>> {
         {
             continue;
         }
-        if best.as_ref().is_none_or(|b| d < b.0) {
-            best = Some((d, cell));
+        if best.as_ref().is_none_or(|b| (drawn, d) < b.0) {
+            best = Some(((drawn, d), cell));
         }
     }
-    let (d, cell) = best?;
+    let ((_, d), cell) = best?;
     if d < here_d { tree.path_to(cell) } else { None }
 }
 

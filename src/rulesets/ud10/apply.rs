@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 
 use crate::rules::apply::{strike, with};
-use crate::rules::components::{Condition, Loadout, MoveMode, TurnState};
+use crate::rules::components::{Condition, Heading, Loadout, MoveMode, TurnState};
 use crate::rules::event::BattleEvent;
 use crate::rulesets::ud10::event::Ud10Event;
 
@@ -92,6 +92,7 @@ fn apply_own(world: &mut World, event: &Ud10Event) {
         Ud10Event::Aimed { .. } => apply_aimed(world, event),
         Ud10Event::AttackRolled { .. } => apply_attack_rolled(world, event),
         Ud10Event::ReactionRolled { .. } => apply_reaction_rolled(world, event),
+        Ud10Event::Turned { who, facing, .. } => with::<Heading>(world, *who, |h| h.0 = *facing),
         Ud10Event::TieBroken { .. } | Ud10Event::HitLocation { .. } => {}
     }
 }

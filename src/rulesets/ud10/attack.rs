@@ -13,10 +13,12 @@ use crate::rules::view;
 use crate::rulesets::ud10::command::Ud10Command;
 use crate::rulesets::ud10::event::{Reaction, Ud10Event};
 
-use super::check::{can_dodge, can_parry};
+use super::check::{can_dodge, can_parry, reaction_bonus};
 use super::damage;
-use super::numbers::{Pending, PendingAttack, RULE_ATTACK, RULE_PARRY, RULE_RANGED, numbers};
-use super::query::stats;
+use super::numbers::{
+    Pending, PendingAttack, RULE_ATTACK, RULE_FROM_BEHIND, RULE_PARRY, RULE_RANGED, numbers,
+    turns_to_face,
+};
 
 /// Roll one d10 for a check.
 pub fn d10(world: &mut World) -> DiceRoll {
@@ -53,6 +55,21 @@ pub fn execute_attack(
     let (Some(from), Some(_)) = (view::cell(world, attacker), view::cell(world, target)) else {
         return;
     };
+    // A defender fighting this one opponent turns to face it.
+    if !free
+        && weapon.kind == WeaponKind::Melee
+        && let Some(facing) = turns_to_face(world, attacker, target)
+    {
+        emit(
+            world,
+            Ud10Event::Turned {
+                who: target,
+                towards: attacker,
+                facing,
+                rule: RULE_FROM_BEHIND,
+            },
+        );
+    }
     let n = numbers(world, attacker, from, target, &weapon, mode, free);
     let roll = d10(world);
     let total = roll.total + n.bonus();
@@ -129,18 +146,7 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
         finish_hit(world, &p);
         return;
     };
-    let s = stats(world, who).cloned();
-    let (name, value) = match (kind, &s) {
-        (Reaction::Parry, Some(s)) => match s.parry {
-            Some(v) => ("Parry skill", v),
-            None => ("untrained: DEX", s.dex),
-        },
-        (Reaction::Dodge, Some(s)) => match s.dodge {
-            Some(v) => ("Dodge skill", v),
-            None => ("DEX", s.dex),
-        },
-        _ => ("none", 0),
-    };
+    let (name, value) = reaction_bonus(world, who, kind);
     let roll = d10(world);
     let modifiers = vec![Modifier::new(name, value, RULE_PARRY)];
     let total = roll.total + value;

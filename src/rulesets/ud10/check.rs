@@ -9,10 +9,11 @@ use crate::rules::components::{Cid, Condition, Loadout, MoveMode, ReloadCost, We
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 use crate::rulesets::ud10::command::Ud10Command;
+use crate::rulesets::ud10::event::Reaction;
 use crate::rulesets::ud10::weapon::Ud10Gear;
 
 use super::armor::Shield;
-use super::query::{Turn, loadout, turn};
+use super::query::{Turn, loadout, stats, turn};
 use super::settings::Ud10Settings;
 
 /// Is the command legal for `actor` now?
@@ -283,7 +284,7 @@ fn check_reaction(
     }
 }
 
-fn reaction_common(world: &World, actor: Cid) -> Result<(), Illegal> {
+fn reaction_common(world: &World, actor: Cid) -> Result<super::numbers::Pending, Illegal> {
     if turn(world, actor).reaction_used {
         return illegal("the reaction of this round is spent");
     }
@@ -296,25 +297,59 @@ fn reaction_common(world: &World, actor: Cid) -> Result<(), Illegal> {
     if pending.ranged {
         return illegal("missiles cannot be parried or dodged");
     }
+    Ok(pending)
+}
+
+/// What a reaction adds to its d10 (§Parrying and Dodging): the Parry or
+/// Dodge skill, or DEX untrained ("an untrained check against his DEX
+/// rating"); its name for the log.
+pub fn reaction_bonus(world: &World, who: Cid, kind: Reaction) -> (&'static str, i32) {
+    match (kind, stats(world, who)) {
+        (Reaction::Parry, Some(s)) => match s.parry {
+            Some(v) => ("Parry skill", v),
+            None => ("untrained: DEX", s.dex),
+        },
+        (Reaction::Dodge, Some(s)) => match s.dodge {
+            Some(v) => ("Dodge skill", v),
+            None => ("DEX", s.dex),
+        },
+        _ => ("none", 0),
+    }
+}
+
+/// A reaction must roll *higher* than the attack; one that cannot, even
+/// with a ten, is not offered (Fray decides, docs/rulesets/ud10.md:
+/// offering a hopeless roll only misleads).
+fn can_beat(world: &World, who: Cid, kind: Reaction, against: i32) -> Result<(), Illegal> {
+    let (name, bonus) = reaction_bonus(world, who, kind);
+    if 10 + bonus <= against {
+        return illegal(format!(
+            "cannot beat the attack's {against}: a {} is 10 + {name} {bonus} = {} at best",
+            kind.name(),
+            10 + bonus
+        ));
+    }
     Ok(())
 }
 
 /// Parry: an appropriate weapon ready, once per round (§Parrying and Dodging).
 pub fn can_parry(world: &World, actor: Cid, _attacker: Cid) -> Result<(), Illegal> {
-    reaction_common(world, actor)?;
+    let pending = reaction_common(world, actor)?;
     let l = loadout(world, actor).ok_or_else(|| Illegal("no weapon to parry with".into()))?;
     match l.ready_weapon() {
-        Some(w) if w.ud10().parry && w.kind == WeaponKind::Melee => Ok(()),
-        Some(w) => illegal(format!("cannot parry with the {}", w.name)),
-        None => illegal("no weapon ready to parry with"),
+        Some(w) if w.ud10().parry && w.kind == WeaponKind::Melee => {}
+        Some(w) => return illegal(format!("cannot parry with the {}", w.name)),
+        None => return illegal("no weapon ready to parry with"),
     }
+    can_beat(world, actor, Reaction::Parry, pending.total)
 }
 
 pub fn can_dodge(world: &World, actor: Cid, _attacker: Cid) -> Result<(), Illegal> {
     if !view::resource::<Ud10Settings>(world).dodge {
         return illegal("dodging is off in this game's settings");
     }
-    reaction_common(world, actor)
+    let pending = reaction_common(world, actor)?;
+    can_beat(world, actor, Reaction::Dodge, pending.total)
 }
 
 /// The shield counts while no two-handed weapon is in hand.

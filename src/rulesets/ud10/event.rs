@@ -8,6 +8,7 @@ use serde::Serialize;
 use crate::rules::components::Cid;
 use crate::rules::dice::DiceRoll;
 use crate::rules::event::{Modifier, Rule};
+use crate::rules::level::Facing;
 use crate::rulesets::ud10::armor::BodyZone;
 
 /// An event of UD10's own.
@@ -65,6 +66,14 @@ pub enum Ud10Event {
         total: i32,
         against: i32,
         success: bool,
+        rule: Rule,
+    },
+    /// A combatant no other enemy engages turns to face the one attacking
+    /// it in melee (Fray decides: docs/rulesets/ud10.md, "From behind").
+    Turned {
+        who: Cid,
+        towards: Cid,
+        facing: Facing,
         rule: Rule,
     },
     HitLocation {

@@ -15,6 +15,13 @@ impl OwnEvent for Ud10Event {
             Ud10Event::AttackRolled { .. } => describe_attack_rolled(n, e),
             Ud10Event::ReactionRolled { .. } => describe_reaction_rolled(n, e),
             Ud10Event::HitLocation { .. } => describe_hit_location(n, e),
+            Ud10Event::Turned {
+                who, towards, rule, ..
+            } => format!(
+                "{} turns to face {}, the only enemy engaging it  [{rule}]",
+                n.who(*who),
+                n.who(*towards)
+            ),
         }
     }
 

@@ -24,7 +24,7 @@ use super::check::shield_bonus;
 use super::data::Ud10Stats;
 use super::turn::Ud10Turn;
 
-use super::settings::Ud10Settings;
+use super::settings::{FromBehind, Ud10Settings};
 
 pub const RULE_ATTACK: &str = "ud10 §Attacking";
 pub const RULE_DEFENSE: &str = "ud10 §Defense Rating Modifiers";
@@ -81,6 +81,12 @@ impl AttackNumbers {
 pub fn reaction_chance(bonus: i32, against: i32) -> f64 {
     ((10 - (against - bonus)).clamp(0, 10)) as f64 / 10.0
 }
+
+/// Where Fray decides when an attack comes from behind.
+pub const RULE_FROM_BEHIND: &str = "ud10 §Attacking: from behind (Fray decides)";
+
+/// The Defense part that says an attack came from behind.
+pub const DEX_BEHIND: &str = "DEX does not count: attacked from behind";
 
 /// Is `from` in the rear arc of a combatant at `at` facing `facing`?
 /// Fray decides (docs/rulesets/ud10.md): the rear arc is everything more
@@ -174,6 +180,9 @@ pub struct Sides<'w> {
     /// The target's shield bonus, if its shield is usable.
     target_shield: Option<i32>,
     target_size: Size,
+    /// Another enemy engages the target in melee: it cannot face the
+    /// attacker as well ([`FromBehind::Busy`]).
+    target_busy: bool,
 }
 
 impl<'w> Sides<'w> {
@@ -201,8 +210,37 @@ impl<'w> Sides<'w> {
                 t.and_then(|e| e.get::<Loadout>()),
             ),
             target_size: place.size,
+            target_busy: busy_elsewhere(world, target, attacker),
         }
     }
+}
+
+/// Is `target` engaged in melee by an enemy other than `attacker`? Then it
+/// cannot turn to face `attacker` (§Attacking: "attacked from behind";
+/// Fray decides, docs/rulesets/ud10.md).
+pub fn busy_elsewhere(world: &World, target: Cid, attacker: Cid) -> bool {
+    let Some(at) = view::cell(world, target) else {
+        return false;
+    };
+    let map = view::resource::<Map>(world);
+    view::enemies(world, target)
+        .into_iter()
+        .any(|e| e != attacker && super::reach::threatens(world, map, e, at))
+}
+
+/// Does `target`, attacked in melee by `attacker`, turn to face it first?
+/// Under [`FromBehind::Busy`] a combatant no other enemy engages faces the
+/// one attacking it; the way it faces, if it must turn.
+pub fn turns_to_face(world: &World, attacker: Cid, target: Cid) -> Option<Facing> {
+    if view::resource::<Ud10Settings>(world).from_behind != FromBehind::Busy
+        || busy_elsewhere(world, target, attacker)
+    {
+        return None;
+    }
+    let (from, at) = (view::cell(world, attacker)?, view::cell(world, target)?);
+    let towards = Facing::from_delta(from.x - at.x, from.y - at.y)?;
+    let now = view::get::<Heading>(world, target).map(|h| h.0);
+    (now != Some(towards)).then_some(towards)
 }
 
 /// The numbers of the attack of `sides` from `from` with `weapon` in
@@ -327,10 +365,11 @@ fn ranged_modifiers(swing: &Swing, weapon: &Weapon, modifiers: &mut Vec<Modifier
 fn defense(swing: &Swing, ranged: bool, defense_parts: &mut Vec<Modifier>) -> bool {
     let sides = swing.sides;
     let tconds = sides.target_conditions;
+    let rear = sides
+        .target_heading
+        .is_some_and(|h| is_behind(sides.at, h, swing.from));
     let behind = sides.free
-        || sides
-            .target_heading
-            .is_some_and(|h| is_behind(sides.at, h, swing.from));
+        || (rear && (sides.target_busy || sides.settings.from_behind == FromBehind::Facing));
     let surprised = tconds.has(Condition::Surprised);
     let immobilized = tconds.has(Condition::Immobilized);
     let dex_counts = !(behind || surprised || immobilized);
@@ -346,7 +385,7 @@ fn defense(swing: &Swing, ranged: bool, defense_parts: &mut Vec<Modifier>) -> bo
         } else if immobilized {
             "DEX does not count: immobilized"
         } else {
-            "DEX does not count: attacked from behind"
+            DEX_BEHIND
         };
         defense_parts.push(Modifier::new(why, 0, RULE_ATTACK));
     }

@@ -143,6 +143,76 @@ impl Threat {
     }
 }
 
+/// Whose free attacks the path to each cell of a reach tree draws
+/// (§Optional Rule: Fleeing From Battle): as the move is carried out, every
+/// enemy whose reach a step leaves strikes once. The AI weighs the whole
+/// path this way, not only where it ends: walking past an enemy draws its
+/// blow even when the path ends within its reach again.
+pub struct Breakaways<'t> {
+    tree: &'t ReachTree,
+    map: &'t Map,
+    /// The enemies with a melee weapon in hand; bit `i` of an answer is
+    /// `enemies[i]`.
+    enemies: Vec<(Cid, Threat)>,
+    /// Answers found so far, per cell (`u32::MAX`: not yet).
+    known: std::cell::RefCell<Vec<u32>>,
+}
+
+impl<'t> Breakaways<'t> {
+    pub fn new(world: &'t World, who: Cid, tree: &'t ReachTree) -> Breakaways<'t> {
+        let enemies = view::enemies(world, who)
+            .into_iter()
+            .filter_map(|e| threat(world, e).map(|t| (e, t)))
+            .take(32)
+            .collect();
+        Breakaways {
+            tree,
+            map: view::resource::<Map>(world),
+            enemies,
+            known: std::cell::RefCell::new(vec![u32::MAX; tree.cells()]),
+        }
+    }
+
+    /// The enemies whose free attacks the path to `c` draws, as bits.
+    pub fn drawn(&self, c: Cell) -> u32 {
+        let Some(slot) = self.tree.slot(c) else {
+            return 0;
+        };
+        let known = self.known.borrow()[slot];
+        if known != u32::MAX {
+            return known;
+        }
+        let drawn = match self.tree.parent(c) {
+            None => 0,
+            Some(p) => {
+                let mut d = self.drawn(p);
+                for (i, (_, t)) in self.enemies.iter().enumerate() {
+                    if t.covers(self.map, p) && !t.covers(self.map, c) {
+                        d |= 1 << i;
+                    }
+                }
+                d
+            }
+        };
+        self.known.borrow_mut()[slot] = drawn;
+        drawn
+    }
+
+    /// How many free attacks the path to `c` draws.
+    pub fn count(&self, c: Cell) -> u32 {
+        self.drawn(c).count_ones()
+    }
+
+    /// Does the path to `c` draw a free attack from `e`?
+    pub fn draws_from(&self, c: Cell, e: Cid) -> bool {
+        let d = self.drawn(c);
+        self.enemies
+            .iter()
+            .enumerate()
+            .any(|(i, (x, _))| *x == e && d & (1 << i) != 0)
+    }
+}
+
 pub fn check_retreat(world: &World, who: Cid, path: &[Cell]) -> Result<(Cell, u32), Illegal> {
     if !view::resource::<Ud10Settings>(world).retreat {
         return illegal("retreat is off in this game's settings");

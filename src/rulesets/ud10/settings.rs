@@ -26,6 +26,20 @@ pub enum InitiativeGrouping {
     PerAiFaction,
 }
 
+/// When an attack comes "from behind" (§Attacking: DEX "does not apply
+/// when the opponent is ... attacked from behind"). The text leaves it to
+/// the GM; see docs/rulesets/ud10.md.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum FromBehind {
+    /// From the defender's rear arc while another enemy engages it in
+    /// melee: a combatant fighting one opponent turns to face it.
+    #[default]
+    Busy,
+    /// From the rear arc of whatever way the defender's last move or
+    /// attack left it facing, even in a duel.
+    Facing,
+}
+
 #[derive(Resource, Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Ud10Settings {
@@ -54,6 +68,9 @@ pub struct Ud10Settings {
     /// Cover ratings the GM assigns (§Taking Cover): low cover, high cover.
     pub low_cover: i32,
     pub high_cover: i32,
+    /// When an attack counts as from behind.
+    #[serde(default)]
+    pub from_behind: FromBehind,
 }
 
 impl Default for Ud10Settings {
@@ -72,6 +89,7 @@ impl Default for Ud10Settings {
             ep_zero: EpZero::Unconscious,
             low_cover: 2,
             high_cover: 4,
+            from_behind: FromBehind::Busy,
         }
     }
 }

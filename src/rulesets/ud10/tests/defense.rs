@@ -1,6 +1,9 @@
 //! §Defense: 10 + DEX, surprise, attacks from behind, shields.
 
 use super::*;
+use crate::rules::components::Heading;
+use crate::rules::level::Facing;
+use crate::testkit::at;
 
 #[test]
 fn defense_is_ten_plus_dex() {
@@ -47,7 +50,11 @@ fn dex_does_not_count_when_surprised_from_behind_or_immobilized() {
     assert!(!n.dex_counts);
     assert_eq!(n.defense_parts[1].name, "DEX does not count: surprised");
 
-    // Attacked from behind: B faces away (east), A is straight behind it.
+    // Attacked from behind (see `from_behind_takes_a_defender_busy_with_another_enemy`
+    // for when): B faces away (east), A is straight behind it, and the
+    // setting `from_behind = facing` counts the rear arc alone.
+    e.configure(crate::rulesets::ud10::ID, "from_behind", "facing")
+        .unwrap();
     start(&mut e, &mk("E", false), &[10, 1]);
     let n = numbers(&e, cid(&e, "A"), cid(&e, "B"));
     assert_eq!(n.defense, 10);
@@ -55,6 +62,8 @@ fn dex_does_not_count_when_surprised_from_behind_or_immobilized() {
         n.defense_parts[1].name,
         "DEX does not count: attacked from behind"
     );
+    e.configure(crate::rulesets::ud10::ID, "from_behind", "busy")
+        .unwrap();
     // From the side (B faces north, A is to its west) DEX counts.
     start(&mut e, &mk("N", false), &[10, 1]);
     assert_eq!(numbers(&e, cid(&e, "A"), cid(&e, "B")).defense, 13);
@@ -66,6 +75,89 @@ fn dex_does_not_count_when_surprised_from_behind_or_immobilized() {
     // 10, no DEX, -2.
     assert_eq!(n.defense, 8);
     assert!(names(&n.defense_parts).contains(&("immobilized", -2)));
+}
+
+/// Fray decides (docs/rulesets/ud10.md, "From behind"): an attack comes
+/// from behind when the attacker stands in the defender's rear arc while
+/// another enemy engages the defender in melee. A defender fighting one
+/// opponent turns to face it.
+#[test]
+fn from_behind_takes_a_defender_busy_with_another_enemy() {
+    let mk = |with_c: bool| {
+        let mut cs = vec![
+            r#"(archetype: "swordsman", faction: "red", at: (1, 1), name: "A", facing: E)"#,
+            r#"(archetype: "archer", faction: "blue", at: (2, 1), name: "B", facing: E)"#,
+        ];
+        if with_c {
+            cs.push(r#"(archetype: "spearman", faction: "red", at: (3, 1), name: "C", facing: W)"#);
+        }
+        level(&OPEN, &cs)
+    };
+    let mut e = engine();
+    // A duel: A straight behind B, but B fights nobody else: DEX counts.
+    start(&mut e, &mk(false), &[10, 1, 1]);
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    let n = numbers(&e, a, b);
+    assert!(n.dex_counts);
+    assert_eq!(n.defense, 13);
+    // Attacking, A finds B turned to face it (a logged event), then rolls.
+    let from = e.events().len();
+    strike(&mut e, a, b);
+    let ev = since(&e, from);
+    let turned = ev.iter().position(|x| {
+        matches!(
+            x.own::<Ud10Event>(),
+            Some(Ud10Event::Turned { who, towards, facing: Facing::W, .. }) if *who == b && *towards == a
+        )
+    });
+    let rolled = ev.iter().position(|x| {
+        matches!(
+            x.own::<Ud10Event>(),
+            Some(Ud10Event::AttackRolled { defense: 13, .. })
+        )
+    });
+    assert!(turned.is_some() && turned < rolled, "{ev:?}");
+    assert_eq!(
+        view::get::<Heading>(e.world(), b).map(|h| h.0),
+        Some(Facing::W)
+    );
+
+    // C engages B from the front: now A behind B attacks from behind.
+    start(&mut e, &mk(true), &[10, 1, 5]);
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    let n = numbers(&e, a, b);
+    assert!(!n.dex_counts);
+    assert_eq!(n.defense, 10);
+    // And C, in front of B, is not behind it.
+    assert!(numbers(&e, cid(&e, "C"), b).dex_counts);
+}
+
+/// A retreat backs away from the fight: the retreater keeps facing its
+/// foe instead of turning its back with its last step.
+#[test]
+fn a_retreat_keeps_the_retreater_facing_the_fight() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "swordsman", faction: "red", at: (2, 1), name: "A", facing: E)"#,
+            r#"(archetype: "swordsman", faction: "blue", at: (3, 1), name: "B", facing: W)"#,
+        ],
+    );
+    let mut e = engine();
+    start(&mut e, &l, &[10, 1]);
+    let a = cid(&e, "A");
+    cmd(
+        &mut e,
+        a,
+        Ud10Command::Retreat {
+            path: vec![Cell::new(1, 1), Cell::new(0, 1)],
+        },
+    );
+    assert_eq!(at(&e, a), Cell::new(0, 1));
+    assert_eq!(
+        view::get::<Heading>(e.world(), a).map(|h| h.0),
+        Some(Facing::E)
+    );
 }
 
 #[test]

@@ -21,6 +21,7 @@ use crate::rulesets::ud10::event::Ud10Event;
 mod ai;
 mod ammunition;
 mod attack_and_damage;
+mod audit;
 mod defense;
 mod initiative;
 mod modifiers;

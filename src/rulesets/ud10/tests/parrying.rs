@@ -103,10 +103,12 @@ fn a_parry_equal_to_the_attack_fails() {
 }
 
 #[test]
-fn untrained_parry_rolls_against_dex() {
+fn a_reaction_that_cannot_win_is_not_offered() {
     // "a character who does not have this skill can try to Parry by rolling
-    // an untrained check against his DEX rating". The archer has no Parry
-    // skill; DEX 3; with its dagger in hand.
+    // an untrained check against his DEX rating", and the parry must be
+    // *higher* than the attack. A hit on the archer (DEX 3, Defense 13)
+    // totals 13 or more; its untrained parry is 13 at best: it cannot win,
+    // and Fray does not offer it (docs/rulesets/ud10.md).
     let l = level(
         &OPEN,
         &[
@@ -115,21 +117,56 @@ fn untrained_parry_rolls_against_dex() {
         ],
     );
     let mut e = engine();
-    // attack 10 -> 18; parry 10 -> 13: fails.
-    start(&mut e, &l, &[10, 1, 10, 10, 5, 1]);
+    // attack 10 -> 18.
+    start(&mut e, &l, &[10, 1, 10, 5, 1]);
     let (a, b) = (cid(&e, "A"), cid(&e, "B"));
     let at = e.events().len();
     strike(&mut e, a, b);
-    cmd(&mut e, b, Ud10Command::Parry);
-    match since(&e, at)[1].own::<Ud10Event>() {
-        Some(Ud10Event::ReactionRolled {
-            modifiers, total, ..
-        }) => {
-            assert_eq!(names(modifiers), vec![("untrained: DEX", 3)]);
-            assert_eq!(*total, 13);
+    // Neither the parry nor the dodge by DEX can beat 18: no prompt.
+    assert_eq!(prompt(&e), Prompt::Act { actor: a });
+    assert!(since(&e, at).iter().all(|ev| !matches!(
+        ev.own::<Ud10Event>(),
+        Some(Ud10Event::ReactionRolled { .. })
+    )));
+}
+
+#[test]
+fn a_reaction_that_can_win_is_offered_and_rolled() {
+    // The brute is large (Defense 10 + DEX 1 - 1 = 10) and parries with
+    // skill 3: against a hit of 10, d10 + 3 can be higher.
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "swordsman", faction: "red", at: (1, 1), name: "A", facing: E)"#,
+            r#"(archetype: "brute", faction: "blue", at: (2, 1), name: "B", facing: W)"#,
+        ],
+    );
+    let mut e = engine();
+    // initiative; attack 2 -> 10 vs 10: hits; parry 8 -> 11 > 10.
+    start(&mut e, &l, &[10, 1, 2, 8]);
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    let at = e.events().len();
+    strike(&mut e, a, b);
+    assert_eq!(
+        prompt(&e),
+        Prompt::React {
+            actor: b,
+            attacker: a
         }
-        other => panic!("{other:?}"),
-    }
+    );
+    cmd(&mut e, b, Ud10Command::Parry);
+    let rolled = since(&e, at)
+        .iter()
+        .find_map(|ev| match ev.own::<Ud10Event>() {
+            Some(Ud10Event::ReactionRolled {
+                modifiers,
+                total,
+                success,
+                ..
+            }) => Some((names(modifiers), *total, *success)),
+            _ => None,
+        });
+    assert_eq!(rolled, Some((vec![("Parry skill", 3)], 11, true)));
 }
 
 #[test]
@@ -138,13 +175,22 @@ fn no_parry_without_a_ready_melee_weapon() {
         &OPEN,
         &[
             r#"(archetype: "swordsman", faction: "red", at: (1, 1), name: "A", facing: E)"#,
-            r#"(archetype: "archer", faction: "blue", at: (2, 1), name: "B", facing: W)"#,
+            r#"(archetype: "skirmisher", faction: "blue", at: (2, 1), name: "B", facing: W)"#,
         ],
     );
     let mut e = engine();
-    start(&mut e, &l, &[10, 1, 10]);
+    // The skirmisher (Defense 10 + DEX 4 + small 1 = 15) is hit by 7 + 8;
+    // it may dodge (d10 + 7), not parry with the javelin in hand.
+    start(&mut e, &l, &[10, 1, 7]);
     let (a, b) = (cid(&e, "A"), cid(&e, "B"));
     strike(&mut e, a, b);
+    assert_eq!(
+        prompt(&e),
+        Prompt::React {
+            actor: b,
+            attacker: a
+        }
+    );
     let why = refused(&mut e, b, Ud10Command::Parry);
-    assert_eq!(why, "cannot parry with the Short bow");
+    assert_eq!(why, "cannot parry with the Javelin");
 }
