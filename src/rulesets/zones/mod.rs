@@ -7,6 +7,7 @@
 pub mod ai;
 pub mod apply;
 pub mod attack;
+pub mod audit;
 pub mod blast;
 pub mod check;
 pub mod command;
@@ -48,7 +49,7 @@ use crate::rules::components::Cid;
 use crate::rules::error::{DataError, DefError};
 use crate::rules::event::BattleEvent;
 use crate::rules::level::{CombatantDef, Level};
-use crate::rulesets::skeleton::{self, Ruleset};
+use crate::rulesets::skeleton::{self, AuditFigure, Ruleset};
 
 use crate::rules::fork::ForkRegistry;
 use data::{ZonesData, ZonesStats};
@@ -126,6 +127,10 @@ impl Ruleset for Zones {
     }
     fn advance(world: &mut World) {
         round::advance(world)
+    }
+    const AUDIT: &'static [AuditFigure] = audit::FIGURES;
+    fn audit(world: &World, first: usize, counts: &mut [u64]) {
+        audit::audit(world, first, counts)
     }
     fn apply(world: &mut World, event: &BattleEvent) {
         apply::apply(world, event)

@@ -46,20 +46,37 @@ pub fn decide(world: &World, actor: Cid) -> Command {
 }
 
 /// Which character takes the faction's turn: the one whose turn is worth
-/// most now; broken characters go first to get away.
+/// most now; broken characters go first to get away. When none of them
+/// can strike this turn while an enemy still to act can, the faction
+/// passes (or, holding the initiative, gives the first turn away): its
+/// characters keep their turns to dodge, counter or guard, and act after
+/// the enemy has committed (§Procedure: the text's own example has the
+/// players pass).
 fn activation(world: &World, faction: u8) -> Command {
     let mut best: Option<(f64, Cid)> = None;
+    let mut can_strike = false;
     for c in eligible(world, faction) {
         let mut v = if view::conditions(world, c).has(Condition::Broken) {
             100.0
         } else {
             turn_value(world, c)
         };
+        can_strike |= v > 0.0;
         // Someone who can still close in is worth something.
         v += 0.1;
         if best.is_none_or(|b| v > b.0) {
             best = Some((v, c));
         }
+    }
+    if best.is_some()
+        && !can_strike
+        && let Some(to) = striking_enemy(world, faction)
+    {
+        let give = Command::from(ZonesCommand::FirstTurnTo { faction: to });
+        if check::check(world, world_speaker(world), &give).is_ok() {
+            return give;
+        }
+        return Command::from(ZonesCommand::Pass);
     }
     match best {
         // A mount and its riders take their turn together: the mount goes
@@ -71,6 +88,27 @@ fn activation(world: &World, faction: u8) -> Command {
                 .unwrap_or(who),
         }),
         None => Command::from(ZonesCommand::Pass),
+    }
+}
+
+/// Another faction with a character still to act who can strike this
+/// turn, if any: it will not pass, so waiting for it never stalls a round.
+fn striking_enemy(world: &World, faction: u8) -> Option<u8> {
+    let factions = view::resource::<crate::rules::battle::Factions>(world)
+        .0
+        .len();
+    (0..factions as u8).filter(|f| *f != faction).find(|f| {
+        eligible(world, *f)
+            .into_iter()
+            .any(|c| turn_value(world, c) > 0.0)
+    })
+}
+
+/// Who speaks for the faction at the activation prompt.
+fn world_speaker(world: &World) -> Cid {
+    match view::resource::<Battle>(world).prompt {
+        Prompt::Activate { speaker, .. } => speaker,
+        _ => Cid(0),
     }
 }
 

@@ -14,7 +14,7 @@ use crate::rulesets::zones::odds::damage_odds;
 use crate::rulesets::zones::queries::{can_react, save_chance, stats};
 use crate::rulesets::zones::state::{AttackState, Pending, Stage};
 
-use super::value::{DOWN, best_strike_here, blow_value, counter_value, p_fails_str, turn_value};
+use super::value::{DOWN, best_strike_here, blow_value, counter_value, p_fails_str, turn_worth};
 
 /// The chance of being taken out, whatever one does, at which a proposed
 /// stunt is accepted (and at which the AI proposes one).
@@ -55,7 +55,7 @@ fn react_to_leaving(world: &World, actor: Cid, attacker: Cid) -> Command {
     else {
         return Command::NoReaction;
     };
-    if v >= 0.8 * turn_value(world, actor) {
+    if v >= 0.8 * turn_worth(world, actor) {
         Command::from(ZonesCommand::Opportunity { weapon })
     } else {
         Command::NoReaction
@@ -71,7 +71,7 @@ fn react_to_blast(world: &World, actor: Cid, attacker: Cid, weapon: usize, mode:
     let agi = stats(world, actor).map_or(0, |s| s.agi);
     let v = save_chance(world, agi) * (o.mean + DOWN * o.p_down);
     // The cheap test first: a turn's worth is weighed only when it matters.
-    if v >= 1.5 && v > turn_value(world, actor) * 0.9 {
+    if v >= 1.5 && v > turn_worth(world, actor) * 0.9 {
         Command::Dodge
     } else {
         Command::NoReaction
@@ -105,7 +105,7 @@ fn guard_or_not(
     let t = damage_odds(world, attacker, state.target, w, state.mode);
     let m = damage_odds(world, attacker, actor, w, state.mode);
     let saved = (t.mean + DOWN * t.p_down) - (m.mean + DOWN * m.p_down);
-    if t.p_down >= 0.3 && saved > 2.0 && saved > turn_value(world, actor).max(2.0) {
+    if t.p_down >= 0.3 && saved > 2.0 && saved > turn_worth(world, actor).max(2.0) {
         Command::from(ZonesCommand::Guard)
     } else {
         Command::NoReaction
@@ -134,7 +134,7 @@ fn defend(world: &World, actor: Cid, attacker: Cid, state: &AttackState, w: &Wea
             best = (v, hide);
         }
     }
-    if best.0 >= 1.5 && best.0 > turn_value(world, actor) * 0.9 {
+    if best.0 >= 1.5 && best.0 > turn_worth(world, actor) * 0.9 {
         best.1
     } else {
         Command::NoReaction
@@ -154,7 +154,7 @@ pub(super) fn react_to_maneuver(
         return Command::NoReaction;
     }
     let p = p_fails_str(world, attacker, actor);
-    let my_turn = turn_value(world, actor);
+    let my_turn = turn_worth(world, actor);
     let cost = match kind {
         Maneuver::Shove if shove_end(world, attacker, actor).1.is_some() => {
             DOWN + view::get::<Health>(world, actor).map_or(1, |h| h.hp) as f64

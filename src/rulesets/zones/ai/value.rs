@@ -206,6 +206,31 @@ pub fn turn_value(world: &World, who: Cid) -> f64 {
     here.max(after)
 }
 
+/// What closing in is worth to a character who can strike nobody this
+/// turn: this share of the blow it could strike once there.
+const CLOSING: f64 = 0.5;
+
+/// What a character's turn is worth when a reaction would spend it: the
+/// strike it can make this turn ([`turn_value`]), or, when it can strike
+/// nobody yet, what closing in is worth. A character who dodges every blow
+/// at nothing lost never gets to fight.
+pub fn turn_worth(world: &World, who: Cid) -> f64 {
+    let now = turn_value(world, who);
+    if now > 0.0 {
+        return now;
+    }
+    let Some(l) = view::get::<Loadout>(world, who) else {
+        return 0.0;
+    };
+    let mut best = 0.0f64;
+    for t in view::enemies(world, who) {
+        for w in &l.weapons {
+            best = best.max(blow_value(world, who, t, w, MODE_STRIKE));
+        }
+    }
+    CLOSING * best
+}
+
 /// The best sharing of the weapon in hand's dice among smaller enemies
 /// (§Effects of size in combat), if any is legal: value, command.
 pub(super) fn best_split(world: &World, actor: Cid) -> Option<(f64, Command)> {

@@ -50,3 +50,97 @@ fn the_same_seed_gives_the_same_battle() {
     assert_eq!(first, fresh);
     assert!(first.contains("Battle over"));
 }
+
+/// Two melee fighters far from three archers: nobody of theirs can strike
+/// this turn while the archers can. Holding the initiative, the AI gives
+/// the first turn away; later it passes, keeping their turns to dodge,
+/// until the archers have shot (§Combat procedure: a faction may pass).
+#[test]
+fn the_ai_waits_while_it_cannot_strike_and_the_enemy_can() {
+    let l = level_with(
+        &OPEN,
+        &["aabbccddeeffgg", "aabbccddeeffgg"],
+        &[
+            r#"(archetype: "swordsman", faction: "players", at: (0, 0), name: "Balthasar", overrides: (weapons: ["sword"]))"#,
+            r#"(archetype: "swordsman", faction: "players", at: (0, 1), name: "Theobald", overrides: (weapons: ["spear"]))"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (13, 0), name: "Bandit 1", overrides: (weapons: ["bow", "axe"]))"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (13, 1), name: "Bandit 2", overrides: (weapons: ["bow", "axe"]))"#,
+        ],
+        false,
+    );
+    // The d2 gives the players the initiative.
+    let mut e = start(&l, &[1]);
+    let Prompt::Activate {
+        faction: 0,
+        speaker,
+    } = prompt(&e)
+    else {
+        panic!("{:?}", prompt(&e));
+    };
+    assert_eq!(
+        crate::rulesets::zones::ai::decide(e.world(), speaker),
+        Command::from(ZonesCommand::FirstTurnTo { faction: 1 })
+    );
+    cmd(&mut e, speaker, ZonesCommand::FirstTurnTo { faction: 1 });
+    // A bandit takes its turn (here, ending it at once).
+    let b1 = cid(&e, "Bandit 1");
+    activate(&mut e, b1);
+    cmd(&mut e, b1, Command::EndTurn);
+    // Back to the players: the other bandit can still shoot; they pass.
+    let Prompt::Activate {
+        faction: 0,
+        speaker,
+    } = prompt(&e)
+    else {
+        panic!("{:?}", prompt(&e));
+    };
+    assert_eq!(
+        crate::rulesets::zones::ai::decide(e.world(), speaker),
+        Command::from(ZonesCommand::Pass)
+    );
+    // With both bandits done, there is nobody to wait for: they close in.
+    let b2 = cid(&e, "Bandit 2");
+    pass(&mut e);
+    activate(&mut e, b2);
+    cmd(&mut e, b2, Command::EndTurn);
+    let Prompt::Activate { speaker, .. } = prompt(&e) else {
+        panic!("{:?}", prompt(&e));
+    };
+    assert!(matches!(
+        crate::rulesets::zones::ai::decide(e.world(), speaker).own::<ZonesCommand>(),
+        Some(ZonesCommand::Activate { .. })
+    ));
+}
+
+/// `fray audit` under zones: activations, the idle ones, voluntary passes,
+/// counted on the text's example round.
+#[test]
+fn the_audit_counts_activations_idle_turns_and_passes() {
+    use crate::rulesets::zones::audit::{FIGURES, audit};
+    let mut e = start(&apart(), &[]);
+    let syb = cid(&e, "Sybilla");
+    let [leader, b2] = ["Leader", "Bandit 2"].map(|n| cid(&e, n));
+    activate(&mut e, leader);
+    cmd(&mut e, leader, Command::EndTurn);
+    activate(&mut e, syb);
+    cmd(&mut e, syb, Command::EndTurn);
+    activate(&mut e, b2);
+    cmd(
+        &mut e,
+        b2,
+        Command::Move {
+            path: vec![Cell::new(11, 0)],
+        },
+    );
+    cmd(&mut e, b2, Command::EndTurn);
+    pass(&mut e);
+    let mut counts = vec![0; FIGURES.len()];
+    audit(e.world(), 0, &mut counts);
+    let got: Vec<(&str, u64)> = FIGURES.iter().map(|f| f.name).zip(counts).collect();
+    let of = |name: &str| got.iter().find(|(n, _)| *n == name).map(|(_, c)| *c);
+    assert_eq!(of("activations"), Some(3), "{got:?}");
+    // The leader and Sybilla did nothing; the bandit moved.
+    assert_eq!(of("idle"), Some(2), "{got:?}");
+    assert_eq!(of("passes"), Some(1), "{got:?}");
+    assert_eq!(of("attacks"), Some(0), "{got:?}");
+}

@@ -1,0 +1,161 @@
+//! What `fray audit` counts of the AI's play under zones: whether its
+//! activations do anything, whether it ever passes or hands the first turn
+//! away, and which reactions it takes. Reads only.
+
+use bevy::prelude::*;
+
+use crate::rules::battle::BattleLog;
+use crate::rules::components::{Cid, Condition};
+use crate::rules::event::BattleEvent;
+use crate::rules::view;
+use crate::rulesets::skeleton::AuditFigure;
+
+use super::event::{Reaction, ZonesEvent};
+
+const ACTIVATIONS: usize = 0;
+const IDLE: usize = 1;
+const PASSES: usize = 2;
+const FIRST_GIVEN: usize = 3;
+const ATTACKS: usize = 4;
+const DODGES: usize = 5;
+const COUNTERS: usize = 6;
+const GUARDS: usize = 7;
+const HIDES: usize = 8;
+const OPPORTUNITY: usize = 9;
+
+pub const FIGURES: &[AuditFigure] = &[
+    AuditFigure {
+        name: "activations",
+        counts: "characters activated to take their turn (§Procedure)",
+        of: None,
+    },
+    AuditFigure {
+        name: "idle",
+        counts: "of those, turns in which the character did nothing (no move, attack, manoeuvre, draw, pick-up, mount, flight or surrender), spending its reaction for the round",
+        of: Some("activations"),
+    },
+    AuditFigure {
+        name: "passes",
+        counts: "voluntary passes (§Procedure: a faction may pass)",
+        of: None,
+    },
+    AuditFigure {
+        name: "first turn given",
+        counts: "rounds the faction holding the initiative let another act first",
+        of: None,
+    },
+    AuditFigure {
+        name: "attacks",
+        counts: "attacks made as a turn's main action",
+        of: None,
+    },
+    AuditFigure {
+        name: "dodges",
+        counts: "dodges taken (§Reactions)",
+        of: None,
+    },
+    AuditFigure {
+        name: "counters",
+        counts: "counterattacks taken (§Reactions)",
+        of: None,
+    },
+    AuditFigure {
+        name: "guards",
+        counts: "guards taken for an ally (§Reactions)",
+        of: None,
+    },
+    AuditFigure {
+        name: "hid behind",
+        counts: "characters who hid behind an ally (§Reactions)",
+        of: None,
+    },
+    AuditFigure {
+        name: "opportunity",
+        counts: "opportunity attacks on a character moving away (§Moving)",
+        of: None,
+    },
+];
+
+/// Count the plays in the events from `first` on.
+pub fn audit(world: &World, first: usize, counts: &mut [u64]) {
+    if counts.len() < FIGURES.len() {
+        return;
+    }
+    let log = &view::resource::<BattleLog>(world).events;
+    for (k, e) in log.iter().enumerate().skip(first) {
+        if let BattleEvent::TurnEnded { who } = e {
+            if idle_turn(&log[..k], *who) {
+                counts[IDLE] += 1;
+            }
+            continue;
+        }
+        match e.own::<ZonesEvent>() {
+            Some(ZonesEvent::Activated { .. }) => counts[ACTIVATIONS] += 1,
+            Some(ZonesEvent::Passed { forced: false, .. }) => counts[PASSES] += 1,
+            Some(ZonesEvent::FirstTurnGiven { .. }) => counts[FIRST_GIVEN] += 1,
+            Some(ZonesEvent::AttackMade {
+                reaction: false, ..
+            }) => counts[ATTACKS] += 1,
+            Some(ZonesEvent::ReactionTaken { kind, .. }) => match kind {
+                Reaction::Dodge => counts[DODGES] += 1,
+                Reaction::Counter => counts[COUNTERS] += 1,
+                Reaction::Guard => counts[GUARDS] += 1,
+                Reaction::HideBehind => counts[HIDES] += 1,
+                Reaction::Opportunity => counts[OPPORTUNITY] += 1,
+            },
+            _ => {}
+        }
+    }
+}
+
+/// Did `who`'s turn, ending now, pass without it doing anything? Only an
+/// activated turn counts (a mount's rider acting with it, or a character
+/// keeping its turn to react, did something).
+fn idle_turn(before: &[BattleEvent], who: Cid) -> bool {
+    for e in before.iter().rev() {
+        if let BattleEvent::TurnStarted { who: w } = e
+            && *w == who
+        {
+            return true;
+        }
+        if acts(e, who) {
+            return false;
+        }
+    }
+    false
+}
+
+/// Is `e` something `who` does in its turn?
+fn acts(e: &BattleEvent, who: Cid) -> bool {
+    match e {
+        BattleEvent::Moved { who: w, .. }
+        | BattleEvent::Drew { who: w, .. }
+        | BattleEvent::PickedUp { who: w, .. }
+        | BattleEvent::Mounted { who: w, .. }
+        | BattleEvent::Dismounted { who: w, .. }
+        | BattleEvent::Fled { who: w, .. } => *w == who,
+        BattleEvent::ConditionAdded {
+            who: w,
+            condition: Condition::Surrendered,
+            ..
+        } => *w == who,
+        BattleEvent::Released { by, .. } => *by == who,
+        _ => match e.own::<ZonesEvent>() {
+            Some(ZonesEvent::AttackMade {
+                attacker,
+                reaction: false,
+                ..
+            })
+            | Some(ZonesEvent::ManeuverMade {
+                attacker,
+                reaction: false,
+                ..
+            })
+            | Some(ZonesEvent::BlastHits { attacker, .. })
+            | Some(ZonesEvent::StuntProposed { attacker, .. }) => *attacker == who,
+            Some(ZonesEvent::TurnHandedOver { from, .. }) => *from == who,
+            Some(ZonesEvent::TurnReserved { who: w, .. }) => *w == who,
+            _ => false,
+        },
+    }
+}
