@@ -51,6 +51,9 @@ pub struct AuditRow {
     pub round_limit: u64,
     /// Battles that did not end within the step limit.
     pub step_limit: u64,
+    /// The seeds of the first few battles nobody won in time, to look at
+    /// with `fray log --seed`.
+    pub stalemate_seeds: Vec<u64>,
     pub rounds: u64,
     /// The ruleset's figures, in its order.
     pub figures: Vec<Figure>,
@@ -118,6 +121,7 @@ pub fn audit(cfg: &AuditConfig) -> Result<AuditReport, String> {
 struct Counted {
     round_limit: u64,
     step_limit: u64,
+    stalemates: Vec<(u64, u64)>,
     rounds: u64,
     figures: Vec<u64>,
 }
@@ -154,6 +158,7 @@ fn audit_level(
         battles: cfg.battles,
         round_limit: 0,
         step_limit: 0,
+        stalemate_seeds: Vec::new(),
         rounds: 0,
         figures: hooks
             .audit_figures
@@ -166,8 +171,10 @@ fn audit_level(
             })
             .collect(),
     };
+    let mut stalemates = Vec::new();
     for part in parts {
         let part = part?;
+        stalemates.extend(part.stalemates);
         row.round_limit += part.round_limit;
         row.step_limit += part.step_limit;
         row.rounds += part.rounds;
@@ -175,8 +182,17 @@ fn audit_level(
             f.total += n;
         }
     }
+    stalemates.sort_unstable();
+    row.stalemate_seeds = stalemates
+        .into_iter()
+        .take(STALEMATE_SEEDS)
+        .map(|(_, s)| s)
+        .collect();
     Ok(row)
 }
+
+/// How many stalemate seeds a row keeps.
+const STALEMATE_SEEDS: usize = 5;
 
 /// Battles `t`, `t + threads`, ... of the level, on an engine of its own.
 fn audit_share(
@@ -226,6 +242,9 @@ fn audit_share(
             End::StepLimit => counted.step_limit += 1,
             End::Won | End::Draw => {}
         }
+        if matches!(result.end, End::RoundLimit | End::StepLimit) {
+            counted.stalemates.push((i, battle_seed(cfg.seed, i)));
+        }
         i += threads;
     }
     Ok(counted)
@@ -262,6 +281,7 @@ impl AuditReport {
                 battles: 0,
                 round_limit: 0,
                 step_limit: 0,
+                stalemate_seeds: Vec::new(),
                 rounds: 0,
                 figures: first
                     .figures
@@ -288,6 +308,15 @@ impl AuditReport {
             out.push('\n');
             for f in &first.figures {
                 out.push_str(&format!("- {}: {}\n", f.name, f.counts));
+            }
+            for r in rows.iter().filter(|r| !r.stalemate_seeds.is_empty()) {
+                let seeds: Vec<String> = r.stalemate_seeds.iter().map(u64::to_string).collect();
+                out.push_str(&format!(
+                    "- {} ran out of time in battles seeded {} (see `fray log {} --ruleset {rs} --seed S`)\n",
+                    r.level,
+                    seeds.join(", "),
+                    r.level_file
+                ));
             }
         }
         out

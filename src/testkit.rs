@@ -185,6 +185,27 @@ pub fn level_with(rows: &[&str], combatants: &[&str], extra: &str) -> Level {
     Scenario::ud10(rows).with(combatants).extra(extra).level()
 }
 
+/// The shipped level `levels/NAME.ron` played to its end under `ruleset`,
+/// the AI on every side, from `seed`.
+pub fn play_shipped(name: &str, ruleset: RulesetId, seed: u64) -> Engine {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("levels/{name}.ron"));
+    let level = match crate::data::level::load_level(&path) {
+        Ok(l) => l,
+        Err(e) => panic!("{name} does not load: {e}"),
+    };
+    let mut engine = engine();
+    let opts = StartOptions {
+        seed,
+        script: Vec::new(),
+        control: Controls::AllAi,
+    };
+    if let Err(e) = engine.start(&level, ruleset, &opts) {
+        panic!("battle does not start: {e}");
+    }
+    engine.run(1_000_000);
+    engine
+}
+
 /// Start a ud10 battle where humans (the test) control both sides.
 pub fn start(engine: &mut Engine, level: &Level, script: &[u32]) {
     start_ruleset(engine, level, crate::rulesets::ud10::ID, script);

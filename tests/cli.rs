@@ -542,6 +542,44 @@ fn audit_counts_the_ais_plays() {
         text.contains("- wasted: of those, drawn by a mover"),
         "{text}"
     );
+    // Battles that run to the round limit are named by seed, to replay.
+    let o = fray(&[
+        "audit",
+        "tests/data/walled_apart.ron",
+        "--ruleset",
+        "ud10",
+        "--battles",
+        "3",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("| Walled Apart | 3 | 3 | 3.0 |"), "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("- Walled Apart ran out of time in battles seeded "))
+        .unwrap_or_else(|| panic!("{text}"));
+    let seeds: Vec<&str> = line
+        .trim_start_matches("- Walled Apart ran out of time in battles seeded ")
+        .split(" (see")
+        .next()
+        .unwrap_or("")
+        .split(", ")
+        .collect();
+    assert_eq!(seeds.len(), 3, "{line}");
+    let o = fray(&[
+        "log",
+        "tests/data/walled_apart.ron",
+        "--ruleset",
+        "ud10",
+        "--seed",
+        seeds[0],
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("Battle over: a draw (the round limit (3))"),
+        "{}",
+        stdout(&o)
+    );
     let o = fray(&["audit", "levels/caravan_ambush.ron", "--ruleset", "ud10"]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("made for zones only"), "{}", stderr(&o));

@@ -146,8 +146,12 @@ pub struct Map {
 
 /// Distance fields kept by goal cell (maps of up to [`Lines::MAX_CELLS`]
 /// cells): the terrain never changes, so one search serves every battle.
+/// Also the distance of every cell from the map's edge ([`Map::exit_distances`]).
 #[derive(Default)]
-struct Fields(Vec<std::sync::OnceLock<Box<[u32]>>>);
+struct Fields(
+    Vec<std::sync::OnceLock<Box<[u32]>>>,
+    std::sync::OnceLock<Box<[u32]>>,
+);
 
 /// The distances [`Map::distances`] gives: a kept field, or one searched
 /// for the occasion.
@@ -340,7 +344,10 @@ impl Map {
             steps: std::sync::Arc::from([]),
             lines: Kept(std::sync::Arc::new(Lines::for_cells(n))),
             fields: Kept(std::sync::Arc::new(if n <= Lines::MAX_CELLS {
-                Fields((0..n).map(|_| std::sync::OnceLock::new()).collect())
+                Fields(
+                    (0..n).map(|_| std::sync::OnceLock::new()).collect(),
+                    std::sync::OnceLock::new(),
+                )
             } else {
                 Fields::default()
             })),
@@ -687,9 +694,43 @@ impl Map {
         }
     }
 
+    /// How far each cell is from the nearest passable cell on the map's
+    /// edge, where a combatant can leave the battle (ignoring occupants):
+    /// found once per map, as [`Map::distances`]' fields are.
+    pub fn exit_distances(&self) -> Distances<'_> {
+        let costs = self.fields.0.1.get_or_init(|| {
+            let edge: Vec<Cell> = self
+                .cells()
+                .filter(|c| {
+                    (c.x == 0 || c.y == 0 || c.x == self.width - 1 || c.y == self.height - 1)
+                        && self.terrain(*c).passable()
+                })
+                .collect();
+            self.search_from(&edge, u32::MAX, |_| false, None)
+                .cost
+                .into_boxed_slice()
+        });
+        Distances::Kept {
+            costs,
+            width: self.width,
+        }
+    }
+
     fn search(
         &self,
         start: Cell,
+        budget_dm: u32,
+        blocked: impl Fn(Cell) -> bool,
+        until: Option<usize>,
+    ) -> ReachTree {
+        self.search_from(&[start], budget_dm, blocked, until)
+    }
+
+    /// [`Map::search`] from several cells at once (the tree's start is the
+    /// first; the parents lead back to whichever is nearest).
+    fn search_from(
+        &self,
+        starts: &[Cell],
         budget_dm: u32,
         blocked: impl Fn(Cell) -> bool,
         until: Option<usize>,
@@ -700,10 +741,13 @@ impl Map {
         let mut cost = vec![u32::MAX; n];
         let mut parent = vec![u32::MAX; n];
         let mut heap = BinaryHeap::with_capacity(64);
-        if let Some(i) = self.index(start) {
-            cost[i] = 0;
-            heap.push(Reverse((0u32, i as u32)));
+        for start in starts {
+            if let Some(i) = self.index(*start) {
+                cost[i] = 0;
+                heap.push(Reverse((0u32, i as u32)));
+            }
         }
+        let start = starts.first().copied().unwrap_or(Cell::new(0, 0));
         let steps: &[[u32; 8]] = &self.steps;
         while let Some(Reverse((c, i))) = heap.pop() {
             if c > cost[i as usize] {
@@ -1272,6 +1316,33 @@ mod tests {
         assert_eq!(Map::chebyshev(c(0, 0), c(3, -5)), 5);
         assert_eq!(Map::distance_m(c(0, 0), c(3, 4)), 7.5);
         assert_eq!(Map::distance_m(c(2, 2), c(2, 2)), 0.0);
+    }
+
+    /// The way off the map: the cost from each cell to the nearest
+    /// passable edge cell; none inside walls.
+    #[test]
+    fn exit_distances_lead_to_the_open_edge() {
+        let m = grid(&[
+            "#####.#", //
+            "#.....#", //
+            "#.###.#", //
+            "#.#.#.#", //
+            "#######",
+        ]);
+        let d = m.exit_distances();
+        assert_eq!(d.cost(c(5, 0)), Some(0));
+        assert_eq!(d.cost(c(5, 1)), Some(ORTHO_DM));
+        // One way off: the distances are those from it.
+        let from_exit = m.reach_tree(c(5, 0), u32::MAX, |_| false);
+        for cell in m.cells() {
+            assert_eq!(d.cost(cell), from_exit.cost(cell), "{cell}");
+        }
+        assert!(d.cost(c(1, 3)) > d.cost(c(1, 1)));
+        // Walled in, and walls themselves: no way off.
+        assert_eq!(d.cost(c(3, 3)), None);
+        assert_eq!(d.cost(c(0, 0)), None);
+        let cave = grid(&["###", "#.#", "###"]);
+        assert_eq!(cave.exit_distances().cost(c(1, 1)), None);
     }
 
     #[test]

@@ -121,7 +121,7 @@ pub fn wit_save_reason(
         return (!visible(world, attacker, target)).then_some("to hit a target it cannot see");
     }
     let dist = zone_distance(world, attacker, target).unwrap_or(u32::MAX);
-    if 2 * dist > range_against(world, attacker, target, w) {
+    if dist.saturating_mul(2) > range_against(world, attacker, target, w) {
         return Some("to hit beyond half range");
     }
     let moved = !reaction && super::riders::moved_this_turn(world, attacker);

@@ -73,25 +73,19 @@ fn tactical_ai_beats_random_legal_commands_in_mirrored_battles() {
     assert!(rate > 0.8, "the AI won {ai_wins} of {n}");
 }
 
-#[test]
-fn a_hopeless_ai_retreats_from_melee() {
-    // The AI retreats (Optional Rule: Retreat) when its side is losing badly
-    // and it is hurt.
+/// A (red, the AI) at 2 HP against brutes (blue, human): what A's AI does
+/// with the first command of its turn. Initiative: A first.
+fn hopeless_first_command(rows: &[&str], combatants: &[&str]) -> Vec<BattleEvent> {
     use crate::rules::components::{Controller, Health};
     use crate::rules::engine::{Controls, StartOptions};
-    let l = level(
-        &["..........", "..........", "..........", ".........."],
-        &[
-            r#"(archetype: "swordsman", faction: "red", at: (3, 1), name: "A", facing: E)"#,
-            r#"(archetype: "brute", faction: "blue", at: (4, 1), name: "B1", facing: W)"#,
-            r#"(archetype: "brute", faction: "blue", at: (4, 2), name: "B2", facing: W)"#,
-            r#"(archetype: "brute", faction: "blue", at: (4, 0), name: "B3", facing: W)"#,
-        ],
-    );
+    let l = level(rows, combatants);
     let mut e = engine();
+    let mut script = vec![10];
+    // The brutes' initiative, then their free attacks miss.
+    script.extend(std::iter::repeat_n(1, 2 * (combatants.len() - 1)));
     let opts = StartOptions {
         seed: 1,
-        script: vec![10, 1, 1, 1],
+        script,
         control: Controls::PerFaction(vec![Controller::Ai, Controller::Human]),
     };
     e.start(&l, crate::rulesets::ud10::ID, &opts)
@@ -103,7 +97,27 @@ fn a_hopeless_ai_retreats_from_melee() {
     assert_eq!(prompt(&e), Prompt::Act { actor: a });
     let at = e.events().len();
     e.step(); // the AI answers
-    let ev = since(&e, at);
+    since(&e, at)
+}
+
+fn attacked(ev: &[BattleEvent]) -> bool {
+    ev.iter()
+        .any(|e| matches!(e.own::<Ud10Event>(), Some(Ud10Event::AttackRolled { .. })))
+}
+
+#[test]
+fn a_hopeless_ai_retreats_from_melee() {
+    // The AI retreats (Optional Rule: Retreat) when its side is losing badly
+    // and it is hurt.
+    let ev = hopeless_first_command(
+        &["..........", "..........", "..........", ".........."],
+        &[
+            r#"(archetype: "swordsman", faction: "red", at: (3, 1), name: "A", facing: E)"#,
+            r#"(archetype: "brute", faction: "blue", at: (4, 1), name: "B1", facing: W)"#,
+            r#"(archetype: "brute", faction: "blue", at: (4, 2), name: "B2", facing: W)"#,
+            r#"(archetype: "brute", faction: "blue", at: (4, 0), name: "B3", facing: W)"#,
+        ],
+    );
     assert!(
         ev.iter().any(|e| matches!(
             e,
@@ -114,10 +128,7 @@ fn a_hopeless_ai_retreats_from_melee() {
         )),
         "{ev:?}"
     );
-    assert!(
-        !ev.iter()
-            .any(|e| matches!(e.own::<Ud10Event>(), Some(Ud10Event::AttackRolled { .. })))
-    );
+    assert!(!attacked(&ev), "{ev:?}");
 }
 
 mod properties {
@@ -222,4 +233,183 @@ fn attack_preview_shows_the_cores_numbers() {
         "{}",
         p.title
     );
+}
+
+/// Two crossbowmen in range of each other but for a wall: each goes to a
+/// cell from which it can shoot the other, and the battle ends (they once
+/// ended their turns until the round limit).
+#[test]
+fn shooters_out_of_each_others_sight_seek_a_firing_position() {
+    use crate::rules::engine::{Controls, StartOptions, Stop};
+    let l = level_with(
+        &POCKET,
+        &[
+            r#"(archetype: "crossbowman", faction: "red", at: (5, 3), name: "W", facing: E)"#,
+            r#"(archetype: "crossbowman", faction: "blue", at: (9, 4), name: "E", facing: W)"#,
+        ],
+        "max_rounds: 10,",
+    );
+    for seed in 1..=5 {
+        let mut e = engine();
+        let opts = StartOptions {
+            seed,
+            script: vec![],
+            control: Controls::AllAi,
+        };
+        e.start(&l, crate::rulesets::ud10::ID, &opts)
+            .expect("start");
+        assert_eq!(e.run(100_000), Stop::Over);
+        let shots = e
+            .events()
+            .iter()
+            .filter(|ev| matches!(ev.own::<Ud10Event>(), Some(Ud10Event::AttackRolled { .. })))
+            .count();
+        assert!(shots > 0, "seed {seed}: nobody shot\n{}", e.log_text());
+        assert!(
+            e.outcome().and_then(|o| o.winner).is_some(),
+            "seed {seed}: no winner\n{}",
+            e.log_text()
+        );
+    }
+}
+
+/// A walled room with a door at (2,6), and a wall east of it.
+const POCKET: [&str; 8] = [
+    "............",
+    ".#######....",
+    ".#.....#....",
+    ".#.....#..#.",
+    ".#.....#..#.",
+    ".#.....#..#.",
+    ".#.#####..#.",
+    "............",
+];
+
+/// A crossbowman out of sight of a swordsman heads for where it can shoot
+/// it, but never beside it and never past it (no free attack drawn), and
+/// shoots it the next round.
+#[test]
+fn a_shooter_out_of_sight_moves_into_sight_but_not_into_reach() {
+    use crate::rules::components::Controller;
+    use crate::rules::engine::{Controls, StartOptions};
+    use crate::rules::map::Map;
+    let l = level(
+        &POCKET,
+        &[
+            r#"(archetype: "crossbowman", faction: "red", at: (5, 3), name: "W", facing: E)"#,
+            r#"(archetype: "swordsman", faction: "blue", at: (9, 4), name: "S", facing: W)"#,
+        ],
+    );
+    let mut e = engine();
+    let opts = StartOptions {
+        seed: 1,
+        // Initiative: W 10, S 1.
+        script: vec![10, 1],
+        control: Controls::PerFaction(vec![Controller::Ai, Controller::Human]),
+    };
+    e.start(&l, crate::rulesets::ud10::ID, &opts)
+        .expect("start");
+    let (w, s) = (cid(&e, "W"), cid(&e, "S"));
+    e.step();
+    assert_eq!(prompt(&e), Prompt::Act { actor: w });
+    let at = e.events().len();
+    while matches!(prompt(&e), Prompt::Act { actor } if actor == w) {
+        e.step();
+    }
+    let ev = since(&e, at);
+    assert!(
+        ev.iter().any(|e| matches!(e, BattleEvent::Moved { .. })),
+        "{ev:?}"
+    );
+    let (wc, sc) = (
+        view::cell(e.world(), w).expect("on the map"),
+        view::cell(e.world(), s).expect("on the map"),
+    );
+    assert!(Map::chebyshev(wc, sc) > 1, "{wc} is beside {sc}");
+    assert!(
+        !ev.iter().any(|e| matches!(
+            e.own::<Ud10Event>(),
+            Some(Ud10Event::AttackRolled { free: true, .. })
+        )),
+        "a free attack was drawn: {ev:?}"
+    );
+    // S waits; in the next round W gets a shot at it.
+    assert_eq!(prompt(&e), Prompt::Act { actor: s });
+    cmd(&mut e, s, Command::EndTurn);
+    let at = e.events().len();
+    while !matches!(prompt(&e), Prompt::Act { actor } if actor == s) {
+        e.step();
+    }
+    let ev = since(&e, at);
+    assert!(
+        ev.iter().any(|e| matches!(
+            e.own::<Ud10Event>(),
+            Some(Ud10Event::AttackRolled { attacker, target, .. }) if *attacker == w && *target == s
+        )),
+        "{}",
+        e.log_text()
+    );
+}
+
+/// Hurt and losing badly, on the map's edge, engaged: the AI leaves the
+/// battle (§Optional Rule: Fleeing From Battle), free attacks and all,
+/// rather than retreat a step its pursuers close every round.
+#[test]
+fn a_hopeless_ai_on_the_edge_flees_even_when_engaged() {
+    let ev = hopeless_first_command(
+        &["..........", "..........", "..........", ".........."],
+        &[
+            r#"(archetype: "swordsman", faction: "red", at: (0, 1), name: "A", facing: E)"#,
+            r#"(archetype: "brute", faction: "blue", at: (1, 1), name: "B1", facing: W)"#,
+            r#"(archetype: "brute", faction: "blue", at: (1, 2), name: "B2", facing: W)"#,
+            r#"(archetype: "brute", faction: "blue", at: (1, 0), name: "B3", facing: W)"#,
+        ],
+    );
+    assert!(
+        ev.iter().any(|e| matches!(e, BattleEvent::Fled { .. })),
+        "{ev:?}"
+    );
+}
+
+/// Hurt and losing badly in a walled yard with no way off the map: the
+/// AI fights on instead of backing away round after round (a captain once
+/// retreated from a dagger until the round limit).
+#[test]
+fn a_hopeless_ai_with_no_way_off_the_map_fights_on() {
+    let ev = hopeless_first_command(
+        &[
+            "##########",
+            "#........#",
+            "#........#",
+            "#........#",
+            "##########",
+        ],
+        &[
+            r#"(archetype: "swordsman", faction: "red", at: (3, 2), name: "A", facing: E)"#,
+            r#"(archetype: "brute", faction: "blue", at: (4, 2), name: "B1", facing: W)"#,
+            r#"(archetype: "brute", faction: "blue", at: (4, 3), name: "B2", facing: W)"#,
+        ],
+    );
+    assert!(attacked(&ev), "{ev:?}");
+    assert!(
+        !ev.iter().any(|e| matches!(e, BattleEvent::Moved { .. })),
+        "{ev:?}"
+    );
+}
+
+/// Battles of shipped levels that ran to the round limit before the AI
+/// learned to seek firing positions and to leave a lost fight: each now
+/// has a winner.
+#[test]
+fn battles_that_once_ran_to_the_round_limit_end() {
+    for (name, seed) in [
+        ("mirror_duel", 9_138_974_443_854_528_286),
+        ("ruined_keep", 15_259_553_475_539_958_669),
+    ] {
+        let e = crate::testkit::play_shipped(name, crate::rulesets::ud10::ID, seed);
+        assert!(
+            e.outcome().and_then(|o| o.winner).is_some(),
+            "{name}, seed {seed}: no winner"
+        );
+    }
 }

@@ -127,6 +127,20 @@ fn act(world: &World, actor: Cid) -> Command {
     if let Some(c) = steer(world, actor) {
         return c;
     }
+    // When nobody left on the side can hurt the enemy, the fight is lost:
+    // leave it as the broken do ("surrender or retreat", §Morale). Not a
+    // mount or a vehicle, which carry others. (Those who cannot hurt the
+    // enemy still help while an ally can: the goblins of the wyrm's lair
+    // draw its bites.)
+    if !value::can_harm(world, actor)
+        && !crate::rulesets::zones::riders::is_vehicle(world, actor)
+        && crate::rulesets::zones::riders::standing_riders(world, actor).is_empty()
+        && !view::allies(world, actor)
+            .into_iter()
+            .any(|a| value::can_harm(world, a))
+    {
+        return broken(world, actor);
+    }
     let t = view::resource::<ZonesRound>(world).turn.clone();
     let half = stats(world, actor).map_or(1, |s| s.half_speed());
     // Disarmed, or fighting bare-handed: pick up a weapon lying nearby.

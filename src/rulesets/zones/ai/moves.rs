@@ -12,7 +12,7 @@ use crate::rulesets::zones::command::ZonesCommand;
 use crate::rulesets::zones::data::MODE_STRIKE;
 use crate::rulesets::zones::odds::damage_odds;
 use crate::rulesets::zones::queries::{save_chance, stats};
-use crate::rulesets::zones::reach::{nearest_enemy_zones, reach, remaining};
+use crate::rulesets::zones::reach::{ZoneReach, nearest_enemy_zones, reach, remaining};
 use crate::rulesets::zones::state::ZonesRound;
 use crate::rulesets::zones::weapon::ZonesGear;
 
@@ -89,7 +89,10 @@ pub(super) fn approach(world: &World, actor: Cid, keep_actions: bool) -> Option<
         return None;
     }
     let l = view::get::<Loadout>(world, actor)?;
-    let ranged = l.ready_weapon().is_some_and(|w| w.is_ranged());
+    // A bow without arrows is no reason to keep one's distance.
+    let ranged = l
+        .ready_weapon()
+        .is_some_and(|w| w.is_ranged() && w.spare != Some(0));
     let map = view::resource::<Map>(world);
     let enemies = view::enemies(world, actor);
     let enemy_cells: Vec<(Cid, Cell)> = enemies
@@ -158,8 +161,9 @@ pub(super) fn approach(world: &World, actor: Cid, keep_actions: bool) -> Option<
     best.map(|b| tree.path_to(b.1))
 }
 
-/// "Those who fail must surrender or retreat": get away if possible,
-/// else leave the map, else surrender.
+/// "Those who fail must surrender or retreat": leave the map if possible,
+/// else head for the way off it, else keep away from the enemy while an
+/// ally fights on, else surrender.
 pub(super) fn broken(world: &World, actor: Cid) -> Command {
     // A rider is carried off by its mount, which goes first; if it did not
     // get away, the rider gives up.
@@ -173,31 +177,73 @@ pub(super) fn broken(world: &World, actor: Cid) -> Command {
     if crate::rulesets::zones::reach::check_flee(world, actor).is_ok() {
         return Command::Flee;
     }
+    let give_up = || {
+        if view::resource::<ZonesRound>(world).turn.zones > 0 {
+            Command::EndTurn
+        } else {
+            Command::from(ZonesCommand::Surrender)
+        }
+    };
+    // Retreat means leaving: towards the nearest way off the map.
     let here = view::cell(world, actor);
+    let exits = view::resource::<Map>(world).exit_distances();
+    if let Some(here_exit) = here.and_then(|c| exits.cost(c)) {
+        let tree = reach(world, actor, remaining(world, actor));
+        let best = best_legal_move(world, actor, &tree, |cell| {
+            let to_exit = exits.cost(cell).filter(|d| *d < here_exit)?;
+            let away = nearest_enemy_zones(world, actor, cell).unwrap_or(99);
+            Some((to_exit, std::cmp::Reverse(away)))
+        });
+        if let Some((_, path)) = best {
+            return Command::Move { path };
+        }
+    }
+    // No way off the map (a cave), or none nearer: Fray decides that the
+    // broken keep as far from the enemy as they can while an ally still
+    // fights, and that the last of a side who can fight no more
+    // surrenders. (Broken fighters running in circles inside walls from
+    // pursuers as fast as they once lasted until the round limit.)
+    let fighting = view::allies(world, actor).into_iter().any(|a| {
+        !view::conditions(world, a).has(Condition::Broken) && super::value::can_harm(world, a)
+    });
+    if !fighting {
+        return give_up();
+    }
     let here_d = here.and_then(|c| nearest_enemy_zones(world, actor, c));
-    let mut best: Option<(u32, Vec<Cell>)> = None;
     let tree = reach(world, actor, remaining(world, actor));
+    let best = best_legal_move(world, actor, &tree, |cell| {
+        Some(std::cmp::Reverse(
+            nearest_enemy_zones(world, actor, cell).unwrap_or(99),
+        ))
+    });
+    match best {
+        Some((std::cmp::Reverse(d), path)) if Some(d) > here_d => Command::Move { path },
+        _ => give_up(),
+    }
+}
+
+/// The legal move in `tree` to the cell of lowest `key` (cells without one
+/// are not weighed; ties go to the first in the tree's order). Only a cell
+/// better than the best yet needs the legality check.
+fn best_legal_move<K: Ord>(
+    world: &World,
+    actor: Cid,
+    tree: &ZoneReach,
+    key: impl Fn(Cell) -> Option<K>,
+) -> Option<(K, Vec<Cell>)> {
+    let mut best: Option<(K, Vec<Cell>)> = None;
     for (cell, _) in tree.reached() {
-        let d = nearest_enemy_zones(world, actor, cell).unwrap_or(99);
-        // Only a cell farther than the best yet needs the legality check.
-        if best.as_ref().is_some_and(|b| d <= b.0) {
+        let Some(k) = key(cell) else {
+            continue;
+        };
+        if best.as_ref().is_some_and(|b| k >= b.0) {
             continue;
         }
         let path = tree.path_to(cell);
-        let cmd = Command::Move { path: path.clone() };
-        if check::check(world, actor, &cmd).is_err() {
+        if check::check(world, actor, &Command::Move { path: path.clone() }).is_err() {
             continue;
         }
-        best = Some((d, path));
+        best = Some((k, path));
     }
-    match best {
-        Some((d, path)) if Some(d) > here_d => Command::Move { path },
-        _ => {
-            if view::resource::<ZonesRound>(world).turn.zones > 0 {
-                Command::EndTurn
-            } else {
-                Command::from(ZonesCommand::Surrender)
-            }
-        }
-    }
+    best
 }

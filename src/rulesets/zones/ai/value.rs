@@ -170,6 +170,24 @@ pub(super) fn best_strike_here(
     best
 }
 
+/// Can `who` do any harm to any enemy with anything it carries (a ranged
+/// weapon only with ammunition left)? An archer whose arrows are spent,
+/// with nothing else that hurts a wyrm, once ran from it for twenty rounds.
+pub fn can_harm(world: &World, who: Cid) -> bool {
+    let Some(l) = view::get::<Loadout>(world, who) else {
+        return false;
+    };
+    let enemies = view::enemies(world, who);
+    l.weapons
+        .iter()
+        .filter(|w| !(w.is_ranged() && w.spare == Some(0)))
+        .any(|w| {
+            enemies
+                .iter()
+                .any(|&t| blow_value(world, who, t, w, MODE_STRIKE) > 0.0)
+        })
+}
+
 /// Can a weapon not in hand be drawn for a strike now: not as a reaction,
 /// and with a bonus action left. The strike check counts such a weapon as
 /// drawn.

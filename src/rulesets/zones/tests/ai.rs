@@ -144,3 +144,77 @@ fn the_audit_counts_activations_idle_turns_and_passes() {
     assert_eq!(of("passes"), Some(1), "{got:?}");
     assert_eq!(of("attacks"), Some(0), "{got:?}");
 }
+
+/// A cave: walls all round, no way off the map.
+const CAVE: [&str; 4] = [
+    "################",
+    "#..............#",
+    "#..............#",
+    "################",
+];
+const CAVE_ZONES: [&str; 4] = [
+    "                ",
+    " aabbccddeeffgg ",
+    " aabbccddeeffgg ",
+    "                ",
+];
+
+/// Broken (§Morale: "surrender or retreat") with no way off the map:
+/// with `ally` beside it still fighting, the AI keeps away from the enemy;
+/// alone, it surrenders (Fray decides; it once ran round a cave from a
+/// wyrm until the round limit).
+fn broken_in_a_cave(ally: bool) -> Command {
+    let mut who = vec![
+        r#"(archetype: "swordsman", faction: "players", at: (7, 1), name: "Balthasar")"#,
+        r#"(archetype: "bandit", faction: "bandits", at: (13, 1), name: "Bandit")"#,
+    ];
+    if ally {
+        who.push(r#"(archetype: "swordsman", faction: "players", at: (7, 2), name: "Theobald")"#);
+    }
+    let l = level_with(&CAVE, &CAVE_ZONES, &who, false);
+    // The d2 gives the players the initiative.
+    let mut e = start(&l, &[1]);
+    let bal = cid(&e, "Balthasar");
+    e.world_mut()
+        .resource_mut::<crate::rules::battle::Roster>()
+        .place_mut(bal)
+        .expect("a combatant")
+        .conditions
+        .insert(Condition::Broken);
+    activate(&mut e, bal);
+    crate::rulesets::zones::ai::decide(e.world(), bal)
+}
+
+#[test]
+fn the_broken_keep_away_in_a_cave_while_an_ally_fights() {
+    let c = broken_in_a_cave(true);
+    let Command::Move { path } = c else {
+        panic!("{c:?}");
+    };
+    // Away from the bandit, to the west.
+    assert!(path.last().is_some_and(|c| c.x < 7), "{path:?}");
+}
+
+#[test]
+fn the_last_broken_fighter_in_a_cave_surrenders() {
+    assert_eq!(
+        broken_in_a_cave(false),
+        Command::from(ZonesCommand::Surrender)
+    );
+}
+
+/// Battles of shipped levels that ran to the round limit before the AI
+/// learned to leave a lost fight: each now has a winner.
+#[test]
+fn battles_that_once_ran_to_the_round_limit_end() {
+    for (name, seed) in [
+        ("wyrm_lair", 13_375_629_700_178_501_366),
+        ("ruined_keep", 5_714_501_032_672_518_832),
+    ] {
+        let e = crate::testkit::play_shipped(name, crate::rulesets::zones::ID, seed);
+        assert!(
+            e.outcome().and_then(|o| o.winner).is_some(),
+            "{name}, seed {seed}: no winner"
+        );
+    }
+}
