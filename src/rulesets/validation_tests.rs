@@ -191,3 +191,25 @@ fn zones_needs_a_map_in_zones_and_riders_need_a_mount() {
         )
     );
 }
+
+/// Under zones a combatant must stand in a zone: attacks and moves count
+/// zones from where it stands (it could never be attacked otherwise).
+#[test]
+fn zones_refuses_a_combatant_outside_every_zone() {
+    let s = Scenario {
+        zones: vec!["aab.".into(), "aab.".into()],
+        ..Scenario::ud10(&["....", "...."])
+    }
+    .with(&[RED, r#"(archetype: "archer", faction: "blue", at: (3, 1))"#]);
+    assert_eq!(
+        refusal(&s.level(), zones::ID),
+        format!(
+            "{}: combatant 2 (`archer`): stands at (3,1) outside every zone; \
+             expected a cell of a zone drawn in zone_rows",
+            at(&s, Some("\"archer\""), "(3, 1)")
+        )
+    );
+    // The same level plays under ud10, which has no zones.
+    let e = engine();
+    assert!(validate(e.world(), &s.level(), ud10::ID).is_ok());
+}

@@ -287,7 +287,7 @@ const POCKET: [&str; 8] = [
 
 /// A crossbowman out of sight of a swordsman heads for where it can shoot
 /// it, but never beside it and never past it (no free attack drawn), and
-/// shoots it the next round.
+/// shoots (or aims) at it the next round.
 #[test]
 fn a_shooter_out_of_sight_moves_into_sight_but_not_into_reach() {
     use crate::rules::components::Controller;
@@ -333,7 +333,7 @@ fn a_shooter_out_of_sight_moves_into_sight_but_not_into_reach() {
         )),
         "a free attack was drawn: {ev:?}"
     );
-    // S waits; in the next round W gets a shot at it.
+    // S waits; in the next round W shoots at it, or aims the long shot.
     assert_eq!(prompt(&e), Prompt::Act { actor: s });
     cmd(&mut e, s, Command::EndTurn);
     let at = e.events().len();
@@ -344,7 +344,9 @@ fn a_shooter_out_of_sight_moves_into_sight_but_not_into_reach() {
     assert!(
         ev.iter().any(|e| matches!(
             e.own::<Ud10Event>(),
-            Some(Ud10Event::AttackRolled { attacker, target, .. }) if *attacker == w && *target == s
+            Some(Ud10Event::AttackRolled { attacker, target, .. }
+                | Ud10Event::Aimed { who: attacker, target, .. })
+                if *attacker == w && *target == s
         )),
         "{}",
         e.log_text()
@@ -412,4 +414,47 @@ fn battles_that_once_ran_to_the_round_limit_end() {
             "{name}, seed {seed}: no winner"
         );
     }
+}
+
+/// An archer at A's turn, a shieldbearer `cells` away (crouching or not):
+/// the hit chance of a shot now, and what the AI does.
+fn archer_decides(cells: i32, crouching: bool) -> (f64, Command) {
+    let row = ".".repeat(32);
+    let target = format!(
+        r#"(archetype: "shieldbearer", faction: "blue", at: ({cells}, 0), name: "S", facing: W)"#
+    );
+    let l = level(
+        &[&row, &row],
+        &[
+            r#"(archetype: "archer", faction: "red", at: (0, 0), name: "A", facing: E)"#,
+            &target,
+        ],
+    );
+    let mut e = engine();
+    // Initiative: A 10, S 1.
+    start(&mut e, &l, &[10, 1]);
+    let (a, s) = (cid(&e, "A"), cid(&e, "S"));
+    if crouching {
+        set_condition(&mut e, s, Condition::Crouching);
+    }
+    assert_eq!(prompt(&e), Prompt::Act { actor: a });
+    let p = numbers(&e, a, s).hit_chance_with(0);
+    (p, crate::rulesets::ud10::ai::decide(e.world(), a))
+}
+
+/// §Attack Modifiers: aiming gives +2 after a round, +4 after two. A shot
+/// at 10 % (37.5 m, two range increments exceeded, the target crouching
+/// behind its shield) is worth less than an aimed one at 30 % next round:
+/// the AI aims. At 50 % it shoots.
+#[test]
+fn the_ai_aims_a_long_shot_and_takes_a_fair_one() {
+    let (p, c) = archer_decides(25, true);
+    assert!((p - 0.1).abs() < 1e-9, "{p}");
+    assert!(
+        matches!(c.own::<Ud10Command>(), Some(Ud10Command::Aim { .. })),
+        "{c:?}"
+    );
+    let (p, c) = archer_decides(5, false);
+    assert!((p - 0.5).abs() < 1e-9, "{p}");
+    assert!(matches!(c, Command::Attack { .. }), "{c:?}");
 }

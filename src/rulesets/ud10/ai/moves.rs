@@ -1,0 +1,218 @@
+//! Where the ud10 AI moves: closing in, shooters finding a firing
+//! position, and leaving a lost fight by the way off the map.
+
+use super::*;
+
+pub(super) fn side_strength(world: &World, actor: Cid) -> (f64, f64) {
+    let f = view::faction(world, actor);
+    let mut ours = 0.0;
+    let mut theirs = 0.0;
+    for c in view::standing_all(world) {
+        let h = view::get::<Health>(world, c)
+            .map_or(0.0, |h| h.hp.max(0) as f64 / h.hp_max.max(1) as f64);
+        if view::faction(world, c) == f {
+            ours += h;
+        } else {
+            theirs += h;
+        }
+    }
+    (ours, theirs)
+}
+
+/// A hopeless fight: retreat from melee (§Optional Rule: Retreat), or leave
+/// the field.
+pub(super) fn give_up(world: &World, actor: Cid, t: &Turn, engaged: &[Cid]) -> Option<Command> {
+    let (ours, theirs) = side_strength(world, actor);
+    let hurt = view::get::<Health>(world, actor).is_some_and(|h| h.hp * 10 < h.hp_max * 4);
+    if !(theirs > 0.0 && ours / theirs < 0.3 && hurt) {
+        return None;
+    }
+    // On the map's edge: leave, even past the free attacks of those engaging
+    // it. A retreat its pursuers catch up with every round leads nowhere
+    // (two AIs once chased each other that way until the round limit).
+    if check::check(world, actor, &Command::Flee).is_ok() {
+        return Some(Command::Flee);
+    }
+    if view::resource::<Ud10Settings>(world).retreat
+        && !engaged.is_empty()
+        && t.movement == MoveMode::None
+        && !t.action_used
+        && let Some(path) = retreat_path(world, actor, standard_dm(world, actor))
+    {
+        let cmd = Command::from(Ud10Command::Retreat { path });
+        if check::check(world, actor, &cmd).is_ok() {
+            return Some(cmd);
+        }
+    }
+    // Once a turn, at its start: a combatant who walked off and then came
+    // back to strike within one turn once paced between two cells for the
+    // rest of the battle. With no way off the map it fights on.
+    if engaged.is_empty()
+        && t.movement == MoveMode::None
+        && let Some(path) = toward_edge(world, actor)
+    {
+        return Some(Command::Move { path });
+    }
+    None
+}
+
+/// Move towards the best target: the reachable cell closest to it (by a
+/// distance field around the target), preferring cover against archers.
+pub(super) fn approach(world: &World, actor: Cid, full: bool) -> Option<Vec<Cell>> {
+    let here = view::cell(world, actor)?;
+    let map = view::resource::<Map>(world);
+    let enemies = view::enemies(world, actor);
+    let ready = view::get::<Loadout>(world, actor).and_then(|l| l.ready_weapon());
+    let ranged = ready.as_ref().is_some_and(|w| w.is_ranged());
+    // Pick the target: closest by straight distance, weighted by value.
+    let target = enemies
+        .iter()
+        .filter_map(|e| view::cell(world, *e).map(|c| (Map::distance_m(here, c), *e, c)))
+        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))?;
+    let goal = target.2;
+    // Only cells nearer the goal than `here` can be chosen: the distances
+    // beyond it are not needed.
+    let field = map.distances(goal, here);
+    let budget = if full {
+        remaining_dm(world, actor)
+    } else {
+        remaining_dm(world, actor)
+            .min(standard_dm(world, actor).saturating_sub(turn(world, actor).moved_dm))
+    };
+    let here_d = field.cost(here).unwrap_or(u32::MAX);
+    // Closing in never means running from a fight already joined.
+    let engaged = if view::resource::<Ud10Settings>(world).fleeing {
+        engaged_enemies(world, actor, here)
+    } else {
+        Vec::new()
+    };
+    // One reach tree: every cell weighed, the path built for the one chosen.
+    let tree = reach(world, actor, budget)?;
+    let breaks = view::resource::<Ud10Settings>(world)
+        .fleeing
+        .then(|| Breakaways::new(world, actor, &tree));
+    // Can the archer shoot someone from here already?
+    let shoots_here = ranged
+        && ready.as_ref().is_some_and(|w| {
+            enemies
+                .iter()
+                .any(|e| view::cell(world, *e).is_some_and(|c| check::reaches(map, here, c, w)))
+        });
+    // Out of sight of every enemy (a wall between, say): go to a cell from
+    // which one can be shot, in range and in sight, not beside any enemy,
+    // reached without a free attack; within the weapon's range increment
+    // if possible, then the shortest way. (Two crossbowmen in range of each
+    // other but for a wall once ended their turns until the round limit.)
+    let seek = ranged && !shoots_here;
+    if seek && let Some(w) = &ready {
+        let cells: Vec<Cell> = enemies
+            .iter()
+            .filter_map(|e| view::cell(world, *e))
+            .collect();
+        let mut best: Option<((bool, u32), Cell)> = None;
+        for (cell, cost) in tree.reached() {
+            if breaks.as_ref().is_some_and(|b| b.count(cell) > 0) {
+                continue;
+            }
+            let Some(nearest) = cells
+                .iter()
+                .filter(|c| check::reaches(map, cell, **c, w))
+                .map(|c| Map::distance_m(cell, *c))
+                .min_by(f64::total_cmp)
+            else {
+                continue;
+            };
+            if cells.iter().any(|c| Map::chebyshev(cell, *c) <= 1) {
+                continue;
+            }
+            let far = nearest > w.range_increment_m.max(3.0);
+            let key = (far, cost);
+            if best.as_ref().is_none_or(|b| key < b.0) {
+                best = Some((key, cell));
+            }
+        }
+        if let Some((_, cell)) = best {
+            return tree.path_to(cell);
+        }
+    }
+    // Fewest free attacks drawn on the way, then nearest the target.
+    let mut best: Option<((u32, u32), Cell)> = None;
+    for (cell, _) in tree.reached() {
+        let drawn = match &breaks {
+            // Closing in never means running from a fight already joined.
+            Some(b) if engaged.iter().any(|e| b.draws_from(cell, *e)) => continue,
+            Some(b) => b.count(cell),
+            None => 0,
+        };
+        let Some(d) = field.cost(cell) else {
+            continue;
+        };
+        if let Some(w) = ready.as_ref().filter(|_| ranged) {
+            // Archers who can shoot from here close in no nearer than their
+            // range increment; those with no firing position in reach close
+            // in, but not to melee.
+            let too_near = if seek {
+                Map::chebyshev(cell, goal) <= 1
+            } else {
+                Map::distance_m(cell, goal) <= w.range_increment_m.max(3.0)
+            };
+            if too_near {
+                continue;
+            }
+        }
+        if best.as_ref().is_none_or(|b| (drawn, d) < b.0) {
+            best = Some(((drawn, d), cell));
+        }
+    }
+    let ((_, d), cell) = best?;
+    if d < here_d { tree.path_to(cell) } else { None }
+}
+
+/// Where a retreat goes: towards the way off the map, to leave the battle
+/// from there; of the cells as near it, the farthest from the enemies,
+/// then the shortest path, then the last in row order. None when no cell
+/// in reach is nearer the way off than here.
+pub(super) fn retreat_path(world: &World, actor: Cid, budget: u32) -> Option<Vec<Cell>> {
+    let enemies: Vec<Cell> = view::enemies(world, actor)
+        .into_iter()
+        .filter_map(|e| view::cell(world, e))
+        .collect();
+    let exits = view::resource::<Map>(world).exit_distances();
+    let here_exit = exits.cost(view::cell(world, actor)?)?;
+    let tree = reach(world, actor, budget)?;
+    let (std::cmp::Reverse(to_exit), _, _, cell) = tree
+        .reached()
+        .map(|(c, _)| {
+            let d = enemies
+                .iter()
+                .map(|e| Map::chebyshev(c, *e))
+                .min()
+                .unwrap_or(0);
+            let to_exit = exits.cost(c).unwrap_or(u32::MAX);
+            (
+                std::cmp::Reverse(to_exit),
+                d,
+                tree.steps_to(c).unwrap_or(0),
+                c,
+            )
+        })
+        .max_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)).then(b.2.cmp(&a.2)))?;
+    // A retreat that gets no nearer the way out (an enemy stands in it)
+    // only gives the pursuer free blows: fight on instead. (A captain
+    // once backed away round after round from a dagger in the doorway.)
+    (to_exit < here_exit).then(|| tree.path_to(cell)).flatten()
+}
+
+pub(super) fn toward_edge(world: &World, actor: Cid) -> Option<Vec<Cell>> {
+    let exits = view::resource::<Map>(world).exit_distances();
+    let here = view::cell(world, actor)?;
+    let here_d = exits.cost(here)?;
+    let budget = remaining_dm(world, actor);
+    let tree = reach(world, actor, budget)?;
+    // Nearest the way off the map, then the shortest path.
+    let (d, cell) = tree
+        .reached()
+        .filter_map(|(c, _)| exits.cost(c).map(|d| (d, c)))
+        .min_by_key(|(d, c)| (*d, tree.steps_to(*c).unwrap_or(0)))?;
+    (d < here_d).then(|| tree.path_to(cell)).flatten()
+}
