@@ -21,7 +21,7 @@ use super::check::{self, eligible};
 use super::queries::stats;
 use super::state::ZonesRound;
 
-use moves::{approach, broken, draw_for_range, free_an_ally, pick_up};
+use moves::{approach, broken, draw_for_range, free_an_ally, pick_up, sneak_closer};
 use react::react;
 use riding::{get_off_to_fight, rider_can_strike, steer};
 use value::{best_maneuver, best_split, best_strike_here, stunt_or_strike, turn_value};
@@ -189,6 +189,15 @@ fn act(world: &World, actor: Cid) -> Command {
         if let Some(d) = draw_for_range(world, actor) {
             return d;
         }
+    }
+    // Concealed: no faster than half speed, as running is not sneaking
+    // (§Sneaking in combat); an ambusher who ran would give itself away
+    // for nothing.
+    if conds.has(Condition::Concealed) {
+        return match sneak_closer(world, actor) {
+            Some(path) if !t.main => Command::Move { path },
+            _ => Command::EndTurn,
+        };
     }
     // At full speed the riders could not act: not while one could strike.
     if !t.main

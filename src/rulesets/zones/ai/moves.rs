@@ -78,13 +78,35 @@ pub(super) fn draw_for_range(world: &World, actor: Cid) -> Option<Command> {
 /// A move towards the enemy. `keep_actions`: only within half speed, and
 /// only to a cell from which a strike is possible.
 pub(super) fn approach(world: &World, actor: Cid, keep_actions: bool) -> Option<Vec<Cell>> {
-    let s = stats(world, actor)?;
-    let t = view::resource::<ZonesRound>(world).turn.clone();
     let budget = if keep_actions {
-        (2 * s.half_speed()).saturating_sub(t.spent_halves()) / 2
+        half_speed_left(world, actor)?
     } else {
         remaining(world, actor)
     };
+    approach_within(world, actor, budget, keep_actions)
+}
+
+/// What is left of half speed this turn, in zones.
+fn half_speed_left(world: &World, actor: Cid) -> Option<u32> {
+    let s = stats(world, actor)?;
+    let t = view::resource::<ZonesRound>(world).turn.clone();
+    Some((2 * s.half_speed()).saturating_sub(t.spent_halves()) / 2)
+}
+
+/// A concealed character's move towards the enemy: within half speed, as
+/// sneaking is (§Sneaking in combat), wherever it leads.
+pub(super) fn sneak_closer(world: &World, actor: Cid) -> Option<Vec<Cell>> {
+    approach_within(world, actor, half_speed_left(world, actor)?, false)
+}
+
+/// A move towards the enemy within `budget` zones; `keep_actions`: only to
+/// a cell from which a strike is possible.
+fn approach_within(
+    world: &World,
+    actor: Cid,
+    budget: u32,
+    keep_actions: bool,
+) -> Option<Vec<Cell>> {
     if budget == 0 {
         return None;
     }

@@ -82,7 +82,14 @@ pub(super) fn best_maneuver(world: &World, who: Cid) -> Option<(f64, Command)> {
     let mut best: Option<(f64, Command)> = None;
     let holds_nobody = holding(world, who).is_none();
     for t in view::enemies(world, who) {
-        let p = p_fails_str(world, who, t);
+        // The target may strike back first (§Reacting to an attack:
+        // Counter; "since Theobald is still standing, the bandit must now
+        // attempt a STR save"): the maneuver then works only if I stand,
+        // and the blow is taken whatever comes of it.
+        // (Weighed only for a maneuver the rules allow.)
+        let risk = std::cell::OnceCell::new();
+        let risk = || *risk.get_or_init(|| counter_risk(world, who, t));
+        let p = || p_fails_str(world, who, t) * (1.0 - risk().1);
         let hp = view::get::<Health>(world, t).map_or(1, |h| h.hp);
         if check_maneuver(world, who, t, Maneuver::Shove).is_ok()
             && shove_end(world, who, t).1.is_some()
@@ -94,7 +101,7 @@ pub(super) fn best_maneuver(world: &World, who: Cid) -> Option<(f64, Command)> {
                     None => DOWN + f64::from(hp),
                     Some(d) => f64::from(d.min(None) + d.max(None)) / 2.0,
                 };
-            let v = p * fall;
+            let v = p() * fall - risk().0;
             if best.as_ref().is_none_or(|b| v > b.0) {
                 best = Some((
                     v,
@@ -117,7 +124,7 @@ pub(super) fn best_maneuver(world: &World, who: Cid) -> Option<(f64, Command)> {
                 let unarmed = damage_odds(world, t, who, bare, MODE_STRIKE);
                 let gain =
                     (armed.mean + DOWN * armed.p_down) - (unarmed.mean + DOWN * unarmed.p_down);
-                let v = p * gain * 1.5;
+                let v = p() * gain * 1.5 - risk().0;
                 if best.as_ref().is_none_or(|b| v > b.0) {
                     best = Some((v, Command::from(ZonesCommand::Maneuver { target: t, kind })));
                 }
@@ -129,7 +136,7 @@ pub(super) fn best_maneuver(world: &World, who: Cid) -> Option<(f64, Command)> {
         {
             // Held, it loses its turns until it breaks free: worth about
             // one of its turns, more for those who fight from afar.
-            let v = p * turn_value(world, t) * 0.8;
+            let v = p() * turn_value(world, t) * 0.8 - risk().0;
             if best.as_ref().is_none_or(|b| v > b.0) {
                 best = Some((
                     v,
@@ -142,6 +149,27 @@ pub(super) fn best_maneuver(world: &World, who: Cid) -> Option<(f64, Command)> {
         }
     }
     best
+}
+
+/// What `t` striking back at a maneuver of `who` would cost `who` (the
+/// blow's expected damage and the chance it takes `who` out, weighed as a
+/// blow is), and that chance: nothing when `t` cannot react now.
+fn counter_risk(world: &World, who: Cid, t: Cid) -> (f64, f64) {
+    if !crate::rulesets::zones::queries::can_react(world, t, who) {
+        return (0.0, 0.0);
+    }
+    let Some(l) = view::get::<Loadout>(world, t) else {
+        return (0.0, 0.0);
+    };
+    l.weapons
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| check_strike(world, t, who, *i, MODE_STRIKE, true).is_ok())
+        .map(|(_, w)| {
+            let o = damage_odds(world, t, who, w, MODE_STRIKE);
+            (o.mean + DOWN * o.p_down, o.p_down)
+        })
+        .fold((0.0, 0.0), |a, b| if b.0 > a.0 { b } else { a })
 }
 
 /// The best strike `who` could make from where it stands, if any: value,

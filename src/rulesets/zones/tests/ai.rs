@@ -218,3 +218,82 @@ fn battles_that_once_ran_to_the_round_limit_end() {
         );
     }
 }
+
+/// An ambusher who can strike nobody in the bonus round creeps closer at
+/// half speed and stays concealed: running would reveal it for nothing
+/// (§Sneaking in combat: "moving without sneaking").
+#[test]
+fn an_ambusher_out_of_reach_sneaks_instead_of_running() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "swordsman", faction: "players", at: (0, 0), name: "Balthasar")"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (13, 0), name: "Lurker", overrides: (concealed: true, weapons: ["axe"]))"#,
+        ],
+    );
+    let mut e = start(&l, &[]);
+    let lurker = cid(&e, "Lurker");
+    activate(&mut e, lurker);
+    let from = view::cell(e.world(), lurker).expect("on the map");
+    for _ in 0..10 {
+        let c = crate::rulesets::zones::ai::decide(e.world(), lurker);
+        let end = c == Command::EndTurn;
+        cmd(&mut e, lurker, c);
+        if end {
+            break;
+        }
+    }
+    let to = view::cell(e.world(), lurker).expect("on the map");
+    let map = view::resource::<Map>(e.world());
+    let (a, b) = (map.zone_of(from), map.zone_of(to));
+    assert!(
+        a.zip(b).and_then(|(a, b)| map.zone_distance(a, b)) == Some(1),
+        "{from} -> {to}"
+    );
+    assert!(view::conditions(e.world(), lurker).has(Condition::Concealed));
+}
+
+/// A skirmisher beside a shieldbearer: the grab (worth one of its turns)
+/// beats a javelin that its armour and shield mostly stop, unless the
+/// shieldbearer can still strike back first (§Reacting to an attack:
+/// Counter; the grab follows only if the grabber stands): then the AI
+/// strikes instead of grabbing into the blow.
+#[test]
+fn the_ai_weighs_the_counter_before_grabbing() {
+    let decide = |target_done: bool| {
+        let l = level_with(
+            &OPEN,
+            &["aabbccddeeffgg", "aabbccddeeffgg"],
+            &[
+                r#"(archetype: "skirmisher", faction: "players", at: (6, 0), name: "Skirmisher")"#,
+                r#"(archetype: "shieldbearer", faction: "bandits", at: (7, 0), name: "Shieldbearer")"#,
+            ],
+            false,
+        );
+        // The d2 gives the players the initiative.
+        let mut e = start(&l, &[1]);
+        let (me, them) = (cid(&e, "Skirmisher"), cid(&e, "Shieldbearer"));
+        if target_done {
+            let ent = view::entity(e.world(), them).expect("entity");
+            e.world_mut()
+                .get_mut::<TurnState>(ent)
+                .expect("turn state")
+                .done = true;
+        }
+        activate(&mut e, me);
+        crate::rulesets::zones::ai::decide(e.world(), me)
+    };
+    let grab = |c: &Command| {
+        matches!(
+            c.own::<ZonesCommand>(),
+            Some(ZonesCommand::Maneuver {
+                kind: Maneuver::Grapple,
+                ..
+            })
+        )
+    };
+    let c = decide(true);
+    assert!(grab(&c), "{c:?}");
+    let c = decide(false);
+    assert!(matches!(c, Command::Attack { .. }), "{c:?}");
+}
