@@ -343,6 +343,10 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
         }
         (Command::Draw { weapon }, _) => check_draw(world, actor, *weapon),
         (_, Some(ZonesCommand::Surrender)) => check_surrender(world, actor),
+        (_, Some(ZonesCommand::Hide)) => {
+            main_action(world, actor)?;
+            check_hide(world, actor)
+        }
         (Command::Flee, _) => check_flee_afoot(world, actor),
         (_, Some(ZonesCommand::Activate { .. }))
         | (_, Some(ZonesCommand::Pass))
@@ -438,6 +442,27 @@ fn check_draw(world: &World, actor: Cid, weapon: usize) -> Result<(), Illegal> {
         return illegal("already in hand");
     }
     bonus_action(world, actor)
+}
+
+/// §Sneaking in combat: "Hiding later during the fight requires being out
+/// of sight for a while or a major distraction." Fray decides: a character
+/// whom no standing enemy can see may spend its main action hiding (the
+/// while it takes). Not a mount, a vehicle or a rider: a pair is too big
+/// to slip out of sight.
+pub fn check_hide(world: &World, actor: Cid) -> Result<(), Illegal> {
+    if view::conditions(world, actor).has(Condition::Concealed) {
+        return illegal("already concealed");
+    }
+    if view::riding(world, actor).is_some() || view::steed(world, actor).is_some() {
+        return illegal("a mount and its riders cannot hide");
+    }
+    if view::enemies(world, actor)
+        .into_iter()
+        .any(|e| super::queries::visible(world, e, actor))
+    {
+        return illegal("an enemy can see you: get out of sight first");
+    }
+    Ok(())
 }
 
 /// §Morale: surrender. Fray decides: mounts and vehicles follow their

@@ -55,6 +55,9 @@ pub enum ZonesCommand {
     Reserve,
     /// Pick up the `item`-th weapon lying on the ground (a bonus action).
     PickUp { item: usize },
+    /// Hide again (§Sneaking in combat), out of every enemy's sight: the
+    /// round's main action.
+    Hide,
 }
 
 impl OwnCommand for ZonesCommand {

@@ -72,6 +72,17 @@ fn execute_command(world: &mut World, actor: Cid, command: &Command) {
         }
         (Command::Draw { weapon }, _) => execute_draw(world, actor, *weapon),
         (_, Some(ZonesCommand::Surrender)) => execute_surrender(world, actor),
+        (_, Some(ZonesCommand::Hide)) => {
+            world.resource_mut::<ZonesRound>().turn.main = true;
+            emit(
+                world,
+                BattleEvent::ConditionAdded {
+                    who: actor,
+                    condition: Condition::Concealed,
+                    rule: super::state::RULE_SNEAK,
+                },
+            );
+        }
         (Command::Flee, _) => {
             movement::flee(world, actor);
             round::end_turn(world, actor);

@@ -177,6 +177,7 @@ fn turn(world: &World, actor: Cid, push: &mut impl FnMut(Command)) {
     for c in split_candidates(world, actor) {
         push(c);
     }
+    push(Command::from(ZonesCommand::Hide));
     push(Command::from(ZonesCommand::Surrender));
     push(Command::Flee);
 }

@@ -113,6 +113,7 @@ fn offer(
             (6, format!("Pick up the {what}"), Give::Button, None)
         }
         ZonesCommand::Reserve => (7, "Keep turn to react".into(), Give::Button, None),
+        ZonesCommand::Hide => (8, "Hide".into(), Give::Button, None),
         ZonesCommand::Surrender => (9, "Surrender".into(), Give::Button, None),
         // Reactions: the reaction dialog lists them with their previews.
         _ => return None,

@@ -65,6 +65,9 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
         }
         (Command::NoReaction, _) => preview_no_reaction(world, &mut p),
         (Command::Draw { .. }, _) => preview_draw(world, actor, &mut p, command),
+        (_, Some(ZonesCommand::Hide)) => {
+            p.title = "Hide: spends the main action; concealed until you attack, run or an enemy in your zone sees you".into();
+        }
         (_, Some(ZonesCommand::Surrender)) => {
             p.title = "Surrender: the turn is wasted, but the enemy may spare you".into();
         }

@@ -186,3 +186,72 @@ fn in_complete_darkness_melee_needs_a_wit_save_and_shooting_is_impossible() {
     );
     assert!(why.contains("visible"), "{why}");
 }
+
+/// §Sneaking in combat: "Hiding later during the fight requires being out
+/// of sight for a while". Fray: out of every enemy's sight, a character may
+/// spend its main action hiding; it is then concealed as an ambusher is
+/// (it cannot be targeted, and an enemy who comes into its zone and sees
+/// it reveals it).
+#[test]
+fn out_of_sight_a_character_can_hide_again() {
+    // A wall in the top row between zones C and D; the bottom row is open.
+    let rows = ["......##......", ".............."];
+    let zones = ["aabbcc  ddeeff", "aabbccxxddeeff"];
+    let l = level_with(
+        &rows,
+        &zones,
+        &[
+            r#"(archetype: "swordsman", faction: "players", at: (4, 1), name: "Balthasar")"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (9, 1), name: "Bandit", overrides: (weapons: ["axe"]))"#,
+        ],
+        false,
+    );
+    // The d2 gives the players the initiative.
+    let mut e = start(&l, &[1]);
+    let [bal, bandit] = ["Balthasar", "Bandit"].map(|n| cid(&e, n));
+    activate(&mut e, bal);
+    // Seen across the open row: no hiding.
+    let why = refused(&mut e, bal, ZonesCommand::Hide);
+    assert!(why.contains("can see you"), "{why}");
+    // Behind the wall, in the same zone.
+    cmd(
+        &mut e,
+        bal,
+        Command::Move {
+            path: vec![Cell::new(5, 0)],
+        },
+    );
+    let map = view::resource::<Map>(e.world());
+    assert!(!map.line_of_sight(Cell::new(9, 1), Cell::new(5, 0)));
+    cmd(&mut e, bal, ZonesCommand::Hide);
+    assert!(has(&e, bal, Condition::Concealed));
+    // Hiding was the turn's main action.
+    let why = refused(&mut e, bal, ZonesCommand::Hide);
+    assert!(why.contains("main action"), "{why}");
+    cmd(&mut e, bal, Command::EndTurn);
+    // The bandit cannot target him; walking into his zone, it sees him.
+    activate(&mut e, bandit);
+    let why = refused(
+        &mut e,
+        bandit,
+        Command::Attack {
+            target: bal,
+            weapon: 0,
+            mode: MODE_STRIKE,
+        },
+    );
+    assert!(why.contains("concealed"), "{why}");
+    cmd(
+        &mut e,
+        bandit,
+        Command::Move {
+            path: vec![
+                Cell::new(8, 1),
+                Cell::new(7, 1),
+                Cell::new(6, 1),
+                Cell::new(5, 1),
+            ],
+        },
+    );
+    assert!(!has(&e, bal, Condition::Concealed));
+}
