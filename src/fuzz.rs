@@ -335,7 +335,7 @@ fn regressions_are_refused_where_they_go_wrong() {
         ),
         (
             "unknown_gear",
-            "16:93: combatant 2 (B): ud10 has no weapon `laser`; expected one of `crossbow`, `dagger`, `greataxe`, `javelin`, `longsword`, `mace`, `repeating_crossbow`, `shortbow`, `spear`",
+            "16:93: combatant 2 (B): ud10 has no weapon `laser`; expected one of `crossbow`, `dagger`, `greataxe`, `javelin`, `longsword`, `mace`, `net`, `repeating_crossbow`, `shortbow`, `spear`",
         ),
         (
             "zones_map_without_zones",

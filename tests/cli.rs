@@ -365,14 +365,14 @@ fn ruleset_numbers_out_of_range_are_refused_at_their_line() {
             "equipment.ron",
             "range_increment: 15.0",
             "range_increment: inf",
-            "equipment.ron:20:74: `shortbow` has range_increment inf; expected 0 to 1000",
+            "equipment.ron:21:74: `shortbow` has range_increment inf; expected 0 to 1000",
         ),
         (
             "ud10",
             "equipment.ron",
             "damage: \"1D10+3\", range_increment: 15.0",
             "damage: \"2147483647\", range_increment: 15.0",
-            "equipment.ron:20:56: `shortbow` has damage 2147483647 (2147483647 to 2147483647); expected at most 10000 and at least -1000",
+            "equipment.ron:21:56: `shortbow` has damage 2147483647 (2147483647 to 2147483647); expected at most 10000 and at least -1000",
         ),
         (
             "zones",

@@ -90,6 +90,7 @@ fn apply_own(world: &mut World, event: &Ud10Event) {
         Ud10Event::InitiativeRolled { .. } => apply_initiative_rolled(world, event),
         Ud10Event::Reloaded { .. } => apply_reloaded(world, event),
         Ud10Event::Aimed { .. } => apply_aimed(world, event),
+        Ud10Event::CutFree { who, .. } => with::<TurnState>(world, *who, |t| t.action_used = true),
         Ud10Event::AttackRolled { .. } => apply_attack_rolled(world, event),
         Ud10Event::ReactionRolled { .. } => apply_reaction_rolled(world, event),
         Ud10Event::Turned { who, facing, .. } => with::<Heading>(world, *who, |h| h.0 = *facing),

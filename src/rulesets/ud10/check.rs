@@ -91,6 +91,13 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
         }
         (_, Some(Ud10Command::Reload { weapon })) => check_reload(world, actor, &t, *weapon),
         (Command::Draw { weapon }, _) => check_draw(world, actor, &t, *weapon),
+        (_, Some(Ud10Command::CutFree)) => {
+            action_available(&t, retreating)?;
+            if !conds.has(Condition::Immobilized) {
+                return illegal("nothing holds you");
+            }
+            Ok(())
+        }
         (_, Some(Ud10Command::TakeCover)) => {
             if conds.has(Condition::Crouching) {
                 return illegal("already crouching");

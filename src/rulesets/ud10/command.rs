@@ -22,6 +22,9 @@ pub enum Ud10Command {
     Retreat { path: Vec<Cell> },
     /// Reaction: parry the attack that just hit.
     Parry,
+    /// Cut oneself free of a net (the round's action: "using or
+    /// manipulating an item or tool").
+    CutFree,
 }
 
 impl OwnCommand for Ud10Command {

@@ -15,15 +15,30 @@ use crate::rulesets::ud10::weapon::Ud10Gear;
 
 use super::armor::Armor;
 use super::numbers::{
-    Pending, RULE_DAMAGE, RULE_DOWN, RULE_SUMMARY, RULE_ZONES, body_zone, pipeline,
+    Pending, RULE_DAMAGE, RULE_DOWN, RULE_IMMOBILIZED, RULE_SUMMARY, RULE_ZONES, body_zone,
+    pipeline,
 };
 use super::query::stats;
 use super::settings::{EpZero, Ud10Settings};
 
 /// Apply a hit: location, damage roll, the pipeline, and what the losses do.
 pub fn hit(world: &mut World, p: &Pending, weapon: &Weapon) {
-    let s = view::resource::<Ud10Settings>(world).clone();
     let target = p.target;
+    // A net: no damage; the target is held where it stands.
+    if weapon.ud10().entangles {
+        if !view::conditions(world, target).has(Condition::Immobilized) {
+            emit(
+                world,
+                BattleEvent::ConditionAdded {
+                    who: target,
+                    condition: Condition::Immobilized,
+                    rule: RULE_IMMOBILIZED,
+                },
+            );
+        }
+        return;
+    }
+    let s = view::resource::<Ud10Settings>(world).clone();
     let armor = view::get::<Armor>(world, target)
         .cloned()
         .unwrap_or_default();

@@ -67,6 +67,9 @@ pub struct WeaponDef {
     pub penetration: i32,
     #[serde(default)]
     pub parry: bool,
+    /// A hit immobilizes instead of dealing damage (a net).
+    #[serde(default)]
+    pub entangles: bool,
     #[serde(default)]
     pub modes: Vec<FireMode>,
     #[serde(default)]
@@ -227,6 +230,7 @@ impl Ud10Data {
                 penetration: d.penetration,
                 parry: d.parry,
                 small: d.small,
+                entangles: d.entangles,
             }),
         })
     }

@@ -40,6 +40,9 @@ pub enum Ud10Event {
         rounds: u8,
         rule: Rule,
     },
+    /// `who` spent its action cutting itself free of a net (the condition's
+    /// removal follows as its own event).
+    CutFree { who: Cid, rule: Rule },
     AttackRolled {
         attacker: Cid,
         target: Cid,

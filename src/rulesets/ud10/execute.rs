@@ -30,6 +30,23 @@ pub fn execute(world: &mut World, actor: Cid, command: &Command) {
             _,
         ) => attack::execute_attack(world, actor, *target, *weapon, *mode, false),
         (_, Some(Ud10Command::Aim { target, .. })) => execute_aim(world, actor, *target),
+        (_, Some(Ud10Command::CutFree)) => {
+            emit(
+                world,
+                Ud10Event::CutFree {
+                    who: actor,
+                    rule: numbers::RULE_IMMOBILIZED,
+                },
+            );
+            emit(
+                world,
+                BattleEvent::ConditionRemoved {
+                    who: actor,
+                    condition: Condition::Immobilized,
+                    rule: numbers::RULE_IMMOBILIZED,
+                },
+            );
+        }
         (_, Some(Ud10Command::Reload { weapon })) => execute_reload(world, actor, *weapon),
         (Command::Draw { weapon }, _) => execute_draw(world, actor, *weapon),
         (_, Some(Ud10Command::TakeCover)) => emit(

@@ -62,6 +62,7 @@ pub fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
             push(Command::Draw { weapon: i });
         }
     }
+    push(Command::from(Ud10Command::CutFree));
     push(Command::from(Ud10Command::TakeCover));
     push(Command::from(Ud10Command::Stand));
     push(Command::Flee);

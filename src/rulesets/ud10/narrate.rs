@@ -12,6 +12,9 @@ impl OwnEvent for Ud10Event {
             Ud10Event::TieBroken { .. } => describe_tie_broken(n, e),
             Ud10Event::Reloaded { .. } => describe_reloaded(n, e),
             Ud10Event::Aimed { .. } => describe_aimed(n, e),
+            Ud10Event::CutFree { who, rule } => {
+                format!("{} cuts itself free of the net  [{rule}]", n.who(*who))
+            }
             Ud10Event::AttackRolled { .. } => describe_attack_rolled(n, e),
             Ud10Event::ReactionRolled { .. } => describe_reaction_rolled(n, e),
             Ud10Event::HitLocation { .. } => describe_hit_location(n, e),
@@ -63,6 +66,11 @@ impl OwnEvent for Ud10Event {
                     format!("{} fails {total}", kind.name())
                 },
                 tone: Tone::Reaction,
+            }],
+            Ud10Event::CutFree { who, .. } => vec![Cue::Say {
+                who: *who,
+                text: "cuts free".into(),
+                tone: Tone::Plain,
             }],
             Ud10Event::Reloaded { who, weapon, .. } => vec![Cue::Say {
                 who: *who,

@@ -82,6 +82,11 @@ pub fn reaction_chance(bonus: i32, against: i32) -> f64 {
     ((10 - (against - bonus)).clamp(0, 10)) as f64 / 10.0
 }
 
+/// Where Fray decides what immobilizes (the text's Defense table names the
+/// condition, not its causes): a net's hit, until cut free.
+pub const RULE_IMMOBILIZED: &str =
+    "ud10 §Defense Rating Modifiers: immobilized (Fray decides: a net)";
+
 /// Where Fray decides when an attack comes from behind.
 pub const RULE_FROM_BEHIND: &str = "ud10 §Attacking: from behind (Fray decides)";
 

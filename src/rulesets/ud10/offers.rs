@@ -17,6 +17,7 @@ pub fn offers(world: &World, actor: Cid, legal: &[Command]) -> Offers {
         .iter()
         .filter_map(|c| {
             let (label, give, key) = match c.own::<Ud10Command>()? {
+                Ud10Command::CutFree => ("Cut free (V)", Give::Button, 'V'),
                 Ud10Command::TakeCover => ("Take cover (Q)", Give::Button, 'Q'),
                 Ud10Command::Stand => ("Stand (Q)", Give::Button, 'Q'),
                 // The weapon in hand: the one the bar shows.

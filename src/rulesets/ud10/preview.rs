@@ -75,6 +75,9 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
             p.title = format!("Reload the {}", w.map_or("weapon", |w| w.name.as_str()));
         }
         (Command::Draw { weapon }, _) => p.title = draw_title(world, actor, *weapon),
+        (_, Some(Ud10Command::CutFree)) => {
+            p.title = "Cut yourself free of the net: spends the action".into()
+        }
         (_, Some(Ud10Command::TakeCover)) => {
             p.title = "Crouch: ranged attacks at you -2 (free action)".into()
         }

@@ -15,6 +15,8 @@ pub struct Ud10Weapon {
     pub parry: bool,
     /// Can be drawn as part of a standard movement.
     pub small: bool,
+    /// A hit immobilizes the target instead of dealing damage (a net).
+    pub entangles: bool,
 }
 
 impl Ud10Weapon {
@@ -23,6 +25,7 @@ impl Ud10Weapon {
         penetration: 0,
         parry: false,
         small: false,
+        entangles: false,
     };
 }
 

@@ -141,6 +141,11 @@ fn targets(world: &World, actor: Cid) -> Option<Targets<'_>> {
     let l = view::get::<Loadout>(world, actor)?;
     let wi = l.ready?;
     let w = l.weapons.get(wi)?;
+    // The AI does not throw nets: it has no measure yet of what holding an
+    // enemy is worth.
+    if w.ud10().entangles {
+        return None;
+    }
     let mut rows = Vec::new();
     for e in view::enemies(world, actor) {
         let Some(cell) = view::cell(world, e) else {
@@ -269,6 +274,14 @@ fn act(world: &World, actor: Cid) -> Command {
     let engaged = engaged_enemies(world, actor, here);
     if let Some(cmd) = give_up(world, actor, &t, &engaged) {
         return cmd;
+    }
+    // Held by a net: strike from where it stands if it can, else spend the
+    // action cutting itself free.
+    if can_act && view::conditions(world, actor).has(Condition::Immobilized) {
+        return match use_the_action(world, actor, here, &t) {
+            Some(attack @ Command::Attack { .. }) => attack,
+            _ => Command::from(Ud10Command::CutFree),
+        };
     }
     if can_act && let Some(cmd) = use_the_action(world, actor, here, &t) {
         return cmd;
@@ -460,7 +473,7 @@ fn switch_weapon(world: &World, actor: Cid, here: Cell) -> Option<Command> {
     let enemies = view::enemies(world, actor);
     let mut best: Option<(f64, usize)> = None;
     for (i, w) in l.weapons.iter().enumerate() {
-        if Some(i) == l.ready || check::has_ammo(w, 0).is_err() {
+        if Some(i) == l.ready || check::has_ammo(w, 0).is_err() || w.ud10().entangles {
             continue;
         }
         let reaches = enemies

@@ -229,3 +229,61 @@ fn shield_does_not_count_with_a_two_handed_weapon_in_hand() {
     // Captain: DEX 3, shield unusable with the two-handed crossbow.
     assert_eq!(numbers(&e, cid(&e, "A"), cid(&e, "C")).defense, 13);
 }
+
+/// §Defense Rating Modifiers: "immobilized: -2 and DEX doesn't count".
+/// Fray's cause: a net. A hit deals no damage and holds the target where it
+/// stands (no move, DEX lost, -2) until it spends its action cutting itself
+/// free ("using or manipulating an item or tool").
+#[test]
+fn a_net_immobilizes_until_cut_free() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "skirmisher", faction: "red", at: (1, 1), name: "A", facing: E, overrides: (weapons: ["net", "dagger"]))"#,
+            r#"(archetype: "swordsman", faction: "blue", at: (4, 1), name: "B", facing: W)"#,
+        ],
+    );
+    let mut e = engine();
+    // Initiative A 10, B 1; the net's throw rolls 10 (a hit).
+    start(&mut e, &l, &[10, 1, 10]);
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    assert_eq!(numbers(&e, a, b).defense, 14);
+    let hp = view::get::<crate::rules::components::Health>(e.world(), b).map(|h| h.hp);
+    strike(&mut e, a, b);
+    assert!(view::conditions(e.world(), b).has(Condition::Immobilized));
+    // No damage, no hit location.
+    assert_eq!(
+        view::get::<crate::rules::components::Health>(e.world(), b).map(|h| h.hp),
+        hp
+    );
+    // Defense 10 + DEX 2 + shield 2 becomes 10 - 2 + shield 2.
+    assert_eq!(numbers(&e, a, b).defense, 10);
+    cmd(&mut e, a, Command::EndTurn);
+    assert_eq!(prompt(&e), Prompt::Act { actor: b });
+    let why = refused(
+        &mut e,
+        b,
+        Command::Move {
+            path: vec![Cell::new(3, 1)],
+        },
+    );
+    assert!(why.contains("immobilized"), "{why}");
+    // The AI, with nobody to strike from where it stands, cuts itself free.
+    assert_eq!(
+        crate::rulesets::ud10::ai::decide(e.world(), b),
+        Command::from(Ud10Command::CutFree)
+    );
+    cmd(&mut e, b, Ud10Command::CutFree);
+    assert!(!view::conditions(e.world(), b).has(Condition::Immobilized));
+    // Cutting free was the action; moving is free again.
+    let why = refused(&mut e, b, Ud10Command::CutFree);
+    assert!(why.contains("action"), "{why}");
+    cmd(
+        &mut e,
+        b,
+        Command::Move {
+            path: vec![Cell::new(3, 1)],
+        },
+    );
+    assert_eq!(view::cell(e.world(), b), Some(Cell::new(3, 1)));
+}
