@@ -116,9 +116,11 @@ pub enum Cmd {
         /// Change a ruleset setting, e.g. --set body_zones=false (repeatable).
         #[arg(long = "set", value_name = "KEY=VALUE")]
         settings: Vec<String>,
-        /// Who plays each faction, in the level's order: `ai` (the tactical
-        /// AI, the default) or `random` (random legal commands, a baseline).
-        #[arg(long, value_delimiter = ',', value_name = "ai|random,...")]
+        /// Who plays each faction, in the level's order: `ai` or `normal`
+        /// (the tactical AI, the default), `easy` (the AI with a worse eye:
+        /// one move or attack in two goes elsewhere at random) or `random`
+        /// (random legal commands, a baseline).
+        #[arg(long, value_delimiter = ',', value_name = "ai|easy|random,...")]
         control: Vec<String>,
     },
     /// Play one all-AI battle and print its whole log: every roll, modifier
@@ -345,9 +347,12 @@ fn parse_control(control: &[String]) -> Result<Controls, String> {
     control
         .iter()
         .map(|c| match c.trim() {
-            "ai" => Ok(Controller::Ai),
+            "ai" | "normal" => Ok(Controller::Ai),
+            "easy" => Ok(Controller::EasyAi),
             "random" => Ok(Controller::RandomAi),
-            other => Err(format!("--control expects ai or random, not `{other}`")),
+            other => Err(format!(
+                "--control expects ai (or normal), easy or random, not `{other}`"
+            )),
         })
         .collect::<Result<Vec<_>, _>>()
         .map(Controls::PerFaction)

@@ -591,3 +591,35 @@ fn audit_counts_the_ais_plays() {
         stderr(&o)
     );
 }
+
+/// `--control` names who plays each faction: the AI (`ai` or `normal`), its
+/// easy level, or random play.
+#[test]
+fn control_chooses_the_ai_level_per_faction() {
+    let o = fray(&[
+        "simulate",
+        "levels/mirror_duel.ron",
+        "--ruleset",
+        "ud10",
+        "--control",
+        "normal,easy",
+        "--battles",
+        "20",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("West Band"), "{}", stdout(&o));
+    let o = fray(&[
+        "simulate",
+        "levels/mirror_duel.ron",
+        "--control",
+        "normal,cunning",
+        "--battles",
+        "2",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--control expects ai (or normal), easy or random, not `cunning`"),
+        "{}",
+        stderr(&o)
+    );
+}

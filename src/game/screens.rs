@@ -150,12 +150,23 @@ fn setup(world: &mut World) {
                             .color(colour32(f.colour))
                             .strong(),
                     );
-                    let human = session.controls.get(i) == Some(&Controller::Human);
-                    if ui.selectable_label(human, "Human at this desk").clicked() {
-                        asked.push(ScreenIntent::Control(i, Controller::Human));
-                    }
-                    if ui.selectable_label(!human, "AI").clicked() {
-                        asked.push(ScreenIntent::Control(i, Controller::Ai));
+                    let now = session.controls.get(i).copied();
+                    for (c, label, tip) in [
+                        (Controller::Human, "Human at this desk", "You give this faction's commands"),
+                        (
+                            Controller::EasyAi,
+                            "AI: easy",
+                            "The AI with a worse eye: one move or attack in two goes to another cell or target at random",
+                        ),
+                        (Controller::Ai, "AI: normal", "The tactical AI"),
+                    ] {
+                        if ui
+                            .selectable_label(now == Some(c), label)
+                            .on_hover_text(tip)
+                            .clicked()
+                        {
+                            asked.push(ScreenIntent::Control(i, c));
+                        }
                     }
                 });
             }

@@ -62,6 +62,9 @@ pub enum Controller {
     Ai,
     /// An opponent that picks uniformly among legal commands (a baseline).
     RandomAi,
+    /// The tactical AI with a weaker hand ("easy"): one move or attack in
+    /// two goes to another legal cell or target, at random.
+    EasyAi,
 }
 
 impl Controller {

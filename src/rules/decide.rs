@@ -6,7 +6,7 @@ use bevy::ecs::message::Messages;
 use bevy::prelude::*;
 
 use crate::rules::battle::{ActiveRuleset, Battle};
-use crate::rules::command::CommandMsg;
+use crate::rules::command::{Command, CommandMsg};
 use crate::rules::components::Controller;
 use crate::rules::dice::Dice;
 use crate::rules::view;
@@ -16,6 +16,37 @@ pub fn prompted_controller(world: &World) -> Option<Controller> {
     let actor = view::resource::<Battle>(world).prompt.actor()?;
     view::get::<Controller>(world, actor).copied()
 }
+
+/// One time in [`EASY_SLIPS`], the easy AI's move or attack goes to
+/// another legal cell or target, picked at random: it plays like the AI
+/// with a worse eye. Everything else (reactions, the ruleset's own
+/// commands, ending the turn) is the AI's own.
+fn weaker(
+    world: &mut World,
+    actor: crate::rules::components::Cid,
+    planned: Command,
+    legal_commands: fn(&World, crate::rules::components::Cid) -> Vec<Command>,
+) -> Command {
+    if !matches!(planned, Command::Move { .. } | Command::Attack { .. }) {
+        return planned;
+    }
+    if world.resource_mut::<Dice>().pick(EASY_SLIPS) != 0 {
+        return planned;
+    }
+    let kind = std::mem::discriminant(&planned);
+    let same: Vec<Command> = legal_commands(world, actor)
+        .into_iter()
+        .filter(|c| std::mem::discriminant(c) == kind)
+        .collect();
+    if same.is_empty() {
+        return planned;
+    }
+    let i = world.resource_mut::<Dice>().pick(same.len());
+    same[i].clone()
+}
+
+/// The easy AI slips one decision (a move or an attack) in this many.
+pub const EASY_SLIPS: usize = 2;
 
 /// The AI answers the current prompt when its controller is an AI.
 pub fn decide(world: &mut World) {
@@ -41,6 +72,10 @@ pub fn decide(world: &mut World) {
             }
             let i = world.resource_mut::<Dice>().pick(legal.len());
             legal[i].clone()
+        }
+        Some(Controller::EasyAi) => {
+            let planned = (hooks.decide)(world, actor);
+            weaker(world, actor, planned, hooks.legal_commands)
         }
         Some(Controller::Human) | None => return,
     };

@@ -313,6 +313,7 @@ fn sheet(ui: &mut egui::Ui, world: &World, c: Cid) {
             .map_or(String::new(), |a| a.0.clone());
         let ctl = match view::get::<Controller>(world, c) {
             Some(Controller::Human) => "human",
+            Some(Controller::EasyAi) => "AI (easy)",
             _ => "AI",
         };
         ui.label(format!("{} · {arch} · {ctl}", faction.name));
