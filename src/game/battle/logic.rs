@@ -652,6 +652,17 @@ mod tests {
 
     #[test]
     fn an_all_ai_battle_runs_from_setup_to_results() {
+        all_ai_to_results(None);
+    }
+
+    /// The setup screen's "AI: easy" against "AI: normal": the game plays
+    /// it to the results as any preview.
+    #[test]
+    fn an_easy_ai_against_the_normal_one_runs_to_results() {
+        all_ai_to_results(Some(vec![Controller::EasyAi, Controller::Ai]));
+    }
+
+    fn all_ai_to_results(controls: Option<Vec<Controller>>) {
         let path =
             std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels/mirror_duel.ron");
         let l = crate::data::level::load_level(&path).expect("level");
@@ -659,7 +670,13 @@ mod tests {
         app.add_plugins(MinimalPlugins);
         crate::game::logic_plugins(&mut app);
         crate::rules::engine::load_rulesets(app.world_mut(), &assets()).expect("assets");
-        let session = Session::new(app.world(), l, path, None, 7, true).expect("session");
+        let mut session = Session::new(app.world(), l, path, None, 7, true).expect("session");
+        let easy = controls
+            .as_ref()
+            .is_some_and(|c| c.contains(&Controller::EasyAi));
+        if let Some(c) = controls {
+            session.controls = c;
+        }
         assert!(session.is_preview());
         app.insert_resource(session);
         app.world_mut().resource_mut::<Pacing>().speed = Speed::X4;
@@ -677,5 +694,12 @@ mod tests {
                 .resource::<crate::rules::battle::Battle>()
                 .is_over()
         );
+        if easy {
+            let mut q = app.world_mut().query::<&Controller>();
+            assert!(
+                q.iter(app.world()).any(|c| *c == Controller::EasyAi),
+                "the easy AI played"
+            );
+        }
     }
 }
