@@ -118,7 +118,8 @@ pub enum Cmd {
         settings: Vec<String>,
         /// Who plays each faction, in the level's order: `ai` or `normal`
         /// (the tactical AI, the default), `easy` (the AI with a worse eye:
-        /// one move or attack in two goes elsewhere at random) or `random`
+        /// one choice in two of where to move, whom to attack or who acts
+        /// goes elsewhere at random) or `random`
         /// (random legal commands, a baseline).
         #[arg(long, value_delimiter = ',', value_name = "ai|easy|random,...")]
         control: Vec<String>,

@@ -54,6 +54,19 @@ impl Command {
         }
     }
 
+    /// What choice this command is one answer to, among commands of the
+    /// same choice: a move (which cell), an attack (which target, weapon
+    /// and mode), or a ruleset's own ([`OwnCommand::choice`]). The easy AI
+    /// sometimes picks another answer to the same choice.
+    pub fn choice(&self) -> Option<&'static str> {
+        match self {
+            Command::Move { .. } => Some("move"),
+            Command::Attack { .. } => Some("attack"),
+            Command::Ruleset(c) => c.0.choice(),
+            _ => None,
+        }
+    }
+
     /// The command as the ruleset command type `C`, if it is one.
     pub fn own<C: OwnCommand>(&self) -> Option<&C> {
         match self {
@@ -68,6 +81,12 @@ impl Command {
 pub trait OwnCommand: Clone + PartialEq + Eq + Debug + Serialize + Send + Sync + 'static {
     /// True for the commands that answer a reaction prompt.
     fn is_reaction(&self) -> bool;
+    /// The choice this command answers among like commands of the ruleset
+    /// (which character acts, say), if another answer is a worse play
+    /// rather than another kind of play ([`Command::choice`]).
+    fn choice(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 impl<C: OwnCommand> From<C> for Command {
@@ -112,6 +131,7 @@ trait DynCommand: erased_serde::Serialize + Debug + Send + Sync {
     fn as_any(&self) -> &dyn Any;
     fn eq_dyn(&self, other: &dyn Any) -> bool;
     fn is_reaction(&self) -> bool;
+    fn choice(&self) -> Option<&'static str>;
 }
 
 impl<C: OwnCommand> DynCommand for C {
@@ -126,6 +146,9 @@ impl<C: OwnCommand> DynCommand for C {
     }
     fn is_reaction(&self) -> bool {
         OwnCommand::is_reaction(self)
+    }
+    fn choice(&self) -> Option<&'static str> {
+        OwnCommand::choice(self)
     }
 }
 

@@ -62,8 +62,9 @@ pub enum Controller {
     Ai,
     /// An opponent that picks uniformly among legal commands (a baseline).
     RandomAi,
-    /// The tactical AI with a weaker hand ("easy"): one move or attack in
-    /// two goes to another legal cell or target, at random.
+    /// The tactical AI with a weaker hand ("easy"): one choice in two (where
+    /// to move, whom to attack, a ruleset's own such as who acts) goes to
+    /// another legal answer, at random (`decide.rs`).
     EasyAi,
 }
 

@@ -17,26 +17,26 @@ pub fn prompted_controller(world: &World) -> Option<Controller> {
     view::get::<Controller>(world, actor).copied()
 }
 
-/// One time in [`EASY_SLIPS`], the easy AI's move or attack goes to
-/// another legal cell or target, picked at random: it plays like the AI
-/// with a worse eye. Everything else (reactions, the ruleset's own
-/// commands, ending the turn) is the AI's own.
+/// One time in [`EASY_SLIPS`], the easy AI's answer to a choice (which
+/// cell to move to, whom to attack, and the ruleset's own choices such as
+/// zones' which character acts) is another legal answer, picked at random:
+/// it plays like the AI with a worse eye. Everything else (reactions,
+/// ending the turn, passing) is the AI's own.
 fn weaker(
     world: &mut World,
     actor: crate::rules::components::Cid,
     planned: Command,
     legal_commands: fn(&World, crate::rules::components::Cid) -> Vec<Command>,
 ) -> Command {
-    if !matches!(planned, Command::Move { .. } | Command::Attack { .. }) {
+    let Some(choice) = planned.choice() else {
         return planned;
-    }
+    };
     if world.resource_mut::<Dice>().pick(EASY_SLIPS) != 0 {
         return planned;
     }
-    let kind = std::mem::discriminant(&planned);
     let same: Vec<Command> = legal_commands(world, actor)
         .into_iter()
-        .filter(|c| std::mem::discriminant(c) == kind)
+        .filter(|c| c.choice() == Some(choice))
         .collect();
     if same.is_empty() {
         return planned;

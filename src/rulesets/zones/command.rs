@@ -61,6 +61,11 @@ pub enum ZonesCommand {
 }
 
 impl OwnCommand for ZonesCommand {
+    /// Which character takes the faction's turn is a choice the easy AI may
+    /// get wrong.
+    fn choice(&self) -> Option<&'static str> {
+        matches!(self, ZonesCommand::Activate { .. }).then_some("activate")
+    }
     fn is_reaction(&self) -> bool {
         matches!(
             self,

@@ -297,3 +297,17 @@ fn the_ai_weighs_the_counter_before_grabbing() {
     let c = decide(false);
     assert!(matches!(c, Command::Attack { .. }), "{c:?}");
 }
+
+/// The easy AI's slips (`rules/decide.rs`) take another answer to the same
+/// choice: which character acts is one, passing is not.
+#[test]
+fn which_character_acts_is_a_choice_the_easy_ai_can_get_wrong() {
+    assert_eq!(
+        Command::from(ZonesCommand::Activate { who: Cid(3) }).choice(),
+        Some("activate")
+    );
+    assert_eq!(Command::from(ZonesCommand::Pass).choice(), None);
+    assert_eq!(Command::Dodge.choice(), None);
+    assert_eq!(Command::EndTurn.choice(), None);
+    assert_eq!(Command::Move { path: vec![] }.choice(), Some("move"));
+}
