@@ -45,7 +45,8 @@ fn weaker(
     same[i].clone()
 }
 
-/// The easy AI slips one decision (a move or an attack) in this many.
+/// The easy AI slips one choice (where to move, whom to attack, a
+/// ruleset's own such as who acts) in this many.
 pub const EASY_SLIPS: usize = 2;
 
 /// The AI answers the current prompt when its controller is an AI.

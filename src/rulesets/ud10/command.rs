@@ -22,8 +22,9 @@ pub enum Ud10Command {
     Retreat { path: Vec<Cell> },
     /// Reaction: parry the attack that just hit.
     Parry,
-    /// Cut oneself free of a net (the round's action: "using or
-    /// manipulating an item or tool").
+    /// Cut oneself free of a net (the round's action, §Performing Actions:
+    /// "using or manipulating an item or tool"; what it ends is §Defense
+    /// Rating Modifiers' "immobilized").
     CutFree,
 }
 

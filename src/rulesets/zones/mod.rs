@@ -96,10 +96,10 @@ impl Ruleset for Zones {
                 "zones plays on a map divided into zones, and this one has none; expected zone_legend and zone_rows",
             ));
         }
-        // Attacks reach "nearby" (the same zone) or a number of zones away,
-        // and moves count zones: a combatant standing in no zone could be
-        // neither reached nor counted from. (A rider stands on its mount's
-        // cell.)
+        // §Attacking: melee reaches "nearby" (the same zone), ranged attacks
+        // a number of zones; §Taking a turn: moves count zones. A combatant
+        // standing in no zone could be neither reached nor counted from.
+        // (A rider stands on its mount's cell.)
         for (i, c) in level.combatants.iter().enumerate() {
             if level.map.zone_of(c.at).is_none() {
                 return Err(level.error_at_combatant(

@@ -57,7 +57,8 @@ pub(super) fn give_up(world: &World, actor: Cid, t: &Turn, engaged: &[Cid]) -> O
 }
 
 /// Move towards the best target: the reachable cell closest to it (by a
-/// distance field around the target), preferring cover against archers.
+/// distance field around the target) drawing the fewest free attacks; a
+/// shooter who can see no enemy, to a firing position first.
 pub(super) fn approach(world: &World, actor: Cid, full: bool) -> Option<Vec<Cell>> {
     let here = view::cell(world, actor)?;
     let map = view::resource::<Map>(world);
