@@ -92,6 +92,15 @@ pub enum Cmd {
         /// figures and quit.
         #[arg(long)]
         bench_frames: Option<u32>,
+        /// Who plays each faction, in the level's order: `human`, or an AI
+        /// level as `fray simulate --control` takes them (`easy`, `normal`,
+        /// `hard`, `random`).
+        #[arg(
+            long,
+            value_delimiter = ',',
+            value_name = "human|ai|easy|hard|random,..."
+        )]
+        control: Vec<String>,
     },
     /// Simulate many all-AI battles of a level: win rates with 95% intervals,
     /// mean rounds, mean casualties.
@@ -119,9 +128,11 @@ pub enum Cmd {
         /// Who plays each faction, in the level's order: `ai` or `normal`
         /// (the tactical AI, the default), `easy` (the AI with a worse eye:
         /// one choice in two of where to move, whom to attack or who acts
-        /// goes elsewhere at random) or `random`
+        /// goes elsewhere at random), `hard` (the AI looking ahead: it
+        /// plays its choice and a few others on from forks of the battle
+        /// and keeps the best) or `random`
         /// (random legal commands, a baseline).
-        #[arg(long, value_delimiter = ',', value_name = "ai|easy|random,...")]
+        #[arg(long, value_delimiter = ',', value_name = "ai|easy|hard|random,...")]
         control: Vec<String>,
     },
     /// Play one all-AI battle and print its whole log: every roll, modifier
@@ -142,6 +153,10 @@ pub enum Cmd {
         /// One JSON object per event instead of text.
         #[arg(long)]
         json: bool,
+        /// Who plays each faction, as `fray simulate --control` (default:
+        /// the tactical AI everywhere).
+        #[arg(long, value_delimiter = ',', value_name = "ai|easy|hard|random,...")]
+        control: Vec<String>,
     },
     /// Each side's odds from the middle of a battle: play the seeded
     /// all-AI battle (as `fray log` shows it) to the start of a round, then
@@ -267,6 +282,7 @@ pub fn run(cli: Cli) -> ExitCode {
             after_frames,
             show,
             bench_frames,
+            control,
         }) => cmd_play(
             level,
             ruleset.as_deref(),
@@ -276,6 +292,7 @@ pub fn run(cli: Cli) -> ExitCode {
             screenshot.map(|p| (p, after_frames)),
             show,
             bench_frames,
+            &control,
         ),
         Some(Cmd::Simulate {
             level,
@@ -303,7 +320,16 @@ pub fn run(cli: Cli) -> ExitCode {
             dice,
             settings,
             json,
-        }) => cmd_log(&level, seed, ruleset.as_deref(), dice, &settings, json),
+            control,
+        }) => cmd_log(
+            &level,
+            seed,
+            ruleset.as_deref(),
+            dice,
+            &settings,
+            json,
+            &control,
+        ),
         Some(Cmd::Odds(args)) => cmd_odds(&args),
         Some(Cmd::Check { paths }) => cmd_check(&paths),
         Some(Cmd::Audit {
@@ -341,7 +367,34 @@ pub fn run(cli: Cli) -> ExitCode {
     }
 }
 
-fn parse_control(control: &[String]) -> Result<Controls, String> {
+/// `--control` for `level`: one controller per faction, or none. Only the
+/// game window (`fray play`) has a human to wait for.
+fn level_control(
+    level: &crate::rules::level::Level,
+    control: &[String],
+) -> Result<Controls, String> {
+    level_control_with(level, control, false)
+}
+
+fn level_control_with(
+    level: &crate::rules::level::Level,
+    control: &[String],
+    humans: bool,
+) -> Result<Controls, String> {
+    let control = parse_control(control, humans)?;
+    if let Controls::PerFaction(v) = &control
+        && v.len() != level.factions.len()
+    {
+        return Err(format!(
+            "--control names {} factions; the level has {}",
+            v.len(),
+            level.factions.len()
+        ));
+    }
+    Ok(control)
+}
+
+fn parse_control(control: &[String], humans: bool) -> Result<Controls, String> {
     if control.is_empty() {
         return Ok(Controls::AllAi);
     }
@@ -350,9 +403,12 @@ fn parse_control(control: &[String]) -> Result<Controls, String> {
         .map(|c| match c.trim() {
             "ai" | "normal" => Ok(Controller::Ai),
             "easy" => Ok(Controller::EasyAi),
+            "hard" => Ok(Controller::HardAi),
+            "human" if humans => Ok(Controller::Human),
             "random" => Ok(Controller::RandomAi),
             other => Err(format!(
-                "--control expects ai (or normal), easy or random, not `{other}`"
+                "--control expects {}ai (or normal), easy, hard or random, not `{other}`",
+                if humans { "human, " } else { "" }
             )),
         })
         .collect::<Result<Vec<_>, _>>()
@@ -394,8 +450,13 @@ fn cmd_play(
     shot: Option<(PathBuf, u32)>,
     show: Option<String>,
     bench_frames: Option<u32>,
+    control: &[String],
 ) -> Result<(), String> {
     let lvl = load(&level)?;
+    let controls = match level_control_with(&lvl, control, true)? {
+        Controls::PerFaction(v) => Some(v),
+        _ => None,
+    };
     let ruleset = match ruleset {
         Some(_) => Some(pick_ruleset(&lvl, ruleset)?),
         None => None,
@@ -418,6 +479,7 @@ fn cmd_play(
         show,
         bench_frames,
         tour: None,
+        controls,
     })
 }
 
@@ -432,6 +494,7 @@ fn cmd_play(
     _shot: Option<(PathBuf, u32)>,
     _show: Option<String>,
     _bench_frames: Option<u32>,
+    _control: &[String],
 ) -> Result<(), String> {
     Err("this fray was built without the game window (cargo feature `gui`)".into())
 }
@@ -454,16 +517,7 @@ fn cmd_simulate(
         return Err("--threads expects at least 1 thread, not 0".into());
     }
     let level = load(level_path)?;
-    let control = parse_control(control)?;
-    if let Controls::PerFaction(v) = &control
-        && v.len() != level.factions.len()
-    {
-        return Err(format!(
-            "--control names {} factions; the level has {}",
-            v.len(),
-            level.factions.len()
-        ));
-    }
+    let control = level_control(&level, control)?;
     let ruleset = pick_ruleset(&level, ruleset)?;
     let threads = threads.unwrap_or_else(cores);
     let cfg = SimConfig {
@@ -713,9 +767,11 @@ fn cmd_log(
     dice: Vec<u32>,
     settings: &[String],
     json: bool,
+    control: &[String],
 ) -> Result<(), String> {
     let level = load(level_path)?;
     let ruleset = pick_ruleset(&level, ruleset)?;
+    let control = level_control(&level, control)?;
     let mut engine = Engine::new().map_err(|e| e.to_string())?;
     for (k, v) in parse_settings(settings)? {
         engine.configure(ruleset, &k, &v)?;
@@ -727,7 +783,7 @@ fn cmd_log(
         &StartOptions {
             seed,
             script: dice,
-            control: Controls::AllAi,
+            control,
         },
     )?;
     let stop = engine.run(crate::sim::MAX_STEPS);

@@ -593,7 +593,7 @@ fn audit_counts_the_ais_plays() {
 }
 
 /// `--control` names who plays each faction: the AI (`ai` or `normal`), its
-/// easy level, or random play.
+/// easy or hard level, or random play; `simulate` and `log` take it.
 #[test]
 fn control_chooses_the_ai_level_per_faction() {
     let o = fray(&[
@@ -618,7 +618,53 @@ fn control_chooses_the_ai_level_per_faction() {
     ]);
     assert!(!o.status.success());
     assert!(
-        stderr(&o).contains("--control expects ai (or normal), easy or random, not `cunning`"),
+        stderr(&o)
+            .contains("--control expects ai (or normal), easy, hard or random, not `cunning`"),
+        "{}",
+        stderr(&o)
+    );
+    // The hard level, in one logged battle: it plays to the end, and the
+    // same seed gives the same log.
+    let args = [
+        "log",
+        "levels/mirror_duel.ron",
+        "--seed",
+        "3",
+        "--control",
+        "hard,normal",
+    ];
+    let (a, b) = (fray(&args), fray(&args));
+    assert!(a.status.success(), "{}", stderr(&a));
+    assert!(stdout(&a).contains("wins"), "{}", stdout(&a));
+    assert_eq!(stdout(&a), stdout(&b));
+    // The game window takes it too, with a human among the controllers;
+    // a wrong name is refused before any window opens.
+    let o = fray(&["play", "levels/mirror_duel.ron", "--control", "human,bogus"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o)
+            .contains("--control expects human, ai (or normal), easy, hard or random, not `bogus`"),
+        "{}",
+        stderr(&o)
+    );
+    let o = fray(&[
+        "simulate",
+        "levels/mirror_duel.ron",
+        "--control",
+        "human,hard",
+    ]);
+    assert!(!o.status.success(), "simulate has no human to wait for");
+    let o = fray(&[
+        "log",
+        "levels/mirror_duel.ron",
+        "--seed",
+        "3",
+        "--control",
+        "hard",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--control names 1 factions; the level has 2"),
         "{}",
         stderr(&o)
     );

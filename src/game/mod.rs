@@ -38,6 +38,9 @@ pub struct GameOptions {
     /// Walk every screen as a player would, saving a screenshot of each
     /// into this folder, then quit (`fray --tour DIR`).
     pub tour: Option<PathBuf>,
+    /// Who plays each faction of `level` (`fray play --control`), instead
+    /// of the level's own choice or `all_ai`.
+    pub controls: Option<Vec<crate::rules::components::Controller>>,
 }
 
 /// The game's frame order in `Update`, one set per layer (as in the
@@ -65,6 +68,8 @@ pub fn logic_plugins(app: &mut App) {
 /// The game's own logic on top of the rules core and the states plugin.
 fn game_logic(app: &mut App) {
     use AppSystems::*;
+    // The hard AI looks ahead within the time a frame can wait.
+    app.insert_resource(crate::rules::lookahead::LookAhead::game());
     app.configure_sets(Update, (Input, Flow, Logic, Playback, View).chain())
         .configure_sets(OnEnter(Screen::Battle), (Logic, Playback, View).chain());
     session::plugin(app);
@@ -150,6 +155,10 @@ pub fn build_app(opts: &GameOptions, display: Display) -> Result<App, String> {
             opts.seed.unwrap_or(1),
             opts.all_ai,
         )?;
+        let mut session = session;
+        if let Some(controls) = &opts.controls {
+            session.controls = controls.clone();
+        }
         app.insert_resource(session);
         app.insert_state(Screen::Battle);
     } else if let Some(first) = catalog.default_level() {

@@ -159,6 +159,11 @@ fn setup(world: &mut World) {
                             "The AI with a worse eye: one choice in two (where to move, whom to attack, who acts) goes elsewhere at random",
                         ),
                         (Controller::Ai, "AI: normal", "The tactical AI"),
+                        (
+                            Controller::HardAi,
+                            "AI: hard",
+                            "The tactical AI looking ahead: before each choice it plays the battle on from here for its own choice and a few others, and keeps the one that fared best (up to 0.2 s a decision)",
+                        ),
                     ] {
                         if ui
                             .selectable_label(now == Some(c), label)

@@ -67,6 +67,17 @@ impl Command {
         }
     }
 
+    /// Does the command give up a turn or an activation without acting (a
+    /// ruleset's own pass, [`OwnCommand::passes`])? The hard AI never
+    /// prefers one to acting: two sides that each wait for the other
+    /// never fight.
+    pub fn is_pass(&self) -> bool {
+        match self {
+            Command::Ruleset(c) => c.0.passes(),
+            _ => false,
+        }
+    }
+
     /// The command as the ruleset command type `C`, if it is one.
     pub fn own<C: OwnCommand>(&self) -> Option<&C> {
         match self {
@@ -86,6 +97,11 @@ pub trait OwnCommand: Clone + PartialEq + Eq + Debug + Serialize + Send + Sync +
     /// rather than another kind of play ([`Command::choice`]).
     fn choice(&self) -> Option<&'static str> {
         None
+    }
+    /// True for a command that gives up the faction's activation or the
+    /// character's turn without acting ([`Command::is_pass`]).
+    fn passes(&self) -> bool {
+        false
     }
 }
 
@@ -132,6 +148,7 @@ trait DynCommand: erased_serde::Serialize + Debug + Send + Sync {
     fn eq_dyn(&self, other: &dyn Any) -> bool;
     fn is_reaction(&self) -> bool;
     fn choice(&self) -> Option<&'static str>;
+    fn passes(&self) -> bool;
 }
 
 impl<C: OwnCommand> DynCommand for C {
@@ -149,6 +166,9 @@ impl<C: OwnCommand> DynCommand for C {
     }
     fn choice(&self) -> Option<&'static str> {
         OwnCommand::choice(self)
+    }
+    fn passes(&self) -> bool {
+        OwnCommand::passes(self)
     }
 }
 

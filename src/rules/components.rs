@@ -66,6 +66,10 @@ pub enum Controller {
     /// to move, whom to attack, a ruleset's own such as who acts) goes to
     /// another legal answer, at random (`decide.rs`).
     EasyAi,
+    /// The tactical AI looking ahead ("hard"): its choice weighed against
+    /// a few others by playing the battle on from forks of where it stands
+    /// (`lookahead.rs`).
+    HardAi,
 }
 
 impl Controller {

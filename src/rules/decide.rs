@@ -74,6 +74,10 @@ pub fn decide(world: &mut World) {
             let i = world.resource_mut::<Dice>().pick(legal.len());
             legal[i].clone()
         }
+        Some(Controller::HardAi) => {
+            let planned = (hooks.decide)(world, actor);
+            crate::rules::lookahead::decide(world, actor, planned, hooks.legal_commands)
+        }
         Some(Controller::EasyAi) => {
             let planned = (hooks.decide)(world, actor);
             weaker(world, actor, planned, hooks.legal_commands)

@@ -168,7 +168,8 @@ pub fn plugin(app: &mut App) {
         .resource::<Map>()
         .fixed::<RulesetRegistry>()
         .fixed::<ForkRegistry>()
-        .fixed::<crate::rules::engine::LevelChecked>();
+        .fixed::<crate::rules::engine::LevelChecked>()
+        .fixed::<crate::rules::lookahead::LookAhead>();
 }
 
 /// A running battle's whole state, out of its world. Send it to other
@@ -325,9 +326,30 @@ impl Engine {
     /// commands sent but not yet resolved dropped, and the AI playing every
     /// side. Deterministic for a given snapshot and seed.
     pub fn playout(&mut self, snap: &Snapshot, seed: u64, max_steps: u64) -> Stop {
+        self.playout_with(snap, None, seed, None, max_steps)
+    }
+
+    /// [`Engine::playout`], but the first command is `first` (the command
+    /// a look-ahead weighs: it still goes through the legality check), and
+    /// the playout stops at the start of round `until_round` when it has
+    /// not ended by then (`Stop::StepLimit`).
+    pub fn playout_with(
+        &mut self,
+        snap: &Snapshot,
+        first: Option<CommandMsg>,
+        seed: u64,
+        until_round: Option<u32>,
+        max_steps: u64,
+    ) -> Stop {
         let world = self.world_mut();
         restore(world, snap);
-        world.resource_mut::<Messages<CommandMsg>>().clear();
+        {
+            let mut messages = world.resource_mut::<Messages<CommandMsg>>();
+            messages.clear();
+            if let Some(first) = first {
+                messages.write(first);
+            }
+        }
         world.resource_mut::<Dice>().reseed(seed);
         for f in &mut world.resource_mut::<Factions>().0 {
             f.control = Controller::Ai;
@@ -339,7 +361,24 @@ impl Engine {
                 *c = Controller::Ai;
             }
         }
-        self.run(max_steps)
+        let Some(until) = until_round else {
+            return self.run(max_steps);
+        };
+        for _ in 0..max_steps {
+            let battle = view::resource::<Battle>(self.world());
+            if battle.is_over() {
+                return Stop::Over;
+            }
+            if battle.round >= until {
+                return Stop::StepLimit;
+            }
+            self.step();
+        }
+        if view::resource::<Battle>(self.world()).is_over() {
+            Stop::Over
+        } else {
+            Stop::StepLimit
+        }
     }
 }
 

@@ -14,6 +14,7 @@ pub mod error;
 pub mod event;
 pub mod fork;
 pub mod level;
+pub mod lookahead;
 pub mod map;
 pub mod narrate;
 pub mod victory;

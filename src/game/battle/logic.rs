@@ -662,6 +662,13 @@ mod tests {
         all_ai_to_results(Some(vec![Controller::EasyAi, Controller::Ai]));
     }
 
+    /// "AI: hard" against "AI: normal": the look-ahead plays within the
+    /// game's time budget, to the results.
+    #[test]
+    fn a_hard_ai_against_the_normal_one_runs_to_results() {
+        all_ai_to_results(Some(vec![Controller::Ai, Controller::HardAi]));
+    }
+
     fn all_ai_to_results(controls: Option<Vec<Controller>>) {
         let path =
             std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels/mirror_duel.ron");
@@ -671,9 +678,10 @@ mod tests {
         crate::game::logic_plugins(&mut app);
         crate::rules::engine::load_rulesets(app.world_mut(), &assets()).expect("assets");
         let mut session = Session::new(app.world(), l, path, None, 7, true).expect("session");
-        let easy = controls
+        // The level other than the normal AI the setup asked for, if any.
+        let other = controls
             .as_ref()
-            .is_some_and(|c| c.contains(&Controller::EasyAi));
+            .and_then(|c| c.iter().copied().find(|c| *c != Controller::Ai));
         if let Some(c) = controls {
             session.controls = c;
         }
@@ -694,12 +702,9 @@ mod tests {
                 .resource::<crate::rules::battle::Battle>()
                 .is_over()
         );
-        if easy {
+        if let Some(other) = other {
             let mut q = app.world_mut().query::<&Controller>();
-            assert!(
-                q.iter(app.world()).any(|c| *c == Controller::EasyAi),
-                "the easy AI played"
-            );
+            assert!(q.iter(app.world()).any(|c| *c == other), "{other:?} played");
         }
     }
 }

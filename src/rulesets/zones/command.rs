@@ -66,6 +66,10 @@ impl OwnCommand for ZonesCommand {
     fn choice(&self) -> Option<&'static str> {
         matches!(self, ZonesCommand::Activate { .. }).then_some("activate")
     }
+    /// §Combat procedure: passing gives the activation away unused.
+    fn passes(&self) -> bool {
+        matches!(self, ZonesCommand::Pass)
+    }
     fn is_reaction(&self) -> bool {
         matches!(
             self,

@@ -314,6 +314,7 @@ fn sheet(ui: &mut egui::Ui, world: &World, c: Cid) {
         let ctl = match view::get::<Controller>(world, c) {
             Some(Controller::Human) => "human",
             Some(Controller::EasyAi) => "AI (easy)",
+            Some(Controller::HardAi) => "AI (hard)",
             _ => "AI",
         };
         ui.label(format!("{} · {arch} · {ctl}", faction.name));
