@@ -156,7 +156,7 @@ fn setup(world: &mut World) {
                         (
                             Controller::EasyAi,
                             "AI: easy",
-                            "The AI with a worse eye: one choice in two (where to move, whom to attack, who acts) goes elsewhere at random",
+                            "The AI with a worse eye: one choice in two (where to move, whom to attack, who acts, how to meet an attack) goes elsewhere at random",
                         ),
                         (Controller::Ai, "AI: normal", "The tactical AI"),
                         (

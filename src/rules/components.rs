@@ -63,8 +63,9 @@ pub enum Controller {
     /// An opponent that picks uniformly among legal commands (a baseline).
     RandomAi,
     /// The tactical AI with a weaker hand ("easy"): one choice in two (where
-    /// to move, whom to attack, a ruleset's own such as who acts) goes to
-    /// another legal answer, at random (`decide.rs`).
+    /// to move, whom to attack, a ruleset's own such as who acts, how to
+    /// meet an attack) goes to another legal answer, at random
+    /// (`decide.rs`).
     EasyAi,
     /// The tactical AI looking ahead ("hard"): its choice weighed against
     /// a few others by playing the battle on from forks of where it stands

@@ -18,25 +18,33 @@ pub fn prompted_controller(world: &World) -> Option<Controller> {
 }
 
 /// One time in [`EASY_SLIPS`], the easy AI's answer to a choice (which
-/// cell to move to, whom to attack, and the ruleset's own choices such as
-/// zones' which character acts) is another legal answer, picked at random:
-/// it plays like the AI with a worse eye. Everything else (reactions,
-/// ending the turn, passing) is the AI's own.
+/// cell to move to, whom to attack, the ruleset's own choices such as
+/// zones' which character acts, and how to meet an attack) is another
+/// legal answer to it, picked at random: it plays like the AI with a worse
+/// eye. Everything else (ending the turn, passing, reloading) is the AI's
+/// own. (Reactions slip too since the normal AI won only 68.5 % of zones
+/// battles against an easy AI that always reacted as it does: 74.6 % now.)
 fn weaker(
     world: &mut World,
     actor: crate::rules::components::Cid,
     planned: Command,
     legal_commands: fn(&World, crate::rules::components::Cid) -> Vec<Command>,
 ) -> Command {
-    let Some(choice) = planned.choice() else {
+    let reacting = matches!(
+        view::resource::<Battle>(world).prompt,
+        crate::rules::battle::Prompt::React { .. }
+    );
+    let choice = planned.choice();
+    if choice.is_none() && !reacting {
         return planned;
-    };
+    }
     if world.resource_mut::<Dice>().pick(EASY_SLIPS) != 0 {
         return planned;
     }
+    // Any legal answer to a reaction prompt; else one to the same choice.
     let same: Vec<Command> = legal_commands(world, actor)
         .into_iter()
-        .filter(|c| c.choice() == Some(choice))
+        .filter(|c| reacting || c.choice() == choice)
         .collect();
     if same.is_empty() {
         return planned;
@@ -46,7 +54,7 @@ fn weaker(
 }
 
 /// The easy AI slips one choice (where to move, whom to attack, a
-/// ruleset's own such as who acts) in this many.
+/// ruleset's own such as who acts, a reaction) in this many.
 pub const EASY_SLIPS: usize = 2;
 
 /// The AI answers the current prompt when its controller is an AI.
@@ -85,4 +93,44 @@ pub fn decide(world: &mut World) {
         Some(Controller::Human) | None => return,
     };
     world.write_message(CommandMsg { actor, command });
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::components::Controller;
+    use crate::rules::engine::{Controls, StartOptions};
+
+    /// The easy level is weaker than the AI under both rulesets: the AI
+    /// wins most mirrored battles against it (each side for half of them).
+    #[test]
+    fn the_ai_beats_its_easy_level() {
+        let path =
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels/mirror_duel.ron");
+        let l = crate::data::level::load_level(&path).expect("mirror_duel.ron loads");
+        let mut e = crate::testkit::engine();
+        for ruleset in [crate::rulesets::ud10::ID, crate::rulesets::zones::ID] {
+            let (mut normal, mut easy) = (0, 0);
+            for i in 0..100u64 {
+                let side = (i % 2) as usize;
+                let mut ctl = vec![Controller::EasyAi, Controller::EasyAi];
+                ctl[side] = Controller::Ai;
+                let opts = StartOptions {
+                    seed: crate::sim::battle_seed(77, i),
+                    script: vec![],
+                    control: Controls::PerFaction(ctl),
+                };
+                e.start(&l, ruleset, &opts).expect("start");
+                e.run(1_000_000);
+                match e.outcome().and_then(|o| o.winner) {
+                    Some(w) if w as usize == side => normal += 1,
+                    Some(_) => easy += 1,
+                    None => {}
+                }
+            }
+            assert!(
+                normal > 2 * easy,
+                "{ruleset:?}: normal {normal}, easy {easy}"
+            );
+        }
+    }
 }

@@ -458,33 +458,3 @@ fn the_ai_aims_a_long_shot_and_takes_a_fair_one() {
     assert!((p - 0.5).abs() < 1e-9, "{p}");
     assert!(matches!(c, Command::Attack { .. }), "{c:?}");
 }
-
-/// The easy level (`Controller::EasyAi`) is weaker than the AI: the AI wins
-/// most mirrored battles against it (each side for half of them).
-#[test]
-fn the_ai_beats_its_easy_level() {
-    use crate::rules::components::Controller;
-    use crate::rules::engine::{Controls, StartOptions};
-    let l = mirror();
-    let mut e = engine();
-    let (mut normal, mut easy) = (0, 0);
-    for i in 0..100u64 {
-        let side = (i % 2) as usize;
-        let mut ctl = vec![Controller::EasyAi, Controller::EasyAi];
-        ctl[side] = Controller::Ai;
-        let opts = StartOptions {
-            seed: crate::sim::battle_seed(77, i),
-            script: vec![],
-            control: Controls::PerFaction(ctl),
-        };
-        e.start(&l, crate::rulesets::ud10::ID, &opts)
-            .expect("start");
-        e.run(1_000_000);
-        match e.outcome().and_then(|o| o.winner) {
-            Some(w) if w as usize == side => normal += 1,
-            Some(_) => easy += 1,
-            None => {}
-        }
-    }
-    assert!(normal > 2 * easy, "normal {normal}, easy {easy}");
-}
