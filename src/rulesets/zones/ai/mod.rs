@@ -135,9 +135,7 @@ fn act(world: &World, actor: Cid) -> Command {
     if !value::can_harm(world, actor)
         && !crate::rulesets::zones::riders::is_vehicle(world, actor)
         && crate::rulesets::zones::riders::standing_riders(world, actor).is_empty()
-        && !view::allies(world, actor)
-            .into_iter()
-            .any(|a| value::can_harm(world, a))
+        && !value::ally_can_harm(world, actor, true)
     {
         return broken(world, actor);
     }

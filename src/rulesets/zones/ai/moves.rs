@@ -225,10 +225,7 @@ pub(super) fn broken(world: &World, actor: Cid) -> Command {
     // fights, and that the last of a side who can fight no more
     // surrenders. (Broken fighters running in circles inside walls from
     // pursuers as fast as they once lasted until the round limit.)
-    let fighting = view::allies(world, actor).into_iter().any(|a| {
-        !view::conditions(world, a).has(Condition::Broken) && super::value::can_harm(world, a)
-    });
-    if !fighting {
+    if !super::value::ally_can_harm(world, actor, false) {
         return give_up();
     }
     let here_d = here.and_then(|c| nearest_enemy_zones(world, actor, c));

@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 
 use crate::rules::command::Command;
-use crate::rules::components::{Cid, Health, Loadout, Weapon};
+use crate::rules::components::{Cid, Condition, Health, Loadout, Weapon};
 use crate::rules::map::Map;
 use crate::rules::view;
 use crate::rulesets::zones::check::{self, Striker, check_strike, check_strike_by};
@@ -196,6 +196,15 @@ pub(super) fn best_strike_here(
         }
     }
     best
+}
+
+/// Can an ally of `who` (not `who` itself) still harm the enemy
+/// ([`can_harm`])? With `broken_too` false, only the allies who are not
+/// broken count: those still fighting.
+pub fn ally_can_harm(world: &World, who: Cid, broken_too: bool) -> bool {
+    view::allies(world, who).into_iter().any(|a| {
+        (broken_too || !view::conditions(world, a).has(Condition::Broken)) && can_harm(world, a)
+    })
 }
 
 /// Can `who` do any harm to any enemy with anything it carries (a ranged
