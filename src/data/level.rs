@@ -1613,11 +1613,16 @@ mod tests {
         assert_eq!((yard.map.width(), yard.map.height()), (18, 14));
         assert_eq!(
             composition(&yard, "garrison"),
-            comp(&[("captain", 1), ("shieldbearer", 1), ("crossbowman", 1)])
+            comp(&[("captain", 1), ("shieldbearer", 2), ("crossbowman", 1)])
         );
         assert_eq!(
             composition(&yard, "raiders"),
-            comp(&[("brute", 1), ("swordsman", 2), ("skirmisher", 1)])
+            comp(&[
+                ("brute", 1),
+                ("swordsman", 2),
+                ("skirmisher", 1),
+                ("archer", 1)
+            ])
         );
         assert_eq!(yard.victory, Victory::LastStanding);
         // Through the gate, round the well and in at the storehouse door.
@@ -1631,7 +1636,7 @@ mod tests {
         assert_eq!((hill.map.width(), hill.map.height()), (20, 14));
         assert_eq!(
             composition(&hill, "bowmen"),
-            comp(&[("archer", 3), ("spearman", 1)])
+            comp(&[("archer", 3), ("spearman", 1), ("swordsman", 2)])
         );
         assert_eq!(
             composition(&hill, "company"),
