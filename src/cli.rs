@@ -128,10 +128,10 @@ pub enum Cmd {
         /// Who plays each faction, in the level's order: `ai` or `normal`
         /// (the tactical AI, the default), `easy` (the AI with a worse eye:
         /// one choice in two of where to move, whom to attack, who acts or
-        /// how to meet an attack goes elsewhere at random), `hard` (the AI looking ahead: it
-        /// plays its choice and a few others on from forks of the battle
-        /// and keeps the best) or `random`
-        /// (random legal commands, a baseline).
+        /// how to meet an attack goes elsewhere at random), `hard` (the AI
+        /// looking ahead: it plays its choice and a few others on from
+        /// forks of the battle and keeps the best) or `random` (random
+        /// legal commands, a baseline).
         #[arg(long, value_delimiter = ',', value_name = "ai|easy|hard|random,...")]
         control: Vec<String>,
     },

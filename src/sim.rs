@@ -93,10 +93,7 @@ pub struct SimReport {
 
 /// The seed of battle `i` of a batch seeded with `seed` (SplitMix64).
 pub fn battle_seed(seed: u64, i: u64) -> u64 {
-    let mut z = seed.wrapping_add(i.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    crate::rules::dice::stream_seed(seed, i)
 }
 
 /// `k` of `n` as a percentage (0 when `n` is 0).

@@ -188,22 +188,34 @@ pub fn level_with(rows: &[&str], combatants: &[&str], extra: &str) -> Level {
 /// The shipped level `levels/NAME.ron` played to its end under `ruleset`,
 /// the AI on every side, from `seed`.
 pub fn play_shipped(name: &str, ruleset: RulesetId, seed: u64) -> Engine {
+    let mut engine = engine();
+    start_shipped(&mut engine, name, ruleset, seed, Controls::AllAi);
+    engine.run(1_000_000);
+    engine
+}
+
+/// Start the shipped level `levels/NAME.ron` in `engine` under `ruleset`
+/// from `seed`, with `control` playing its factions.
+pub fn start_shipped(
+    engine: &mut Engine,
+    name: &str,
+    ruleset: RulesetId,
+    seed: u64,
+    control: Controls,
+) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("levels/{name}.ron"));
     let level = match crate::data::level::load_level(&path) {
         Ok(l) => l,
         Err(e) => panic!("{name} does not load: {e}"),
     };
-    let mut engine = engine();
     let opts = StartOptions {
         seed,
         script: Vec::new(),
-        control: Controls::AllAi,
+        control,
     };
     if let Err(e) = engine.start(&level, ruleset, &opts) {
         panic!("battle does not start: {e}");
     }
-    engine.run(1_000_000);
-    engine
 }
 
 /// Start a ud10 battle where humans (the test) control both sides.

@@ -601,6 +601,16 @@ impl fmt::Display for ScriptError {
 
 impl std::error::Error for ScriptError {}
 
+/// The `i`-th seed of a family seeded with `seed` (SplitMix64): well
+/// spread, and the same on every machine. Batch runs seed battle `i` with
+/// it, the hard AI its playouts.
+pub fn stream_seed(seed: u64, i: u64) -> u64 {
+    let mut z = seed.wrapping_add(i.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// The one source of randomness in a battle: a seeded ChaCha8 RNG plus an
 /// optional script of die results that are used first, in order (tests, and a
 /// GM entering physical dice).

@@ -29,6 +29,7 @@ use bevy::prelude::*;
 use crate::rules::battle::{Battle, BattleLog, Prompt, Roster};
 use crate::rules::command::{Command, CommandMsg};
 use crate::rules::components::{Cid, Health};
+use crate::rules::dice::stream_seed;
 use crate::rules::engine::{Engine, assets_dir};
 use crate::rules::fork::{Snapshot, snapshot};
 use crate::rules::map::Map;
@@ -116,9 +117,8 @@ pub fn decide(
     let snap = snapshot(world);
     let battle = view::resource::<Battle>(world);
     let until = battle.round.saturating_add(budget.horizon.max(1));
-    let base = mix(battle.seed
-        ^ mix(view::resource::<BattleLog>(world).events.len() as u64)
-        ^ u64::from(actor.0));
+    let logged = view::resource::<BattleLog>(world).events.len() as u64;
+    let base = stream_seed(battle.seed ^ stream_seed(logged, 1) ^ u64::from(actor.0), 1);
     let scores = ENGINE.with(|cell| {
         let mut slot = cell.borrow_mut();
         if slot.is_none() {
@@ -175,7 +175,7 @@ fn weigh(
 ) -> Vec<Vec<f64>> {
     let mut scores = vec![Vec::new(); candidates.len()];
     for j in 0..u64::from(budget.playouts) {
-        let seed = mix(base.wrapping_add(j.wrapping_mul(0x9E37_79B9_7F4A_7C15)));
+        let seed = stream_seed(base, j + 1);
         for (command, score) in candidates.iter().zip(&mut scores) {
             let first = CommandMsg {
                 actor,
@@ -324,29 +324,16 @@ fn candidates(
     out
 }
 
-/// SplitMix64's finaliser: a well-spread seed from any number.
-fn mix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::components::Controller;
-    use crate::rules::engine::{Controls, StartOptions};
-    use crate::rules::level::Level;
-    use crate::testkit::engine;
+    use crate::rules::engine::Controls;
+    use crate::testkit::{engine, play_shipped, start_shipped};
 
-    fn shipped(name: &str) -> Level {
-        let path =
-            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("levels/{name}.ron"));
-        match crate::data::level::load_level(&path) {
-            Ok(l) => l,
-            Err(e) => panic!("{name} does not load: {e}"),
-        }
+    /// Humans on both sides: the battle waits at each prompt for the test.
+    fn humans() -> Controls {
+        Controls::PerFaction(vec![Controller::Human, Controller::Human])
     }
 
     /// A small budget: the tests check what the look-ahead does, not how
@@ -361,13 +348,8 @@ mod tests {
     fn hard_battle(ruleset: crate::rules::battle::RulesetId, seed: u64) -> Engine {
         let mut e = engine();
         e.world_mut().insert_resource(SMALL);
-        let opts = StartOptions {
-            seed,
-            script: vec![],
-            control: Controls::PerFaction(vec![Controller::HardAi, Controller::Ai]),
-        };
-        e.start(&shipped("mirror_duel"), ruleset, &opts)
-            .expect("start");
+        let control = Controls::PerFaction(vec![Controller::HardAi, Controller::Ai]);
+        start_shipped(&mut e, "mirror_duel", ruleset, seed, control);
         e.run(1_000_000);
         e
     }
@@ -395,7 +377,7 @@ mod tests {
 
     #[test]
     fn a_playout_is_judged_from_the_actors_side() {
-        let e = crate::testkit::play_shipped("mirror_duel", crate::rulesets::ud10::ID, 5);
+        let e = play_shipped("mirror_duel", crate::rulesets::ud10::ID, 5);
         let winner = e.outcome().and_then(|o| o.winner).expect("a winner");
         let (won, lost) = (judge(e.world(), winner), judge(e.world(), 1 - winner));
         // A win and some health left, a loss and none.
@@ -410,13 +392,7 @@ mod tests {
     fn candidates_are_the_ais_choice_then_legal_alternatives() {
         for ruleset in [crate::rulesets::ud10::ID, crate::rulesets::zones::ID] {
             let mut e = engine();
-            let opts = StartOptions {
-                seed: 3,
-                script: vec![],
-                control: Controls::PerFaction(vec![Controller::Human, Controller::Human]),
-            };
-            e.start(&shipped("mirror_duel"), ruleset, &opts)
-                .expect("start");
+            start_shipped(&mut e, "mirror_duel", ruleset, 3, humans());
             let mut seen = 0;
             for _ in 0..40 {
                 e.run(1_000);
@@ -463,13 +439,13 @@ mod tests {
     #[test]
     fn a_deadline_cuts_the_weighing_short() {
         let mut e = engine();
-        let opts = StartOptions {
-            seed: 4,
-            script: vec![],
-            control: Controls::PerFaction(vec![Controller::Human, Controller::Human]),
-        };
-        e.start(&shipped("mirror_duel"), crate::rulesets::ud10::ID, &opts)
-            .expect("start");
+        start_shipped(
+            &mut e,
+            "mirror_duel",
+            crate::rulesets::ud10::ID,
+            4,
+            humans(),
+        );
         e.run(1_000);
         let world = e.world();
         let actor = view::resource::<Battle>(world)
@@ -506,16 +482,7 @@ mod tests {
     fn the_hard_ai_sometimes_plays_otherwise_than_the_normal_one() {
         let differs = (1..=6).any(|seed| {
             let hard = hard_battle(crate::rulesets::ud10::ID, seed);
-            let mut normal = engine();
-            let opts = StartOptions {
-                seed,
-                script: vec![],
-                control: Controls::AllAi,
-            };
-            normal
-                .start(&shipped("mirror_duel"), crate::rulesets::ud10::ID, &opts)
-                .expect("start");
-            normal.run(1_000_000);
+            let normal = play_shipped("mirror_duel", crate::rulesets::ud10::ID, seed);
             hard.log_text() != normal.log_text()
         });
         assert!(differs);
