@@ -45,6 +45,9 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
         | BattleEvent::ReactionDeclined { .. }
         | BattleEvent::DamageRolled { .. } => {}
         BattleEvent::Damaged { .. } => apply_damaged(world, event),
+        BattleEvent::Healed {
+            target, hp_after, ..
+        } => with::<Health>(world, *target, |h| h.hp = *hp_after),
         BattleEvent::Fled { .. } => apply_fled(world, event),
         BattleEvent::TurnEnded { .. } => apply_turn_ended(world, event),
         BattleEvent::RoundEnded { .. } => apply_round_ended(world, event),

@@ -122,6 +122,15 @@ pub enum BattleEvent {
         ep_after: i32,
         rule: Rule,
     },
+    /// `target` recovers health (first aid, a medicine box, a healing
+    /// power): `gained` points, `hp_after` its health now.
+    Healed {
+        target: Cid,
+        by: Cid,
+        gained: i32,
+        hp_after: i32,
+        rule: Rule,
+    },
     Fled {
         who: Cid,
         rule: Rule,

@@ -106,6 +106,7 @@ pub fn describe(n: &Names, e: &BattleEvent) -> String {
         BattleEvent::ReactionDeclined { .. } => describe_reaction_declined(n, e),
         BattleEvent::DamageRolled { .. } => describe_damage_rolled(n, e),
         BattleEvent::Damaged { .. } => describe_damaged(n, e),
+        BattleEvent::Healed { .. } => describe_healed(n, e),
         BattleEvent::Fled { .. } => describe_fled(n, e),
         BattleEvent::TurnEnded { .. } => describe_turn_ended(n, e),
         BattleEvent::RoundEnded { .. } => describe_round_ended(n, e),
@@ -272,6 +273,28 @@ fn describe_damaged(n: &Names, e: &BattleEvent) -> String {
         "{} takes {rolled}{} -> {ep}HP -{hp_loss} (now {hp_after})  [{rule}]",
         n.who(*target),
         mods_text(steps)
+    )
+}
+
+fn describe_healed(n: &Names, e: &BattleEvent) -> String {
+    let BattleEvent::Healed {
+        target,
+        by,
+        gained,
+        hp_after,
+        rule,
+    } = e
+    else {
+        return String::new();
+    };
+    let from = if by == target {
+        String::new()
+    } else {
+        format!(" from {}", n.who(*by))
+    };
+    format!(
+        "{} recovers {gained} health{from} (now {hp_after})  [{rule}]",
+        n.who(*target)
     )
 }
 

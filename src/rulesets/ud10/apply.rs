@@ -10,6 +10,7 @@ use crate::rules::event::BattleEvent;
 use crate::rulesets::ud10::event::Ud10Event;
 
 use super::query;
+use super::round::Ud10Round;
 use super::turn::{Ud10Turn, widest};
 
 pub fn apply(world: &mut World, event: &BattleEvent) {
@@ -91,6 +92,23 @@ fn apply_own(world: &mut World, event: &Ud10Event) {
         Ud10Event::Reloaded { .. } => apply_reloaded(world, event),
         Ud10Event::Aimed { .. } => apply_aimed(world, event),
         Ud10Event::CutFree { who, .. } => with::<TurnState>(world, *who, |t| t.action_used = true),
+        Ud10Event::FirstAid {
+            medic,
+            patient,
+            success,
+            ..
+        } => {
+            with::<TurnState>(world, *medic, |t| t.action_used = true);
+            if *success {
+                // Brought round, it comes to itself slowly: no turn this
+                // round (docs/rulesets/ud10.md, "First aid").
+                with::<Ud10Turn>(world, *patient, |t| t.brought_round = true);
+                let mut r = world.resource_mut::<Ud10Round>();
+                let at = r.next.min(r.order.len());
+                let rest: Vec<_> = r.order.split_off(at);
+                r.order.extend(rest.into_iter().filter(|c| c != patient));
+            }
+        }
         Ud10Event::AttackRolled { .. } => apply_attack_rolled(world, event),
         Ud10Event::ReactionRolled { .. } => apply_reaction_rolled(world, event),
         Ud10Event::Turned { who, facing, .. } => with::<Heading>(world, *who, |h| h.0 = *facing),

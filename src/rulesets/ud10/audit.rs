@@ -1,7 +1,7 @@
 //! What `fray audit` counts of the AI's play under UD10: the plays a GM
 //! reading the logs would question (attacks from behind, free attacks
 //! drawn for nothing, reactions that could not work) and the ones the AI
-//! should make (aiming, shooting from cover). Reads only.
+//! should make (aiming, shooting from cover, first aid). Reads only.
 
 use bevy::prelude::*;
 
@@ -26,6 +26,8 @@ const CROUCHED: usize = 6;
 const AIMS: usize = 7;
 const REACTIONS: usize = 8;
 const HOPELESS: usize = 9;
+const FIRST_AID: usize = 10;
+const BROUGHT_ROUND: usize = 11;
 
 pub const FIGURES: &[AuditFigure] = &[
     AuditFigure {
@@ -78,6 +80,16 @@ pub const FIGURES: &[AuditFigure] = &[
         counts: "of those, ones no die could have made beat the attack",
         of: Some("reactions"),
     },
+    AuditFigure {
+        name: "first aid",
+        counts: "First Aid checks made on unconscious allies (§Performing Actions)",
+        of: None,
+    },
+    AuditFigure {
+        name: "brought round",
+        counts: "of those, ones that brought the ally round",
+        of: Some("first aid"),
+    },
 ];
 
 /// Count the plays in the events from `first` on.
@@ -120,6 +132,10 @@ pub fn audit(world: &World, first: usize, counts: &mut [u64]) {
                 counts[WASTED] += free_attacks_this_turn(&log[..k], *attacker, *target);
             }
             Ud10Event::Aimed { .. } => counts[AIMS] += 1,
+            Ud10Event::FirstAid { success, .. } => {
+                counts[FIRST_AID] += 1;
+                counts[BROUGHT_ROUND] += u64::from(*success);
+            }
             Ud10Event::ReactionRolled {
                 roll,
                 total,

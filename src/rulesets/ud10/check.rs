@@ -98,6 +98,10 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             }
             Ok(())
         }
+        (_, Some(Ud10Command::FirstAid { patient })) => {
+            action_available(&t, retreating)?;
+            super::first_aid::check(world, actor, *patient)
+        }
         (_, Some(Ud10Command::TakeCover)) => {
             if conds.has(Condition::Crouching) {
                 return illegal("already crouching");

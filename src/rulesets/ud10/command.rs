@@ -26,9 +26,17 @@ pub enum Ud10Command {
     /// "using or manipulating an item or tool"; what it ends is §Defense
     /// Rating Modifiers' "immobilized").
     CutFree,
+    /// First aid on an unconscious ally next to the medic (the round's
+    /// action, §Performing Actions: "performing a skill action that can be
+    /// completed within the combat round").
+    FirstAid { patient: Cid },
 }
 
 impl OwnCommand for Ud10Command {
+    /// Whom to bring round is a choice (the hard AI weighs each patient).
+    fn choice(&self) -> Option<&'static str> {
+        matches!(self, Ud10Command::FirstAid { .. }).then_some("first aid")
+    }
     fn is_reaction(&self) -> bool {
         matches!(self, Ud10Command::Parry)
     }

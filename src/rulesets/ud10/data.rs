@@ -40,6 +40,9 @@ pub struct Ud10Stats {
     pub parry: Option<i32>,
     /// Dodge skill; `None` dodges by DEX.
     pub dodge: Option<i32>,
+    /// First Aid skill; `None` treats untrained, by DEX (docs/rulesets/ud10.md,
+    /// "First aid").
+    pub first_aid: Option<i32>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -138,6 +141,8 @@ pub struct Skills {
     pub parry: Option<i32>,
     #[serde(default)]
     pub dodge: Option<i32>,
+    #[serde(default)]
+    pub first_aid: Option<i32>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -283,6 +288,7 @@ impl Ud10Data {
             ranged: stat("RANGED", a.skills.ranged),
             parry: o.stats.get("PARRY").copied().or(a.skills.parry),
             dodge: o.stats.get("DODGE").copied().or(a.skills.dodge),
+            first_aid: o.stats.get("FIRST_AID").copied().or(a.skills.first_aid),
         };
         let weapon_ids = o.weapons.clone().unwrap_or_else(|| a.weapons.clone());
         let weapons = weapon_ids
@@ -351,7 +357,7 @@ impl Ud10Data {
 /// The stats a level may set for a UD10 combatant, and Fray's ranges for
 /// them (docs/rulesets/ud10.md, "Ranges"): attributes -5 to 20, skills 0 to
 /// 30, HP and EP 1 to 999 (a combatant starts able to fight).
-pub const STATS: [StatRange; 10] = [
+pub const STATS: [StatRange; 11] = [
     ("STR", -5..=20),
     ("DEX", -5..=20),
     ("CON", -5..=20),
@@ -362,6 +368,7 @@ pub const STATS: [StatRange; 10] = [
     ("RANGED", 0..=30),
     ("PARRY", 0..=30),
     ("DODGE", 0..=30),
+    ("FIRST_AID", 0..=30),
 ];
 
 /// The UD10 components of one combatant.
@@ -456,6 +463,7 @@ impl crate::rulesets::data::Bestiary for Bestiary {
                 ("ranged", "RANGED", Some(s.ranged)),
                 ("parry", "PARRY", s.parry),
                 ("dodge", "DODGE", s.dodge),
+                ("first_aid", "FIRST_AID", s.first_aid),
             ] {
                 if let Some(v) = v {
                     r.int(id, field, v, range(key));

@@ -43,6 +43,18 @@ pub enum Ud10Event {
     /// `who` spent its action cutting itself free of a net (the condition's
     /// removal follows as its own event).
     CutFree { who: Cid, rule: Rule },
+    /// `medic` spent its action on a First Aid check for `patient`; on a
+    /// success the healing and the waking follow as their own events.
+    FirstAid {
+        medic: Cid,
+        patient: Cid,
+        roll: DiceRoll,
+        modifiers: Vec<Modifier>,
+        total: i32,
+        difficulty: i32,
+        success: bool,
+        rule: Rule,
+    },
     AttackRolled {
         attacker: Cid,
         target: Cid,

@@ -12,7 +12,9 @@ use crate::rules::view;
 use crate::rulesets::ud10::command::Ud10Command;
 use crate::rulesets::ud10::event::Ud10Event;
 
-use super::{RULE_ACTIONS, RULE_FREE_ACTIONS, attack, check, movement, numbers, query, reach};
+use super::{
+    RULE_ACTIONS, RULE_FREE_ACTIONS, attack, check, first_aid, movement, numbers, query, reach,
+};
 
 pub fn execute(world: &mut World, actor: Cid, command: &Command) {
     match (command, command.own::<Ud10Command>()) {
@@ -47,6 +49,7 @@ pub fn execute(world: &mut World, actor: Cid, command: &Command) {
                 },
             );
         }
+        (_, Some(Ud10Command::FirstAid { patient })) => execute_first_aid(world, actor, *patient),
         (_, Some(Ud10Command::Reload { weapon })) => execute_reload(world, actor, *weapon),
         (Command::Draw { weapon }, _) => execute_draw(world, actor, *weapon),
         (_, Some(Ud10Command::TakeCover)) => emit(
@@ -152,4 +155,50 @@ fn execute_draw(world: &mut World, actor: Cid, weapon: usize) {
         RULE_ACTIONS
     };
     draw(world, actor, weapon, as_movement, rule);
+}
+
+/// §Performing Actions, a skill action (Fray decides: first aid): d10 + First
+/// Aid (or DEX) against the difficulty; a success brings the patient round
+/// with at least 1 HP.
+fn execute_first_aid(world: &mut World, medic: Cid, patient: Cid) {
+    let n = first_aid::numbers(world, medic);
+    let roll = attack::d10(world);
+    let total = roll.total + n.bonus();
+    let success = total >= n.difficulty;
+    emit(
+        world,
+        Ud10Event::FirstAid {
+            medic,
+            patient,
+            roll,
+            total,
+            difficulty: n.difficulty,
+            modifiers: n.modifiers,
+            success,
+            rule: first_aid::RULE_FIRST_AID,
+        },
+    );
+    if !success {
+        return;
+    }
+    let hp = view::get::<crate::rules::components::Health>(world, patient).map_or(0, |h| h.hp);
+    let hp_after = hp.max(1);
+    emit(
+        world,
+        BattleEvent::Healed {
+            target: patient,
+            by: medic,
+            gained: hp_after - hp,
+            hp_after,
+            rule: first_aid::RULE_FIRST_AID,
+        },
+    );
+    emit(
+        world,
+        BattleEvent::ConditionRemoved {
+            who: patient,
+            condition: Condition::Unconscious,
+            rule: first_aid::RULE_FIRST_AID,
+        },
+    );
 }

@@ -63,6 +63,9 @@ pub fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
         }
     }
     push(Command::from(Ud10Command::CutFree));
+    for patient in super::first_aid::patients(world, actor) {
+        push(Command::from(Ud10Command::FirstAid { patient }));
+    }
     push(Command::from(Ud10Command::TakeCover));
     push(Command::from(Ud10Command::Stand));
     push(Command::Flee);

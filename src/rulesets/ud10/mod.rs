@@ -14,6 +14,7 @@ pub mod damage;
 pub mod data;
 pub mod event;
 pub mod execute;
+pub mod first_aid;
 pub mod legal;
 pub mod movement;
 pub mod narrate;

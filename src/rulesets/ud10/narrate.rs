@@ -15,6 +15,23 @@ impl OwnEvent for Ud10Event {
             Ud10Event::CutFree { who, rule } => {
                 format!("{} cuts itself free of the net  [{rule}]", n.who(*who))
             }
+            Ud10Event::FirstAid {
+                medic,
+                patient,
+                roll,
+                modifiers,
+                total,
+                difficulty,
+                success,
+                rule,
+            } => format!(
+                "{} gives {} first aid: {}{} = {total} vs {difficulty}: {}  [{rule}]",
+                n.who(*medic),
+                n.who(*patient),
+                dice_text(roll),
+                mods_text(modifiers),
+                if *success { "brought round" } else { "no use" }
+            ),
             Ud10Event::AttackRolled { .. } => describe_attack_rolled(n, e),
             Ud10Event::ReactionRolled { .. } => describe_reaction_rolled(n, e),
             Ud10Event::HitLocation { .. } => describe_hit_location(n, e),
@@ -70,6 +87,15 @@ impl OwnEvent for Ud10Event {
             Ud10Event::CutFree { who, .. } => vec![Cue::Say {
                 who: *who,
                 text: "cuts free".into(),
+                tone: Tone::Plain,
+            }],
+            Ud10Event::FirstAid { medic, success, .. } => vec![Cue::Say {
+                who: *medic,
+                text: if *success {
+                    "first aid: brought round".into()
+                } else {
+                    "first aid: no use".into()
+                },
                 tone: Tone::Plain,
             }],
             Ud10Event::Reloaded { who, weapon, .. } => vec![Cue::Say {

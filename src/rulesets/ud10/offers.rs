@@ -1,6 +1,6 @@
 //! How the game offers UD10's own commands: taking cover and standing up
-//! (§Free Actions), reloading, aiming (§Attack Modifiers) and the retreat
-//! (§Optional Rule: Retreat). Reads only.
+//! (§Free Actions), reloading, aiming (§Attack Modifiers), the retreat
+//! (§Optional Rule: Retreat) and first aid (§Performing Actions). Reads only.
 
 use bevy::prelude::*;
 
@@ -11,24 +11,35 @@ use crate::rulesets::ud10::command::Ud10Command;
 
 use super::query::loadout;
 
+fn name(world: &World, cid: Cid) -> String {
+    crate::rules::view::resource::<crate::rules::battle::Roster>(world)
+        .name(cid)
+        .to_string()
+}
+
 pub fn offers(world: &World, actor: Cid, legal: &[Command]) -> Offers {
     let ready = loadout(world, actor).and_then(|l| l.ready);
     let list = legal
         .iter()
         .filter_map(|c| {
             let (label, give, key) = match c.own::<Ud10Command>()? {
-                Ud10Command::CutFree => ("Cut free (V)", Give::Button, 'V'),
-                Ud10Command::TakeCover => ("Take cover (Q)", Give::Button, 'Q'),
-                Ud10Command::Stand => ("Stand (Q)", Give::Button, 'Q'),
+                Ud10Command::CutFree => ("Cut free (V)".into(), Give::Button, 'V'),
+                Ud10Command::FirstAid { patient } => (
+                    format!("First aid: {} (H)", name(world, *patient)),
+                    Give::Click(*patient),
+                    'H',
+                ),
+                Ud10Command::TakeCover => ("Take cover (Q)".into(), Give::Button, 'Q'),
+                Ud10Command::Stand => ("Stand (Q)".into(), Give::Button, 'Q'),
                 // The weapon in hand: the one the bar shows.
                 Ud10Command::Reload { weapon } if Some(*weapon) == ready => {
-                    ("Reload (R)", Give::Button, 'R')
+                    ("Reload (R)".into(), Give::Button, 'R')
                 }
                 Ud10Command::Aim { target, weapon } if Some(*weapon) == ready => {
-                    ("Aim (G)", Give::On(*target), 'G')
+                    ("Aim (G)".into(), Give::On(*target), 'G')
                 }
                 Ud10Command::Retreat { path } => (
-                    "Retreat (X)",
+                    "Retreat (X)".into(),
                     Give::At {
                         cell: *path.last()?,
                         path: path.clone(),
@@ -39,7 +50,7 @@ pub fn offers(world: &World, actor: Cid, legal: &[Command]) -> Offers {
             };
             Some(Offer {
                 command: c.clone(),
-                label: label.to_string(),
+                label,
                 give,
                 key: Some(OfferKey::Letter(key)),
             })

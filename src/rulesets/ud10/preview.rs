@@ -75,6 +75,16 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
             p.title = format!("Reload the {}", w.map_or("weapon", |w| w.name.as_str()));
         }
         (Command::Draw { weapon }, _) => p.title = draw_title(world, actor, *weapon),
+        (_, Some(Ud10Command::FirstAid { patient })) => {
+            let n = super::first_aid::numbers(world, actor);
+            p.title = format!(
+                "First aid on {}: d10 {:+} vs {}, {:.0} %; brought round with 1 HP, acting from next round; spends the action",
+                name(world, *patient),
+                n.bonus(),
+                n.difficulty,
+                100.0 * n.chance()
+            )
+        }
         (_, Some(Ud10Command::CutFree)) => {
             p.title = "Cut yourself free of the net: spends the action".into()
         }

@@ -71,6 +71,15 @@ pub struct Ud10Settings {
     /// When an attack counts as from behind.
     #[serde(default)]
     pub from_behind: FromBehind,
+    /// §Performing Actions, a skill action: the difficulty a First Aid check
+    /// (d10 + First Aid, or DEX untrained) must reach to bring an
+    /// unconscious ally round.
+    #[serde(default = "first_aid_difficulty")]
+    pub first_aid_difficulty: i32,
+}
+
+fn first_aid_difficulty() -> i32 {
+    10
 }
 
 impl Default for Ud10Settings {
@@ -90,6 +99,7 @@ impl Default for Ud10Settings {
             low_cover: 2,
             high_cover: 4,
             from_behind: FromBehind::Busy,
+            first_aid_difficulty: first_aid_difficulty(),
         }
     }
 }
@@ -113,6 +123,12 @@ impl RulesetSettings for Ud10Settings {
             "HP, at most unconscious_at_hp:",
         )?;
         in_range("low_cover", self.low_cover, 0..=20, "a cover rating")?;
+        in_range(
+            "first_aid_difficulty",
+            self.first_aid_difficulty,
+            0..=40,
+            "a difficulty",
+        )?;
         in_range(
             "high_cover",
             self.high_cover,

@@ -21,6 +21,9 @@ pub struct Ud10Turn {
     pub aim: Option<(Cid, u8)>,
     /// Aimed this turn (so the aim is not lost at the end of the turn).
     pub aimed_this_turn: bool,
+    /// Brought round by first aid once this battle: a second fall is beyond
+    /// it (docs/rulesets/ud10.md, "First aid").
+    pub brought_round: bool,
 }
 
 impl Ud10Turn {

@@ -650,6 +650,9 @@ fn combat_log(ui: &mut egui::Ui, world: &World) {
                     BattleEvent::Damaged { .. } => {
                         egui::RichText::new(text).color(egui::Color32::from_rgb(255, 140, 120))
                     }
+                    BattleEvent::Healed { .. } => {
+                        egui::RichText::new(text).color(egui::Color32::from_rgb(140, 230, 150))
+                    }
                     BattleEvent::Ruleset(own)
                         if own
                             .cues()

@@ -259,6 +259,12 @@ fn apply(
             ep_after,
             ..
         } => Some(stage.damaged(*target, (*hp_loss, *ep_loss), (*hp_after, *ep_after))),
+        BattleEvent::Healed {
+            target,
+            gained,
+            hp_after,
+            ..
+        } => Some(stage.healed(*target, *gained, *hp_after)),
         BattleEvent::ConditionAdded { who, condition, .. } => {
             stage.condition_added(*who, *condition)
         }
@@ -417,6 +423,20 @@ impl Stage<'_, '_, '_> {
             p + Vec2::new(0.0, -26.0),
             text,
             Color::srgb(1.0, 0.35, 0.3),
+            24.0,
+        );
+        (Anim::Wait, 0.5)
+    }
+
+    fn healed(&mut self, target: Cid, gained: i32, hp_after: i32) -> (Anim, f32) {
+        let p = self.at(target);
+        if let Some(s) = self.shown.get_mut(target) {
+            s.hp = hp_after;
+        }
+        self.float(
+            p + Vec2::new(0.0, -26.0),
+            format!("+{gained} HP"),
+            Color::srgb(0.45, 1.0, 0.5),
             24.0,
         );
         (Anim::Wait, 0.5)

@@ -3,7 +3,9 @@
 //! shot first), picking targets by expected damage and the chance to finish
 //! them, weighs the free attacks of every path, crouches against missiles,
 //! parries or dodges when it has a chance, and retreats or flees (under the
-//! optional rules) when its side is losing badly (`moves.rs`: where it goes).
+//! optional rules) when its side is losing badly (`moves.rs`: where it goes),
+//! and gives a fallen ally first aid when that is worth more than a blow
+//! (`aid.rs`).
 
 use bevy::prelude::*;
 
@@ -24,6 +26,7 @@ use super::query::{Turn, stats, turn};
 use super::reach::{Breakaways, engaged_enemies, reach, remaining_dm, standard_dm};
 use super::settings::Ud10Settings;
 
+mod aid;
 mod moves;
 
 use moves::{approach, give_up};
@@ -282,6 +285,10 @@ fn act(world: &World, actor: Cid) -> Command {
             Some(attack @ Command::Attack { .. }) => attack,
             _ => Command::from(Ud10Command::CutFree),
         };
+    }
+    // Bring a fallen ally round when that is worth more than a blow.
+    if can_act && let Some(cmd) = aid::first_aid(world, actor, here, &t) {
+        return cmd;
     }
     if can_act && let Some(cmd) = use_the_action(world, actor, here, &t) {
         return cmd;

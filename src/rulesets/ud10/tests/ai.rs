@@ -144,7 +144,8 @@ mod properties {
         #![proptest_config(ProptestConfig::with_cases(24))]
 
         /// Any seed on any shipped level: the battle ends, every HP change
-        /// in the log matches the world, and the fallen are out of the fight.
+        /// in the log (damage, first aid) matches the world, and the fallen
+        /// are out of the fight.
         #[test]
         fn every_battle_ends_consistently(seed in any::<u64>(), which in 0usize..4) {
             let name = ["open_field", "courtyard", "archer_hill", "mirror_duel"][which];
@@ -161,7 +162,8 @@ mod properties {
                 let ent = roster.entity(cid).expect("entity");
                 let hp = e.world().get::<Health>(ent).expect("health");
                 let last = events.iter().rev().find_map(|ev| match ev {
-                    BattleEvent::Damaged { target, hp_after, .. } if *target == cid => Some(*hp_after),
+                    BattleEvent::Damaged { target, hp_after, .. }
+                    | BattleEvent::Healed { target, hp_after, .. } if *target == cid => Some(*hp_after),
                     _ => None,
                 });
                 prop_assert_eq!(last.unwrap_or(hp.hp_max), hp.hp);

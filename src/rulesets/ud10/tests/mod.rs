@@ -23,6 +23,7 @@ mod ammunition;
 mod attack_and_damage;
 mod audit;
 mod defense;
+mod first_aid;
 mod initiative;
 mod modifiers;
 mod movement;

@@ -1,0 +1,70 @@
+//! First aid (§Performing Actions, a skill action): when bringing a fallen
+//! ally round is worth more than the blow the AI could strike instead.
+
+use bevy::prelude::*;
+
+use crate::rules::command::Command;
+use crate::rules::components::Cid;
+use crate::rules::map::{Cell, Map};
+use crate::rules::view;
+use crate::rulesets::ud10::command::Ud10Command;
+use crate::rulesets::ud10::first_aid;
+use crate::rulesets::ud10::query::Turn;
+use crate::rulesets::ud10::reach::{engaged_enemies, reach, standard_dm};
+
+use super::{best_attack_from, best_move_to_attack, targets};
+
+/// What an ally brought round is worth, in the units of an attack's value
+/// (a hit's expected share of its target's HP plus the chance to drop it):
+/// a combatant back in the fight, but at 1 HP and only from next round.
+const BROUGHT_ROUND: f64 = 0.6;
+
+/// First aid on an ally lying next to `actor`, or the move that keeps the
+/// action and ends next to one, when the check's chance times what the ally
+/// is worth beats the best attack this turn (and no enemy engages the medic,
+/// who would draw free attacks walking off or be struck kneeling).
+pub(super) fn first_aid(world: &World, actor: Cid, here: Cell, t: &Turn) -> Option<Command> {
+    let patients = first_aid::patients(world, actor);
+    if patients.is_empty() || !engaged_enemies(world, actor, here).is_empty() {
+        return None;
+    }
+    let worth = first_aid::numbers(world, actor).chance() * BROUGHT_ROUND;
+    let table = targets(world, actor);
+    let now = table
+        .as_ref()
+        .and_then(|tb| best_attack_from(world, actor, here, tb, 0))
+        .map_or(0.0, |b| b.0);
+    let moved = match &table {
+        Some(tb) if !t.moved_before_action => best_move_to_attack(world, actor, tb, t),
+        _ => None,
+    }
+    .map_or(0.0, |b| b.0);
+    if worth <= now.max(moved) {
+        return None;
+    }
+    if let Some(&patient) = patients
+        .iter()
+        .find(|p| first_aid::check(world, actor, **p).is_ok())
+    {
+        return Some(Command::from(Ud10Command::FirstAid { patient }));
+    }
+    if t.moved_before_action {
+        return None;
+    }
+    // Walk to the nearest cell next to a patient within a standard movement
+    // (the action is kept), where no enemy engages the medic.
+    let budget = standard_dm(world, actor).saturating_sub(t.moved_dm);
+    let tree = reach(world, actor, budget)?;
+    let lying: Vec<Cell> = patients
+        .iter()
+        .filter_map(|p| view::cell(world, *p))
+        .collect();
+    let (cell, _) = tree
+        .reached()
+        .filter(|(c, _)| *c != here && lying.iter().any(|l| Map::chebyshev(*c, *l) <= 1))
+        .filter(|(c, _)| engaged_enemies(world, actor, *c).is_empty())
+        .min_by_key(|(c, cost)| (*cost, *c))?;
+    Some(Command::Move {
+        path: tree.path_to(cell)?,
+    })
+}
