@@ -209,6 +209,9 @@ pub struct Overrides {
     /// Equipment that comes into the fight already damaged (ids of weapons,
     /// armour or shield; zones §Combat gear degradation).
     pub damaged: Vec<String>,
+    /// Consumable items carried instead of the archetype's (zones: a
+    /// medicine box); a ruleset without such items refuses them.
+    pub items: Option<Vec<String>>,
 }
 
 /// Deserializes a present field as `Some(value)`, so `None` in the file

@@ -278,6 +278,14 @@ impl Ud10Data {
             })?;
         let o = &def.overrides;
         check_stat_overrides("ud10", &o.stats, &STATS)?;
+        // §Performing Actions: "using or manipulating an item" is the net
+        // (a weapon) here; ud10 has no consumables to carry.
+        if o.items.as_ref().is_some_and(|i| !i.is_empty()) {
+            return Err(DefError::field(
+                "items",
+                "ud10 has no consumable items; expected none (a net is a weapon: `weapons`)",
+            ));
+        }
         let stat = |key: &str, v: i32| o.stats.get(key).copied().unwrap_or(v);
         let stats = Ud10Stats {
             str: stat("STR", a.str),

@@ -6,9 +6,10 @@ use bevy::prelude::*;
 use crate::rules::apply::{face, strike, with};
 use crate::rules::components::TurnState;
 use crate::rules::event::BattleEvent;
+use crate::rulesets::zones::command::Influence;
 use crate::rulesets::zones::data::ZonesStats;
 use crate::rulesets::zones::event::ZonesEvent;
-use crate::rulesets::zones::state::{GearUse, ZonesRound};
+use crate::rulesets::zones::state::{GearUse, Swayed, ZonesRound};
 
 pub fn apply(world: &mut World, event: &BattleEvent) {
     // §Combat gear degradation: the gear the fight uses, for the rolls
@@ -39,6 +40,18 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
         });
         return;
     }
+    // A distraction lasts the round; a taunt until the end of the taunted
+    // one's next turn.
+    match event {
+        BattleEvent::RoundEnded { .. } => {
+            let mut q = world.query::<&mut Swayed>();
+            for mut s in q.iter_mut(world) {
+                s.distracted = false;
+            }
+        }
+        BattleEvent::TurnEnded { who } => with::<Swayed>(world, *who, |s| s.taunted_by = None),
+        _ => {}
+    }
     let Some(event) = event.own::<ZonesEvent>() else {
         return;
     };
@@ -65,6 +78,32 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
         | ZonesEvent::StuntAccepted { .. }
         | ZonesEvent::TurnHandedOver { .. }
         | ZonesEvent::TurnReserved { .. } => {}
+        // §Taking a turn: words and items are main actions.
+        ZonesEvent::InfluenceTried { .. } => world.resource_mut::<ZonesRound>().turn.main = true,
+        ZonesEvent::ItemUsed {
+            who,
+            item,
+            on,
+            revives,
+            ..
+        } => {
+            world.resource_mut::<ZonesRound>().turn.main = true;
+            with::<ZonesStats>(world, *who, |s| {
+                if let Some(i) = s.items.get_mut(*item) {
+                    i.uses = i.uses.saturating_sub(1);
+                }
+            });
+            // Back on its feet, it takes no turn this round (Fray decides).
+            if *revives {
+                with::<TurnState>(world, *on, |t| t.done = true);
+            }
+        }
+        ZonesEvent::Swayed {
+            target, by, kind, ..
+        } => with::<Swayed>(world, *target, |s| match kind {
+            Influence::Taunt => s.taunted_by = Some(*by),
+            _ => s.distracted = true,
+        }),
     }
 }
 

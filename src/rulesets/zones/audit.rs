@@ -1,6 +1,6 @@
 //! What `fray audit` counts of the AI's play under zones: whether its
 //! activations do anything, whether it ever passes or hands the first turn
-//! away, and which reactions it takes. Reads only.
+//! away, which reactions it takes, and its words and items. Reads only.
 
 use bevy::prelude::*;
 
@@ -22,6 +22,8 @@ const COUNTERS: usize = 6;
 const GUARDS: usize = 7;
 const HIDES: usize = 8;
 const OPPORTUNITY: usize = 9;
+const WORDS: usize = 10;
+const ITEMS: usize = 11;
 
 pub const FIGURES: &[AuditFigure] = &[
     AuditFigure {
@@ -74,6 +76,16 @@ pub const FIGURES: &[AuditFigure] = &[
         counts: "opportunity attacks on a character moving away (§Moving)",
         of: None,
     },
+    AuditFigure {
+        name: "words",
+        counts: "intimidations, distractions and taunts tried (§Taking a turn, main actions)",
+        of: None,
+    },
+    AuditFigure {
+        name: "items",
+        counts: "consumable items used (a medicine box)",
+        of: None,
+    },
 ];
 
 /// Count the plays in the events from `first` on.
@@ -93,6 +105,8 @@ pub fn audit(world: &World, first: usize, counts: &mut [u64]) {
             Some(ZonesEvent::Activated { .. }) => counts[ACTIVATIONS] += 1,
             Some(ZonesEvent::Passed { forced: false, .. }) => counts[PASSES] += 1,
             Some(ZonesEvent::FirstTurnGiven { .. }) => counts[FIRST_GIVEN] += 1,
+            Some(ZonesEvent::InfluenceTried { .. }) => counts[WORDS] += 1,
+            Some(ZonesEvent::ItemUsed { .. }) => counts[ITEMS] += 1,
             Some(ZonesEvent::AttackMade {
                 reaction: false, ..
             }) => counts[ATTACKS] += 1,
@@ -154,6 +168,8 @@ fn acts(e: &BattleEvent, who: Cid) -> bool {
             | Some(ZonesEvent::BlastHits { attacker, .. })
             | Some(ZonesEvent::StuntProposed { attacker, .. }) => *attacker == who,
             Some(ZonesEvent::TurnHandedOver { from, .. }) => *from == who,
+            Some(ZonesEvent::InfluenceTried { by, .. }) => *by == who,
+            Some(ZonesEvent::ItemUsed { who: w, .. }) => *w == who,
             Some(ZonesEvent::TurnReserved { who: w, .. }) => *w == who,
             _ => false,
         },

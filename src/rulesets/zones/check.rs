@@ -312,7 +312,16 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
         (_, Some(ZonesCommand::BreakFree)) => illegal("nobody holds you"),
         (_, Some(ZonesCommand::Maneuver { target, kind })) => {
             main_action(world, actor)?;
+            super::influence::check_taunt(world, actor, *target)?;
             check_maneuver(world, actor, *target, *kind)
+        }
+        (_, Some(ZonesCommand::Influence { target, kind })) => {
+            main_action(world, actor)?;
+            super::influence::check_influence(world, actor, *target, *kind)
+        }
+        (_, Some(ZonesCommand::UseItem { item, on })) => {
+            main_action(world, actor)?;
+            super::influence::check_item(world, actor, *item, *on)
         }
         (_, Some(ZonesCommand::FreeAlly { who })) => {
             main_action(world, actor)?;
@@ -320,6 +329,9 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
         }
         (_, Some(ZonesCommand::SplitAttack { weapon, shares })) => {
             main_action(world, actor)?;
+            for (t, _) in shares {
+                super::influence::check_taunt(world, actor, *t)?;
+            }
             super::odds::check_split(world, actor, *weapon, shares)
         }
         (Command::Move { path }, _) => check_walk(world, actor, path),
@@ -339,6 +351,7 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             _,
         ) => {
             main_action(world, actor)?;
+            super::influence::check_taunt(world, actor, *target)?;
             check_strike(world, actor, *target, *weapon, *mode, false)
         }
         (Command::Draw { weapon }, _) => check_draw(world, actor, *weapon),

@@ -58,13 +58,52 @@ pub enum ZonesCommand {
     /// Hide again (§Sneaking in combat), out of every enemy's sight: the
     /// round's main action.
     Hide,
+    /// Intimidate, distract or taunt an enemy (§Taking a turn, main
+    /// actions): its WIT save decides.
+    Influence { target: Cid, kind: Influence },
+    /// Use the `item`-th consumable carried on oneself or a nearby ally
+    /// (§Taking a turn: "using a consumable item (a medicine box ...)").
+    UseItem { item: usize, on: Cid },
+}
+
+/// Words as a main action (§Taking a turn: "distracting, intimidating,
+/// taunting"). Fray decides what each does: docs/rulesets/zones.md.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Influence {
+    /// A failed WIT save breaks a wounded or outnumbered enemy, as a failed
+    /// morale check does; a pass makes it steadfast.
+    Intimidate,
+    /// A failed WIT save leaves the enemy unable to react this round.
+    Distract,
+    /// A failed WIT save leaves the enemy able to attack only the taunter
+    /// until the end of its next turn.
+    Taunt,
+}
+
+impl Influence {
+    pub const ALL: [Influence; 3] = [Influence::Intimidate, Influence::Distract, Influence::Taunt];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Influence::Intimidate => "intimidate",
+            Influence::Distract => "distract",
+            Influence::Taunt => "taunt",
+        }
+    }
 }
 
 impl OwnCommand for ZonesCommand {
     /// Which character takes the faction's turn is a choice the easy AI may
     /// get wrong.
+    /// Words and items are choices too (whom, which): the hard AI weighs
+    /// each by playing it on.
     fn choice(&self) -> Option<&'static str> {
-        matches!(self, ZonesCommand::Activate { .. }).then_some("activate")
+        match self {
+            ZonesCommand::Activate { .. } => Some("activate"),
+            ZonesCommand::Influence { .. } => Some("influence"),
+            ZonesCommand::UseItem { .. } => Some("use an item"),
+            _ => None,
+        }
     }
     /// §Combat procedure: passing gives the activation away unused.
     fn passes(&self) -> bool {

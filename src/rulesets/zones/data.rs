@@ -46,6 +46,20 @@ pub struct ZonesStats {
     /// The names of the items (weapons, armour, shield) broken in this
     /// fight, kept by `apply` from the `GearBroken` events.
     pub broken: Vec<String>,
+    /// Consumable items carried (§Taking a turn: "using a consumable item
+    /// (a medicine box, an antidote, etc.)"), with the uses left.
+    pub items: Vec<Carried>,
+}
+
+/// A consumable item as carried.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Carried {
+    pub id: String,
+    pub name: String,
+    /// The health one use restores.
+    pub heals: DiceExpr,
+    /// Uses left.
+    pub uses: u32,
 }
 
 /// A piece of armour, or a shield, as worn.
@@ -113,6 +127,22 @@ pub struct ArmourDef {
     pub value: i32,
 }
 
+/// A consumable item (docs/rulesets/zones.md, "Main actions").
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ItemDef {
+    pub name: String,
+    /// The health one use restores (a die).
+    pub heals: DiceExpr,
+    /// Uses in one item.
+    #[serde(default = "one_use")]
+    pub uses: u32,
+}
+
+fn one_use() -> u32 {
+    1
+}
+
 /// `assets/rulesets/zones/equipment.ron`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -120,6 +150,9 @@ pub struct Equipment {
     pub weapons: BTreeMap<String, WeaponDef>,
     pub armour: BTreeMap<String, ArmourDef>,
     pub shields: BTreeMap<String, ArmourDef>,
+    /// Consumable items.
+    #[serde(default)]
+    pub items: BTreeMap<String, ItemDef>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -151,6 +184,9 @@ pub struct ArchetypeDef {
     /// attacks nor reacts.
     #[serde(default)]
     pub vehicle: bool,
+    /// Consumable items carried.
+    #[serde(default)]
+    pub items: Vec<String>,
 }
 
 fn two() -> u32 {
@@ -315,6 +351,21 @@ impl ZonesData {
             }
         }
         weapons.push(unarmed());
+        let item_ids = o.items.clone().unwrap_or_else(|| a.items.clone());
+        let items = item_ids
+            .iter()
+            .map(|id| {
+                let d = self.equipment.items.get(id).ok_or_else(|| {
+                    unknown_item("zones", "item", id, self.equipment.items.keys())
+                })?;
+                Ok(Carried {
+                    id: id.clone(),
+                    name: d.name.clone(),
+                    heals: d.heals.clone(),
+                    uses: d.uses,
+                })
+            })
+            .collect::<Result<Vec<_>, DefError>>()?;
         let health = stat("HEALTH", a.health);
         Ok(ZonesBundle {
             stats: ZonesStats {
@@ -329,6 +380,7 @@ impl ZonesData {
                 shield: shield.is_some(),
                 pieces,
                 broken: Vec::new(),
+                items,
             },
             size: a.size,
             health: Health {
@@ -421,6 +473,7 @@ impl crate::rulesets::data::Equipment for Equipment {
             "weapon" => self.weapons.contains_key(id),
             "armour" => self.armour.contains_key(id),
             "shield" => self.shields.contains_key(id),
+            "item" => self.items.contains_key(id),
             _ => false,
         }
     }
@@ -435,6 +488,10 @@ impl crate::rulesets::data::Equipment for Equipment {
         for (id, p) in self.armour.iter().chain(&self.shields) {
             r.int(id, "value", p.value, 0..=30);
         }
+        for (id, i) in &self.items {
+            r.damage(id, "heals", &i.heals);
+            r.int(id, "uses", i.uses, 1..=20);
+        }
     }
 }
 
@@ -443,7 +500,8 @@ impl crate::rulesets::data::Bestiary for Bestiary {
         self.archetypes
             .iter()
             .map(|(id, a)| {
-                let gear = archetype_gear(&a.weapons, "armour", &a.armour, a.shield.as_ref());
+                let mut gear = archetype_gear(&a.weapons, "armour", &a.armour, a.shield.as_ref());
+                gear.extend(a.items.iter().map(|i| ("item", i.as_str())));
                 (id.as_str(), gear)
             })
             .collect()

@@ -9,6 +9,7 @@ use serde::Serialize;
 use crate::rules::components::Cid;
 use crate::rules::dice::DiceRoll;
 use crate::rules::event::Rule;
+use crate::rulesets::zones::command::Influence;
 
 /// An event of zones' own.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -113,6 +114,33 @@ pub enum ZonesEvent {
     TurnHandedOver { from: Cid, to: Cid, rule: Rule },
     /// `who` does nothing in its pair's turn and keeps its turn to react.
     TurnReserved { who: Cid, rule: Rule },
+    /// `by` spends its main action on words at `target` (intimidating,
+    /// distracting, taunting); the target's WIT save follows.
+    InfluenceTried {
+        by: Cid,
+        target: Cid,
+        kind: Influence,
+        rule: Rule,
+    },
+    /// The save failed: `target` is distracted, or taunted by `by`. (A
+    /// failed save against intimidation adds `broken` instead.)
+    Swayed {
+        target: Cid,
+        by: Cid,
+        kind: Influence,
+        rule: Rule,
+    },
+    /// `who` spends its main action using one of its items on `on`
+    /// (itself or a nearby ally); the healing follows. `revives`: `on` was
+    /// incapacitated and is back on its feet, with no turn this round.
+    ItemUsed {
+        who: Cid,
+        on: Cid,
+        item: usize,
+        name: String,
+        revives: bool,
+        rule: Rule,
+    },
 }
 
 /// Which reaction a character takes (§Reactions, §Moving, opportunity

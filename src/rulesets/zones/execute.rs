@@ -9,10 +9,10 @@ use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition};
 use crate::rules::event::BattleEvent;
 use crate::rules::view;
-use crate::rulesets::zones::command::ZonesCommand;
+use crate::rulesets::zones::command::{Influence, ZonesCommand};
 use crate::rulesets::zones::event::ZonesEvent;
 
-use super::state::ZonesRound;
+use super::state::{RULE_MAIN_ACTIONS, ZonesRound};
 use super::{RULE_BONUS, attack, morale, mounts, movement, nonlethal, reaction, round};
 
 pub fn execute(world: &mut World, actor: Cid, command: &Command) {
@@ -83,6 +83,10 @@ fn execute_command(world: &mut World, actor: Cid, command: &Command) {
                 },
             );
         }
+        (_, Some(ZonesCommand::Influence { target, kind })) => {
+            execute_influence(world, actor, *target, *kind);
+        }
+        (_, Some(ZonesCommand::UseItem { item, on })) => execute_use_item(world, actor, *item, *on),
         (Command::Flee, _) => {
             movement::flee(world, actor);
             round::end_turn(world, actor);
@@ -174,4 +178,112 @@ fn execute_surrender(world: &mut World, actor: Cid) {
         },
     );
     round::end_turn(world, actor);
+}
+
+/// §Taking a turn, main actions: distracting, intimidating, taunting (Fray
+/// decides what each does: docs/rulesets/zones.md, "Main actions"). Words
+/// are noise: they reveal a concealed speaker (§Sneaking in combat:
+/// "talking").
+fn execute_influence(world: &mut World, by: Cid, target: Cid, kind: Influence) {
+    emit(
+        world,
+        ZonesEvent::InfluenceTried {
+            by,
+            target,
+            kind,
+            rule: RULE_MAIN_ACTIONS,
+        },
+    );
+    attack::reveal(world, by);
+    let wit = super::queries::stats(world, target).map_or(0, |s| s.wit);
+    let purpose = match kind {
+        Influence::Intimidate => "against intimidation",
+        Influence::Distract => "against a distraction",
+        Influence::Taunt => "against a taunt",
+    };
+    let pass = attack::save(world, target, "WIT", wit, purpose, RULE_MAIN_ACTIONS);
+    match (kind, pass) {
+        // As a morale check: those who pass "aren't subject to morale for
+        // the remainder of the stretch".
+        (Influence::Intimidate, _) => emit(
+            world,
+            BattleEvent::ConditionAdded {
+                who: target,
+                condition: if pass {
+                    Condition::Steadfast
+                } else {
+                    Condition::Broken
+                },
+                rule: RULE_MAIN_ACTIONS,
+            },
+        ),
+        (_, true) => {}
+        (_, false) => emit(
+            world,
+            ZonesEvent::Swayed {
+                target,
+                by,
+                kind,
+                rule: RULE_MAIN_ACTIONS,
+            },
+        ),
+    }
+}
+
+/// "using a consumable item (a medicine box ...)": one use heals its die,
+/// never above the character's health; an incapacitated character brought
+/// above 0 is back on its feet, with no turn this round (Fray decides).
+fn execute_use_item(world: &mut World, who: Cid, item: usize, on: Cid) {
+    let Some(carried) = super::queries::stats(world, who).and_then(|s| s.items.get(item).cloned())
+    else {
+        return;
+    };
+    let roll = carried.heals.roll(
+        &mut world.resource_mut::<crate::rules::dice::Dice>(),
+        &crate::rules::dice::RollOptions::default(),
+    );
+    let Some(h) = view::get::<crate::rules::components::Health>(world, on).copied() else {
+        return;
+    };
+    let hp_after = (h.hp + roll.total.max(0)).min(h.hp_max.max(h.hp));
+    let revives = view::conditions(world, on).has(Condition::Incapacitated) && hp_after > 0;
+    emit(
+        world,
+        ZonesEvent::ItemUsed {
+            who,
+            on,
+            item,
+            name: carried.name.clone(),
+            revives,
+            rule: RULE_MAIN_ACTIONS,
+        },
+    );
+    emit(
+        world,
+        BattleEvent::DamageRolled {
+            target: on,
+            roll,
+            rule: RULE_MAIN_ACTIONS,
+        },
+    );
+    emit(
+        world,
+        BattleEvent::Healed {
+            target: on,
+            by: who,
+            gained: hp_after - h.hp,
+            hp_after,
+            rule: RULE_MAIN_ACTIONS,
+        },
+    );
+    if revives {
+        emit(
+            world,
+            BattleEvent::ConditionRemoved {
+                who: on,
+                condition: Condition::Incapacitated,
+                rule: RULE_MAIN_ACTIONS,
+            },
+        );
+    }
 }

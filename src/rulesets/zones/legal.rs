@@ -8,7 +8,7 @@ use crate::rules::command::Command;
 use crate::rules::components::{Cid, Loadout};
 use crate::rules::map::Cell;
 use crate::rules::view;
-use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
+use crate::rulesets::zones::command::{Influence, Maneuver, ZonesCommand};
 
 use super::state::ZonesRound;
 use super::{check, queries, reach};
@@ -176,6 +176,17 @@ fn turn(world: &World, actor: Cid, push: &mut impl FnMut(Command)) {
     }
     for c in split_candidates(world, actor) {
         push(c);
+    }
+    for target in view::enemies(world, actor) {
+        for kind in Influence::ALL {
+            push(Command::from(ZonesCommand::Influence { target, kind }));
+        }
+    }
+    let items = queries::stats(world, actor).map_or(0, |s| s.items.len());
+    for item in 0..items {
+        for on in view::all(world) {
+            push(Command::from(ZonesCommand::UseItem { item, on }));
+        }
     }
     push(Command::from(ZonesCommand::Hide));
     push(Command::from(ZonesCommand::Surrender));

@@ -15,6 +15,7 @@ pub mod data;
 pub mod event;
 pub mod execute;
 pub mod gear;
+pub mod influence;
 pub mod legal;
 pub mod maneuvers;
 pub mod morale;
@@ -121,6 +122,7 @@ impl Ruleset for Zones {
     }
     fn fork(registry: &mut ForkRegistry) {
         registry.component::<ZonesStats>();
+        registry.component::<state::Swayed>();
     }
     fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
         check::check(world, actor, command)
@@ -171,7 +173,13 @@ fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), De
         .ok_or_else(|| DefError::entry("zones data is not loaded"))?;
     let b = data.equip(def)?;
     let mut e = world.entity_mut(entity);
-    e.insert((b.stats, b.size, b.health, b.loadout));
+    e.insert((
+        b.stats,
+        b.size,
+        b.health,
+        b.loadout,
+        state::Swayed::default(),
+    ));
     if let Some(s) = b.steed {
         e.insert(s);
     }

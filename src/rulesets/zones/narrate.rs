@@ -1,7 +1,8 @@
 //! zones' own events in the battle log.
 
-use crate::rules::event::OwnEvent;
+use crate::rules::event::{Cue, OwnEvent, Tone};
 use crate::rules::narrate::{Names, dice_text};
+use crate::rulesets::zones::command::Influence;
 use crate::rulesets::zones::event::{GearOutcome, ZonesEvent};
 
 impl OwnEvent for ZonesEvent {
@@ -23,6 +24,74 @@ impl OwnEvent for ZonesEvent {
             ZonesEvent::StuntAccepted { .. } => describe_stunt_accepted(n, e),
             ZonesEvent::TurnHandedOver { .. } => describe_turn_handed_over(n, e),
             ZonesEvent::TurnReserved { .. } => describe_turn_reserved(n, e),
+            ZonesEvent::InfluenceTried {
+                by,
+                target,
+                kind,
+                rule,
+            } => format!(
+                "{} tries to {} {}  [{rule}]",
+                n.who(*by),
+                kind.name(),
+                n.who(*target)
+            ),
+            ZonesEvent::Swayed {
+                target,
+                by,
+                kind,
+                rule,
+            } => match kind {
+                Influence::Taunt => format!(
+                    "{} is taunted: it may attack only {} until its next turn ends  [{rule}]",
+                    n.who(*target),
+                    n.who(*by)
+                ),
+                _ => format!(
+                    "{} is distracted: it cannot react this round  [{rule}]",
+                    n.who(*target)
+                ),
+            },
+            ZonesEvent::ItemUsed {
+                who,
+                on,
+                name,
+                revives,
+                rule,
+                ..
+            } => format!(
+                "{} uses a {name} on {}{}  [{rule}]",
+                n.who(*who),
+                if who == on { "itself" } else { n.who(*on) },
+                if *revives {
+                    ", who is back on its feet (no turn this round)"
+                } else {
+                    ""
+                }
+            ),
+        }
+    }
+
+    fn cues(&self) -> Vec<Cue> {
+        match self {
+            ZonesEvent::InfluenceTried { by, kind, .. } => vec![Cue::Say {
+                who: *by,
+                text: kind.name().to_string(),
+                tone: Tone::Plain,
+            }],
+            ZonesEvent::Swayed { target, kind, .. } => vec![Cue::Say {
+                who: *target,
+                text: match kind {
+                    Influence::Taunt => "taunted".into(),
+                    _ => "distracted".into(),
+                },
+                tone: Tone::Reaction,
+            }],
+            ZonesEvent::ItemUsed { who, name, .. } => vec![Cue::Say {
+                who: *who,
+                text: name.to_lowercase(),
+                tone: Tone::Plain,
+            }],
+            _ => Vec::new(),
         }
     }
 }

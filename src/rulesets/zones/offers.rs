@@ -1,8 +1,9 @@
 //! How the game offers zones' own commands: who takes the faction's turn,
 //! passing and handing the first turn over (§Initiative), non-lethal
 //! attacks (§Non-lethal attacks), attacks sharing their dice, breaking
-//! free and freeing an ally, mounts and riders, weapons on the ground, and
-//! surrender. Reads only.
+//! free and freeing an ally, words and items (§Taking a turn, main
+//! actions), mounts and riders, weapons on the ground, and surrender. Reads
+//! only.
 
 use bevy::prelude::*;
 
@@ -10,7 +11,7 @@ use crate::rules::battle::{Battle, Factions, Give, Ground, Offer, OfferKey, Offe
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Loadout};
 use crate::rules::view;
-use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
+use crate::rulesets::zones::command::{Influence, Maneuver, ZonesCommand};
 
 pub fn offers(world: &World, actor: Cid, legal: &[Command]) -> Offers {
     let mut list: Vec<(u8, Offer)> = legal
@@ -84,6 +85,20 @@ fn offer(
                 }
             };
             (3, label.into(), Give::On(*target), None)
+        }
+        ZonesCommand::Influence { target, kind } => {
+            let label = match kind {
+                Influence::Intimidate => "Intimidate",
+                Influence::Distract => "Distract",
+                Influence::Taunt => "Taunt",
+            };
+            (4, label.into(), Give::On(*target), None)
+        }
+        ZonesCommand::UseItem { item, on } => {
+            let name = super::queries::stats(world, actor)
+                .and_then(|s| s.items.get(*item))
+                .map_or(String::new(), |i| i.name.clone());
+            (5, format!("Use the {name}"), Give::On(*on), None)
         }
         ZonesCommand::Dismount { to } => (
             4,

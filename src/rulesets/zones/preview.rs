@@ -5,10 +5,10 @@ use bevy::prelude::*;
 
 use crate::rules::battle::{Battle, Factions, Preview, Prompt};
 use crate::rules::command::Command;
-use crate::rules::components::{Cid, Loadout, Weapon};
+use crate::rules::components::{Cid, Condition, Loadout, Weapon};
 use crate::rules::map::Map;
 use crate::rules::view::{self, name};
-use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
+use crate::rulesets::zones::command::{Influence, Maneuver, ZonesCommand};
 use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::data::{MODE_DEATH_BLOW, is_stunt};
@@ -87,6 +87,12 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
             preview_free_ally(world, actor, &mut p, command)
         }
         (_, Some(ZonesCommand::Accept)) => preview_accept(world, &mut p),
+        (_, Some(ZonesCommand::Influence { target, kind })) => {
+            preview_influence(world, *target, *kind, &mut p)
+        }
+        (_, Some(ZonesCommand::UseItem { item, on })) => {
+            preview_use_item(world, actor, *item, *on, &mut p)
+        }
         _ => p.title = "Not part of a zones turn".into(),
     }
     p
@@ -543,4 +549,52 @@ fn maneuver(world: &World, actor: Cid, target: Cid, kind: Maneuver, p: &mut Prev
             "dropped; with a free hand you take it".into(),
         ),
     }
+}
+
+/// §Taking a turn, main actions: words (Fray decides what each does).
+fn preview_influence(world: &World, target: Cid, kind: Influence, p: &mut Preview) {
+    let who = name(world, target);
+    let pct = 100.0 * super::influence::p_swayed(world, target);
+    p.title = match kind {
+        Influence::Intimidate => format!(
+            "Intimidate {who}: {pct:.0} % it breaks (surrenders or flees); if it holds, it is steadfast"
+        ),
+        Influence::Distract => {
+            format!("Distract {who}: {pct:.0} % it cannot react for the rest of the round")
+        }
+        Influence::Taunt => {
+            format!("Taunt {who}: {pct:.0} % it may attack only you until the end of its next turn")
+        }
+    };
+    let wit = super::queries::stats(world, target).map_or(0, |s| s.wit);
+    p.lines.push(format!(
+        "its WIT save, d20 under {wit}; spends your main action; talking reveals you if hidden  (zones §Taking a turn)"
+    ));
+}
+
+/// "using a consumable item (a medicine box ...)".
+fn preview_use_item(world: &World, actor: Cid, item: usize, on: Cid, p: &mut Preview) {
+    let Some(i) = super::queries::stats(world, actor).and_then(|s| s.items.get(item)) else {
+        return;
+    };
+    let h = view::get::<crate::rules::components::Health>(world, on).copied();
+    let room = h.map_or(0, |h| (h.hp_max - h.hp).max(0));
+    let target = if on == actor {
+        "yourself".to_string()
+    } else {
+        name(world, on)
+    };
+    p.title = format!(
+        "Use the {} on {target}: heals {} (at most {room})",
+        i.name, i.heals
+    );
+    if view::conditions(world, on).has(Condition::Incapacitated) {
+        p.lines
+            .push("back on its feet if its health rises above 0, with no turn this round".into());
+    }
+    p.lines.push(format!(
+        "spends your main action; {} use{} left",
+        i.uses,
+        if i.uses == 1 { "" } else { "s" }
+    ));
 }

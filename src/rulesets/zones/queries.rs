@@ -215,7 +215,8 @@ pub fn critical_threshold(world: &World, who: Cid) -> i32 {
 /// Can `who` react to an attack by `attacker` now? "Targets who are unaware
 /// of their attacker can't react"; a reaction takes the whole turn, so only
 /// those who have not yet taken their turn this round may; a grabbed
-/// character "can't act" ("The bandit can't react since he is grabbed").
+/// character "can't act" ("The bandit can't react since he is grabbed"); a
+/// distracted one does not see it coming (Fray decides, §Main actions).
 pub fn can_react(world: &World, who: Cid, attacker: Cid) -> bool {
     // Vehicles never react; riders carried at full speed cannot.
     !super::riders::is_vehicle(world, who)
@@ -224,6 +225,7 @@ pub fn can_react(world: &World, who: Cid, attacker: Cid) -> bool {
         && view::get::<TurnState>(world, who).is_some_and(|t| !t.done)
         && !view::conditions(world, attacker).has(Condition::Concealed)
         && !view::conditions(world, who).has(Condition::Grabbed)
+        && !view::get::<super::state::Swayed>(world, who).is_some_and(|s| s.distracted)
 }
 
 /// What a stunt mode offers.

@@ -39,6 +39,33 @@ pub fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
             out.push((w.name.clone(), weapon_line(w, l.ready == Some(i))));
         }
     }
+    if let Some(s) = stats(world, cid) {
+        for i in &s.items {
+            out.push((
+                i.name.clone(),
+                format!(
+                    "heals {}; {} use{} left (main action)",
+                    i.heals,
+                    i.uses,
+                    if i.uses == 1 { "" } else { "s" }
+                ),
+            ));
+        }
+    }
+    if let Some(s) = view::get::<super::state::Swayed>(world, cid) {
+        if s.distracted {
+            out.push(("Distracted".into(), "cannot react this round".into()));
+        }
+        if let Some(by) = s.taunted_by {
+            out.push((
+                "Taunted".into(),
+                format!(
+                    "may attack only {} until its next turn ends",
+                    view::name(world, by)
+                ),
+            ));
+        }
+    }
     let done = view::get::<TurnState>(world, cid).is_some_and(|t| t.done);
     out.push((
         "This round".into(),

@@ -21,6 +21,17 @@ pub const RULE_HEALTH: &str = "Fray decides: docs/rulesets/zones.md §Health";
 pub const RULE_SNEAK: &str = "zones §Sneaking in combat";
 pub const RULE_BLAST: &str = "zones §Blast attacks";
 pub const RULE_STUNT: &str = "zones §Attack stunts";
+pub const RULE_MAIN_ACTIONS: &str = "zones §Taking a turn: main actions (Fray decides)";
+
+/// What others' words did to a character this round (Fray decides: see
+/// docs/rulesets/zones.md, "Main actions"): distracted, it cannot react
+/// until the round ends; taunted, it may attack only its taunter until the
+/// end of its next turn.
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Swayed {
+    pub distracted: bool,
+    pub taunted_by: Option<Cid>,
+}
 
 /// An attack waiting for a reaction.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -160,3 +160,30 @@ fn the_ai_strikes_a_nearby_enemy_rather_than_try_an_untrained_first_aid() {
         Command::Attack { target, .. } if target == b
     ));
 }
+
+/// ud10's "using or manipulating an item" is the net, a weapon: a level
+/// that hands a ud10 combatant consumables is refused, not silently obeyed.
+#[test]
+fn ud10_refuses_consumable_items() {
+    let l = level(
+        &ROWS,
+        &[
+            r#"(archetype: "swordsman", faction: "red", at: (1, 1), name: "M", overrides: (items: ["medicine_box"]))"#,
+            r#"(archetype: "archer", faction: "blue", at: (11, 2), name: "B")"#,
+        ],
+    );
+    let mut e = engine();
+    let err = e
+        .start(
+            &l,
+            crate::rulesets::ud10::ID,
+            &crate::rules::engine::StartOptions {
+                seed: 1,
+                script: vec![],
+                control: crate::rules::engine::Controls::AllAi,
+            },
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("no consumable items"), "{err}");
+}

@@ -1,13 +1,15 @@
 //! The zones tactical AI. It answers every prompt with a command that passes
 //! the same check as a player's: which character acts (the one with the best
 //! attack in reach), how it moves and whom it strikes, whether to spend its
-//! turn on a dodge, a counter, a guard or an opportunity attack, and what a
-//! broken character does (gets away, else surrenders).
+//! turn on a dodge, a counter, a guard or an opportunity attack, when to
+//! intimidate or use a medicine box (`words.rs`), and what a broken
+//! character does (gets away, else surrenders).
 
 mod moves;
 mod react;
 mod riding;
 mod value;
+mod words;
 
 use bevy::prelude::*;
 
@@ -163,6 +165,14 @@ fn act(world: &World, actor: Cid) -> Command {
         }
         if let Some((v, c)) = best_split(world, actor)
             && v > strike_v
+        {
+            return c;
+        }
+        // Words and items, when worth more than the turn's blow (or, with
+        // none to strike, than closing in).
+        if let Some((v, c)) = words::best_word_or_item(world, actor)
+            && v > value::turn_worth(world, actor)
+            && check::check(world, actor, &c).is_ok()
         {
             return c;
         }

@@ -23,6 +23,7 @@ mod ai;
 mod attacking;
 mod blasts_and_stunts;
 mod gear;
+mod main_actions;
 mod morale;
 mod mounts;
 mod nonlethal;

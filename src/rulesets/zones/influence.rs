@@ -1,0 +1,140 @@
+//! §Taking a turn, main actions the text names without mechanics:
+//! "distracting, intimidating, taunting, using a consumable item (a medicine
+//! box, an antidote, etc.)". What Fray decides (docs/rulesets/zones.md, "Main
+//! actions"): who may be the target of words or an item, and the odds the
+//! preview and the AI read. Reads only.
+
+use bevy::prelude::*;
+
+use crate::rules::command::{Illegal, illegal};
+use crate::rules::components::{Cid, Condition, Health};
+use crate::rules::view;
+use crate::rulesets::zones::command::Influence;
+
+use super::queries::{save_chance, standing_per_faction, stats, visible, zone_distance};
+use super::riders::is_vehicle;
+use super::state::{Swayed, ZonesRound};
+
+/// Words carry to a visible enemy nearby or in a neighbouring zone.
+pub const WORDS_REACH: u32 = 1;
+
+/// May `who` speak `kind` at `target` now (the main action apart)?
+pub fn check_influence(
+    world: &World,
+    who: Cid,
+    target: Cid,
+    kind: Influence,
+) -> Result<(), Illegal> {
+    if !view::enemies(world, who).contains(&target) {
+        return illegal("words are for an enemy still in the fight");
+    }
+    if view::conditions(world, target).has(Condition::Concealed) {
+        return illegal("you don't know where it is");
+    }
+    if is_vehicle(world, target) {
+        return illegal("a vehicle hears nothing");
+    }
+    if !visible(world, who, target) {
+        return illegal("out of sight");
+    }
+    if zone_distance(world, who, target).is_none_or(|d| d > WORDS_REACH) {
+        return illegal("too far for words: nearby or the next zone");
+    }
+    let swayed = view::get::<Swayed>(world, target)
+        .cloned()
+        .unwrap_or_default();
+    match kind {
+        Influence::Intimidate => subject_to_intimidation(world, target),
+        Influence::Distract if swayed.distracted => illegal("already distracted"),
+        Influence::Taunt if swayed.taunted_by == Some(who) => illegal("already taunted by you"),
+        Influence::Distract | Influence::Taunt => Ok(()),
+    }
+}
+
+/// §Morale: "Characters who are immune to fear are also immune to morale";
+/// those who passed a morale check "aren't subject to morale for the
+/// remainder of the stretch". Fray decides that intimidation works on one
+/// who would be subject to morale: wounded to half its health or less, or
+/// of a side reduced to half its numbers or less; not a mount (mounts
+/// follow their riders).
+pub fn subject_to_intimidation(world: &World, target: Cid) -> Result<(), Illegal> {
+    let c = view::conditions(world, target);
+    if stats(world, target).is_some_and(|s| s.fearless) {
+        return illegal("fearless: immune to fear");
+    }
+    if c.has(Condition::Steadfast) {
+        return illegal("steadfast: no longer subject to morale");
+    }
+    if c.has(Condition::Broken) {
+        return illegal("already broken");
+    }
+    if view::steed(world, target).is_some() {
+        return illegal("a mount follows its riders");
+    }
+    let wounded = view::get::<Health>(world, target).is_some_and(|h| 2 * h.hp <= h.hp_max);
+    let f = view::faction(world, target).unwrap_or(0) as usize;
+    let original = view::resource::<ZonesRound>(world)
+        .original
+        .get(f)
+        .copied()
+        .unwrap_or(0);
+    let standing = standing_per_faction(world).get(f).copied().unwrap_or(0);
+    let outnumbered = original > 1 && 2 * standing <= original;
+    if !(wounded || outnumbered) {
+        return illegal(
+            "not shaken: only one at half health or less, or of a side down to half its numbers",
+        );
+    }
+    Ok(())
+}
+
+/// The chance words sway `target`: its WIT save fails.
+pub fn p_swayed(world: &World, target: Cid) -> f64 {
+    1.0 - save_chance(world, stats(world, target).map_or(0, |s| s.wit))
+}
+
+/// Taunted by a taunter still in the fight and in view: may `who` attack
+/// `target`? (Fray decides: "attack the taunter or nobody", on its own turn,
+/// until the end of its next turn.)
+pub fn check_taunt(world: &World, who: Cid, target: Cid) -> Result<(), Illegal> {
+    let Some(by) = view::get::<Swayed>(world, who).and_then(|s| s.taunted_by) else {
+        return Ok(());
+    };
+    if by == target
+        || !view::standing(world, by)
+        || view::conditions(world, by).has(Condition::Concealed)
+    {
+        return Ok(());
+    }
+    illegal(format!(
+        "taunted by {}: attack them or nobody this turn",
+        view::name(world, by)
+    ))
+}
+
+/// May `who` use its `item`-th item on `on` (the main action apart)? On
+/// itself or a nearby ally, not the dead, not one at full health.
+pub fn check_item(world: &World, who: Cid, item: usize, on: Cid) -> Result<(), Illegal> {
+    let Some(carried) = stats(world, who).and_then(|s| s.items.get(item)) else {
+        return illegal("no such item");
+    };
+    if carried.uses == 0 {
+        return illegal(format!("the {} is used up", carried.name));
+    }
+    if on != who && view::faction(world, on) != view::faction(world, who) {
+        return illegal("items are for yourself or an ally");
+    }
+    let c = view::conditions(world, on);
+    if c.has(Condition::Dead) || c.has(Condition::Fled) {
+        return illegal("beyond any help");
+    }
+    if on != who && !super::queries::nearby(world, who, on) {
+        return illegal("only on someone nearby (the same zone)");
+    }
+    if view::get::<Health>(world, on).is_some_and(|h| h.hp >= h.hp_max)
+        && !c.has(Condition::Incapacitated)
+    {
+        return illegal("not hurt");
+    }
+    Ok(())
+}
