@@ -80,24 +80,24 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
         | ZonesEvent::TurnReserved { .. } => {}
         // §Taking a turn: words and items are main actions.
         ZonesEvent::InfluenceTried { .. } => world.resource_mut::<ZonesRound>().turn.main = true,
-        ZonesEvent::ItemUsed {
-            who,
-            item,
-            on,
-            revives,
-            ..
-        } => {
+        ZonesEvent::ItemUsed { who, item, .. } => {
             world.resource_mut::<ZonesRound>().turn.main = true;
             with::<ZonesStats>(world, *who, |s| {
                 if let Some(i) = s.items.get_mut(*item) {
                     i.uses = i.uses.saturating_sub(1);
                 }
             });
-            // Back on its feet, it takes no turn this round (Fray decides).
-            if *revives {
-                with::<TurnState>(world, *on, |t| t.done = true);
-            }
         }
+        ZonesEvent::PowerInvoked { by, index, .. } => {
+            world.resource_mut::<ZonesRound>().turn.main = true;
+            with::<ZonesStats>(world, *by, |s| {
+                if let Some(p) = s.powers.get_mut(*index) {
+                    p.uses = p.uses.saturating_sub(1);
+                }
+            });
+        }
+        // Back on its feet, it takes no turn this round (Fray decides).
+        ZonesEvent::BackOnFeet { who, .. } => with::<TurnState>(world, *who, |t| t.done = true),
         ZonesEvent::Swayed {
             target, by, kind, ..
         } => with::<Swayed>(world, *target, |s| match kind {

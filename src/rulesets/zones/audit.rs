@@ -1,6 +1,7 @@
 //! What `fray audit` counts of the AI's play under zones: whether its
 //! activations do anything, whether it ever passes or hands the first turn
-//! away, which reactions it takes, and its words and items. Reads only.
+//! away, which reactions it takes, and its words, items and powers. Reads
+//! only.
 
 use bevy::prelude::*;
 
@@ -24,6 +25,7 @@ const HIDES: usize = 8;
 const OPPORTUNITY: usize = 9;
 const WORDS: usize = 10;
 const ITEMS: usize = 11;
+const POWERS: usize = 12;
 
 pub const FIGURES: &[AuditFigure] = &[
     AuditFigure {
@@ -86,6 +88,11 @@ pub const FIGURES: &[AuditFigure] = &[
         counts: "consumable items used (a medicine box)",
         of: None,
     },
+    AuditFigure {
+        name: "powers",
+        counts: "profane powers invoked",
+        of: None,
+    },
 ];
 
 /// Count the plays in the events from `first` on.
@@ -107,6 +114,7 @@ pub fn audit(world: &World, first: usize, counts: &mut [u64]) {
             Some(ZonesEvent::FirstTurnGiven { .. }) => counts[FIRST_GIVEN] += 1,
             Some(ZonesEvent::InfluenceTried { .. }) => counts[WORDS] += 1,
             Some(ZonesEvent::ItemUsed { .. }) => counts[ITEMS] += 1,
+            Some(ZonesEvent::PowerInvoked { .. }) => counts[POWERS] += 1,
             Some(ZonesEvent::AttackMade {
                 reaction: false, ..
             }) => counts[ATTACKS] += 1,
@@ -170,6 +178,7 @@ fn acts(e: &BattleEvent, who: Cid) -> bool {
             Some(ZonesEvent::TurnHandedOver { from, .. }) => *from == who,
             Some(ZonesEvent::InfluenceTried { by, .. }) => *by == who,
             Some(ZonesEvent::ItemUsed { who: w, .. }) => *w == who,
+            Some(ZonesEvent::PowerInvoked { by, .. }) => *by == who,
             Some(ZonesEvent::TurnReserved { who: w, .. }) => *w == who,
             _ => false,
         },

@@ -323,6 +323,10 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             main_action(world, actor)?;
             super::influence::check_item(world, actor, *item, *on)
         }
+        (_, Some(ZonesCommand::Invoke { power, target })) => {
+            main_action(world, actor)?;
+            super::influence::check_invoke(world, actor, *power, *target)
+        }
         (_, Some(ZonesCommand::FreeAlly { who })) => {
             main_action(world, actor)?;
             check_free_ally(world, actor, *who)

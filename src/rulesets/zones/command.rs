@@ -64,6 +64,9 @@ pub enum ZonesCommand {
     /// Use the `item`-th consumable carried on oneself or a nearby ally
     /// (§Taking a turn: "using a consumable item (a medicine box ...)").
     UseItem { item: usize, on: Cid },
+    /// Invoke the `power`-th profane power known at `target` (§Taking a
+    /// turn: "invoking a profane power").
+    Invoke { power: usize, target: Cid },
 }
 
 /// Words as a main action (§Taking a turn: "distracting, intimidating,
@@ -102,6 +105,7 @@ impl OwnCommand for ZonesCommand {
             ZonesCommand::Activate { .. } => Some("activate"),
             ZonesCommand::Influence { .. } => Some("influence"),
             ZonesCommand::UseItem { .. } => Some("use an item"),
+            ZonesCommand::Invoke { .. } => Some("invoke a power"),
             _ => None,
         }
     }

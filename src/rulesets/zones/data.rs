@@ -49,6 +49,45 @@ pub struct ZonesStats {
     /// Consumable items carried (§Taking a turn: "using a consumable item
     /// (a medicine box, an antidote, etc.)"), with the uses left.
     pub items: Vec<Carried>,
+    /// Profane powers known (§Taking a turn: "invoking a profane power"),
+    /// with the invocations left.
+    pub powers: Vec<Known>,
+}
+
+/// A profane power as known to its invoker.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Known {
+    pub id: String,
+    pub name: String,
+    pub effect: PowerEffect,
+    /// Zones it reaches (0: nearby).
+    pub range: u32,
+    /// Invocations left.
+    pub uses: u32,
+}
+
+/// What a profane power does (Fray decides: docs/rulesets/zones.md, "Main
+/// actions"). The hostile ones are resisted with a WIT save.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+pub enum PowerEffect {
+    /// A failed save takes this much direct damage (no armour, no
+    /// reaction).
+    Harm(DiceExpr),
+    /// A failed save breaks the target, as a failed morale check (the
+    /// fearless and the steadfast are immune).
+    Terrify,
+    /// A failed save leaves the target unable to react this round.
+    Daze,
+    /// No save: an ally (or the invoker) nearby regains this much health;
+    /// an incapacitated one lifted above 0 stands, with no turn this round.
+    Mend(DiceExpr),
+}
+
+impl PowerEffect {
+    /// Aimed at an enemy (and resisted), rather than at a friend.
+    pub fn hostile(&self) -> bool {
+        !matches!(self, PowerEffect::Mend(_))
+    }
 }
 
 /// A consumable item as carried.
@@ -143,6 +182,20 @@ fn one_use() -> u32 {
     1
 }
 
+/// A profane power (docs/rulesets/zones.md, "Main actions").
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PowerDef {
+    pub name: String,
+    pub effect: PowerEffect,
+    /// Zones it reaches (0: nearby only).
+    #[serde(default)]
+    pub range: u32,
+    /// Invocations a fight.
+    #[serde(default = "one_use")]
+    pub uses: u32,
+}
+
 /// `assets/rulesets/zones/equipment.ron`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -153,6 +206,9 @@ pub struct Equipment {
     /// Consumable items.
     #[serde(default)]
     pub items: BTreeMap<String, ItemDef>,
+    /// Profane powers.
+    #[serde(default)]
+    pub powers: BTreeMap<String, PowerDef>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -187,6 +243,9 @@ pub struct ArchetypeDef {
     /// Consumable items carried.
     #[serde(default)]
     pub items: Vec<String>,
+    /// Profane powers known.
+    #[serde(default)]
+    pub powers: Vec<String>,
 }
 
 fn two() -> u32 {
@@ -366,6 +425,22 @@ impl ZonesData {
                 })
             })
             .collect::<Result<Vec<_>, DefError>>()?;
+        let powers = a
+            .powers
+            .iter()
+            .map(|id| {
+                let d = self.equipment.powers.get(id).ok_or_else(|| {
+                    unknown_item("zones", "power", id, self.equipment.powers.keys())
+                })?;
+                Ok(Known {
+                    id: id.clone(),
+                    name: d.name.clone(),
+                    effect: d.effect.clone(),
+                    range: d.range,
+                    uses: d.uses,
+                })
+            })
+            .collect::<Result<Vec<_>, DefError>>()?;
         let health = stat("HEALTH", a.health);
         Ok(ZonesBundle {
             stats: ZonesStats {
@@ -381,6 +456,7 @@ impl ZonesData {
                 pieces,
                 broken: Vec::new(),
                 items,
+                powers,
             },
             size: a.size,
             health: Health {
@@ -474,6 +550,7 @@ impl crate::rulesets::data::Equipment for Equipment {
             "armour" => self.armour.contains_key(id),
             "shield" => self.shields.contains_key(id),
             "item" => self.items.contains_key(id),
+            "power" => self.powers.contains_key(id),
             _ => false,
         }
     }
@@ -492,6 +569,13 @@ impl crate::rulesets::data::Equipment for Equipment {
             r.damage(id, "heals", &i.heals);
             r.int(id, "uses", i.uses, 1..=20);
         }
+        for (id, p) in &self.powers {
+            if let PowerEffect::Harm(d) | PowerEffect::Mend(d) = &p.effect {
+                r.damage(id, "effect", d);
+            }
+            r.int(id, "range", p.range, 0..=20);
+            r.int(id, "uses", p.uses, 1..=20);
+        }
     }
 }
 
@@ -502,6 +586,7 @@ impl crate::rulesets::data::Bestiary for Bestiary {
             .map(|(id, a)| {
                 let mut gear = archetype_gear(&a.weapons, "armour", &a.armour, a.shield.as_ref());
                 gear.extend(a.items.iter().map(|i| ("item", i.as_str())));
+                gear.extend(a.powers.iter().map(|p| ("power", p.as_str())));
                 (id.as_str(), gear)
             })
             .collect()

@@ -131,14 +131,24 @@ pub enum ZonesEvent {
         rule: Rule,
     },
     /// `who` spends its main action using one of its items on `on`
-    /// (itself or a nearby ally); the healing follows. `revives`: `on` was
-    /// incapacitated and is back on its feet, with no turn this round.
+    /// (itself or a nearby ally); the healing follows.
     ItemUsed {
         who: Cid,
         on: Cid,
         item: usize,
         name: String,
-        revives: bool,
+        rule: Rule,
+    },
+    /// Healed above 0, an incapacitated character is back on its feet (the
+    /// condition's removal comes first); it takes no turn this round.
+    BackOnFeet { who: Cid, rule: Rule },
+    /// `by` invokes its `index`-th profane power at `target`; the save (if
+    /// the power is resisted) and the effect follow.
+    PowerInvoked {
+        by: Cid,
+        target: Cid,
+        index: usize,
+        power: String,
         rule: Rule,
     },
 }

@@ -10,6 +10,7 @@ use crate::rules::components::{Cid, Condition};
 use crate::rules::event::BattleEvent;
 use crate::rules::view;
 use crate::rulesets::zones::command::{Influence, ZonesCommand};
+use crate::rulesets::zones::data::PowerEffect;
 use crate::rulesets::zones::event::ZonesEvent;
 
 use super::state::{RULE_MAIN_ACTIONS, ZonesRound};
@@ -87,6 +88,9 @@ fn execute_command(world: &mut World, actor: Cid, command: &Command) {
             execute_influence(world, actor, *target, *kind);
         }
         (_, Some(ZonesCommand::UseItem { item, on })) => execute_use_item(world, actor, *item, *on),
+        (_, Some(ZonesCommand::Invoke { power, target })) => {
+            execute_invoke(world, actor, *power, *target);
+        }
         (Command::Flee, _) => {
             movement::flee(world, actor);
             round::end_turn(world, actor);
@@ -231,22 +235,12 @@ fn execute_influence(world: &mut World, by: Cid, target: Cid, kind: Influence) {
 }
 
 /// "using a consumable item (a medicine box ...)": one use heals its die,
-/// never above the character's health; an incapacitated character brought
-/// above 0 is back on its feet, with no turn this round (Fray decides).
+/// never above the character's health (Fray decides).
 fn execute_use_item(world: &mut World, who: Cid, item: usize, on: Cid) {
     let Some(carried) = super::queries::stats(world, who).and_then(|s| s.items.get(item).cloned())
     else {
         return;
     };
-    let roll = carried.heals.roll(
-        &mut world.resource_mut::<crate::rules::dice::Dice>(),
-        &crate::rules::dice::RollOptions::default(),
-    );
-    let Some(h) = view::get::<crate::rules::components::Health>(world, on).copied() else {
-        return;
-    };
-    let hp_after = (h.hp + roll.total.max(0)).min(h.hp_max.max(h.hp));
-    let revives = view::conditions(world, on).has(Condition::Incapacitated) && hp_after > 0;
     emit(
         world,
         ZonesEvent::ItemUsed {
@@ -254,10 +248,24 @@ fn execute_use_item(world: &mut World, who: Cid, item: usize, on: Cid) {
             on,
             item,
             name: carried.name.clone(),
-            revives,
             rule: RULE_MAIN_ACTIONS,
         },
     );
+    mend(world, who, on, &carried.heals);
+}
+
+/// Heal `on` by a roll of `dice`, never above its health; an incapacitated
+/// character lifted above 0 is back on its feet, with no turn this round
+/// (Fray decides: docs/rulesets/zones.md, "Main actions").
+fn mend(world: &mut World, by: Cid, on: Cid, dice: &crate::rules::dice::DiceExpr) {
+    let roll = dice.roll(
+        &mut world.resource_mut::<crate::rules::dice::Dice>(),
+        &crate::rules::dice::RollOptions::default(),
+    );
+    let Some(h) = view::get::<crate::rules::components::Health>(world, on).copied() else {
+        return;
+    };
+    let gain = roll.total.max(0);
     emit(
         world,
         BattleEvent::DamageRolled {
@@ -266,17 +274,18 @@ fn execute_use_item(world: &mut World, who: Cid, item: usize, on: Cid) {
             rule: RULE_MAIN_ACTIONS,
         },
     );
+    let hp_after = (h.hp + gain).min(h.hp_max.max(h.hp));
     emit(
         world,
         BattleEvent::Healed {
             target: on,
-            by: who,
+            by,
             gained: hp_after - h.hp,
             hp_after,
             rule: RULE_MAIN_ACTIONS,
         },
     );
-    if revives {
+    if view::conditions(world, on).has(Condition::Incapacitated) && hp_after > 0 {
         emit(
             world,
             BattleEvent::ConditionRemoved {
@@ -285,5 +294,73 @@ fn execute_use_item(world: &mut World, who: Cid, item: usize, on: Cid) {
                 rule: RULE_MAIN_ACTIONS,
             },
         );
+        emit(
+            world,
+            ZonesEvent::BackOnFeet {
+                who: on,
+                rule: RULE_MAIN_ACTIONS,
+            },
+        );
+    }
+}
+
+/// §Taking a turn: "invoking a profane power" (Fray decides what powers
+/// do: docs/rulesets/zones.md, "Main actions"). Invoking reveals a
+/// concealed invoker (§Sneaking in combat: "invoking a power"). A power is
+/// not an attack: it cannot be dodged nor countered; a hostile one is
+/// resisted with a WIT save.
+fn execute_invoke(world: &mut World, by: Cid, power: usize, target: Cid) {
+    let Some(p) = super::queries::stats(world, by).and_then(|s| s.powers.get(power).cloned())
+    else {
+        return;
+    };
+    emit(
+        world,
+        ZonesEvent::PowerInvoked {
+            by,
+            target,
+            index: power,
+            power: p.name.clone(),
+            rule: RULE_MAIN_ACTIONS,
+        },
+    );
+    attack::reveal(world, by);
+    if let PowerEffect::Mend(d) = &p.effect {
+        mend(world, by, target, d);
+        return;
+    }
+    let wit = super::queries::stats(world, target).map_or(0, |s| s.wit);
+    if attack::save(
+        world,
+        target,
+        "WIT",
+        wit,
+        "against a power",
+        RULE_MAIN_ACTIONS,
+    ) {
+        return;
+    }
+    match &p.effect {
+        PowerEffect::Harm(d) => {
+            super::nonlethal::direct_damage(world, target, d, RULE_MAIN_ACTIONS);
+        }
+        PowerEffect::Terrify => emit(
+            world,
+            BattleEvent::ConditionAdded {
+                who: target,
+                condition: Condition::Broken,
+                rule: RULE_MAIN_ACTIONS,
+            },
+        ),
+        PowerEffect::Daze => emit(
+            world,
+            ZonesEvent::Swayed {
+                target,
+                by,
+                kind: Influence::Distract,
+                rule: RULE_MAIN_ACTIONS,
+            },
+        ),
+        PowerEffect::Mend(_) => {}
     }
 }

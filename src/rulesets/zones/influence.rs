@@ -1,6 +1,6 @@
 //! §Taking a turn, main actions the text names without mechanics:
 //! "distracting, intimidating, taunting, using a consumable item (a medicine
-//! box, an antidote, etc.)". What Fray decides (docs/rulesets/zones.md, "Main
+//! box, an antidote, etc.)", and "invoking a profane power". What Fray decides (docs/rulesets/zones.md, "Main
 //! actions"): who may be the target of words or an item, and the odds the
 //! preview and the AI read. Reads only.
 
@@ -10,6 +10,7 @@ use crate::rules::command::{Illegal, illegal};
 use crate::rules::components::{Cid, Condition, Health};
 use crate::rules::view;
 use crate::rulesets::zones::command::Influence;
+use crate::rulesets::zones::data::PowerEffect;
 
 use super::queries::{save_chance, standing_per_faction, stats, visible, zone_distance};
 use super::riders::is_vehicle;
@@ -121,8 +122,61 @@ pub fn check_item(world: &World, who: Cid, item: usize, on: Cid) -> Result<(), I
     if carried.uses == 0 {
         return illegal(format!("the {} is used up", carried.name));
     }
+    check_mending(world, who, on)
+}
+
+/// May `who` invoke its `power`-th profane power at `target` (the main
+/// action apart)? A hostile power reaches a visible enemy within its range
+/// in zones, not a concealed one nor a vehicle; a mending one the invoker
+/// or an ally nearby, as an item does.
+pub fn check_invoke(world: &World, who: Cid, power: usize, target: Cid) -> Result<(), Illegal> {
+    let Some(p) = stats(world, who).and_then(|s| s.powers.get(power)) else {
+        return illegal("no such power");
+    };
+    if p.uses == 0 {
+        return illegal(format!("{} is spent for this fight", p.name));
+    }
+    if !p.effect.hostile() {
+        return check_mending(world, who, target);
+    }
+    if !view::enemies(world, who).contains(&target) {
+        return illegal("a curse is for an enemy still in the fight");
+    }
+    if view::conditions(world, target).has(Condition::Concealed) {
+        return illegal("you don't know where it is");
+    }
+    if is_vehicle(world, target) {
+        return illegal("a vehicle has no soul to curse");
+    }
+    if !visible(world, who, target) {
+        return illegal("out of sight");
+    }
+    if zone_distance(world, who, target).is_none_or(|d| d > p.range) {
+        return illegal(format!("beyond the power's reach ({} zones)", p.range));
+    }
+    let c = view::conditions(world, target);
+    match p.effect {
+        PowerEffect::Terrify if stats(world, target).is_some_and(|s| s.fearless) => {
+            illegal("fearless: immune to fear")
+        }
+        PowerEffect::Terrify if c.has(Condition::Steadfast) || c.has(Condition::Broken) => {
+            illegal("beyond fear now: steadfast or already broken")
+        }
+        PowerEffect::Terrify if view::steed(world, target).is_some() => {
+            illegal("a mount follows its riders")
+        }
+        PowerEffect::Daze if view::get::<Swayed>(world, target).is_some_and(|s| s.distracted) => {
+            illegal("already dazed or distracted")
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Healing (an item, a mending power): on oneself or a nearby ally, not
+/// the dead, not one at full health.
+fn check_mending(world: &World, who: Cid, on: Cid) -> Result<(), Illegal> {
     if on != who && view::faction(world, on) != view::faction(world, who) {
-        return illegal("items are for yourself or an ally");
+        return illegal("only on yourself or an ally");
     }
     let c = view::conditions(world, on);
     if c.has(Condition::Dead) || c.has(Condition::Fled) {

@@ -182,10 +182,16 @@ fn turn(world: &World, actor: Cid, push: &mut impl FnMut(Command)) {
             push(Command::from(ZonesCommand::Influence { target, kind }));
         }
     }
-    let items = queries::stats(world, actor).map_or(0, |s| s.items.len());
+    let (items, powers) =
+        queries::stats(world, actor).map_or((0, 0), |s| (s.items.len(), s.powers.len()));
     for item in 0..items {
         for on in view::all(world) {
             push(Command::from(ZonesCommand::UseItem { item, on }));
+        }
+    }
+    for power in 0..powers {
+        for target in view::all(world) {
+            push(Command::from(ZonesCommand::Invoke { power, target }));
         }
     }
     push(Command::from(ZonesCommand::Hide));

@@ -55,18 +55,31 @@ impl OwnEvent for ZonesEvent {
                 who,
                 on,
                 name,
-                revives,
                 rule,
                 ..
             } => format!(
-                "{} uses a {name} on {}{}  [{rule}]",
+                "{} uses a {name} on {}  [{rule}]",
                 n.who(*who),
                 if who == on { "itself" } else { n.who(*on) },
-                if *revives {
-                    ", who is back on its feet (no turn this round)"
+            ),
+            ZonesEvent::BackOnFeet { who, rule } => format!(
+                "{} is back on its feet (no turn this round)  [{rule}]",
+                n.who(*who)
+            ),
+            ZonesEvent::PowerInvoked {
+                by,
+                target,
+                power,
+                rule,
+                ..
+            } => format!(
+                "{} invokes {power} at {}  [{rule}]",
+                n.who(*by),
+                if by == target {
+                    "itself"
                 } else {
-                    ""
-                }
+                    n.who(*target)
+                },
             ),
         }
     }
@@ -84,6 +97,11 @@ impl OwnEvent for ZonesEvent {
                     Influence::Taunt => "taunted".into(),
                     _ => "distracted".into(),
                 },
+                tone: Tone::Reaction,
+            }],
+            ZonesEvent::PowerInvoked { by, power, .. } => vec![Cue::Say {
+                who: *by,
+                text: power.to_lowercase(),
                 tone: Tone::Reaction,
             }],
             ZonesEvent::ItemUsed { who, name, .. } => vec![Cue::Say {

@@ -1,8 +1,8 @@
 //! How the game offers zones' own commands: who takes the faction's turn,
 //! passing and handing the first turn over (§Initiative), non-lethal
 //! attacks (§Non-lethal attacks), attacks sharing their dice, breaking
-//! free and freeing an ally, words and items (§Taking a turn, main
-//! actions), mounts and riders, weapons on the ground, and surrender. Reads
+//! free and freeing an ally, words, items and powers (§Taking a turn,
+//! main actions), mounts and riders, weapons on the ground, and surrender. Reads
 //! only.
 
 use bevy::prelude::*;
@@ -99,6 +99,12 @@ fn offer(
                 .and_then(|s| s.items.get(*item))
                 .map_or(String::new(), |i| i.name.clone());
             (5, format!("Use the {name}"), Give::On(*on), None)
+        }
+        ZonesCommand::Invoke { power, target } => {
+            let name = super::queries::stats(world, actor)
+                .and_then(|s| s.powers.get(*power))
+                .map_or(String::new(), |p| p.name.clone());
+            (4, format!("Invoke {name}"), Give::On(*target), None)
         }
         ZonesCommand::Dismount { to } => (
             4,

@@ -11,7 +11,7 @@ use crate::rules::view::{self, name};
 use crate::rulesets::zones::command::{Influence, Maneuver, ZonesCommand};
 use crate::rulesets::zones::weapon::ZonesGear;
 
-use super::data::{MODE_DEATH_BLOW, is_stunt};
+use super::data::{MODE_DEATH_BLOW, PowerEffect, is_stunt};
 use super::maneuvers::{holder, may_resist, shove_end, size_difference};
 use super::odds::damage_odds;
 use super::queries::{
@@ -92,6 +92,9 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
         }
         (_, Some(ZonesCommand::UseItem { item, on })) => {
             preview_use_item(world, actor, *item, *on, &mut p)
+        }
+        (_, Some(ZonesCommand::Invoke { power, target })) => {
+            preview_invoke(world, actor, *power, *target, &mut p)
         }
         _ => p.title = "Not part of a zones turn".into(),
     }
@@ -596,5 +599,43 @@ fn preview_use_item(world: &World, actor: Cid, item: usize, on: Cid, p: &mut Pre
         "spends your main action; {} use{} left",
         i.uses,
         if i.uses == 1 { "" } else { "s" }
+    ));
+}
+
+/// §Taking a turn: "invoking a profane power" (Fray decides what powers do).
+fn preview_invoke(world: &World, actor: Cid, power: usize, target: Cid, p: &mut Preview) {
+    let Some(k) = super::queries::stats(world, actor).and_then(|s| s.powers.get(power)) else {
+        return;
+    };
+    let who = if target == actor {
+        "yourself".to_string()
+    } else {
+        name(world, target)
+    };
+    let pct = 100.0 * super::influence::p_swayed(world, target);
+    p.title = match &k.effect {
+        PowerEffect::Harm(d) => format!(
+            "Invoke {} at {who}: {pct:.0} % it takes {d} (no armour, no reaction)",
+            k.name
+        ),
+        PowerEffect::Terrify => format!(
+            "Invoke {} at {who}: {pct:.0} % it breaks (surrenders or flees)",
+            k.name
+        ),
+        PowerEffect::Daze => format!(
+            "Invoke {} at {who}: {pct:.0} % it cannot react for the rest of the round",
+            k.name
+        ),
+        PowerEffect::Mend(d) => format!("Invoke {} on {who}: heals {d}", k.name),
+    };
+    if k.effect.hostile() {
+        let wit = super::queries::stats(world, target).map_or(0, |s| s.wit);
+        p.lines
+            .push(format!("its WIT save, d20 under {wit}, resists it"));
+    }
+    p.lines.push(format!(
+        "spends your main action and reveals you if hidden; {} invocation{} left",
+        k.uses,
+        if k.uses == 1 { "" } else { "s" }
     ));
 }

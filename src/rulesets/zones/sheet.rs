@@ -51,6 +51,25 @@ pub fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
                 ),
             ));
         }
+        for k in &s.powers {
+            let what = match &k.effect {
+                super::data::PowerEffect::Harm(d) => format!("{d} direct damage, WIT save resists"),
+                super::data::PowerEffect::Terrify => "breaks the target, WIT save resists".into(),
+                super::data::PowerEffect::Daze => {
+                    "no reactions this round, WIT save resists".into()
+                }
+                super::data::PowerEffect::Mend(d) => format!("heals {d} nearby"),
+            };
+            out.push((
+                k.name.clone(),
+                format!(
+                    "{what}; reach {} zone{}; {} left (main action)",
+                    k.range,
+                    if k.range == 1 { "" } else { "s" },
+                    k.uses
+                ),
+            ));
+        }
     }
     if let Some(s) = view::get::<super::state::Swayed>(world, cid) {
         if s.distracted {

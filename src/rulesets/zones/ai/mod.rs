@@ -61,7 +61,9 @@ fn activation(world: &World, faction: u8) -> Command {
         let mut v = if view::conditions(world, c).has(Condition::Broken) {
             100.0
         } else {
-            turn_value(world, c)
+            // Its best blow, or word, item or power.
+            let words = words::best_word_or_item(world, c).map_or(0.0, |b| b.0);
+            turn_value(world, c).max(words)
         };
         can_strike |= v > 0.0;
         // Someone who can still close in is worth something.

@@ -304,3 +304,135 @@ fn a_level_gives_items_and_names_the_unknown_ones() {
         "{err}"
     );
 }
+
+/// A cultist (WIT 13; Curse of rot d6 at 2 zones, three uses; Dread; Pall of
+/// night; Black mending) in zone A; a bandit (WIT 9, health 8)
+/// in zone C and the fearless captain in zone D. The cultist's side holds
+/// the initiative (a d2 of 1), then `script`.
+fn cult(script: &[u32]) -> (Engine, [Cid; 3]) {
+    let l = level_with(
+        &OPEN,
+        &["aabbccddeeffgg", "aabbccddeeffgg"],
+        &[
+            r#"(archetype: "cultist", faction: "players", at: (0, 0), name: "Cultist")"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (4, 0), name: "Bandit", overrides: (weapons: ["axe"]))"#,
+            r#"(archetype: "captain", faction: "bandits", at: (6, 1), name: "Leader")"#,
+        ],
+        false,
+    );
+    let e = start(&l, &[&[1][..], script].concat());
+    let who = ["Cultist", "Bandit", "Leader"].map(|n| cid(&e, n));
+    (e, who)
+}
+
+fn invoke(power: usize, target: Cid) -> ZonesCommand {
+    ZonesCommand::Invoke { power, target }
+}
+
+fn uses(e: &Engine, who: Cid, power: usize) -> u32 {
+    crate::rulesets::zones::queries::stats(e.world(), who)
+        .and_then(|s| s.powers.get(power))
+        .map_or(0, |p| p.uses)
+}
+
+#[test]
+fn a_curse_of_rot_deals_direct_damage_on_a_failed_wit_save_and_reveals_the_invoker() {
+    // The bandit's WIT save: 15 against 9, a failure; the d6: 5, critical
+    // damage (half its 8) that incapacitates it, armour or not.
+    let (mut e, [cultist, bandit, _]) = cult(&[15, 5]);
+    add(&mut e, cultist, Condition::Concealed);
+    activate(&mut e, cultist);
+    let from = e.events().len();
+    cmd(&mut e, cultist, invoke(0, bandit));
+    let ev = since(&e, from);
+    assert_eq!(saves(&ev), vec![(bandit, "WIT", 15, 9, false)]);
+    assert_eq!(damaged(&ev), vec![(bandit, 5, 3)]);
+    assert!(has(&e, bandit, Condition::Incapacitated));
+    // "invoking a power" reveals; a power is not an attack: no reaction.
+    assert!(!has(&e, cultist, Condition::Concealed));
+    assert!(!ev.iter().any(|x| matches!(
+        x.own::<ZonesEvent>(),
+        Some(ZonesEvent::ReactionTaken { .. })
+    )));
+    assert_eq!(uses(&e, cultist, 0), 2);
+    let why = refused(&mut e, cultist, invoke(0, bandit));
+    assert!(why.contains("main action"), "{why}");
+}
+
+#[test]
+fn dread_reaches_one_zone_breaks_on_a_failed_save_and_is_spent_after_one_use() {
+    // The bandit's save against Dread: 11, a failure.
+    let (mut e, [cultist, bandit, leader]) = cult(&[11]);
+    activate(&mut e, cultist);
+    // Dread reaches one zone: the bandit is two away. Step into zone B.
+    let why = refused(&mut e, cultist, invoke(1, bandit));
+    assert!(why.contains("reach"), "{why}");
+    cmd(
+        &mut e,
+        cultist,
+        Command::Move {
+            path: vec![Cell::new(1, 0), Cell::new(2, 0)],
+        },
+    );
+    let why = crate::rulesets::zones::influence::check_invoke(e.world(), cultist, 1, leader)
+        .unwrap_err()
+        .0;
+    assert!(why.contains("reach") || why.contains("fearless"), "{why}");
+    cmd(&mut e, cultist, invoke(1, bandit));
+    assert!(has(&e, bandit, Condition::Broken));
+    assert_eq!(uses(&e, cultist, 1), 0);
+    let why = crate::rulesets::zones::influence::check_invoke(e.world(), cultist, 1, bandit)
+        .unwrap_err()
+        .0;
+    assert!(why.contains("spent"), "{why}");
+}
+
+#[test]
+fn the_fearless_are_immune_to_dread_and_black_mending_heals_the_invoker() {
+    let (mut e, [cultist, _, leader]) = cult(&[4]);
+    // Put the leader in the cultist's zone.
+    e.world_mut()
+        .resource_mut::<crate::rules::battle::Roster>()
+        .place_mut(leader)
+        .expect("a combatant")
+        .cell = Cell::new(1, 1);
+    let why = crate::rulesets::zones::influence::check_invoke(e.world(), cultist, 1, leader)
+        .unwrap_err()
+        .0;
+    assert!(why.contains("fearless"), "{why}");
+    // Unhurt, it has nothing to mend; at 2 of 7 the d6's 4 heals it to 6.
+    activate(&mut e, cultist);
+    let why = refused(&mut e, cultist, invoke(3, cultist));
+    assert!(why.contains("not hurt"), "{why}");
+    set_hp(&mut e, cultist, 2);
+    cmd(&mut e, cultist, invoke(3, cultist));
+    assert_eq!(hp(&e, cultist), 6);
+}
+
+#[test]
+fn pall_of_night_dazes_an_enemy_who_fails_its_save() {
+    // The bandit's save: 20, a failure (a natural 20 always fails).
+    let (mut e, [cultist, bandit, _]) = cult(&[20]);
+    activate(&mut e, cultist);
+    cmd(
+        &mut e,
+        cultist,
+        Command::Move {
+            path: vec![Cell::new(1, 0), Cell::new(2, 0)],
+        },
+    );
+    cmd(&mut e, cultist, invoke(2, bandit));
+    assert!(swayed(&e, bandit).distracted);
+}
+
+#[test]
+fn the_ai_curses_from_afar_rather_than_walk_up_with_a_dagger() {
+    // A curse: 55 % (a d20 over WIT 9) of d6 direct damage, half the time
+    // taking the bandit out; closing in with a dagger is worth less.
+    let (mut e, [cultist, bandit, _]) = cult(&[]);
+    activate(&mut e, cultist);
+    assert_eq!(
+        crate::rulesets::zones::ai::decide(e.world(), cultist),
+        Command::from(invoke(0, bandit))
+    );
+}
