@@ -101,7 +101,8 @@ impl Tour {
     /// The walk a new player takes: a ud10 skirmish on the courtyard (a
     /// level the AI plays on both sides until the setup gives the player
     /// the garrison), its pause menu and results, play again, the title, a
-    /// GM preview, then a zones skirmish on the chasm bridge.
+    /// GM preview, then a zones skirmish in the shrine of the pale god (its
+    /// cultists' powers, the captain's medicine box).
     pub fn standard(shots: Option<PathBuf>) -> Tour {
         use ScreenIntent as I;
         use Step::*;
@@ -148,7 +149,7 @@ impl Tour {
             Reach(Screen::Results, 10),
             Send(I::Open(Screen::Setup)),
             Reach(Screen::Setup, 5),
-            Send(I::PickLevel(level("chasm_bridge.ron"))),
+            Send(I::PickLevel(level("pale_shrine.ron"))),
             Send(I::PickRuleset(crate::rulesets::zones::ID)),
             Send(I::Control(0, Controller::Human)),
             Send(I::Control(1, Controller::Ai)),
@@ -158,7 +159,10 @@ impl Tour {
             AwaitHuman,
             Frames(10),
             Shot("zones"),
-            ByHand(6),
+            ByHand(1),
+            Frames(10),
+            Shot("zones_turn"),
+            ByHand(5),
             PlayOut,
             Reach(Screen::Results, 10),
             Send(I::Open(Screen::Title)),
