@@ -305,8 +305,8 @@ fn a_level_gives_items_and_names_the_unknown_ones() {
     );
 }
 
-/// A cultist (WIT 13; Curse of rot d6 at 2 zones, three uses; Dread; Pall of
-/// night; Black mending) in zone A; a bandit (WIT 9, health 8)
+/// A cultist (WIT 13, a sickle; Curse of rot d6 at 2 zones, three uses;
+/// Dread; Pall of night; Black mending) in zone A; a bandit (WIT 9, health 8)
 /// in zone C and the fearless captain in zone D. The cultist's side holds
 /// the initiative (a d2 of 1), then `script`.
 fn cult(script: &[u32]) -> (Engine, [Cid; 3]) {
@@ -426,9 +426,9 @@ fn pall_of_night_dazes_an_enemy_who_fails_its_save() {
 }
 
 #[test]
-fn the_ai_curses_from_afar_rather_than_walk_up_with_a_dagger() {
+fn the_ai_curses_from_afar_rather_than_walk_up_to_strike() {
     // A curse: 55 % (a d20 over WIT 9) of d6 direct damage, half the time
-    // taking the bandit out; closing in with a dagger is worth less.
+    // taking the bandit out; closing in with its sickle is worth less.
     let (mut e, [cultist, bandit, _]) = cult(&[]);
     activate(&mut e, cultist);
     assert_eq!(
