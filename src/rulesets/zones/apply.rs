@@ -4,8 +4,9 @@
 use bevy::prelude::*;
 
 use crate::rules::apply::{face, strike, with};
-use crate::rules::components::TurnState;
+use crate::rules::components::{Condition, TurnState};
 use crate::rules::event::BattleEvent;
+use crate::rules::view;
 use crate::rulesets::zones::command::Influence;
 use crate::rulesets::zones::data::ZonesStats;
 use crate::rulesets::zones::event::ZonesEvent;
@@ -50,6 +51,15 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
             }
         }
         BattleEvent::TurnEnded { who } => with::<Swayed>(world, *who, |s| s.taunted_by = None),
+        // §Sneaking in combat: hiding again is the turn's main action (an
+        // ambusher's concealment is set up with the level, not added).
+        BattleEvent::ConditionAdded {
+            who,
+            condition: Condition::Concealed,
+            ..
+        } if view::resource::<ZonesRound>(world).turn.who == Some(*who) => {
+            world.resource_mut::<ZonesRound>().turn.main = true;
+        }
         _ => {}
     }
     let Some(event) = event.own::<ZonesEvent>() else {
@@ -58,6 +68,7 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
     match event {
         ZonesEvent::AttackMade { .. } => apply_attack_made(world, event),
         ZonesEvent::ManeuverMade { .. } => apply_maneuver_made(world, event),
+        ZonesEvent::FreeTried { .. } => world.resource_mut::<ZonesRound>().turn.main = true,
         ZonesEvent::ReactionTaken { who, .. } => {
             // §Taking a turn: "A reaction takes the whole turn and doesn't
             // allow for movement or a bonus action."
@@ -124,8 +135,10 @@ fn apply_attack_made(world: &mut World, event: &ZonesEvent) {
     };
     // One blow, one arrow or stone (zones weapons have no magazine).
     strike(world, *attacker, *target, *weapon_index, 1);
+    // §Taking a turn: an attack on one's turn is its main action.
     if !*reaction {
         with::<TurnState>(world, *attacker, |t| t.action_used = true);
+        world.resource_mut::<ZonesRound>().turn.main = true;
     }
 }
 
@@ -142,5 +155,6 @@ fn apply_maneuver_made(world: &mut World, event: &ZonesEvent) {
     face(world, *attacker, *target);
     if !*reaction {
         with::<TurnState>(world, *attacker, |t| t.action_used = true);
+        world.resource_mut::<ZonesRound>().turn.main = true;
     }
 }

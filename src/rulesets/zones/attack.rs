@@ -141,7 +141,6 @@ pub fn execute_split(world: &mut World, attacker: Cid, index: usize, shares: &[(
             },
         );
     }
-    world.resource_mut::<ZonesRound>().turn.main = true;
     reveal(world, attacker);
     // One WIT save if any target is unseen; a miss misses them all.
     if let Some(&(t, _)) = shares
@@ -317,7 +316,6 @@ pub fn execute_maneuver(world: &mut World, attacker: Cid, target: Cid, kind: Man
             rule: super::maneuvers::RULE_NONLETHAL,
         },
     );
-    world.resource_mut::<ZonesRound>().turn.main = true;
     let state = AttackState {
         attacker,
         target,
@@ -333,7 +331,7 @@ pub fn execute_maneuver(world: &mut World, attacker: Cid, target: Cid, kind: Man
     reveal(world, attacker);
 }
 
-/// The attack is made: the turn's main action.
+/// The attack is made: the turn's main action (`apply.rs` spends it).
 pub(super) fn made(
     world: &mut World,
     attacker: Cid,
@@ -355,7 +353,6 @@ pub(super) fn made(
             rule,
         },
     );
-    world.resource_mut::<ZonesRound>().turn.main = true;
 }
 
 /// The WIT save to hit, where the text asks for one; a failure is a miss.

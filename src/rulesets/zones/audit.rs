@@ -178,7 +178,9 @@ fn acts(e: &BattleEvent, who: Cid) -> bool {
             Some(ZonesEvent::TurnHandedOver { from, .. }) => *from == who,
             Some(ZonesEvent::InfluenceTried { by, .. }) => *by == who,
             Some(ZonesEvent::ItemUsed { who: w, .. }) => *w == who,
-            Some(ZonesEvent::PowerInvoked { by, .. }) => *by == who,
+            Some(ZonesEvent::PowerInvoked { by, .. }) | Some(ZonesEvent::FreeTried { by, .. }) => {
+                *by == who
+            }
             Some(ZonesEvent::TurnReserved { who: w, .. }) => *w == who,
             _ => false,
         },

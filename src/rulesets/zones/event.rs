@@ -142,6 +142,9 @@ pub enum ZonesEvent {
     /// Healed above 0, an incapacitated character is back on its feet (the
     /// condition's removal comes first); it takes no turn this round.
     BackOnFeet { who: Cid, rule: Rule },
+    /// `by` spends its main action trying to pull `who` free of a grab
+    /// (its STR save follows).
+    FreeTried { by: Cid, who: Cid, rule: Rule },
     /// `by` invokes its `index`-th profane power at `target`; the save (if
     /// the power is resisted) and the effect follow.
     PowerInvoked {

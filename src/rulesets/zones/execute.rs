@@ -67,14 +67,10 @@ fn execute_command(world: &mut World, actor: Cid, command: &Command) {
             nonlethal::break_free(world, actor);
             round::end_turn(world, actor);
         }
-        (_, Some(ZonesCommand::FreeAlly { who })) => {
-            world.resource_mut::<ZonesRound>().turn.main = true;
-            nonlethal::free_ally(world, actor, *who);
-        }
+        (_, Some(ZonesCommand::FreeAlly { who })) => nonlethal::free_ally(world, actor, *who),
         (Command::Draw { weapon }, _) => execute_draw(world, actor, *weapon),
         (_, Some(ZonesCommand::Surrender)) => execute_surrender(world, actor),
         (_, Some(ZonesCommand::Hide)) => {
-            world.resource_mut::<ZonesRound>().turn.main = true;
             emit(
                 world,
                 BattleEvent::ConditionAdded {

@@ -62,6 +62,11 @@ impl OwnEvent for ZonesEvent {
                 n.who(*who),
                 if who == on { "itself" } else { n.who(*on) },
             ),
+            ZonesEvent::FreeTried { by, who, rule } => format!(
+                "{} tries to pull {} free  [{rule}]",
+                n.who(*by),
+                n.who(*who)
+            ),
             ZonesEvent::BackOnFeet { who, rule } => format!(
                 "{} is back on its feet (no turn this round)  [{rule}]",
                 n.who(*who)

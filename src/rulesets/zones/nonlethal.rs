@@ -13,6 +13,7 @@ use crate::rules::event::BattleEvent;
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 use crate::rulesets::zones::command::Maneuver;
+use crate::rulesets::zones::event::ZonesEvent;
 
 use super::attack::{Blow, land, save};
 use super::data::impaired;
@@ -257,6 +258,14 @@ pub fn free_ally(world: &mut World, actor: Cid, who: Cid) {
     let Some(by) = holder(world, who) else {
         return;
     };
+    emit(
+        world,
+        ZonesEvent::FreeTried {
+            by: actor,
+            who,
+            rule: RULE_GRAPPLE,
+        },
+    );
     let str_ = stats(world, actor).map_or(0, |s| s.str);
     if save(world, actor, "STR", str_, "to free an ally", RULE_GRAPPLE) {
         release(world, by, who, RULE_GRAPPLE);
