@@ -287,6 +287,22 @@ pub fn hp(e: &Engine, c: Cid) -> i32 {
     view::get::<Health>(e.world(), c).map_or(-99, |h| h.hp)
 }
 
+/// Set a combatant's health, as a scenario needs it (not a rule's doing).
+pub fn set_hp(e: &mut Engine, c: Cid, hp: i32) {
+    let ent = view::entity(e.world(), c).expect("a combatant");
+    e.world_mut().get_mut::<Health>(ent).expect("health").hp = hp;
+}
+
+/// Give a combatant a condition, as a scenario needs it.
+pub fn set_condition(e: &mut Engine, c: Cid, cond: Condition) {
+    e.world_mut()
+        .resource_mut::<crate::rules::battle::Roster>()
+        .place_mut(c)
+        .expect("a combatant")
+        .conditions
+        .insert(cond);
+}
+
 /// Whether a combatant has a condition.
 pub fn has(e: &Engine, c: Cid, cond: Condition) -> bool {
     view::conditions(e.world(), c).has(cond)

@@ -26,8 +26,7 @@ fn fallen(medic_overrides: &str, script: &[u32]) -> (Engine, Cid, Cid, Cid) {
     start(&mut e, &l, script);
     let (m, p, b) = (cid(&e, "M"), cid(&e, "P"), cid(&e, "B"));
     set_condition(&mut e, p, Condition::Unconscious);
-    let ent = view::entity(e.world(), p).expect("entity");
-    e.world_mut().get_mut::<Health>(ent).expect("health").hp = -2;
+    set_hp(&mut e, p, -2);
     (e, m, p, b)
 }
 

@@ -10,7 +10,9 @@ use crate::rules::engine::Engine;
 use crate::rules::event::{BattleEvent, Modifier};
 use crate::rules::map::Cell;
 use crate::rules::view;
-use crate::testkit::{cid, cmd, engine, level, level_with, prompt, refused, since, start};
+use crate::testkit::{
+    cid, cmd, engine, level, level_with, prompt, refused, set_condition, set_hp, since, start,
+};
 
 use super::numbers::{AttackNumbers, body_zone, pipeline};
 use super::settings::Ud10Settings;
@@ -39,15 +41,6 @@ fn numbers(e: &Engine, attacker: Cid, target: Cid) -> AttackNumbers {
 
 fn names(mods: &[Modifier]) -> Vec<(&'static str, i32)> {
     mods.iter().map(|m| (m.name, m.value)).collect()
-}
-
-fn set_condition(e: &mut Engine, who: Cid, c: Condition) {
-    e.world_mut()
-        .resource_mut::<crate::rules::battle::Roster>()
-        .place_mut(who)
-        .expect("a combatant")
-        .conditions
-        .insert(c);
 }
 
 /// Attack with the weapon in hand (firing mode 0).

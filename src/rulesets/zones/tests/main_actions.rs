@@ -7,20 +7,7 @@
 use super::*;
 use crate::rulesets::zones::command::Influence;
 use crate::rulesets::zones::state::Swayed;
-
-fn set_hp(e: &mut Engine, who: Cid, hp: i32) {
-    let ent = view::entity(e.world(), who).expect("entity");
-    e.world_mut().get_mut::<Health>(ent).expect("health").hp = hp;
-}
-
-fn add(e: &mut Engine, who: Cid, c: Condition) {
-    e.world_mut()
-        .resource_mut::<crate::rules::battle::Roster>()
-        .place_mut(who)
-        .expect("a combatant")
-        .conditions
-        .insert(c);
-}
+use crate::testkit::{set_condition, set_hp};
 
 fn influence(target: Cid, kind: Influence) -> ZonesCommand {
     ZonesCommand::Influence { target, kind }
@@ -205,7 +192,7 @@ fn a_medicine_box_heals_a_nearby_ally_and_stands_it_up() {
     let mut e = start(&l, &[1, 4]);
     let [cap, theo] = ["Captain", "Theobald"].map(|n| cid(&e, n));
     set_hp(&mut e, theo, 2);
-    add(&mut e, theo, Condition::Incapacitated);
+    set_condition(&mut e, theo, Condition::Incapacitated);
     activate(&mut e, cap);
     let use_box = ZonesCommand::UseItem { item: 0, on: theo };
     let title =
@@ -340,7 +327,7 @@ fn a_curse_of_rot_deals_direct_damage_on_a_failed_wit_save_and_reveals_the_invok
     // The bandit's WIT save: 15 against 9, a failure; the d6: 5, critical
     // damage (half its 8) that incapacitates it, armour or not.
     let (mut e, [cultist, bandit, _]) = cult(&[15, 5]);
-    add(&mut e, cultist, Condition::Concealed);
+    set_condition(&mut e, cultist, Condition::Concealed);
     activate(&mut e, cultist);
     let from = e.events().len();
     cmd(&mut e, cultist, invoke(0, bandit));
