@@ -14,7 +14,10 @@ use crate::rulesets::zones::odds::damage_odds;
 use crate::rulesets::zones::queries::{can_react, save_chance, stats};
 use crate::rulesets::zones::state::{AttackState, Pending, Stage};
 
-use super::value::{DOWN, best_strike_here, blow_value, counter_value, p_fails_str, turn_worth};
+use super::value::{
+    DOWN, ally_can_harm, best_strike_here, blow_value, can_harm, counter_value, p_fails_str,
+    turn_worth,
+};
 
 /// The chance of being taken out, whatever one does, at which a proposed
 /// stunt is accepted (and at which the AI proposes one).
@@ -118,7 +121,17 @@ fn defend(world: &World, actor: Cid, attacker: Cid, state: &AttackState, w: &Wea
     let o = damage_odds(world, attacker, actor, w, state.mode);
     let incoming = o.mean + DOWN * o.p_down;
     let agi = stats(world, actor).map_or(0, |s| s.agi);
-    let dodge = save_chance(world, agi) * incoming;
+    // The last of a side who can still harm the enemy gains nothing by a
+    // dodge: it spends the turn (§Reactions), the enemy loses nothing
+    // meanwhile, and the same blow comes again next round, so a fighter
+    // who only dodges can never win. It keeps its turn to strike back (a
+    // counter still may). A lone archer at 1 HP once dodged a swordsman's
+    // blow every round to the round limit.
+    let dodge = if last_fighter(world, actor) {
+        0.0
+    } else {
+        save_chance(world, agi) * incoming
+    };
     let mut best = (dodge, Command::Dodge);
     if let Some((v, weapon)) = counter_value(world, actor, attacker, w, state.mode)
         && v > best.0
@@ -139,6 +152,11 @@ fn defend(world: &World, actor: Cid, attacker: Cid, state: &AttackState, w: &Wea
     } else {
         Command::NoReaction
     }
+}
+
+/// Is `who` the last of its side who can harm the enemy?
+fn last_fighter(world: &World, who: Cid) -> bool {
+    can_harm(world, who) && !ally_can_harm(world, who, true)
 }
 
 /// Dodge or strike back at a disarm, shove or grapple, when it is worth the

@@ -210,6 +210,7 @@ fn battles_that_once_ran_to_the_round_limit_end() {
     for (name, seed) in [
         ("wyrm_lair", 13_375_629_700_178_501_366),
         ("ruined_keep", 5_714_501_032_672_518_832),
+        ("village_crossroads", 3_109_774_756_986_323_040),
     ] {
         let e = crate::testkit::play_shipped(name, crate::rulesets::zones::ID, seed);
         assert!(
@@ -217,6 +218,39 @@ fn battles_that_once_ran_to_the_round_limit_end() {
             "{name}, seed {seed}: no winner"
         );
     }
+}
+
+/// A swordsman strikes an archer at 1 HP (§Reactions: a dodge spends the
+/// archer's turn). With an ally who can still hurt the bandit, the dodge is
+/// worth it: the ally fights on meanwhile. Alone, it is not (Fray decides):
+/// the bandit would lose nothing while the archer dodged, and the same blow
+/// would come the next round. Village Crossroads once ran to the round limit
+/// so.
+fn dodges_at_one_hp(ally: bool) -> Command {
+    let mut who = vec![
+        r#"(archetype: "archer", faction: "players", at: (6, 0), name: "Sybilla")"#,
+        r#"(archetype: "swordsman", faction: "bandits", at: (7, 0), name: "Bandit")"#,
+    ];
+    if ally {
+        who.push(r#"(archetype: "swordsman", faction: "players", at: (0, 1), name: "Theobald")"#);
+    }
+    let l = level(&OPEN, &who);
+    let mut e = start(&l, &[]);
+    let (archer, bandit) = (cid(&e, "Sybilla"), cid(&e, "Bandit"));
+    crate::testkit::set_hp(&mut e, archer, 1);
+    activate(&mut e, bandit);
+    attack(&mut e, bandit, archer, 0, MODE_STRIKE);
+    let Prompt::React { actor, .. } = prompt(&e) else {
+        panic!("expected a reaction prompt, got {:?}", prompt(&e));
+    };
+    assert_eq!(actor, archer);
+    crate::rulesets::zones::ai::decide(e.world(), archer)
+}
+
+#[test]
+fn the_last_fighter_of_a_side_keeps_its_turn_instead_of_dodging() {
+    assert_eq!(dodges_at_one_hp(true), Command::Dodge);
+    assert_ne!(dodges_at_one_hp(false), Command::Dodge);
 }
 
 /// An ambusher who can strike nobody in the bonus round creeps closer at
