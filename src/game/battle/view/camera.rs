@@ -9,7 +9,7 @@ use crate::game::session::Screen;
 use crate::rules::map::Map;
 
 use super::TILE;
-use super::input::{Player, UiAction, pointer_free};
+use super::input::{PanelCover, Player, UiAction, pointer_free};
 use super::playback::{Shown, Timeline};
 
 /// The one camera (the egui panels draw through it too).
@@ -94,11 +94,12 @@ fn pan_zoom(
     action: Single<&ActionState<UiAction>, With<Player>>,
     window: Single<&Window, With<PrimaryWindow>>,
     free: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    cover: Res<PanelCover>,
     map: Res<Map>,
     mut cam: Single<(&mut Transform, &mut Projection), With<MainCamera>>,
     mut last_cursor: Local<Option<Vec2>>,
 ) {
-    let pointer_ok = pointer_free(free.as_deref());
+    let pointer_ok = pointer_free(free.as_deref(), &cover, window.cursor_position());
     let scale = scale_of(&cam.1);
     let speed = 900.0 * scale * time.delta_secs();
     let mut pan = action.axis_pair(&UiAction::Pan);

@@ -190,9 +190,55 @@ pub fn tapped(
         || MOUSE.iter().any(|(x, b)| *x == a && mouse.just_pressed(*b))
 }
 
-/// Is the pointer free of the egui panels?
-pub fn pointer_free(w: Option<&bevy_egui::input::EguiWantsInput>) -> bool {
+/// Where the battle screen's panels and windows were last drawn (logical
+/// pixels from the window's top left). The panels lie on egui's background
+/// layer, which egui does not count as "over egui", so the game keeps their
+/// rectangles itself.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct PanelCover(pub Vec<Rect>);
+
+impl PanelCover {
+    /// Is this window position over a panel or a window?
+    pub fn covers(&self, at: Vec2) -> bool {
+        self.0.iter().any(|r| r.contains(at))
+    }
+}
+
+/// Is the pointer free of the egui panels and windows: may the wheel zoom
+/// the map and a click reach it?
+pub fn pointer_free(
+    w: Option<&bevy_egui::input::EguiWantsInput>,
+    cover: &PanelCover,
+    cursor: Option<Vec2>,
+) -> bool {
     w.is_none_or(|w| !w.is_pointer_over_area() && !w.wants_pointer_input())
+        && cursor.is_none_or(|c| !cover.covers(c))
+}
+
+/// The battle's keys belong to the game. egui would move its keyboard
+/// focus with Tab (onto the top bar's buttons) and press the focused
+/// button with Enter or Space, the keys that draw a weapon, end the turn
+/// and step a preview; the arrows would move the focus too. So these never
+/// reach egui on the battle screen (its panels have no text to type in).
+fn keep_game_keys_from_egui(mut inputs: Query<&mut bevy_egui::EguiInput>) {
+    use bevy_egui::egui::{Event, Key};
+    for mut input in &mut inputs {
+        input.events.retain(|e| {
+            !matches!(
+                e,
+                Event::Key {
+                    key: Key::Tab
+                        | Key::Enter
+                        | Key::Space
+                        | Key::ArrowUp
+                        | Key::ArrowDown
+                        | Key::ArrowLeft
+                        | Key::ArrowRight,
+                    ..
+                }
+            )
+        });
+    }
 }
 
 /// The help overlay is open.
@@ -205,6 +251,14 @@ pub fn plugin(app: &mut App) {
         .add_systems(Startup, |mut commands: Commands| {
             commands.spawn((input_map(), Player));
         })
+        .init_resource::<PanelCover>()
+        .add_systems(
+            PreUpdate,
+            keep_game_keys_from_egui
+                .after(bevy_egui::EguiPreUpdateSet::ProcessInput)
+                .before(bevy_egui::EguiPreUpdateSet::BeginPass)
+                .run_if(in_state(Screen::Battle)),
+        )
         .add_systems(
             Update,
             (pointer, keys)
@@ -220,6 +274,7 @@ fn pointer(
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&Camera, &GlobalTransform), With<MainCamera>>,
     egui: Option<Res<bevy_egui::input::EguiWantsInput>>,
+    cover: Res<PanelCover>,
     map: Res<Map>,
     ui: Res<TurnUi>,
     pacing: Res<Pacing>,
@@ -231,7 +286,7 @@ fn pointer(
     if pacing.menu {
         return;
     }
-    let free = pointer_free(egui.as_deref());
+    let free = pointer_free(egui.as_deref(), &cover, window.cursor_position());
     let (cam, cam_tr) = *camera;
     let mut hover = None;
     if free

@@ -40,3 +40,6 @@ pub fn plugin(app: &mut App) {
     playback::plugin(app);
     panels::plugin(app);
 }
+
+#[cfg(test)]
+mod tests;

@@ -20,7 +20,7 @@ use crate::rules::event::{BattleEvent, Cue};
 use crate::rules::narrate::{Names, describe};
 use crate::rules::view;
 
-use super::input::{HELP, HelpOpen};
+use super::input::{HELP, HelpOpen, PanelCover};
 use super::playback::Shown;
 
 pub fn plugin(app: &mut App) {
@@ -61,6 +61,8 @@ struct Asked {
     screens: Vec<ScreenIntent>,
     /// A button under the pointer whose command the panel previews.
     hover_preview: Option<Command>,
+    /// Where the panels and windows were drawn this frame.
+    covered: Vec<egui::Rect>,
 }
 
 fn battle_panels(world: &mut World) {
@@ -83,6 +85,11 @@ fn battle_panels(world: &mut World) {
     for intent in asked.screens {
         world.write_message(intent);
     }
+    world.resource_mut::<PanelCover>().0 = asked
+        .covered
+        .iter()
+        .map(|r| Rect::new(r.min.x, r.min.y, r.max.x, r.max.y))
+        .collect();
 }
 
 fn faction_colour(world: &World, cid: Cid) -> egui::Color32 {
@@ -104,7 +111,7 @@ fn draw(ctx: &egui::Context, world: &World, asked: &mut Asked) {
     let human = human_actor(world);
 
     // ---- Top bar: where the battle is.
-    egui::Panel::top("top").show(&mut root, |ui| {
+    let top = egui::Panel::top("top").show(&mut root, |ui| {
         ui.horizontal(|ui| {
             ui.heading("Fray");
             ui.separator();
@@ -158,17 +165,19 @@ fn draw(ctx: &egui::Context, world: &World, asked: &mut Asked) {
             });
         });
     });
+    asked.covered.push(top.response.rect);
 
     // ---- Left: the turn order of this round.
-    egui::Panel::left("order")
+    let left = egui::Panel::left("order")
         .exact_size(260.0)
         .show(&mut root, |ui| {
             ui.heading("Turn order");
             turn_order(ui, world, &roster, asked);
         });
+    asked.covered.push(left.response.rect);
 
     // ---- Right: the sheet of the selected (or acting) combatant.
-    egui::Panel::right("sheet")
+    let right = egui::Panel::right("sheet")
         .exact_size(330.0)
         .show(&mut root, |ui| {
             let who = ui_state.selected.or(battle.prompt.actor());
@@ -179,9 +188,10 @@ fn draw(ctx: &egui::Context, world: &World, asked: &mut Asked) {
                 }
             }
         });
+    asked.covered.push(right.response.rect);
 
     // ---- Bottom: actions and preview, then the log.
-    egui::Panel::bottom("bottom")
+    let bottom = egui::Panel::bottom("bottom")
         .exact_size(250.0)
         .show(&mut root, |ui| {
             if let Some(actor) = human {
@@ -194,6 +204,7 @@ fn draw(ctx: &egui::Context, world: &World, asked: &mut Asked) {
             ui.separator();
             combat_log(ui, world);
         });
+    asked.covered.push(bottom.response.rect);
 
     // ---- Reaction dialog.
     if let (Some(actor), Prompt::React { attacker, .. }) = (human, battle.prompt) {
@@ -201,7 +212,7 @@ fn draw(ctx: &egui::Context, world: &World, asked: &mut Asked) {
     }
 
     if world.resource::<HelpOpen>().0 {
-        egui::Window::new("Controls")
+        let help = egui::Window::new("Controls")
             .collapsible(false)
             .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
             .show(ctx, |ui| {
@@ -216,10 +227,11 @@ fn draw(ctx: &egui::Context, world: &World, asked: &mut Asked) {
                     asked.help = Some(false);
                 }
             });
+        asked.covered.extend(help.map(|r| r.response.rect));
     }
 
     if pacing.menu {
-        egui::Window::new("Paused")
+        let menu = egui::Window::new("Paused")
             .collapsible(false)
             .resizable(false)
             .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
@@ -238,6 +250,7 @@ fn draw(ctx: &egui::Context, world: &World, asked: &mut Asked) {
                     button("Quit", ScreenIntent::Quit);
                 });
             });
+        asked.covered.extend(menu.map(|r| r.response.rect));
     }
 }
 
@@ -605,7 +618,7 @@ fn reaction_dialog(
     } else {
         (egui::Align2::CENTER_TOP, egui::vec2(0.0, 80.0))
     };
-    egui::Window::new(title)
+    let dialog = egui::Window::new(title)
         .collapsible(false)
         .resizable(false)
         .anchor(anchor.0, anchor.1)
@@ -627,6 +640,7 @@ fn reaction_dialog(
                 }
             }
         });
+    asked.covered.extend(dialog.map(|r| r.response.rect));
 }
 
 fn combat_log(ui: &mut egui::Ui, world: &World) {
@@ -636,34 +650,66 @@ fn combat_log(ui: &mut egui::Ui, world: &World) {
         factions: world.resource::<Factions>(),
     };
     let n = log.events.len();
-    egui::ScrollArea::vertical()
+    // Scrolled up to read, the log stays put; new lines gather below and a
+    // button says how many and takes the log back down to them.
+    let id = egui::Id::new("combat_log_read_up_to");
+    let read_up_to: Option<usize> = ui.data(|d| d.get_temp(id));
+    let mut back_down = false;
+    if let Some(seen) = read_up_to
+        && n > seen
+    {
+        let new = n - seen;
+        back_down = ui
+            .button(
+                egui::RichText::new(format!(
+                    "▼ {new} new line{} below: back to the latest",
+                    if new == 1 { "" } else { "s" }
+                ))
+                .strong(),
+            )
+            .clicked();
+    }
+    let mut area = egui::ScrollArea::vertical()
+        .id_salt("combat_log")
         .stick_to_bottom(true)
-        .auto_shrink([false, false])
-        .show_rows(ui, 16.0, n, |ui, range| {
-            for i in range {
-                let e = &log.events[i];
-                let text = describe(&names, e);
-                let rich = match e {
-                    BattleEvent::RoundStarted { .. } | BattleEvent::BattleEnded { .. } => {
-                        egui::RichText::new(text).strong()
-                    }
-                    BattleEvent::Damaged { .. } => {
-                        egui::RichText::new(text).color(egui::Color32::from_rgb(255, 140, 120))
-                    }
-                    BattleEvent::Healed { .. } => {
-                        egui::RichText::new(text).color(egui::Color32::from_rgb(140, 230, 150))
-                    }
-                    BattleEvent::Ruleset(own)
-                        if own
-                            .cues()
-                            .iter()
-                            .any(|c| matches!(c, Cue::Strike { landed: true, .. })) =>
-                    {
-                        egui::RichText::new(text).color(egui::Color32::from_rgb(250, 220, 120))
-                    }
-                    _ => egui::RichText::new(text),
-                };
-                ui.label(rich.monospace().size(12.0));
-            }
-        });
+        .auto_shrink([false, false]);
+    if back_down {
+        area = area.vertical_scroll_offset(f32::MAX);
+    }
+    let out = area.show_rows(ui, 16.0, n, |ui, range| {
+        for i in range {
+            let e = &log.events[i];
+            let text = describe(&names, e);
+            let rich = match e {
+                BattleEvent::RoundStarted { .. } | BattleEvent::BattleEnded { .. } => {
+                    egui::RichText::new(text).strong()
+                }
+                BattleEvent::Damaged { .. } => {
+                    egui::RichText::new(text).color(egui::Color32::from_rgb(255, 140, 120))
+                }
+                BattleEvent::Healed { .. } => {
+                    egui::RichText::new(text).color(egui::Color32::from_rgb(140, 230, 150))
+                }
+                BattleEvent::Ruleset(own)
+                    if own
+                        .cues()
+                        .iter()
+                        .any(|c| matches!(c, Cue::Strike { landed: true, .. })) =>
+                {
+                    egui::RichText::new(text).color(egui::Color32::from_rgb(250, 220, 120))
+                }
+                _ => egui::RichText::new(text),
+            };
+            ui.label(rich.monospace().size(12.0));
+        }
+    });
+    let at_bottom =
+        back_down || out.state.offset.y + out.inner_rect.height() >= out.content_size.y - 4.0;
+    ui.data_mut(|d| {
+        if at_bottom {
+            d.remove::<usize>(id);
+        } else if read_up_to.is_none() {
+            d.insert_temp(id, n);
+        }
+    });
 }

@@ -1,0 +1,152 @@
+//! Headless tests of the battle screen's input in the real game app (the
+//! plugins `fray` builds, egui included), stepped frame by frame.
+
+use bevy::input::ButtonState;
+use bevy::input::keyboard::{Key, KeyboardInput};
+use bevy::input::mouse::{MouseScrollUnit, MouseWheel};
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+
+use super::camera::MainCamera;
+use crate::game::battle::logic::human_actor;
+use crate::game::{Display, GameOptions, build_app};
+use crate::rules::components::{Controller, Loadout};
+
+/// The game app in a battle on Open Field, the first faction played by a
+/// human, stepped until it is the human's turn.
+fn at_the_humans_turn() -> App {
+    let opts = GameOptions {
+        level: Some(std::path::PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/levels/open_field.ron"
+        ))),
+        controls: Some(vec![Controller::Human, Controller::Ai]),
+        ..Default::default()
+    };
+    let mut app = build_app(&opts, Display::Headless).expect("the game app");
+    app.finish();
+    app.cleanup();
+    for _ in 0..3000 {
+        app.update();
+        if human_actor(app.world_mut()).is_some() {
+            // A few more frames: the panels are drawn at least once.
+            for _ in 0..3 {
+                app.update();
+            }
+            return app;
+        }
+    }
+    panic!("the human's turn never came");
+}
+
+fn window(app: &mut App) -> Entity {
+    app.world_mut()
+        .query_filtered::<Entity, With<PrimaryWindow>>()
+        .single(app.world())
+        .expect("a primary window")
+}
+
+fn key(app: &mut App, code: KeyCode, logical: Key) {
+    let window = window(app);
+    for state in [ButtonState::Pressed, ButtonState::Released] {
+        app.world_mut().write_message(KeyboardInput {
+            key_code: code,
+            logical_key: logical.clone(),
+            state,
+            text: None,
+            repeat: false,
+            window,
+        });
+        app.update();
+    }
+}
+
+fn focused(app: &mut App) -> Option<bevy_egui::egui::Id> {
+    let ctx = super::panels::egui_ctx(app.world_mut()).expect("egui");
+    ctx.memory(|m| m.focused())
+}
+
+/// Tab draws the next weapon; it never moves egui's keyboard focus (onto
+/// the top bar's Menu and Help buttons), so a later Enter only ends the
+/// turn and never presses a focused button (it once opened the Controls
+/// overlay).
+#[test]
+fn tab_draws_a_weapon_and_never_moves_the_keyboard_focus() {
+    let mut app = at_the_humans_turn();
+    let actor = human_actor(app.world_mut()).expect("the human's turn");
+    let ready = |app: &mut App| {
+        crate::rules::view::get::<Loadout>(app.world(), actor).and_then(|l| l.ready)
+    };
+    let before = ready(&mut app);
+    key(&mut app, KeyCode::Tab, Key::Tab);
+    assert_eq!(focused(&mut app), None, "Tab moved egui's focus");
+    app.update();
+    assert_ne!(ready(&mut app), before, "Tab drew no weapon");
+    key(&mut app, KeyCode::Tab, Key::Tab);
+    assert_eq!(focused(&mut app), None, "Tab moved egui's focus");
+    key(&mut app, KeyCode::Enter, Key::Enter);
+    app.update();
+    assert!(
+        !app.world().resource::<super::input::HelpOpen>().0,
+        "Enter opened the Controls overlay"
+    );
+    assert!(
+        !app.world()
+            .resource::<crate::game::battle::logic::Pacing>()
+            .menu
+    );
+}
+
+fn zoom_after_a_wheel_at(app: &mut App, at: Vec2) -> f32 {
+    let window = window(app);
+    app.world_mut()
+        .get_mut::<Window>(window)
+        .expect("the window")
+        .set_cursor_position(Some(at));
+    app.update();
+    let scale = |app: &mut App| {
+        let p = app
+            .world_mut()
+            .query_filtered::<&Projection, With<MainCamera>>()
+            .single(app.world())
+            .expect("the camera")
+            .clone();
+        match p {
+            Projection::Orthographic(o) => o.scale,
+            _ => 1.0,
+        }
+    };
+    let before = scale(app);
+    app.world_mut().write_message(MouseWheel {
+        unit: MouseScrollUnit::Line,
+        x: 0.0,
+        y: 3.0,
+        window,
+        phase: bevy::input::touch::TouchPhase::Moved,
+    });
+    app.update();
+    app.update();
+    scale(app) / before
+}
+
+/// The wheel over the log (or any panel) scrolls the panel, never zooms the
+/// map; over the map it zooms.
+#[test]
+fn the_wheel_over_a_panel_never_zooms_the_map() {
+    let mut app = at_the_humans_turn();
+    // The window is 1440 x 900: the log is in the bottom panel (250 px),
+    // the sheet on the right (330 px), the turn order on the left (260 px).
+    for (what, at) in [
+        ("the log", Vec2::new(720.0, 860.0)),
+        ("the sheet", Vec2::new(1300.0, 400.0)),
+        ("the turn order", Vec2::new(100.0, 400.0)),
+    ] {
+        assert_eq!(
+            zoom_after_a_wheel_at(&mut app, at),
+            1.0,
+            "{what} zoomed the map"
+        );
+    }
+    let z = zoom_after_a_wheel_at(&mut app, Vec2::new(720.0, 350.0));
+    assert!(z < 1.0, "the wheel over the map did not zoom it in: {z}");
+}
