@@ -263,6 +263,21 @@ pub fn supported_rulesets(world: &World, level: &Level) -> Vec<RulesetId> {
         .collect()
 }
 
+/// One member of a faction, from its id: "raiders" -> "Raider", "bowmen"
+/// -> "Bowman", "garrison" -> "Garrison". A combatant the level leaves
+/// unnamed is "Raider swordsman", not "Raiders swordsman".
+fn member_of(faction_id: &str) -> String {
+    let id = faction_id.replace(['_', '-'], " ");
+    let one = if let Some(stem) = id.strip_suffix("men") {
+        format!("{stem}man")
+    } else if id.ends_with('s') && !id.ends_with("ss") && id.len() > 3 {
+        id[..id.len() - 1].to_string()
+    } else {
+        id
+    };
+    capitalised(&one)
+}
+
 fn capitalised(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
@@ -447,7 +462,7 @@ fn spawn_combatants(
         let n = seen.entry((f, c.archetype.as_str())).or_default();
         *n += 1;
         let name = c.name.clone().unwrap_or_else(|| {
-            let base = format!("{} {}", capitalised(&factions[f].id), c.archetype);
+            let base = format!("{} {}", member_of(&factions[f].id), c.archetype);
             if count[&(f, c.archetype.as_str())] > 1 {
                 format!("{base} {n}")
             } else {
@@ -563,6 +578,24 @@ fn default_facing(level: &Level, at: Cell, faction: &str) -> crate::rules::level
 mod tests {
     use super::*;
     use crate::testkit::{engine, level};
+
+    /// Unnamed combatants are named for one member of their faction.
+    #[test]
+    fn an_unnamed_combatant_is_one_of_its_faction() {
+        for (id, one) in [
+            ("raiders", "Raider"),
+            ("bandits", "Bandit"),
+            ("bowmen", "Bowman"),
+            ("garrison", "Garrison"),
+            ("west", "West"),
+            ("cult", "Cult"),
+            ("hill_folk", "Hill folk"),
+            ("bus", "Bus"),
+            ("guards", "Guard"),
+        ] {
+            assert_eq!(member_of(id), one);
+        }
+    }
 
     /// A level that passed is not checked again, but a different level
     /// (or the same under another ruleset) still is.
