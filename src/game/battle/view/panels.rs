@@ -391,12 +391,29 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
         return;
     }
     ui.horizontal_wrapped(|ui| {
-        let tool_button = |ui: &mut egui::Ui, t: Tool, label: &str, asked: &mut Asked| {
-            if ui.selectable_label(st.tool == t, label).clicked() {
-                asked.intents.push(UiIntent::Tool(t));
-            }
-        };
-        tool_button(ui, Tool::Move, "Move / attack", asked);
+        // A tool's tooltip: what its first target would get (the rules
+        // core's preview, with what it costs), or what the tool does.
+        let tool_button =
+            |ui: &mut egui::Ui, t: Tool, label: &str, example: Option<&Command>, asked: &mut Asked| {
+                let r = ui.selectable_label(st.tool == t, label);
+                let r = match example {
+                    Some(c) => r.on_hover_ui(|ui| {
+                        preview_lines(ui, world, c);
+                        ui.label(egui::RichText::new("Pick this tool, then click on the map.").weak());
+                    }),
+                    None => r,
+                };
+                if r.clicked() {
+                    asked.intents.push(UiIntent::Tool(t));
+                }
+            };
+        let r = ui.selectable_label(st.tool == Tool::Move, "Move / attack").on_hover_text(
+            "Click a highlighted cell to move there (blue cells keep your action, amber cells \
+             are a full movement), or a ringed enemy to attack it with the weapon in hand.",
+        );
+        if r.clicked() {
+            asked.intents.push(UiIntent::Tool(Tool::Move));
+        }
         if let Some(l) = view::get::<Loadout>(world, actor)
             && let Some(ready) = l.ready
             && let Some(w) = l.weapons.get(ready)
@@ -408,6 +425,9 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
                 })
             };
             for mode in (1..w.mode_count()).filter(|m| usable(*m)) {
+                let example = st.options.legal.iter().find(|c| {
+                    matches!(c, Command::Attack { weapon, mode: m, .. } if *weapon == ready && *m == mode)
+                });
                 tool_button(
                     ui,
                     Tool::Attack {
@@ -415,6 +435,7 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
                         mode,
                     },
                     &format!("{} ({})", w.name, w.mode_name(mode)),
+                    example,
                     asked,
                 );
             }
@@ -428,7 +449,14 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
             }
         }
         for name in tools {
-            tool_button(ui, Tool::Offer(name.to_string()), name, asked);
+            let example = st
+                .options
+                .offers
+                .list
+                .iter()
+                .find(|o| o.label == name)
+                .map(|o| &o.command);
+            tool_button(ui, Tool::Offer(name.to_string()), name, example, asked);
         }
         // Riders on their mounts: which of the two a click strikes.
         let riders_about = view::enemies(world, actor)
@@ -448,11 +476,14 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
             }
         }
         ui.separator();
+        // Every button's tooltip is the rules core's preview of its
+        // command: what it does and what it costs.
         let mut button = |ui: &mut egui::Ui, label: &str, c: Command| {
-            if ui
+            let r = ui
                 .add_enabled(legal(&c), egui::Button::new(label))
-                .clicked()
-            {
+                .on_hover_ui(|ui| preview_lines(ui, world, &c))
+                .on_disabled_hover_ui(|ui| preview_lines(ui, world, &c));
+            if r.clicked() {
                 asked.intents.push(UiIntent::Command(c));
             }
         };
