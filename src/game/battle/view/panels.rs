@@ -63,6 +63,9 @@ struct Asked {
     hover_preview: Option<Command>,
     /// Where the panels and windows were drawn this frame.
     covered: Vec<egui::Rect>,
+    /// The pause menu's settings.
+    follow: Option<bool>,
+    zones: Option<bool>,
 }
 
 fn battle_panels(world: &mut World) {
@@ -84,6 +87,12 @@ fn battle_panels(world: &mut World) {
     }
     for intent in asked.screens {
         world.write_message(intent);
+    }
+    if let Some(f) = asked.follow {
+        world.resource_mut::<super::camera::Follow>().0 = f;
+    }
+    if let Some(z) = asked.zones {
+        world.resource_mut::<super::board::ShowZones>().0 = z;
     }
     world.resource_mut::<PanelCover>().0 = asked
         .covered
@@ -117,6 +126,7 @@ fn draw(ctx: &egui::Context, world: &World, asked: &mut Asked) {
             ui.separator();
             if let Some(s) = &session {
                 ui.label(format!("{}  ·  {}", s.level.name, s.ruleset));
+                ui.label(egui::RichText::new(format!("seed {}", s.seed)).weak());
             }
             ui.separator();
             let round =
@@ -231,27 +241,124 @@ fn draw(ctx: &egui::Context, world: &World, asked: &mut Asked) {
     }
 
     if pacing.menu {
-        let menu = egui::Window::new("Paused")
-            .collapsible(false)
-            .resizable(false)
-            .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
-            .show(ctx, |ui| {
-                ui.set_min_width(240.0);
-                ui.vertical_centered_justified(|ui| {
-                    let mut button = |text: &str, intent: ScreenIntent| {
-                        if ui.button(text).clicked() {
-                            asked.screens.push(intent);
-                        }
-                    };
-                    button("Resume", ScreenIntent::Menu(false));
-                    button("Restart with a new seed", ScreenIntent::PlayAgain);
-                    button("Back to battle setup", ScreenIntent::Open(Screen::Setup));
-                    button("Title screen", ScreenIntent::Open(Screen::Title));
-                    button("Quit", ScreenIntent::Quit);
-                });
-            });
-        asked.covered.extend(menu.map(|r| r.response.rect));
+        pause_menu(ctx, world, &pacing, session.as_ref(), asked);
+    } else {
+        ctx.data_mut(|d| d.remove::<u8>(egui::Id::new("pause_confirm")));
     }
+}
+
+/// The pause menu: the battle dimmed behind it, which battle this is (level,
+/// ruleset, seed), the settings a player changes mid-battle, and the ways
+/// out. Leaving a battle in progress asks first.
+fn pause_menu(
+    ctx: &egui::Context,
+    world: &World,
+    pacing: &Pacing,
+    session: Option<&Session>,
+    asked: &mut Asked,
+) {
+    // Dim the battle: an area above the panels and the other windows, below
+    // the menu (in front of everything), that also takes the clicks meant
+    // for the panels under it.
+    let screen = ctx.viewport_rect();
+    egui::Area::new(egui::Id::new("pause_dim"))
+        .order(egui::Order::Middle)
+        .fixed_pos(screen.min)
+        .show(ctx, |ui| {
+            ui.painter()
+                .rect_filled(screen, 0.0, egui::Color32::from_black_alpha(200));
+            ui.allocate_rect(screen, egui::Sense::click());
+        });
+    let confirm_id = egui::Id::new("pause_confirm");
+    let confirming: Option<u8> = ctx.data(|d| d.get_temp(confirm_id));
+    let over = world.resource::<Battle>().outcome.is_some();
+    let menu = egui::Window::new("Paused")
+        .order(egui::Order::Foreground)
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+        .show(ctx, |ui| {
+            ui.set_min_width(280.0);
+            if let Some(s) = session {
+                ui.label(format!("{}  ·  {}", s.level.name, s.ruleset));
+                ui.label(egui::RichText::new(format!("Seed {}", s.seed)).weak());
+            }
+            ui.separator();
+            // What leaving would throw away, asked before it is thrown.
+            const EXITS: [(&str, &str); 4] = [
+                (
+                    "Restart with a new seed",
+                    "Restart this battle with a new seed?",
+                ),
+                (
+                    "Back to battle setup",
+                    "Leave this battle for the setup screen?",
+                ),
+                ("Title screen", "Leave this battle for the title screen?"),
+                ("Quit", "Quit Fray?"),
+            ];
+            let intent = |i: u8| match i {
+                0 => ScreenIntent::PlayAgain,
+                1 => ScreenIntent::Open(Screen::Setup),
+                2 => ScreenIntent::Open(Screen::Title),
+                _ => ScreenIntent::Quit,
+            };
+            if let Some(i) = confirming {
+                ui.label(egui::RichText::new(EXITS[i as usize].1).strong());
+                ui.label("The battle in progress will be lost.");
+                ui.horizontal(|ui| {
+                    if ui.button("Yes").clicked() {
+                        ctx.data_mut(|d| d.remove::<u8>(confirm_id));
+                        asked.screens.push(intent(i));
+                    }
+                    if ui.button("No, go back").clicked() {
+                        ctx.data_mut(|d| d.remove::<u8>(confirm_id));
+                    }
+                });
+                return;
+            }
+            ui.vertical_centered_justified(|ui| {
+                if ui.button("Resume (Esc)").clicked() {
+                    asked.screens.push(ScreenIntent::Menu(false));
+                }
+                for (i, (label, _)) in EXITS.iter().enumerate() {
+                    if ui.button(*label).clicked() {
+                        if over {
+                            asked.screens.push(intent(i as u8));
+                        } else {
+                            ctx.data_mut(|d| d.insert_temp(confirm_id, i as u8));
+                        }
+                    }
+                }
+            });
+            ui.separator();
+            ui.label(egui::RichText::new("Settings").strong());
+            let mut follow = world.resource::<super::camera::Follow>().0;
+            if ui
+                .checkbox(&mut follow, "Camera follows the acting combatant")
+                .changed()
+            {
+                asked.follow = Some(follow);
+            }
+            let mut zones = world.resource::<super::board::ShowZones>().0;
+            if ui.checkbox(&mut zones, "Show zone borders (Z)").changed() {
+                asked.zones = Some(zones);
+            }
+            ui.horizontal(|ui| {
+                ui.label("AI and playback speed:");
+                for sp in Speed::ALL {
+                    if ui
+                        .selectable_label(pacing.speed == sp, sp.label())
+                        .clicked()
+                    {
+                        let mut p = pacing.clone();
+                        p.speed = sp;
+                        asked.pacing = Some(p);
+                    }
+                }
+            });
+        });
+    asked.covered.extend(menu.map(|r| r.response.rect));
 }
 
 fn turn_order(ui: &mut egui::Ui, world: &World, roster: &Roster, asked: &mut Asked) {
