@@ -325,6 +325,8 @@ pub struct RulesetHooks {
     pub offers: fn(&World, Cid, &[Command]) -> Offers,
     /// What `fray audit` counts of the AI's play under the ruleset.
     pub audit_figures: &'static [crate::rulesets::skeleton::AuditFigure],
+    /// The ruleset's own keys and prompts for the game's help overlay.
+    pub help: &'static [(&'static str, &'static str)],
     /// Count the AI's play in the events of the step just run (from the
     /// index given), one count per figure.
     pub audit: fn(&World, usize, &mut [u64]),

@@ -94,6 +94,9 @@ pub trait Ruleset: 'static {
     fn offers(_world: &World, _actor: Cid, _legal: &[Command]) -> Offers {
         Offers::default()
     }
+    /// The ruleset's own keys and prompts for the game's help overlay
+    /// (keys, what they do), beside the keys every ruleset shares.
+    const HELP: &'static [(&'static str, &'static str)] = &[];
     /// What `fray audit` counts of the AI's play under this ruleset: each
     /// figure's name and what it counts.
     const AUDIT: &'static [AuditFigure] = &[];
@@ -163,6 +166,7 @@ pub fn hooks<R: Ruleset>() -> RulesetHooks {
         after_note: R::after_note,
         offers: R::offers,
         audit_figures: R::AUDIT,
+        help: R::HELP,
         audit: |world, first, counts| view::reading(world, |w| R::audit(w, first, counts)),
     }
 }

@@ -277,9 +277,14 @@ fn refresh_options(world: &mut World) {
         }
     }
     let mut ui = world.resource_mut::<TurnUi>();
-    // A new turn starts with the plain tool.
-    if ui.options.actor != options.actor {
+    // A new turn starts with the plain tool, and the sheet follows whoever
+    // acts now (under zones, the character the side has just activated).
+    let activating = |p: Option<Prompt>| matches!(p, Some(Prompt::Activate { .. }));
+    if ui.options.actor != options.actor
+        || activating(ui.key.map(|k| k.0)) != activating(Some(prompt))
+    {
         ui.tool = Tool::Move;
+        ui.selected = None;
     }
     ui.options = options;
     ui.key = Some((prompt, len));
@@ -620,13 +625,31 @@ mod tests {
         // The clicks a new player makes, as the screen-walk test makes them.
         let (mut activations, mut reactions, mut walked) = (0, 0, None);
         let mut frames = 0;
+        // While choosing who acts, the player looks at an enemy's sheet;
+        // once a character is activated, the sheet follows it.
+        let (mut looked_at, mut followed) = (None, 0);
         while screen(&app) != Screen::Results && frames < 20_000 {
             frames += 1;
             let w = app.world();
             let prompt = w.resource::<Battle>().prompt;
+            if let (Some(enemy), Prompt::Act { actor }) = (looked_at, prompt)
+                && w.resource::<TurnUi>().options.actor == Some(actor)
+                && w.resource::<TurnUi>().key.map(|k| k.0) == Some(prompt)
+            {
+                let selected = w.resource::<TurnUi>().selected;
+                assert_ne!(selected, Some(enemy), "the sheet stayed on {enemy:?}");
+                followed += 1;
+                looked_at = None;
+            }
             if let Some(i) = crate::game::tour::human_click(w, &mut walked) {
                 match prompt {
-                    Prompt::Activate { .. } => activations += 1,
+                    Prompt::Activate { .. } => {
+                        activations += 1;
+                        let enemy = view::enemies(w, Cid(0)).first().copied();
+                        app.world_mut().write_message(UiIntent::Select(enemy));
+                        app.update();
+                        looked_at = enemy;
+                    }
                     Prompt::React { .. } => reactions += 1,
                     _ => {}
                 }
@@ -634,6 +657,7 @@ mod tests {
             }
             app.update();
         }
+        assert!(followed > 0);
         assert_eq!(screen(&app), Screen::Results, "after {frames} frames");
         assert!(
             activations > 0 && reactions > 0,

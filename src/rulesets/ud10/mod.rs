@@ -109,6 +109,24 @@ impl Ruleset for Ud10 {
         round::advance(world)
     }
     const AUDIT: &'static [AuditFigure] = audit::FIGURES;
+    const HELP: &'static [(&'static str, &'static str)] = &[
+        ("Q", "take cover (crouch) / stand up"),
+        ("R", "reload the weapon in hand"),
+        (
+            "G",
+            "aim tool: click the target to aim at (spends the action)",
+        ),
+        ("X", "retreat tool: click where to back away to"),
+        ("V", "cut yourself free of a net (spends the action)"),
+        (
+            "H",
+            "first aid on a fallen ally beside you (spends the action)",
+        ),
+        (
+            "1, 2, 3",
+            "when attacked: the dialog's answers (parry, dodge, take the hit)",
+        ),
+    ];
     fn audit(world: &World, first: usize, counts: &mut [u64]) {
         audit::audit(world, first, counts)
     }

@@ -149,6 +149,20 @@ impl Ruleset for Zones {
         round::advance(world)
     }
     const AUDIT: &'static [AuditFigure] = audit::FIGURES;
+    const HELP: &'static [(&'static str, &'static str)] = &[
+        (
+            "Click / Enter",
+            "your side chooses who acts: click one of your highlighted characters; Enter passes",
+        ),
+        (
+            "1 ... 9",
+            "when attacked: the dialog's numbered answers (dodge, counter, guard, hide behind, take it); a reaction spends the character's turn",
+        ),
+        (
+            "Action bar",
+            "shove, grab, disarm, words, powers and items are tools: pick one, then click the target",
+        ),
+    ];
     fn audit(world: &World, first: usize, counts: &mut [u64]) {
         audit::audit(world, first, counts)
     }

@@ -52,6 +52,9 @@ pub enum UiAction {
     React4,
     React5,
     React6,
+    React7,
+    React8,
+    React9,
     /// GM preview: pause or resume, one action, speeds.
     PreviewPause,
     PreviewStep,
@@ -64,7 +67,8 @@ pub enum UiAction {
 #[derive(Component)]
 pub struct Player;
 
-/// The bindings as the help overlay lists them: keys, what they do.
+/// The bindings every ruleset shares, as the help overlay lists them (keys,
+/// what they do); the ruleset's own follow (`RulesetHooks::help`).
 pub const HELP: &[(&str, &str)] = &[
     (
         "Left click / gamepad A",
@@ -80,24 +84,15 @@ pub const HELP: &[(&str, &str)] = &[
     ("Mouse wheel, + and - / triggers", "zoom"),
     ("C / left stick click", "centre on the acting combatant"),
     ("Gamepad d-pad", "move the cell cursor"),
-    ("Tab", "draw the next weapon"),
+    (
+        "Tab",
+        "draw the next weapon (its button's tooltip says the cost)",
+    ),
     ("F", "flee over the map's edge (from an edge cell)"),
-    (
-        "Q, R, G, X, ...",
-        "the ruleset's own actions and tools, as their buttons show: \"Take cover (Q)\", \"Aim (G)\", ...",
-    ),
-    (
-        "1 ... 6",
-        "reaction dialog: its numbered answers (parry, dodge, counter, guard, ...)",
-    ),
-    (
-        "Click / Enter",
-        "where your side chooses who acts: click one of your highlighted characters; Enter passes",
-    ),
     ("Space / gamepad X", "GM preview: one action"),
     ("P", "GM preview: pause or resume"),
     ("] and [", "faster / slower (x1, x2, x4, instant)"),
-    ("Z", "show zone borders"),
+    ("Z", "show zone borders (levels that draw zones)"),
     ("F1, ?", "this help"),
     ("Esc / gamepad Start", "pause menu"),
 ];
@@ -126,6 +121,9 @@ pub const KEYS: &[(UiAction, KeyCode)] = &[
     (React4, KeyCode::Digit4),
     (React5, KeyCode::Digit5),
     (React6, KeyCode::Digit6),
+    (React7, KeyCode::Digit7),
+    (React8, KeyCode::Digit8),
+    (React9, KeyCode::Digit9),
     (PreviewPause, KeyCode::KeyP),
     (PreviewStep, KeyCode::Space),
     (SpeedUp, KeyCode::BracketRight),
@@ -392,9 +390,11 @@ fn keys(
     };
     let reacting = matches!(battle.prompt, Prompt::React { .. });
     if reacting {
-        for (i, a) in [React1, React2, React3, React4, React5, React6]
-            .into_iter()
-            .enumerate()
+        for (i, a) in [
+            React1, React2, React3, React4, React5, React6, React7, React8, React9,
+        ]
+        .into_iter()
+        .enumerate()
         {
             if tap(a) {
                 intents.write(UiIntent::React(i));

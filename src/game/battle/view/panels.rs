@@ -190,7 +190,12 @@ fn draw(ctx: &egui::Context, world: &World, asked: &mut Asked) {
     let right = egui::Panel::right("sheet")
         .exact_size(330.0)
         .show(&mut root, |ui| {
-            let who = ui_state.selected.or(battle.prompt.actor());
+            // The selected combatant, else whoever acts; while a side
+            // chooses who acts, the character under the pointer.
+            let who = ui_state.selected.or(match battle.prompt {
+                Prompt::Activate { .. } => ui_state.hover.and_then(|h| view::standing_at(world, h)),
+                p => p.actor(),
+            });
             match who {
                 Some(c) => sheet(ui, world, c),
                 None => {
@@ -223,6 +228,7 @@ fn draw(ctx: &egui::Context, world: &World, asked: &mut Asked) {
 
     if world.resource::<HelpOpen>().0 {
         let help = egui::Window::new("Controls")
+            .order(egui::Order::Foreground)
             .collapsible(false)
             .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
             .show(ctx, |ui| {
@@ -233,6 +239,20 @@ fn draw(ctx: &egui::Context, world: &World, asked: &mut Asked) {
                         ui.end_row();
                     }
                 });
+                // The ruleset's own keys and prompts.
+                if let Some(hooks) = world.get_resource::<ActiveRuleset>().map(|h| h.0) {
+                    ui.separator();
+                    ui.label(egui::RichText::new(format!("Under {}", hooks.id)).strong());
+                    egui::Grid::new("help_ruleset")
+                        .striped(true)
+                        .show(ui, |ui| {
+                            for (keys, what) in hooks.help {
+                                ui.label(egui::RichText::new(*keys).strong());
+                                ui.label(*what);
+                                ui.end_row();
+                            }
+                        });
+                }
                 if ui.button("Close").clicked() {
                     asked.help = Some(false);
                 }
@@ -377,7 +397,11 @@ fn turn_order(ui: &mut egui::Ui, world: &World, roster: &Roster, asked: &mut Ask
         ui.label(egui::RichText::new(format!("{} to choose who acts", f.name)).strong());
     }
     ui.label(egui::RichText::new("▶ acting   + turn taken   x out").weak());
-    let acting = world.resource::<Battle>().prompt.actor();
+    // While a side chooses who acts, nobody acts yet.
+    let acting = match world.resource::<Battle>().prompt {
+        Prompt::Act { actor } | Prompt::React { actor, .. } => Some(actor),
+        Prompt::Activate { .. } | Prompt::None => None,
+    };
     let shown = world.resource::<Shown>();
     let rows: Vec<Cid> = if order.is_empty() {
         roster.cids().collect()

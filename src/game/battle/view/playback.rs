@@ -5,6 +5,7 @@
 //! the player has seen happen.
 
 use bevy::prelude::*;
+use bevy::sprite::Text2dShadow;
 
 use crate::game::AppSystems;
 use crate::game::battle::logic::{Pacing, Playback};
@@ -70,6 +71,11 @@ pub struct Timeline {
     /// A turn started since the camera last looked.
     pub focus_new: bool,
 }
+
+/// How long a floating text stays: fully opaque for the first 60 %, then
+/// fading.
+const FLOAT_SECONDS: f32 = 2.6;
+const FLOAT_BACK: Color = Color::srgba(0.0, 0.0, 0.0, 0.6);
 
 /// A floating text that rises and fades.
 #[derive(Component)]
@@ -308,8 +314,18 @@ impl Stage<'_, '_, '_> {
                     ..default()
                 },
                 TextColor(colour),
+                // Dark behind every colour, so that red reads on red tokens
+                // and grey on grass.
+                TextBackgroundColor(FLOAT_BACK),
+                Text2dShadow {
+                    offset: Vec2::new(1.5, -1.5),
+                    color: Color::BLACK,
+                },
                 Transform::from_xyz(pos.x, pos.y + 30.0, 50.0),
-                Float { t: 0.0, dur: 1.3 },
+                Float {
+                    t: 0.0,
+                    dur: FLOAT_SECONDS,
+                },
                 DespawnOnExit(Screen::Battle),
             ));
         }
@@ -422,7 +438,7 @@ impl Stage<'_, '_, '_> {
         self.float(
             p + Vec2::new(0.0, -26.0),
             text,
-            Color::srgb(1.0, 0.35, 0.3),
+            Color::srgb(1.0, 0.45, 0.4),
             24.0,
         );
         (Anim::Wait, 0.5)
@@ -455,7 +471,7 @@ impl Stage<'_, '_, '_> {
         self.float(
             self.at(who) + Vec2::new(0.0, 8.0),
             condition.name().to_uppercase(),
-            Color::srgb(1.0, 0.5, 0.5),
+            Color::srgb(1.0, 0.6, 0.55),
             22.0,
         );
         Some((Anim::Wait, 0.45))
@@ -478,13 +494,22 @@ impl Stage<'_, '_, '_> {
 fn floats(
     mut commands: Commands,
     time: Res<Time>,
-    mut q: Query<(Entity, &mut Float, &mut Transform, &mut TextColor)>,
+    mut q: Query<(
+        Entity,
+        &mut Float,
+        &mut Transform,
+        &mut TextColor,
+        &mut TextBackgroundColor,
+        &mut Text2dShadow,
+    )>,
 ) {
-    for (e, mut f, mut tr, mut colour) in &mut q {
+    for (e, mut f, mut tr, mut colour, mut back, mut shadow) in &mut q {
         f.t += time.delta_secs();
-        tr.translation.y += 28.0 * time.delta_secs();
-        let a = (1.0 - f.t / f.dur).clamp(0.0, 1.0);
+        tr.translation.y += 18.0 * time.delta_secs();
+        let a: f32 = ((1.0 - f.t / f.dur) / 0.4).clamp(0.0, 1.0);
         colour.0.set_alpha(a);
+        back.0.set_alpha(FLOAT_BACK.alpha() * a);
+        shadow.color.set_alpha(a);
         if f.t >= f.dur {
             commands.entity(e).despawn();
         }
