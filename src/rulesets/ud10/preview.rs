@@ -61,9 +61,13 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
             };
         }
         (_, Some(Ud10Command::Parry)) | (Command::Dodge, _) => {
-            reaction_preview(world, actor, command, &mut p)
+            reaction_preview(world, actor, command, &mut p);
+            pending_damage(world, actor, &mut p);
         }
-        (Command::NoReaction, _) => p.title = "Take the hit".into(),
+        (Command::NoReaction, _) => {
+            p.title = "Take the hit".into();
+            pending_damage(world, actor, &mut p);
+        }
         (_, Some(Ud10Command::Aim { target, .. })) => {
             p.title = format!(
                 "Aim at {}: +2 next round, +4 after two rounds",
@@ -242,6 +246,24 @@ fn attack_preview(
         );
     }
     damage_preview(world, target, w, mode, p);
+}
+
+/// The stakes of a reaction: what the pending hit would do to `target`.
+fn pending_damage(world: &World, target: Cid, p: &mut Preview) {
+    let Some(pending) = view::resource::<super::numbers::PendingAttack>(world)
+        .0
+        .clone()
+    else {
+        return;
+    };
+    if pending.target != target {
+        return;
+    }
+    if let Some(w) =
+        view::get::<Loadout>(world, pending.attacker).and_then(|l| l.weapons.get(pending.weapon))
+    {
+        damage_preview(world, target, w, pending.mode, p);
+    }
 }
 
 /// §Summary: Taking Damage: the damage code's range, then what armor,

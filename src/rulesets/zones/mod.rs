@@ -27,6 +27,7 @@ pub mod odds;
 pub mod offers;
 pub mod opportunity;
 pub mod preview;
+mod preview_reactions;
 pub mod queries;
 pub mod reach;
 pub mod reaction;

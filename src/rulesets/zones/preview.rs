@@ -12,8 +12,12 @@ use crate::rulesets::zones::command::{Influence, Maneuver, ZonesCommand};
 use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::data::{MODE_DEATH_BLOW, PowerEffect, is_stunt};
-use super::maneuvers::{holder, may_resist, shove_end, size_difference};
+use super::maneuvers::{may_resist, shove_end, size_difference};
 use super::odds::damage_odds;
+use super::preview_reactions::{
+    incoming, preview_counter, preview_dodge, preview_guard, preview_hide_behind,
+    preview_no_reaction, preview_opportunity,
+};
 use super::queries::{
     armour, blast_targets, critical_threshold, save_chance, stats, stunt_effect, wit_save_reason,
     zone, zone_distance,
@@ -52,9 +56,13 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
         (_, Some(ZonesCommand::FirstTurnTo { .. })) => {
             preview_first_turn_to(world, &mut p, command)
         }
-        (Command::Dodge, _) => preview_dodge(world, actor, &mut p),
+        (Command::Dodge, _) => {
+            preview_dodge(world, actor, &mut p);
+            incoming(world, actor, attacker, &mut p);
+        }
         (_, Some(ZonesCommand::Counter { .. })) => {
-            preview_counter(world, actor, attacker, &mut p, command)
+            preview_counter(world, actor, attacker, &mut p, command);
+            incoming(world, actor, attacker, &mut p);
         }
         (_, Some(ZonesCommand::HideBehind { .. })) => {
             preview_hide_behind(world, actor, &mut p, command)
@@ -63,7 +71,10 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
         (_, Some(ZonesCommand::Opportunity { .. })) => {
             preview_opportunity(world, actor, attacker, &mut p, command)
         }
-        (Command::NoReaction, _) => preview_no_reaction(world, &mut p),
+        (Command::NoReaction, _) => {
+            preview_no_reaction(world, &mut p);
+            incoming(world, actor, attacker, &mut p);
+        }
         (Command::Draw { .. }, _) => preview_draw(world, actor, &mut p, command),
         (_, Some(ZonesCommand::Hide)) => {
             p.title = "Hide: spends the main action; concealed until you attack, run or an enemy in your zone sees you".into();
@@ -97,6 +108,15 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
             preview_invoke(world, actor, *power, *target, &mut p)
         }
         _ => p.title = "Not part of a zones turn".into(),
+    }
+    // Holding someone in a grab: say so before an action lets go of them.
+    if let Some(held) = view::holding(world, actor)
+        && !super::maneuvers::keeps_hold(world, actor, held, command)
+    {
+        p.lines.push(format!(
+            "this lets go of {}  (zones §Non-lethal attacks: any other action frees the grabbed)",
+            name(world, held)
+        ));
     }
     p
 }
@@ -231,98 +251,6 @@ fn preview_first_turn_to(world: &World, p: &mut Preview, command: &Command) {
         .get(*faction as usize)
         .map_or("?".to_string(), |f| f.name.clone());
     p.title = format!("Let {f} act first");
-}
-
-fn preview_dodge(world: &World, actor: Cid, p: &mut Preview) {
-    let agi = stats(world, actor).map_or(0, |s| s.agi);
-    p.title = format!("Dodge: AGI save under {agi}");
-    p.chance = Some(save_chance(world, agi));
-    p.lines
-        .push("a reaction takes the whole turn  (zones §Reacting to an attack)".into());
-}
-
-fn preview_counter(
-    world: &World,
-    actor: Cid,
-    attacker: Option<Cid>,
-    p: &mut Preview,
-    command: &Command,
-) {
-    let Some(ZonesCommand::Counter { weapon }) = command.own::<ZonesCommand>() else {
-        return;
-    };
-    if let (Some(a), Some(w)) = (
-        attacker,
-        view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon)),
-    ) {
-        p.title = format!("Counter {} with the {}", name(world, a), w.name);
-        let mean = damage_odds(world, actor, a, w, 0).mean;
-        p.lines.push(format!(
-            "both roll damage; whoever suffers more is hit first (yours: {mean:.1} on average)"
-        ));
-    }
-}
-
-fn preview_hide_behind(world: &World, actor: Cid, p: &mut Preview, command: &Command) {
-    let Some(ZonesCommand::HideBehind { who }) = command.own::<ZonesCommand>() else {
-        return;
-    };
-    p.title = format!(
-        "Hide behind {}: swap places, they become the target",
-        name(world, *who)
-    );
-    if holder(world, *who) == Some(actor) {
-        p.lines
-            .push("an enemy you hold: it cannot react  (zones §Non-lethal attacks)".into());
-    }
-}
-
-fn preview_guard(world: &World, p: &mut Preview) {
-    let target = view::resource::<Pending>(world)
-        .attack
-        .as_ref()
-        .map(|s| s.target);
-    p.title = format!(
-        "Guard {}: become the target instead",
-        target.map_or("?".to_string(), |t| name(world, t))
-    );
-}
-
-fn preview_opportunity(
-    world: &World,
-    actor: Cid,
-    attacker: Option<Cid>,
-    p: &mut Preview,
-    command: &Command,
-) {
-    let Some(ZonesCommand::Opportunity { weapon }) = command.own::<ZonesCommand>() else {
-        return;
-    };
-    if let (Some(a), Some(w)) = (
-        attacker,
-        view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon)),
-    ) {
-        p.title = format!(
-            "Opportunity attack on {} with the {}",
-            name(world, a),
-            w.name
-        );
-        let mean = damage_odds(world, actor, a, w, 0).mean;
-        p.lines
-            .push(format!("{mean:.1} damage on average; takes your turn"));
-    }
-}
-
-fn preview_no_reaction(world: &World, p: &mut Preview) {
-    let stunt = view::resource::<Pending>(world)
-        .attack
-        .as_ref()
-        .is_some_and(|a| a.stage == super::state::Stage::Stunt);
-    p.title = if stunt {
-        "Refuse the offer and face the attack".into()
-    } else {
-        "No reaction".into()
-    };
 }
 
 fn preview_draw(world: &World, actor: Cid, p: &mut Preview, command: &Command) {

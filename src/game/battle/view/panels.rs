@@ -780,10 +780,20 @@ fn reaction_dialog(
     } else {
         (egui::Align2::CENTER_TOP, egui::vec2(0.0, 80.0))
     };
+    // It starts there and can be dragged aside; each new prompt starts
+    // afresh.
+    let screen = ctx.viewport_rect();
+    let start = match anchor.0 {
+        egui::Align2::CENTER_BOTTOM => egui::pos2(screen.center().x, screen.max.y + anchor.1.y),
+        _ => egui::pos2(screen.center().x, screen.min.y + anchor.1.y),
+    };
+    let round = world.resource::<Battle>().round;
     let dialog = egui::Window::new(title)
+        .id(egui::Id::new(("reaction", actor, attacker, round)))
         .collapsible(false)
         .resizable(false)
-        .anchor(anchor.0, anchor.1)
+        .pivot(anchor.0)
+        .default_pos(start)
         .show(ctx, |ui| {
             ui.label(question);
             for (i, c) in choices.into_iter().enumerate() {
@@ -791,7 +801,10 @@ fn reaction_dialog(
                 let odds = p
                     .chance
                     .map_or(String::new(), |ch| format!(" — {:.0}%", ch * 100.0));
-                let b = ui.button(format!("{}: {}{odds}", i + 1, p.title));
+                let stakes = p
+                    .damage
+                    .map_or(String::new(), |(lo, hi)| format!(" — if hit: {lo}-{hi} HP"));
+                let b = ui.button(format!("{}: {}{odds}{stakes}", i + 1, p.title));
                 if b.hovered() {
                     for l in &p.lines {
                         ui.label(egui::RichText::new(l).small());

@@ -246,3 +246,36 @@ fn a_concealed_attacker_gets_no_reaction() {
     // "Actions which might reveal a character include: attacking".
     assert!(!has(&e, leader, Condition::Concealed));
 }
+
+/// The reaction dialog states the stakes: a swordsman's blow (d6) on an
+/// archer in light armour (1) deals 0-5, and 3 or more is critical damage
+/// for its 6 health (§Health: half its health in one hit), so 50 % to take
+/// it out; dodging or not, the archer's turn is the price (§Reacting to an
+/// attack).
+#[test]
+fn a_reaction_preview_states_the_blow_it_meets() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "archer", faction: "players", at: (6, 0), name: "Sybilla")"#,
+            r#"(archetype: "swordsman", faction: "bandits", at: (7, 0), name: "Bandit")"#,
+        ],
+    );
+    let mut e = start(&l, &[]);
+    let (archer, bandit) = (cid(&e, "Sybilla"), cid(&e, "Bandit"));
+    activate(&mut e, bandit);
+    attack(&mut e, bandit, archer, 0, MODE_STRIKE);
+    let preview = |c: &Command| crate::rulesets::zones::preview::preview(e.world(), archer, c);
+    let stakes = "the blow, if it lands: 0-5 damage to you, 50% to take you out";
+    for c in [Command::Dodge, Command::NoReaction] {
+        let p = preview(&c);
+        assert_eq!(p.damage, Some((0, 5)), "{c:?}");
+        assert!(p.lines.iter().any(|l| l == stakes), "{c:?}: {:?}", p.lines);
+    }
+    assert!(
+        preview(&Command::Dodge)
+            .lines
+            .iter()
+            .any(|l| l.contains("takes the whole turn"))
+    );
+}

@@ -1,0 +1,139 @@
+//! What zones' reactions would do (§Reacting to an attack): the odds of a
+//! dodge, a counter's blows, hiding behind, guarding, opportunity strikes,
+//! and the stakes of each: the blow that lands if the reaction fails or is
+//! not taken. Reads only.
+
+use bevy::prelude::*;
+
+use crate::rules::battle::Preview;
+use crate::rules::command::Command;
+use crate::rules::components::{Cid, Loadout};
+use crate::rules::view::{self, name};
+use crate::rulesets::zones::command::ZonesCommand;
+
+use super::maneuvers::holder;
+use super::odds::damage_odds;
+use super::queries::{save_chance, stats};
+use super::state::Pending;
+
+/// The stakes of a reaction: what the pending blow would do to `actor`
+/// (its damage after armour and size, and the chance it takes it out).
+pub(super) fn incoming(world: &World, actor: Cid, attacker: Option<Cid>, p: &mut Preview) {
+    let Some(a) = attacker else { return };
+    let Some(state) = view::resource::<Pending>(world).attack.clone() else {
+        return;
+    };
+    if state.maneuver.is_some() || state.target != actor {
+        return;
+    }
+    let Some(w) = view::get::<Loadout>(world, a).and_then(|l| l.weapons.get(state.weapon)) else {
+        return;
+    };
+    let o = damage_odds(world, a, actor, w, state.mode);
+    p.damage = Some((o.least, o.most));
+    p.lines.push(format!(
+        "the blow, if it lands: {}-{} damage to you, {:.0}% to take you out",
+        o.least,
+        o.most,
+        o.p_down * 100.0
+    ));
+}
+
+pub(super) fn preview_dodge(world: &World, actor: Cid, p: &mut Preview) {
+    let agi = stats(world, actor).map_or(0, |s| s.agi);
+    p.title = format!("Dodge: AGI save under {agi}");
+    p.chance = Some(save_chance(world, agi));
+    p.lines
+        .push("a reaction takes the whole turn  (zones §Reacting to an attack)".into());
+}
+
+pub(super) fn preview_counter(
+    world: &World,
+    actor: Cid,
+    attacker: Option<Cid>,
+    p: &mut Preview,
+    command: &Command,
+) {
+    let Some(ZonesCommand::Counter { weapon }) = command.own::<ZonesCommand>() else {
+        return;
+    };
+    if let (Some(a), Some(w)) = (
+        attacker,
+        view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon)),
+    ) {
+        p.title = format!("Counter {} with the {}", name(world, a), w.name);
+        let o = damage_odds(world, actor, a, w, 0);
+        p.lines.push(format!(
+            "both roll damage; whoever suffers more is hit first (yours: {}-{}, {:.1} on average, {:.0}% to take {} out)",
+            o.least,
+            o.most,
+            o.mean,
+            o.p_down * 100.0,
+            name(world, a)
+        ));
+        p.lines
+            .push("a reaction takes the whole turn  (zones §Reacting to an attack)".into());
+    }
+}
+
+pub(super) fn preview_hide_behind(world: &World, actor: Cid, p: &mut Preview, command: &Command) {
+    let Some(ZonesCommand::HideBehind { who }) = command.own::<ZonesCommand>() else {
+        return;
+    };
+    p.title = format!(
+        "Hide behind {}: swap places, they become the target",
+        name(world, *who)
+    );
+    if holder(world, *who) == Some(actor) {
+        p.lines
+            .push("an enemy you hold: it cannot react  (zones §Non-lethal attacks)".into());
+    }
+}
+
+pub(super) fn preview_guard(world: &World, p: &mut Preview) {
+    let target = view::resource::<Pending>(world)
+        .attack
+        .as_ref()
+        .map(|s| s.target);
+    p.title = format!(
+        "Guard {}: become the target instead",
+        target.map_or("?".to_string(), |t| name(world, t))
+    );
+}
+
+pub(super) fn preview_opportunity(
+    world: &World,
+    actor: Cid,
+    attacker: Option<Cid>,
+    p: &mut Preview,
+    command: &Command,
+) {
+    let Some(ZonesCommand::Opportunity { weapon }) = command.own::<ZonesCommand>() else {
+        return;
+    };
+    if let (Some(a), Some(w)) = (
+        attacker,
+        view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon)),
+    ) {
+        p.title = format!(
+            "Opportunity attack on {} with the {}",
+            name(world, a),
+            w.name
+        );
+        let mean = damage_odds(world, actor, a, w, 0).mean;
+        p.lines
+            .push(format!("{mean:.1} damage on average; takes your turn"));
+    }
+}
+
+pub(super) fn preview_no_reaction(world: &World, p: &mut Preview) {
+    let stunt = view::resource::<Pending>(world)
+        .attack
+        .as_ref()
+        .is_some_and(|a| a.stage == super::state::Stage::Stunt);
+    p.title = if stunt {
+        "Refuse the offer and face the attack".into()
+    } else {
+        "No reaction".into()
+    };
+}
