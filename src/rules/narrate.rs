@@ -269,8 +269,14 @@ fn describe_damaged(n: &Names, e: &BattleEvent) -> String {
     } else {
         String::new()
     };
+    // Nothing got through: say so, not "HP -0".
+    let hp = if *hp_loss == 0 {
+        format!("no harm (HP {hp_after})")
+    } else {
+        format!("HP -{hp_loss} (now {hp_after})")
+    };
     format!(
-        "{} takes {rolled}{} -> {ep}HP -{hp_loss} (now {hp_after})  [{rule}]",
+        "{} takes {rolled}{} -> {ep}{hp}  [{rule}]",
         n.who(*target),
         mods_text(steps)
     )
