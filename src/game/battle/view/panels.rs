@@ -830,20 +830,33 @@ fn combat_log(ui: &mut egui::Ui, world: &World) {
     let id = egui::Id::new("combat_log_read_up_to");
     let read_up_to: Option<usize> = ui.data(|d| d.get_temp(id));
     let mut back_down = false;
-    if let Some(seen) = read_up_to
-        && n > seen
-    {
-        let new = n - seen;
-        back_down = ui
-            .button(
-                egui::RichText::new(format!(
-                    "▼ {new} new line{} below: back to the latest",
-                    if new == 1 { "" } else { "s" }
-                ))
-                .strong(),
-            )
-            .clicked();
-    }
+    // The player's log by default; the rules log (each line's rule, and
+    // where Fray decides, its docs) a tick away, or a hover on one line.
+    let rules_id = egui::Id::new("combat_log_rules");
+    let mut rules: bool = ui.data(|d| d.get_temp(rules_id)).unwrap_or(false);
+    ui.horizontal(|ui| {
+        if ui
+            .checkbox(&mut rules, "Rules")
+            .on_hover_text("Show the rule behind every line (hover a line to see just its own)")
+            .changed()
+        {
+            ui.data_mut(|d| d.insert_temp(rules_id, rules));
+        }
+        if let Some(seen) = read_up_to
+            && n > seen
+        {
+            let new = n - seen;
+            back_down = ui
+                .button(
+                    egui::RichText::new(format!(
+                        "▼ {new} new line{} below: back to the latest",
+                        if new == 1 { "" } else { "s" }
+                    ))
+                    .strong(),
+                )
+                .clicked();
+        }
+    });
     let mut area = egui::ScrollArea::vertical()
         .id_salt("combat_log")
         .stick_to_bottom(true)
@@ -854,7 +867,14 @@ fn combat_log(ui: &mut egui::Ui, world: &World) {
     let out = area.show_rows(ui, 16.0, n, |ui, range| {
         for i in range {
             let e = &log.events[i];
-            let text = describe(&names, e);
+            let full = describe(&names, e);
+            // A line ends with its rule, "  [ud10 §Attacking]".
+            let (text, cited) = match full.rfind("  [") {
+                Some(i) if !rules && full.ends_with(']') => {
+                    (full[..i].to_string(), Some(full[i + 2..].to_string()))
+                }
+                _ => (full, None),
+            };
             let rich = match e {
                 BattleEvent::RoundStarted { .. } | BattleEvent::BattleEnded { .. } => {
                     egui::RichText::new(text).strong()
@@ -875,7 +895,10 @@ fn combat_log(ui: &mut egui::Ui, world: &World) {
                 }
                 _ => egui::RichText::new(text),
             };
-            ui.label(rich.monospace().size(12.0));
+            let r = ui.label(rich.monospace().size(12.0));
+            if let Some(rule) = cited {
+                r.on_hover_text(rule);
+            }
         }
     });
     let at_bottom =
