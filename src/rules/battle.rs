@@ -365,6 +365,9 @@ pub struct Offer {
 pub enum Give {
     /// A button in the action bar.
     Button,
+    /// A button set apart at the end of the bar, beside the end of the
+    /// turn: a choice that gives up more than a turn (surrender).
+    Apart,
     /// A button, or a click on this combatant with the plain pointer.
     Click(Cid),
     /// The board tool named by the label, then a click on this combatant.

@@ -135,7 +135,7 @@ fn offer(
         }
         ZonesCommand::Reserve => (7, "Keep turn to react".into(), Give::Button, None),
         ZonesCommand::Hide => (8, "Hide".into(), Give::Button, None),
-        ZonesCommand::Surrender => (9, "Surrender".into(), Give::Button, None),
+        ZonesCommand::Surrender => (9, "Surrender".into(), Give::Apart, None),
         // Reactions: the reaction dialog lists them with their previews.
         _ => return None,
     })

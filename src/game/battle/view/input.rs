@@ -430,7 +430,7 @@ fn keys(
         _ => false,
     }) {
         match o.give {
-            Give::Button | Give::Click(_) => send(o.command.clone()),
+            Give::Button | Give::Apart | Give::Click(_) => send(o.command.clone()),
             Give::On(_) | Give::At { .. } => {
                 intents.write(UiIntent::Tool(Tool::Offer(o.label.clone())));
             }

@@ -555,20 +555,52 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
                     matches!(c, Command::Attack { weapon, mode: m, .. } if *weapon == ready && *m == mode)
                 })
             };
-            for mode in (1..w.mode_count()).filter(|m| usable(*m)) {
-                let example = st.options.legal.iter().find(|c| {
+            let modes: Vec<usize> = (1..w.mode_count()).filter(|m| usable(*m)).collect();
+            let example = |mode: usize| {
+                st.options.legal.iter().find(|c| {
                     matches!(c, Command::Attack { weapon, mode: m, .. } if *weapon == ready && *m == mode)
+                })
+            };
+            if modes.len() > 1 {
+                // Several ways to strike: one menu, so the bar stays one line.
+                let current = match st.tool {
+                    Tool::Attack { weapon, mode } if weapon == ready => Some(mode),
+                    _ => None,
+                };
+                let label = match current {
+                    Some(m) => format!("{} ({}) ▾", w.name, w.mode_name(m)),
+                    None => format!("{}: other blows ▾", w.name),
+                };
+                ui.menu_button(label, |ui| {
+                    for &mode in &modes {
+                        let t = Tool::Attack {
+                            weapon: ready,
+                            mode,
+                        };
+                        let r = ui.selectable_label(st.tool == t, w.mode_name(mode));
+                        let r = match example(mode) {
+                            Some(c) => r.on_hover_ui(|ui| preview_lines(ui, world, c)),
+                            None => r,
+                        };
+                        if r.clicked() {
+                            asked.intents.push(UiIntent::Tool(t));
+                            ui.close();
+                        }
+                    }
                 });
-                tool_button(
-                    ui,
-                    Tool::Attack {
-                        weapon: ready,
-                        mode,
-                    },
-                    &format!("{} ({})", w.name, w.mode_name(mode)),
-                    example,
-                    asked,
-                );
+            } else {
+                for mode in modes {
+                    tool_button(
+                        ui,
+                        Tool::Attack {
+                            weapon: ready,
+                            mode,
+                        },
+                        &format!("{} ({})", w.name, w.mode_name(mode)),
+                        example(mode),
+                        asked,
+                    );
+                }
             }
         }
         // The ruleset's board tools (aim, retreat, shove, get off, ...).
@@ -637,7 +669,14 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
                 offer(ui, &o.label, o.command.clone());
             }
         }
+        // Set apart: what gives up more than a turn, then the turn's end.
+        ui.separator();
         offer(ui, "Flee (F)", Command::Flee);
+        for o in &st.options.offers.list {
+            if o.give == Give::Apart {
+                offer(ui, &o.label, o.command.clone());
+            }
+        }
         button(ui, "End turn (Enter)", Command::EndTurn);
     });
     if let Some((_, why)) = world.resource::<LastRejection>().0.as_ref() {
