@@ -38,6 +38,9 @@ pub enum ScreenIntent {
     /// The same battle again with the next seed (results' "Play again",
     /// the pause menu's "Restart").
     PlayAgain,
+    /// The same battle again with the same seed (results' "Replay this
+    /// seed"): the AI plays it as before unless a human chooses otherwise.
+    Replay,
     /// Go to this screen.
     Open(Screen),
     /// Leave the game.
@@ -125,6 +128,10 @@ fn apply(world: &mut World, intent: ScreenIntent) {
             world.resource_mut::<Pacing>().menu = false;
             // From the battle itself (the pause menu) this leaves and enters
             // the battle screen again: a fresh board for the new battle.
+            go(world, Screen::Battle);
+        }
+        ScreenIntent::Replay => {
+            world.resource_mut::<Pacing>().menu = false;
             go(world, Screen::Battle);
         }
         ScreenIntent::Open(screen) => {

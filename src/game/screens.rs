@@ -6,8 +6,9 @@ use bevy_egui::{EguiPrimaryContextPass, egui};
 use crate::game::battle::view::panels::{colour32, egui_ctx, root_ui};
 use crate::game::flow::ScreenIntent;
 use crate::game::session::{Catalog, Screen, Session};
-use crate::rules::battle::{ActiveRuleset, Battle, Factions, Roster};
-use crate::rules::components::{Controller, Health};
+use crate::rules::battle::{ActiveRuleset, Battle, BattleLog, Factions, Roster};
+use crate::rules::components::{Cid, Controller, Health};
+use crate::rules::event::BattleEvent;
 
 pub fn plugin(app: &mut App) {
     app.add_systems(
@@ -205,6 +206,8 @@ fn results(world: &mut World) {
     let battle = world.resource::<Battle>().clone();
     let roster = world.resource::<Roster>().clone();
     let factions = world.resource::<Factions>().clone();
+    let log = world.resource::<BattleLog>().clone();
+    let seed = world.get_resource::<Session>().map_or(0, |s| s.seed);
     let mut asked = Vec::new();
     let mut root = root_ui(&ctx, "results");
     egui::CentralPanel::default().show(&mut root, |ui| {
@@ -254,6 +257,18 @@ fn results(world: &mut World) {
                         .color(colour32(f.colour)),
                 );
                 ui.label(format!("casualties: {fallen} of {}", members.len()));
+                // What each took, from the log's damage events.
+                let taken = |c: Cid| -> i32 {
+                    log.events
+                        .iter()
+                        .filter_map(|e| match e {
+                            BattleEvent::Damaged {
+                                target, hp_loss, ..
+                            } if *target == c => Some(*hp_loss),
+                            _ => None,
+                        })
+                        .sum()
+                };
                 egui::Grid::new(format!("fates{fi}"))
                     .striped(true)
                     .show(ui, |ui| {
@@ -276,6 +291,12 @@ fn results(world: &mut World) {
                                 h.map_or(String::new(), |h| format!("HP {}/{}", h.hp, h.hp_max)),
                             );
                             ui.label(fate);
+                            let t = taken(c);
+                            ui.label(if t > 0 {
+                                format!("took {t} damage")
+                            } else {
+                                "unhurt".to_string()
+                            });
                             // What the ruleset adds (zones: the gear the
                             // durability rolls wore out).
                             let note = world
@@ -287,10 +308,35 @@ fn results(world: &mut World) {
                     });
             }
         });
-        ui.add_space(24.0);
+        ui.add_space(12.0);
+        // The whole battle, line by line (as the battle screen's log).
+        egui::CollapsingHeader::new(format!("The whole log ({} lines)", log.events.len()))
+            .default_open(false)
+            .show(ui, |ui| {
+                let names = crate::rules::narrate::Names {
+                    roster: &roster,
+                    factions: &factions,
+                };
+                egui::ScrollArea::vertical()
+                    .max_height(260.0)
+                    .auto_shrink([false, true])
+                    .show_rows(ui, 16.0, log.events.len(), |ui, range| {
+                        for e in &log.events[range] {
+                            ui.label(
+                                egui::RichText::new(crate::rules::narrate::describe(&names, e))
+                                    .monospace()
+                                    .size(12.0),
+                            );
+                        }
+                    });
+            });
+        ui.add_space(12.0);
         ui.vertical_centered(|ui| {
             if big_button(ui, "Play again (new seed)") {
                 asked.push(ScreenIntent::PlayAgain);
+            }
+            if big_button(ui, &format!("Replay this seed ({seed})")) {
+                asked.push(ScreenIntent::Replay);
             }
             if big_button(ui, "Battle setup") {
                 asked.push(ScreenIntent::Open(Screen::Setup));
