@@ -358,23 +358,43 @@ fn minimap(ui: &mut egui::Ui, level: &crate::rules::level::Level) {
     let size = egui::vec2(map.width() as f32 * cell, map.height() as f32 * cell);
     let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
     let painter = ui.painter_at(rect);
+    let grass = egui::Color32::from_rgb(104, 142, 74);
     for c in map.cells() {
-        let col = match map.terrain(c) {
-            Terrain::Open => egui::Color32::from_rgb(104, 142, 74),
+        // As the board draws them: cover is an object on grass (crates a
+        // brown box, trees a dark green disc), rough ground a darker,
+        // speckled grass.
+        let t = map.terrain(c);
+        let col = match t {
+            Terrain::Open | Terrain::LowCover | Terrain::HighCover => grass,
             Terrain::Wall => egui::Color32::from_rgb(120, 118, 124),
-            Terrain::Difficult => egui::Color32::from_rgb(128, 118, 84),
+            Terrain::Difficult => egui::Color32::from_rgb(84, 112, 58),
             Terrain::Water => egui::Color32::from_rgb(52, 104, 170),
-            Terrain::LowCover => egui::Color32::from_rgb(160, 116, 64),
-            Terrain::HighCover => egui::Color32::from_rgb(44, 92, 44),
             Terrain::HighGround => egui::Color32::from_rgb(170, 156, 104),
             Terrain::Pit => egui::Color32::from_rgb(24, 18, 16),
         };
         let min = rect.min + egui::vec2(c.x as f32 * cell, c.y as f32 * cell);
-        painter.rect_filled(
-            egui::Rect::from_min_size(min, egui::vec2(cell, cell)),
-            0.0,
-            col,
-        );
+        let r = egui::Rect::from_min_size(min, egui::vec2(cell, cell));
+        painter.rect_filled(r, 0.0, col);
+        match t {
+            Terrain::LowCover => {
+                painter.rect_filled(
+                    r.shrink(cell * 0.2),
+                    1.0,
+                    egui::Color32::from_rgb(150, 98, 48),
+                );
+            }
+            Terrain::HighCover => {
+                painter.circle_filled(r.center(), cell * 0.4, egui::Color32::from_rgb(34, 76, 34));
+            }
+            Terrain::Difficult => {
+                painter.circle_filled(
+                    r.center(),
+                    cell * 0.12,
+                    egui::Color32::from_rgb(120, 104, 72),
+                );
+            }
+            _ => {}
+        }
     }
     for c in &level.combatants {
         let col = level
