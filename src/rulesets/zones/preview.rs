@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use crate::rules::battle::{Battle, Factions, Preview, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Loadout, Weapon};
-use crate::rules::map::Map;
+use crate::rules::map::{Cell, Map};
 use crate::rules::view::{self, name};
 use crate::rulesets::zones::command::{Influence, Maneuver, ZonesCommand};
 use crate::rulesets::zones::weapon::ZonesGear;
@@ -466,7 +466,25 @@ fn maneuver(world: &World, actor: Cid, target: Cid, kind: Maneuver, p: &mut Prev
             if pit.is_some() {
                 p.lines.push("pushed into the pit!".into());
             } else {
-                p.lines.push(format!("pushed to {end}"));
+                // Where it ends up, as a player reads the map: how far, and
+                // the zone, if it leaves its own.
+                let map = view::resource::<Map>(world);
+                let from = view::cell(world, target);
+                let cells = from.map_or(0, |f| (end.x - f.x).abs().max((end.y - f.y).abs()));
+                let zone_name = |c: Cell| {
+                    map.zone_of(c)
+                        .and_then(|z| map.zones().get(z))
+                        .map(|z| z.name.clone())
+                };
+                let into = match (from.and_then(|f| map.zone_of(f)), map.zone_of(end)) {
+                    (a, b) if a != b => zone_name(end).map(|n| format!(", into {n}")),
+                    _ => None,
+                };
+                p.lines.push(match cells {
+                    0 => "pushed nowhere: something stands behind it".to_string(),
+                    1 => format!("pushed back 1 cell{}", into.unwrap_or_default()),
+                    n => format!("pushed back {n} cells{}", into.unwrap_or_default()),
+                });
             }
             if size_difference(world, actor, target) > 0 {
                 p.lines.push("larger: d4 direct damage too".into());

@@ -503,3 +503,29 @@ fn the_disarm_offered_on_the_board_is_of_the_weapon_in_hand() {
         })]
     );
 }
+
+/// The shove preview says where the target ends up as a player reads the
+/// map: "half a zone" is 2 cells (setting `shove_cells`), from zone D over
+/// the border into zone E.
+#[test]
+fn the_shove_preview_names_how_far_and_into_which_zone() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "swordsman", faction: "players", at: (6, 0), name: "Balthasar")"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (7, 0), name: "Bandit")"#,
+        ],
+    );
+    let e = start(&l, &[]);
+    let (me, them) = (cid(&e, "Balthasar"), cid(&e, "Bandit"));
+    let shove = Command::from(ZonesCommand::Maneuver {
+        target: them,
+        kind: Maneuver::Shove,
+    });
+    let p = crate::rulesets::zones::preview::preview(e.world(), me, &shove);
+    assert!(
+        p.lines.iter().any(|l| l == "pushed back 2 cells, into E"),
+        "{:?}",
+        p.lines
+    );
+}
