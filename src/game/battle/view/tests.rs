@@ -150,3 +150,29 @@ fn the_wheel_over_a_panel_never_zooms_the_map() {
     let z = zoom_after_a_wheel_at(&mut app, Vec2::new(720.0, 350.0));
     assert!(z < 1.0, "the wheel over the map did not zoom it in: {z}");
 }
+
+/// A click over a panel never reaches the map: with the map zoomed in so
+/// that it runs on under the panels, the pointer over the log or the sheet
+/// points at no cell (a click needs one), over the map it does.
+#[test]
+fn the_pointer_over_a_panel_points_at_no_cell() {
+    let mut app = at_the_humans_turn();
+    for _ in 0..3 {
+        zoom_after_a_wheel_at(&mut app, Vec2::new(720.0, 350.0));
+    }
+    let hover_at = |app: &mut App, at: Vec2| {
+        let window = window(app);
+        app.world_mut()
+            .get_mut::<Window>(window)
+            .expect("the window")
+            .set_cursor_position(Some(at));
+        app.update();
+        app.update();
+        app.world()
+            .resource::<crate::game::battle::logic::TurnUi>()
+            .hover
+    };
+    assert_eq!(hover_at(&mut app, Vec2::new(720.0, 860.0)), None);
+    assert!(hover_at(&mut app, Vec2::new(720.0, 350.0)).is_some());
+    assert_eq!(hover_at(&mut app, Vec2::new(1300.0, 400.0)), None);
+}

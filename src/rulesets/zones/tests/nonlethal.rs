@@ -529,3 +529,33 @@ fn the_shove_preview_names_how_far_and_into_which_zone() {
         p.lines
     );
 }
+
+/// §Non-lethal attacks: "Any other action frees the grabbed character."
+/// Holding a bandit, the swordsman's preview warns before an action that
+/// lets go (fleeing), and not before one that keeps hold (ending the turn,
+/// moving together).
+#[test]
+fn the_preview_warns_before_an_action_lets_go_of_a_grab() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "swordsman", faction: "players", at: (6, 0), name: "Balthasar")"#,
+            r#"(archetype: "bandit", faction: "bandits", at: (7, 0), name: "Bandit")"#,
+        ],
+    );
+    let mut e = start(&l, &[]);
+    let (me, them) = (cid(&e, "Balthasar"), cid(&e, "Bandit"));
+    e.world_mut()
+        .resource_mut::<crate::rules::battle::Roster>()
+        .place_mut(them)
+        .expect("a combatant")
+        .held_by = Some(me);
+    let warns = |e: &Engine, c: Command| {
+        crate::rulesets::zones::preview::preview(e.world(), me, &c)
+            .lines
+            .iter()
+            .any(|l| l.starts_with("this lets go of Bandit"))
+    };
+    assert!(warns(&e, Command::Flee));
+    assert!(!warns(&e, Command::EndTurn));
+}
