@@ -322,6 +322,79 @@ impl Iterator for LineSteps {
     }
 }
 
+/// The frontier of a reach search: cells waiting by cost, in a ring of
+/// buckets one decimetre apart (a step costs at most [`MAX_STEP_DM`], so
+/// every waiting cost lies within one turn of the ring). Cells leave by
+/// cost, and cells of one cost by index: the order a binary heap of
+/// `(cost, index)` gives, for a fraction of its work. Kept per thread and
+/// reused: a battle runs thousands of searches.
+#[derive(Default)]
+struct Frontier {
+    /// Cells waiting, by `cost % RING`.
+    ring: Vec<Vec<u32>>,
+    /// Which buckets hold cells.
+    filled: u128,
+    /// The cost of the bucket being emptied, and its cells, sorted.
+    cost: u32,
+    now: Vec<u32>,
+    next: usize,
+}
+
+/// The costliest single step: a diagonal into water (a climb costs at
+/// most a diagonal onto high ground, 2 × 21).
+const MAX_STEP_DM: u32 = DIAG_DM * 3;
+const RING: usize = 128;
+const _: () = assert!((MAX_STEP_DM as usize) < RING);
+
+thread_local! {
+    static FRONTIER: std::cell::RefCell<Frontier> = std::cell::RefCell::new(Frontier::default());
+}
+
+impl Frontier {
+    fn clear(&mut self) {
+        if self.ring.len() != RING {
+            self.ring = (0..RING).map(|_| Vec::new()).collect();
+        }
+        for b in &mut self.ring {
+            b.clear();
+        }
+        self.filled = 0;
+        self.cost = 0;
+        self.now.clear();
+        self.next = 0;
+    }
+
+    /// A cell waiting at `cost`: never below the cost being emptied, and
+    /// less than a ring's turn beyond it.
+    fn push(&mut self, cost: u32, i: u32) {
+        let slot = cost as usize % RING;
+        self.ring[slot].push(i);
+        self.filled |= 1u128 << slot;
+    }
+
+    /// The cheapest waiting cell, lowest index first among equals.
+    fn pop(&mut self) -> Option<(u32, u32)> {
+        loop {
+            if let Some(&i) = self.now.get(self.next) {
+                self.next += 1;
+                return Some((self.cost, i));
+            }
+            if self.filled == 0 {
+                return None;
+            }
+            let at = self.cost as usize % RING;
+            let ahead = self.filled.rotate_right(at as u32).trailing_zeros();
+            self.cost += ahead;
+            let slot = (at + ahead as usize) % RING;
+            self.filled &= !(1u128 << slot);
+            self.now.clear();
+            std::mem::swap(&mut self.now, &mut self.ring[slot]);
+            self.now.sort_unstable();
+            self.next = 0;
+        }
+    }
+}
+
 impl Map {
     /// A map of `width` × `height` cells; `terrain` is row-major.
     ///
@@ -664,6 +737,13 @@ impl Map {
         self.search(start, budget_dm, blocked, None)
     }
 
+    /// [`Map::reach_tree`] never entering the cells `held` (those other
+    /// combatants stand on): the same tree as `reach_tree` with a `blocked`
+    /// that answers true for them, found faster.
+    pub fn reach_tree_past(&self, start: Cell, budget_dm: u32, held: &[Cell]) -> ReachTree {
+        self.search_from(&[start], budget_dm, |_| false, held, None)
+    }
+
     /// The distances from `start` (ignoring occupants) of every cell nearer
     /// to it than `until` is, `until`'s own, and of cells found on the way:
     /// the search stops once it reaches `until`. What an AI closing in on
@@ -706,7 +786,7 @@ impl Map {
                         && self.terrain(*c).passable()
                 })
                 .collect();
-            self.search_from(&edge, u32::MAX, |_| false, None)
+            self.search_from(&edge, u32::MAX, |_| false, &[], None)
                 .cost
                 .into_boxed_slice()
         });
@@ -723,58 +803,91 @@ impl Map {
         blocked: impl Fn(Cell) -> bool,
         until: Option<usize>,
     ) -> ReachTree {
-        self.search_from(&[start], budget_dm, blocked, until)
+        self.search_from(&[start], budget_dm, blocked, &[], until)
     }
 
     /// [`Map::search`] from several cells at once (the tree's start is the
     /// first; the parents lead back to whichever is nearest).
+    ///
+    /// Dijkstra's search, its frontier a [`Frontier`] (cells leave it by
+    /// cost, then by index, as a binary heap of `(cost, index)` would give
+    /// them: ties go to the cell found first).
     fn search_from(
         &self,
         starts: &[Cell],
         budget_dm: u32,
         blocked: impl Fn(Cell) -> bool,
+        held: &[Cell],
         until: Option<usize>,
     ) -> ReachTree {
-        use std::cmp::Reverse;
-        use std::collections::BinaryHeap;
         let n = (self.width * self.height) as usize;
+        let w = self.width;
         let mut cost = vec![u32::MAX; n];
         let mut parent = vec![u32::MAX; n];
-        let mut heap = BinaryHeap::with_capacity(64);
-        for start in starts {
-            if let Some(i) = self.index(*start) {
-                cost[i] = 0;
-                heap.push(Reverse((0u32, i as u32)));
-            }
-        }
+        // Where each of the eight steps leads, as an index offset: a
+        // possible step never leaves the map.
+        let offset = STEP_ORDER.map(|(dx, dy)| (dy * w + dx) as isize);
         let start = starts.first().copied().unwrap_or(Cell::new(0, 0));
-        let steps: &[[u32; 8]] = &self.steps;
-        while let Some(Reverse((c, i))) = heap.pop() {
-            if c > cost[i as usize] {
-                continue;
+        // Cells held by others look already reached at no cost: no step
+        // ever improves on that, so none is entered (a cheaper test than
+        // asking `blocked`). Made unreached again after the search.
+        let held: smallvec::SmallVec<[usize; 16]> = held
+            .iter()
+            .filter_map(|c| self.index(*c))
+            .filter(|&i| cost[i] == u32::MAX)
+            .collect();
+        for &i in &held {
+            cost[i] = 0;
+        }
+        FRONTIER.with(|kept| {
+            let mut fresh = Frontier::default();
+            let mut kept = kept.try_borrow_mut();
+            let frontier = match kept.as_mut() {
+                Ok(f) => &mut **f,
+                Err(_) => &mut fresh,
+            };
+            frontier.clear();
+            for start in starts {
+                if let Some(i) = self.index(*start) {
+                    cost[i] = 0;
+                    frontier.push(0, i as u32);
+                }
             }
-            if until == Some(i as usize) {
-                break;
-            }
-            let here = Cell::new(i as i32 % self.width, i as i32 / self.width);
-            for (k, (dx, dy)) in STEP_ORDER.iter().enumerate() {
-                let next = Cell::new(here.x + dx, here.y + dy);
-                let step = match steps.get(i as usize) {
-                    Some(row) => row[k],
-                    None => self.step_cost(here, next).unwrap_or(u32::MAX),
+            while let Some((c, i)) = frontier.pop() {
+                let iu = i as usize;
+                if c > cost[iu] {
+                    continue;
+                }
+                if until == Some(iu) {
+                    break;
+                }
+                let row = match self.steps.get(iu) {
+                    Some(row) => *row,
+                    None => self.step_row(iu),
                 };
-                if step == u32::MAX {
-                    continue;
+                for k in 0..8 {
+                    let step = row[k];
+                    if step == u32::MAX {
+                        continue;
+                    }
+                    let j = (iu as isize + offset[k]) as usize;
+                    let nc = c + step;
+                    if nc > budget_dm || nc >= cost[j] {
+                        continue;
+                    }
+                    let next = Cell::new(j as i32 % w, j as i32 / w);
+                    if blocked(next) {
+                        continue;
+                    }
+                    cost[j] = nc;
+                    parent[j] = i;
+                    frontier.push(nc, j as u32);
                 }
-                // A possible step never leaves the map.
-                let Some(j) = self.index(next) else { continue };
-                let nc = c + step;
-                if nc > budget_dm || nc >= cost[j] || blocked(next) {
-                    continue;
-                }
-                cost[j] = nc;
-                parent[j] = i;
-                heap.push(Reverse((nc, j as u32)));
+            }
+        });
+        for &i in &held {
+            if !starts.iter().any(|s| self.index(*s) == Some(i)) {
+                cost[i] = u32::MAX;
             }
         }
         ReachTree {
@@ -783,6 +896,16 @@ impl Map {
             cost,
             parent,
         }
+    }
+
+    /// The costs of the eight steps out of cell `i` ([`Map::steps`]'s row),
+    /// for a map read without its table.
+    fn step_row(&self, i: usize) -> [u32; 8] {
+        let c = Cell::new(i as i32 % self.width, i as i32 / self.width);
+        STEP_ORDER.map(|(dx, dy)| {
+            self.step_cost(c, Cell::new(c.x + dx, c.y + dy))
+                .unwrap_or(u32::MAX)
+        })
     }
 
     /// Cheapest path `start` → `goal` by A* (Chebyshev × ORTHO_DM heuristic),
@@ -1462,6 +1585,14 @@ impl ReachTree {
     /// `c`'s place in a table of [`ReachTree::cells`] answers.
     pub fn slot(&self, c: Cell) -> Option<usize> {
         self.index(c)
+    }
+
+    /// Every cell but the start reached within `budget_dm`, with its cost,
+    /// in row order: the cells, costs and paths a search to `budget_dm`
+    /// alone would find (a search's answers within a budget never depend
+    /// on how far beyond it the search went).
+    pub fn within(&self, budget_dm: u32) -> impl Iterator<Item = (Cell, u32)> + '_ {
+        self.reached().filter(move |&(_, c)| c <= budget_dm)
     }
 
     /// Every reached cell but the start, with its cost, in row order.

@@ -147,10 +147,10 @@ impl Threat {
 /// (§Optional Rule: Fleeing From Battle): as the move is carried out, every
 /// enemy whose reach a step leaves strikes once. The AI weighs the whole
 /// path this way, not only where it ends: walking past an enemy draws its
-/// blow even when the path ends within its reach again.
-pub struct Breakaways<'t> {
-    tree: &'t ReachTree,
-    map: &'t Map,
+/// blow even when the path ends within its reach again. Answers are kept
+/// per cell, for the one tree every question names.
+pub struct Breakaways<'w> {
+    map: &'w Map,
     /// The enemies with a melee weapon in hand; bit `i` of an answer is
     /// `enemies[i]`.
     enemies: Vec<(Cid, Threat)>,
@@ -158,15 +158,15 @@ pub struct Breakaways<'t> {
     known: std::cell::RefCell<Vec<u32>>,
 }
 
-impl<'t> Breakaways<'t> {
-    pub fn new(world: &'t World, who: Cid, tree: &'t ReachTree) -> Breakaways<'t> {
+impl<'w> Breakaways<'w> {
+    /// For `who`'s paths in `tree`, the tree every later question names.
+    pub fn new(world: &'w World, who: Cid, tree: &ReachTree) -> Breakaways<'w> {
         let enemies = view::enemies(world, who)
             .into_iter()
             .filter_map(|e| threat(world, e).map(|t| (e, t)))
             .take(32)
             .collect();
         Breakaways {
-            tree,
             map: view::resource::<Map>(world),
             enemies,
             known: std::cell::RefCell::new(vec![u32::MAX; tree.cells()]),
@@ -174,18 +174,18 @@ impl<'t> Breakaways<'t> {
     }
 
     /// The enemies whose free attacks the path to `c` draws, as bits.
-    pub fn drawn(&self, c: Cell) -> u32 {
-        let Some(slot) = self.tree.slot(c) else {
+    pub fn drawn(&self, tree: &ReachTree, c: Cell) -> u32 {
+        let Some(slot) = tree.slot(c) else {
             return 0;
         };
         let known = self.known.borrow()[slot];
         if known != u32::MAX {
             return known;
         }
-        let drawn = match self.tree.parent(c) {
+        let drawn = match tree.parent(c) {
             None => 0,
             Some(p) => {
-                let mut d = self.drawn(p);
+                let mut d = self.drawn(tree, p);
                 for (i, (_, t)) in self.enemies.iter().enumerate() {
                     if t.covers(self.map, p) && !t.covers(self.map, c) {
                         d |= 1 << i;
@@ -199,13 +199,13 @@ impl<'t> Breakaways<'t> {
     }
 
     /// How many free attacks the path to `c` draws.
-    pub fn count(&self, c: Cell) -> u32 {
-        self.drawn(c).count_ones()
+    pub fn count(&self, tree: &ReachTree, c: Cell) -> u32 {
+        self.drawn(tree, c).count_ones()
     }
 
     /// Does the path to `c` draw a free attack from `e`?
-    pub fn draws_from(&self, c: Cell, e: Cid) -> bool {
-        let d = self.drawn(c);
+    pub fn draws_from(&self, tree: &ReachTree, c: Cell, e: Cid) -> bool {
+        let d = self.drawn(tree, c);
         self.enemies
             .iter()
             .enumerate()
@@ -264,5 +264,5 @@ pub fn reach_paths(world: &World, who: Cid, budget_dm: u32) -> Vec<(Cell, Vec<Ce
 pub fn reach(world: &World, who: Cid, budget_dm: u32) -> Option<ReachTree> {
     let start = view::cell(world, who)?;
     let map = view::resource::<Map>(world);
-    Some(map.reach_tree(start, budget_dm, blocker(world, who)))
+    Some(map.reach_tree_past(start, budget_dm, &view::occupied(world, Some(who))))
 }

@@ -4,15 +4,14 @@
 use bevy::prelude::*;
 
 use crate::rules::command::Command;
-use crate::rules::components::Cid;
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 use crate::rulesets::ud10::command::Ud10Command;
 use crate::rulesets::ud10::first_aid;
 use crate::rulesets::ud10::query::Turn;
-use crate::rulesets::ud10::reach::{engaged_enemies, reach, standard_dm};
+use crate::rulesets::ud10::reach::{engaged_enemies, standard_dm};
 
-use super::{best_attack_from, best_move_to_attack, targets};
+use super::{Look, best_attack_from, best_move_to_attack};
 
 /// What an ally brought round is worth, in the units of an attack's value
 /// (a hit's expected share of its target's HP plus the chance to drop it):
@@ -23,19 +22,19 @@ const BROUGHT_ROUND: f64 = 0.6;
 /// action and ends next to one, when the check's chance times what the ally
 /// is worth beats the best attack this turn (and no enemy engages the medic,
 /// who would draw free attacks walking off or be struck kneeling).
-pub(super) fn first_aid(world: &World, actor: Cid, here: Cell, t: &Turn) -> Option<Command> {
+pub(super) fn first_aid(look: &Look, here: Cell, t: &Turn) -> Option<Command> {
+    let (world, actor) = (look.world, look.actor);
     let patients = first_aid::patients(world, actor);
     if patients.is_empty() || !engaged_enemies(world, actor, here).is_empty() {
         return None;
     }
     let worth = first_aid::numbers(world, actor).chance() * BROUGHT_ROUND;
-    let table = targets(world, actor);
+    let table = look.table();
     let now = table
-        .as_ref()
         .and_then(|tb| best_attack_from(world, actor, here, tb, 0))
         .map_or(0.0, |b| b.0);
-    let moved = match &table {
-        Some(tb) if !t.moved_before_action => best_move_to_attack(world, actor, tb, t),
+    let moved = match table {
+        Some(_) if !t.moved_before_action => best_move_to_attack(look, t),
         _ => None,
     }
     .map_or(0.0, |b| b.0);
@@ -54,13 +53,13 @@ pub(super) fn first_aid(world: &World, actor: Cid, here: Cell, t: &Turn) -> Opti
     // Walk to the nearest cell next to a patient within a standard movement
     // (the action is kept), where no enemy engages the medic.
     let budget = standard_dm(world, actor).saturating_sub(t.moved_dm);
-    let tree = reach(world, actor, budget)?;
+    let tree = look.tree(budget)?;
     let lying: Vec<Cell> = patients
         .iter()
         .filter_map(|p| view::cell(world, *p))
         .collect();
     let (cell, _) = tree
-        .reached()
+        .within(budget)
         .filter(|(c, _)| *c != here && lying.iter().any(|l| Map::chebyshev(*c, *l) <= 1))
         .filter(|(c, _)| engaged_enemies(world, actor, *c).is_empty())
         .min_by_key(|(c, cost)| (*cost, *c))?;

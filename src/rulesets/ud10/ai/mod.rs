@@ -12,7 +12,7 @@ use bevy::prelude::*;
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Health, Loadout, MoveMode, Weapon, WeaponKind};
-use crate::rules::map::{Cell, Map};
+use crate::rules::map::{Cell, Map, ReachTree};
 use crate::rules::view;
 use crate::rulesets::ud10::command::Ud10Command;
 use crate::rulesets::ud10::weapon::Ud10Gear;
@@ -45,6 +45,76 @@ pub fn decide(world: &World, actor: Cid) -> Command {
         Command::NoReaction
     } else {
         Command::EndTurn
+    }
+}
+
+/// What one decision works out once and reads many times: where the actor
+/// can still go this turn (two trees: within a standard movement, which
+/// keeps the action, and as far as it may still move; a budget reads the
+/// smallest tree that holds it, as a search's costs and paths within a
+/// budget never depend on how far beyond it the search went), whose free
+/// attacks each path there draws, the table of targets for the weapon in
+/// hand, and the best move to attack from.
+struct Look<'w> {
+    world: &'w World,
+    actor: Cid,
+    /// The budgets of the two trees: what is left of a standard movement,
+    /// and of the whole turn's.
+    near: u32,
+    far: u32,
+    trees: [std::cell::OnceCell<Option<ReachTree>>; 2],
+    breaks: std::cell::OnceCell<Option<Breakaways<'w>>>,
+    table: std::cell::OnceCell<Option<Targets<'w>>>,
+    moved_best: std::cell::OnceCell<Option<(f64, Vec<Cell>)>>,
+}
+
+impl<'w> Look<'w> {
+    fn new(world: &'w World, actor: Cid, t: &Turn) -> Look<'w> {
+        let far = remaining_dm(world, actor);
+        Look {
+            world,
+            actor,
+            near: standard_dm(world, actor).saturating_sub(t.moved_dm).min(far),
+            far,
+            trees: Default::default(),
+            breaks: Default::default(),
+            table: Default::default(),
+            moved_best: Default::default(),
+        }
+    }
+
+    /// A tree holding every cell the actor can reach for `budget` (at
+    /// most what is left of its movement this turn): read it
+    /// [`ReachTree::within`] the budget.
+    fn tree(&self, budget: u32) -> Option<&ReachTree> {
+        debug_assert!(budget <= self.far, "no move goes beyond the turn's movement");
+        let (k, searched) = if budget <= self.near {
+            (0, self.near)
+        } else {
+            (1, self.far)
+        };
+        self.trees[k]
+            .get_or_init(|| reach(self.world, self.actor, searched))
+            .as_ref()
+    }
+
+    /// Whose free attacks the paths of the actor's trees draw, when fleeing
+    /// draws them (§Optional Rule: Fleeing From Battle): one answer per
+    /// cell serves both trees, whose paths to a cell in both are the same.
+    fn breaks(&self, tree: &ReachTree) -> Option<&Breakaways<'w>> {
+        self.breaks
+            .get_or_init(|| {
+                let fleeing = view::resource::<Ud10Settings>(self.world).fleeing;
+                fleeing.then(|| Breakaways::new(self.world, self.actor, tree))
+            })
+            .as_ref()
+    }
+
+    /// The targets of the weapon in hand ([`targets`]).
+    fn table(&self) -> Option<&Targets<'w>> {
+        self.table
+            .get_or_init(|| targets(self.world, self.actor))
+            .as_ref()
     }
 }
 
@@ -278,26 +348,27 @@ fn act(world: &World, actor: Cid) -> Command {
     if let Some(cmd) = give_up(world, actor, &t, &engaged) {
         return cmd;
     }
+    let look = Look::new(world, actor, &t);
     // Held by a net: strike from where it stands if it can, else spend the
     // action cutting itself free.
     if can_act && view::conditions(world, actor).has(Condition::Immobilized) {
-        return match use_the_action(world, actor, here, &t) {
+        return match use_the_action(&look, here, &t) {
             Some(attack @ Command::Attack { .. }) => attack,
             _ => Command::from(Ud10Command::CutFree),
         };
     }
     // Bring a fallen ally round when that is worth more than a blow.
-    if can_act && let Some(cmd) = aid::first_aid(world, actor, here, &t) {
+    if can_act && let Some(cmd) = aid::first_aid(&look, here, &t) {
         return cmd;
     }
-    if can_act && let Some(cmd) = use_the_action(world, actor, here, &t) {
+    if can_act && let Some(cmd) = use_the_action(&look, here, &t) {
         return cmd;
     }
     // Close in on the most valuable target when the action is still unused
     // (full movement) or the movement is.
     if remaining_dm(world, actor) > 0
         && (can_act || !t.moved_before_action)
-        && let Some(path) = approach(world, actor, can_act)
+        && let Some(path) = approach(&look, can_act)
     {
         return Command::Move { path };
     }
@@ -309,7 +380,8 @@ fn act(world: &World, actor: Cid) -> Command {
 
 /// The action still free: reload an empty weapon in hand, attack from here
 /// or after a move that keeps the action, or change weapons.
-fn use_the_action(world: &World, actor: Cid, here: Cell, t: &Turn) -> Option<Command> {
+fn use_the_action(look: &Look, here: Cell, t: &Turn) -> Option<Command> {
+    let (world, actor) = (look.world, look.actor);
     if let Some(l) = view::get::<Loadout>(world, actor)
         && let Some(wi) = l.ready
         && let Some(w) = l.weapons.get(wi)
@@ -321,15 +393,11 @@ fn use_the_action(world: &World, actor: Cid, here: Cell, t: &Turn) -> Option<Com
             return Some(cmd);
         }
     }
-    let table = targets(world, actor);
-    let now = table
-        .as_ref()
-        .and_then(|t| best_attack_from(world, actor, here, t, 0));
+    let table = look.table();
+    let now = table.and_then(|t| best_attack_from(world, actor, here, t, 0));
     // Moving first: only cells within a standard movement keep the action.
-    let moved_best = match &table {
-        Some(table) if !(t.action_used || t.moved_before_action) => {
-            best_move_to_attack(world, actor, table, t)
-        }
+    let moved_best = match table {
+        Some(_) if !(t.action_used || t.moved_before_action) => best_move_to_attack(look, t),
         _ => None,
     };
     match (&now, &moved_best) {
@@ -341,7 +409,7 @@ fn use_the_action(world: &World, actor: Cid, here: Cell, t: &Turn) -> Option<Com
                 world,
                 actor,
                 here,
-                table.as_ref()?,
+                table?,
                 *target,
                 *mode,
             ));
@@ -351,7 +419,7 @@ fn use_the_action(world: &World, actor: Cid, here: Cell, t: &Turn) -> Option<Com
                 world,
                 actor,
                 here,
-                table.as_ref()?,
+                table?,
                 *target,
                 *mode,
             ));
@@ -416,14 +484,17 @@ fn aim_or_attack(
 
 /// The best cell within a standard movement to attack from, and the value
 /// of the attack there, less the free attacks leaving melee draws.
-fn best_move_to_attack(
-    world: &World,
-    actor: Cid,
-    table: &Targets,
-    t: &Turn,
-) -> Option<(f64, Vec<Cell>)> {
+fn best_move_to_attack(look: &Look, t: &Turn) -> Option<(f64, Vec<Cell>)> {
+    look.moved_best
+        .get_or_init(|| find_move_to_attack(look, t))
+        .clone()
+}
+
+/// [`best_move_to_attack`], worked out.
+fn find_move_to_attack(look: &Look, t: &Turn) -> Option<(f64, Vec<Cell>)> {
+    let (world, actor) = (look.world, look.actor);
+    let table = look.table()?;
     let budget = standard_dm(world, actor).saturating_sub(t.moved_dm);
-    let fleeing_rule = view::resource::<Ud10Settings>(world).fleeing;
     let map = view::resource::<Map>(world);
     let weapon = view::get::<Loadout>(world, actor)?
         .weapons
@@ -431,12 +502,12 @@ fn best_move_to_attack(
     let w_ranged = view::get::<Loadout>(world, actor)
         .and_then(|l| l.ready_weapon())
         .is_some_and(|w| w.is_ranged());
-    let tree = reach(world, actor, budget)?;
+    let tree = look.tree(budget)?;
     // Whose free attacks each cell's path draws: every enemy whose reach
     // a step leaves, not only those engaged now or where the path ends.
-    let breaks = fleeing_rule.then(|| Breakaways::new(world, actor, &tree));
+    let breaks = look.breaks(tree);
     let mut moved_best: Option<(f64, Cell)> = None;
-    for (cell, _) in tree.reached() {
+    for (cell, _) in tree.within(budget) {
         // More than a single step is a standard movement: shooting after it
         // costs -4 (§Attack Modifiers).
         let steps = tree.steps_to(cell).unwrap_or(0);
@@ -449,10 +520,10 @@ fn best_move_to_attack(
         };
         let mut score = v;
         // Leaving an enemy's reach draws its free attack.
-        if let Some(b) = &breaks {
+        if let Some(b) = breaks {
             // A free attack from behind hits most of the time: weigh each
             // like a good blow taken.
-            score -= 1.2 * f64::from(b.count(cell));
+            score -= 1.2 * f64::from(b.count(tree, cell));
         }
         if moved_best.as_ref().is_none_or(|b| score > b.0) {
             moved_best = Some((score, cell));

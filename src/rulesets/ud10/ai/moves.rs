@@ -59,7 +59,8 @@ pub(super) fn give_up(world: &World, actor: Cid, t: &Turn, engaged: &[Cid]) -> O
 /// Move towards the best target: the reachable cell closest to it (by a
 /// distance field around the target) drawing the fewest free attacks; a
 /// shooter who can see no enemy, to a firing position first.
-pub(super) fn approach(world: &World, actor: Cid, full: bool) -> Option<Vec<Cell>> {
+pub(super) fn approach(look: &Look, full: bool) -> Option<Vec<Cell>> {
+    let (world, actor) = (look.world, look.actor);
     let here = view::cell(world, actor)?;
     let map = view::resource::<Map>(world);
     let enemies = view::enemies(world, actor);
@@ -88,10 +89,8 @@ pub(super) fn approach(world: &World, actor: Cid, full: bool) -> Option<Vec<Cell
         Vec::new()
     };
     // One reach tree: every cell weighed, the path built for the one chosen.
-    let tree = reach(world, actor, budget)?;
-    let breaks = view::resource::<Ud10Settings>(world)
-        .fleeing
-        .then(|| Breakaways::new(world, actor, &tree));
+    let tree = look.tree(budget)?;
+    let breaks = look.breaks(tree);
     // Can the archer shoot someone from here already?
     let shoots_here = ranged
         && ready.as_ref().is_some_and(|w| {
@@ -111,8 +110,8 @@ pub(super) fn approach(world: &World, actor: Cid, full: bool) -> Option<Vec<Cell
             .filter_map(|e| view::cell(world, *e))
             .collect();
         let mut best: Option<((bool, u32), Cell)> = None;
-        for (cell, cost) in tree.reached() {
-            if breaks.as_ref().is_some_and(|b| b.count(cell) > 0) {
+        for (cell, cost) in tree.within(budget) {
+            if breaks.is_some_and(|b| b.count(tree, cell) > 0) {
                 continue;
             }
             let Some(nearest) = cells
@@ -138,11 +137,11 @@ pub(super) fn approach(world: &World, actor: Cid, full: bool) -> Option<Vec<Cell
     }
     // Fewest free attacks drawn on the way, then nearest the target.
     let mut best: Option<((u32, u32), Cell)> = None;
-    for (cell, _) in tree.reached() {
-        let drawn = match &breaks {
+    for (cell, _) in tree.within(budget) {
+        let drawn = match breaks {
             // Closing in never means running from a fight already joined.
-            Some(b) if engaged.iter().any(|e| b.draws_from(cell, *e)) => continue,
-            Some(b) => b.count(cell),
+            Some(b) if engaged.iter().any(|e| b.draws_from(tree, cell, *e)) => continue,
+            Some(b) => b.count(tree, cell),
             None => 0,
         };
         let Some(d) = field.cost(cell) else {
