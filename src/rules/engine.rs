@@ -198,20 +198,25 @@ pub fn step(world: &mut World) {
 
 /// Step until over, waiting for a human, or `max_steps`.
 pub fn run(world: &mut World, max_steps: u64) -> Stop {
-    for _ in 0..max_steps {
+    // The schedule taken out of the world once for the whole run, not once
+    // a step: the steps are what [`step`] runs.
+    world.schedule_scope(BattleStep, |world, schedule| {
+        for _ in 0..max_steps {
+            if view::resource::<Battle>(world).is_over() {
+                return Stop::Over;
+            }
+            if waiting_for_human(world) {
+                return Stop::WaitingForHuman;
+            }
+            world.resource_mut::<Battle>().steps += 1;
+            schedule.run(world);
+        }
         if view::resource::<Battle>(world).is_over() {
-            return Stop::Over;
+            Stop::Over
+        } else {
+            Stop::StepLimit
         }
-        if waiting_for_human(world) {
-            return Stop::WaitingForHuman;
-        }
-        step(world);
-    }
-    if view::resource::<Battle>(world).is_over() {
-        Stop::Over
-    } else {
-        Stop::StepLimit
-    }
+    })
 }
 
 /// Is the battle waiting for a human's command (none queued)?

@@ -32,26 +32,76 @@ impl Scope {
 const FAST_SLOTS: usize = 6;
 
 /// The [`Scope`] in force on this thread, a cell per field: a look-up
-/// reads the world and one slot, not the whole scope.
+/// reads the world and one slot, not the whole scope. `scope` numbers the
+/// scope among all those opened on the thread: the components a scope has
+/// found ([`FOUND`]) are marked with it.
 struct ScopeCells {
     world: Shared<*const World>,
     at: [Shared<*const ()>; FAST_SLOTS],
+    scope: Shared<u32>,
+    opened: Shared<u32>,
 }
 
 impl ScopeCells {
-    fn get(&self) -> Scope {
-        Scope {
+    fn get(&self) -> (Scope, u32) {
+        let scope = Scope {
             world: self.world.get(),
             at: std::array::from_fn(|i| self.at[i].get()),
-        }
+        };
+        (scope, self.scope.get())
     }
 
-    fn set(&self, s: Scope) {
+    fn set(&self, (s, n): (Scope, u32)) {
         self.world.set(s.world);
         for (cell, p) in self.at.iter().zip(s.at) {
             cell.set(p);
         }
+        self.scope.set(n);
     }
+
+    /// A number no scope opened on this thread has had.
+    fn open(&self) -> u32 {
+        let n = self.opened.get().wrapping_add(1).max(1);
+        self.opened.set(n);
+        n
+    }
+}
+
+/// A component a [`reading`] scope found on a combatant (or found it
+/// lacks): where it lies, kept until another answer takes its place.
+#[derive(Clone, Copy)]
+struct Found {
+    /// The scope that found it (0: none).
+    scope: u32,
+    cid: u16,
+    id: ComponentId,
+    at: *const (),
+}
+
+const FOUND_SLOTS: usize = 256;
+
+thread_local! {
+    /// Components found in the scope in force, by combatant and kind: the
+    /// AI reads each enemy's weapon, health and stats many times a decision.
+    static FOUND: [Shared<Found>; FOUND_SLOTS] = const {
+        [const {
+            Shared::new(Found {
+                scope: 0,
+                cid: 0,
+                id: ComponentId::new(0),
+                at: std::ptr::null(),
+            })
+        }; FOUND_SLOTS]
+    };
+}
+
+/// Where a combatant's component is remembered.
+#[inline]
+fn found_slot(cid: Cid, id: ComponentId) -> usize {
+    // A multiplicative hash of both: two kinds of component read on the
+    // same combatants rarely share a slot.
+    let key = (u32::from(cid.0) << 16) ^ (id.index() as u32);
+    (key.wrapping_mul(0x9E37_79B1) >> 24) as usize % FOUND_SLOTS
 }
 
 /// The resources a [`reading`] scope remembers, by slot.
@@ -79,6 +129,8 @@ thread_local! {
         ScopeCells {
             world: Shared::new(std::ptr::null()),
             at: [const { Shared::new(std::ptr::null()) }; FAST_SLOTS],
+            scope: Shared::new(0),
+            opened: Shared::new(0),
         }
     };
 }
@@ -99,8 +151,11 @@ thread_local! {
 /// borrow of the same world that outlives it (which also forbids changes).
 /// Nested scopes (the AI calling the check) start afresh and restore the
 /// outer one; a panic restores it too.
+///
+/// The components [`get`] finds on combatants are remembered the same way
+/// for the scope, by combatant and kind.
 pub fn reading<T>(world: &World, f: impl FnOnce(&World) -> T) -> T {
-    struct Restore(Scope);
+    struct Restore((Scope, u32));
     impl Drop for Restore {
         fn drop(&mut self) {
             SCOPE.with(|s| s.set(self.0));
@@ -112,7 +167,8 @@ pub fn reading<T>(world: &World, f: impl FnOnce(&World) -> T) -> T {
     };
     let _restore = Restore(SCOPE.with(|s| {
         let outer = s.get();
-        s.set(fresh);
+        let n = s.open();
+        s.set((fresh, n));
         outer
     }));
     f(world)
@@ -245,12 +301,40 @@ pub fn entity_ref(world: &World, cid: Cid) -> Option<EntityRef<'_>> {
     world.get_entity(entity(world, cid)?).ok()
 }
 
-/// A component of a combatant.
+/// A component of a combatant; in a [`reading`] scope on this world,
+/// found once per combatant and kind.
 pub fn get<C: Component>(world: &World, cid: Cid) -> Option<&C> {
-    let e = entity(world, cid)?;
     let id = component_id::<C>(world)?;
-    // SAFETY: `id` is `C`'s id in this world (looked up by `C`'s type).
-    world.get_by_id(e, id).map(|p| unsafe { p.deref::<C>() })
+    let scope = SCOPE.with(|s| {
+        std::ptr::eq(s.world.get(), world)
+            .then(|| s.scope.get())
+            .filter(|&n| n != 0)
+    });
+    let slot = found_slot(cid, id);
+    if let Some(n) = scope {
+        let f = FOUND.with(|f| f[slot].get());
+        if f.scope == n && f.cid == cid.0 && f.id == id {
+            // SAFETY: found in this world during this scope as a `C` (the
+            // id is `C`'s), and the world has been borrowed immutably ever
+            // since (see [`reading`]): the component has not moved.
+            return (!f.at.is_null()).then(|| unsafe { &*(f.at as *const C) });
+        }
+    }
+    let found = entity(world, cid)
+        // SAFETY: `id` is `C`'s id in this world (looked up by `C`'s type).
+        .and_then(|e| world.get_by_id(e, id).map(|p| unsafe { p.deref::<C>() }));
+    if let Some(n) = scope {
+        let at = found.map_or(std::ptr::null(), |c| c as *const C as *const ());
+        FOUND.with(|f| {
+            f[slot].set(Found {
+                scope: n,
+                cid: cid.0,
+                id,
+                at,
+            })
+        });
+    }
+    found
 }
 
 /// A combatant's name, as the level gives it.
@@ -499,10 +583,10 @@ mod tests {
                 })
             }));
             assert!(caught.is_err());
-            let outer = SCOPE.with(|s| s.get());
+            let outer = SCOPE.with(|s| s.get()).0;
             assert!(std::ptr::eq(outer.world, a));
             assert_eq!(resource::<Map>(a).width(), 3);
         });
-        assert!(SCOPE.with(|s| s.get()).world.is_null());
+        assert!(SCOPE.with(|s| s.get()).0.world.is_null());
     }
 }

@@ -105,12 +105,11 @@ pub fn check_move(world: &World, who: Cid, path: &[Cell]) -> Result<(MoveMode, u
 
 /// Enemies engaged in melee with a combatant standing at `at`: standing, with
 /// a melee weapon in hand whose reach covers `at`.
-pub fn engaged_enemies(world: &World, who: Cid, at: Cell) -> Vec<Cid> {
+pub fn engaged_enemies(world: &World, who: Cid, at: Cell) -> view::Cids {
     let map = view::resource::<Map>(world);
-    view::enemies(world, who)
-        .into_iter()
-        .filter(|e| threatens(world, map, *e, at))
-        .collect()
+    let mut enemies = view::enemies(world, who);
+    enemies.retain(|e| threatens(world, map, *e, at));
+    enemies
 }
 
 /// Does `e` threaten the cell `at` with a ready melee weapon?

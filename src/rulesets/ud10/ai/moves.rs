@@ -86,7 +86,7 @@ pub(super) fn approach(look: &Look, full: bool) -> Option<Vec<Cell>> {
     let engaged = if view::resource::<Ud10Settings>(world).fleeing {
         engaged_enemies(world, actor, here)
     } else {
-        Vec::new()
+        view::Cids::new()
     };
     // One reach tree: every cell weighed, the path built for the one chosen.
     let tree = look.tree(budget)?;
