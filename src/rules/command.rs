@@ -181,7 +181,7 @@ pub struct CommandMsg {
 
 /// Why a command is not legal now.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Illegal(pub String);
+pub struct Illegal(pub std::borrow::Cow<'static, str>);
 
 impl std::fmt::Display for Illegal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -192,7 +192,10 @@ impl std::fmt::Display for Illegal {
 impl std::error::Error for Illegal {}
 
 /// Shorthand for building an [`Illegal`] result.
-pub fn illegal<T>(reason: impl Into<String>) -> Result<T, Illegal> {
+///
+/// A reason written out in the code costs no allocation: the AI asks the
+/// check about thousands of commands a battle, most of them illegal.
+pub fn illegal<T>(reason: impl Into<std::borrow::Cow<'static, str>>) -> Result<T, Illegal> {
     Err(Illegal(reason.into()))
 }
 

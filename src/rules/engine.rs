@@ -158,7 +158,7 @@ impl Engine {
             .resource::<LastRejection>()
             .0
             .as_ref()
-            .map(|(_, e)| e.0.clone())
+            .map(|(_, e)| e.0.to_string())
     }
 
     /// Change a ruleset setting (`body_zones`, `false`).

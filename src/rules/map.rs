@@ -577,6 +577,27 @@ impl Map {
             })
     }
 
+    /// The cells one step out of the cell at `index` (row by row, as
+    /// [`Map::steps_from`] gives them), as indices: for searches that keep
+    /// their answers by index.
+    pub fn step_indices(&self, index: usize) -> impl Iterator<Item = usize> + '_ {
+        let row = match self.steps.get(index) {
+            Some(row) => *row,
+            None => self.step_row(index),
+        };
+        let w = self.width as isize;
+        STEP_ORDER
+            .iter()
+            .zip(row)
+            .filter(|(_, cost)| *cost != u32::MAX)
+            .map(move |((dx, dy), _)| (index as isize + *dy as isize * w + *dx as isize) as usize)
+    }
+
+    /// The zone of the cell at `index` (row by row), if any.
+    pub fn zone_at(&self, index: usize) -> Option<u16> {
+        self.zone_of.get(index).copied().flatten()
+    }
+
     /// Chebyshev (king-move) distance in cells.
     pub fn chebyshev(a: Cell, b: Cell) -> i32 {
         (a.x - b.x).abs().max((a.y - b.y).abs())

@@ -255,7 +255,7 @@ fn find_resource<R: Resource>(world: &World) -> Option<&R> {
 #[inline]
 pub fn get_resource<R: Resource>(world: &World) -> Option<&R> {
     let Some(i) = fast_slot::<R>() else {
-        return find_resource::<R>(world);
+        return scoped_resource::<R>(world);
     };
     SCOPE.with(|scope| {
         if !std::ptr::eq(scope.world.get(), world) {
@@ -274,6 +274,43 @@ pub fn get_resource<R: Resource>(world: &World) -> Option<&R> {
         Some(r)
     })
 }
+
+/// A resource not among the core's hot ones: in a [`reading`] scope on this
+/// world, found once for the scope and remembered with the components it
+/// found (a ruleset's settings and state are read as often as the core's).
+fn scoped_resource<R: Resource>(world: &World) -> Option<&R> {
+    let id = component_id::<R>(world)?;
+    let scope = SCOPE.with(|s| {
+        std::ptr::eq(s.world.get(), world)
+            .then(|| s.scope.get())
+            .filter(|&n| n != 0)
+    });
+    let Some(n) = scope else {
+        return find_resource::<R>(world);
+    };
+    let slot = found_slot(RESOURCE, id);
+    let f = FOUND.with(|f| f[slot].get());
+    if f.scope == n && f.cid == RESOURCE.0 && f.id == id {
+        // SAFETY: found in this world during this scope as an `R` (the id
+        // is `R`'s), and the world has been borrowed immutably ever since
+        // (see [`reading`]): the resource has not moved.
+        return (!f.at.is_null()).then(|| unsafe { &*(f.at as *const R) });
+    }
+    let found = find_resource::<R>(world);
+    let at = found.map_or(std::ptr::null(), |r| r as *const R as *const ());
+    FOUND.with(|f| {
+        f[slot].set(Found {
+            scope: n,
+            cid: RESOURCE.0,
+            id,
+            at,
+        })
+    });
+    found
+}
+
+/// The combatant a resource is remembered under in [`FOUND`]: none has it.
+const RESOURCE: Cid = Cid(u16::MAX);
 
 /// [`get_resource`] for a resource the battle always has; panics like
 /// `World::resource` when it is missing (a programming error).

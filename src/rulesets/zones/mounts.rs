@@ -141,7 +141,15 @@ pub fn throw_off(world: &mut World, rider: Cid, to: Cell) {
 /// Riders whose mount is out of the fight are thrown; riders who are out of
 /// the fight slide off.
 pub fn tidy_riders(world: &mut World) {
-    for rider in view::all(world) {
+    // Only riders can be thrown: found in one look at the roster (this runs
+    // every step; nobody becomes a rider on the way).
+    let riders: view::Cids = view::reading(world, |world| {
+        view::all(world)
+            .into_iter()
+            .filter(|c| view::riding(world, *c).is_some())
+            .collect()
+    });
+    for rider in riders {
         let Some(mount) = view::riding(world, rider) else {
             continue;
         };

@@ -62,34 +62,46 @@ pub fn reach(world: &World, who: Cid, budget: u32) -> ZoneReach {
     if !map.in_bounds(start) {
         return tree;
     }
-    let enemies = enemy_cells(world, who);
     let idx = |c: Cell| c.y as usize * w + c.x as usize;
     let mut cost = vec![u32::MAX; w * h];
     let mut parent = vec![u32::MAX; w * h];
-    cost[idx(start)] = 0;
-    let mut queue = VecDeque::from([start]);
-    while let Some(c) = queue.pop_front() {
-        let base = cost[idx(c)];
-        let zc = map.zone_of(c);
+    let from = idx(start);
+    // Cells enemies hold look already reached at no cost: no step improves
+    // on that, so none is entered. Made unreached again after the search.
+    let held: smallvec::SmallVec<[usize; 16]> = enemy_cells(world, who)
+        .into_iter()
+        .filter(|c| map.in_bounds(*c))
+        .map(idx)
+        .filter(|&i| i != from)
+        .collect();
+    for &i in &held {
+        cost[i] = 0;
+    }
+    cost[from] = 0;
+    let mut queue = VecDeque::with_capacity(w * h);
+    queue.push_back(from);
+    while let Some(i) = queue.pop_front() {
+        let base = cost[i];
+        let zc = map.zone_at(i);
         // The neighbours row by row, as the search has always taken them.
-        for (n, _) in map.steps_from(c) {
-            if enemies.binary_search(&n).is_ok() {
-                continue;
-            }
-            let Some(zn) = map.zone_of(n) else { continue };
+        for j in map.step_indices(i) {
+            let Some(zn) = map.zone_at(j) else { continue };
             let step = u32::from(zc != Some(zn));
             let nc = base + step;
-            if nc > budget || nc >= cost[idx(n)] {
+            if nc > budget || nc >= cost[j] {
                 continue;
             }
-            cost[idx(n)] = nc;
-            parent[idx(n)] = idx(c) as u32;
+            cost[j] = nc;
+            parent[j] = i as u32;
             if step == 0 {
-                queue.push_front(n);
+                queue.push_front(j);
             } else {
-                queue.push_back(n);
+                queue.push_back(j);
             }
         }
+    }
+    for i in held {
+        cost[i] = u32::MAX;
     }
     tree.start = start;
     tree.cost = cost;
