@@ -272,6 +272,67 @@ pub fn numbers_from(
     out.ranged = ranged;
 }
 
+/// The sums of an attack's numbers ([`AttackNumbers`] without the parts
+/// that make them up): what the AI weighs for every cell and enemy.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct AttackTotals {
+    pub bonus: i32,
+    pub defense: i32,
+    pub dex_counts: bool,
+    pub ranged: bool,
+}
+
+impl AttackTotals {
+    /// [`AttackNumbers::hit_chance_with`].
+    pub fn hit_chance_with(&self, extra: i32) -> f64 {
+        let need = self.defense - self.bonus - extra;
+        (((11 - need).clamp(0, 10)) as f64) / 10.0
+    }
+}
+
+/// The sums of [`numbers_from`]'s numbers, from the same rules, without
+/// writing their parts down.
+pub fn totals_from(sides: &Sides, from: Cell, weapon: &Weapon, mode: usize) -> AttackTotals {
+    let ranged = weapon.is_ranged();
+    let swing = Swing { sides, from };
+    let mut bonus = Sum(0);
+    skill_and_weapon(&swing, weapon, mode, &mut bonus);
+    if ranged {
+        ranged_modifiers(&swing, weapon, &mut bonus);
+    } else {
+        melee_modifiers(&swing, &mut bonus);
+    }
+    let mut defense_sum = Sum(0);
+    let dex_counts = defense(&swing, ranged, &mut defense_sum);
+    AttackTotals {
+        bonus: bonus.0,
+        defense: defense_sum.0,
+        dex_counts,
+        ranged,
+    }
+}
+
+/// Where the parts of an attack's numbers go: the list the log and the
+/// preview show, or only their sum.
+trait Parts {
+    fn add(&mut self, m: Modifier);
+}
+
+impl Parts for Vec<Modifier> {
+    fn add(&mut self, m: Modifier) {
+        self.push(m);
+    }
+}
+
+/// The sum of the parts, nothing else kept.
+struct Sum(i32);
+
+impl Parts for Sum {
+    fn add(&mut self, m: Modifier) {
+        self.0 += m.value;
+    }
+}
+
 /// Who attacks whom, and from where.
 struct Swing<'s, 'w> {
     sides: &'s Sides<'w>,
@@ -279,7 +340,7 @@ struct Swing<'s, 'w> {
 }
 
 /// §Attack: the attacker's skill, the weapon's AM and the firing mode.
-fn skill_and_weapon(swing: &Swing, weapon: &Weapon, mode: usize, modifiers: &mut Vec<Modifier>) {
+fn skill_and_weapon(swing: &Swing, weapon: &Weapon, mode: usize, modifiers: &mut impl Parts) {
     let a = swing.sides.attacker_stats;
     let ranged = weapon.is_ranged();
     let skill = if ranged {
@@ -287,7 +348,7 @@ fn skill_and_weapon(swing: &Swing, weapon: &Weapon, mode: usize, modifiers: &mut
     } else {
         a.map_or(0, |a| a.melee)
     };
-    modifiers.push(Modifier::new(
+    modifiers.add(Modifier::new(
         if ranged {
             "Ranged Combat skill"
         } else {
@@ -297,7 +358,7 @@ fn skill_and_weapon(swing: &Swing, weapon: &Weapon, mode: usize, modifiers: &mut
         RULE_ATTACK,
     ));
     if weapon.ud10().attack_mod != 0 {
-        modifiers.push(Modifier::new(
+        modifiers.add(Modifier::new(
             "weapon attack modifier (AM)",
             weapon.ud10().attack_mod,
             RULE_ATTACK,
@@ -305,17 +366,17 @@ fn skill_and_weapon(swing: &Swing, weapon: &Weapon, mode: usize, modifiers: &mut
     }
     let mode_mod = weapon.mode_attack_mod(mode);
     if mode_mod != 0 {
-        modifiers.push(Modifier::new("firing mode", mode_mod, RULE_RANGED));
+        modifiers.add(Modifier::new("firing mode", mode_mod, RULE_RANGED));
     }
 }
 
 /// §Attack Modifiers in hand-to-hand: higher ground.
-fn melee_modifiers(swing: &Swing, modifiers: &mut Vec<Modifier>) {
+fn melee_modifiers(swing: &Swing, modifiers: &mut impl Parts) {
     let map = swing.sides.map;
     if map.terrain(swing.sides.at) == Terrain::HighGround
         && map.terrain(swing.from) != Terrain::HighGround
     {
-        modifiers.push(Modifier::new(
+        modifiers.add(Modifier::new(
             "opponent on higher ground",
             -2,
             RULE_ATTACK_MODS,
@@ -325,7 +386,7 @@ fn melee_modifiers(swing: &Swing, modifiers: &mut Vec<Modifier>) {
 
 /// §Attack Modifiers and §Ranged Combat for a shot: aim, visibility, the
 /// target crouching or moving, shooting while moving, range increments.
-fn ranged_modifiers(swing: &Swing, weapon: &Weapon, modifiers: &mut Vec<Modifier>) {
+fn ranged_modifiers(swing: &Swing, weapon: &Weapon, modifiers: &mut impl Parts) {
     let sides = swing.sides;
     let tconds = sides.target_conditions;
     let t = sides.attacker_turn.cloned().unwrap_or_default();
@@ -335,27 +396,27 @@ fn ranged_modifiers(swing: &Swing, weapon: &Weapon, modifiers: &mut Vec<Modifier
     {
         match rounds {
             0 => {}
-            1 => modifiers.push(Modifier::new("took aim for 1 round", 2, RULE_ATTACK_MODS)),
-            _ => modifiers.push(Modifier::new("took aim for 2 rounds", 4, RULE_ATTACK_MODS)),
+            1 => modifiers.add(Modifier::new("took aim for 1 round", 2, RULE_ATTACK_MODS)),
+            _ => modifiers.add(Modifier::new("took aim for 2 rounds", 4, RULE_ATTACK_MODS)),
         }
     }
     if sides.bad_visibility {
-        modifiers.push(Modifier::new("bad visibility", -2, RULE_ATTACK_MODS));
+        modifiers.add(Modifier::new("bad visibility", -2, RULE_ATTACK_MODS));
     }
     if tconds.has(Condition::Crouching) {
-        modifiers.push(Modifier::new("opponent is crouching", -2, RULE_ATTACK_MODS));
+        modifiers.add(Modifier::new("opponent is crouching", -2, RULE_ATTACK_MODS));
     }
     if tconds.has(Condition::Moving) {
-        modifiers.push(Modifier::new("opponent is moving", -2, RULE_ATTACK_MODS));
+        modifiers.add(Modifier::new("opponent is moving", -2, RULE_ATTACK_MODS));
     }
     if matches!(t.movement, MoveMode::Standard | MoveMode::Full) {
-        modifiers.push(Modifier::new("shooting while moving", -4, RULE_ATTACK_MODS));
+        modifiers.add(Modifier::new("shooting while moving", -4, RULE_ATTACK_MODS));
     }
     if weapon.range_increment_m > 0.0 {
         let dist = Map::distance_m(swing.from, sides.at);
         let exceeded = ((dist - 1e-9) / weapon.range_increment_m).ceil() as i32 - 1;
         if exceeded > 0 {
-            modifiers.push(Modifier::new(
+            modifiers.add(Modifier::new(
                 "range increment exceeded",
                 -exceeded,
                 RULE_RANGED,
@@ -367,7 +428,7 @@ fn ranged_modifiers(swing: &Swing, weapon: &Weapon, modifiers: &mut Vec<Modifier
 /// §Attack and §Defense: the target's Defense, part by part, pushed onto
 /// `defense_parts` (DEX unless attacked from behind, surprised or
 /// immobilized; shield, stature, cover); whether DEX counted.
-fn defense(swing: &Swing, ranged: bool, defense_parts: &mut Vec<Modifier>) -> bool {
+fn defense(swing: &Swing, ranged: bool, defense_parts: &mut impl Parts) -> bool {
     let sides = swing.sides;
     let tconds = sides.target_conditions;
     let rear = sides
@@ -378,10 +439,10 @@ fn defense(swing: &Swing, ranged: bool, defense_parts: &mut Vec<Modifier>) -> bo
     let surprised = tconds.has(Condition::Surprised);
     let immobilized = tconds.has(Condition::Immobilized);
     let dex_counts = !(behind || surprised || immobilized);
-    defense_parts.push(Modifier::new("base Defense", 10, RULE_ATTACK));
+    defense_parts.add(Modifier::new("base Defense", 10, RULE_ATTACK));
     let dex = sides.target_stats.map_or(0, |d| d.dex);
     if dex_counts {
-        defense_parts.push(Modifier::new("DEX", dex, RULE_ATTACK));
+        defense_parts.add(Modifier::new("DEX", dex, RULE_ATTACK));
     } else if dex != 0 {
         let why = if sides.free {
             "DEX does not count: fleeing, back turned"
@@ -392,25 +453,25 @@ fn defense(swing: &Swing, ranged: bool, defense_parts: &mut Vec<Modifier>) -> bo
         } else {
             DEX_BEHIND
         };
-        defense_parts.push(Modifier::new(why, 0, RULE_ATTACK));
+        defense_parts.add(Modifier::new(why, 0, RULE_ATTACK));
     }
     if !behind && let Some(bonus) = sides.target_shield {
-        defense_parts.push(Modifier::new("has a shield", bonus, RULE_DEFENSE));
+        defense_parts.add(Modifier::new("has a shield", bonus, RULE_DEFENSE));
     }
     if immobilized {
-        defense_parts.push(Modifier::new("immobilized", -2, RULE_DEFENSE));
+        defense_parts.add(Modifier::new("immobilized", -2, RULE_DEFENSE));
     }
     match sides.target_size {
         Size::Large | Size::Massive => {
-            defense_parts.push(Modifier::new("large in stature", -1, RULE_DEFENSE))
+            defense_parts.add(Modifier::new("large in stature", -1, RULE_DEFENSE))
         }
         Size::Small | Size::Tiny => {
-            defense_parts.push(Modifier::new("small in stature", 1, RULE_DEFENSE))
+            defense_parts.add(Modifier::new("small in stature", 1, RULE_DEFENSE))
         }
         Size::Medium => {}
     }
     if ranged && let Some((name, value)) = cover(sides.map, sides.settings, swing.from, sides.at) {
-        defense_parts.push(Modifier::new(name, value, RULE_COVER));
+        defense_parts.add(Modifier::new(name, value, RULE_COVER));
     }
     dex_counts
 }

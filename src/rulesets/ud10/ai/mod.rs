@@ -20,7 +20,7 @@ use crate::rulesets::ud10::weapon::Ud10Gear;
 use super::armor::Armor;
 use super::check;
 use super::numbers::{
-    AttackNumbers, PendingAttack, Sides, hp_loss, numbers_from, reaction_chance as p_beat,
+    PendingAttack, Sides, hp_loss, reaction_chance as p_beat, totals_from,
 };
 use super::query::{Turn, stats, turn};
 use super::reach::{Breakaways, engaged_enemies, reach, remaining_dm, standard_dm};
@@ -194,8 +194,6 @@ fn threat(world: &World, who: Cid) -> f64 {
 struct Targets<'w> {
     weapon: usize,
     rows: Vec<TargetRow<'w>>,
-    /// The numbers of the attack being weighed, reused from one to the next.
-    scratch: std::cell::RefCell<AttackNumbers>,
 }
 
 struct TargetRow<'w> {
@@ -257,11 +255,7 @@ fn targets(world: &World, actor: Cid) -> Option<Targets<'_>> {
             });
         }
     }
-    Some(Targets {
-        weapon: wi,
-        rows,
-        scratch: std::cell::RefCell::new(AttackNumbers::default()),
-    })
+    Some(Targets { weapon: wi, rows })
 }
 
 /// Best attack from `from` with the ready weapon: (value, target, mode).
@@ -292,8 +286,6 @@ fn best_attack_with(
     beat: Option<f64>,
 ) -> Option<(f64, Cid, usize)> {
     let mut best: Option<(f64, Cid, usize)> = None;
-    // One set of numbers, rewritten for each enemy.
-    let mut n = t.scratch.borrow_mut();
     for row in &t.rows {
         if beat.is_some_and(|b| row.per_hit <= b) {
             continue;
@@ -301,7 +293,7 @@ fn best_attack_with(
         if !check::reaches(map, from, row.cell, w) {
             continue;
         }
-        numbers_from(&mut n, &row.sides, from, w, row.mode);
+        let n = totals_from(&row.sides, from, w, row.mode);
         let mut p = n.hit_chance_with(shift);
         // A melee hit the target can foresee may be parried or dodged.
         if let Some(bonus) = row.reaction
@@ -311,7 +303,7 @@ fn best_attack_with(
             let mut acc = 0.0;
             let mut hits = 0.0;
             for d in 1..=10 {
-                let total = d + n.bonus() + shift;
+                let total = d + n.bonus + shift;
                 if total >= n.defense {
                     acc += 1.0 - p_beat(bonus, total);
                     hits += 1.0;
@@ -466,11 +458,8 @@ fn aim_or_attack(
     else {
         return attack;
     };
-    let (now, aimed_next) = {
-        let mut n = table.scratch.borrow_mut();
-        numbers_from(&mut n, &row.sides, here, w, mode);
-        (n.hit_chance_with(0), n.hit_chance_with(2))
-    };
+    let n = totals_from(&row.sides, here, w, mode);
+    let (now, aimed_next) = (n.hit_chance_with(0), n.hit_chance_with(2));
     let aim = Command::from(Ud10Command::Aim {
         target,
         weapon: table.weapon,
