@@ -194,8 +194,6 @@ impl<'w> Sides<'w> {
     /// `free`: a free attack on a fleeing character, who has turned their
     /// back.
     pub fn of(world: &'w World, attacker: Cid, target: Cid, free: bool) -> Sides<'w> {
-        let a = view::entity_ref(world, attacker);
-        let t = view::entity_ref(world, target);
         let place = view::place(world, target).copied().unwrap_or_default();
         Sides {
             target,
@@ -205,14 +203,14 @@ impl<'w> Sides<'w> {
             settings: view::resource::<Ud10Settings>(world),
             bad_visibility: view::get_resource::<BattleRules>(world)
                 .is_some_and(|r| r.bad_visibility),
-            attacker_stats: a.and_then(|e| e.get::<Ud10Stats>()),
-            attacker_turn: a.and_then(|e| e.get::<Ud10Turn>()),
+            attacker_stats: view::get::<Ud10Stats>(world, attacker),
+            attacker_turn: view::get::<Ud10Turn>(world, attacker),
             target_conditions: place.conditions,
-            target_heading: t.and_then(|e| e.get::<Heading>()).map(|h| h.0),
-            target_stats: t.and_then(|e| e.get::<Ud10Stats>()),
+            target_heading: view::get::<Heading>(world, target).map(|h| h.0),
+            target_stats: view::get::<Ud10Stats>(world, target),
             target_shield: shield_bonus(
-                t.and_then(|e| e.get::<Shield>()),
-                t.and_then(|e| e.get::<Loadout>()),
+                view::get::<Shield>(world, target),
+                view::get::<Loadout>(world, target),
             ),
             target_size: place.size,
             target_busy: busy_elsewhere(world, target, attacker),
