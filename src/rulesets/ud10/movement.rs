@@ -31,11 +31,12 @@ pub fn execute_move(world: &mut World, who: Cid, path: &[Cell], mode: MoveMode) 
     let mut attacked: Vec<Cid> = Vec::new();
     for &next in path {
         if fleeing {
-            let map = view::resource::<Map>(world);
-            let runners: Vec<Cid> = engaged_enemies(world, who, cur)
-                .into_iter()
-                .filter(|e| !attacked.contains(e) && !threatens(world, map, *e, next))
-                .collect();
+            let runners: view::Cids = view::reading(world, |world| {
+                let map = view::resource::<Map>(world);
+                let mut runners = engaged_enemies(world, who, cur);
+                runners.retain(|e| !attacked.contains(e) && !threatens(world, map, *e, next));
+                runners
+            });
             if !runners.is_empty() {
                 flush(world, who, seg_from, &mut segment, mode, rule);
                 seg_from = cur;

@@ -22,9 +22,13 @@ pub(super) fn side_strength(world: &World, actor: Cid) -> (f64, f64) {
 /// A hopeless fight: retreat from melee (§Optional Rule: Retreat), or leave
 /// the field.
 pub(super) fn give_up(world: &World, actor: Cid, t: &Turn, engaged: &[Cid]) -> Option<Command> {
-    let (ours, theirs) = side_strength(world, actor);
+    // Only the badly hurt give up; the sides are weighed for them alone.
     let hurt = view::get::<Health>(world, actor).is_some_and(|h| h.hp * 10 < h.hp_max * 4);
-    if !(theirs > 0.0 && ours / theirs < 0.3 && hurt) {
+    if !hurt {
+        return None;
+    }
+    let (ours, theirs) = side_strength(world, actor);
+    if !(theirs > 0.0 && ours / theirs < 0.3) {
         return None;
     }
     // On the map's edge: leave, even past the free attacks of those engaging
