@@ -326,11 +326,11 @@ pub fn start_battle(
         .ok_or_else(|| format!("the {ruleset} ruleset is not implemented yet"))?;
     clear_previous(world, hooks, ruleset, level, opts);
     let factions = factions_of(level, opts);
-    world.insert_resource(battle_rules(level, &factions)?);
+    put(world, battle_rules(level, &factions)?);
     let mut roster = spawn_combatants(world, level, &factions, hooks, opts)?;
     seat_riders(level, &mut roster, ruleset)?;
-    world.insert_resource(roster);
-    world.insert_resource(Factions(factions));
+    put(world, roster);
+    put(world, Factions(factions));
     emit(
         world,
         BattleEvent::BattleStarted {
@@ -354,21 +354,37 @@ fn clear_previous(
     despawn_combatants(world);
     world.resource_mut::<Messages<CommandMsg>>().clear();
     (hooks.reset)(world);
-    world.insert_resource(ActiveRuleset(hooks));
-    world.insert_resource(Battle {
+    put(world, ActiveRuleset(hooks));
+    put(world, Battle {
         ruleset: Some(ruleset),
         seed: opts.seed,
         ..default()
     });
-    world.insert_resource(BattleLog::default());
-    world.insert_resource(crate::rules::battle::Ground::default());
-    world.insert_resource(LastRejection::default());
+    put(world, BattleLog::default());
+    put(world, crate::rules::battle::Ground::default());
+    put(world, LastRejection::default());
     {
         let mut dice = world.resource_mut::<Dice>();
         dice.reseed(opts.seed);
         dice.set_script(opts.script.clone());
     }
-    world.insert_resource(level.map.clone());
+    // The same level's map again (a batch) is left where it is.
+    if view::get_resource::<crate::rules::map::Map>(world) != Some(&level.map) {
+        put(world, level.map.clone());
+    }
+}
+
+/// Put a resource into the world: in place when it has one, as a batch
+/// starting thousands of battles on one engine does (an insert moves the
+/// resource through Bevy's insertion machinery each time).
+pub(crate) fn put<R: Resource<Mutability = bevy::ecs::component::Mutable>>(
+    world: &mut World,
+    value: R,
+) {
+    match world.get_resource_mut::<R>() {
+        Some(mut have) => *have = value,
+        None => world.insert_resource(value),
+    }
 }
 
 /// Despawn every combatant of the battle in `world`.

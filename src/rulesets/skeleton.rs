@@ -223,8 +223,8 @@ fn validate<R: Ruleset>(world: &World, level: &Level) -> Result<(), DataError> {
 }
 
 fn reset<R: Ruleset>(world: &mut World) {
-    world.insert_resource(R::Pending::default());
-    world.insert_resource(R::Round::default());
+    crate::rules::engine::put(world, R::Pending::default());
+    crate::rules::engine::put(world, R::Round::default());
 }
 
 fn configure<R: Ruleset>(world: &mut World, key: &str, value: &str) -> Result<(), String> {
