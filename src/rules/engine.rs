@@ -355,11 +355,14 @@ fn clear_previous(
     world.resource_mut::<Messages<CommandMsg>>().clear();
     (hooks.reset)(world);
     put(world, ActiveRuleset(hooks));
-    put(world, Battle {
-        ruleset: Some(ruleset),
-        seed: opts.seed,
-        ..default()
-    });
+    put(
+        world,
+        Battle {
+            ruleset: Some(ruleset),
+            seed: opts.seed,
+            ..default()
+        },
+    );
     put(world, BattleLog::default());
     put(world, crate::rules::battle::Ground::default());
     put(world, LastRejection::default());

@@ -1202,6 +1202,114 @@ mod tests {
         assert!(cut_short > 0);
     }
 
+    /// The search the frontier replaced, as it was: a binary heap of
+    /// `(cost, index)`, a `blocked` test for every step.
+    fn heap_search(m: &Map, start: Cell, budget: u32, held: &[Cell]) -> (Vec<u32>, Vec<u32>) {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let n = (m.width * m.height) as usize;
+        let (mut cost, mut parent) = (vec![u32::MAX; n], vec![u32::MAX; n]);
+        let mut heap = BinaryHeap::new();
+        let s = m.index(start).expect("start on the map");
+        cost[s] = 0;
+        heap.push(Reverse((0u32, s as u32)));
+        while let Some(Reverse((c, i))) = heap.pop() {
+            if c > cost[i as usize] {
+                continue;
+            }
+            let here = Cell::new(i as i32 % m.width, i as i32 / m.width);
+            for (dx, dy) in STEP_ORDER {
+                let next = Cell::new(here.x + dx, here.y + dy);
+                let Some(step) = m.step_cost(here, next) else {
+                    continue;
+                };
+                let j = m.index(next).expect("a step stays on the map");
+                let nc = c + step;
+                if nc > budget || nc >= cost[j] || held.contains(&next) {
+                    continue;
+                }
+                cost[j] = nc;
+                parent[j] = i;
+                heap.push(Reverse((nc, j as u32)));
+            }
+        }
+        (cost, parent)
+    }
+
+    mod searches {
+        use super::*;
+        use proptest::prelude::*;
+
+        fn terrain() -> impl Strategy<Value = Terrain> {
+            prop_oneof![
+                6 => Just(Terrain::Open),
+                1 => Just(Terrain::Wall),
+                1 => Just(Terrain::Difficult),
+                1 => Just(Terrain::Water),
+                1 => Just(Terrain::LowCover),
+                1 => Just(Terrain::HighGround),
+            ]
+        }
+
+        fn map_and_cells() -> impl Strategy<Value = (Map, Cell, Vec<Cell>, u32, u32)> {
+            (2i32..11, 2i32..11).prop_flat_map(|(w, h)| {
+                (
+                    proptest::collection::vec(terrain(), (w * h) as usize),
+                    (0..w, 0..h),
+                    proptest::collection::vec((0..w, 0..h), 0..8),
+                    0u32..250,
+                    0u32..250,
+                )
+                    .prop_map(move |(t, (sx, sy), held, a, b)| {
+                        let held = held
+                            .into_iter()
+                            .map(|(x, y)| Cell::new(x, y))
+                            .filter(|c| *c != Cell::new(sx, sy))
+                            .collect();
+                        (
+                            Map::new(w, h, t),
+                            Cell::new(sx, sy),
+                            held,
+                            a.min(b),
+                            a.max(b),
+                        )
+                    })
+            })
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(300))]
+
+            /// The reach search with its frontier finds the very costs and
+            /// paths (ties included) the binary heap and a `blocked` test
+            /// found, with the cells others hold marked or asked about.
+            #[test]
+            fn the_frontier_searches_as_the_heap_did((m, start, held, _, budget) in map_and_cells()) {
+                let (cost, parent) = heap_search(&m, start, budget, &held);
+                let past = m.reach_tree_past(start, budget, &held);
+                prop_assert_eq!(&past.cost, &cost);
+                prop_assert_eq!(&past.parent, &parent);
+                let asked = m.reach_tree(start, budget, |c| held.contains(&c));
+                prop_assert_eq!(&asked.cost, &cost);
+                prop_assert_eq!(&asked.parent, &parent);
+            }
+
+            /// A tree searched further, read within a smaller budget, is the
+            /// tree searched to that budget: the same cells, costs and paths.
+            #[test]
+            fn a_further_search_read_within_a_budget_is_that_search((m, start, held, near, far) in map_and_cells()) {
+                let small = m.reach_tree_past(start, near, &held);
+                let big = m.reach_tree_past(start, far, &held);
+                let within: Vec<(Cell, u32)> = big.within(near).collect();
+                let direct: Vec<(Cell, u32)> = small.reached().collect();
+                prop_assert_eq!(&within, &direct);
+                for (c, _) in direct {
+                    prop_assert_eq!(big.path_to(c), small.path_to(c));
+                }
+            }
+        }
+    }
+
     /// The kept distances are the whole field's, every time they are asked
     /// for; a map too large to keep them searches to `until`.
     #[test]

@@ -606,6 +606,47 @@ mod tests {
         assert!(get_resource::<First>(&c).is_none());
     }
 
+    #[derive(Component)]
+    struct Mark(u32);
+
+    /// A world with one combatant carrying `Mark(v)`, and a resource `First(v)`.
+    fn world_with_mark(v: u32) -> World {
+        let mut w = World::new();
+        let e = w.spawn(Mark(v)).id();
+        let mut roster = Roster::default();
+        roster.push(e, "one".into(), 0, Place::default());
+        w.insert_resource(roster);
+        w.insert_resource(First(v));
+        w
+    }
+
+    /// What a scope remembers of components and of a ruleset's resources
+    /// answers only in that scope: not for another world read inside it,
+    /// not after the world changed, not in a later scope on the same world.
+    #[test]
+    fn remembered_components_belong_to_their_scope() {
+        let mut a = world_with_mark(1);
+        let b = world_with_mark(2);
+        let read = |w: &World| (get::<Mark>(w, Cid(0)).map(|m| m.0), resource::<First>(w).0);
+        reading(&a, |a| {
+            assert_eq!(read(a), (Some(1), 1));
+            assert_eq!(read(a), (Some(1), 1));
+            assert_eq!(read(&b), (Some(2), 2));
+            reading(&b, |b| assert_eq!(read(b), (Some(2), 2)));
+            assert_eq!(read(a), (Some(1), 1));
+            assert!(get::<Mark>(a, Cid(1)).is_none());
+        });
+        let e = a.resource::<Roster>().entity(Cid(0)).unwrap();
+        a.get_mut::<Mark>(e).unwrap().0 = 5;
+        a.resource_mut::<First>().0 = 6;
+        assert_eq!(read(&a), (Some(5), 6));
+        reading(&a, |a| assert_eq!(read(a), (Some(5), 6)));
+        a.entity_mut(e).remove::<Mark>();
+        reading(&a, |a| {
+            assert_eq!(get::<Mark>(a, Cid(0)).map(|m| m.0), None)
+        });
+    }
+
     /// A panic inside a scope puts the outer scope back.
     #[test]
     fn a_panic_inside_a_scope_restores_the_outer_one() {

@@ -254,7 +254,9 @@ fn sheet<R: Ruleset>(world: &World, cid: Cid) -> Vec<(String, String)> {
 /// same check the command will meet).
 fn preview<R: Ruleset>(world: &World, actor: Cid, command: &Command) -> Preview {
     view::reading(world, |world| Preview {
-        illegal: R::check(world, actor, command).err().map(|e| e.0.into_owned()),
+        illegal: R::check(world, actor, command)
+            .err()
+            .map(|e| e.0.into_owned()),
         ..R::preview(world, actor, command)
     })
 }

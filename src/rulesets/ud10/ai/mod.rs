@@ -19,9 +19,7 @@ use crate::rulesets::ud10::weapon::Ud10Gear;
 
 use super::armor::Armor;
 use super::check;
-use super::numbers::{
-    PendingAttack, Sides, hp_loss, reaction_chance as p_beat, totals_from,
-};
+use super::numbers::{PendingAttack, Sides, hp_loss, reaction_chance as p_beat, totals_from};
 use super::query::{Turn, stats, turn};
 use super::reach::{Breakaways, engaged_enemies, reach, remaining_dm, standard_dm};
 use super::settings::Ud10Settings;
@@ -74,7 +72,9 @@ impl<'w> Look<'w> {
         Look {
             world,
             actor,
-            near: standard_dm(world, actor).saturating_sub(t.moved_dm).min(far),
+            near: standard_dm(world, actor)
+                .saturating_sub(t.moved_dm)
+                .min(far),
             far,
             trees: Default::default(),
             breaks: Default::default(),
@@ -87,7 +87,10 @@ impl<'w> Look<'w> {
     /// most what is left of its movement this turn): read it
     /// [`ReachTree::within`] the budget.
     fn tree(&self, budget: u32) -> Option<&ReachTree> {
-        debug_assert!(budget <= self.far, "no move goes beyond the turn's movement");
+        debug_assert!(
+            budget <= self.far,
+            "no move goes beyond the turn's movement"
+        );
         let (k, searched) = if budget <= self.near {
             (0, self.near)
         } else {
@@ -397,24 +400,10 @@ fn use_the_action(look: &Look, here: Cell, t: &Turn) -> Option<Command> {
             if *mv > v * 1.25 + 0.02 {
                 return Some(Command::Move { path: path.clone() });
             }
-            return Some(aim_or_attack(
-                world,
-                actor,
-                here,
-                table?,
-                *target,
-                *mode,
-            ));
+            return Some(aim_or_attack(world, actor, here, table?, *target, *mode));
         }
         (Some((_, target, mode)), None) => {
-            return Some(aim_or_attack(
-                world,
-                actor,
-                here,
-                table?,
-                *target,
-                *mode,
-            ));
+            return Some(aim_or_attack(world, actor, here, table?, *target, *mode));
         }
         (None, Some((_, path))) => return Some(Command::Move { path: path.clone() }),
         (None, None) => {}
