@@ -98,11 +98,17 @@ fn apply_round_started(world: &mut World, event: &BattleEvent) {
         return;
     };
     world.resource_mut::<Battle>().round = *round;
-    let mut q = world.query::<&mut TurnState>();
-    for mut t in q.iter_mut(world) {
-        t.done = false;
-        t.action_used = false;
-        t.reaction_used = false;
+    // Every combatant's turn state, through the roster (building a query
+    // each round costs more than the round's look-ups).
+    let entities = view::get_resource::<Roster>(world)
+        .map(|r| r.entities.clone())
+        .unwrap_or_default();
+    for e in entities {
+        if let Some(mut t) = world.get_mut::<TurnState>(e) {
+            t.done = false;
+            t.action_used = false;
+            t.reaction_used = false;
+        }
     }
 }
 

@@ -448,10 +448,12 @@ pub(super) fn declare_attack(
 
 /// Ask the target to react, or go on to the guards.
 pub(super) fn ask_target(world: &mut World, mut state: AttackState) {
-    if !state.surprise
-        && can_react(world, state.target, state.attacker)
-        && !view::conditions(world, state.target).has(Condition::Surrendered)
-    {
+    let asked = view::reading(world, |world| {
+        !state.surprise
+            && can_react(world, state.target, state.attacker)
+            && !view::conditions(world, state.target).has(Condition::Surrendered)
+    });
+    if asked {
         state.stage = Stage::Target;
         world.resource_mut::<Battle>().prompt = Prompt::React {
             actor: state.target,
@@ -460,7 +462,7 @@ pub(super) fn ask_target(world: &mut World, mut state: AttackState) {
         world.resource_mut::<Pending>().attack = Some(state);
         return;
     }
-    state.guards = guards(world, &state);
+    state.guards = view::reading(world, |world| guards(world, &state));
     ask_guard(world, state);
 }
 

@@ -120,7 +120,7 @@ pub fn next_activation(world: &mut World) {
             end_round(world);
             return;
         }
-        if let Some(&speaker) = eligible(world, next).first() {
+        if let Some(&speaker) = view::reading(world, |world| eligible(world, next)).first() {
             world.resource_mut::<Battle>().prompt = Prompt::Activate {
                 faction: next,
                 speaker,
