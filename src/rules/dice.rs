@@ -647,6 +647,12 @@ impl Dice {
         *self = Dice::seeded(seed);
     }
 
+    /// Nothing drawn since the dice were seeded: no roll made, no scripted
+    /// result taken.
+    pub(crate) fn untouched(&self) -> bool {
+        self.rng.get_word_pos() == 0 && self.consumed == 0 && self.error.is_none()
+    }
+
     /// Replaces the script; numbering (for [`ScriptError::index`]) restarts at
     /// 1 and any recorded error is cleared. The RNG is untouched.
     pub fn set_script(&mut self, script: Vec<u32>) {

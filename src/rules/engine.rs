@@ -168,6 +168,8 @@ impl Engine {
             .resource::<RulesetRegistry>()
             .get(ruleset)
             .ok_or_else(|| format!("the {ruleset} ruleset is not implemented yet"))?;
+        // The battle kept for starting again was set up under the old value.
+        self.world_mut().remove_resource::<StartKept>();
         (hooks.configure)(self.world_mut(), key, value)
     }
 
@@ -300,6 +302,44 @@ pub(crate) struct LevelChecked(Option<(RulesetId, Level)>);
 /// Forget which level passed: a ruleset's data has been (re)loaded.
 pub(crate) fn forget_checked_level(world: &mut World) {
     world.remove_resource::<LevelChecked>();
+    world.remove_resource::<StartKept>();
+}
+
+/// The battle [`start_battle`] last set up from scratch in this engine, as
+/// a fork keeps it: the same battle (the level that passed last, the same
+/// ruleset and controllers, no scripted dice) is set up again by restoring
+/// it and reseeding the dice, whatever the seed. A batch starts one battle
+/// thousands of times, and building its combatants from the ruleset's data
+/// is most of a start. Made from the level, the ruleset's data and its
+/// settings: forgotten when any of them changes ([`forget_checked_level`],
+/// [`Engine::configure`]). Kept only when setting the battle up drew no
+/// dice, so that the seed is all that differs.
+#[derive(Resource)]
+pub(crate) struct StartKept {
+    ruleset: RulesetId,
+    control: Controls,
+    start: crate::rules::fork::Snapshot,
+}
+
+/// Set the battle up again from [`StartKept`], if it keeps this one.
+fn start_again(world: &mut World, ruleset: RulesetId, opts: &StartOptions) -> bool {
+    let Some(kept) = world.remove_resource::<StartKept>() else {
+        return false;
+    };
+    if kept.ruleset != ruleset || kept.control != opts.control || !opts.script.is_empty() {
+        world.insert_resource(kept);
+        return false;
+    }
+    crate::rules::fork::restore(world, &kept.start);
+    world.insert_resource(kept);
+    world.resource_mut::<Battle>().seed = opts.seed;
+    world.resource_mut::<Dice>().reseed(opts.seed);
+    if let Some(BattleEvent::BattleStarted { seed, .. }) =
+        world.resource_mut::<BattleLog>().events.first_mut()
+    {
+        *seed = opts.seed;
+    }
+    true
 }
 
 /// Set up a battle in `world`: clear the last one, reset every resource,
@@ -320,6 +360,9 @@ pub fn start_battle(
     if !checked {
         validate(world, level, ruleset).map_err(|e| e.to_string())?;
         world.insert_resource(LevelChecked(Some((ruleset, level.clone()))));
+        world.remove_resource::<StartKept>();
+    } else if start_again(world, ruleset, opts) {
+        return Ok(());
     }
     let hooks = view::resource::<RulesetRegistry>(world)
         .get(ruleset)
@@ -339,6 +382,14 @@ pub fn start_battle(
             seed: opts.seed,
         },
     );
+    if opts.script.is_empty() && view::resource::<Dice>(world).untouched() {
+        let start = crate::rules::fork::snapshot(world);
+        world.insert_resource(StartKept {
+            ruleset,
+            control: opts.control.clone(),
+            start,
+        });
+    }
     Ok(())
 }
 
@@ -619,6 +670,53 @@ mod tests {
         ] {
             assert_eq!(member_of(id), one);
         }
+    }
+
+    /// A battle set up again from the one kept ([`StartKept`]) plays as one
+    /// set up from scratch, seed by seed, log line by log line: on levels
+    /// with archers, mounts and a wyrm, under both rulesets, after battles
+    /// of other seeds; and a setting changed in between is not lost.
+    #[test]
+    fn a_battle_started_again_plays_as_one_started_afresh() {
+        use crate::testkit::start_shipped;
+        let mut again = engine();
+        for (name, ruleset) in [
+            ("mirror_duel", crate::rulesets::ud10::ID),
+            ("mirror_duel", crate::rulesets::zones::ID),
+            ("caravan_ambush", crate::rulesets::zones::ID),
+            ("wyrm_lair", crate::rulesets::zones::ID),
+        ] {
+            let mut before: Option<Vec<Entity>> = None;
+            for seed in [3u64, 11, 12] {
+                start_shipped(&mut again, name, ruleset, seed, Controls::AllAi);
+                // Set up again, not afresh: the same entities, restored.
+                let now = again.world().resource::<Roster>().entities.clone();
+                if let Some(before) = &before {
+                    assert_eq!(before, &now, "{name} {ruleset} seed {seed}");
+                }
+                before = Some(now);
+                again.run(1_000_000);
+                let mut afresh = engine();
+                start_shipped(&mut afresh, name, ruleset, seed, Controls::AllAi);
+                afresh.run(1_000_000);
+                assert_eq!(
+                    again.log_text(),
+                    afresh.log_text(),
+                    "{name} {ruleset} seed {seed}"
+                );
+            }
+            assert!(again.world().contains_resource::<StartKept>());
+        }
+        // Body zones off: the next battle has no hit locations.
+        let ud10 = crate::rulesets::ud10::ID;
+        start_shipped(&mut again, "mirror_duel", ud10, 1, Controls::AllAi);
+        again
+            .configure(ud10, "body_zones", "false")
+            .expect("a setting");
+        start_shipped(&mut again, "mirror_duel", ud10, 1, Controls::AllAi);
+        again.run(1_000_000);
+        assert!(again.log_text().contains("Damage to"));
+        assert!(!again.log_text().contains("Hit location"));
     }
 
     /// A level that passed is not checked again, but a different level

@@ -169,6 +169,7 @@ pub fn plugin(app: &mut App) {
         .fixed::<RulesetRegistry>()
         .fixed::<ForkRegistry>()
         .fixed::<crate::rules::engine::LevelChecked>()
+        .fixed::<crate::rules::engine::StartKept>()
         .fixed::<crate::rules::lookahead::LookAhead>();
 }
 
