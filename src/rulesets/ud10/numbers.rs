@@ -131,6 +131,20 @@ pub fn cover(map: &Map, s: &Ud10Settings, from: Cell, at: Cell) -> Option<(&'sta
     best
 }
 
+/// Is there cover on `at` or on a cell touching it? [`cover`] finds none
+/// from anywhere when there is not: it looks at `at` and at the cells of
+/// the line of fire that touch it.
+fn cover_near(map: &Map, at: Cell) -> bool {
+    (-1..=1).any(|dy| {
+        (-1..=1).any(|dx| {
+            matches!(
+                map.terrain(Cell::new(at.x + dx, at.y + dy)),
+                Terrain::LowCover | Terrain::HighCover
+            )
+        })
+    })
+}
+
 /// The numbers of an attack by `attacker` standing at `from` on `target`
 /// with weapon `weapon` in `mode`. `free`: a free attack on a fleeing
 /// character, who has turned their back.
@@ -188,6 +202,9 @@ pub struct Sides<'w> {
     /// Another enemy engages the target in melee: it cannot face the
     /// attacker as well ([`FromBehind::Busy`]).
     target_busy: bool,
+    /// Cover stands on or next to the target's cell: only then can a shot
+    /// at it cross any ([`cover`] looks no further).
+    cover_near: bool,
 }
 
 impl<'w> Sides<'w> {
@@ -214,6 +231,7 @@ impl<'w> Sides<'w> {
             ),
             target_size: place.size,
             target_busy: busy_elsewhere(world, target, attacker),
+            cover_near: cover_near(view::resource::<Map>(world), place.cell),
         }
     }
 }
@@ -468,7 +486,10 @@ fn defense(swing: &Swing, ranged: bool, defense_parts: &mut impl Parts) -> bool 
         }
         Size::Medium => {}
     }
-    if ranged && let Some((name, value)) = cover(sides.map, sides.settings, swing.from, sides.at) {
+    if ranged
+        && sides.cover_near
+        && let Some((name, value)) = cover(sides.map, sides.settings, swing.from, sides.at)
+    {
         defense_parts.add(Modifier::new(name, value, RULE_COVER));
     }
     dex_counts
