@@ -480,6 +480,20 @@ fn find_move_to_attack(look: &Look, t: &Turn) -> Option<(f64, Vec<Cell>)> {
     let w_ranged = view::get::<Loadout>(world, actor)
         .and_then(|l| l.ready_weapon())
         .is_some_and(|w| w.is_ranged());
+    // A melee weapon strikes within its reach of a cell, and no cell in
+    // reach is more steps away than the budget buys orthogonal steps (the
+    // cheapest): with every enemy farther than both, no cell will do, and
+    // the search is spared.
+    let here = view::cell(world, actor)?;
+    let steps = (budget / crate::rules::map::ORTHO_DM) as i32;
+    if weapon.kind == WeaponKind::Melee
+        && table
+            .rows
+            .iter()
+            .all(|r| Map::chebyshev(here, r.cell) > steps + weapon.reach)
+    {
+        return None;
+    }
     let tree = look.tree(budget)?;
     // Whose free attacks each cell's path draws: every enemy whose reach
     // a step leaves, not only those engaged now or where the path ends.
