@@ -6,7 +6,7 @@ use bevy::prelude::*;
 
 use crate::rules::command::{Illegal, illegal};
 use crate::rules::components::{Cid, Condition, Loadout, MoveMode, WeaponKind};
-use crate::rules::map::{Cell, Map, ReachTree};
+use crate::rules::map::{Cell, Map, ORTHO_DM, ReachTree};
 use crate::rules::view;
 
 use super::query::{stats, turn};
@@ -158,11 +158,16 @@ pub struct Breakaways<'w> {
 }
 
 impl<'w> Breakaways<'w> {
-    /// For `who`'s paths in `tree`, the tree every later question names.
-    pub fn new(world: &'w World, who: Cid, tree: &ReachTree) -> Breakaways<'w> {
+    /// For `who`'s paths in `tree`, the tree every later question names,
+    /// none of them longer than `budget_dm`: an enemy whose reach covers no
+    /// cell so near (a step costs at least [`ORTHO_DM`] and goes one cell)
+    /// draws no free attack on any of them, and is not weighed.
+    pub fn new(world: &'w World, who: Cid, tree: &ReachTree, budget_dm: u32) -> Breakaways<'w> {
+        let steps = (budget_dm / ORTHO_DM) as i32;
         let enemies = view::enemies(world, who)
             .into_iter()
             .filter_map(|e| threat(world, e).map(|t| (e, t)))
+            .filter(|(_, t)| Map::chebyshev(t.at, tree.start) <= steps + t.reach)
             .take(32)
             .collect();
         Breakaways {

@@ -108,7 +108,7 @@ impl<'w> Look<'w> {
         self.breaks
             .get_or_init(|| {
                 let fleeing = view::resource::<Ud10Settings>(self.world).fleeing;
-                fleeing.then(|| Breakaways::new(self.world, self.actor, tree))
+                fleeing.then(|| Breakaways::new(self.world, self.actor, tree, self.far))
             })
             .as_ref()
     }
