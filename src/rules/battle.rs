@@ -327,6 +327,9 @@ pub struct RulesetHooks {
     pub audit_figures: &'static [crate::rulesets::skeleton::AuditFigure],
     /// The ruleset's own keys and prompts for the game's help overlay.
     pub help: &'static [(&'static str, &'static str)],
+    /// Whether the way a combatant faces matters under the ruleset (the
+    /// board then shows it on every token).
+    pub facing: bool,
     /// Count the AI's play in the events of the step just run (from the
     /// index given), one count per figure.
     pub audit: fn(&World, usize, &mut [u64]),
@@ -401,6 +404,9 @@ pub struct Preview {
     pub illegal: Option<String>,
     /// For a move: the kind of movement it makes.
     pub move_mode: Option<crate::rules::components::MoveMode>,
+    /// Cells the command sends someone to, to mark on the board (where a
+    /// shoved target lands).
+    pub lands: Vec<Cell>,
 }
 
 /// The hooks of the ruleset in force.

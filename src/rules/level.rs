@@ -157,6 +157,20 @@ impl Facing {
         Facing::NW,
     ];
 
+    /// The direction in words ("north-east"), north up the map.
+    pub fn name(self) -> &'static str {
+        match self {
+            Facing::N => "north",
+            Facing::NE => "north-east",
+            Facing::E => "east",
+            Facing::SE => "south-east",
+            Facing::S => "south",
+            Facing::SW => "south-west",
+            Facing::W => "west",
+            Facing::NW => "north-west",
+        }
+    }
+
     /// Unit grid step in this direction; `N` is `(0,-1)`.
     pub fn delta(self) -> (i32, i32) {
         match self {

@@ -97,6 +97,9 @@ pub trait Ruleset: 'static {
     /// The ruleset's own keys and prompts for the game's help overlay
     /// (keys, what they do), beside the keys every ruleset shares.
     const HELP: &'static [(&'static str, &'static str)] = &[];
+    /// Whether the way a combatant faces matters under this ruleset (an
+    /// attack from behind, say): the board shows it on every token.
+    const FACING: bool = false;
     /// What `fray audit` counts of the AI's play under this ruleset: each
     /// figure's name and what it counts.
     const AUDIT: &'static [AuditFigure] = &[];
@@ -167,6 +170,7 @@ pub fn hooks<R: Ruleset>() -> RulesetHooks {
         offers: R::offers,
         audit_figures: R::AUDIT,
         help: R::HELP,
+        facing: R::FACING,
         audit: |world, first, counts| view::reading(world, |w| R::audit(w, first, counts)),
     }
 }

@@ -109,6 +109,9 @@ impl Ruleset for Ud10 {
         round::advance(world)
     }
     const AUDIT: &'static [AuditFigure] = audit::FIGURES;
+    /// §Attacking: from behind (Fray decides) reads which way the defender
+    /// faces.
+    const FACING: bool = true;
     const HELP: &'static [(&'static str, &'static str)] = &[
         ("Q", "take cover (crouch) / stand up"),
         ("R", "reload the weapon in hand"),

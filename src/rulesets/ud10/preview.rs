@@ -220,6 +220,16 @@ fn attack_preview(
         }
     );
     p.chance = Some(n.hit_chance());
+    if n.defense_parts
+        .iter()
+        .any(|m| m.name == super::numbers::DEX_BEHIND)
+    {
+        p.lines.push(format!(
+            "FROM BEHIND: {}'s DEX and shield do not count  ({})",
+            name(world, target),
+            super::numbers::RULE_FROM_BEHIND
+        ));
+    }
     p.lines.push(format!(
         "d10 {} = needs {} or more on the die against Defense {}",
         signed(n.bonus()),

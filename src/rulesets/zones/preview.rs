@@ -463,6 +463,9 @@ fn maneuver(world: &World, actor: Cid, target: Cid, kind: Maneuver, p: &mut Prev
     match kind {
         Maneuver::Shove => {
             let (end, pit) = shove_end(world, actor, target);
+            if view::cell(world, target) != Some(end) {
+                p.lands.push(end);
+            }
             if pit.is_some() {
                 p.lines.push("pushed into the pit!".into());
             } else {

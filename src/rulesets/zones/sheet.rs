@@ -4,7 +4,7 @@
 
 use bevy::prelude::*;
 
-use crate::rules::components::{Cid, Health, Loadout, Size, TurnState, Weapon};
+use crate::rules::components::{Cid, Condition, Health, Loadout, Size, TurnState, Weapon};
 use crate::rules::view::{self, name};
 use crate::rulesets::zones::data::ZonesStats;
 use crate::rulesets::zones::weapon::ZonesGear;
@@ -24,6 +24,17 @@ pub fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
                 "{}/{}  (critical: {} in one hit)",
                 h.hp,
                 h.hp_max,
+                critical_threshold(world, cid)
+            ),
+        ));
+    }
+    if view::conditions(world, cid).has(Condition::Incapacitated) {
+        out.push((
+            "Incapacitated".into(),
+            format!(
+                "down and helpless: a blow of {} or more (half its health, critical \
+                 damage), its health run out, or a stunt it accepted; it cannot act or \
+                 react, and a nearby enemy can finish it with a death blow",
                 critical_threshold(world, cid)
             ),
         ));

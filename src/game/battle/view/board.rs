@@ -309,6 +309,33 @@ fn shapes(world: &World, out: &mut Highlights) {
             Vec2::splat(TILE),
             Color::srgba(1.0, 1.0, 1.0, 0.7),
         );
+        // Where the tool's command under the cursor sends its target (a
+        // shove): an arrow from the target to the cell it lands on.
+        if let Tool::Offer(name) = &ui.tool {
+            let under = ui.options.tool_offers(name).find(|o| match o.give {
+                Give::On(who) => view::cell(world, who) == Some(hover),
+                _ => false,
+            });
+            let lands = under
+                .and_then(|o| crate::game::battle::logic::preview(world, &o.command))
+                .map(|p| p.lands)
+                .unwrap_or_default();
+            let orange = Color::srgb(1.0, 0.6, 0.15);
+            for cell in lands {
+                let (a, b) = (cell_to_world(map, hover), cell_to_world(map, cell));
+                gizmos.line_2d(a, b, orange);
+                let d = (b - a).normalize_or_zero();
+                let side = Vec2::new(-d.y, d.x);
+                let tip = b - d * TILE * 0.2;
+                gizmos.line_2d(tip, tip - d * 10.0 + side * 7.0, orange);
+                gizmos.line_2d(tip, tip - d * 10.0 - side * 7.0, orange);
+                gizmos.rect_2d(
+                    Isometry2d::from_translation(b),
+                    Vec2::splat(TILE - 10.0),
+                    orange,
+                );
+            }
+        }
     }
 }
 

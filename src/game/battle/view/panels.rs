@@ -475,6 +475,23 @@ fn sheet(ui: &mut egui::Ui, world: &World, c: Cid) {
             ui.label(egui::RichText::new(conds.join(", ")).italics());
         }
     }
+    // Who holds whom in a grab, and (where the ruleset reads it) which way
+    // it faces: on the board as a rope and a nose on the token.
+    if let Some(by) = view::held_by(world, c) {
+        ui.label(format!("held in a grab by {}", roster.name(by)));
+    }
+    if let Some(whom) = view::holding(world, c) {
+        ui.label(format!("holding {} in a grab", roster.name(whom)));
+    }
+    let facing = world
+        .get_resource::<ActiveRuleset>()
+        .is_some_and(|a| a.0.facing);
+    if facing
+        && view::standing(world, c)
+        && let Some(h) = view::get::<crate::rules::components::Heading>(world, c)
+    {
+        ui.label(format!("faces {}", h.0.name()));
+    }
     ui.separator();
     if let Some(hooks) = world.get_resource::<ActiveRuleset>() {
         egui::Grid::new("sheet")

@@ -280,6 +280,15 @@ fn apply(
             }
             None
         }
+        // A grab marks the held (the core's apply sets the condition with
+        // the grab itself, not by a condition event).
+        BattleEvent::Grabbed { who, .. } => stage.condition_added(*who, Condition::Grabbed),
+        BattleEvent::Released { who, .. } => {
+            if let Some(s) = stage.shown.get_mut(*who) {
+                s.conds.remove(Condition::Grabbed);
+            }
+            None
+        }
         BattleEvent::Fled { who, .. } => Some(stage.fled(*who)),
         BattleEvent::Drew { who, weapon, .. } => {
             stage.say(*who, format!("draws {weapon}"), Tone::Plain);

@@ -176,3 +176,55 @@ fn the_pointer_over_a_panel_points_at_no_cell() {
     assert!(hover_at(&mut app, Vec2::new(720.0, 350.0)).is_some());
     assert_eq!(hover_at(&mut app, Vec2::new(1300.0, 400.0)), None);
 }
+
+/// Under ud10 (which reads facing) every standing token shows a nose on
+/// its rim the way its combatant faces; a grab shows as a rope from the
+/// grabber to the one it holds, gone once it lets go.
+#[test]
+fn tokens_show_facing_and_a_grab() {
+    use crate::rules::battle::Roster;
+    use crate::rules::components::{Cid, Heading};
+    let mut app = at_the_humans_turn();
+    let actor = human_actor(app.world_mut()).expect("the human's turn");
+    let heading = crate::rules::view::get::<Heading>(app.world(), actor)
+        .expect("a heading")
+        .0;
+    let noses: Vec<Vec3> = {
+        let world = app.world_mut();
+        let mut tokens = world.query::<(&super::tokens::Token, &Children)>();
+        let children: Vec<Entity> = tokens
+            .iter(world)
+            .filter(|(t, _)| t.0 == actor)
+            .flat_map(|(_, c)| c.iter().collect::<Vec<_>>())
+            .collect();
+        children
+            .into_iter()
+            .filter(|e| super::tokens::is_nose(world, *e))
+            .filter(|e| world.get::<Visibility>(*e) != Some(&Visibility::Hidden))
+            .filter_map(|e| world.get::<Transform>(e).map(|t| t.translation))
+            .collect()
+    };
+    assert_eq!(noses.len(), 2, "the nose (outline and fill) is shown");
+    let (dx, dy) = heading.delta();
+    let want = Vec2::new(dx as f32, -(dy as f32)).normalize();
+    for n in noses {
+        let got = Vec2::new(n.x, n.y - 2.0).normalize();
+        assert!(got.dot(want) > 0.99, "nose at {n:?}, facing {heading:?}");
+    }
+    let ropes = |app: &mut App| super::tokens::ropes(app.world_mut());
+    assert!(ropes(&mut app).is_empty());
+    let held = Cid(if actor.0 == 0 { 1 } else { 0 });
+    let hold = |app: &mut App, by: Option<Cid>| {
+        app.world_mut()
+            .resource_mut::<Roster>()
+            .place_mut(held)
+            .expect("a place")
+            .held_by = by;
+        app.update();
+    };
+    hold(&mut app, Some(actor));
+    assert_eq!(ropes(&mut app), vec![held]);
+    hold(&mut app, None);
+    app.update();
+    assert!(ropes(&mut app).is_empty());
+}

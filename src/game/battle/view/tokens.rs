@@ -1,6 +1,7 @@
 //! Combatant tokens: a disc in the faction's colour with an icon for the
 //! combatant's kind, a health bar (and endurance bar where the ruleset has
-//! EP), and marks for conditions.
+//! EP), marks for conditions, a nose on the rim the way it faces (where the
+//! ruleset reads facing), and a rope from whoever holds it in a grab.
 
 use bevy::prelude::*;
 
@@ -28,6 +29,15 @@ struct EpFill;
 
 #[derive(Component)]
 struct Mark(usize);
+
+/// The nose on a token's rim, pointing the way the combatant faces (a dark
+/// outline under a light fill).
+#[derive(Component)]
+struct Nose;
+
+/// The rope drawn from a grabber to the one it holds (the held one's id).
+#[derive(Component)]
+struct Rope(Cid);
 
 const BAR_W: f32 = TILE * 0.8;
 
@@ -98,6 +108,8 @@ pub fn plugin(app: &mut App) {
         // never require a resource only a battle brings.
         (
             sync_tokens,
+            sync_noses,
+            sync_ropes,
             sync_ground.run_if(resource_exists_and_changed::<Ground>),
         )
             .in_set(AppSystems::View)
@@ -268,6 +280,24 @@ fn spawn_tokens(
                         Transform::from_xyz(0.0, y - 5.5, 0.3),
                     ));
                 }
+                for outline in [true, false] {
+                    let (size, shade, z) = if outline {
+                        (TILE * 0.24, Color::srgba(0.05, 0.05, 0.05, 0.9), 0.45)
+                    } else {
+                        (TILE * 0.16, Color::srgb(0.97, 0.95, 0.85), 0.46)
+                    };
+                    p.spawn((
+                        Nose,
+                        Sprite {
+                            color: shade,
+                            custom_size: Some(Vec2::splat(size)),
+                            ..default()
+                        },
+                        Transform::from_xyz(0.0, 0.0, z)
+                            .with_rotation(Quat::from_rotation_z(std::f32::consts::FRAC_PI_4)),
+                        Visibility::Hidden,
+                    ));
+                }
                 for i in 0..3 {
                     p.spawn((
                         Mark(i),
@@ -387,4 +417,105 @@ fn sync_tokens(
             }
         }
     }
+}
+
+/// Each token's nose, on the rim the way its combatant faces now, where the
+/// ruleset in force reads facing; hidden on the fallen and on riders (who
+/// face as their mount does).
+fn sync_noses(
+    roster: Res<Roster>,
+    active: Option<Res<crate::rules::battle::ActiveRuleset>>,
+    shown: Res<Shown>,
+    headings: Query<&crate::rules::components::Heading>,
+    tokens: Query<(&Token, &Children)>,
+    mut noses: Query<(&mut Transform, &mut Visibility), With<Nose>>,
+) {
+    let facing = active.is_some_and(|a| a.0.facing);
+    for (token, children) in &tokens {
+        let heading = roster
+            .entity(token.0)
+            .and_then(|e| headings.get(e).ok())
+            .map(|h| h.0);
+        let standing = shown
+            .get(token.0)
+            .is_some_and(|s| !s.conds.out_of_fight() && s.riding.is_none());
+        for child in children.iter() {
+            let Ok((mut t, mut vis)) = noses.get_mut(child) else {
+                continue;
+            };
+            match heading.filter(|_| facing && standing) {
+                Some(h) => {
+                    let (dx, dy) = h.delta();
+                    // Grid rows grow downwards, the screen's y upwards.
+                    let dir = Vec2::new(dx as f32, -(dy as f32)).normalize_or_zero();
+                    let at = dir * TILE * 0.43;
+                    t.translation.x = at.x;
+                    t.translation.y = at.y + 2.0;
+                    *vis = Visibility::Inherited;
+                }
+                None => *vis = Visibility::Hidden,
+            }
+        }
+    }
+}
+
+/// A rope from each grabber to the one it holds (both as the board shows
+/// them): who holds whom is otherwise only a mark on the held.
+fn sync_ropes(
+    mut commands: Commands,
+    roster: Res<Roster>,
+    shown: Res<Shown>,
+    mut ropes: Query<(Entity, &Rope, &mut Transform, &mut Sprite)>,
+) {
+    let mut held: Vec<(Cid, Vec2, Vec2)> = Vec::new();
+    for (i, place) in roster.places().iter().enumerate() {
+        let cid = Cid(i as u16);
+        if let Some(g) = place.held_by
+            && let (Some(a), Some(b)) = (shown.get(g), shown.get(cid))
+            && !a.conds.out_of_fight()
+        {
+            held.push((cid, a.pos + a.lunge, b.pos + b.lunge));
+        }
+    }
+    for (e, rope, mut t, mut sprite) in &mut ropes {
+        match held.iter().position(|(c, _, _)| *c == rope.0) {
+            Some(i) => {
+                let (_, a, b) = held.swap_remove(i);
+                lay_rope(&mut t, &mut sprite, a, b);
+            }
+            None => commands.entity(e).despawn(),
+        }
+    }
+    for (cid, a, b) in held {
+        let mut t = Transform::default();
+        let mut sprite = Sprite {
+            color: Color::srgba(0.93, 0.8, 0.45, 0.9),
+            ..default()
+        };
+        lay_rope(&mut t, &mut sprite, a, b);
+        commands.spawn((Rope(cid), sprite, t, DespawnOnExit(Screen::Battle)));
+    }
+}
+
+/// Stretch a rope's sprite from `a` to `b`, over the discs (two tokens side
+/// by side would hide it) and under the marks.
+fn lay_rope(t: &mut Transform, sprite: &mut Sprite, a: Vec2, b: Vec2) {
+    let d = b - a;
+    let mid = (a + b) / 2.0;
+    t.translation = Vec3::new(mid.x, mid.y + 2.0, 10.25);
+    t.rotation = Quat::from_rotation_z(d.y.atan2(d.x));
+    sprite.custom_size = Some(Vec2::new(d.length() * 0.6, 5.0));
+}
+
+/// Is `e` a token's nose? (For tests of the board.)
+#[cfg(test)]
+pub fn is_nose(world: &World, e: Entity) -> bool {
+    world.get::<Nose>(e).is_some()
+}
+
+/// Whose grabs the board draws a rope for. (For tests of the board.)
+#[cfg(test)]
+pub fn ropes(world: &mut World) -> Vec<Cid> {
+    let mut q = world.query::<&Rope>();
+    q.iter(world).map(|r| r.0).collect()
 }

@@ -62,11 +62,26 @@ fn dex_does_not_count_when_surprised_from_behind_or_immobilized() {
         n.defense_parts[1].name,
         "DEX does not count: attacked from behind"
     );
+    // The attack's preview says so first, as the board shows B's back.
+    let attack = Command::Attack {
+        target: cid(&e, "B"),
+        weapon: 0,
+        mode: 0,
+    };
+    let preview = crate::rulesets::skeleton::hooks::<crate::rulesets::ud10::Ud10>().preview;
+    let from_behind = |e: &Engine| {
+        preview(e.world(), cid(e, "A"), &attack)
+            .lines
+            .first()
+            .is_some_and(|l| l.starts_with("FROM BEHIND: B's DEX and shield do not count"))
+    };
+    assert!(from_behind(&e));
     e.configure(crate::rulesets::ud10::ID, "from_behind", "busy")
         .unwrap();
     // From the side (B faces north, A is to its west) DEX counts.
     start(&mut e, &mk("N", false), &[10, 1]);
     assert_eq!(numbers(&e, cid(&e, "A"), cid(&e, "B")).defense, 13);
+    assert!(!from_behind(&e));
 
     start(&mut e, &mk("W", false), &[10, 1]);
     let b = cid(&e, "B");

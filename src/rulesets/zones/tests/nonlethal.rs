@@ -528,6 +528,8 @@ fn the_shove_preview_names_how_far_and_into_which_zone() {
         "{:?}",
         p.lines
     );
+    // The board marks where it lands: two cells on, straight away.
+    assert_eq!(p.lands, vec![Cell::new(9, 0)]);
 }
 
 /// §Non-lethal attacks: "Any other action frees the grabbed character."
