@@ -186,7 +186,22 @@ fn setup(world: &mut World) {
                 }
             });
             ui.add_space(12.0);
-            minimap(ui, &session.level);
+            let pieces: Vec<Piece> = session
+                .level
+                .combatants
+                .iter()
+                .map(|c| Piece {
+                    at: c.at,
+                    colour: session
+                        .level
+                        .factions
+                        .iter()
+                        .find(|f| f.id == c.faction)
+                        .map_or(egui::Color32::WHITE, |f| colour32(f.colour)),
+                    fallen: false,
+                })
+                .collect();
+            minimap(ui, &session.level.map, &pieces);
             ui.add_space(20.0);
             ui.horizontal(|ui| {
                 if big_button(ui, "Start battle") {
@@ -207,6 +222,7 @@ fn results(world: &mut World) {
     let roster = world.resource::<Roster>().clone();
     let factions = world.resource::<Factions>().clone();
     let log = world.resource::<BattleLog>().clone();
+    let map = world.resource::<crate::rules::map::Map>().clone();
     let seed = world.get_resource::<Session>().map_or(0, |s| s.seed);
     let mut asked = Vec::new();
     let mut root = root_ui(&ctx, "results");
@@ -216,7 +232,8 @@ fn results(world: &mut World) {
             let (headline, colour) = match battle.outcome.as_ref().and_then(|o| o.winner) {
                 Some(f) => {
                     let fac = &factions.0[f as usize];
-                    (format!("{} wins", fac.name), colour32(fac.colour))
+                    // "Victory: Bandits" reads right for any name.
+                    (format!("Victory: {}", fac.name), colour32(fac.colour))
                 }
                 None => ("A draw".to_string(), egui::Color32::WHITE),
             };
@@ -234,7 +251,9 @@ fn results(world: &mut World) {
             }
             ui.add_space(20.0);
         });
-        // Casualties per faction and every combatant's fate.
+        // Casualties per faction and every combatant's fate: what it dealt
+        // and took, and whom it took out of the fight.
+        let tally = Tally::of(&log, roster.len());
         ui.columns(factions.0.len().max(1), |cols| {
             for (fi, f) in factions.0.iter().enumerate() {
                 let ui = &mut cols[fi];
@@ -257,18 +276,6 @@ fn results(world: &mut World) {
                         .color(colour32(f.colour)),
                 );
                 ui.label(format!("casualties: {fallen} of {}", members.len()));
-                // What each took, from the log's damage events.
-                let taken = |c: Cid| -> i32 {
-                    log.events
-                        .iter()
-                        .filter_map(|e| match e {
-                            BattleEvent::Damaged {
-                                target, hp_loss, ..
-                            } if *target == c => Some(*hp_loss),
-                            _ => None,
-                        })
-                        .sum()
-                };
                 egui::Grid::new(format!("fates{fi}"))
                     .striped(true)
                     .show(ui, |ui| {
@@ -276,26 +283,29 @@ fn results(world: &mut World) {
                             let e = roster.entity(c);
                             let h = e.and_then(|e| world.get::<Health>(e)).copied();
                             let conds = roster.place(c).map(|p| p.conditions).unwrap_or_default();
-                            let fate = if conds.iter().next().is_none() || !conds.out_of_fight() {
-                                "standing".to_string()
-                            } else {
-                                conds
-                                    .iter()
-                                    .filter(|c| c.name() != "moving" && c.name() != "crouching")
-                                    .map(|c| c.name())
-                                    .collect::<Vec<_>>()
-                                    .join(", ")
-                            };
                             ui.label(roster.name(c));
                             ui.label(
                                 h.map_or(String::new(), |h| format!("HP {}/{}", h.hp, h.hp_max)),
                             );
-                            ui.label(fate);
-                            let t = taken(c);
+                            ui.label(fate(conds));
+                            let i = c.0 as usize;
+                            let dealt = tally.dealt.get(i).copied().unwrap_or(0);
+                            ui.label(format!("dealt {dealt}"));
+                            let t = tally.taken.get(i).copied().unwrap_or(0);
                             ui.label(if t > 0 {
-                                format!("took {t} damage")
+                                format!("took {t}")
                             } else {
                                 "unhurt".to_string()
+                            });
+                            let out: Vec<&str> = tally
+                                .took_out
+                                .get(i)
+                                .map(|l| l.iter().map(|o| roster.name(*o)).collect())
+                                .unwrap_or_default();
+                            ui.label(if out.is_empty() {
+                                String::new()
+                            } else {
+                                format!("took out {}", out.join(", "))
                             });
                             // What the ruleset adds (zones: the gear the
                             // durability rolls wore out).
@@ -308,6 +318,35 @@ fn results(world: &mut World) {
                     });
             }
         });
+        ui.add_space(12.0);
+        // The board as the battle left it.
+        egui::CollapsingHeader::new("The final board")
+            .default_open(true)
+            .show(ui, |ui| {
+                let pieces: Vec<Piece> = roster
+                    .cids()
+                    .filter_map(|c| {
+                        let p = roster.place(c)?;
+                        // Who left the field is not on it; riders sit on
+                        // their mounts.
+                        if p.conditions.has(crate::rules::components::Condition::Fled)
+                            || p.riding.is_some()
+                        {
+                            return None;
+                        }
+                        let f = roster.factions.get(c.0 as usize).copied().unwrap_or(0);
+                        Some(Piece {
+                            at: p.cell,
+                            colour: factions
+                                .0
+                                .get(f as usize)
+                                .map_or(egui::Color32::WHITE, |f| colour32(f.colour)),
+                            fallen: p.conditions.out_of_fight(),
+                        })
+                    })
+                    .collect();
+                minimap(ui, &map, &pieces);
+            });
         ui.add_space(12.0);
         // The whole battle, line by line (as the battle screen's log).
         egui::CollapsingHeader::new(format!("The whole log ({} lines)", log.events.len()))
@@ -351,9 +390,18 @@ fn results(world: &mut World) {
 
 /// A small picture of the level: terrain, and each combatant as a dot in its
 /// faction's colour.
-fn minimap(ui: &mut egui::Ui, level: &crate::rules::level::Level) {
+/// A combatant on a miniature of the board: where it stands, its
+/// faction's colour, and whether it has fallen there.
+struct Piece {
+    at: crate::rules::map::Cell,
+    colour: egui::Color32,
+    fallen: bool,
+}
+
+/// The board in miniature, with its pieces: the level as it starts (setup)
+/// or the battle as it ended (results).
+fn minimap(ui: &mut egui::Ui, map: &crate::rules::map::Map, pieces: &[Piece]) {
     use crate::rules::map::Terrain;
-    let map = &level.map;
     let cell = (360.0 / map.width().max(map.height()) as f32).clamp(4.0, 18.0);
     let size = egui::vec2(map.width() as f32 * cell, map.height() as f32 * cell);
     let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
@@ -396,19 +444,176 @@ fn minimap(ui: &mut egui::Ui, level: &crate::rules::level::Level) {
             _ => {}
         }
     }
-    for c in &level.combatants {
-        let col = level
-            .factions
-            .iter()
-            .find(|f| f.id == c.faction)
-            .map_or(egui::Color32::WHITE, |f| colour32(f.colour));
+    // The fallen first, under anyone standing on their cell.
+    let mut order: Vec<&Piece> = pieces.iter().collect();
+    order.sort_by_key(|p| !p.fallen);
+    for p in order {
         let centre =
-            rect.min + egui::vec2((c.at.x as f32 + 0.5) * cell, (c.at.y as f32 + 0.5) * cell);
-        painter.circle_filled(centre, cell * 0.4, col);
-        painter.circle_stroke(
-            centre,
-            cell * 0.4,
-            egui::Stroke::new(1.0, egui::Color32::BLACK),
-        );
+            rect.min + egui::vec2((p.at.x as f32 + 0.5) * cell, (p.at.y as f32 + 0.5) * cell);
+        let r = cell * 0.4;
+        if p.fallen {
+            // A faded disc, crossed out.
+            painter.circle_filled(centre, r, p.colour.gamma_multiply(0.4));
+            let d = r * 0.7;
+            let black = egui::Stroke::new(1.5, egui::Color32::BLACK);
+            painter.line_segment(
+                [centre - egui::vec2(d, d), centre + egui::vec2(d, d)],
+                black,
+            );
+            painter.line_segment(
+                [centre + egui::vec2(-d, d), centre + egui::vec2(d, -d)],
+                black,
+            );
+        } else {
+            painter.circle_filled(centre, r, p.colour);
+            painter.circle_stroke(centre, r, egui::Stroke::new(1.0, egui::Color32::BLACK));
+        }
+    }
+}
+
+/// What each combatant did and suffered, from the log: damage dealt and
+/// taken, and whom it took out of the fight (the last to hurt a combatant
+/// before it fell). Counted for the results screen; the battle's state is
+/// not read.
+#[derive(Default)]
+struct Tally {
+    dealt: Vec<i32>,
+    taken: Vec<i32>,
+    took_out: Vec<Vec<Cid>>,
+}
+
+impl Tally {
+    fn of(log: &BattleLog, combatants: usize) -> Tally {
+        use crate::rules::components::Condition;
+        let mut t = Tally {
+            dealt: vec![0; combatants],
+            taken: vec![0; combatants],
+            took_out: vec![Vec::new(); combatants],
+        };
+        let mut last_by: Vec<Option<Cid>> = vec![None; combatants];
+        let mut down = vec![false; combatants];
+        for e in &log.events {
+            match e {
+                BattleEvent::Damaged {
+                    target,
+                    by,
+                    hp_loss,
+                    ..
+                } => {
+                    if let Some(x) = t.taken.get_mut(target.0 as usize) {
+                        *x += hp_loss;
+                    }
+                    if let Some(by) = by
+                        && let Some(x) = t.dealt.get_mut(by.0 as usize)
+                    {
+                        *x += hp_loss;
+                    }
+                    if let Some(l) = last_by.get_mut(target.0 as usize) {
+                        *l = *by;
+                    }
+                }
+                BattleEvent::ConditionAdded {
+                    who,
+                    condition: Condition::Dead | Condition::Unconscious | Condition::Incapacitated,
+                    ..
+                } => {
+                    let i = who.0 as usize;
+                    if i < combatants && !down[i] {
+                        down[i] = true;
+                        if let Some(by) = last_by[i]
+                            && let Some(list) = t.took_out.get_mut(by.0 as usize)
+                        {
+                            list.push(*who);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        t
+    }
+}
+
+/// How a combatant's fight ended, in one word: the condition that took it
+/// out (dead before unconscious before incapacitated, fled, surrendered),
+/// else "standing".
+fn fate(conds: crate::rules::components::Conditions) -> &'static str {
+    use crate::rules::components::Condition;
+    [
+        Condition::Dead,
+        Condition::Unconscious,
+        Condition::Incapacitated,
+        Condition::Fled,
+        Condition::Surrendered,
+    ]
+    .into_iter()
+    .find(|c| conds.has(*c))
+    .map_or("standing", |c| c.name())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::components::{Condition, Conditions};
+    use crate::rules::event::BattleEvent;
+
+    fn damaged(target: u16, by: Option<u16>, hp_loss: i32) -> BattleEvent {
+        BattleEvent::Damaged {
+            target: Cid(target),
+            by: by.map(Cid),
+            rolled: hp_loss,
+            steps: Vec::new(),
+            ep_loss: 0,
+            hp_loss,
+            hp_after: 0,
+            ep_after: 0,
+            rule: "test",
+        }
+    }
+
+    fn fell(who: u16, condition: Condition) -> BattleEvent {
+        BattleEvent::ConditionAdded {
+            who: Cid(who),
+            condition,
+            rule: "test",
+        }
+    }
+
+    /// The results count damage dealt and taken by who dealt it, and credit
+    /// a fall to the last to hurt the fallen, once (dead after unconscious
+    /// is the same fall); a fall with no one to blame credits nobody.
+    #[test]
+    fn the_tally_counts_who_dealt_what_and_who_took_whom_out() {
+        let log = BattleLog {
+            events: vec![
+                damaged(1, Some(0), 3),
+                damaged(1, Some(2), 4),
+                fell(1, Condition::Unconscious),
+                fell(1, Condition::Dead),
+                damaged(0, Some(1), 2),
+                damaged(2, None, 5),
+                fell(2, Condition::Incapacitated),
+            ],
+            ..Default::default()
+        };
+        let t = Tally::of(&log, 3);
+        assert_eq!(t.dealt, vec![3, 2, 4]);
+        assert_eq!(t.taken, vec![2, 7, 5]);
+        assert_eq!(t.took_out, vec![vec![], vec![], vec![Cid(1)]]);
+    }
+
+    /// One word for how the fight ended, the gravest first.
+    #[test]
+    fn a_fate_is_one_word() {
+        let mut c = Conditions::default();
+        assert_eq!(fate(c), "standing");
+        c.insert(Condition::Steadfast);
+        assert_eq!(fate(c), "standing");
+        c.insert(Condition::Dead);
+        assert_eq!(fate(c), "dead");
+        let mut f = Conditions::default();
+        f.insert(Condition::Broken);
+        f.insert(Condition::Fled);
+        assert_eq!(fate(f), "fled");
     }
 }

@@ -114,6 +114,10 @@ pub enum BattleEvent {
     /// The damage pipeline, step by step, and the losses it leaves.
     Damaged {
         target: Cid,
+        /// Who dealt it (an attacker, a shover, an invoker); none for a
+        /// fall.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<Cid>,
         rolled: i32,
         steps: Vec<Modifier>,
         ep_loss: i32,

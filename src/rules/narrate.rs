@@ -260,6 +260,7 @@ fn describe_damaged(n: &Names, e: &BattleEvent) -> String {
         hp_after,
         ep_after,
         rule,
+        ..
     } = e
     else {
         return String::new();

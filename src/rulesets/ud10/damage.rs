@@ -96,6 +96,7 @@ pub fn hit(world: &mut World, p: &Pending, weapon: &Weapon) {
         world,
         BattleEvent::Damaged {
             target,
+            by: Some(p.attacker),
             rolled,
             steps: out.steps,
             ep_loss: out.ep_loss,

@@ -172,6 +172,8 @@ pub fn execute_split(world: &mut World, attacker: Cid, index: usize, shares: &[(
 /// Damage `target` takes from a rolled attack, after armour.
 pub struct Blow {
     pub target: Cid,
+    /// Who deals it; none for a fall.
+    pub by: Option<Cid>,
     pub roll: DiceRoll,
     pub rolled: i32,
     pub steps: Vec<Modifier>,
@@ -197,6 +199,7 @@ pub fn blow(world: &mut World, attacker: Cid, target: Cid, w: &Weapon, mode: usi
     steps.extend(parts);
     Blow {
         target,
+        by: Some(attacker),
         rolled: roll.total,
         roll,
         steps,
@@ -216,6 +219,7 @@ pub fn land(world: &mut World, b: &Blow) {
         world,
         BattleEvent::Damaged {
             target: b.target,
+            by: b.by,
             rolled: b.rolled,
             steps: b.steps.clone(),
             ep_loss: 0,

@@ -200,6 +200,7 @@ pub(super) fn share_blow(
     let (arm, steps) = armour(world, attacker, target, w);
     Blow {
         target,
+        by: Some(attacker),
         rolled: roll.total,
         suffered: (roll.total - arm).max(0),
         before_armour: Some(roll.total),
@@ -233,6 +234,7 @@ pub(super) fn blast_blows(
             st.extend(parts);
             Blow {
                 target: t,
+                by: Some(b.attacker),
                 roll: roll.clone(),
                 rolled: roll.total,
                 steps: st,

@@ -338,7 +338,7 @@ fn execute_invoke(world: &mut World, by: Cid, power: usize, target: Cid) {
     }
     match &p.effect {
         PowerEffect::Harm(d) => {
-            super::nonlethal::direct_damage(world, target, d, RULE_MAIN_ACTIONS);
+            super::nonlethal::direct_damage(world, target, Some(by), d, RULE_MAIN_ACTIONS);
         }
         PowerEffect::Terrify => emit(
             world,

@@ -122,7 +122,7 @@ fn fall_save(world: &mut World, who: Cid, purpose: &'static str) -> bool {
     if save(world, who, "AGI", agi, purpose, RULE_MOUNTS) {
         return true;
     }
-    super::nonlethal::direct_damage(world, who, &impaired(), RULE_MOUNTS);
+    super::nonlethal::direct_damage(world, who, None, &impaired(), RULE_MOUNTS);
     false
 }
 

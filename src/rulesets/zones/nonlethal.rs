@@ -169,7 +169,7 @@ fn disarm(world: &mut World, attacker: Cid, target: Cid, weapon: usize) {
 fn shove(world: &mut World, attacker: Cid, target: Cid) {
     let diff = size_difference(world, attacker, target).max(0);
     if diff > 0 {
-        direct_damage(world, target, &impaired(), RULE_SIZE_SHOVE);
+        direct_damage(world, target, Some(attacker), &impaired(), RULE_SIZE_SHOVE);
         if !view::standing(world, target) {
             return;
         }
@@ -200,15 +200,21 @@ fn shove(world: &mut World, attacker: Cid, target: Cid) {
         }
         (Some(_), Some(dice)) => {
             displace(world, attacker, target, at, cur, RULE_SHOVE);
-            direct_damage(world, target, &dice, RULE_PIT);
+            direct_damage(world, target, Some(attacker), &dice, RULE_PIT);
         }
         (None, _) => displace(world, attacker, target, at, cur, RULE_SHOVE),
     }
     tidy_holds(world);
 }
 
-/// Damage no armour reduces.
-pub(super) fn direct_damage(world: &mut World, target: Cid, dice: &DiceExpr, rule: &'static str) {
+/// Damage no armour reduces, dealt `by` someone (none for a fall).
+pub(super) fn direct_damage(
+    world: &mut World,
+    target: Cid,
+    by: Option<Cid>,
+    dice: &DiceExpr,
+    rule: &'static str,
+) {
     let r = dice.roll(&mut world.resource_mut::<Dice>(), &RollOptions::default());
     emit(
         world,
@@ -220,6 +226,7 @@ pub(super) fn direct_damage(world: &mut World, target: Cid, dice: &DiceExpr, rul
     );
     let b = Blow {
         target,
+        by,
         rolled: r.total,
         suffered: r.total,
         roll: r,
