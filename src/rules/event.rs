@@ -237,6 +237,12 @@ impl BattleEvent {
 pub trait OwnEvent: Clone + PartialEq + Debug + Serialize + Send + Sync + 'static {
     /// Its line (or lines) in the battle log.
     fn describe(&self, n: &Names) -> String;
+    /// Its line in the player's log, as a player reads it ("the spearman's
+    /// spear misses Theobald (rolled 9, needed 12)"), where that is shorter
+    /// than [`OwnEvent::describe`]'s; none: the log's own line.
+    fn plain(&self, _n: &Names) -> Option<String> {
+        None
+    }
     /// What the board shows while playing it back, beyond the state it
     /// changes: nothing, unless the ruleset says.
     fn cues(&self) -> Vec<Cue> {
@@ -290,6 +296,9 @@ impl RulesetEvent {
     pub fn cues(&self) -> Vec<Cue> {
         self.0.cues()
     }
+    pub fn plain(&self, n: &Names) -> Option<String> {
+        self.0.plain(n)
+    }
 }
 
 impl Clone for RulesetEvent {
@@ -323,6 +332,7 @@ trait DynEvent: erased_serde::Serialize + Debug + Send + Sync {
     fn eq_dyn(&self, other: &dyn Any) -> bool;
     fn describe(&self, n: &Names) -> String;
     fn cues(&self) -> Vec<Cue>;
+    fn plain(&self, n: &Names) -> Option<String>;
 }
 
 impl<E: OwnEvent> DynEvent for E {
@@ -340,5 +350,8 @@ impl<E: OwnEvent> DynEvent for E {
     }
     fn cues(&self) -> Vec<Cue> {
         OwnEvent::cues(self)
+    }
+    fn plain(&self, n: &Names) -> Option<String> {
+        OwnEvent::plain(self, n)
     }
 }

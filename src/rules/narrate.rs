@@ -238,6 +238,36 @@ fn describe_reaction_declined(n: &Names, e: &BattleEvent) -> String {
     format!("{} does not react", n.who(*who))
 }
 
+/// An event's line in the player's log: the story without the arithmetic
+/// ("Red spearman loses 5 HP (4 left)"), where the rules log's line
+/// ([`describe`]) has more; none: that line, without its rule. The full
+/// line stays a hover away.
+pub fn plain(n: &Names, e: &BattleEvent) -> Option<String> {
+    match e {
+        BattleEvent::DamageRolled { target, roll, .. } => {
+            Some(format!("Damage to {}: {}", n.who(*target), roll.total))
+        }
+        BattleEvent::Damaged {
+            target,
+            ep_loss,
+            hp_loss,
+            hp_after,
+            ep_after,
+            ..
+        } => {
+            let who = n.who(*target);
+            Some(match (*hp_loss, *ep_loss) {
+                (0, 0) => format!("{who} comes to no harm (HP {hp_after})"),
+                (0, ep) => format!("{who} loses {ep} EP (EP {ep_after} left)"),
+                (hp, 0) => format!("{who} loses {hp} HP ({hp_after} left)"),
+                (hp, ep) => format!("{who} loses {hp} HP and {ep} EP ({hp_after} HP left)"),
+            })
+        }
+        BattleEvent::Ruleset(own) => own.plain(n),
+        _ => None,
+    }
+}
+
 fn describe_damage_rolled(n: &Names, e: &BattleEvent) -> String {
     let BattleEvent::DamageRolled { target, roll, rule } = e else {
         return String::new();

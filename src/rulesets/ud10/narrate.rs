@@ -2,7 +2,7 @@
 
 use crate::rules::event::{Cue, OwnEvent, Tone};
 use crate::rules::narrate::{Names, defense_text, dice_text, mods_text, names};
-use crate::rulesets::ud10::event::Ud10Event;
+use crate::rulesets::ud10::event::{Reaction, Ud10Event};
 
 impl OwnEvent for Ud10Event {
     fn describe(&self, n: &Names) -> String {
@@ -42,6 +42,63 @@ impl OwnEvent for Ud10Event {
                 n.who(*who),
                 n.who(*towards)
             ),
+        }
+    }
+
+    fn plain(&self, n: &Names) -> Option<String> {
+        match self {
+            Ud10Event::AttackRolled {
+                attacker,
+                target,
+                weapon,
+                total,
+                defense,
+                hit,
+                free,
+                ..
+            } => Some(format!(
+                "{}{}'s {} {} {} (rolled {total}, needed {defense})",
+                if *free { "Free attack: " } else { "" },
+                n.who(*attacker),
+                weapon.to_lowercase(),
+                if *hit { "hits" } else { "misses" },
+                n.who(*target),
+            )),
+            Ud10Event::ReactionRolled {
+                who,
+                kind,
+                total,
+                against,
+                success,
+                ..
+            } => Some(format!(
+                "{} {} (rolled {total}, needed {})",
+                n.who(*who),
+                match (kind, success) {
+                    (Reaction::Parry, true) => "parries the blow",
+                    (Reaction::Parry, false) => "fails to parry",
+                    (Reaction::Dodge, true) => "dodges the blow",
+                    (Reaction::Dodge, false) => "fails to dodge",
+                },
+                against + 1
+            )),
+            Ud10Event::HitLocation { target, zone, .. } => Some(format!(
+                "The blow lands on {}'s {}",
+                n.who(*target),
+                zone.name()
+            )),
+            Ud10Event::FirstAid {
+                medic,
+                patient,
+                success,
+                ..
+            } => Some(format!(
+                "{} gives {} first aid: {}",
+                n.who(*medic),
+                n.who(*patient),
+                if *success { "brought round" } else { "no use" }
+            )),
+            _ => None,
         }
     }
 

@@ -89,6 +89,33 @@ impl OwnEvent for ZonesEvent {
         }
     }
 
+    fn plain(&self, n: &Names) -> Option<String> {
+        match self {
+            // "Theobald passes a STR save to avoid being grabbed (rolled 5,
+            // needed 14 or less)".
+            ZonesEvent::SaveRolled {
+                who,
+                attribute,
+                roll,
+                target,
+                pass,
+                purpose,
+                ..
+            } => Some(format!(
+                "{} {} {} {attribute} save {purpose} (rolled {}, needed {target} or less)",
+                n.who(*who),
+                if *pass { "passes" } else { "fails" },
+                if attribute.starts_with(['A', 'E', 'I', 'O', 'U']) {
+                    "an"
+                } else {
+                    "a"
+                },
+                roll.total,
+            )),
+            _ => None,
+        }
+    }
+
     fn cues(&self) -> Vec<Cue> {
         match self {
             ZonesEvent::InfluenceTried { by, kind, .. } => vec![Cue::Say {

@@ -924,12 +924,20 @@ fn combat_log(ui: &mut egui::Ui, world: &World) {
         for i in range {
             let e = &log.events[i];
             let full = describe(&names, e);
-            // A line ends with its rule, "  [ud10 §Attacking]".
-            let (text, cited) = match full.rfind("  [") {
-                Some(i) if !rules && full.ends_with(']') => {
-                    (full[..i].to_string(), Some(full[i + 2..].to_string()))
-                }
-                _ => (full, None),
+            // The player's log reads like the story ("the spearman's spear
+            // misses Theobald (rolled 9, needed 12)"); the rules log's line,
+            // every number and its rule ("  [ud10 §Attacking]"), is a hover
+            // away, or every line's with Rules ticked.
+            let (text, cited) = if rules {
+                (full, None)
+            } else {
+                let bare = match full.rfind("  [") {
+                    Some(i) if full.ends_with(']') => full[..i].to_string(),
+                    _ => full.clone(),
+                };
+                let text = crate::rules::narrate::plain(&names, e).unwrap_or(bare);
+                let more = full.ends_with(']') || text != full;
+                (text, more.then_some(full))
             };
             let rich = match e {
                 BattleEvent::RoundStarted { .. } | BattleEvent::BattleEnded { .. } => {

@@ -85,6 +85,26 @@ fn whole_damage_pipeline_with_exploding_ten() {
             ..
         }
     ));
+    // The player's log tells it without the arithmetic (the rules log's
+    // lines stay a hover away).
+    let w = e.world();
+    let names = crate::rules::narrate::Names {
+        roster: w.resource::<crate::rules::battle::Roster>(),
+        factions: w.resource::<crate::rules::battle::Factions>(),
+    };
+    let plain: Vec<Option<String>> = ev[..4]
+        .iter()
+        .map(|x| crate::rules::narrate::plain(&names, x))
+        .collect();
+    assert_eq!(
+        plain,
+        vec![
+            Some("A's longsword hits B (rolled 13, needed 13)".into()),
+            Some("The blow lands on B's trunk".into()),
+            Some("Damage to B: 18".into()),
+            Some("B loses 15 HP and 1 EP (-5 HP left)".into()),
+        ]
+    );
 }
 
 #[test]
