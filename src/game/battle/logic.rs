@@ -198,12 +198,53 @@ pub fn reaction_choices(world: &World) -> Vec<Command> {
     let Some(hooks) = world.get_resource::<ActiveRuleset>().map(|h| h.0) else {
         return Vec::new();
     };
-    let mut v: Vec<Command> = (hooks.legal_commands)(world, actor)
+    let v: Vec<Command> = (hooks.legal_commands)(world, actor)
         .into_iter()
         .filter(|c| c.is_reaction() && *c != Command::NoReaction)
         .collect();
-    v.push(Command::NoReaction);
-    v
+    // Answers of one kind together (every counter, every guard), the kinds
+    // in the order the ruleset first gives them; letting it land last. The
+    // dialog numbers them in this order, and the keys 1-9 follow it.
+    let kinds: Vec<String> = v
+        .iter()
+        .map(|c| reaction_kind(&preview(world, c).unwrap_or_default().title))
+        .collect();
+    let mut grouped = grouped_by_kind(v, &kinds);
+    grouped.push(Command::NoReaction);
+    grouped
+}
+
+/// `items` with those of one kind together, the kinds in the order they
+/// first come, each kind's items in their own order.
+fn grouped_by_kind<T>(items: Vec<T>, kinds: &[String]) -> Vec<T> {
+    let mut first_seen: Vec<&String> = Vec::new();
+    for k in kinds {
+        if !first_seen.contains(&k) {
+            first_seen.push(k);
+        }
+    }
+    let mut keyed: Vec<(usize, T)> = items
+        .into_iter()
+        .enumerate()
+        .map(|(i, x)| {
+            (
+                first_seen.iter().position(|k| **k == kinds[i]).unwrap_or(0),
+                x,
+            )
+        })
+        .collect();
+    keyed.sort_by_key(|(k, _)| *k);
+    keyed.into_iter().map(|(_, x)| x).collect()
+}
+
+/// The kind of a reaction, for grouping the dialog's answers: the first
+/// word of its preview's title ("Counter", "Dodge", "Guard").
+pub fn reaction_kind(title: &str) -> String {
+    title
+        .split(|c: char| !c.is_alphanumeric())
+        .find(|w| !w.is_empty())
+        .unwrap_or("")
+        .to_string()
 }
 
 /// The prompted actor, if a human must answer.
@@ -408,6 +449,25 @@ mod tests {
     use crate::rules::battle::BattleLog;
     use crate::rules::command::Command;
     use crate::rules::components::Controller;
+
+    /// The reaction dialog's answers come grouped by kind, the kinds in the
+    /// ruleset's order ("Counter: Shove ..." is a counter like "Counter
+    /// East swordsman with the Sword").
+    #[test]
+    fn reactions_are_grouped_by_kind() {
+        let titles = [
+            "Dodge: AGI save under 11",
+            "Counter East swordsman with the Sword",
+            "Guard Theobald",
+            "Counter: Shove East swordsman",
+            "Hide behind Sybilla",
+            "Guard Sybilla",
+        ];
+        let kinds: Vec<String> = titles.iter().map(|t| reaction_kind(t)).collect();
+        assert_eq!(kinds[3], "Counter");
+        let order = grouped_by_kind((0..titles.len()).collect(), &kinds);
+        assert_eq!(order, vec![0, 1, 3, 2, 5, 4]);
+    }
 
     /// A click on a cell where a rider sits on its mount strikes the rider,
     /// or the mount when the player picks "the mount".

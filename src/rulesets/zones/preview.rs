@@ -358,7 +358,7 @@ fn attack(world: &World, actor: Cid, target: Cid, weapon: usize, mode: usize, p:
     else {
         return;
     };
-    p.title = format!("Attack {} with the {}", name(world, target), w.name);
+    p.title = format!("Attack {} {}", name(world, target), with_weapon(&w));
     if mode != 0 {
         p.title.push_str(&format!(" ({})", w.mode_name(mode)));
     }
@@ -587,4 +587,13 @@ fn preview_invoke(world: &World, actor: Cid, power: usize, target: Cid, p: &mut 
         k.uses,
         if k.uses == 1 { "" } else { "s" }
     ));
+}
+
+/// "with the Sword", or "bare-handed" for fists and feet.
+pub(super) fn with_weapon(w: &Weapon) -> String {
+    if w.id == "unarmed" {
+        "bare-handed".to_string()
+    } else {
+        format!("with the {}", w.name)
+    }
 }

@@ -61,7 +61,11 @@ pub(super) fn preview_counter(
         attacker,
         view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon)),
     ) {
-        p.title = format!("Counter {} with the {}", name(world, a), w.name);
+        p.title = format!(
+            "Counter {} {}",
+            name(world, a),
+            super::preview::with_weapon(w)
+        );
         let o = damage_odds(world, actor, a, w, 0);
         p.lines.push(format!(
             "both roll damage; whoever suffers more is hit first (yours: {}-{}, {:.1} on average, {:.0}% to take {} out)",

@@ -585,8 +585,8 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
                     _ => None,
                 };
                 let label = match current {
-                    Some(m) => format!("{} ({}) ▾", w.name, w.mode_name(m)),
-                    None => format!("{}: other blows ▾", w.name),
+                    Some(m) => format!("{} ({})…", w.name, w.mode_name(m)),
+                    None => format!("{}: other blows…", w.name),
                 };
                 ui.menu_button(label, |ui| {
                     for &mode in &modes {
@@ -852,8 +852,15 @@ fn reaction_dialog(
         .default_pos(start)
         .show(ctx, |ui| {
             ui.label(question);
+            let mut kind = None;
             for (i, c) in choices.into_iter().enumerate() {
                 let p = preview(world, &c).unwrap_or_default();
+                // A rule between kinds of answer (dodges, counters, guards).
+                let k = crate::game::battle::logic::reaction_kind(&p.title);
+                if kind.as_ref().is_some_and(|prev| *prev != k) {
+                    ui.separator();
+                }
+                kind = Some(k);
                 let odds = p
                     .chance
                     .map_or(String::new(), |ch| format!(" — {:.0}%", ch * 100.0));
