@@ -9,10 +9,10 @@ use bevy::ecs::message::Messages;
 use bevy::prelude::*;
 
 use crate::rules::battle::{
-    ActiveRuleset, Battle, BattleLog, Give, Offer, Offers, Preview, Prompt,
+    ActiveRuleset, Battle, BattleLog, Give, Offer, Offers, Preview, Prompt, Roster,
 };
 use crate::rules::command::{Command, CommandMsg};
-use crate::rules::components::{Cid, Controller, Loadout, MoveMode};
+use crate::rules::components::{Cid, Condition, Controller, Loadout, MoveMode};
 use crate::rules::engine::{Controls, StartOptions, start_battle, waiting_for_human};
 use crate::rules::map::Cell;
 use crate::rules::view;
@@ -179,11 +179,37 @@ pub fn target_at(world: &World, cell: Cell, actor: Cid, mounts: bool) -> Option<
     }
 }
 
-/// The ruleset's preview of a command by the prompted actor.
+/// The ruleset's preview of a command by the prompted actor. A move that
+/// ends where a fallen combatant lies says so: the fallen do not hold their
+/// cells (every ruleset's docs say why).
 pub fn preview(world: &World, command: &Command) -> Option<Preview> {
     let actor = world.resource::<Battle>().prompt.actor()?;
     let hooks = world.get_resource::<ActiveRuleset>()?.0;
-    Some((hooks.preview)(world, actor, command))
+    let mut p = (hooks.preview)(world, actor, command);
+    if let Command::Move { path } = command
+        && let Some(last) = path.last()
+    {
+        let roster = world.resource::<Roster>();
+        let fallen: Vec<&str> = roster
+            .cids()
+            .filter(|c| {
+                *c != actor
+                    && roster.place(*c).is_some_and(|pl| {
+                        pl.cell == *last
+                            && pl.conditions.out_of_fight()
+                            && !pl.conditions.has(Condition::Fled)
+                    })
+            })
+            .map(|c| roster.name(c))
+            .collect();
+        if !fallen.is_empty() {
+            p.lines.push(format!(
+                "ends over the fallen {} (the fallen do not hold their cells)",
+                fallen.join(" and ")
+            ));
+        }
+    }
+    Some(p)
 }
 
 /// The answers to a human's reaction prompt, in the order the dialog
@@ -467,6 +493,47 @@ mod tests {
         assert_eq!(kinds[3], "Counter");
         let order = grouped_by_kind((0..titles.len()).collect(), &kinds);
         assert_eq!(order, vec![0, 1, 3, 2, 5, 4]);
+    }
+
+    /// A move that ends where a fallen enemy lies says it steps over the
+    /// body (the fallen hold no cell); one that ends on open ground does not.
+    #[test]
+    fn a_move_onto_a_fallen_enemy_says_so() {
+        use crate::rules::components::Condition;
+        use crate::testkit::{cid, engine, set_condition, start};
+        let l = level(
+            &["......", "......"],
+            &[
+                r#"(archetype: "swordsman", faction: "red", at: (0, 0), name: "A")"#,
+                r#"(archetype: "swordsman", faction: "blue", at: (2, 0), name: "B")"#,
+                r#"(archetype: "swordsman", faction: "blue", at: (5, 1), name: "C")"#,
+            ],
+        );
+        let mut e = engine();
+        start(&mut e, &l, &[10, 1, 1]);
+        let b = cid(&e, "B");
+        set_condition(&mut e, b, Condition::Dead);
+        let lines = |e: &crate::rules::engine::Engine, to: Cell| {
+            preview(
+                e.world(),
+                &Command::Move {
+                    path: vec![Cell::new(1, 0), to],
+                },
+            )
+            .expect("a preview")
+            .lines
+        };
+        let onto = lines(&e, Cell::new(2, 0));
+        assert!(
+            onto.iter()
+                .any(|l| l == "ends over the fallen B (the fallen do not hold their cells)"),
+            "{onto:?}"
+        );
+        assert!(
+            !lines(&e, Cell::new(2, 1))
+                .iter()
+                .any(|l| l.contains("fallen"))
+        );
     }
 
     /// A click on a cell where a rider sits on its mount strikes the rider,
