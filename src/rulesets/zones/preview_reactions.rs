@@ -61,12 +61,17 @@ pub(super) fn preview_counter(
         attacker,
         view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon)),
     ) {
-        p.title = format!(
-            "Counter {} {}",
-            name(world, a),
-            super::preview::with_weapon(w)
-        );
         let o = damage_odds(world, actor, a, w, 0);
+        // The odds on the button itself: what the counter deals, and how
+        // likely it is to take the attacker out.
+        p.title = format!(
+            "Counter {} {} (deals {}-{}, {:.0}% to take them out)",
+            name(world, a),
+            super::preview::with_weapon(w),
+            o.least,
+            o.most,
+            o.p_down * 100.0
+        );
         p.lines.push(format!(
             "both roll damage; whoever suffers more is hit first (yours: {}-{}, {:.1} on average, {:.0}% to take {} out)",
             o.least,
