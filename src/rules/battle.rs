@@ -330,6 +330,9 @@ pub struct RulesetHooks {
     /// Whether the way a combatant faces matters under the ruleset (the
     /// board then shows it on every token).
     pub facing: bool,
+    /// What a kind of ground means under the ruleset (cover, cost to
+    /// cross), for the board's hover; none for plain ground.
+    pub terrain_note: fn(&World, crate::rules::map::Terrain) -> Option<String>,
     /// Count the AI's play in the events of the step just run (from the
     /// index given), one count per figure.
     pub audit: fn(&World, usize, &mut [u64]),

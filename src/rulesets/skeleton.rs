@@ -100,6 +100,11 @@ pub trait Ruleset: 'static {
     /// Whether the way a combatant faces matters under this ruleset (an
     /// attack from behind, say): the board shows it on every token.
     const FACING: bool = false;
+    /// What a kind of ground means under this ruleset (cover, cost to
+    /// cross), for the board's hover (reads only).
+    fn terrain_note(_world: &World, _t: crate::rules::map::Terrain) -> Option<String> {
+        None
+    }
     /// What `fray audit` counts of the AI's play under this ruleset: each
     /// figure's name and what it counts.
     const AUDIT: &'static [AuditFigure] = &[];
@@ -171,6 +176,7 @@ pub fn hooks<R: Ruleset>() -> RulesetHooks {
         audit_figures: R::AUDIT,
         help: R::HELP,
         facing: R::FACING,
+        terrain_note: |world, t| view::reading(world, |world| R::terrain_note(world, t)),
         audit: |world, first, counts| view::reading(world, |w| R::audit(w, first, counts)),
     }
 }

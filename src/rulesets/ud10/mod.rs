@@ -112,6 +112,9 @@ impl Ruleset for Ud10 {
     /// §Attacking: from behind (Fray decides) reads which way the defender
     /// faces.
     const FACING: bool = true;
+    fn terrain_note(world: &World, t: crate::rules::map::Terrain) -> Option<String> {
+        sheet::terrain_note(world, t)
+    }
     const HELP: &'static [(&'static str, &'static str)] = &[
         ("Q", "take cover (crouch) / stand up"),
         ("R", "reload the weapon in hand"),

@@ -121,3 +121,30 @@ fn armor_line(a: &Armor) -> String {
             .unwrap_or(0)
     )
 }
+
+/// What a kind of ground means under ud10 (§Movement, §Taking Cover,
+/// §Attack Modifiers), for the board's hover.
+pub fn terrain_note(world: &World, t: crate::rules::map::Terrain) -> Option<String> {
+    use crate::rules::map::Terrain;
+    let s = view::resource::<super::settings::Ud10Settings>(world);
+    Some(match t {
+        Terrain::LowCover => format!(
+            "low cover: +{} Defense against a shot across it or at one standing in it; \
+             climbing over costs double  (ud10 §Taking Cover, §Movement)",
+            s.low_cover
+        ),
+        Terrain::HighCover => format!(
+            "high cover: +{} Defense against a shot across it; cannot be entered  \
+             (ud10 §Taking Cover)",
+            s.high_cover
+        ),
+        Terrain::Difficult => "difficult ground: entering costs double  (ud10 §Movement)".into(),
+        Terrain::Water => "water: entering costs triple  (ud10 §Movement)".into(),
+        Terrain::HighGround => "high ground: climbing up costs double; a melee attacker below \
+             strikes at -2  (ud10 §Attack Modifiers)"
+            .into(),
+        Terrain::Wall => "wall: blocks movement and sight".into(),
+        Terrain::Pit => "a pit: never entered by choice".into(),
+        Terrain::Open => return None,
+    })
+}

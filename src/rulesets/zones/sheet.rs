@@ -199,3 +199,18 @@ fn weapon_line(w: &Weapon, in_hand: bool) -> String {
     }
     d
 }
+
+/// What a kind of ground means under zones (Fray's cover, docs/rulesets/
+/// zones.md §Cover), for the board's hover.
+pub fn terrain_note(t: crate::rules::map::Terrain) -> Option<String> {
+    use crate::rules::map::Terrain;
+    let cover = "a shot at one standing in it or behind it (the cover on the line of fire next \
+                 to the target) meets 1 more armour, unless the weapon penetrates";
+    Some(match t {
+        Terrain::LowCover => format!("low cover: {cover}"),
+        Terrain::HighCover => format!("high cover, not to be entered: {cover}"),
+        Terrain::Wall => "wall: blocks movement and sight".into(),
+        Terrain::Pit => "a pit: a shove can push someone in".into(),
+        _ => return None,
+    })
+}

@@ -709,6 +709,19 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
             "Blue cells keep the action; amber cells are a full movement. Red rings: targets. Click an enemy to attack it.",
         ).weak());
     }
+    terrain_line(ui, world, st.hover);
+}
+
+/// What the ground under the cursor means under the ruleset in force
+/// (cover, cost to cross).
+fn terrain_line(ui: &mut egui::Ui, world: &World, hover: Option<crate::rules::map::Cell>) {
+    let (Some(h), Some(hooks)) = (hover, world.get_resource::<ActiveRuleset>()) else {
+        return;
+    };
+    let t = world.resource::<crate::rules::map::Map>().terrain(h);
+    if let Some(note) = (hooks.0.terrain_note)(world, t) {
+        ui.label(egui::RichText::new(note).italics());
+    }
 }
 
 /// Alternating activation: which of the faction's characters takes the

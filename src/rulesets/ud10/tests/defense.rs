@@ -302,3 +302,32 @@ fn a_net_immobilizes_until_cut_free() {
     );
     assert_eq!(view::cell(e.world(), b), Some(Cell::new(3, 1)));
 }
+
+/// The board's hover says what cover gives under ud10, with the setting's
+/// own numbers (§Taking Cover: low cover +2, high +4 by default).
+#[test]
+fn hovering_cover_says_what_it_gives() {
+    use crate::rules::map::Terrain;
+    let mut e = engine();
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "swordsman", faction: "red", at: (1, 1), name: "A")"#,
+            r#"(archetype: "archer", faction: "blue", at: (5, 1), name: "B")"#,
+        ],
+    );
+    start(&mut e, &l, &[10, 1]);
+    let note = crate::rulesets::skeleton::hooks::<crate::rulesets::ud10::Ud10>().terrain_note;
+    let low = note(e.world(), Terrain::LowCover).expect("a note");
+    assert!(low.starts_with("low cover: +2 Defense"), "{low}");
+    let high = note(e.world(), Terrain::HighCover).expect("a note");
+    assert!(high.starts_with("high cover: +4 Defense"), "{high}");
+    assert_eq!(note(e.world(), Terrain::Open), None);
+    e.configure(crate::rulesets::ud10::ID, "low_cover", "3")
+        .unwrap();
+    assert!(
+        note(e.world(), Terrain::LowCover)
+            .unwrap()
+            .starts_with("low cover: +3")
+    );
+}
