@@ -310,6 +310,8 @@ pub struct RulesetHooks {
     pub preview: fn(&World, Cid, &Command) -> Preview,
     /// The combatant's sheet: the ruleset's stat block as labelled lines.
     pub sheet: fn(&World, Cid) -> Vec<(String, String)>,
+    /// What a row of the sheet means (its label given), for its tooltip.
+    pub sheet_tip: fn(&World, Cid, &str) -> Option<String>,
     /// What the ruleset's own state takes from an event, after the core has
     /// applied what every ruleset shares (one of the only writers of state,
     /// with the core's `apply`).

@@ -100,6 +100,11 @@ pub trait Ruleset: 'static {
     /// Whether the way a combatant faces matters under this ruleset (an
     /// attack from behind, say): the board shows it on every token.
     const FACING: bool = false;
+    /// What a row of [`Ruleset::sheet`] means and where its numbers come
+    /// from, by the row's label, for the sheet's tooltips (reads only).
+    fn sheet_tip(_world: &World, _cid: Cid, _label: &str) -> Option<String> {
+        None
+    }
     /// What a kind of ground means under this ruleset (cover, cost to
     /// cross), for the board's hover (reads only).
     fn terrain_note(_world: &World, _t: crate::rules::map::Terrain) -> Option<String> {
@@ -176,6 +181,9 @@ pub fn hooks<R: Ruleset>() -> RulesetHooks {
         audit_figures: R::AUDIT,
         help: R::HELP,
         facing: R::FACING,
+        sheet_tip: |world, cid, label| {
+            view::reading(world, |world| R::sheet_tip(world, cid, label))
+        },
         terrain_note: |world, t| view::reading(world, |world| R::terrain_note(world, t)),
         audit: |world, first, counts| view::reading(world, |w| R::audit(w, first, counts)),
     }

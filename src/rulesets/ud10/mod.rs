@@ -112,6 +112,9 @@ impl Ruleset for Ud10 {
     /// §Attacking: from behind (Fray decides) reads which way the defender
     /// faces.
     const FACING: bool = true;
+    fn sheet_tip(world: &World, cid: Cid, label: &str) -> Option<String> {
+        sheet::tip(world, cid, label)
+    }
     fn terrain_note(world: &World, t: crate::rules::map::Terrain) -> Option<String> {
         sheet::terrain_note(world, t)
     }

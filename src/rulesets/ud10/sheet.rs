@@ -148,3 +148,51 @@ pub fn terrain_note(world: &World, t: crate::rules::map::Terrain) -> Option<Stri
         Terrain::Open => return None,
     })
 }
+
+/// What a row of the ud10 sheet means, for its tooltip (by the row's
+/// label; a weapon's row by the weapon's name).
+pub fn tip(world: &World, cid: Cid, label: &str) -> Option<String> {
+    let s = view::resource::<super::settings::Ud10Settings>(world);
+    let weapon =
+        view::get::<Loadout>(world, cid).is_some_and(|l| l.weapons.iter().any(|w| w.name == label));
+    if weapon {
+        return Some(
+            "damage dice (a 10 rolls again), AM: added to the attack roll, pen: armor it \
+             goes through; range increments (-1 to hit for each past the first) or reach in \
+             cells. Drawing another weapon takes the action or part of a standard movement  \
+             (ud10 §Weapons)"
+                .into(),
+        );
+    }
+    Some(match label {
+        "Attributes" => "DEX adds to Defense (10 + DEX) and stands in for an untrained parry \
+             or dodge; CON is taken off the damage of every hit; STR adds to movement  \
+             (ud10 §Attributes, §Attacking)"
+            .into(),
+        "Skills" => "an attack is d10 + Melee or Ranged against the target's Defense; a parry \
+             or dodge is d10 + the skill against the attack's total (once a round, for a \
+             hit it can see coming); Initiative sets the round's order  (ud10 §Attacking, \
+             §Parrying and Dodging)"
+            .into(),
+        "Movement" => "a standard movement keeps the action; a full movement (twice as far) \
+             spends it  (ud10 §Movement)"
+            .into(),
+        "Health" => format!(
+            "what the buffer takes goes to EP, the rest to HP; unconscious at {} HP or \
+             less, dead at {} or less  (ud10 §Summary: Taking Damage)",
+            s.unconscious_at_hp, s.dead_at_hp
+        ),
+        "Armor" => "armor rating per body zone, taken off a hit on that zone; the buffer \
+             sends up to its points of a hit to EP instead of HP  (ud10 §Armor Rating, \
+             §Optional Rule: Buffer)"
+            .into(),
+        "Shield" => "adds to Defense unless attacked from behind  (ud10 §Defense Rating \
+             Modifiers)"
+            .into(),
+        "Initiative" => "this round's initiative: the highest acts first  (ud10 §Starting a \
+             Combat Round)"
+            .into(),
+        "Size" => "large: -1 Defense; small: +1  (ud10 §Defense Rating Modifiers)".into(),
+        _ => return None,
+    })
+}

@@ -150,6 +150,9 @@ impl Ruleset for Zones {
         round::advance(world)
     }
     const AUDIT: &'static [AuditFigure] = audit::FIGURES;
+    fn sheet_tip(world: &World, cid: Cid, label: &str) -> Option<String> {
+        sheet::tip(world, cid, label)
+    }
     fn terrain_note(_world: &World, t: crate::rules::map::Terrain) -> Option<String> {
         sheet::terrain_note(t)
     }

@@ -214,3 +214,76 @@ pub fn terrain_note(t: crate::rules::map::Terrain) -> Option<String> {
         _ => return None,
     })
 }
+
+/// What a row of the zones sheet means, for its tooltip (by the row's
+/// label; a weapon's row by the weapon's name).
+pub fn tip(world: &World, cid: Cid, label: &str) -> Option<String> {
+    let weapon =
+        view::get::<Loadout>(world, cid).is_some_and(|l| l.weapons.iter().any(|w| w.name == label));
+    if let Some(s) = stats(world, cid) {
+        if s.items.iter().any(|i| i.name == label) {
+            return Some(
+                "an item: using it is the turn's main action, on itself or someone nearby  \
+                 (zones §Taking a turn)"
+                    .into(),
+            );
+        }
+        if s.powers.iter().any(|k| k.name == label) {
+            return Some(
+                "a power: invoking it is the turn's main action; the target resists with a \
+                 WIT save  (zones §Taking a turn; Fray decides: docs/rulesets/zones.md §Main actions)"
+                    .into(),
+            );
+        }
+    }
+    if weapon {
+        return Some(
+            "its damage die, rolled on a hit; range in zones for a ranged weapon; a damaged \
+             weapon breaks on a damage roll of 1  (zones §Attacking, §Combat gear \
+             degradation)"
+                .into(),
+        );
+    }
+    Some(match label {
+        "Attributes" => "a save is a d20 rolled at or under the attribute: STR to resist a \
+             shove or a grab, AGI to dodge or to keep one's feet, WIT to hit where the text \
+             asks it and to hold one's nerve  (zones §Attacking, §Reacting to an attack, §Morale)"
+            .into(),
+        "Armour" => "taken off every blow's damage (cover adds 1 against a shot), never more \
+             than 3  (zones §Reacting to an attack)"
+            .into(),
+        "Speed" => "zones it can cross in a turn: the full speed if it takes no action, half \
+             with one  (zones §Taking a turn)"
+            .into(),
+        "Health" => "a blow of half its health or more is critical: it is incapacitated; \
+             health 0 or less kills  (zones §Attacking; Fray decides: docs/rulesets/zones.md \
+             §Health)"
+            .into(),
+        "This round" => "a character who has not taken its turn can still react to an attack, \
+             and the reaction takes the turn  (zones §Reacting to an attack)"
+            .into(),
+        "Morale" => "never breaks, nor can it be intimidated  (zones §Morale)".into(),
+        "Incapacitated" => "down and helpless until the fight ends or it is healed  (zones \
+             §Attacking)"
+            .into(),
+        "Size" => "a larger attacker rolls its damage once more for each size it is larger, a \
+             smaller one halves it; no STR save against a larger shover or grabber  (zones \
+             §Effects of size in combat)"
+            .into(),
+        "Mount" | "Vehicle" => "mount and riders take their turn together; riders' attacks \
+             are impaired  (zones §Mounts and vehicles in combat)"
+            .into(),
+        "Riding" => "attacks from the saddle are impaired (d4)  (zones §Mounts and vehicles \
+             in combat)"
+            .into(),
+        "Distracted" => "no reaction this round  (zones §Taking a turn; Fray decides: \
+             docs/rulesets/zones.md §Main actions)"
+            .into(),
+        "Taunted" => {
+            "may attack only the taunter until its next turn ends  (zones §Taking a turn; \
+             Fray decides: docs/rulesets/zones.md §Main actions)"
+                .into()
+        }
+        _ => return None,
+    })
+}

@@ -499,8 +499,14 @@ fn sheet(ui: &mut egui::Ui, world: &World, c: Cid) {
             .striped(true)
             .show(ui, |ui| {
                 for (k, v) in (hooks.0.sheet)(world, c) {
-                    ui.label(egui::RichText::new(k).strong());
-                    ui.add(egui::Label::new(v).wrap());
+                    // Each row says what it means on hover.
+                    let tip = (hooks.0.sheet_tip)(world, c, &k);
+                    let key = ui.label(egui::RichText::new(&k).strong());
+                    let value = ui.add(egui::Label::new(v).wrap());
+                    if let Some(tip) = tip {
+                        key.on_hover_text(&tip);
+                        value.on_hover_text(&tip);
+                    }
                     ui.end_row();
                 }
             });

@@ -331,3 +331,48 @@ fn hovering_cover_says_what_it_gives() {
             .starts_with("low cover: +3")
     );
 }
+
+/// Every row of a ud10 sheet has a tooltip saying what it means (the
+/// health row with the settings' thresholds); so does every zones row but
+/// the ones that explain themselves.
+#[test]
+fn every_sheet_row_has_a_tip() {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "swordsman", faction: "red", at: (1, 1), name: "A")"#,
+            r#"(archetype: "archer", faction: "blue", at: (5, 1), name: "B")"#,
+        ],
+    );
+    let mut e = engine();
+    start(&mut e, &l, &[10, 1]);
+    let hooks = crate::rulesets::skeleton::hooks::<crate::rulesets::ud10::Ud10>();
+    for who in ["A", "B"] {
+        let c = cid(&e, who);
+        for (label, _) in (hooks.sheet)(e.world(), c) {
+            let tip = (hooks.sheet_tip)(e.world(), c, &label);
+            assert!(tip.is_some(), "{who}'s {label} has no tip");
+        }
+    }
+    let health = (hooks.sheet_tip)(e.world(), cid(&e, "A"), "Health").unwrap();
+    assert!(
+        health.contains("unconscious at 0 HP or less, dead at -5"),
+        "{health}"
+    );
+    let zones = crate::rulesets::skeleton::hooks::<crate::rulesets::zones::Zones>();
+    let mut z = engine();
+    crate::testkit::start_shipped(
+        &mut z,
+        "village_crossroads",
+        crate::rulesets::zones::ID,
+        1,
+        crate::rules::engine::Controls::AllAi,
+    );
+    let roster = z.world().resource::<crate::rules::battle::Roster>().clone();
+    for c in roster.cids() {
+        for (label, _) in (zones.sheet)(z.world(), c) {
+            let tip = (zones.sheet_tip)(z.world(), c, &label);
+            assert!(tip.is_some(), "zones {label} has no tip");
+        }
+    }
+}
