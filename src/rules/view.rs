@@ -288,25 +288,40 @@ fn scoped_resource<R: Resource>(world: &World) -> Option<&R> {
     let Some(n) = scope else {
         return find_resource::<R>(world);
     };
-    let slot = found_slot(RESOURCE, id);
-    let f = FOUND.with(|f| f[slot].get());
-    if f.scope == n && f.cid == RESOURCE.0 && f.id == id {
+    if let Some(at) = found_in_scope(n, RESOURCE, id) {
         // SAFETY: found in this world during this scope as an `R` (the id
         // is `R`'s), and the world has been borrowed immutably ever since
         // (see [`reading`]): the resource has not moved.
-        return (!f.at.is_null()).then(|| unsafe { &*(f.at as *const R) });
+        return (!at.is_null()).then(|| unsafe { &*(at as *const R) });
     }
     let found = find_resource::<R>(world);
-    let at = found.map_or(std::ptr::null(), |r| r as *const R as *const ());
+    remember(
+        n,
+        RESOURCE,
+        id,
+        found.map_or(std::ptr::null(), |r| r as *const R as *const ()),
+    );
+    found
+}
+
+/// What the scope `n` found of `cid`'s component (or resource) `id`: where
+/// it lies, null where it found none; `None` if it has not looked.
+fn found_in_scope(n: u32, cid: Cid, id: ComponentId) -> Option<*const ()> {
+    let f = FOUND.with(|f| f[found_slot(cid, id)].get());
+    (f.scope == n && f.cid == cid.0 && f.id == id).then_some(f.at)
+}
+
+/// Remember for the scope `n` where `cid`'s component (or resource) `id`
+/// lies (null: it has none).
+fn remember(n: u32, cid: Cid, id: ComponentId, at: *const ()) {
     FOUND.with(|f| {
-        f[slot].set(Found {
+        f[found_slot(cid, id)].set(Found {
             scope: n,
-            cid: RESOURCE.0,
+            cid: cid.0,
             id,
             at,
         })
     });
-    found
 }
 
 /// The combatant a resource is remembered under in [`FOUND`]: none has it.
@@ -347,29 +362,22 @@ pub fn get<C: Component>(world: &World, cid: Cid) -> Option<&C> {
             .then(|| s.scope.get())
             .filter(|&n| n != 0)
     });
-    let slot = found_slot(cid, id);
-    if let Some(n) = scope {
-        let f = FOUND.with(|f| f[slot].get());
-        if f.scope == n && f.cid == cid.0 && f.id == id {
-            // SAFETY: found in this world during this scope as a `C` (the
-            // id is `C`'s), and the world has been borrowed immutably ever
-            // since (see [`reading`]): the component has not moved.
-            return (!f.at.is_null()).then(|| unsafe { &*(f.at as *const C) });
-        }
+    if let Some(at) = scope.and_then(|n| found_in_scope(n, cid, id)) {
+        // SAFETY: found in this world during this scope as a `C` (the id is
+        // `C`'s), and the world has been borrowed immutably ever since (see
+        // [`reading`]): the component has not moved.
+        return (!at.is_null()).then(|| unsafe { &*(at as *const C) });
     }
     let found = entity(world, cid)
         // SAFETY: `id` is `C`'s id in this world (looked up by `C`'s type).
         .and_then(|e| world.get_by_id(e, id).map(|p| unsafe { p.deref::<C>() }));
     if let Some(n) = scope {
-        let at = found.map_or(std::ptr::null(), |c| c as *const C as *const ());
-        FOUND.with(|f| {
-            f[slot].set(Found {
-                scope: n,
-                cid: cid.0,
-                id,
-                at,
-            })
-        });
+        remember(
+            n,
+            cid,
+            id,
+            found.map_or(std::ptr::null(), |c| c as *const C as *const ()),
+        );
     }
     found
 }

@@ -105,11 +105,7 @@ impl OwnEvent for ZonesEvent {
                 "{} {} {} {attribute} save {purpose} (rolled {}, needed {target} or less)",
                 n.who(*who),
                 if *pass { "passes" } else { "fails" },
-                if attribute.starts_with(['A', 'E', 'I', 'O', 'U']) {
-                    "an"
-                } else {
-                    "a"
-                },
+                article(attribute),
                 roll.total,
             )),
             _ => None,
@@ -226,11 +222,7 @@ fn describe_save_rolled(n: &Names, e: &ZonesEvent) -> String {
     format!(
         "{} makes {} {attribute} save {purpose}: {} = {} vs {attribute} {target} -> {}  [{rule}]",
         n.who(*who),
-        if attribute.starts_with(['A', 'E', 'I', 'O', 'U']) {
-            "an"
-        } else {
-            "a"
-        },
+        article(attribute),
         dice_text(roll),
         roll.total,
         if *pass { "pass" } else { "FAIL" }
@@ -410,4 +402,13 @@ fn describe_turn_reserved(n: &Names, e: &ZonesEvent) -> String {
         return String::new();
     };
     format!("{} keeps its turn to react  [{rule}]", n.who(*who))
+}
+
+/// "an AGI save", "a STR save".
+fn article(attribute: &str) -> &'static str {
+    if attribute.starts_with(['A', 'E', 'I', 'O', 'U']) {
+        "an"
+    } else {
+        "a"
+    }
 }
