@@ -227,163 +227,174 @@ fn results(world: &mut World) {
     let mut asked = Vec::new();
     let mut root = root_ui(&ctx, "results");
     egui::CentralPanel::default().show(&mut root, |ui| {
-        ui.vertical_centered(|ui| {
-            ui.add_space(30.0);
-            let (headline, colour) = match battle.outcome.as_ref().and_then(|o| o.winner) {
-                Some(f) => {
-                    let fac = &factions.0[f as usize];
-                    // "Victory: Bandits" reads right for any name.
-                    (format!("Victory: {}", fac.name), colour32(fac.colour))
-                }
-                None => ("A draw".to_string(), egui::Color32::WHITE),
-            };
-            ui.label(
-                egui::RichText::new(headline)
-                    .size(48.0)
-                    .strong()
-                    .color(colour),
-            );
-            if let Some(o) = &battle.outcome {
-                let why = crate::rules::narrate::end_reason(&o.reason);
-                ui.label(
-                    egui::RichText::new(format!("{why}, after {} rounds", o.rounds)).size(20.0),
-                );
-            }
-            ui.add_space(20.0);
-        });
-        // Casualties per faction and every combatant's fate: what it dealt
-        // and took, and whom it took out of the fight.
-        let tally = Tally::of(&log, roster.len());
-        ui.columns(factions.0.len().max(1), |cols| {
-            for (fi, f) in factions.0.iter().enumerate() {
-                let ui = &mut cols[fi];
-                let members: Vec<_> = roster
-                    .cids()
-                    .filter(|c| roster.factions.get(c.0 as usize) == Some(&(fi as u8)))
-                    .collect();
-                let fallen = members
-                    .iter()
-                    .filter(|c| {
-                        roster
-                            .place(**c)
-                            .is_some_and(|p| p.conditions.out_of_fight())
-                    })
-                    .count();
-                ui.label(
-                    egui::RichText::new(&f.name)
-                        .size(22.0)
-                        .strong()
-                        .color(colour32(f.colour)),
-                );
-                ui.label(format!("casualties: {fallen} of {}", members.len()));
-                egui::Grid::new(format!("fates{fi}"))
-                    .striped(true)
+        // A small window scrolls down to the buttons rather than cutting
+        // them off.
+        egui::ScrollArea::vertical()
+            .id_salt("results_page")
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                ui.vertical_centered(|ui| {
+                    ui.add_space(30.0);
+                    let (headline, colour) = match battle.outcome.as_ref().and_then(|o| o.winner) {
+                        Some(f) => {
+                            let fac = &factions.0[f as usize];
+                            // "Victory: Bandits" reads right for any name.
+                            (format!("Victory: {}", fac.name), colour32(fac.colour))
+                        }
+                        None => ("A draw".to_string(), egui::Color32::WHITE),
+                    };
+                    ui.label(
+                        egui::RichText::new(headline)
+                            .size(48.0)
+                            .strong()
+                            .color(colour),
+                    );
+                    if let Some(o) = &battle.outcome {
+                        let why = crate::rules::narrate::end_reason(&o.reason);
+                        ui.label(
+                            egui::RichText::new(format!("{why}, after {} rounds", o.rounds))
+                                .size(20.0),
+                        );
+                    }
+                    ui.add_space(20.0);
+                });
+                // Casualties per faction and every combatant's fate: what it dealt
+                // and took, and whom it took out of the fight.
+                let tally = Tally::of(&log, roster.len());
+                ui.columns(factions.0.len().max(1), |cols| {
+                    for (fi, f) in factions.0.iter().enumerate() {
+                        let ui = &mut cols[fi];
+                        let members: Vec<_> = roster
+                            .cids()
+                            .filter(|c| roster.factions.get(c.0 as usize) == Some(&(fi as u8)))
+                            .collect();
+                        let fallen = members
+                            .iter()
+                            .filter(|c| {
+                                roster
+                                    .place(**c)
+                                    .is_some_and(|p| p.conditions.out_of_fight())
+                            })
+                            .count();
+                        ui.label(
+                            egui::RichText::new(&f.name)
+                                .size(22.0)
+                                .strong()
+                                .color(colour32(f.colour)),
+                        );
+                        ui.label(format!("casualties: {fallen} of {}", members.len()));
+                        egui::Grid::new(format!("fates{fi}"))
+                            .striped(true)
+                            .show(ui, |ui| {
+                                for c in members {
+                                    let e = roster.entity(c);
+                                    let h = e.and_then(|e| world.get::<Health>(e)).copied();
+                                    let conds =
+                                        roster.place(c).map(|p| p.conditions).unwrap_or_default();
+                                    ui.label(roster.name(c));
+                                    ui.label(h.map_or(String::new(), |h| {
+                                        format!("HP {}/{}", h.hp, h.hp_max)
+                                    }));
+                                    ui.label(fate(conds));
+                                    let i = c.0 as usize;
+                                    let dealt = tally.dealt.get(i).copied().unwrap_or(0);
+                                    ui.label(format!("dealt {dealt}"));
+                                    let t = tally.taken.get(i).copied().unwrap_or(0);
+                                    ui.label(if t > 0 {
+                                        format!("took {t}")
+                                    } else {
+                                        "unhurt".to_string()
+                                    });
+                                    let out: Vec<&str> = tally
+                                        .took_out
+                                        .get(i)
+                                        .map(|l| l.iter().map(|o| roster.name(*o)).collect())
+                                        .unwrap_or_default();
+                                    ui.label(if out.is_empty() {
+                                        String::new()
+                                    } else {
+                                        format!("took out {}", out.join(", "))
+                                    });
+                                    // What the ruleset adds (zones: the gear the
+                                    // durability rolls wore out).
+                                    let note = world
+                                        .get_resource::<ActiveRuleset>()
+                                        .and_then(|h| (h.0.after_note)(world, c));
+                                    ui.label(note.unwrap_or_default());
+                                    ui.end_row();
+                                }
+                            });
+                    }
+                });
+                ui.add_space(12.0);
+                // The board as the battle left it.
+                egui::CollapsingHeader::new("The final board")
+                    .default_open(true)
                     .show(ui, |ui| {
-                        for c in members {
-                            let e = roster.entity(c);
-                            let h = e.and_then(|e| world.get::<Health>(e)).copied();
-                            let conds = roster.place(c).map(|p| p.conditions).unwrap_or_default();
-                            ui.label(roster.name(c));
-                            ui.label(
-                                h.map_or(String::new(), |h| format!("HP {}/{}", h.hp, h.hp_max)),
-                            );
-                            ui.label(fate(conds));
-                            let i = c.0 as usize;
-                            let dealt = tally.dealt.get(i).copied().unwrap_or(0);
-                            ui.label(format!("dealt {dealt}"));
-                            let t = tally.taken.get(i).copied().unwrap_or(0);
-                            ui.label(if t > 0 {
-                                format!("took {t}")
-                            } else {
-                                "unhurt".to_string()
-                            });
-                            let out: Vec<&str> = tally
-                                .took_out
-                                .get(i)
-                                .map(|l| l.iter().map(|o| roster.name(*o)).collect())
-                                .unwrap_or_default();
-                            ui.label(if out.is_empty() {
-                                String::new()
-                            } else {
-                                format!("took out {}", out.join(", "))
-                            });
-                            // What the ruleset adds (zones: the gear the
-                            // durability rolls wore out).
-                            let note = world
-                                .get_resource::<ActiveRuleset>()
-                                .and_then(|h| (h.0.after_note)(world, c));
-                            ui.label(note.unwrap_or_default());
-                            ui.end_row();
-                        }
+                        let pieces: Vec<Piece> = roster
+                            .cids()
+                            .filter_map(|c| {
+                                let p = roster.place(c)?;
+                                // Who left the field is not on it; riders sit on
+                                // their mounts.
+                                if p.conditions.has(crate::rules::components::Condition::Fled)
+                                    || p.riding.is_some()
+                                {
+                                    return None;
+                                }
+                                let f = roster.factions.get(c.0 as usize).copied().unwrap_or(0);
+                                Some(Piece {
+                                    at: p.cell,
+                                    colour: factions
+                                        .0
+                                        .get(f as usize)
+                                        .map_or(egui::Color32::WHITE, |f| colour32(f.colour)),
+                                    fallen: p.conditions.out_of_fight(),
+                                })
+                            })
+                            .collect();
+                        minimap(ui, &map, &pieces);
                     });
-            }
-        });
-        ui.add_space(12.0);
-        // The board as the battle left it.
-        egui::CollapsingHeader::new("The final board")
-            .default_open(true)
-            .show(ui, |ui| {
-                let pieces: Vec<Piece> = roster
-                    .cids()
-                    .filter_map(|c| {
-                        let p = roster.place(c)?;
-                        // Who left the field is not on it; riders sit on
-                        // their mounts.
-                        if p.conditions.has(crate::rules::components::Condition::Fled)
-                            || p.riding.is_some()
-                        {
-                            return None;
-                        }
-                        let f = roster.factions.get(c.0 as usize).copied().unwrap_or(0);
-                        Some(Piece {
-                            at: p.cell,
-                            colour: factions
-                                .0
-                                .get(f as usize)
-                                .map_or(egui::Color32::WHITE, |f| colour32(f.colour)),
-                            fallen: p.conditions.out_of_fight(),
-                        })
-                    })
-                    .collect();
-                minimap(ui, &map, &pieces);
-            });
-        ui.add_space(12.0);
-        // The whole battle, line by line (as the battle screen's log).
-        egui::CollapsingHeader::new(format!("The whole log ({} lines)", log.events.len()))
-            .default_open(false)
-            .show(ui, |ui| {
-                let names = crate::rules::narrate::Names {
-                    roster: &roster,
-                    factions: &factions,
-                };
-                egui::ScrollArea::vertical()
-                    .max_height(260.0)
-                    .auto_shrink([false, true])
-                    .show_rows(ui, 16.0, log.events.len(), |ui, range| {
-                        for e in &log.events[range] {
-                            ui.label(
-                                egui::RichText::new(crate::rules::narrate::describe(&names, e))
-                                    .monospace()
-                                    .size(12.0),
-                            );
-                        }
+                ui.add_space(12.0);
+                // The whole battle, line by line (as the battle screen's log).
+                egui::CollapsingHeader::new(format!("The whole log ({} lines)", log.events.len()))
+                    .default_open(false)
+                    .show(ui, |ui| {
+                        let names = crate::rules::narrate::Names {
+                            roster: &roster,
+                            factions: &factions,
+                        };
+                        egui::ScrollArea::vertical()
+                            .max_height(260.0)
+                            .auto_shrink([false, true])
+                            .show_rows(ui, 16.0, log.events.len(), |ui, range| {
+                                for e in &log.events[range] {
+                                    ui.label(
+                                        egui::RichText::new(crate::rules::narrate::describe(
+                                            &names, e,
+                                        ))
+                                        .monospace()
+                                        .size(12.0),
+                                    );
+                                }
+                            });
                     });
+                ui.add_space(12.0);
+                ui.vertical_centered(|ui| {
+                    if big_button(ui, "Play again (new seed)") {
+                        asked.push(ScreenIntent::PlayAgain);
+                    }
+                    if big_button(ui, &format!("Replay this seed ({seed})")) {
+                        asked.push(ScreenIntent::Replay);
+                    }
+                    if big_button(ui, "Battle setup") {
+                        asked.push(ScreenIntent::Open(Screen::Setup));
+                    }
+                    if big_button(ui, "Title screen") {
+                        asked.push(ScreenIntent::Open(Screen::Title));
+                    }
+                });
             });
-        ui.add_space(12.0);
-        ui.vertical_centered(|ui| {
-            if big_button(ui, "Play again (new seed)") {
-                asked.push(ScreenIntent::PlayAgain);
-            }
-            if big_button(ui, &format!("Replay this seed ({seed})")) {
-                asked.push(ScreenIntent::Replay);
-            }
-            if big_button(ui, "Battle setup") {
-                asked.push(ScreenIntent::Open(Screen::Setup));
-            }
-            if big_button(ui, "Title screen") {
-                asked.push(ScreenIntent::Open(Screen::Title));
-            }
-        });
     });
     send(world, asked);
 }
