@@ -227,9 +227,9 @@ fn results(world: &mut World) {
     let mut asked = Vec::new();
     let mut root = root_ui(&ctx, "results");
     egui::CentralPanel::default().show(&mut root, |ui| {
-        // A small window scrolls down to the buttons rather than cutting
-        // them off.
-        egui::ScrollArea::vertical()
+        // A small window scrolls to the buttons and across the columns
+        // rather than cutting them off.
+        egui::ScrollArea::both()
             .id_salt("results_page")
             .auto_shrink([false, false])
             .show(ui, |ui| {
