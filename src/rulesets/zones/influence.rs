@@ -12,7 +12,7 @@ use crate::rules::view;
 use crate::rulesets::zones::command::Influence;
 use crate::rulesets::zones::data::PowerEffect;
 
-use super::queries::{save_chance, standing_per_faction, stats, visible, zone_distance};
+use super::queries::{save_chance, standing_in_faction, stats, visible, zone_distance};
 use super::riders::is_vehicle;
 use super::state::{Swayed, ZonesRound};
 
@@ -79,7 +79,7 @@ pub fn subject_to_intimidation(world: &World, target: Cid) -> Result<(), Illegal
         .get(f)
         .copied()
         .unwrap_or(0);
-    let standing = standing_per_faction(world).get(f).copied().unwrap_or(0);
+    let standing = standing_in_faction(world, f);
     let outnumbered = original > 1 && 2 * standing <= original;
     if !(wounded || outnumbered) {
         return illegal(

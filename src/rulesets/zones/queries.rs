@@ -294,6 +294,16 @@ pub fn armour_lost(world: &World, who: Cid) -> i32 {
         .sum()
 }
 
+/// [`standing_per_faction`]'s count for the faction `f` alone, without
+/// building the list (the checks ask it for every enemy they weigh).
+pub fn standing_in_faction(world: &World, f: usize) -> usize {
+    view::standing_all(world)
+        .into_iter()
+        .filter(|c| view::steed(world, *c).is_none())
+        .filter(|c| view::faction(world, *c).map(usize::from) == Some(f))
+        .count()
+}
+
 /// Standing members of each faction (mounts and vehicles not counted).
 pub fn standing_per_faction(world: &World) -> Vec<usize> {
     let n = view::resource::<Factions>(world).0.len();

@@ -128,9 +128,7 @@ pub fn next_activation(world: &mut World) {
             return;
         }
         // A faction with nobody standing passes without a word.
-        let anyone = standing_per_faction(world)
-            .get(next as usize)
-            .is_some_and(|c| *c > 0);
+        let anyone = super::queries::standing_in_faction(world, next as usize) > 0;
         if anyone {
             emit(
                 world,

@@ -481,6 +481,8 @@ fn fray_decides_for_mounts_and_vehicles() {
         crate::rulesets::zones::queries::standing_per_faction(e.world()),
         vec![1, 4]
     );
+    let one = |f| crate::rulesets::zones::queries::standing_in_faction(e.world(), f);
+    assert_eq!((one(0), one(1), one(2)), (1, 4, 0));
     activate(&mut e, leader);
     cmd(
         &mut e,
