@@ -38,12 +38,12 @@ const FAST_SLOTS: usize = 6;
 struct ScopeCells {
     world: Shared<*const World>,
     at: [Shared<*const ()>; FAST_SLOTS],
-    scope: Shared<u32>,
-    opened: Shared<u32>,
+    scope: Shared<u64>,
+    opened: Shared<u64>,
 }
 
 impl ScopeCells {
-    fn get(&self) -> (Scope, u32) {
+    fn get(&self) -> (Scope, u64) {
         let scope = Scope {
             world: self.world.get(),
             at: std::array::from_fn(|i| self.at[i].get()),
@@ -51,7 +51,7 @@ impl ScopeCells {
         (scope, self.scope.get())
     }
 
-    fn set(&self, (s, n): (Scope, u32)) {
+    fn set(&self, (s, n): (Scope, u64)) {
         self.world.set(s.world);
         for (cell, p) in self.at.iter().zip(s.at) {
             cell.set(p);
@@ -59,9 +59,11 @@ impl ScopeCells {
         self.scope.set(n);
     }
 
-    /// A number no scope opened on this thread has had.
-    fn open(&self) -> u32 {
-        let n = self.opened.get().wrapping_add(1).max(1);
+    /// A number no scope opened on this thread has had (a `u64`: counting
+    /// a billion scopes a second it would take centuries to come round, so
+    /// an old scope's answer can never pass for a new one's).
+    fn open(&self) -> u64 {
+        let n = self.opened.get() + 1;
         self.opened.set(n);
         n
     }
@@ -72,7 +74,7 @@ impl ScopeCells {
 #[derive(Clone, Copy)]
 struct Found {
     /// The scope that found it (0: none).
-    scope: u32,
+    scope: u64,
     cid: u16,
     id: ComponentId,
     at: *const (),
@@ -155,7 +157,7 @@ thread_local! {
 /// The components [`get`] finds on combatants are remembered the same way
 /// for the scope, by combatant and kind.
 pub fn reading<T>(world: &World, f: impl FnOnce(&World) -> T) -> T {
-    struct Restore((Scope, u32));
+    struct Restore((Scope, u64));
     impl Drop for Restore {
         fn drop(&mut self) {
             SCOPE.with(|s| s.set(self.0));
@@ -306,14 +308,14 @@ fn scoped_resource<R: Resource>(world: &World) -> Option<&R> {
 
 /// What the scope `n` found of `cid`'s component (or resource) `id`: where
 /// it lies, null where it found none; `None` if it has not looked.
-fn found_in_scope(n: u32, cid: Cid, id: ComponentId) -> Option<*const ()> {
+fn found_in_scope(n: u64, cid: Cid, id: ComponentId) -> Option<*const ()> {
     let f = FOUND.with(|f| f[found_slot(cid, id)].get());
     (f.scope == n && f.cid == cid.0 && f.id == id).then_some(f.at)
 }
 
 /// Remember for the scope `n` where `cid`'s component (or resource) `id`
 /// lies (null: it has none).
-fn remember(n: u32, cid: Cid, id: ComponentId, at: *const ()) {
+fn remember(n: u64, cid: Cid, id: ComponentId, at: *const ()) {
     FOUND.with(|f| {
         f[found_slot(cid, id)].set(Found {
             scope: n,

@@ -129,19 +129,25 @@ pub fn terrain_note(world: &World, t: crate::rules::map::Terrain) -> Option<Stri
     let s = view::resource::<super::settings::Ud10Settings>(world);
     Some(match t {
         Terrain::LowCover => format!(
-            "low cover: +{} Defense against a shot across it or at one standing in it; \
-             climbing over costs double  (ud10 §Taking Cover, §Movement)",
+            "low cover: +{} Defense against a shot across it or at one standing in it \
+             (ud10 §Taking Cover: the rating is Fray's setting); climbing over costs double \
+             (Fray decides: docs/rulesets/ud10.md §Movement)",
             s.low_cover
         ),
         Terrain::HighCover => format!(
-            "high cover: +{} Defense against a shot across it; cannot be entered  \
-             (ud10 §Taking Cover)",
+            "high cover: +{} Defense against a shot across it (ud10 §Taking Cover: the \
+             rating is Fray's setting); cannot be entered",
             s.high_cover
         ),
-        Terrain::Difficult => "difficult ground: entering costs double  (ud10 §Movement)".into(),
-        Terrain::Water => "water: entering costs triple  (ud10 §Movement)".into(),
-        Terrain::HighGround => "high ground: climbing up costs double; a melee attacker below \
-             strikes at -2  (ud10 §Attack Modifiers)"
+        Terrain::Difficult => "difficult ground: entering costs double  (Fray decides: \
+             docs/rulesets/ud10.md §Movement)"
+            .into(),
+        Terrain::Water => "water: entering costs triple  (Fray decides: docs/rulesets/ud10.md \
+             §Movement)"
+            .into(),
+        Terrain::HighGround => "high ground: a melee attacker below strikes at -2 (ud10 §Attack \
+             Modifiers); climbing up costs double (Fray decides: docs/rulesets/ud10.md \
+             §Movement)"
             .into(),
         Terrain::Wall => "wall: blocks movement and sight".into(),
         Terrain::Pit => "a pit: never entered by choice".into(),
@@ -160,14 +166,14 @@ pub fn tip(world: &World, cid: Cid, label: &str) -> Option<String> {
             "damage dice (a 10 rolls again), AM: added to the attack roll, pen: armor it \
              goes through; range increments (-1 to hit for each past the first) or reach in \
              cells. Drawing another weapon takes the action or part of a standard movement  \
-             (ud10 §Weapons)"
+             (ud10 §Attacking, §Ranged Attacks, §Determining The Damage, §Movement)"
                 .into(),
         );
     }
     Some(match label {
         "Attributes" => "DEX adds to Defense (10 + DEX) and stands in for an untrained parry \
              or dodge; CON is taken off the damage of every hit; STR adds to movement  \
-             (ud10 §Attributes, §Attacking)"
+             (ud10 §Attacking, §Parrying and Dodging, §Constitution, §Movement)"
             .into(),
         "Skills" => "an attack is d10 + Melee or Ranged against the target's Defense; a parry \
              or dodge is d10 + the skill against the attack's total (once a round, for a \

@@ -205,7 +205,8 @@ fn weapon_line(w: &Weapon, in_hand: bool) -> String {
 pub fn terrain_note(t: crate::rules::map::Terrain) -> Option<String> {
     use crate::rules::map::Terrain;
     let cover = "a shot at one standing in it or behind it (the cover on the line of fire next \
-                 to the target) meets 1 more armour, unless the weapon penetrates";
+                 to the target) meets 1 more armour, never above 3, unless the weapon \
+                 penetrates  (zones §Cover; Fray decides: docs/rulesets/zones.md §Cover)";
     Some(match t {
         Terrain::LowCover => format!("low cover: {cover}"),
         Terrain::HighCover => format!("high cover, not to be entered: {cover}"),
@@ -250,14 +251,14 @@ pub fn tip(world: &World, cid: Cid, label: &str) -> Option<String> {
              asks it and to hold one's nerve  (zones §Attacking, §Reacting to an attack, §Morale)"
             .into(),
         "Armour" => "taken off every blow's damage (cover adds 1 against a shot), never more \
-             than 3  (zones §Reacting to an attack)"
+             than 3  (zones §Reacting to an attack, §Cover)"
             .into(),
-        "Speed" => "zones it can cross in a turn: the full speed if it takes no action, half \
-             with one  (zones §Taking a turn)"
+        "Speed" => "zones it can cross in a turn: its full speed, or half with a bonus and a \
+             main action  (zones §Taking a turn)"
             .into(),
-        "Health" => "a blow of half its health or more is critical: it is incapacitated; \
-             health 0 or less kills  (zones §Attacking; Fray decides: docs/rulesets/zones.md \
-             §Health)"
+        "Health" => "a blow of half its health or more is critical damage: it is \
+             incapacitated; health 0 or less kills (both Fray's settings)  (zones §Attacking; \
+             Fray decides: docs/rulesets/zones.md §Health)"
             .into(),
         "This round" => "a character who has not taken its turn can still react to an attack, \
              and the reaction takes the turn  (zones §Reacting to an attack)"

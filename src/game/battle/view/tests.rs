@@ -97,13 +97,18 @@ fn tab_draws_a_weapon_and_never_moves_the_keyboard_focus() {
     );
 }
 
-fn zoom_after_a_wheel_at(app: &mut App, at: Vec2) -> f32 {
+/// Put the pointer at `at` in the window, and step a frame.
+fn point_at(app: &mut App, at: Vec2) {
     let window = window(app);
     app.world_mut()
         .get_mut::<Window>(window)
         .expect("the window")
         .set_cursor_position(Some(at));
     app.update();
+}
+
+fn zoom_after_a_wheel_at(app: &mut App, at: Vec2) -> f32 {
+    point_at(app, at);
     let scale = |app: &mut App| {
         let p = app
             .world_mut()
@@ -117,6 +122,7 @@ fn zoom_after_a_wheel_at(app: &mut App, at: Vec2) -> f32 {
         }
     };
     let before = scale(app);
+    let window = window(app);
     app.world_mut().write_message(MouseWheel {
         unit: MouseScrollUnit::Line,
         x: 0.0,
@@ -161,12 +167,7 @@ fn the_pointer_over_a_panel_points_at_no_cell() {
         zoom_after_a_wheel_at(&mut app, Vec2::new(720.0, 350.0));
     }
     let hover_at = |app: &mut App, at: Vec2| {
-        let window = window(app);
-        app.world_mut()
-            .get_mut::<Window>(window)
-            .expect("the window")
-            .set_cursor_position(Some(at));
-        app.update();
+        point_at(app, at);
         app.update();
         app.world()
             .resource::<crate::game::battle::logic::TurnUi>()
