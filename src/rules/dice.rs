@@ -73,6 +73,14 @@ pub struct DiceExpr {
     terms: Vec<Term>,
 }
 
+/// How much of the damage bonus a `db` term adds: all of it (`db`) or half
+/// (`½db`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DbShare {
+    Full,
+    Half,
+}
+
 /// How to roll a [`DiceExpr`].
 #[derive(Clone, Debug, Default)]
 pub struct RollOptions<'a> {
@@ -373,6 +381,81 @@ impl DiceExpr {
     /// Whether the expression has a `db` or `½db` term.
     pub fn uses_db(&self) -> bool {
         self.terms.iter().any(|t| matches!(t, Term::Db { .. }))
+    }
+
+    /// The share of the damage bonus the expression adds, for a ruleset
+    /// that rolls the bonus apart (brp §5.9: "½ damage bonus means roll and
+    /// divide by 2, rounding up"): its first `db` term, if any, and whether
+    /// that term is subtracted.
+    pub fn db_share(&self) -> Option<(DbShare, bool)> {
+        self.terms.iter().find_map(|t| match *t {
+            Term::Db { half, negative } => {
+                Some((if half { DbShare::Half } else { DbShare::Full }, negative))
+            }
+            _ => None,
+        })
+    }
+
+    /// How many `db` terms the expression has (a ruleset's data may allow
+    /// only one).
+    pub fn db_terms(&self) -> usize {
+        self.terms
+            .iter()
+            .filter(|t| matches!(t, Term::Db { .. }))
+            .count()
+    }
+
+    /// The sum of two expressions, like dice merged (`4D6` plus `1D6` is
+    /// `5D6`, `1D4+1` plus `2` is `1D4+3`).
+    pub fn plus(&self, other: &DiceExpr) -> DiceExpr {
+        let mut terms = self.terms.clone();
+        for t in &other.terms {
+            let merged = terms.iter_mut().any(|have| match (have, t) {
+                (
+                    Term::Dice {
+                        count,
+                        sides,
+                        negative,
+                    },
+                    Term::Dice {
+                        count: c,
+                        sides: s,
+                        negative: n,
+                    },
+                ) if sides == s && negative == n => {
+                    *count = count.saturating_add(*c);
+                    true
+                }
+                (Term::Flat(a), Term::Flat(b)) => {
+                    *a = a.saturating_add(*b);
+                    true
+                }
+                _ => false,
+            });
+            if !merged {
+                terms.push(*t);
+            }
+        }
+        // A zero left beside dice says nothing.
+        if terms.len() > 1 {
+            terms.retain(|t| *t != Term::Flat(0));
+        }
+        DiceExpr { terms }
+    }
+
+    /// The expression with its `db` terms left out: the weapon's own dice.
+    pub fn without_db(&self) -> DiceExpr {
+        let terms: Vec<Term> = self
+            .terms
+            .iter()
+            .copied()
+            .filter(|t| !matches!(t, Term::Db { .. }))
+            .collect();
+        if terms.is_empty() {
+            DiceExpr::flat(0)
+        } else {
+            DiceExpr { terms }
+        }
     }
 
     /// The terms with the damage bonus substituted, in rolling order, one
@@ -741,6 +824,24 @@ mod tests {
         let mut d = Dice::with_script(7, script);
         let r = p(expr).roll(&mut d, opts);
         (r, d)
+    }
+
+    #[test]
+    fn a_damage_bonus_term_is_found_and_left_out() {
+        // brp §5.9's tables: "1D8+2+db", "1D8+1+½db", "2D6+2" (no bonus).
+        assert_eq!(p("1D8+2+db").db_share(), Some((DbShare::Full, false)));
+        assert_eq!(p("1D8+1+½db").db_share(), Some((DbShare::Half, false)));
+        assert_eq!(p("2D6+2").db_share(), None);
+        assert_eq!(p("1D3-db").db_share(), Some((DbShare::Full, true)));
+        assert_eq!(p("1D8+2+db").without_db().to_string(), "1D8+2");
+        assert_eq!(p("1D8+1+½db").without_db().to_string(), "1D8+1");
+        assert_eq!(p("db").without_db().to_string(), "0");
+        assert_eq!(p("4D6").plus(&p("1D6")).to_string(), "5D6");
+        assert_eq!(p("1D4+1").plus(&p("2")).to_string(), "1D4+3");
+        assert_eq!(p("0").plus(&p("1D6")).to_string(), "1D6");
+        assert_eq!(p("-1D4").plus(&p("1D6")).to_string(), "-1D4+1D6");
+        assert_eq!(p("1D4+db+db").db_terms(), 2);
+        assert_eq!(p("1D4").db_terms(), 0);
     }
 
     #[test]

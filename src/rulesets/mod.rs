@@ -1,5 +1,6 @@
 //! The rulesets Fray plays, one plugin per folder, all shaped alike.
 
+pub mod brp;
 pub mod data;
 pub mod settings;
 pub mod skeleton;
