@@ -229,16 +229,27 @@ fn mutated_levels_are_refused_where_they_go_wrong_or_play_to_the_end() {
         .unwrap_or_else(|err| panic!("{err}"));
 }
 
+/// Every data file of every implemented ruleset: (ruleset, file).
+fn data_files() -> Vec<(&'static str, &'static str)> {
+    let mut v = Vec::new();
+    for id in ["ud10", "zones", "brp"] {
+        for f in ["equipment.ron", "bestiary.ron", "settings.ron"] {
+            v.push((id, f));
+        }
+    }
+    // brp's standard values the text names without giving.
+    v.push(("brp", "tables.ron"));
+    v
+}
+
 /// A copy of the shipped ruleset data with one file changed.
 fn data_with(ruleset: &str, file: &str, text: &str, tag: usize) -> PathBuf {
     let root = std::env::temp_dir().join(format!("fray-fuzz-{}-{tag}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
-    for id in ["ud10", "zones"] {
+    for (id, f) in data_files() {
         let to = root.join("rulesets").join(id);
         std::fs::create_dir_all(&to).expect("temp dir");
-        for f in ["equipment.ron", "bestiary.ron", "settings.ron"] {
-            std::fs::copy(assets().join("rulesets").join(id).join(f), to.join(f)).expect("copy");
-        }
+        std::fs::copy(assets().join("rulesets").join(id).join(f), to.join(f)).expect("copy");
     }
     std::fs::write(root.join("rulesets").join(ruleset).join(file), text).expect("write");
     root
@@ -246,14 +257,12 @@ fn data_with(ruleset: &str, file: &str, text: &str, tag: usize) -> PathBuf {
 
 #[test]
 fn mutated_ruleset_data_is_refused_where_it_goes_wrong_or_plays_to_the_end() {
-    let files: Vec<(&str, &str, String)> = ["ud10", "zones"]
+    let files: Vec<(&str, &str, String)> = data_files()
         .into_iter()
-        .flat_map(|id| {
-            ["equipment.ron", "bestiary.ron", "settings.ron"].map(|f| {
-                let text = std::fs::read_to_string(assets().join("rulesets").join(id).join(f))
-                    .expect("shipped data");
-                (id, f, text)
-            })
+        .map(|(id, f)| {
+            let text = std::fs::read_to_string(assets().join("rulesets").join(id).join(f))
+                .expect("shipped data");
+            (id, f, text)
         })
         .collect();
     let level = crate::data::level::load_level(

@@ -77,6 +77,15 @@ impl Scenario {
         }
     }
 
+    /// A brp test level: factions `red` and `blue`.
+    pub fn brp(rows: &[&str]) -> Scenario {
+        Scenario {
+            name: "brp test".into(),
+            default_ruleset: crate::rulesets::brp::ID,
+            ..Scenario::ud10(rows)
+        }
+    }
+
     pub fn with(mut self, combatants: &[&str]) -> Scenario {
         self.combatants
             .extend(combatants.iter().map(|c| c.to_string()));

@@ -193,7 +193,7 @@ fn simulate_refuses_unknown_rulesets_and_settings() {
     let o = fray(&["simulate", "levels/mirror_duel.ron", "--ruleset", "gurps"]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("unknown ruleset `gurps`"));
-    let o = fray(&["simulate", "levels/mirror_duel.ron", "--ruleset", "brp"]);
+    let o = fray(&["simulate", "levels/mirror_duel.ron", "--ruleset", "osr"]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("not implemented yet"), "{}", stderr(&o));
     let o = fray(&["simulate", "levels/mirror_duel.ron", "--set", "armour=off"]);
@@ -241,10 +241,11 @@ fn zero_battles_or_threads_are_refused_in_one_line() {
 }
 
 /// `check`, `simulate` and `log` give one answer: a level made for zones
-/// is refused under ud10 by all three, at the line of its `rulesets`.
+/// and brp is refused under ud10 by all three, at the line of its
+/// `rulesets`.
 #[test]
 fn the_entry_points_agree_on_what_a_level_plays_under() {
-    let why = "levels/wyrm_lair.ron:2:15: the level is made for zones only, not ud10";
+    let why = "levels/wyrm_lair.ron:2:15: the level is made for zones and brp only, not ud10";
     let o = fray(&[
         "simulate",
         "levels/wyrm_lair.ron",
@@ -267,7 +268,11 @@ fn the_entry_points_agree_on_what_a_level_plays_under() {
     assert!(stderr(&o).contains(why), "{}", stderr(&o));
     let o = fray(&["check", "levels/wyrm_lair.ron"]);
     assert!(o.status.success());
-    assert!(stdout(&o).contains("plays under zones)"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("plays under zones, brp)"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 /// Two sides a wall apart can never meet: every battle ends at the round

@@ -163,7 +163,10 @@ fn describe_moved(n: &Names, e: &BattleEvent) -> String {
     else {
         return String::new();
     };
-    let how_far = if *cost_dm > 0 {
+    // A ruleset without kinds of movement (brp) moves with `None`.
+    let how_far = if *cost_dm > 0 && *mode == MoveMode::None {
+        format!("{:.1} m", *cost_dm as f64 / 10.0)
+    } else if *cost_dm > 0 {
         format!("{:.1} m, {}", *cost_dm as f64 / 10.0, mode_text(*mode))
     } else if *zones > 0 {
         format!("{zones} zone{}", if *zones == 1 { "" } else { "s" })

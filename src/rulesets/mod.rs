@@ -16,7 +16,7 @@ use crate::rules::battle::RulesetId;
 /// named so that a level or a command asking for one is told it is coming.
 pub const KNOWN: [RulesetId; 5] = [
     ud10::ID,
-    RulesetId("brp"),
+    brp::ID,
     RulesetId("osr"),
     zones::ID,
     RulesetId("spelljammer"),
@@ -31,6 +31,7 @@ pub fn parse(s: &str) -> Option<RulesetId> {
 pub fn plugin(app: &mut App) {
     ud10::plugin(app);
     zones::plugin(app);
+    brp::plugin(app);
 }
 
 /// The shape every ruleset folder keeps (docs/architecture.md, "Inside a

@@ -118,13 +118,16 @@ impl TurnUi {
     /// The command a click on `cell` would send now, if any.
     pub fn command_at(&self, world: &World, cell: Cell) -> Option<Command> {
         let actor = self.options.actor?;
-        // A click on a character the ruleset lets the player pick (who
-        // takes the faction's turn, say) picks it, whatever the tool.
-        for o in &self.options.offers.list {
-            if let Give::Click(who) = o.give
-                && view::cell(world, who) == Some(cell)
-            {
-                return Some(o.command.clone());
+        // A click with the plain pointer on a character the ruleset lets
+        // the player pick (who takes the faction's turn, say) picks it; a
+        // board tool in hand clicks for its own offers.
+        if self.tool == Tool::Move {
+            for o in &self.options.offers.list {
+                if let Give::Click(who) = o.give
+                    && view::cell(world, who) == Some(cell)
+                {
+                    return Some(o.command.clone());
+                }
             }
         }
         let target = target_at(world, cell, actor, self.strike_mounts);

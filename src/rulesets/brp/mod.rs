@@ -3,22 +3,138 @@
 //! matrix, weapons and shields that break, First Aid against the end of the
 //! round. Fray's decisions where the text leaves a call to the gamemaster
 //! are in `docs/rulesets/brp.md`.
-//!
-//! In progress (issue #16): the tables, the percentile rules and the
-//! matrix are here and tested; the ruleset is not yet offered (the round,
-//! the actions, the AI and the game come next), so `rulesets::KNOWN` still
-//! names it as coming.
 
+pub mod ai;
+pub mod apply;
+pub mod attack;
 pub mod chance;
+pub mod check;
+pub mod command;
 pub mod data;
+pub mod equip;
+pub mod event;
+pub mod execute;
+pub mod legal;
 pub mod matrix;
+pub mod narrate;
 pub mod numbers;
+pub mod offers;
+pub mod preview;
+pub mod query;
+pub mod round;
 pub mod settings;
+pub mod sheet;
+pub mod state;
+pub mod stats;
 
-use crate::rules::battle::RulesetId;
+use std::path::Path;
+
+use bevy::prelude::*;
+
+use crate::rules::battle::{Offers, Preview, RulesetId};
+use crate::rules::command::{Command, Illegal};
+use crate::rules::components::Cid;
+use crate::rules::error::{DataError, DefError};
+use crate::rules::event::BattleEvent;
+use crate::rules::fork::ForkRegistry;
+use crate::rules::level::CombatantDef;
+use crate::rules::view;
+use crate::rulesets::skeleton::{self, Ruleset};
+
+use data::BrpData;
+use settings::BrpSettings;
+use state::{BrpRound, PendingAttack};
+use stats::{BrpArmor, BrpShield, BrpStats, Wounds};
 
 /// The id levels and the command line use.
 pub const ID: RulesetId = RulesetId("brp");
+
+/// The brp ruleset.
+pub struct Brp;
+
+impl Ruleset for Brp {
+    const ID: RulesetId = ID;
+    type Data = BrpData;
+    type Settings = BrpSettings;
+    type Round = BrpRound;
+    type Pending = PendingAttack;
+
+    fn load(dir: &Path) -> Result<BrpData, DataError> {
+        BrpData::load(dir)
+    }
+    fn settings(data: &BrpData) -> &BrpSettings {
+        &data.settings
+    }
+    fn check_combatant(data: &BrpData, def: &CombatantDef) -> Result<(), DefError> {
+        data.equip(def).map(|_| ())
+    }
+    fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), DefError> {
+        let data = view::get_resource::<BrpData>(world)
+            .ok_or_else(|| DefError::entry("brp data is not loaded"))?;
+        let b = data.equip(def)?;
+        let mut e = world.entity_mut(entity);
+        e.insert((b.stats, b.size, b.health, b.loadout, b.armor, b.wounds));
+        if let Some(s) = b.shield {
+            e.insert(s);
+        }
+        Ok(())
+    }
+    fn fork(registry: &mut ForkRegistry) {
+        registry
+            .component::<BrpStats>()
+            .component::<BrpArmor>()
+            .component::<BrpShield>()
+            .component::<Wounds>();
+    }
+    fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
+        check::check(world, actor, command)
+    }
+    fn execute(world: &mut World, actor: Cid, command: &Command) {
+        execute::execute(world, actor, command)
+    }
+    fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
+        legal::legal_commands(world, actor)
+    }
+    fn decide(world: &World, actor: Cid) -> Command {
+        ai::decide(world, actor)
+    }
+    fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
+        preview::preview(world, actor, command)
+    }
+    fn offers(world: &World, actor: Cid, legal: &[Command]) -> Offers {
+        offers::offers(world, actor, legal)
+    }
+    fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
+        sheet::sheet(world, cid)
+    }
+    fn sheet_tip(world: &World, cid: Cid, label: &str) -> Option<String> {
+        sheet::tip(world, cid, label)
+    }
+    fn advance(world: &mut World) {
+        round::advance(world)
+    }
+    fn apply(world: &mut World, event: &BattleEvent) {
+        apply::apply(world, event)
+    }
+    const HELP: &'static [(&'static str, &'static str)] = &[
+        (
+            "click an enemy",
+            "statement of intent: attack it with the weapon in hand; on your DEX rank: attack it",
+        ),
+        ("H", "First Aid on a wounded ally (state it, then give it)"),
+        ("R", "reload a crossbow or firearm (takes the round)"),
+        ("V", "state only parries and dodges (free to move 30 m)"),
+        (
+            "1, 2, 3",
+            "when attacked: the dialog's answers (parry, dodge, take the blow)",
+        ),
+    ];
+}
+
+/// The brp ruleset plugin.
+pub fn plugin(app: &mut App) {
+    skeleton::plugin::<Brp>(app);
+}
 
 #[cfg(test)]
 mod tests;

@@ -710,6 +710,9 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
         && let Some(c) = st.command_at(world, h)
     {
         preview_lines(ui, world, &c);
+    } else if let Some(hint) = &st.options.offers.hint {
+        // The ruleset's word on this prompt (brp: which phase of the round).
+        ui.label(egui::RichText::new(hint).weak());
     } else {
         ui.label(egui::RichText::new(
             "Blue cells keep the action; amber cells are a full movement. Red rings: targets. Click an enemy to attack it.",

@@ -4,14 +4,14 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::chance::{Difficulty, Level, level, range_band, special_up_to};
-use super::data::{BrpData, Length, ShieldClass, Velocity};
-use super::matrix::{Defense, Harm, outcome};
-use super::numbers::{
+use crate::rules::dice::DiceExpr;
+use crate::rulesets::brp::chance::{Difficulty, Level, level, range_band, special_up_to};
+use crate::rulesets::brp::data::{BrpData, Length, ShieldClass, Velocity};
+use crate::rulesets::brp::matrix::{Defense, Harm, outcome};
+use crate::rulesets::brp::numbers::{
     Source, half_bonus, hit_points, special_damage, through_armor, weapon_rating,
 };
-use super::settings::SpecialBoundary;
-use crate::rules::dice::DiceExpr;
+use crate::rulesets::brp::settings::SpecialBoundary;
 
 fn data() -> BrpData {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/rulesets/brp");
@@ -523,7 +523,7 @@ fn data_errors_name_the_file_line_and_column() {
         .position(|l| l.contains("\"Bow\": 60"))
         .expect("the archer's bow")
         + 1;
-    let err = bad.err().expect("refused");
+    let err = bad.expect_err("refused");
     assert!(
         err.contains(&format!("bestiary.ron:{line}:"))
             && err.contains("rates the skill `Bowe`, which brp does not know"),
@@ -533,16 +533,14 @@ fn data_errors_name_the_file_line_and_column() {
     let err = load_edited("equipment.ron", |t| {
         t.replacen("\"1D8+2+db\"", "\"1D8+db+db\"", 1)
     })
-    .err()
-    .expect("refused");
+    .expect_err("refused");
     assert!(
         err.contains("equipment.ron:") && err.contains("expected at most one `+db`"),
         "{err}"
     );
     // Damage bonus rows that do not rise.
     let err = load_edited("tables.ron", |t| t.replacen("up_to: 16", "up_to: 11", 1))
-        .err()
-        .expect("refused");
+        .expect_err("refused");
     assert!(
         err.contains("tables.ron:") && err.contains("expected up_to above 12, found 11"),
         "{err}"

@@ -1,0 +1,351 @@
+//! The brp AI. It issues the same commands a player does and only ones the
+//! check accepts. It states an attack on the enemy its blows are worth
+//! most against (the chance, the special chance, the defender's best
+//! parry or dodge, the damage through armor, the hit points left), First
+//! Aid for a dying ally it can reach before the round ends, a reload when
+//! its crossbow is empty and no enemy is at hand; it moves no farther than
+//! its statement needs (a shorter move keeps a better DEX rank), keeps
+//! missile users where they can shoot without closing in, and meets every
+//! successful attack with its likeliest defence.
+
+use bevy::prelude::*;
+
+use crate::rules::battle::{Battle, Phase, Prompt};
+use crate::rules::command::Command;
+use crate::rules::components::{Cid, Health, Loadout, Weapon};
+use crate::rules::map::{Cell, Map, ReachTree};
+use crate::rules::view;
+
+use super::chance::{Difficulty, Level, special_up_to};
+use super::check::{self, attackable};
+use super::command::{BrpCommand, Intent};
+use super::legal::{patients, reach};
+use super::query::{
+    HALF_FROM_DM, attack_numbers, defenses, enemy_adjacent, move_left, round, settings,
+};
+use super::settings::SpecialBoundary;
+use super::state::{Pending, PendingAttack};
+use super::stats::{BrpArmor, BrpWeapon, gear, stats};
+
+/// The AI's command for `actor` now; always legal.
+pub fn decide(world: &World, actor: Cid) -> Command {
+    let b = view::resource::<Battle>(world);
+    let cmd = match (b.prompt, b.phase) {
+        (Prompt::React { .. }, _) => react(world, actor),
+        (Prompt::Act { .. }, Phase::Intent) => {
+            Command::from(BrpCommand::Declare(intent(world, actor)))
+        }
+        (Prompt::Act { .. }, Phase::Movement) => movement(world, actor),
+        (Prompt::Act { .. }, Phase::Actions) => action(world, actor),
+        _ => Command::EndTurn,
+    };
+    if check::check(world, actor, &cmd).is_ok() {
+        return cmd;
+    }
+    match (b.prompt, b.phase) {
+        (Prompt::React { .. }, _) => Command::NoReaction,
+        (_, Phase::Intent) => Command::from(BrpCommand::Declare(Intent::Defend)),
+        _ => Command::EndTurn,
+    }
+}
+
+/// The likeliest defence against the attack waiting (a defence costs
+/// nothing in brp: any chance is worth taking). "A special success ... requires
+/// an equally successful parry or Dodge roll to avoid."
+fn react(world: &World, actor: Cid) -> Command {
+    let Some(p) = view::resource::<PendingAttack>(world).0.as_ref() else {
+        return Command::NoReaction;
+    };
+    let boundary = settings(world).special;
+    let mut best: Option<(i32, Command)> = None;
+    for o in defenses(world, actor, p) {
+        let odds = if p.level == Level::Special {
+            special_up_to(o.chance, boundary)
+        } else {
+            o.chance
+        };
+        let cmd = match o.kind {
+            super::matrix::Defense::Dodge => Command::Dodge,
+            super::matrix::Defense::Parry => Command::from(BrpCommand::Parry { shield: o.shield }),
+        };
+        if best.as_ref().is_none_or(|b| odds > b.0) {
+            best = Some((odds, cmd));
+        }
+    }
+    match best {
+        Some((odds, cmd)) if odds > 0 => cmd,
+        _ => Command::NoReaction,
+    }
+}
+
+/// The mean of a damage bonus's share (§5.9: half rolled and halved up).
+fn bonus_mean(world: &World, who: Cid, g: &BrpWeapon) -> f64 {
+    let Some(db) = stats(world, who).map(|s| &s.db) else {
+        return 0.0;
+    };
+    match g.db {
+        None => 0.0,
+        Some(crate::rules::dice::DbShare::Full) => db.mean(None, None),
+        Some(crate::rules::dice::DbShare::Half) => db.mean(None, None) / 2.0 + 0.25,
+    }
+}
+
+/// What a blow with weapon `w` of `actor` at `chance` is worth against
+/// `target`: the expected hit points it takes, through the defender's best
+/// defence and armor, as a share of what the target has left before it
+/// falls.
+fn blow_value(world: &World, actor: Cid, w: &Weapon, chance: i32, target: Cid) -> f64 {
+    let Some(g) = gear(w) else { return 0.0 };
+    let boundary: SpecialBoundary = settings(world).special;
+    let p_hit = f64::from(chance.clamp(0, 100)) / 100.0;
+    let p_spec = f64::from(special_up_to(chance, boundary).clamp(0, 100)) / 100.0;
+    let pending = Pending {
+        attacker: actor,
+        target,
+        weapon_index: 0,
+        weapon: String::new(),
+        level: Level::Success,
+        damage: w.damage.without_db(),
+        db: g.db,
+        velocity: g.velocity,
+    };
+    let def = defenses(world, target, &pending)
+        .iter()
+        .map(|o| o.chance)
+        .max()
+        .unwrap_or(0);
+    let p_def = f64::from(def.clamp(0, 100)) / 100.0;
+    let p_def_spec = f64::from(special_up_to(def, boundary).clamp(0, 100)) / 100.0;
+    let ap = f64::from(view::get::<BrpArmor>(world, target).map_or(0, |a| a.against(g.velocity)));
+    let dice = w.damage.without_db();
+    let mean = dice.mean(None, None) + bonus_mean(world, actor, g);
+    let normal = (mean - ap).max(0.0);
+    let special = (f64::from(dice.max(None)) + mean - ap).max(0.0);
+    let expected = (p_hit - p_spec) * (1.0 - p_def) * normal
+        + p_spec * ((1.0 - p_def) * special + (p_def - p_def_spec) * normal);
+    let threshold = settings(world).unconscious_at_hp;
+    let left = view::get::<Health>(world, target).map_or(1, |h| (h.hp - threshold).max(1));
+    expected / f64::from(left)
+}
+
+/// The weapons `actor` can attack with now (loaded if they must be).
+fn weapons(world: &World, actor: Cid) -> Vec<(usize, &Weapon)> {
+    view::get::<Loadout>(world, actor)
+        .map(|l| {
+            l.weapons
+                .iter()
+                .enumerate()
+                .filter(|(_, w)| gear(w).is_some() && !(w.magazine > 0 && w.loaded == 0))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The statement of intent (§5.2).
+fn intent(world: &World, actor: Cid) -> Intent {
+    let Some(here) = view::cell(world, actor) else {
+        return Intent::Defend;
+    };
+    let engaged = enemy_adjacent(world, actor, here);
+    // A dying ally within reach of a short move: First Aid saves it from
+    // death at the round's end (§5.12, §5.14).
+    if !engaged
+        && stats(world, actor).is_some_and(|s| s.first_aid >= 25)
+        && let Some(patient) = dying_within(world, actor, here)
+    {
+        return Intent::FirstAid { patient };
+    }
+    // An empty crossbow or firearm with no enemy at hand: reload.
+    if !engaged
+        && let Some(l) = view::get::<Loadout>(world, actor)
+        && let Some(i) = l.ready
+        && let Some(w) = l.weapons.get(i)
+        && w.magazine > 0
+        && w.loaded == 0
+        && w.spare != Some(0)
+    {
+        return Intent::Reload { weapon: i };
+    }
+    match best_target(world, actor, here, engaged) {
+        Some((_, target, weapon)) => Intent::Attack { target, weapon },
+        None => Intent::Defend,
+    }
+}
+
+/// An ally at 0 hit points or fewer (or out cold) whose side the medic can
+/// reach by a short move, nearest first.
+fn dying_within(world: &World, actor: Cid, here: Cell) -> Option<Cid> {
+    let mut best: Option<(i32, Cid)> = None;
+    for p in patients(world, actor) {
+        let down = check::treatable(world, p)
+            && (view::get::<Health>(world, p).is_some_and(|h| h.hp <= 0)
+                || view::conditions(world, p)
+                    .has(crate::rules::components::Condition::Unconscious));
+        let Some(at) = view::cell(world, p) else {
+            continue;
+        };
+        let d = Map::chebyshev(here, at);
+        // Within about 6 metres: beside the patient before the count ends.
+        if down && d <= 4 && best.is_none_or(|b| d < b.0) {
+            best = Some((d, p));
+        }
+    }
+    best.map(|b| b.1)
+}
+
+/// The best attack to state: (value, target, weapon). Missiles from where
+/// the shooter stands (it keeps its distance), melee on an enemy it can
+/// reach this round, valued less the farther it must go (a shorter move
+/// keeps a better rank). A missile user set upon fights with what it has
+/// at hand.
+fn best_target(world: &World, actor: Cid, here: Cell, engaged: bool) -> Option<(f64, Cid, usize)> {
+    let mut best: Option<(f64, Cid, usize)> = None;
+    let budget = move_left(world, actor);
+    for (i, w) in weapons(world, actor) {
+        let Some(g) = gear(w) else { continue };
+        for e in view::enemies(world, actor) {
+            let Some(at) = view::cell(world, e) else {
+                continue;
+            };
+            let v = if g.is_missile() {
+                if engaged {
+                    continue;
+                }
+                match attack_numbers(world, actor, here, e, i) {
+                    Ok(n) => blow_value(world, actor, w, n.chance, e),
+                    Err(_) => continue,
+                }
+            } else {
+                let steps = (Map::chebyshev(here, at) - 1).max(0) as u32;
+                let cost = steps * crate::rules::map::ORTHO_DM;
+                if cost > budget {
+                    // Out of reach this round: worth closing in on.
+                    0.01 / (1.0 + f64::from(steps))
+                } else {
+                    let factor = if cost < HALF_FROM_DM { 1.0 } else { 0.8 };
+                    factor * blow_value(world, actor, w, g.chance, e)
+                }
+            };
+            if best.is_none_or(|b| v > b.0) {
+                best = Some((v, e, i));
+            }
+        }
+    }
+    best
+}
+
+/// The Movement phase: as far as the statement needs, no farther.
+fn movement(world: &World, actor: Cid) -> Command {
+    let Some(here) = view::cell(world, actor) else {
+        return Command::EndTurn;
+    };
+    let declared = match round(world).declared(actor) {
+        Some(i) => i,
+        None if !settings(world).statement_of_intent => intent(world, actor),
+        None => return Command::EndTurn,
+    };
+    let goal = match declared {
+        Intent::Attack { target, weapon } => {
+            let ranged =
+                super::stats::weapon(world, actor, weapon).is_some_and(|(_, g)| g.is_missile());
+            if attackable(world, actor, target, weapon) {
+                return Command::EndTurn;
+            }
+            if ranged {
+                return shooting_spot(world, actor, target, weapon)
+                    .map_or(Command::EndTurn, |path| Command::Move { path });
+            }
+            target
+        }
+        Intent::FirstAid { patient } => patient,
+        Intent::Reload { .. } | Intent::Defend => return Command::EndTurn,
+    };
+    let Some(at) = view::cell(world, goal) else {
+        return Command::EndTurn;
+    };
+    if Map::chebyshev(here, at) <= 1 {
+        return Command::EndTurn;
+    }
+    let Some(tree) = reach(world, actor) else {
+        return Command::EndTurn;
+    };
+    // The cheapest cell beside the goal; else the reachable cell nearest it.
+    let beside = tree
+        .reached()
+        .filter(|(c, _)| Map::chebyshev(*c, at) <= 1)
+        .min_by_key(|(c, cost)| (*cost, *c));
+    let cell = match beside {
+        Some((c, _)) => Some(c),
+        None => closest(&tree, at),
+    };
+    cell.and_then(|c| tree.path_to(c))
+        .map_or(Command::EndTurn, |path| Command::Move { path })
+}
+
+/// The reachable cell nearest `at` (by distance, then by the move's cost).
+fn closest(tree: &ReachTree, at: Cell) -> Option<Cell> {
+    tree.reached()
+        .min_by(|a, b| {
+            let da = Map::distance_m(a.0, at);
+            let db = Map::distance_m(b.0, at);
+            da.total_cmp(&db).then(a.1.cmp(&b.1)).then(a.0.cmp(&b.0))
+        })
+        .map(|(c, _)| c)
+}
+
+/// Where a shooter can shoot `target` from, by the shortest move that
+/// does not end next to an enemy.
+fn shooting_spot(world: &World, actor: Cid, target: Cid, weapon: usize) -> Option<Vec<Cell>> {
+    let tree = reach(world, actor)?;
+    let (cell, _) = tree
+        .reached()
+        .filter(|(c, _)| !enemy_adjacent(world, actor, *c))
+        .filter(|(c, _)| {
+            attack_numbers(world, actor, *c, target, weapon)
+                .is_ok_and(|n| n.difficulty <= Difficulty::Difficult)
+        })
+        .min_by_key(|(c, cost)| (*cost, *c))?;
+    tree.path_to(cell)
+}
+
+/// The Actions phase: the stated action, on another target of the same
+/// weapon if the stated one cannot be struck.
+fn action(world: &World, actor: Cid) -> Command {
+    let Some(here) = view::cell(world, actor) else {
+        return Command::EndTurn;
+    };
+    let declared = match round(world).declared(actor) {
+        Some(i) => i,
+        None if !settings(world).statement_of_intent => intent(world, actor),
+        None => return Command::EndTurn,
+    };
+    match declared {
+        Intent::Attack { target, weapon } => {
+            if attackable(world, actor, target, weapon) {
+                return Command::Attack {
+                    target,
+                    weapon,
+                    mode: 0,
+                };
+            }
+            let w = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(weapon));
+            let mut best: Option<(f64, Cid)> = None;
+            for e in view::enemies(world, actor) {
+                if let (Some(w), Ok(n)) = (w, attack_numbers(world, actor, here, e, weapon)) {
+                    let v = blow_value(world, actor, w, n.chance, e);
+                    if best.is_none_or(|b| v > b.0) {
+                        best = Some((v, e));
+                    }
+                }
+            }
+            best.map_or(Command::EndTurn, |(_, target)| Command::Attack {
+                target,
+                weapon,
+                mode: 0,
+            })
+        }
+        Intent::FirstAid { patient } => Command::from(BrpCommand::FirstAid { patient }),
+        Intent::Reload { weapon } => Command::from(BrpCommand::Reload { weapon }),
+        Intent::Defend => Command::EndTurn,
+    }
+}

@@ -1,0 +1,143 @@
+//! What brp's own events change, and what its round takes from the core's
+//! events after the core's shared apply: the only place they change.
+
+use bevy::prelude::*;
+
+use crate::rules::apply::with;
+use crate::rules::components::{Cid, Loadout};
+use crate::rules::event::BattleEvent;
+
+use super::event::BrpEvent;
+use super::state::BrpRound;
+use super::stats::{BrpShield, BrpWeapon, Wound, Wounds};
+
+pub fn apply(world: &mut World, event: &BattleEvent) {
+    match event {
+        BattleEvent::Ruleset(_) => {
+            if let Some(own) = event.own::<BrpEvent>() {
+                apply_own(world, own);
+            }
+        }
+        BattleEvent::TurnEnded { who } => slot(world, *who, |s| s.done = true),
+        BattleEvent::Moved { who, cost_dm, .. } => {
+            slot(world, *who, |s| s.moved_dm += cost_dm);
+        }
+        // §5.14: "Keep track of each injury separately".
+        BattleEvent::Damaged {
+            target, hp_loss, ..
+        } if *hp_loss > 0 => with::<Wounds>(world, *target, |w| {
+            w.0.push(Wound {
+                hp: *hp_loss,
+                treated: false,
+            })
+        }),
+        BattleEvent::GearBroken {
+            who,
+            weapon_index: None,
+            ..
+        } => {
+            if let Some(e) = crate::rules::view::entity(world, *who) {
+                world.entity_mut(e).remove::<BrpShield>();
+            }
+        }
+        _ => {}
+    }
+}
+
+fn apply_own(world: &mut World, e: &BrpEvent) {
+    match e {
+        BrpEvent::Declared { who, intent, .. } => slot(world, *who, |s| s.declared = Some(*intent)),
+        BrpEvent::Ranked {
+            who, rank, band, ..
+        } => slot(world, *who, |s| s.rank = Some((*rank, *band))),
+        BrpEvent::AttackRolled {
+            attacker,
+            weapon_index,
+            shot: true,
+            ..
+        } => with::<Loadout>(world, *attacker, |l| {
+            if let Some(w) = l.weapons.get_mut(*weapon_index) {
+                w.loaded = w.loaded.saturating_sub(1);
+            }
+        }),
+        BrpEvent::GearDamaged {
+            who,
+            weapon_index: Some(i),
+            hp_left,
+            ..
+        } => with::<Loadout>(world, *who, |l| {
+            if let Some(g) = l
+                .weapons
+                .get_mut(*i)
+                .and_then(|w| w.own.get_mut::<BrpWeapon>())
+            {
+                g.hp = Some(*hp_left);
+            }
+        }),
+        BrpEvent::GearDamaged {
+            who,
+            weapon_index: None,
+            hp_left,
+            ..
+        } => with::<BrpShield>(world, *who, |s| s.hp = *hp_left),
+        BrpEvent::Thrown {
+            who, weapon_index, ..
+        } => with::<Loadout>(world, *who, |l| {
+            let i = *weapon_index;
+            if i < l.weapons.len() {
+                l.weapons.remove(i);
+                l.ready = match l.ready {
+                    Some(r) if r == i => None,
+                    Some(r) if r > i => Some(r - 1),
+                    r => r,
+                };
+            }
+        }),
+        BrpEvent::FirstAid { patient, .. } => with::<Wounds>(world, *patient, |w| {
+            for wound in &mut w.0 {
+                wound.treated = true;
+            }
+        }),
+        BrpEvent::Reloading {
+            who, weapon_index, ..
+        } => {
+            let i = *weapon_index;
+            slot(world, *who, |s| s.reloading = Some(i));
+            with::<Loadout>(world, *who, |l| l.ready = Some(i));
+        }
+        BrpEvent::Reloaded {
+            who,
+            weapon_index,
+            loaded,
+            ..
+        } => {
+            slot(world, *who, |s| s.reloading = None);
+            with::<Loadout>(world, *who, |l| {
+                if let Some(w) = l.weapons.get_mut(*weapon_index) {
+                    let added = loaded.saturating_sub(w.loaded);
+                    w.loaded = *loaded;
+                    if let Some(s) = &mut w.spare {
+                        *s = s.saturating_sub(added);
+                    }
+                }
+            });
+        }
+        BrpEvent::PhaseBegan { .. }
+        | BrpEvent::DexOrder { .. }
+        | BrpEvent::RankCalled { .. }
+        | BrpEvent::DefenseRolled { .. }
+        | BrpEvent::Matrix { .. }
+        | BrpEvent::DamageRolled { .. }
+        | BrpEvent::AttackRolled { .. } => {}
+    }
+}
+
+fn slot(world: &mut World, who: Cid, f: impl FnOnce(&mut super::state::Slot)) {
+    if let Some(s) = world
+        .resource_mut::<BrpRound>()
+        .slots
+        .get_mut(who.0 as usize)
+    {
+        f(s);
+    }
+}

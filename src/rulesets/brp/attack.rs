@@ -1,0 +1,352 @@
+//! Attacks (§5.5, §5.9), the parry or dodge that meets one that succeeds
+//! (§5.6, §5.7, §5.11), the matrix (§5.8), damage with the damage bonus
+//! (§5.9), special successes (§5.13), armor (§5.10), hit points and
+//! unconsciousness (§5.12), and weapons damaged by parries.
+
+use bevy::prelude::*;
+
+use crate::rules::apply::emit;
+use crate::rules::battle::{Battle, Prompt};
+use crate::rules::command::Command;
+use crate::rules::components::{Cid, Condition, Health, Loadout};
+use crate::rules::dice::{DbShare, Dice, DiceRoll, Die, RollOptions};
+use crate::rules::event::{BattleEvent, Modifier};
+use crate::rules::view;
+
+use super::chance::{Level, RULE_ATTACK, level};
+use super::command::BrpCommand;
+use super::event::BrpEvent;
+use super::matrix::{Defense, Harm, RULE_MATRIX, outcome};
+use super::numbers::{RULE_ARMOR, RULE_HIT_POINTS, RULE_SPECIAL, half_bonus};
+use super::query::{attack_numbers, defenses, round, settings};
+use super::state::{BrpRound, Pending, PendingAttack};
+use super::stats::{BrpArmor, BrpShield, gear, stats};
+
+pub const RULE_RELOAD: &str = "brp §5.9 Weapons and Damage (reloading)";
+pub const RULE_DAMAGE: &str = "brp §5.9 Weapons and Damage";
+
+/// Roll D100 (1–100).
+pub fn d100(world: &mut World) -> DiceRoll {
+    let r = world.resource_mut::<Dice>().roll_die(100);
+    DiceRoll {
+        expr: "1D100".into(),
+        dice: vec![Die {
+            sides: 100,
+            result: r,
+            exploded: false,
+            negative: false,
+        }],
+        flat: 0,
+        total: r as i32,
+    }
+}
+
+/// Execute a legal attack: the roll; a success is met by the defender's
+/// parry or dodge if it has one, else goes through the matrix at once.
+pub fn execute_attack(world: &mut World, attacker: Cid, target: Cid, index: usize) {
+    let Some(from) = view::cell(world, attacker) else {
+        return;
+    };
+    let Ok(n) = attack_numbers(world, attacker, from, target, index) else {
+        return;
+    };
+    let Some((w, g)) = view::get::<Loadout>(world, attacker)
+        .and_then(|l| l.weapons.get(index))
+        .and_then(|w| Some((w.clone(), gear(w)?.clone())))
+    else {
+        return;
+    };
+    // Fray decides: readying a carried weapon is part of attacking with it
+    // (the text has no rule for it).
+    if view::get::<Loadout>(world, attacker).and_then(|l| l.ready) != Some(index) {
+        emit(
+            world,
+            BattleEvent::Drew {
+                who: attacker,
+                weapon: w.name.clone(),
+                index,
+                as_movement: true,
+                rule: RULE_ATTACK,
+            },
+        );
+    }
+    let roll = d100(world);
+    let lv = level(roll.total as u32, n.chance, settings(world).special);
+    emit(
+        world,
+        BrpEvent::AttackRolled {
+            attacker,
+            target,
+            weapon: w.name.clone(),
+            weapon_index: index,
+            rating: n.rating,
+            difficulty: n.difficulty,
+            chance: n.chance,
+            roll,
+            level: lv,
+            thrown: g.thrown,
+            shot: w.magazine > 0,
+            rule: RULE_ATTACK,
+        },
+    );
+    let pending = Pending {
+        attacker,
+        target,
+        weapon_index: index,
+        weapon: w.name.clone(),
+        level: lv,
+        damage: w.damage.without_db(),
+        db: g.db,
+        velocity: g.velocity,
+    };
+    // "If an attack fails, it does not need to be parried."
+    if lv != Level::Failure && !defenses(world, target, &pending).is_empty() {
+        world.resource_mut::<PendingAttack>().0 = Some(pending);
+        world.resource_mut::<Battle>().prompt = Prompt::React {
+            actor: target,
+            attacker,
+        };
+        return;
+    }
+    settle(world, &pending, None);
+}
+
+/// The defender answers: a parry (weapon or shield), a dodge, or nothing.
+pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
+    let Some(p) = world.resource_mut::<PendingAttack>().0.take() else {
+        return;
+    };
+    world.resource_mut::<Battle>().prompt = Prompt::Act { actor: p.attacker };
+    let choice = match (command, command.own::<BrpCommand>()) {
+        (_, Some(BrpCommand::Parry { shield })) => Some((Defense::Parry, *shield)),
+        (Command::Dodge, _) => Some((Defense::Dodge, false)),
+        _ => None,
+    };
+    let option = choice.and_then(|(kind, shield)| {
+        defenses(world, who, &p)
+            .into_iter()
+            .find(|o| o.kind == kind && o.shield == shield)
+    });
+    let Some(o) = option else {
+        emit(world, BattleEvent::ReactionDeclined { who });
+        settle(world, &p, None);
+        return;
+    };
+    let roll = d100(world);
+    let lv = level(roll.total as u32, o.chance, settings(world).special);
+    emit(
+        world,
+        BrpEvent::DefenseRolled {
+            who,
+            kind: o.kind,
+            with: o.with.clone(),
+            rating: o.rating,
+            difficulty: o.difficulty,
+            chance: o.chance,
+            roll,
+            level: lv,
+            rule: o.rule,
+        },
+    );
+    settle(world, &p, Some((o.kind, o.shield, lv)));
+}
+
+/// The matrix (§5.8), then its damage and the weapons it wears down, then
+/// the attacker's turn ends (one action a round).
+fn settle(world: &mut World, p: &Pending, defense: Option<(Defense, bool, Level)>) {
+    let o = outcome(p.level, defense.map(|(k, _, l)| (k, l)), p.melee());
+    if p.level != Level::Failure {
+        emit(
+            world,
+            BrpEvent::Matrix {
+                attacker: p.attacker,
+                target: p.target,
+                attack: p.level,
+                defense: defense.map(|(k, _, l)| (k, l)),
+                harm: o.harm,
+                says: o.says,
+                rule: RULE_MATRIX,
+            },
+        );
+    }
+    if o.to_parrying_weapon > 0
+        && let Some((_, shield, _)) = defense
+    {
+        wear(world, p.target, shield, o.to_parrying_weapon);
+    }
+    if o.to_attacking_weapon > 0 {
+        wear_weapon(world, p.attacker, p.weapon_index, o.to_attacking_weapon);
+    }
+    if o.harm != Harm::None {
+        damage(world, p, o.harm == Harm::Special);
+    }
+    // A thrown weapon is gone from the thrower's hand.
+    let thrown = view::get::<Loadout>(world, p.attacker)
+        .and_then(|l| l.weapons.get(p.weapon_index))
+        .and_then(gear)
+        .is_some_and(|g| g.thrown);
+    if thrown {
+        emit(
+            world,
+            BrpEvent::Thrown {
+                who: p.attacker,
+                weapon_index: p.weapon_index,
+                weapon: p.weapon.clone(),
+                rule: RULE_DAMAGE,
+            },
+        );
+    }
+    super::execute::end_turn(world, p.attacker);
+}
+
+/// The parrying weapon in hand, or the shield, takes `points` (§5.8).
+fn wear(world: &mut World, who: Cid, shield: bool, points: i32) {
+    if shield {
+        let Some(s) = view::get::<BrpShield>(world, who).cloned() else {
+            return;
+        };
+        let hp_left = s.hp - points;
+        emit(
+            world,
+            BrpEvent::GearDamaged {
+                who,
+                item: s.name.clone(),
+                weapon_index: None,
+                points,
+                hp_left,
+                rule: RULE_MATRIX,
+            },
+        );
+        if hp_left <= 0 {
+            emit(
+                world,
+                BattleEvent::GearBroken {
+                    who,
+                    item: s.name,
+                    weapon_index: None,
+                    rule: RULE_MATRIX,
+                },
+            );
+        }
+    } else if let Some(i) = view::get::<Loadout>(world, who).and_then(|l| l.ready) {
+        wear_weapon(world, who, i, points);
+    }
+}
+
+/// Weapon `index` of `who` takes `points`; at 0 it breaks. A weapon with no
+/// hit points ("n/a") takes none.
+fn wear_weapon(world: &mut World, who: Cid, index: usize, points: i32) {
+    let Some((name, hp)) = view::get::<Loadout>(world, who)
+        .and_then(|l| l.weapons.get(index))
+        .and_then(|w| Some((w.name.clone(), gear(w)?.hp?)))
+    else {
+        return;
+    };
+    let hp_left = hp - points;
+    emit(
+        world,
+        BrpEvent::GearDamaged {
+            who,
+            item: name.clone(),
+            weapon_index: Some(index),
+            points,
+            hp_left,
+            rule: RULE_MATRIX,
+        },
+    );
+    if hp_left <= 0 {
+        emit(
+            world,
+            BattleEvent::GearBroken {
+                who,
+                item: name,
+                weapon_index: Some(index),
+                rule: RULE_MATRIX,
+            },
+        );
+    }
+}
+
+/// Roll a blow's damage and take it off the target's hit points.
+fn damage(world: &mut World, p: &Pending, special: bool) {
+    let db = stats(world, p.attacker).map(|s| s.db.clone());
+    let (weapon, bonus) = {
+        let mut dice = world.resource_mut::<Dice>();
+        let weapon = p.damage.roll(&mut dice, &RollOptions::default());
+        let bonus = match (p.db, db) {
+            (Some(_), Some(db)) if db.max(None) != 0 || db.min(None) != 0 => {
+                Some(db.roll(&mut dice, &RollOptions::default()))
+            }
+            _ => None,
+        };
+        (weapon, bonus)
+    };
+    let half = p.db == Some(DbShare::Half);
+    let bonus_added = bonus
+        .as_ref()
+        .map_or(0, |b| if half { half_bonus(b.total) } else { b.total });
+    // §5.13: "the maximum damage the weapon can roll, and then add the
+    // results of a normal damage roll to it. Add the damage modifier".
+    let special_max = special.then(|| p.damage.max(None));
+    let total = special_max.unwrap_or(0) + weapon.total + bonus_added;
+    emit(
+        world,
+        BrpEvent::DamageRolled {
+            target: p.target,
+            weapon,
+            special_max,
+            bonus,
+            half_bonus: half,
+            bonus_added,
+            total,
+            rule: if special { RULE_SPECIAL } else { RULE_DAMAGE },
+        },
+    );
+    let ap = view::get::<BrpArmor>(world, p.target).map_or(0, |a| a.against(p.velocity));
+    let Some(h) = view::get::<Health>(world, p.target).copied() else {
+        return;
+    };
+    let through = (total - ap).max(0);
+    let hp_after = h.hp - through;
+    emit(
+        world,
+        BattleEvent::Damaged {
+            target: p.target,
+            by: Some(p.attacker),
+            rolled: total,
+            steps: vec![Modifier::new("armor points", -ap, RULE_ARMOR)],
+            ep_loss: 0,
+            hp_loss: through,
+            hp_after,
+            ep_after: h.ep,
+            rule: RULE_HIT_POINTS,
+        },
+    );
+    // "If a character is reduced to 2 hit points, they fall unconscious".
+    let threshold = settings(world).unconscious_at_hp;
+    if through > 0
+        && hp_after <= threshold
+        && !view::conditions(world, p.target).has(Condition::Unconscious)
+    {
+        // A simultaneous group acts as one: who it drops falls when it is
+        // done (docs/rulesets/brp.md, "Simultaneous actions").
+        let together = round(world)
+            .group()
+            .is_some_and(|g| g.len() > 1 && g.contains(&p.target));
+        if together {
+            let mut r = world.resource_mut::<BrpRound>();
+            if !r.falls.contains(&p.target) {
+                r.falls.push(p.target);
+            }
+        } else {
+            emit(
+                world,
+                BattleEvent::ConditionAdded {
+                    who: p.target,
+                    condition: Condition::Unconscious,
+                    rule: RULE_HIT_POINTS,
+                },
+            );
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! Carrying out a checked brp command: each emits the events that say what
+//! happened; `apply.rs` changes the state from them.
+
+use bevy::prelude::*;
+
+use crate::rules::apply::emit;
+use crate::rules::battle::{Battle, Prompt};
+use crate::rules::command::Command;
+use crate::rules::components::{Cid, Condition, Health, Loadout, MoveMode};
+use crate::rules::dice::{Dice, DiceExpr, RollOptions};
+use crate::rules::event::BattleEvent;
+use crate::rules::view;
+
+use super::attack::{self, RULE_RELOAD, d100};
+use super::chance::{Level, level};
+use super::check::check_move;
+use super::command::{BrpCommand, Intent};
+use super::event::BrpEvent;
+use super::query::{RULE_INTENT, RULE_MOVEMENT, settings};
+use super::stats::{Wounds, stats};
+
+pub const RULE_HEALING: &str = "brp §5.14 Healing";
+
+pub fn execute(world: &mut World, actor: Cid, command: &Command) {
+    match (command, command.own::<BrpCommand>()) {
+        (_, Some(BrpCommand::Declare(intent))) => {
+            let weapon = match intent {
+                Intent::Attack { weapon, .. } | Intent::Reload { weapon } => {
+                    view::get::<Loadout>(world, actor)
+                        .and_then(|l| l.weapons.get(*weapon))
+                        .map(|w| w.name.clone())
+                }
+                _ => None,
+            };
+            emit(
+                world,
+                BrpEvent::Declared {
+                    who: actor,
+                    intent: *intent,
+                    weapon,
+                    rule: RULE_INTENT,
+                },
+            );
+            end_turn(world, actor);
+        }
+        (Command::Move { path }, _) => {
+            if let (Ok(cost), Some(from)) =
+                (check_move(world, actor, path), view::cell(world, actor))
+            {
+                emit(
+                    world,
+                    BattleEvent::Moved {
+                        who: actor,
+                        from,
+                        path: path.clone(),
+                        cost_dm: cost,
+                        zones: 0,
+                        mode: MoveMode::None,
+                        rule: RULE_MOVEMENT,
+                    },
+                );
+            }
+        }
+        (Command::Attack { target, weapon, .. }, _) => {
+            attack::execute_attack(world, actor, *target, *weapon)
+        }
+        (_, Some(BrpCommand::Parry { .. })) | (Command::Dodge, _) | (Command::NoReaction, _) => {
+            attack::resolve_reaction(world, actor, command)
+        }
+        (_, Some(BrpCommand::FirstAid { patient })) => {
+            first_aid(world, actor, *patient);
+            end_turn(world, actor);
+        }
+        (_, Some(BrpCommand::Reload { weapon })) => {
+            if let Some(w) = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon))
+            {
+                let name = w.name.clone();
+                emit(
+                    world,
+                    BrpEvent::Reloading {
+                        who: actor,
+                        weapon_index: *weapon,
+                        weapon: name,
+                        rule: RULE_RELOAD,
+                    },
+                );
+            }
+            end_turn(world, actor);
+        }
+        (Command::EndTurn, _) => end_turn(world, actor),
+        _ => {}
+    }
+}
+
+/// The actor's turn in this phase is over.
+pub fn end_turn(world: &mut World, who: Cid) {
+    if view::resource::<Battle>(world).prompt == (Prompt::Act { actor: who }) {
+        emit(world, BattleEvent::TurnEnded { who });
+        world.resource_mut::<Battle>().prompt = Prompt::None;
+    }
+}
+
+/// §5.14: "Successful use of the First Aid skill heals 1D3 hit points per
+/// injury ... can only heal the total hit points in damage for an
+/// individual wound. An injury may have First Aid applied to it only once.
+/// If the roll is unsuccessful, it is still bandaged". One treatment tends
+/// every untreated injury (docs/rulesets/brp.md, "First Aid").
+fn first_aid(world: &mut World, medic: Cid, patient: Cid) {
+    let chance = stats(world, medic).map_or(0, |s| s.first_aid);
+    let roll = d100(world);
+    let lv = level(roll.total as u32, chance, settings(world).special);
+    let wounds: Vec<(usize, i32)> = view::get::<Wounds>(world, patient)
+        .map(|w| w.untreated().map(|(i, w)| (i, w.hp)).collect())
+        .unwrap_or_default();
+    let mut healed = Vec::new();
+    if lv != Level::Failure {
+        let d3 = DiceExpr::parse("1D3").unwrap_or_else(|_| DiceExpr::flat(1));
+        for (i, hp) in &wounds {
+            let r = d3.roll(&mut world.resource_mut::<Dice>(), &RollOptions::default());
+            let gained = r.total.min(*hp);
+            healed.push((*i, r, gained));
+        }
+    }
+    let gained: i32 = healed.iter().map(|h| h.2).sum();
+    emit(
+        world,
+        BrpEvent::FirstAid {
+            medic,
+            patient,
+            chance,
+            roll,
+            level: lv,
+            healed,
+            rule: RULE_HEALING,
+        },
+    );
+    let Some(h) = view::get::<Health>(world, patient).copied() else {
+        return;
+    };
+    if gained > 0 {
+        emit(
+            world,
+            BattleEvent::Healed {
+                target: patient,
+                by: medic,
+                gained,
+                hp_after: h.hp + gained,
+                rule: RULE_HEALING,
+            },
+        );
+    }
+    // "until awakened by another character": tended above the point where
+    // one falls unconscious, the patient wakes.
+    let hp = h.hp + gained;
+    if view::conditions(world, patient).has(Condition::Unconscious)
+        && hp > settings(world).unconscious_at_hp
+    {
+        emit(
+            world,
+            BattleEvent::ConditionRemoved {
+                who: patient,
+                condition: Condition::Unconscious,
+                rule: RULE_HEALING,
+            },
+        );
+    }
+}

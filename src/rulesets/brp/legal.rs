@@ -1,0 +1,115 @@
+//! The brp commands worth checking for an actor now: every statement it
+//! could make, moves to every cell it can still reach, every action and
+//! reaction the check accepts. Reads only.
+
+use bevy::prelude::*;
+
+use crate::rules::battle::{Battle, Phase, Prompt};
+use crate::rules::command::Command;
+use crate::rules::components::{Cid, Loadout};
+use crate::rules::map::{Map, ReachTree};
+use crate::rules::view;
+
+use super::check;
+use super::command::{BrpCommand, Intent};
+use super::query::move_left;
+
+/// Every cell `who` can still reach this round, as a search tree.
+pub fn reach(world: &World, who: Cid) -> Option<ReachTree> {
+    let start = view::cell(world, who)?;
+    let map = view::resource::<Map>(world);
+    Some(map.reach_tree_past(
+        start,
+        move_left(world, who),
+        &view::occupied(world, Some(who)),
+    ))
+}
+
+/// The allies `actor` could tend (§5.14).
+pub fn patients(world: &World, actor: Cid) -> Vec<Cid> {
+    let f = view::faction(world, actor);
+    view::all(world)
+        .into_iter()
+        .filter(|c| *c != actor && view::faction(world, *c) == f)
+        .filter(|c| check::check_intent(world, actor, &Intent::FirstAid { patient: *c }).is_ok())
+        .collect()
+}
+
+/// A representative list of legal commands for the actor now.
+pub fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
+    let mut out = Vec::new();
+    let b = view::resource::<Battle>(world);
+    let mut push = |c: Command| {
+        if check::check(world, actor, &c).is_ok() {
+            out.push(c);
+        }
+    };
+    if let Prompt::React { .. } = b.prompt {
+        push(Command::from(BrpCommand::Parry { shield: false }));
+        push(Command::from(BrpCommand::Parry { shield: true }));
+        push(Command::Dodge);
+        push(Command::NoReaction);
+        return out;
+    }
+    if b.prompt != (Prompt::Act { actor }) {
+        return out;
+    }
+    let weapons = view::get::<Loadout>(world, actor).map_or(0, |l| l.weapons.len());
+    match b.phase {
+        Phase::Intent => {
+            for target in view::enemies(world, actor) {
+                for weapon in 0..weapons {
+                    push(Command::from(BrpCommand::Declare(Intent::Attack {
+                        target,
+                        weapon,
+                    })));
+                }
+            }
+            for patient in patients(world, actor) {
+                push(Command::from(BrpCommand::Declare(Intent::FirstAid {
+                    patient,
+                })));
+            }
+            for weapon in 0..weapons {
+                push(Command::from(BrpCommand::Declare(Intent::Reload {
+                    weapon,
+                })));
+            }
+            push(Command::from(BrpCommand::Declare(Intent::Defend)));
+        }
+        Phase::Movement => {
+            push(Command::EndTurn);
+            if let Some(tree) = reach(world, actor) {
+                let start = view::cell(world, actor);
+                for (cell, _) in tree.reached() {
+                    if Some(cell) == start {
+                        continue;
+                    }
+                    if let Some(path) = tree.path_to(cell) {
+                        push(Command::Move { path });
+                    }
+                }
+            }
+        }
+        Phase::Actions => {
+            push(Command::EndTurn);
+            for target in view::enemies(world, actor) {
+                for weapon in 0..weapons {
+                    push(Command::Attack {
+                        target,
+                        weapon,
+                        mode: 0,
+                    });
+                }
+            }
+            for patient in patients(world, actor) {
+                push(Command::from(BrpCommand::FirstAid { patient }));
+            }
+            for weapon in 0..weapons {
+                push(Command::from(BrpCommand::Reload { weapon }));
+            }
+        }
+        _ => {}
+    }
+    out
+}

@@ -1,0 +1,312 @@
+//! What a brp command would do, in the rules' numbers, before it is sent:
+//! an attack's chance, its special chance and range band, the damage
+//! through armor; a parry's or dodge's chance and what each row of the
+//! matrix would make of it; the rank a move leaves. Reads only; the same
+//! numbers the execution uses (`query.rs`).
+
+use bevy::prelude::*;
+
+use crate::rules::battle::{Battle, Phase, Preview};
+use crate::rules::command::Command;
+use crate::rules::components::{Cid, Health, Loadout, MoveMode};
+use crate::rules::map::Map;
+use crate::rules::view;
+
+use super::chance::{Difficulty, Level, special_up_to};
+use super::command::{BrpCommand, Intent};
+use super::event::Band;
+use super::matrix::{Defense, Harm, outcome};
+use super::query::{attack_numbers, band, defenses, rank, round, settings};
+use super::state::{Pending, PendingAttack};
+use super::stats::{BrpArmor, gear, stats};
+
+pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
+    let name = |c: Cid| view::name(world, c);
+    match (command, command.own::<BrpCommand>()) {
+        (Command::Attack { target, weapon, .. }, _) => attack(world, actor, *target, *weapon),
+        (Command::Move { path }, _) => movement(world, actor, path),
+        (Command::Dodge, _) => defense(world, actor, Defense::Dodge, false),
+        (_, Some(BrpCommand::Parry { shield })) => {
+            defense(world, actor, Defense::Parry, *shield)
+        }
+        (Command::NoReaction, _) => Preview {
+            title: "Take the blow".into(),
+            lines: vec!["The attack goes through the matrix unopposed (§5.8)".into()],
+            ..Preview::default()
+        },
+        (_, Some(BrpCommand::Declare(intent))) => declare(world, actor, intent),
+        (_, Some(BrpCommand::FirstAid { patient })) => Preview {
+            title: format!("First Aid on {}", name(*patient)),
+            chance: stats(world, actor).map(|s| f64::from(s.first_aid.clamp(0, 100)) / 100.0),
+            lines: vec![
+                "Heals 1D3 per untreated injury, no more than each took; each injury is treated once (§5.14)".into(),
+            ],
+            ..Preview::default()
+        },
+        (_, Some(BrpCommand::Reload { weapon })) => Preview {
+            title: format!("Reload the {}", weapon_name(world, actor, *weapon)),
+            lines: vec!["Takes the round: loaded at its end (§5.9)".into()],
+            ..Preview::default()
+        },
+        (Command::EndTurn, _) => Preview {
+            title: match view::resource::<Battle>(world).phase {
+                Phase::Movement => "Done moving".into(),
+                _ => "Do nothing more this round".into(),
+            },
+            ..Preview::default()
+        },
+        _ => Preview::default(),
+    }
+}
+
+fn weapon_name(world: &World, actor: Cid, index: usize) -> String {
+    view::get::<Loadout>(world, actor)
+        .and_then(|l| l.weapons.get(index))
+        .map_or_else(|| "weapon".into(), |w| w.name.to_lowercase())
+}
+
+/// The damage a blow of this weapon does through `target`'s armor: normal
+/// and special ranges.
+fn damage_ranges(
+    world: &World,
+    actor: Cid,
+    index: usize,
+    target: Cid,
+) -> Option<((i32, i32), (i32, i32))> {
+    let w = view::get::<Loadout>(world, actor)?.weapons.get(index)?;
+    let g = gear(w)?;
+    let db = stats(world, actor).map(|s| s.db.clone())?;
+    let dice = w.damage.without_db();
+    let (blo, bhi) = match g.db {
+        None => (0, 0),
+        Some(crate::rules::dice::DbShare::Full) => (db.min(None), db.max(None)),
+        Some(crate::rules::dice::DbShare::Half) => (
+            super::numbers::half_bonus(db.min(None)),
+            super::numbers::half_bonus(db.max(None)),
+        ),
+    };
+    let ap = view::get::<BrpArmor>(world, target).map_or(0, |a| a.against(g.velocity));
+    let through = |x: i32| (x - ap).max(0);
+    let normal = (through(dice.min(None) + blo), through(dice.max(None) + bhi));
+    let max = dice.max(None);
+    let special = (
+        through(max + dice.min(None) + blo),
+        through(max + dice.max(None) + bhi),
+    );
+    Some((normal, special))
+}
+
+fn attack(world: &World, actor: Cid, target: Cid, index: usize) -> Preview {
+    let mut p = Preview {
+        title: format!(
+            "Attack {} with the {}",
+            view::name(world, target),
+            weapon_name(world, actor, index)
+        ),
+        ..Preview::default()
+    };
+    let Some(from) = view::cell(world, actor) else {
+        return p;
+    };
+    let Ok(n) = attack_numbers(world, actor, from, target, index) else {
+        return p;
+    };
+    let boundary = settings(world).special;
+    p.chance = Some(f64::from(n.chance.clamp(0, 100)) / 100.0);
+    p.lines.push(match n.difficulty {
+        Difficulty::Normal => format!("Chance {}% (skill)", n.chance),
+        d => format!(
+            "Chance {}%: skill {}%, {} (§5.9)",
+            n.chance,
+            n.rating,
+            d.name()
+        ),
+    });
+    if let (Some(a), Some(t)) = (view::cell(world, actor), view::cell(world, target))
+        && let Some((_, g)) = super::stats::weapon(world, actor, index)
+        && g.is_missile()
+    {
+        p.lines.push(format!(
+            "Range {:.0} m; the weapon's range is {:.0} m (½ to {:.0} m, ¼ to {:.0} m)",
+            Map::distance_m(a, t),
+            g.range_m,
+            2.0 * g.range_m,
+            3.0 * g.range_m
+        ));
+    }
+    p.lines.push(format!(
+        "Special success on {} or less (§5.5)",
+        special_up_to(n.chance, boundary)
+    ));
+    if let Some((normal, special)) = damage_ranges(world, actor, index, target) {
+        p.damage = Some(normal);
+        p.lines.push(format!(
+            "Through armor: {}-{} HP, {}-{} on a special success (§5.13)",
+            normal.0, normal.1, special.0, special.1
+        ));
+    }
+    if let Some(h) = view::get::<Health>(world, target) {
+        p.lines.push(format!(
+            "{} has {} HP; out at {} or fewer (§5.12)",
+            view::name(world, target),
+            h.hp,
+            settings(world).unconscious_at_hp
+        ));
+    }
+    // What the target can answer with.
+    if let Some(w) = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(index))
+        && let Some(g) = gear(w)
+    {
+        let pending = Pending {
+            attacker: actor,
+            target,
+            weapon_index: index,
+            weapon: w.name.clone(),
+            level: Level::Success,
+            damage: w.damage.without_db(),
+            db: g.db,
+            velocity: g.velocity,
+        };
+        let ds: Vec<String> = defenses(world, target, &pending)
+            .iter()
+            .map(|o| format!("{} {}%", o.with.to_lowercase(), o.chance))
+            .collect();
+        p.lines.push(if ds.is_empty() {
+            "It cannot parry or dodge this".into()
+        } else {
+            format!("It may answer: {}", ds.join(", "))
+        });
+    }
+    p
+}
+
+fn movement(world: &World, actor: Cid, path: &[crate::rules::map::Cell]) -> Preview {
+    let Some(start) = view::cell(world, actor) else {
+        return Preview::default();
+    };
+    let cost = view::resource::<Map>(world)
+        .path_cost(start, path)
+        .unwrap_or(0);
+    let moved = round(world).slot(actor).map_or(0, |s| s.moved_dm) + cost;
+    let b = band(moved);
+    let dex = stats(world, actor).map_or(0, |s| s.dex);
+    let rank_line = match rank(dex, b) {
+        Some(r) if b == Band::Full => format!("Keeps its full DEX rank {r}"),
+        Some(r) => format!("Acts on DEX rank {r} instead of {dex} (§5.3)"),
+        None => "The 30-metre run: no action but parries and dodges this round (§5.3)".into(),
+    };
+    Preview {
+        title: format!(
+            "Move {:.1} m (this round: {:.1} m)",
+            f64::from(cost) / 10.0,
+            f64::from(moved) / 10.0
+        ),
+        lines: vec![rank_line],
+        move_mode: Some(if b == Band::Run {
+            MoveMode::Full
+        } else {
+            MoveMode::Standard
+        }),
+        ..Preview::default()
+    }
+}
+
+fn defense(world: &World, actor: Cid, kind: Defense, shield: bool) -> Preview {
+    let Some(p) = view::resource::<PendingAttack>(world).0.as_ref() else {
+        return Preview::default();
+    };
+    let Some(o) = defenses(world, actor, p)
+        .into_iter()
+        .find(|o| o.kind == kind && o.shield == shield)
+    else {
+        return Preview {
+            title: match kind {
+                Defense::Parry => "Parry".into(),
+                Defense::Dodge => "Dodge".into(),
+            },
+            ..Preview::default()
+        };
+    };
+    let boundary = settings(world).special;
+    let special = special_up_to(o.chance, boundary);
+    let title = match kind {
+        Defense::Parry => format!("Parry with the {} ({}%)", o.with.to_lowercase(), o.chance),
+        Defense::Dodge => format!("Dodge ({}%)", o.chance),
+    };
+    let mut lines = vec![format!(
+        "{}% to succeed, {}% a special success (§5.{})",
+        o.chance,
+        special,
+        if kind == Defense::Parry { 6 } else { 7 }
+    )];
+    // Each outcome of the matrix for the attack as it came.
+    for (lv, what) in [
+        (Level::Special, "a special"),
+        (Level::Success, "a success"),
+        (Level::Failure, "a failure"),
+    ] {
+        let out = outcome(p.level, Some((kind, lv)), p.melee());
+        let harm = match out.harm {
+            Harm::None => "no harm".to_string(),
+            Harm::Normal => "normal damage".to_string(),
+            Harm::Special => "special damage".to_string(),
+        };
+        let mut s = format!("On {what}: {harm}");
+        if out.to_parrying_weapon > 0 {
+            s.push_str(&format!(
+                ", your {} takes {}",
+                o.with.to_lowercase(),
+                out.to_parrying_weapon
+            ));
+        }
+        if out.to_attacking_weapon > 0 {
+            s.push_str(&format!(
+                ", the attacker's {} takes {}",
+                p.weapon.to_lowercase(),
+                out.to_attacking_weapon
+            ));
+        }
+        lines.push(s);
+    }
+    Preview {
+        title,
+        chance: Some(f64::from(o.chance.clamp(0, 100)) / 100.0),
+        lines,
+        ..Preview::default()
+    }
+}
+
+fn declare(world: &World, actor: Cid, intent: &Intent) -> Preview {
+    let dex = stats(world, actor).map_or(0, |s| s.dex);
+    let ranks = format!(
+        "Acts on DEX rank {dex} if it moves under 6 m, {} after 6-15 m, {} after 16-29 m (§5.3)",
+        rank(dex, Band::Half).unwrap_or(0),
+        rank(dex, Band::Quarter).unwrap_or(0)
+    );
+    let title = match intent {
+        Intent::Attack { target, weapon } => format!(
+            "State: attack {} with the {}",
+            view::name(world, *target),
+            weapon_name(world, actor, *weapon)
+        ),
+        Intent::FirstAid { patient } => {
+            format!("State: First Aid on {}", view::name(world, *patient))
+        }
+        Intent::Reload { weapon } => {
+            format!("State: reload the {}", weapon_name(world, actor, *weapon))
+        }
+        Intent::Defend => "State: only parry and dodge".into(),
+    };
+    let mut lines = vec![];
+    if *intent == Intent::Defend {
+        lines.push("May move the full 30 m if not next to an enemy (§5.3)".into());
+    } else {
+        lines.push(ranks);
+    }
+    lines.push("Parries and dodges need no statement (§5.2)".into());
+    Preview {
+        title,
+        lines,
+        ..Preview::default()
+    }
+}

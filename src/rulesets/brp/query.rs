@@ -1,0 +1,307 @@
+//! Read-only questions the check, the preview, the AI and the execution
+//! share: the DEX order and ranks (§5.2–5.4), how far one may still move
+//! (§5.3), whether a weapon reaches (§5.9), and the numbers of an attack
+//! and of each defence against it (§5.5–5.7, §5.11): one numbers struct for
+//! all of them, so they never disagree.
+
+use bevy::prelude::*;
+
+use crate::rules::battle::{Battle, Phase};
+use crate::rules::command::{Illegal, illegal};
+use crate::rules::components::{Cid, Condition, Loadout};
+use crate::rules::map::{Cell, Map};
+use crate::rules::view;
+
+use super::chance::{Difficulty, range_band};
+use super::data::{BrpData, Length, ShieldClass, Velocity};
+use super::event::Band;
+use super::matrix::Defense;
+use super::settings::BrpSettings;
+use super::state::{BrpRound, Pending};
+use super::stats::{BrpShield, BrpStats, BrpWeapon, gear, stats};
+
+pub const RULE_INTENT: &str = "brp §5.2 Statement of Intent";
+pub const RULE_MOVEMENT: &str = "brp §5.3 Movement";
+pub const RULE_ACTIONS: &str = "brp §5.4 Actions";
+pub const RULE_PARRY: &str = "brp §5.6 Parrying";
+pub const RULE_DODGE: &str = "brp §5.7 Dodging";
+pub const RULE_SHIELDS: &str = "brp §5.11 Shields";
+pub const RULE_INVOLVED: &str = "Fray decides: docs/rulesets/brp.md, \"Involved in combat\"";
+
+/// The most a character moves in a round: "around 30 meters" (§5.3), in
+/// decimetres.
+pub const RUN_DM: u32 = 300;
+/// Under 6 metres a character keeps its full DEX rank (§5.3: "between
+/// 6–15 meters and still act at half").
+pub const HALF_FROM_DM: u32 = 60;
+/// Up to 15 metres: half; beyond, a quarter (§5.3: "16–29 meters").
+pub const HALF_UP_TO_DM: u32 = 150;
+
+/// The band a round's movement falls in (§5.3).
+pub fn band(moved_dm: u32) -> Band {
+    if moved_dm < HALF_FROM_DM {
+        Band::Full
+    } else if moved_dm <= HALF_UP_TO_DM {
+        Band::Half
+    } else if moved_dm < RUN_DM {
+        Band::Quarter
+    } else {
+        Band::Run
+    }
+}
+
+/// The rank a character of `dex` acts on after moving in `band`: halves and
+/// quarters round up (docs/rulesets/brp.md); `None` after the 30-metre run.
+pub fn rank(dex: i32, band: Band) -> Option<i32> {
+    match band {
+        Band::Full => Some(dex),
+        Band::Half => Some(Difficulty::Difficult.of(dex)),
+        Band::Quarter => Some(Difficulty::Quarter.of(dex)),
+        Band::Run => None,
+    }
+}
+
+/// What orders characters of the same DEX (§5.2: "use the relevant skill
+/// (missile weapons before melee weapons ...). If both are using the same
+/// type of weapons, the character with the higher skill rating goes
+/// first") and of the same rank (§5.4: missile, long, medium, short or
+/// unarmed): lower sorts first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct WeaponOrder {
+    /// 0 missile, 1 long, 2 medium, 3 short or unarmed, 4 no attack.
+    pub class: u8,
+    /// The skill's rating, negated (higher goes first).
+    pub skill: i32,
+}
+
+/// The order a weapon gives (`None`: no attack this round).
+pub fn weapon_order(w: Option<&BrpWeapon>) -> WeaponOrder {
+    match w {
+        None => WeaponOrder { class: 4, skill: 0 },
+        Some(g) => WeaponOrder {
+            class: match (g.is_missile(), g.length) {
+                (true, _) => 0,
+                (false, Some(Length::Long)) => 1,
+                (false, Some(Length::Medium)) => 2,
+                _ => 3,
+            },
+            skill: -g.chance,
+        },
+    }
+}
+
+/// Stable groups of `items` by `key`, in key order: a group holds those that
+/// tie.
+pub fn tied_groups<K: Ord + Copy>(mut items: Vec<(K, Cid)>) -> Vec<Vec<Cid>> {
+    items.sort();
+    let mut out: Vec<Vec<Cid>> = Vec::new();
+    let mut last: Option<K> = None;
+    for (k, c) in items {
+        if last == Some(k) {
+            if let Some(g) = out.last_mut() {
+                g.push(c);
+            }
+        } else {
+            out.push(vec![c]);
+            last = Some(k);
+        }
+    }
+    out
+}
+
+/// The round's state.
+pub fn round(world: &World) -> &BrpRound {
+    view::resource::<BrpRound>(world)
+}
+
+/// The rules' settings.
+pub fn settings(world: &World) -> &BrpSettings {
+    view::resource::<BrpSettings>(world)
+}
+
+/// Is an enemy of `who` standing next to `at`?
+pub fn enemy_adjacent(world: &World, who: Cid, at: Cell) -> bool {
+    view::enemies(world, who)
+        .iter()
+        .any(|e| view::cell(world, *e).is_some_and(|c| Map::chebyshev(c, at) <= 1))
+}
+
+/// How much farther `who` may move this round, in decimetres (§5.3): the
+/// 30-metre run only with nothing but parries and dodges stated and not
+/// involved in combat; otherwise short of 30 metres, so that an action
+/// remains.
+pub fn move_left(world: &World, who: Cid) -> u32 {
+    let r = round(world);
+    let Some(slot) = r.slot(who) else { return 0 };
+    let defends = settings(world).statement_of_intent
+        && matches!(slot.declared, Some(super::command::Intent::Defend));
+    let cap = if defends && !slot.involved {
+        RUN_DM
+    } else {
+        RUN_DM - 1
+    };
+    cap.saturating_sub(slot.moved_dm)
+}
+
+/// Is it `who`'s turn in this phase of the round?
+pub fn phase(world: &World) -> Phase {
+    view::resource::<Battle>(world).phase
+}
+
+/// Can `weapon` (carried by `attacker`) strike `target` from `from`, and
+/// how hard is it (§5.9's range bands; melee: next to it)?
+pub fn reach(world: &World, from: Cell, target: Cid, g: &BrpWeapon) -> Result<Difficulty, Illegal> {
+    let Some(to) = view::cell(world, target) else {
+        return illegal("the target is not on the map");
+    };
+    if !g.is_missile() {
+        return if Map::chebyshev(from, to) <= 1 {
+            Ok(Difficulty::Normal)
+        } else {
+            illegal("out of reach: a melee weapon strikes the next cell")
+        };
+    }
+    let map = view::resource::<Map>(world);
+    if !map.line_of_sight(from, to) {
+        return illegal("no line of sight");
+    }
+    match range_band(Map::distance_m(from, to), g.range_m) {
+        Difficulty::Impossible => illegal("beyond three times the range: no chance"),
+        d => Ok(d),
+    }
+}
+
+/// An attack's numbers (§5.5, §5.9): the wielder's rating and what the
+/// range does to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AttackNumbers {
+    pub rating: i32,
+    pub difficulty: Difficulty,
+    pub chance: i32,
+}
+
+/// The numbers of `attacker`'s attack on `target` with carried weapon
+/// `index` from `from`.
+pub fn attack_numbers(
+    world: &World,
+    attacker: Cid,
+    from: Cell,
+    target: Cid,
+    index: usize,
+) -> Result<AttackNumbers, Illegal> {
+    let Some(w) = view::get::<Loadout>(world, attacker).and_then(|l| l.weapons.get(index)) else {
+        return illegal("no such weapon");
+    };
+    let Some(g) = gear(w) else {
+        return illegal("not a brp weapon");
+    };
+    let difficulty = reach(world, from, target, g)?;
+    Ok(AttackNumbers {
+        rating: g.chance,
+        difficulty,
+        chance: difficulty.of(g.chance),
+    })
+}
+
+/// A way to meet an attack that succeeded (§5.6, §5.7, §5.11).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DefenseOption {
+    pub kind: Defense,
+    /// Parrying with the shield rather than the weapon in hand.
+    pub shield: bool,
+    /// The weapon's or the shield's name; "Dodge".
+    pub with: String,
+    pub rating: i32,
+    pub difficulty: Difficulty,
+    pub chance: i32,
+    pub rule: &'static str,
+}
+
+/// Every defence `who` has against `p`, with its chance (only those with
+/// one). "To parry, the character must be aware of and able to see the
+/// attack coming": a conscious defender sees every attack (brp has no
+/// facing; docs/rulesets/brp.md, "Aware of the attack").
+pub fn defenses(world: &World, who: Cid, p: &Pending) -> Vec<DefenseOption> {
+    let mut out = Vec::new();
+    if !view::standing(world, who) || view::conditions(world, who).has(Condition::Surprised) {
+        return out;
+    }
+    let Some(s) = stats(world, who) else {
+        return out;
+    };
+    let ready = view::get::<Loadout>(world, who).and_then(|l| l.ready_weapon());
+    let one_hand_free = ready.is_none_or(|w| w.hands < 2);
+    let data = view::get_resource::<BrpData>(world);
+    let dodge_missiles = settings(world).dodge_thrown_and_arrows;
+    match p.velocity {
+        // "It is impossible to parry firearms or high-velocity weapons";
+        // "impossible to dodge firearms or highvelocity weapons".
+        Some(Velocity::High) => {}
+        Some(Velocity::Low) => {
+            // "low-velocity missile weapons ... can also be parried with a
+            // shield": the straight chance of its class.
+            if one_hand_free
+                && let Some(sh) = view::get::<BrpShield>(world, who)
+                && let Some(d) = data
+            {
+                let kneeling = view::conditions(world, who).has(Condition::Crouching)
+                    && sh.class == ShieldClass::Large;
+                let chance = d.tables.shield_vs_missiles.of(sh.class, kneeling);
+                out.push(DefenseOption {
+                    kind: Defense::Parry,
+                    shield: true,
+                    with: sh.name.clone(),
+                    rating: chance,
+                    difficulty: Difficulty::Normal,
+                    chance,
+                    rule: RULE_SHIELDS,
+                });
+            }
+            if dodge_missiles {
+                out.push(dodge(s, Difficulty::Difficult));
+            }
+        }
+        None => {
+            if let Some(w) = ready
+                && let Some(g) = gear(w)
+                && g.parries()
+            {
+                out.push(DefenseOption {
+                    kind: Defense::Parry,
+                    shield: false,
+                    with: w.name.clone(),
+                    rating: g.chance,
+                    difficulty: Difficulty::Normal,
+                    chance: g.chance,
+                    rule: RULE_PARRY,
+                });
+            }
+            if one_hand_free && let Some(sh) = view::get::<BrpShield>(world, who) {
+                out.push(DefenseOption {
+                    kind: Defense::Parry,
+                    shield: true,
+                    with: sh.name.clone(),
+                    rating: sh.chance,
+                    difficulty: Difficulty::Normal,
+                    chance: sh.chance,
+                    rule: RULE_SHIELDS,
+                });
+            }
+            out.push(dodge(s, Difficulty::Normal));
+        }
+    }
+    out.retain(|o| o.chance > 0);
+    out
+}
+
+fn dodge(s: &BrpStats, difficulty: Difficulty) -> DefenseOption {
+    DefenseOption {
+        kind: Defense::Dodge,
+        shield: false,
+        with: "Dodge".into(),
+        rating: s.dodge,
+        difficulty,
+        chance: difficulty.of(s.dodge),
+        rule: RULE_DODGE,
+    }
+}

@@ -1,0 +1,328 @@
+//! The brp round (§5.1): statement of intent in DEX order (§5.2), movement
+//! in the same order (§5.3), actions counted down by DEX rank (§5.4), and
+//! the resolution at its end (§5.12, §5.14, §5.9's reload). Each step moves
+//! the round on while nothing is prompted.
+
+use bevy::prelude::*;
+
+use crate::rules::apply::emit;
+use crate::rules::battle::{Battle, Phase, Prompt};
+use crate::rules::components::{Cid, Condition, Health, Loadout};
+use crate::rules::event::BattleEvent;
+use crate::rules::view;
+
+use super::command::Intent;
+use super::event::{BrpEvent, RoundPhase};
+use super::numbers::RULE_HIT_POINTS;
+use super::query::{
+    RULE_ACTIONS, RULE_INTENT, RULE_MOVEMENT, WeaponOrder, band, enemy_adjacent, rank, round,
+    settings, tied_groups, weapon_order,
+};
+use super::state::BrpRound;
+use super::stats::{gear, stats, weapon};
+
+pub const RULE_ROUND: &str = "brp §5.1 The Combat Round";
+pub const RULE_RESOLUTION: &str = "Fray decides: docs/rulesets/brp.md, \"Resolution\"";
+
+/// Move the battle on when nothing is prompted.
+pub fn advance(world: &mut World) {
+    let b = view::resource::<Battle>(world);
+    if b.is_over() || b.prompt != Prompt::None {
+        return;
+    }
+    match b.phase {
+        Phase::Intent => next_in_order(world, Phase::Intent),
+        Phase::Movement => next_in_order(world, Phase::Movement),
+        Phase::Actions => next_actor(world),
+        Phase::Resolution => resolve(world),
+        _ => start_round(world),
+    }
+}
+
+fn begin(world: &mut World, phase: Phase, named: RoundPhase, rule: &'static str) {
+    world.resource_mut::<Battle>().phase = phase;
+    emit(world, BrpEvent::PhaseBegan { phase: named, rule });
+}
+
+fn start_round(world: &mut World) {
+    let round_no = view::resource::<Battle>(world).round + 1;
+    emit(world, BattleEvent::RoundStarted { round: round_no });
+    let standing = view::standing_all(world);
+    // §5.2: DEX, highest first; ties by the weapon in hand (missile before
+    // melee), then by its skill; then together.
+    let keyed: Vec<((i32, WeaponOrder), Cid)> = standing
+        .iter()
+        .map(|&c| {
+            let dex = stats(world, c).map_or(0, |s| s.dex);
+            let w = view::get::<Loadout>(world, c)
+                .and_then(|l| l.ready_weapon())
+                .and_then(gear);
+            let mut order = weapon_order(w);
+            // §5.2 sorts missile before melee; lengths only matter on rank.
+            order.class = order.class.min(1);
+            ((-dex, order), c)
+        })
+        .collect();
+    let order = tied_groups(keyed);
+    emit(
+        world,
+        BattleEvent::TurnOrder {
+            order: order.iter().flatten().copied().collect(),
+        },
+    );
+    emit(
+        world,
+        BrpEvent::DexOrder {
+            order: order.clone(),
+            rule: RULE_INTENT,
+        },
+    );
+    {
+        let n = view::resource::<crate::rules::battle::Roster>(world).len();
+        let mut r = world.resource_mut::<BrpRound>();
+        r.order = order;
+        r.slots = vec![Default::default(); n];
+        r.queue.clear();
+        r.at = (0, 0, 0);
+        r.falls.clear();
+    }
+    if settings(world).statement_of_intent {
+        begin(world, Phase::Intent, RoundPhase::Intent, RULE_INTENT);
+        next_in_order(world, Phase::Intent);
+    } else {
+        start_movement(world);
+    }
+}
+
+fn start_movement(world: &mut World) {
+    begin(world, Phase::Movement, RoundPhase::Movement, RULE_MOVEMENT);
+    // Next to an enemy when movement begins is "involved in combat" (§5.3;
+    // RULE_INVOLVED).
+    let standing = view::standing_all(world);
+    for c in standing {
+        let involved = view::cell(world, c).is_some_and(|at| enemy_adjacent(world, c, at));
+        if let Some(s) = world.resource_mut::<BrpRound>().slots.get_mut(c.0 as usize) {
+            s.involved = involved;
+        }
+    }
+    next_in_order(world, Phase::Movement);
+}
+
+/// The next standing character in DEX order whose turn in this phase has
+/// not come: prompt it; when none is left, the next phase.
+fn next_in_order(world: &mut World, phase: Phase) {
+    let r = round(world);
+    let next = r
+        .order
+        .iter()
+        .flatten()
+        .copied()
+        .find(|c| r.slot(*c).is_some_and(|s| !s.done) && view::standing(world, *c));
+    match next {
+        Some(who) => {
+            emit(world, BattleEvent::TurnStarted { who });
+            world.resource_mut::<Battle>().prompt = Prompt::Act { actor: who };
+        }
+        None => {
+            for s in &mut world.resource_mut::<BrpRound>().slots {
+                s.done = false;
+            }
+            match phase {
+                Phase::Intent => start_movement(world),
+                _ => start_actions(world),
+            }
+        }
+    }
+}
+
+/// §5.3–5.4: each character's rank after its movement, and the count.
+fn start_actions(world: &mut World) {
+    begin(world, Phase::Actions, RoundPhase::Actions, RULE_ACTIONS);
+    let bound = settings(world).statement_of_intent;
+    let standing = view::standing_all(world);
+    let mut acting: Vec<((i32, WeaponOrder), Cid)> = Vec::new();
+    for c in standing {
+        let Some(slot) = round(world).slot(c).cloned() else {
+            continue;
+        };
+        if bound && matches!(slot.declared, None | Some(Intent::Defend)) {
+            continue;
+        }
+        let dex = stats(world, c).map_or(0, |s| s.dex);
+        let b = band(slot.moved_dm);
+        let Some(rank) = rank(dex, b) else {
+            emit(
+                world,
+                BrpEvent::Ranked {
+                    who: c,
+                    dex,
+                    moved_dm: slot.moved_dm,
+                    band: b,
+                    rank: 0,
+                    rule: RULE_MOVEMENT,
+                },
+            );
+            continue;
+        };
+        emit(
+            world,
+            BrpEvent::Ranked {
+                who: c,
+                dex,
+                moved_dm: slot.moved_dm,
+                band: b,
+                rank,
+                rule: RULE_MOVEMENT,
+            },
+        );
+        // §5.4: on one rank, attacks by weapon type; other actions after.
+        let w = match slot.declared {
+            Some(Intent::Attack { weapon: i, .. }) => weapon(world, c, i).map(|(_, g)| g),
+            None => view::get::<Loadout>(world, c)
+                .and_then(|l| l.ready_weapon())
+                .and_then(gear),
+            _ => None,
+        };
+        acting.push(((-rank, weapon_order(w)), c));
+    }
+    // Ranks, highest first; on each, groups in acting order.
+    let mut queue: Vec<(i32, Vec<Vec<Cid>>)> = Vec::new();
+    type Keyed = ((i32, WeaponOrder), Cid);
+    let mut by_rank: Vec<(i32, Vec<Keyed>)> = Vec::new();
+    for item in acting {
+        let r = -item.0.0;
+        match by_rank.iter_mut().find(|(k, _)| *k == r) {
+            Some((_, v)) => v.push(item),
+            None => by_rank.push((r, vec![item])),
+        }
+    }
+    by_rank.sort_by_key(|r| std::cmp::Reverse(r.0));
+    for (r, items) in by_rank {
+        queue.push((r, tied_groups(items)));
+    }
+    {
+        let mut round = world.resource_mut::<BrpRound>();
+        round.queue = queue;
+        round.at = (0, 0, 0);
+    }
+    next_actor(world);
+}
+
+/// The next character the count reaches: prompt it; when the count is
+/// done, the resolution.
+fn next_actor(world: &mut World) {
+    loop {
+        let (queue_len, (ri, gi, mi)) = {
+            let r = round(world);
+            (r.queue.len(), r.at)
+        };
+        if ri >= queue_len {
+            world.resource_mut::<Battle>().phase = Phase::Resolution;
+            resolve(world);
+            return;
+        }
+        let (rank_no, group) = {
+            let r = round(world);
+            let (k, groups) = &r.queue[ri];
+            (*k, groups.get(gi).cloned())
+        };
+        let Some(group) = group else {
+            world.resource_mut::<BrpRound>().at = (ri + 1, 0, 0);
+            continue;
+        };
+        if gi == 0 && mi == 0 {
+            let order = round(world).queue[ri].1.clone();
+            emit(
+                world,
+                BrpEvent::RankCalled {
+                    rank: rank_no,
+                    order,
+                    rule: RULE_ACTIONS,
+                },
+            );
+        }
+        let Some(&who) = group.get(mi) else {
+            // The group is done: those it dropped fall now.
+            fall_now(world);
+            world.resource_mut::<BrpRound>().at = (ri, gi + 1, 0);
+            continue;
+        };
+        // `at` points past the member now acting.
+        world.resource_mut::<BrpRound>().at = (ri, gi, mi + 1);
+        if !view::standing(world, who) {
+            continue;
+        }
+        emit(world, BattleEvent::TurnStarted { who });
+        world.resource_mut::<Battle>().prompt = Prompt::Act { actor: who };
+        return;
+    }
+}
+
+/// Those dropped within a simultaneous group fall once it has acted.
+pub fn fall_now(world: &mut World) {
+    let falls = std::mem::take(&mut world.resource_mut::<BrpRound>().falls);
+    for who in falls {
+        if !view::conditions(world, who).has(Condition::Unconscious) {
+            emit(
+                world,
+                BattleEvent::ConditionAdded {
+                    who,
+                    condition: Condition::Unconscious,
+                    rule: RULE_HIT_POINTS,
+                },
+            );
+        }
+    }
+}
+
+/// §5.1's fourth phase: reloads done, and "If a character is reduced to 0
+/// hit points and remains at 0 at the end of the combat round, they are
+/// dead" (§5.12).
+fn resolve(world: &mut World) {
+    begin(
+        world,
+        Phase::Resolution,
+        RoundPhase::Resolution,
+        RULE_RESOLUTION,
+    );
+    fall_now(world);
+    let n = round(world).slots.len();
+    for i in 0..n {
+        let who = Cid(i as u16);
+        let reloading = round(world).slot(who).and_then(|s| s.reloading);
+        if let Some(index) = reloading
+            && let Some(w) = view::get::<Loadout>(world, who).and_then(|l| l.weapons.get(index))
+        {
+            let loaded = match w.spare {
+                Some(spare) => w.magazine.min(w.loaded + spare),
+                None => w.magazine,
+            };
+            let name = w.name.clone();
+            emit(
+                world,
+                BrpEvent::Reloaded {
+                    who,
+                    weapon_index: index,
+                    weapon: name,
+                    loaded,
+                    rule: super::attack::RULE_RELOAD,
+                },
+            );
+        }
+        let c = view::conditions(world, who);
+        let dying = view::get::<Health>(world, who).is_some_and(|h| h.hp <= 0);
+        if dying && !c.has(Condition::Dead) && !c.has(Condition::Fled) {
+            emit(
+                world,
+                BattleEvent::ConditionAdded {
+                    who,
+                    condition: Condition::Dead,
+                    rule: RULE_HIT_POINTS,
+                },
+            );
+        }
+    }
+    let round_no = view::resource::<Battle>(world).round;
+    emit(world, BattleEvent::RoundEnded { round: round_no });
+    world.resource_mut::<Battle>().phase = Phase::RoundEnd;
+}

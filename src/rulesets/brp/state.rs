@@ -1,0 +1,92 @@
+//! The round's bookkeeping (§5.1–5.4) and the attack waiting on a parry or
+//! dodge (§5.6–5.8). A leaf: state only. `apply.rs` records what events
+//! say (statements, movement, ranks); `round.rs` keeps its place in the
+//! count.
+
+use bevy::prelude::*;
+
+use crate::rules::components::Cid;
+use crate::rules::dice::{DbShare, DiceExpr};
+
+use super::chance::Level;
+use super::command::Intent;
+use super::data::Velocity;
+use super::event::Band;
+
+/// One combatant's round.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Slot {
+    /// Its statement of intent (§5.2).
+    pub declared: Option<Intent>,
+    /// How far it has moved this round, in decimetres.
+    pub moved_dm: u32,
+    /// Next to an enemy when the Movement phase began: "involved in
+    /// combat", it may not make the 30-metre move (§5.3).
+    pub involved: bool,
+    /// The rank it acts on and the band that set it (§5.3).
+    pub rank: Option<(i32, Band)>,
+    /// Its turn in the phase now running is over.
+    pub done: bool,
+    /// The weapon it is reloading (loaded at the round's end).
+    pub reloading: Option<usize>,
+}
+
+/// The round in progress.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct BrpRound {
+    /// DEX order, highest first (§5.2); each group ties after every
+    /// tie-break.
+    pub order: Vec<Vec<Cid>>,
+    /// Per combatant, by [`Cid`].
+    pub slots: Vec<Slot>,
+    /// The count of the Actions phase: each rank, highest first, with its
+    /// groups in acting order (§5.4).
+    pub queue: Vec<(i32, Vec<Vec<Cid>>)>,
+    /// Where the count is: rank, group, member.
+    pub at: (usize, usize, usize),
+    /// Those a member of the group now acting dropped: a simultaneous
+    /// group acts as one, so they fall when it is done.
+    pub falls: Vec<Cid>,
+}
+
+impl BrpRound {
+    pub fn slot(&self, cid: Cid) -> Option<&Slot> {
+        self.slots.get(cid.0 as usize)
+    }
+    pub fn declared(&self, cid: Cid) -> Option<Intent> {
+        self.slot(cid).and_then(|s| s.declared)
+    }
+    /// The simultaneous group acting now, if the count has reached one.
+    pub fn group(&self) -> Option<&[Cid]> {
+        let (r, g, _) = self.at;
+        self.queue
+            .get(r)
+            .and_then(|(_, groups)| groups.get(g))
+            .map(|g| g.as_slice())
+    }
+}
+
+/// An attack that succeeded, waiting on the defender's parry or dodge.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pending {
+    pub attacker: Cid,
+    pub target: Cid,
+    pub weapon_index: usize,
+    pub weapon: String,
+    pub level: Level,
+    /// The weapon's damage, its damage bonus share apart.
+    pub damage: DiceExpr,
+    pub db: Option<DbShare>,
+    /// `None`: a melee blow.
+    pub velocity: Option<Velocity>,
+}
+
+impl Pending {
+    pub fn melee(&self) -> bool {
+        self.velocity.is_none()
+    }
+}
+
+/// The attack waiting on a reaction, if any.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct PendingAttack(pub Option<Pending>);

@@ -1,0 +1,381 @@
+//! §5.5–5.13 in whole rounds with scripted dice: attacks, the matrix,
+//! damage and armor, special successes, weapons worn by parries, shields
+//! against missiles, range bands.
+
+use super::*;
+use crate::rules::components::{Condition, Health, Loadout};
+use crate::rulesets::brp::chance::{Difficulty, Level};
+use crate::rulesets::brp::matrix::{Defense, Harm};
+use crate::rulesets::brp::query::attack_numbers;
+use crate::testkit::has;
+
+/// Round 1 up to A's action: A states an attack on B, B only parries and
+/// dodges, neither moves.
+fn to_a_s_rank(e: &mut Engine) {
+    let b = cid(e, "B");
+    state(
+        e,
+        "A",
+        Intent::Attack {
+            target: b,
+            weapon: 0,
+        },
+    );
+    state(e, "B", Intent::Defend);
+    pass(e, "A");
+    pass(e, "B");
+}
+
+fn hp(e: &Engine, who: &str) -> i32 {
+    let c = cid(e, who);
+    crate::rules::view::get::<Health>(e.world(), c).map_or(0, |h| h.hp)
+}
+
+#[test]
+fn a_special_success_with_a_short_sword_deals_7_plus_4_plus_2() {
+    // §5.13: "a special success earned with a short sword deals the
+    // weapon's normal maximum damage (1D6+1, so 7) to which normal rolled
+    // damage and the damage bonus is added. The player rolls 3 for their
+    // 1D6, adds +1, and rolls a 2 on 1D4 for their damage bonus ... a total
+    // of 13 points." A: STR 13 + SIZ 13 = 26, a damage bonus of 1D4.
+    // B: no armor, 13 hit points (CON 12, SIZ 13).
+    let mut e = battle(
+        6,
+        &[
+            r#"(archetype: "swordsman", faction: "red", at: (1, 1), name: "A", overrides: (weapons: ["short_sword"]))"#,
+            r#"(archetype: "swordsman", faction: "blue", at: (2, 1), name: "B", overrides: (armor: [], shield: None, stats: {"DEX": 10}))"#,
+        ],
+        &[5, 3, 2],
+    );
+    to_a_s_rank(&mut e);
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    let at = e.events().len();
+    cmd(&mut e, a, attack(b));
+    // 05 against 60%: below a fifth (12), a special success.
+    assert_eq!(
+        prompt(&e),
+        Prompt::React {
+            actor: b,
+            attacker: a
+        }
+    );
+    cmd(&mut e, b, Command::NoReaction);
+    let rolled = own(&e, at).into_iter().find_map(|ev| match ev {
+        BrpEvent::DamageRolled {
+            special_max,
+            total,
+            bonus_added,
+            ..
+        } => Some((special_max, total, bonus_added)),
+        _ => None,
+    });
+    assert_eq!(rolled, Some((Some(7), 13, 2)));
+    assert_eq!(damaged(&e, at), vec![(b, 13, 13, 0)]);
+    assert!(has(&e, b, Condition::Unconscious));
+}
+
+#[test]
+fn twelve_hit_points_hard_leather_and_six_damage_leave_eight() {
+    // §5.12: "an uninjured character has 12 hit points and is wearing hard
+    // leather armor (worth 2 points). They take 6 points of damage ...
+    // they take the remainder, 4 hit points in damage. This reduces the
+    // character to 8 hit points." A light mace (1D6+2) rolls 4, and A has
+    // no damage bonus (STR 10 + SIZ 10).
+    let mut e = battle(
+        6,
+        &[
+            r#"(archetype: "shieldbearer", faction: "red", at: (1, 1), name: "A", overrides: (shield: None, stats: {"STR": 10, "SIZ": 10}))"#,
+            r#"(archetype: "swordsman", faction: "blue", at: (2, 1), name: "B", overrides: (armor: ["hard_leather"], shield: None, stats: {"CON": 12, "SIZ": 12, "DEX": 8}))"#,
+        ],
+        &[30, 4],
+    );
+    assert_eq!(hp(&e, "B"), 12);
+    to_a_s_rank(&mut e);
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    let at = e.events().len();
+    cmd(&mut e, a, attack(b));
+    cmd(&mut e, b, Command::NoReaction);
+    assert_eq!(damaged(&e, at), vec![(b, 6, 4, 8)]);
+    assert!(!has(&e, b, Condition::Unconscious));
+}
+
+fn matrix_duel(script: &[u32]) -> Engine {
+    let mut e = battle(
+        6,
+        &[
+            r#"(archetype: "swordsman", faction: "red", at: (1, 1), name: "A")"#,
+            r#"(archetype: "swordsman", faction: "blue", at: (2, 1), name: "B", overrides: (stats: {"DEX": 8}))"#,
+        ],
+        script,
+    );
+    to_a_s_rank(&mut e);
+    e
+}
+
+type Row = (Level, Option<(Defense, Level)>, Harm);
+
+fn matrix_of(e: &Engine, from: usize) -> Option<Row> {
+    own(e, from).into_iter().find_map(|ev| match ev {
+        BrpEvent::Matrix {
+            attack,
+            defense,
+            harm,
+            ..
+        } => Some((attack, defense, harm)),
+        _ => None,
+    })
+}
+
+fn worn(e: &Engine, from: usize) -> Vec<(Cid, Option<usize>, i32, i32)> {
+    own(e, from)
+        .into_iter()
+        .filter_map(|ev| match ev {
+            BrpEvent::GearDamaged {
+                who,
+                weapon_index,
+                points,
+                hp_left,
+                ..
+            } => Some((who, weapon_index, points, hp_left)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_special_parried_by_a_success_is_a_normal_hit_and_costs_the_parrying_weapon_2() {
+    // §5.8, Special / Success: "Attack partially parried ... achieves a
+    // normal success. Defender's armor value subtracted from damage.
+    // Parrying weapon or shield takes 2 points of damage." Attack 05
+    // (special at 60%), parry 40 (a success at 60%), broadsword 1D8 4 + 1,
+    // damage bonus 1D4 1: 6, less hard leather and a light helmet (3).
+    let mut e = matrix_duel(&[5, 40, 4, 1]);
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    let at = e.events().len();
+    cmd(&mut e, a, attack(b));
+    cmd(&mut e, b, BrpCommand::Parry { shield: false });
+    assert_eq!(
+        matrix_of(&e, at),
+        Some((
+            Level::Special,
+            Some((Defense::Parry, Level::Success)),
+            Harm::Normal
+        ))
+    );
+    assert_eq!(worn(&e, at), vec![(b, Some(0), 2, 10)]);
+    assert_eq!(damaged(&e, at), vec![(b, 6, 3, 10)]);
+}
+
+#[test]
+fn a_success_parried_by_a_special_in_melee_costs_the_attackers_weapon_1() {
+    // §5.8, Success / Special: "Defender blocks or dodges damage; no other
+    // result. If parried in melee combat, attacker's weapon takes 1 point".
+    let mut e = matrix_duel(&[30, 5]);
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    let at = e.events().len();
+    cmd(&mut e, a, attack(b));
+    cmd(&mut e, b, BrpCommand::Parry { shield: false });
+    assert_eq!(
+        matrix_of(&e, at),
+        Some((
+            Level::Success,
+            Some((Defense::Parry, Level::Special)),
+            Harm::None
+        ))
+    );
+    assert_eq!(worn(&e, at), vec![(a, Some(0), 1, 11)]);
+    assert!(damaged(&e, at).is_empty());
+}
+
+#[test]
+fn a_special_dodged_by_a_special_and_a_success_met_by_a_success_do_nothing() {
+    // §5.8: Special / Special "no other result"; Success / Success
+    // "Defender blocks or dodges damage, no other result". B's Dodge: DEX 8
+    // x 2 = 16, less hard leather's 10%: 6%; 30 for the swordsman's rating
+    // less 10: 20%.
+    let mut e = matrix_duel(&[5, 3]);
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    let at = e.events().len();
+    cmd(&mut e, a, attack(b));
+    cmd(&mut e, b, Command::Dodge);
+    assert_eq!(
+        matrix_of(&e, at),
+        Some((
+            Level::Special,
+            Some((Defense::Dodge, Level::Special)),
+            Harm::None
+        ))
+    );
+    assert!(worn(&e, at).is_empty() && damaged(&e, at).is_empty());
+    let dodge = own(&e, at).into_iter().find_map(|ev| match ev {
+        BrpEvent::DefenseRolled { chance, .. } => Some(chance),
+        _ => None,
+    });
+    assert_eq!(dodge, Some(20), "Dodge 30%, hard leather -10% (§5.10)");
+}
+
+#[test]
+fn a_weapon_parrying_to_0_hit_points_breaks() {
+    // §5.6: "Weapons and shields ... can even break if their hit points are
+    // overcome." B's light mace has 6 hit points: three specials parried
+    // by successes take 2 each.
+    let mut e = battle(
+        6,
+        &[
+            r#"(archetype: "swordsman", faction: "red", at: (1, 1), name: "A")"#,
+            r#"(archetype: "shieldbearer", faction: "blue", at: (2, 1), name: "B", overrides: (shield: None, stats: {"DEX": 8, "CON": 30, "SIZ": 30}))"#,
+        ],
+        &[5, 40, 1, 1, 5, 40, 1, 1, 5, 40, 1, 1],
+    );
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    for round in 1..=3 {
+        to_a_s_rank(&mut e);
+        let at = e.events().len();
+        cmd(&mut e, a, attack(b));
+        cmd(&mut e, b, BrpCommand::Parry { shield: false });
+        let left = 6 - 2 * round;
+        assert_eq!(worn(&e, at), vec![(b, Some(0), 2, left)], "round {round}");
+        if left == 0 {
+            assert!(since(&e, at).iter().any(|ev| matches!(
+                ev,
+                BattleEvent::GearBroken { who, weapon_index: Some(0), .. } if *who == b
+            )));
+        }
+        e.step();
+    }
+    let l = crate::rules::view::get::<Loadout>(e.world(), b).expect("a loadout");
+    assert!(
+        l.weapons.iter().all(|w| w.id != "light_mace"),
+        "broken and gone"
+    );
+}
+
+#[test]
+fn shields_parry_low_velocity_missiles_at_their_straight_chance() {
+    // §5.11: "a target shield has a straight 15% chance to parry a missile
+    // weapon, a full (heater, kite, or round) shield has 30%, and a large
+    // (hoplite or riot-style) shield has 60%". §5.7: arrows are dodged only
+    // if the gamemaster allows (off by default), at half.
+    for (shield, chance) in [("target", 15), ("round", 30), ("hoplite", 60)] {
+        let mut e = battle(
+            8,
+            &[
+                r#"(archetype: "archer", faction: "red", at: (1, 1), name: "A")"#,
+                &format!(
+                    r#"(archetype: "swordsman", faction: "blue", at: (6, 1), name: "B", overrides: (shield: "{shield}", stats: {{"DEX": 8}}))"#
+                ),
+            ],
+            &[30],
+        );
+        to_a_s_rank(&mut e);
+        let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+        cmd(&mut e, a, attack(b));
+        assert_eq!(
+            prompt(&e),
+            Prompt::React {
+                actor: b,
+                attacker: a
+            }
+        );
+        let legal = crate::rulesets::brp::legal::legal_commands(e.world(), b);
+        assert_eq!(
+            legal,
+            vec![
+                Command::from(BrpCommand::Parry { shield: true }),
+                Command::NoReaction
+            ],
+            "no weapon parry and no dodge against an arrow"
+        );
+        let p = crate::rulesets::brp::preview::preview(
+            e.world(),
+            b,
+            &Command::from(BrpCommand::Parry { shield: true }),
+        );
+        assert_eq!(p.chance, Some(f64::from(chance) / 100.0), "{shield}");
+    }
+}
+
+#[test]
+fn arrows_dodged_at_half_when_the_gamemaster_allows() {
+    let rows = open(8);
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let level = Scenario::brp(&rows)
+        .with(&[
+            r#"(archetype: "archer", faction: "red", at: (1, 1), name: "A")"#,
+            r#"(archetype: "archer", faction: "blue", at: (6, 1), name: "B", overrides: (stats: {"DEX": 8}))"#,
+        ])
+        .level();
+    let mut e = crate::testkit::engine();
+    e.configure(crate::rulesets::brp::ID, "dodge_thrown_and_arrows", "true")
+        .expect("setting");
+    crate::testkit::start_ruleset(&mut e, &level, crate::rulesets::brp::ID, &[30, 10]);
+    to_a_s_rank(&mut e);
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    let at = e.events().len();
+    cmd(&mut e, a, attack(b));
+    cmd(&mut e, b, Command::Dodge);
+    let dodge = own(&e, at).into_iter().find_map(|ev| match ev {
+        BrpEvent::DefenseRolled {
+            rating,
+            difficulty,
+            chance,
+            ..
+        } => Some((rating, difficulty, chance)),
+        _ => None,
+    });
+    // The archer's Dodge 40 (soft leather: no modifier), halved.
+    assert_eq!(dodge, Some((40, Difficulty::Difficult, 20)));
+}
+
+#[test]
+fn firearms_can_be_neither_parried_nor_dodged() {
+    // §5.6 "It is impossible to parry firearms"; §5.7 "impossible to dodge
+    // firearms or highvelocity weapons". The attack goes straight through.
+    let mut e = battle(
+        8,
+        &[
+            r#"(archetype: "archer", faction: "red", at: (1, 1), name: "A", overrides: (weapons: ["pistol"]))"#,
+            r#"(archetype: "shieldbearer", faction: "blue", at: (6, 1), name: "B", overrides: (stats: {"DEX": 8}))"#,
+        ],
+        &[10, 5],
+    );
+    to_a_s_rank(&mut e);
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    let at = e.events().len();
+    cmd(&mut e, a, attack(b));
+    assert!(!matches!(prompt(&e), Prompt::React { .. }));
+    // Pistol 1D8 5, no damage bonus for firearms; chain stops 7.
+    assert_eq!(damaged(&e, at), vec![(b, 5, 0, 14)]);
+    let shots = crate::rules::view::get::<Loadout>(e.world(), a).map(|l| l.weapons[0].loaded);
+    assert_eq!(shots, Some(5), "a pistol holds 6 shots; one spent");
+}
+
+#[test]
+fn range_bands_halve_quarter_and_forbid() {
+    // §5.9, a thrown dagger (10 m; the cultist's Throwing Dagger 35%): 9 m
+    // normal, 10.5 m Difficult (18%), 21 m a quarter (9%), 31.5 m none.
+    let e = battle(
+        23,
+        &[
+            r#"(archetype: "cultist", faction: "red", at: (0, 1), name: "A", overrides: (weapons: ["dagger_thrown"]))"#,
+            r#"(archetype: "swordsman", faction: "blue", at: (6, 1), name: "T1")"#,
+            r#"(archetype: "swordsman", faction: "blue", at: (7, 0), name: "T2")"#,
+            r#"(archetype: "swordsman", faction: "blue", at: (14, 1), name: "T3")"#,
+            r#"(archetype: "swordsman", faction: "blue", at: (21, 1), name: "T4")"#,
+        ],
+        &[],
+    );
+    let a = cid(&e, "A");
+    let from = crate::rules::view::cell(e.world(), a).expect("on the map");
+    let chance = |name: &str| {
+        crate::rules::view::reading(e.world(), |w| {
+            attack_numbers(w, a, from, cid(&e, name), 0)
+                .map(|n| (n.difficulty, n.chance))
+                .map_err(|_| ())
+        })
+    };
+    assert_eq!(chance("T1"), Ok((Difficulty::Normal, 35)));
+    assert_eq!(chance("T2"), Ok((Difficulty::Difficult, 18)));
+    assert_eq!(chance("T3"), Ok((Difficulty::Quarter, 9)));
+    assert!(chance("T4").is_err(), "beyond three times the range");
+}
