@@ -338,6 +338,16 @@ pub struct RulesetHooks {
     /// Count the AI's play in the events of the step just run (from the
     /// index given), one count per figure.
     pub audit: fn(&World, usize, &mut [u64]),
+    /// Where in its round the battle is, beyond the round's number, for
+    /// the top bar ("Movement", "Actions: DEX rank 12").
+    pub round_note: fn(&World) -> Option<String>,
+    /// A word on a combatant for its row of the turn order (its rank, what
+    /// it has stated): a short one for the row, a longer one for its
+    /// tooltip.
+    pub order_note: fn(&World, Cid) -> Option<(String, String)>,
+    /// Whom a combatant has said it will attack this round (a statement of
+    /// intent), for the board to draw.
+    pub aims_at: fn(&World, Cid) -> Option<Cid>,
 }
 
 /// How the game offers a ruleset's own legal commands at the current

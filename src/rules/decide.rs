@@ -108,7 +108,11 @@ mod tests {
     #[test]
     fn the_ai_beats_its_easy_level() {
         let mut e = engine();
-        for ruleset in [crate::rulesets::ud10::ID, crate::rulesets::zones::ID] {
+        for ruleset in [
+            crate::rulesets::ud10::ID,
+            crate::rulesets::zones::ID,
+            crate::rulesets::brp::ID,
+        ] {
             let (mut normal, mut easy) = (0, 0);
             for i in 0..100u64 {
                 let side = (i % 2) as usize;

@@ -390,7 +390,11 @@ mod tests {
     /// twice, stay within the budget, and are all legal.
     #[test]
     fn candidates_are_the_ais_choice_then_legal_alternatives() {
-        for ruleset in [crate::rulesets::ud10::ID, crate::rulesets::zones::ID] {
+        for ruleset in [
+            crate::rulesets::ud10::ID,
+            crate::rulesets::zones::ID,
+            crate::rulesets::brp::ID,
+        ] {
             let mut e = engine();
             start_shipped(&mut e, "mirror_duel", ruleset, 3, humans());
             let mut seen = 0;
@@ -424,7 +428,11 @@ mod tests {
     /// seeds come from the battle, and it never rolls the battle's dice.
     #[test]
     fn a_hard_battle_is_legal_and_replays_exactly() {
-        for ruleset in [crate::rulesets::ud10::ID, crate::rulesets::zones::ID] {
+        for ruleset in [
+            crate::rulesets::ud10::ID,
+            crate::rulesets::zones::ID,
+            crate::rulesets::brp::ID,
+        ] {
             let a = hard_battle(ruleset, 11);
             assert!(a.outcome().is_some(), "{ruleset:?}: no end");
             assert_eq!(a.rejection(), None, "{ruleset:?}");

@@ -110,6 +110,19 @@ pub trait Ruleset: 'static {
     fn terrain_note(_world: &World, _t: crate::rules::map::Terrain) -> Option<String> {
         None
     }
+    /// Where in its round the battle is, for the top bar (reads only).
+    fn round_note(_world: &World) -> Option<String> {
+        None
+    }
+    /// A word on a combatant for its row of the turn order, short and long
+    /// (reads only).
+    fn order_note(_world: &World, _cid: Cid) -> Option<(String, String)> {
+        None
+    }
+    /// Whom a combatant has said it will attack this round (reads only).
+    fn aims_at(_world: &World, _cid: Cid) -> Option<Cid> {
+        None
+    }
     /// What `fray audit` counts of the AI's play under this ruleset: each
     /// figure's name and what it counts.
     const AUDIT: &'static [AuditFigure] = &[];
@@ -186,6 +199,9 @@ pub fn hooks<R: Ruleset>() -> RulesetHooks {
         },
         terrain_note: |world, t| view::reading(world, |world| R::terrain_note(world, t)),
         audit: |world, first, counts| view::reading(world, |w| R::audit(w, first, counts)),
+        round_note: |world| view::reading(world, R::round_note),
+        order_note: |world, cid| view::reading(world, |w| R::order_note(w, cid)),
+        aims_at: |world, cid| view::reading(world, |w| R::aims_at(w, cid)),
     }
 }
 

@@ -161,7 +161,11 @@ fn taking_a_fork_and_playing_it_out_leaves_the_parent_untouched() {
     let mut other = testkit::engine();
     let mut witness = testkit::engine();
     let level = load_level(&levels_dir().join("mirror_duel.ron")).expect("mirror_duel loads");
-    for ruleset in [crate::rulesets::ud10::ID, crate::rulesets::zones::ID] {
+    for ruleset in [
+        crate::rulesets::ud10::ID,
+        crate::rulesets::zones::ID,
+        crate::rulesets::brp::ID,
+    ] {
         let seed = at_round_3(&mut parent, &level, ruleset, &Controls::AllAi);
         start(&mut witness, &level, ruleset, seed, Controls::AllAi);
         let (expected, _) = finish(&mut witness);
@@ -198,7 +202,11 @@ fn mirror_duel_at_round_3(ruleset: RulesetId) -> (Engine, Snapshot) {
 /// exactly, log included, whatever the playout wrote.
 #[test]
 fn restoring_the_same_snapshot_again_is_the_snapshot_exactly() {
-    for ruleset in [crate::rulesets::ud10::ID, crate::rulesets::zones::ID] {
+    for ruleset in [
+        crate::rulesets::ud10::ID,
+        crate::rulesets::zones::ID,
+        crate::rulesets::brp::ID,
+    ] {
         let (parent, snap) = mirror_duel_at_round_3(ruleset);
         let mut other = testkit::engine();
         for seed in 0..3 {
@@ -222,7 +230,11 @@ fn restoring_the_same_snapshot_again_is_the_snapshot_exactly() {
 
 #[test]
 fn a_playout_depends_only_on_the_snapshot_and_its_seed() {
-    for ruleset in [crate::rulesets::ud10::ID, crate::rulesets::zones::ID] {
+    for ruleset in [
+        crate::rulesets::ud10::ID,
+        crate::rulesets::zones::ID,
+        crate::rulesets::brp::ID,
+    ] {
         let (_, snap) = mirror_duel_at_round_3(ruleset);
         let mut a = testkit::engine();
         let mut b = testkit::engine();
@@ -250,7 +262,11 @@ fn a_playout_depends_only_on_the_snapshot_and_its_seed() {
 #[test]
 fn a_fork_on_a_humans_turn_is_played_out_by_the_ai_and_keeps_the_command_sent() {
     let level = load_level(&levels_dir().join("mirror_duel.ron")).expect("mirror_duel loads");
-    for ruleset in [crate::rulesets::ud10::ID, crate::rulesets::zones::ID] {
+    for ruleset in [
+        crate::rulesets::ud10::ID,
+        crate::rulesets::zones::ID,
+        crate::rulesets::brp::ID,
+    ] {
         let mut parent = testkit::engine();
         let control = Controls::PerFaction(vec![Controller::Human, Controller::Ai]);
         start(&mut parent, &level, ruleset, 4, control);

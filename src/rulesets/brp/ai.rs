@@ -234,8 +234,38 @@ fn best_target(world: &World, actor: Cid, here: Cell, engaged: bool) -> Option<(
     best
 }
 
-/// The Movement phase: as far as the statement needs, no farther.
+/// The Movement phase: as far as the statement needs, no farther; one who
+/// stays behind a large shield kneels if enemy missiles are about.
 fn movement(world: &World, actor: Cid) -> Command {
+    let cmd = moving(world, actor);
+    if cmd == Command::EndTurn && check::check_kneel(world, actor).is_ok() && shot_at(world, actor)
+    {
+        return Command::from(BrpCommand::Kneel);
+    }
+    cmd
+}
+
+/// Could an enemy's missile reach `actor` (no enemy beside it, one with a
+/// loaded missile weapon in range and sight)?
+fn shot_at(world: &World, actor: Cid) -> bool {
+    let Some(here) = view::cell(world, actor) else {
+        return false;
+    };
+    if enemy_adjacent(world, actor, here) {
+        return false;
+    }
+    view::enemies(world, actor).iter().any(|e| {
+        let Some(from) = view::cell(world, *e) else {
+            return false;
+        };
+        weapons(world, *e).into_iter().any(|(i, w)| {
+            gear(w).is_some_and(|g| g.is_missile())
+                && attack_numbers(world, *e, from, actor, i).is_ok()
+        })
+    })
+}
+
+fn moving(world: &World, actor: Cid) -> Command {
     let Some(here) = view::cell(world, actor) else {
         return Command::EndTurn;
     };

@@ -46,6 +46,17 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
 
 fn apply_own(world: &mut World, e: &BrpEvent) {
     match e {
+        // Each phase gives everyone a turn anew (the tracker's "turn taken").
+        BrpEvent::PhaseBegan { .. } => {
+            let entities = crate::rules::view::resource::<crate::rules::battle::Roster>(world)
+                .entities
+                .clone();
+            for e in entities {
+                if let Some(mut t) = world.get_mut::<crate::rules::components::TurnState>(e) {
+                    t.done = false;
+                }
+            }
+        }
         BrpEvent::Declared { who, intent, .. } => slot(world, *who, |s| s.declared = Some(*intent)),
         BrpEvent::Ranked {
             who, rank, band, ..
@@ -122,8 +133,7 @@ fn apply_own(world: &mut World, e: &BrpEvent) {
                 }
             });
         }
-        BrpEvent::PhaseBegan { .. }
-        | BrpEvent::DexOrder { .. }
+        BrpEvent::DexOrder { .. }
         | BrpEvent::RankCalled { .. }
         | BrpEvent::DefenseRolled { .. }
         | BrpEvent::Matrix { .. }

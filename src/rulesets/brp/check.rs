@@ -136,10 +136,23 @@ pub fn treatable(world: &World, patient: Cid) -> bool {
 
 /// §5.3: movement, within what is left of the round's.
 fn check_movement(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
-    match command {
-        Command::EndTurn => Ok(()),
-        Command::Move { path } => check_move(world, actor, path).map(|_| ()),
+    match (command, command.own::<BrpCommand>()) {
+        (Command::EndTurn, _) => Ok(()),
+        (Command::Move { path }, _) => check_move(world, actor, path).map(|_| ()),
+        (_, Some(BrpCommand::Kneel)) => check_kneel(world, actor),
         _ => illegal("only movement now (§5.3); actions come on DEX rank"),
+    }
+}
+
+/// §5.11: kneeling helps behind a large (hoplite or riot) shield.
+pub fn check_kneel(world: &World, actor: Cid) -> Result<(), Illegal> {
+    use crate::rules::components::Condition;
+    if view::conditions(world, actor).has(Condition::Crouching) {
+        return illegal("already kneeling");
+    }
+    match view::get::<super::stats::BrpShield>(world, actor) {
+        Some(s) if s.class == super::data::ShieldClass::Large => Ok(()),
+        _ => illegal("kneeling helps only behind a large shield (§5.11)"),
     }
 }
 

@@ -34,6 +34,10 @@ pub enum BrpCommand {
     FirstAid { patient: Cid },
     /// The round's action: reload the weapon.
     Reload { weapon: usize },
+    /// In the Movement phase: kneel behind a large shield (§5.11: "If a
+    /// character kneels behind a large shield, the chance becomes 90%").
+    /// Moving again stands the character up.
+    Kneel,
 }
 
 impl OwnCommand for BrpCommand {

@@ -20,6 +20,7 @@ use super::query::{RULE_INTENT, RULE_MOVEMENT, settings};
 use super::stats::{Wounds, stats};
 
 pub const RULE_HEALING: &str = "brp §5.14 Healing";
+pub const RULE_KNEEL: &str = "brp §5.11 Shields (kneeling behind a large shield)";
 
 pub fn execute(world: &mut World, actor: Cid, command: &Command) {
     match (command, command.own::<BrpCommand>()) {
@@ -43,10 +44,29 @@ pub fn execute(world: &mut World, actor: Cid, command: &Command) {
             );
             end_turn(world, actor);
         }
+        (_, Some(BrpCommand::Kneel)) => emit(
+            world,
+            BattleEvent::ConditionAdded {
+                who: actor,
+                condition: Condition::Crouching,
+                rule: RULE_KNEEL,
+            },
+        ),
         (Command::Move { path }, _) => {
             if let (Ok(cost), Some(from)) =
                 (check_move(world, actor, path), view::cell(world, actor))
             {
+                // Moving stands a kneeling character up.
+                if view::conditions(world, actor).has(Condition::Crouching) {
+                    emit(
+                        world,
+                        BattleEvent::ConditionRemoved {
+                            who: actor,
+                            condition: Condition::Crouching,
+                            rule: RULE_KNEEL,
+                        },
+                    );
+                }
                 emit(
                     world,
                     BattleEvent::Moved {

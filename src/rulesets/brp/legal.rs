@@ -79,6 +79,7 @@ pub fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
         }
         Phase::Movement => {
             push(Command::EndTurn);
+            push(Command::from(BrpCommand::Kneel));
             if let Some(tree) = reach(world, actor) {
                 let start = view::cell(world, actor);
                 for (cell, _) in tree.reached() {

@@ -113,6 +113,15 @@ impl Ruleset for Brp {
     fn advance(world: &mut World) {
         round::advance(world)
     }
+    fn round_note(world: &World) -> Option<String> {
+        sheet::round_note(world)
+    }
+    fn order_note(world: &World, cid: Cid) -> Option<(String, String)> {
+        sheet::order_note(world, cid)
+    }
+    fn aims_at(world: &World, cid: Cid) -> Option<Cid> {
+        sheet::aims_at(world, cid)
+    }
     fn apply(world: &mut World, event: &BattleEvent) {
         apply::apply(world, event)
     }
@@ -124,6 +133,10 @@ impl Ruleset for Brp {
         ("H", "First Aid on a wounded ally (state it, then give it)"),
         ("R", "reload a crossbow or firearm (takes the round)"),
         ("V", "state only parries and dodges (free to move 30 m)"),
+        (
+            "K",
+            "kneel behind a large shield in the Movement phase (90% against missiles)",
+        ),
         (
             "1, 2, 3",
             "when attacked: the dialog's answers (parry, dodge, take the blow)",

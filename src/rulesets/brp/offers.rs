@@ -66,6 +66,11 @@ pub fn offers(world: &World, actor: Cid, legal: &[Command]) -> Offers {
                 Give::Button,
                 Some('R'),
             ),
+            BrpCommand::Kneel => (
+                "Kneel behind the shield (K)".into(),
+                Give::Button,
+                Some('K'),
+            ),
             BrpCommand::Parry { .. } => continue,
         };
         list.push(Offer {

@@ -48,6 +48,13 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
             lines: vec!["Takes the round: loaded at its end (§5.9)".into()],
             ..Preview::default()
         },
+        (_, Some(BrpCommand::Kneel)) => Preview {
+            title: "Kneel behind the shield".into(),
+            lines: vec![
+                "Parries arrows and thrown weapons at 90% instead of 60% (§5.11); moving stands up".into(),
+            ],
+            ..Preview::default()
+        },
         (Command::EndTurn, _) => Preview {
             title: match view::resource::<Battle>(world).phase {
                 Phase::Movement => "Done moving".into(),

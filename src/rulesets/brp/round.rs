@@ -200,6 +200,16 @@ fn start_actions(world: &mut World) {
     for (r, items) in by_rank {
         queue.push((r, tied_groups(items)));
     }
+    // The count's order, for the turn tracker.
+    emit(
+        world,
+        BattleEvent::TurnOrder {
+            order: queue
+                .iter()
+                .flat_map(|(_, groups)| groups.iter().flatten().copied())
+                .collect(),
+        },
+    );
     {
         let mut round = world.resource_mut::<BrpRound>();
         round.queue = queue;

@@ -130,3 +130,81 @@ pub fn tip(world: &World, _cid: Cid, label: &str) -> Option<String> {
         _ => "A weapon: the chance (the skill's rating, or the base chance untrained), its damage, its hit points when it parries (§5.9)".into(),
     })
 }
+
+/// Where in its round the battle is (§5.1), for the top bar.
+pub fn round_note(world: &World) -> Option<String> {
+    use crate::rules::battle::{Battle, Phase};
+    let b = view::resource::<Battle>(world);
+    Some(match b.phase {
+        Phase::Intent => "Statement of intent".into(),
+        Phase::Movement => "Movement".into(),
+        Phase::Actions => {
+            let r = round(world);
+            match r.queue.get(r.at.0) {
+                Some((rank, _)) => format!("Actions: DEX rank {rank}"),
+                None => "Actions".into(),
+            }
+        }
+        Phase::Resolution => "Resolution".into(),
+        _ => return None,
+    })
+}
+
+/// A combatant's DEX (or rank, once the count has begun) and what it has
+/// stated, for its row of the turn order: "DEX 12: attack", and in full
+/// "will attack East archer".
+pub fn order_note(world: &World, cid: Cid) -> Option<(String, String)> {
+    use crate::rules::battle::{Battle, Phase};
+    let slot = round(world).slot(cid)?;
+    let rank = match (view::resource::<Battle>(world).phase, slot.rank) {
+        (Phase::Actions | Phase::Resolution, Some((_, Band::Run))) => "no action".to_string(),
+        (Phase::Actions | Phase::Resolution, Some((r, _))) => format!("rank {r}"),
+        _ => format!("DEX {}", stats(world, cid)?.dex),
+    };
+    let (verb, long) = match slot.declared {
+        Some(Intent::Attack { target, .. }) => (
+            "attack",
+            format!("will attack {}", view::name(world, target)),
+        ),
+        Some(Intent::FirstAid { patient }) => (
+            "aid",
+            format!("will give {} First Aid", view::name(world, patient)),
+        ),
+        Some(Intent::Reload { .. }) => ("reload", "will reload".into()),
+        Some(Intent::Defend) => ("defend", "will only parry and dodge".into()),
+        None => return Some((rank.clone(), format!("{rank}: nothing stated yet"))),
+    };
+    Some((format!("{rank}: {verb}"), format!("{rank}: {long}")))
+}
+
+/// Whom a combatant has stated it will attack, until its rank has come.
+pub fn aims_at(world: &World, cid: Cid) -> Option<Cid> {
+    use crate::rules::battle::{Battle, Phase};
+    let phase = view::resource::<Battle>(world).phase;
+    let r = round(world);
+    let slot = r.slot(cid)?;
+    if phase == Phase::Actions && acted(r, cid) {
+        return None;
+    }
+    match (phase, slot.declared) {
+        (Phase::Intent | Phase::Movement | Phase::Actions, Some(Intent::Attack { target, .. })) => {
+            Some(target)
+        }
+        _ => None,
+    }
+}
+
+/// Has `cid` had its turn in the count (its place in the queue is behind
+/// where the count is)?
+fn acted(r: &crate::rulesets::brp::state::BrpRound, cid: Cid) -> bool {
+    let (ri, gi, mi) = r.at;
+    for (i, (_, groups)) in r.queue.iter().enumerate() {
+        for (j, g) in groups.iter().enumerate() {
+            if let Some(k) = g.iter().position(|c| *c == cid) {
+                // `at` points past the member now acting.
+                return (i, j, k + 1) < (ri, gi, mi);
+            }
+        }
+    }
+    false
+}

@@ -138,6 +138,14 @@ fn draw(ctx: &egui::Context, world: &World, asked: &mut Asked) {
                     format!("Round {}", battle.round)
                 };
             ui.label(egui::RichText::new(round).strong());
+            // The ruleset's word on where the round is (brp: its phase, the
+            // DEX rank the count has reached).
+            if let Some(note) = world
+                .get_resource::<crate::rules::battle::ActiveRuleset>()
+                .and_then(|h| (h.0.round_note)(world))
+            {
+                ui.label(egui::RichText::new(note).strong());
+            }
             ui.separator();
             let who = match battle.prompt {
                 Prompt::Act { actor } => format!("{}'s turn", roster.name(actor)),
@@ -431,14 +439,30 @@ fn turn_order(ui: &mut egui::Ui, world: &World, roster: &Roster, asked: &mut Ask
                 .and_then(|t| t.initiative)
                 .map_or(String::new(), |i| format!("{i:>3}"));
             let hp = s.map_or(String::new(), |s| format!("{}/{}", s.hp, s.hp_max));
+            // The ruleset's word on the row (brp: DEX or rank, what it stated).
+            let note = if out {
+                None
+            } else {
+                world
+                    .get_resource::<crate::rules::battle::ActiveRuleset>()
+                    .and_then(|h| (h.0.order_note)(world, c))
+            };
             let mut text = egui::RichText::new(format!("{mark} {init}  {}", roster.name(c)))
                 .color(faction_colour(world, c));
             if out {
                 text = text.strikethrough().weak();
             }
             ui.horizontal(|ui| {
-                if ui.selectable_label(Some(c) == acting, text).clicked() {
+                let row = ui.selectable_label(Some(c) == acting, text);
+                let row = match &note {
+                    Some((_, long)) => row.on_hover_text(long),
+                    None => row,
+                };
+                if row.clicked() {
                     asked.intents.push(UiIntent::Select(Some(c)));
+                }
+                if let Some((short, _)) = &note {
+                    ui.label(egui::RichText::new(short).weak().small());
                 }
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                     ui.label(egui::RichText::new(hp).monospace());

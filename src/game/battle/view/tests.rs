@@ -15,11 +15,17 @@ use crate::rules::components::{Controller, Loadout};
 /// The game app in a battle on Open Field, the first faction played by a
 /// human, stepped until it is the human's turn.
 fn at_the_humans_turn() -> App {
+    at_the_humans_turn_under(None)
+}
+
+/// As [`at_the_humans_turn`], under `ruleset` (the level's own: `None`).
+fn at_the_humans_turn_under(ruleset: Option<crate::rules::battle::RulesetId>) -> App {
     let opts = GameOptions {
         level: Some(std::path::PathBuf::from(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/levels/open_field.ron"
         ))),
+        ruleset,
         controls: Some(vec![Controller::Human, Controller::Ai]),
         ..Default::default()
     };
@@ -228,4 +234,39 @@ fn tokens_show_facing_and_a_grab() {
     hold(&mut app, None);
     app.update();
     assert!(ropes(&mut app).is_empty());
+}
+
+/// brp's statements of intent are drawn on the board (a line from each to
+/// its target) and the top bar says which phase the round is in.
+#[test]
+fn statements_of_intent_are_drawn_on_the_board() {
+    use crate::rulesets::brp::command::{BrpCommand, Intent};
+    let mut app = at_the_humans_turn_under(Some(crate::rulesets::brp::ID));
+    let aims = |app: &mut App| super::tokens::aims(app.world_mut());
+    assert!(aims(&mut app).is_empty(), "nothing stated yet");
+    let actor = human_actor(app.world_mut()).expect("the human's turn");
+    let target = crate::rules::view::enemies(app.world(), actor)[0];
+    let hooks = app
+        .world()
+        .resource::<crate::rules::battle::ActiveRuleset>()
+        .0;
+    assert_eq!(
+        (hooks.round_note)(app.world()).as_deref(),
+        Some("Statement of intent")
+    );
+    let cmd = crate::rules::command::Command::from(BrpCommand::Declare(Intent::Attack {
+        target,
+        weapon: 0,
+    }));
+    app.world_mut()
+        .write_message(crate::game::battle::logic::UiIntent::Command(cmd));
+    for _ in 0..5 {
+        app.update();
+    }
+    assert!(aims(&mut app).contains(&actor), "{:?}", aims(&mut app));
+    let note = (hooks.order_note)(app.world(), actor).map(|n| n.1);
+    assert!(
+        note.as_deref().is_some_and(|n| n.contains("will attack")),
+        "{note:?}"
+    );
 }

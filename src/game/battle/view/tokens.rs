@@ -39,6 +39,16 @@ struct Nose;
 #[derive(Component)]
 struct Rope(Cid);
 
+/// The line drawn from a combatant to the enemy it has said it will attack
+/// this round (a statement of intent; the aimer's id).
+#[derive(Component)]
+struct Aim(Cid);
+
+/// Who aims at whom this round, as the ruleset says (`RulesetHooks::aims_at`):
+/// (aimer, target, the aimer's colour).
+#[derive(Resource, Default, PartialEq)]
+struct Aims(Vec<(Cid, Cid, [u8; 3])>);
+
 const BAR_W: f32 = TILE * 0.8;
 
 /// The condition marks' images, loaded once.
@@ -96,7 +106,7 @@ const MARKED: [Condition; 14] = [
 ];
 
 pub fn plugin(app: &mut App) {
-    app.init_resource::<MarkArt>();
+    app.init_resource::<MarkArt>().init_resource::<Aims>();
     app.add_systems(
         OnEnter(Screen::Battle),
         spawn_tokens.in_set(AppSystems::View),
@@ -110,6 +120,7 @@ pub fn plugin(app: &mut App) {
             sync_tokens,
             sync_noses,
             sync_ropes,
+            (collect_aims, sync_aims).chain(),
             sync_ground.run_if(resource_exists_and_changed::<Ground>),
         )
             .in_set(AppSystems::View)
@@ -495,6 +506,100 @@ fn sync_ropes(
         lay_rope(&mut t, &mut sprite, a, b);
         commands.spawn((Rope(cid), sprite, t, DespawnOnExit(Screen::Battle)));
     }
+}
+
+/// Who aims at whom, from the ruleset (it reads the world, so it runs
+/// alone); kept only when it changes.
+fn collect_aims(world: &mut World) {
+    let Some(hooks) = world
+        .get_resource::<crate::rules::battle::ActiveRuleset>()
+        .map(|h| h.0)
+    else {
+        return;
+    };
+    let Some(roster) = world.get_resource::<Roster>() else {
+        return;
+    };
+    let colours: Vec<[u8; 3]> = world
+        .get_resource::<Factions>()
+        .map(|f| f.0.iter().map(|f| f.colour).collect())
+        .unwrap_or_default();
+    let aims: Vec<(Cid, Cid, [u8; 3])> = roster
+        .cids()
+        .filter(|c| crate::rules::view::standing(world, *c))
+        .filter_map(|c| {
+            let target = (hooks.aims_at)(world, c)?;
+            let f = crate::rules::view::faction(world, c).unwrap_or(0) as usize;
+            Some((
+                c,
+                target,
+                colours.get(f).copied().unwrap_or([255, 255, 255]),
+            ))
+        })
+        .collect();
+    if world.resource::<Aims>().0 != aims {
+        world.resource_mut::<Aims>().0 = aims;
+    }
+}
+
+/// A thin line in the aimer's colour from each combatant to the enemy it
+/// has stated it will attack, until its turn to act has passed.
+fn sync_aims(
+    mut commands: Commands,
+    aims: Res<Aims>,
+    shown: Res<Shown>,
+    mut lines: Query<(Entity, &Aim, &mut Transform, &mut Sprite)>,
+) {
+    let mut want: Vec<(Cid, Vec2, Vec2, Color)> = aims
+        .0
+        .iter()
+        .filter_map(|(a, t, c)| {
+            let (from, to) = (shown.get(*a)?, shown.get(*t)?);
+            let colour = Color::srgba_u8(c[0], c[1], c[2], 170);
+            Some((*a, from.pos + from.lunge, to.pos + to.lunge, colour))
+        })
+        .collect();
+    for (e, aim, mut t, mut sprite) in &mut lines {
+        match want.iter().position(|(c, ..)| *c == aim.0) {
+            Some(i) => {
+                let (_, a, b, colour) = want.swap_remove(i);
+                lay_aim(&mut t, &mut sprite, a, b);
+                sprite.color = colour;
+            }
+            None => commands.entity(e).despawn(),
+        }
+    }
+    for (cid, a, b, colour) in want {
+        let mut t = Transform::default();
+        let mut sprite = Sprite {
+            color: colour,
+            ..default()
+        };
+        lay_aim(&mut t, &mut sprite, a, b);
+        commands.spawn((Aim(cid), sprite, t, DespawnOnExit(Screen::Battle)));
+    }
+}
+
+/// A line from the aimer's rim towards the target's, under the tokens.
+fn lay_aim(t: &mut Transform, sprite: &mut Sprite, a: Vec2, b: Vec2) {
+    let d = b - a;
+    let len = d.length();
+    let dir = d.normalize_or_zero();
+    // From rim to rim, shifted a little sideways so that two who aim at
+    // each other show two lines.
+    let side = Vec2::new(-dir.y, dir.x) * 4.0;
+    let (from, to) = (a + dir * TILE * 0.45 + side, b - dir * TILE * 0.45 + side);
+    let mid = (from + to) / 2.0;
+    t.translation = Vec3::new(mid.x, mid.y, 9.5);
+    t.rotation = Quat::from_rotation_z(d.y.atan2(d.x));
+    sprite.custom_size = Some(Vec2::new((len - TILE * 0.9).max(0.0), 3.0));
+}
+
+/// Whom the board draws an aim from. (For tests of the board.)
+#[cfg(test)]
+pub fn aims(world: &mut World) -> Vec<Cid> {
+    let mut q = world.query::<&Aim>();
+    q.iter(world).map(|a| a.0).collect()
 }
 
 /// Stretch a rope's sprite from `a` to `b`, over the discs (two tokens side

@@ -379,3 +379,46 @@ fn range_bands_halve_quarter_and_forbid() {
     assert_eq!(chance("T3"), Ok((Difficulty::Quarter, 9)));
     assert!(chance("T4").is_err(), "beyond three times the range");
 }
+
+#[test]
+fn kneeling_behind_a_large_shield_parries_missiles_at_90() {
+    // §5.11: "If a character kneels behind a large shield, the chance
+    // becomes 90%." Only behind a large one.
+    let mut e = battle(
+        8,
+        &[
+            r#"(archetype: "archer", faction: "red", at: (1, 1), name: "A")"#,
+            r#"(archetype: "shieldbearer", faction: "blue", at: (6, 1), name: "B", overrides: (stats: {"DEX": 8}))"#,
+            r#"(archetype: "swordsman", faction: "blue", at: (6, 2), name: "C", overrides: (stats: {"DEX": 7}))"#,
+        ],
+        &[30, 80],
+    );
+    let (a, b, c) = (cid(&e, "A"), cid(&e, "B"), cid(&e, "C"));
+    state(
+        &mut e,
+        "A",
+        Intent::Attack {
+            target: b,
+            weapon: 0,
+        },
+    );
+    state(&mut e, "B", Intent::Defend);
+    state(&mut e, "C", Intent::Defend);
+    pass(&mut e, "A");
+    cmd(&mut e, b, BrpCommand::Kneel);
+    let r = crate::testkit::refused(&mut e, b, BrpCommand::Kneel);
+    assert!(r.contains("already kneeling"), "{r}");
+    pass(&mut e, "B");
+    let r = crate::testkit::refused(&mut e, c, BrpCommand::Kneel);
+    assert!(r.contains("only behind a large shield"), "{r}");
+    pass(&mut e, "C");
+    let at = e.events().len();
+    cmd(&mut e, a, attack(b));
+    cmd(&mut e, b, BrpCommand::Parry { shield: true });
+    let parry = own(&e, at).into_iter().find_map(|ev| match ev {
+        BrpEvent::DefenseRolled { chance, level, .. } => Some((chance, level)),
+        _ => None,
+    });
+    // 80 against 90%: parried.
+    assert_eq!(parry, Some((90, Level::Success)));
+}

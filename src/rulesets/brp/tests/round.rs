@@ -362,3 +362,31 @@ fn a_simultaneous_pair_both_act_before_either_falls() {
     cmd(&mut e, b, attack(a));
     assert!(has(&e, b, Condition::Unconscious));
 }
+
+#[test]
+fn the_ai_beats_random_legal_commands_in_mirrored_battles() {
+    // 200 seeded battles on Mirror Duel, the AI on each side for half of
+    // them, random legal commands (statements, moves, actions, reactions)
+    // on the other.
+    use crate::rules::components::Controller;
+    use crate::rules::engine::{Controls, Stop};
+    let mut e = crate::testkit::engine();
+    let (mut ai_wins, n) = (0, 200u64);
+    for i in 0..n {
+        let side = (i % 2) as usize;
+        let mut ctl = vec![Controller::RandomAi, Controller::RandomAi];
+        ctl[side] = Controller::Ai;
+        crate::testkit::start_shipped(
+            &mut e,
+            "mirror_duel",
+            crate::rulesets::brp::ID,
+            crate::sim::battle_seed(2024, i),
+            Controls::PerFaction(ctl),
+        );
+        assert_eq!(e.run(1_000_000), Stop::Over);
+        if e.outcome().and_then(|o| o.winner) == Some(side as u8) {
+            ai_wins += 1;
+        }
+    }
+    assert!(ai_wins * 10 > n * 8, "the AI won {ai_wins} of {n}");
+}
