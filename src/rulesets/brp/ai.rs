@@ -21,10 +21,11 @@ use super::check::{self, attackable};
 use super::command::{BrpCommand, Intent};
 use super::legal::{patients, reach};
 use super::query::{
-    HALF_FROM_DM, attack_numbers, defenses, enemy_adjacent, move_left, round, settings,
+    HALF_FROM_DM, attack_numbers, best_defense, defenses, enemy_adjacent, move_left, round,
+    settings,
 };
 use super::settings::SpecialBoundary;
-use super::state::{Pending, PendingAttack};
+use super::state::PendingAttack;
 use super::stats::{BrpArmor, BrpWeapon, gear, stats};
 
 /// The AI's command for `actor` now; always legal.
@@ -99,21 +100,7 @@ fn blow_value(world: &World, actor: Cid, w: &Weapon, chance: i32, target: Cid) -
     let boundary: SpecialBoundary = settings(world).special;
     let p_hit = f64::from(chance.clamp(0, 100)) / 100.0;
     let p_spec = f64::from(special_up_to(chance, boundary).clamp(0, 100)) / 100.0;
-    let pending = Pending {
-        attacker: actor,
-        target,
-        weapon_index: 0,
-        weapon: String::new(),
-        level: Level::Success,
-        damage: w.damage.without_db(),
-        db: g.db,
-        velocity: g.velocity,
-    };
-    let def = defenses(world, target, &pending)
-        .iter()
-        .map(|o| o.chance)
-        .max()
-        .unwrap_or(0);
+    let def = best_defense(world, target, g.velocity);
     let p_def = f64::from(def.clamp(0, 100)) / 100.0;
     let p_def_spec = f64::from(special_up_to(def, boundary).clamp(0, 100)) / 100.0;
     let ap = f64::from(view::get::<BrpArmor>(world, target).map_or(0, |a| a.against(g.velocity)));

@@ -294,6 +294,47 @@ pub fn defenses(world: &World, who: Cid, p: &Pending) -> Vec<DefenseOption> {
     out
 }
 
+/// The best chance `who` has to meet a successful attack of this velocity
+/// (melee: `None`), as [`defenses`] would list it, found without building
+/// the list (the AI asks it for every blow it weighs).
+pub fn best_defense(world: &World, who: Cid, velocity: Option<Velocity>) -> i32 {
+    if !view::standing(world, who) || view::conditions(world, who).has(Condition::Surprised) {
+        return 0;
+    }
+    let Some(s) = stats(world, who) else {
+        return 0;
+    };
+    let ready = view::get::<Loadout>(world, who).and_then(|l| l.ready_weapon());
+    let one_hand_free = ready.is_none_or(|w| w.hands < 2);
+    let shield = view::get::<BrpShield>(world, who).filter(|_| one_hand_free);
+    match velocity {
+        Some(Velocity::High) => 0,
+        Some(Velocity::Low) => {
+            let sh = match (shield, view::get_resource::<BrpData>(world)) {
+                (Some(sh), Some(d)) => {
+                    let kneeling = view::conditions(world, who).has(Condition::Crouching)
+                        && sh.class == ShieldClass::Large;
+                    d.tables.shield_vs_missiles.of(sh.class, kneeling)
+                }
+                _ => 0,
+            };
+            let dodge = if settings(world).dodge_thrown_and_arrows {
+                Difficulty::Difficult.of(s.dodge)
+            } else {
+                0
+            };
+            sh.max(dodge)
+        }
+        None => {
+            let weapon = ready
+                .and_then(gear)
+                .filter(|g| g.parries())
+                .map_or(0, |g| g.chance);
+            weapon.max(shield.map_or(0, |sh| sh.chance)).max(s.dodge)
+        }
+    }
+}
+
 fn dodge(s: &BrpStats, difficulty: Difficulty) -> DefenseOption {
     DefenseOption {
         kind: Defense::Dodge,

@@ -422,3 +422,49 @@ fn kneeling_behind_a_large_shield_parries_missiles_at_90() {
     // 80 against 90%: parried.
     assert_eq!(parry, Some((90, Level::Success)));
 }
+
+#[test]
+fn the_best_defence_is_the_best_of_the_list() {
+    // The AI's quick answer agrees with the defences the check offers, for
+    // a melee blow, an arrow and a bullet, against a swordsman with a round
+    // shield (broadsword 60%, shield 50%, Dodge 20%) and an archer.
+    use crate::rulesets::brp::data::Velocity;
+    use crate::rulesets::brp::query::{best_defense, defenses};
+    use crate::rulesets::brp::state::Pending;
+    let e = battle(
+        8,
+        &[
+            r#"(archetype: "swordsman", faction: "red", at: (1, 1), name: "S")"#,
+            r#"(archetype: "archer", faction: "blue", at: (6, 1), name: "A")"#,
+        ],
+        &[],
+    );
+    for who in ["S", "A"] {
+        let c = cid(&e, who);
+        for velocity in [None, Some(Velocity::Low), Some(Velocity::High)] {
+            let p = Pending {
+                attacker: c,
+                target: c,
+                weapon_index: 0,
+                weapon: String::new(),
+                level: Level::Success,
+                damage: crate::rules::dice::DiceExpr::flat(1),
+                db: None,
+                velocity,
+            };
+            let listed = defenses(e.world(), c, &p)
+                .iter()
+                .map(|o| o.chance)
+                .max()
+                .unwrap_or(0);
+            assert_eq!(
+                best_defense(e.world(), c, velocity),
+                listed,
+                "{who} {velocity:?}"
+            );
+        }
+    }
+    let s = cid(&e, "S");
+    assert_eq!(best_defense(e.world(), s, None), 60);
+    assert_eq!(best_defense(e.world(), s, Some(Velocity::Low)), 30);
+}
