@@ -293,21 +293,20 @@ fn moving(world: &World, actor: Cid) -> Command {
         .min_by_key(|(c, cost)| (*cost, *c));
     let cell = match beside {
         Some((c, _)) => Some(c),
-        None => closest(&tree, at),
+        None => closest(world, &tree, here, at),
     };
     cell.and_then(|c| tree.path_to(c))
         .map_or(Command::EndTurn, |path| Command::Move { path })
 }
 
-/// The reachable cell nearest `at` (by distance, then by the move's cost).
-fn closest(tree: &ReachTree, at: Cell) -> Option<Cell> {
+/// The reachable cell nearest `at` by the way there (walls and moats
+/// counted; the map keeps the field), then by the move's cost.
+fn closest(world: &World, tree: &ReachTree, here: Cell, at: Cell) -> Option<Cell> {
+    let field = view::resource::<Map>(world).distances(at, here);
     tree.reached()
-        .min_by(|a, b| {
-            let da = Map::distance_m(a.0, at);
-            let db = Map::distance_m(b.0, at);
-            da.total_cmp(&db).then(a.1.cmp(&b.1)).then(a.0.cmp(&b.0))
-        })
-        .map(|(c, _)| c)
+        .filter_map(|(c, cost)| Some((field.cost(c)?, cost, c)))
+        .min()
+        .map(|(_, _, c)| c)
 }
 
 /// Where a shooter can shoot `target` from, by the shortest move that
