@@ -175,6 +175,14 @@ impl Scenario {
         }
     }
 
+    /// An engine with this battle started under `ruleset` (no dice
+    /// scripted).
+    pub fn start_under(&self, ruleset: RulesetId) -> Engine {
+        let mut e = engine();
+        start_ruleset(&mut e, &self.level(), ruleset, &[]);
+        e
+    }
+
     /// An engine on the shipped assets with this battle started under the
     /// scenario's ruleset, with these dice first.
     pub fn start(&self, script: &[u32]) -> Engine {

@@ -587,7 +587,11 @@ fn audit_counts_the_ais_plays() {
     );
     let o = fray(&["audit", "levels/caravan_ambush.ron", "--ruleset", "ud10"]);
     assert!(!o.status.success());
-    assert!(stderr(&o).contains("made for zones only"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("made for zones and brp only"),
+        "{}",
+        stderr(&o)
+    );
     let o = fray(&["audit", "levels/mirror_duel.ron", "--set", "dodge=false"]);
     assert!(!o.status.success());
     assert!(

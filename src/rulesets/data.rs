@@ -191,18 +191,45 @@ pub fn stat_range(known: &[StatRange], key: &str) -> std::ops::RangeInclusive<i6
         .map_or(0..=0, |(_, r)| i64::from(*r.start())..=i64::from(*r.end()))
 }
 
-/// Check a combatant's stat overrides: every key one the ruleset knows, every
-/// value in its range. The error points at the key.
+/// What a stat override's key means to `ruleset`: the stat it sets (`None`:
+/// the override is another ruleset's). A level tuned per ruleset writes
+/// `"zones.HEALTH"`: the ruleset's id, a dot, the stat; a key with no
+/// ruleset named is for every ruleset.
+pub fn stat_key<'k>(ruleset: &str, key: &'k str) -> Option<&'k str> {
+    match key.split_once('.') {
+        Some((id, stat)) if id == ruleset => Some(stat),
+        Some((id, _)) if crate::rulesets::parse(id).is_some() => None,
+        _ => Some(key),
+    }
+}
+
+/// A combatant's stat overrides as `ruleset` reads them ([`stat_key`]).
+pub fn stats_for(
+    ruleset: &str,
+    stats: &std::collections::BTreeMap<String, i32>,
+) -> std::collections::BTreeMap<String, i32> {
+    stats
+        .iter()
+        .filter_map(|(k, v)| Some((stat_key(ruleset, k)?.to_string(), *v)))
+        .collect()
+}
+
+/// Check a combatant's stat overrides: every key meant for the ruleset
+/// ([`stat_key`]) one it knows, every value in its range. The error points
+/// at the key as written.
 pub fn check_stat_overrides(
     ruleset: &str,
     stats: &std::collections::BTreeMap<String, i32>,
     known: &[StatRange],
 ) -> Result<(), DefError> {
-    for (key, value) in stats {
-        let Some((_, range)) = known.iter().find(|(k, _)| k == key) else {
+    for (written, value) in stats {
+        let Some(key) = stat_key(ruleset, written) else {
+            continue;
+        };
+        let Some((_, range)) = known.iter().find(|(k, _)| *k == key) else {
             let keys: Vec<&str> = known.iter().map(|(k, _)| *k).collect();
             return Err(DefError::value(
-                key.clone(),
+                written.clone(),
                 format!(
                     "{ruleset} has no stat `{key}`; expected one of {}",
                     keys.join(", ")
@@ -211,7 +238,7 @@ pub fn check_stat_overrides(
         };
         if !range.contains(value) {
             return Err(DefError::value(
-                key.clone(),
+                written.clone(),
                 format!(
                     "{key} {value} is out of range; expected {} to {}",
                     range.start(),

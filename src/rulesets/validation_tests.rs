@@ -220,3 +220,54 @@ fn zones_refuses_a_combatant_outside_every_zone() {
     let e = engine();
     assert!(validate(e.world(), &s.level(), ud10::ID).is_ok());
 }
+
+/// A level tuned per ruleset: a stat override may name its ruleset
+/// (`"zones.HEALTH"`); the others leave it out, and the one it names reads
+/// it as its own, with errors at the key as written.
+#[test]
+fn a_stat_override_may_name_the_ruleset_it_is_for() {
+    let s = scenario(
+        "",
+        &[
+            RED,
+            r#"(archetype: "archer", faction: "blue", at: (3, 1), name: "Ilsa", overrides: (stats: { "zones.HEALTH": 10, "brp.DEX": 5, "ud10.DEX": 4 }))"#,
+        ],
+    );
+    let e = engine();
+    assert_eq!(
+        supported_rulesets(e.world(), &s.level()),
+        vec![ud10::ID, zones::ID, brp::ID]
+    );
+    for (ruleset, dex) in [(ud10::ID, Some(4)), (brp::ID, Some(5))] {
+        let e = s.start_under(ruleset);
+        let ilsa = crate::testkit::cid(&e, "Ilsa");
+        let got = match ruleset {
+            r if r == ud10::ID => {
+                crate::rules::view::get::<crate::rulesets::ud10::data::Ud10Stats>(e.world(), ilsa)
+                    .map(|s| s.dex)
+            }
+            _ => crate::rules::view::get::<crate::rulesets::brp::stats::BrpStats>(e.world(), ilsa)
+                .map(|s| s.dex),
+        };
+        assert_eq!(got, dex, "{ruleset}");
+    }
+    let e = s.start_under(zones::ID);
+    let ilsa = crate::testkit::cid(&e, "Ilsa");
+    let hp = crate::rules::view::get::<crate::rules::components::Health>(e.world(), ilsa)
+        .map(|h| h.hp_max);
+    assert_eq!(hp, Some(10), "zones reads its HEALTH");
+    let bad = scenario(
+        "",
+        &[
+            RED,
+            r#"(archetype: "archer", faction: "blue", at: (3, 1), name: "Ilsa", overrides: (stats: { "brp.HEALTH": 3 }))"#,
+        ],
+    );
+    assert_eq!(
+        refusal(&bad.level(), brp::ID),
+        format!(
+            "{}: combatant 2 (Ilsa): brp has no stat `HEALTH`; expected one of STR, CON, SIZ, INT, POW, DEX, APP",
+            at(&bad, None, "\"brp.HEALTH\"")
+        )
+    );
+}

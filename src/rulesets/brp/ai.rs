@@ -133,6 +133,9 @@ fn intent(world: &World, actor: Cid) -> Intent {
     let Some(here) = view::cell(world, actor) else {
         return Intent::Defend;
     };
+    if view::steed(world, actor).is_some_and(|s| s.vehicle) {
+        return Intent::Defend;
+    }
     let engaged = enemy_adjacent(world, actor, here);
     // A dying ally within reach of a short move: First Aid saves it from
     // death at the round's end (§5.12, §5.14).
@@ -256,26 +259,45 @@ fn moving(world: &World, actor: Cid) -> Command {
     let Some(here) = view::cell(world, actor) else {
         return Command::EndTurn;
     };
+    // A rider goes where its mount goes; a vehicle stays put.
+    if view::riding(world, actor).is_some() || view::steed(world, actor).is_some_and(|s| s.vehicle)
+    {
+        return Command::EndTurn;
+    }
     let declared = match round(world).declared(actor) {
         Some(i) => i,
         None if !settings(world).statement_of_intent => intent(world, actor),
         None => return Command::EndTurn,
     };
-    let goal = match declared {
-        Intent::Attack { target, weapon } => {
-            let ranged =
-                super::stats::weapon(world, actor, weapon).is_some_and(|(_, g)| g.is_missile());
-            if attackable(world, actor, target, weapon) {
-                return Command::EndTurn;
+    // A mount carries its rider to the enemy the rider means to strike in
+    // melee (a shooting rider is carried nowhere).
+    let carried = view::riders(world, actor)
+        .into_iter()
+        .filter(|r| view::standing(world, *r))
+        .find_map(|r| match round(world).declared(r) {
+            Some(Intent::Attack { target, weapon }) => super::stats::weapon(world, r, weapon)
+                .is_some_and(|(_, g)| !g.is_missile())
+                .then_some(target),
+            _ => None,
+        });
+    let goal = match (carried, declared) {
+        (Some(target), _) => target,
+        (None, declared) => match declared {
+            Intent::Attack { target, weapon } => {
+                let ranged =
+                    super::stats::weapon(world, actor, weapon).is_some_and(|(_, g)| g.is_missile());
+                if attackable(world, actor, target, weapon) {
+                    return Command::EndTurn;
+                }
+                if ranged {
+                    return shooting_spot(world, actor, target, weapon)
+                        .map_or(Command::EndTurn, |path| Command::Move { path });
+                }
+                target
             }
-            if ranged {
-                return shooting_spot(world, actor, target, weapon)
-                    .map_or(Command::EndTurn, |path| Command::Move { path });
-            }
-            target
-        }
-        Intent::FirstAid { patient } => patient,
-        Intent::Reload { .. } | Intent::Defend => return Command::EndTurn,
+            Intent::FirstAid { patient } => patient,
+            Intent::Reload { .. } | Intent::Defend => return Command::EndTurn,
+        },
     };
     let Some(at) = view::cell(world, goal) else {
         return Command::EndTurn;

@@ -19,8 +19,13 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
             }
         }
         BattleEvent::TurnEnded { who } => slot(world, *who, |s| s.done = true),
+        // Riders move with their mount, as far (docs/rulesets/brp.md,
+        // "Mounts and vehicles").
         BattleEvent::Moved { who, cost_dm, .. } => {
             slot(world, *who, |s| s.moved_dm += cost_dm);
+            for r in crate::rules::view::riders(world, *who) {
+                slot(world, r, |s| s.moved_dm += cost_dm);
+            }
         }
         // §5.14: "Keep track of each injury separately".
         BattleEvent::Damaged {

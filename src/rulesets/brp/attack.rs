@@ -65,7 +65,9 @@ pub fn execute_attack(world: &mut World, attacker: Cid, target: Cid, index: usiz
                 who: attacker,
                 weapon: w.name.clone(),
                 index,
-                as_movement: true,
+                // brp has no turn budget for the core to mark: the draw is
+                // part of the attack, which spends the round's action.
+                as_movement: false,
                 rule: RULE_ATTACK,
             },
         );
@@ -347,6 +349,36 @@ fn damage(world: &mut World, p: &Pending, special: bool) {
                     rule: RULE_HIT_POINTS,
                 },
             );
+            unseat(world, p.target);
         }
+    }
+}
+
+pub const RULE_MOUNTS: &str = "Fray decides: docs/rulesets/brp.md, \"Mounts and vehicles\"";
+
+/// A mount or vehicle out of the fight throws its riders to the nearest
+/// free cells beside it (docs/rulesets/brp.md, "Mounts and vehicles").
+pub fn unseat(world: &mut World, mount: Cid) {
+    let Some(at) = view::cell(world, mount) else {
+        return;
+    };
+    for rider in view::riders(world, mount) {
+        let occupied = view::occupied(world, Some(rider));
+        let map = view::resource::<crate::rules::map::Map>(world);
+        let to = map
+            .steps_from(at)
+            .map(|(c, _)| c)
+            .find(|c| occupied.binary_search(c).is_err());
+        let Some(to) = to else { continue };
+        emit(
+            world,
+            BattleEvent::Dismounted {
+                who: rider,
+                mount,
+                to,
+                thrown: true,
+                rule: RULE_MOUNTS,
+            },
+        );
     }
 }

@@ -44,6 +44,9 @@ fn check_statement(world: &World, actor: Cid, command: &Command) -> Result<(), I
 /// Can `actor` state `intent` now: a standing enemy to attack with a weapon
 /// it carries (and can use), a wounded ally to tend, a weapon to reload?
 pub fn check_intent(world: &World, actor: Cid, intent: &Intent) -> Result<(), Illegal> {
+    if view::steed(world, actor).is_some_and(|s| s.vehicle) && *intent != Intent::Defend {
+        return illegal("a vehicle does nothing but move");
+    }
     match *intent {
         Intent::Attack { target, weapon } => {
             enemy(world, actor, target)?;
@@ -161,6 +164,21 @@ pub fn check_move(world: &World, actor: Cid, path: &[Cell]) -> Result<u32, Illeg
     let Some(start) = view::cell(world, actor) else {
         return illegal("not on the map");
     };
+    // Fray decides (docs/rulesets/brp.md, "Mounts and vehicles"): a rider
+    // goes where its mount goes; a vehicle goes only with someone aboard.
+    if let Some(mount) = view::riding(world, actor) {
+        return illegal(format!(
+            "rides {}: it moves with its mount",
+            view::name(world, mount)
+        ));
+    }
+    if view::steed(world, actor).is_some_and(|s| s.vehicle)
+        && !view::riders(world, actor)
+            .iter()
+            .any(|r| view::standing(world, *r))
+    {
+        return illegal("a vehicle moves only with someone aboard");
+    }
     if path.is_empty() {
         return illegal("an empty path");
     }

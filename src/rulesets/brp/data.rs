@@ -323,6 +323,14 @@ pub struct ArchetypeDef {
     pub armor: Vec<String>,
     #[serde(default)]
     pub shield: Option<String>,
+    /// A mount or vehicle: how many ride it (Fray's: docs/rulesets/brp.md,
+    /// "Mounts and vehicles").
+    #[serde(default)]
+    pub carries: u8,
+    /// A vehicle rather than a mount: it moves only with someone aboard and
+    /// never attacks, parries nor dodges.
+    #[serde(default)]
+    pub vehicle: bool,
 }
 
 /// `assets/rulesets/brp/bestiary.ron`.
@@ -382,6 +390,13 @@ impl shared::Bestiary for Bestiary {
             for v in a.skills.values() {
                 r.int(id, "skills", *v, 0..=300);
             }
+            r.int(id, "carries", a.carries, 0..=8);
+            r.check(
+                !a.vehicle || a.carries > 0,
+                id,
+                "vehicle",
+                format!("`{id}` is a vehicle that carries nobody; expected carries of 1 or more"),
+            );
         }
     }
 }
@@ -410,8 +425,9 @@ impl BrpData {
             (files.bestiary_file.clone(), line, column)
         };
         for (id, a) in &files.bestiary.archetypes {
-            // §5.5: every combatant attacks with a weapon (Brawl at least).
-            if a.weapons.is_empty() {
+            // §5.5: every combatant attacks with a weapon (Brawl at least);
+            // a vehicle does not attack.
+            if a.weapons.is_empty() && !a.vehicle {
                 let (file, line, column) = at(id, "weapons:");
                 return Err(DataError {
                     file,

@@ -2,7 +2,9 @@
 //! level's overrides, the chances its skills give, its weapons, armor and
 //! shield from the tables.
 
-use crate::rules::components::{Health, Loadout, OwnGear, ReloadCost, Size, Weapon, WeaponKind};
+use crate::rules::components::{
+    Health, Loadout, OwnGear, ReloadCost, Size, Steed, Weapon, WeaponKind,
+};
 use crate::rules::error::DefError;
 use crate::rules::level::CombatantDef;
 use crate::rulesets::data::{check_stat_overrides, unknown_archetype, unknown_item};
@@ -20,6 +22,9 @@ pub struct BrpBundle {
     pub armor: BrpArmor,
     pub shield: Option<BrpShield>,
     pub wounds: Wounds,
+    /// A mount or vehicle: who can ride it (docs/rulesets/brp.md, "Mounts
+    /// and vehicles").
+    pub steed: Option<Steed>,
 }
 
 impl BrpData {
@@ -171,7 +176,8 @@ impl BrpData {
                 "brp has no consumable items; expected none",
             ));
         }
-        let stat = |key: &str, v: i32| o.stats.get(key).copied().unwrap_or(v);
+        let own = crate::rulesets::data::stats_for("brp", &o.stats);
+        let stat = |key: &str, v: i32| own.get(key).copied().unwrap_or(v);
         let (str_, con, siz, dex) = (
             stat("STR", a.str),
             stat("CON", a.con),
@@ -226,8 +232,10 @@ impl BrpData {
             };
             weapons.push(w);
         }
-        // Every character can fight bare-handed (§5.9's Brawl row).
-        if !weapon_ids.iter().any(|w| w == "brawl")
+        // Every character can fight bare-handed (§5.9's Brawl row); a
+        // vehicle fights not at all.
+        if !a.vehicle
+            && !weapon_ids.iter().any(|w| w == "brawl")
             && let Some(d) = self.equipment.melee.get("brawl")
         {
             weapons.push(self.melee("brawl", d, &stats));
@@ -260,12 +268,16 @@ impl BrpData {
                 ep_max: 0,
             },
             loadout: Loadout {
-                ready: Some(0),
+                ready: (!weapons.is_empty()).then_some(0),
                 weapons,
             },
             armor,
             shield,
             wounds: Wounds::default(),
+            steed: (a.carries > 0).then_some(Steed {
+                carries: a.carries,
+                vehicle: a.vehicle,
+            }),
         })
     }
 }

@@ -68,6 +68,12 @@ impl Ruleset for Brp {
     fn check_combatant(data: &BrpData, def: &CombatantDef) -> Result<(), DefError> {
         data.equip(def).map(|_| ())
     }
+    fn carries(data: &BrpData, def: &CombatantDef) -> u8 {
+        data.bestiary
+            .archetypes
+            .get(&def.archetype)
+            .map_or(0, |a| a.carries)
+    }
     fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), DefError> {
         let data = view::get_resource::<BrpData>(world)
             .ok_or_else(|| DefError::entry("brp data is not loaded"))?;
@@ -75,6 +81,9 @@ impl Ruleset for Brp {
         let mut e = world.entity_mut(entity);
         e.insert((b.stats, b.size, b.health, b.loadout, b.armor, b.wounds));
         if let Some(s) = b.shield {
+            e.insert(s);
+        }
+        if let Some(s) = b.steed {
             e.insert(s);
         }
         Ok(())

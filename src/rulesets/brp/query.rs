@@ -223,7 +223,7 @@ pub struct DefenseOption {
 /// facing; docs/rulesets/brp.md, "Aware of the attack").
 pub fn defenses(world: &World, who: Cid, p: &Pending) -> Vec<DefenseOption> {
     let mut out = Vec::new();
-    if !view::standing(world, who) || view::conditions(world, who).has(Condition::Surprised) {
+    if !can_defend(world, who) {
         return out;
     }
     let Some(s) = stats(world, who) else {
@@ -298,7 +298,7 @@ pub fn defenses(world: &World, who: Cid, p: &Pending) -> Vec<DefenseOption> {
 /// (melee: `None`), as [`defenses`] would list it, found without building
 /// the list (the AI asks it for every blow it weighs).
 pub fn best_defense(world: &World, who: Cid, velocity: Option<Velocity>) -> i32 {
-    if !view::standing(world, who) || view::conditions(world, who).has(Condition::Surprised) {
+    if !can_defend(world, who) {
         return 0;
     }
     let Some(s) = stats(world, who) else {
@@ -333,6 +333,14 @@ pub fn best_defense(world: &World, who: Cid, velocity: Option<Velocity>) -> i32 
             weapon.max(shield.map_or(0, |sh| sh.chance)).max(s.dodge)
         }
     }
+}
+
+/// Can `who` meet an attack at all: standing, not surprised, not a
+/// vehicle?
+fn can_defend(world: &World, who: Cid) -> bool {
+    view::standing(world, who)
+        && !view::conditions(world, who).has(Condition::Surprised)
+        && !view::steed(world, who).is_some_and(|s| s.vehicle)
 }
 
 fn dodge(s: &BrpStats, difficulty: Difficulty) -> DefenseOption {

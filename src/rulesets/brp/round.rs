@@ -112,12 +112,11 @@ fn start_movement(world: &mut World) {
 /// not come: prompt it; when none is left, the next phase.
 fn next_in_order(world: &mut World, phase: Phase) {
     let r = round(world);
-    let next = r
-        .order
-        .iter()
-        .flatten()
-        .copied()
-        .find(|c| r.slot(*c).is_some_and(|s| !s.done) && view::standing(world, *c));
+    let next = r.order.iter().flatten().copied().find(|c| {
+        r.slot(*c).is_some_and(|s| !s.done)
+            && view::standing(world, *c)
+            && (!is_vehicle(world, *c) || (phase == Phase::Movement && manned(world, *c)))
+    });
     match next {
         Some(who) => {
             emit(world, BattleEvent::TurnStarted { who });
@@ -135,6 +134,18 @@ fn next_in_order(world: &mut World, phase: Phase) {
     }
 }
 
+/// A vehicle: it states nothing and moves only with someone aboard.
+fn is_vehicle(world: &World, c: Cid) -> bool {
+    view::steed(world, c).is_some_and(|s| s.vehicle)
+}
+
+/// Someone standing rides `c`.
+fn manned(world: &World, c: Cid) -> bool {
+    view::riders(world, c)
+        .iter()
+        .any(|r| view::standing(world, *r))
+}
+
 /// §5.3–5.4: each character's rank after its movement, and the count.
 fn start_actions(world: &mut World) {
     begin(world, Phase::Actions, RoundPhase::Actions, RULE_ACTIONS);
@@ -145,7 +156,7 @@ fn start_actions(world: &mut World) {
         let Some(slot) = round(world).slot(c).cloned() else {
             continue;
         };
-        if bound && matches!(slot.declared, None | Some(Intent::Defend)) {
+        if (bound && matches!(slot.declared, None | Some(Intent::Defend))) || is_vehicle(world, c) {
             continue;
         }
         let dex = stats(world, c).map_or(0, |s| s.dex);
@@ -281,6 +292,7 @@ pub fn fall_now(world: &mut World) {
                     rule: RULE_HIT_POINTS,
                 },
             );
+            super::attack::unseat(world, who);
         }
     }
 }
@@ -330,6 +342,7 @@ fn resolve(world: &mut World) {
                     rule: RULE_HIT_POINTS,
                 },
             );
+            super::attack::unseat(world, who);
         }
     }
     let round_no = view::resource::<Battle>(world).round;

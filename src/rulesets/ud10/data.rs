@@ -286,7 +286,8 @@ impl Ud10Data {
                 "ud10 has no consumable items; expected none (a net is a weapon: `weapons`)",
             ));
         }
-        let stat = |key: &str, v: i32| o.stats.get(key).copied().unwrap_or(v);
+        let own = crate::rulesets::data::stats_for("ud10", &o.stats);
+        let stat = |key: &str, v: i32| own.get(key).copied().unwrap_or(v);
         let stats = Ud10Stats {
             str: stat("STR", a.str),
             dex: stat("DEX", a.dex),
@@ -294,9 +295,9 @@ impl Ud10Data {
             ini: stat("INI", a.skills.initiative),
             melee: stat("MELEE", a.skills.melee),
             ranged: stat("RANGED", a.skills.ranged),
-            parry: o.stats.get("PARRY").copied().or(a.skills.parry),
-            dodge: o.stats.get("DODGE").copied().or(a.skills.dodge),
-            first_aid: o.stats.get("FIRST_AID").copied().or(a.skills.first_aid),
+            parry: own.get("PARRY").copied().or(a.skills.parry),
+            dodge: own.get("DODGE").copied().or(a.skills.dodge),
+            first_aid: own.get("FIRST_AID").copied().or(a.skills.first_aid),
         };
         let weapon_ids = o.weapons.clone().unwrap_or_else(|| a.weapons.clone());
         let weapons = weapon_ids

@@ -381,7 +381,8 @@ impl ZonesData {
             })?;
         let o = &def.overrides;
         check_stat_overrides("zones", &o.stats, &STATS)?;
-        let stat = |key: &str, v: i32| o.stats.get(key).copied().unwrap_or(v);
+        let own = crate::rulesets::data::stats_for("zones", &o.stats);
+        let stat = |key: &str, v: i32| own.get(key).copied().unwrap_or(v);
         let weapon_ids = o.weapons.clone().unwrap_or_else(|| a.weapons.clone());
         let mut weapons = weapon_ids
             .iter()

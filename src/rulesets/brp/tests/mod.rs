@@ -3,6 +3,7 @@
 //! dice (`combat`, `round`).
 
 mod combat;
+mod mounts;
 mod round;
 mod tables;
 
