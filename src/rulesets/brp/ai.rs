@@ -156,10 +156,49 @@ fn intent(world: &World, actor: Cid) -> Intent {
     {
         return Intent::Reload { weapon: i };
     }
-    match best_target(world, actor, here, engaged) {
+    let best = best_target(world, actor, here, engaged);
+    // A medic with nothing much to strike this round stands by an ally
+    // likely to fall before the round ends (§5.14: "may be saved from death
+    // if they can be brought up to 1 hit point by the time the combat round
+    // ends").
+    if !engaged
+        && best.is_none_or(|b| b.0 < MEDIC_BELOW)
+        && stats(world, actor).is_some_and(|s| s.first_aid >= 30)
+        && let Some(patient) = endangered_within(world, actor, here)
+    {
+        return Intent::FirstAid { patient };
+    }
+    match best {
         Some((_, target, weapon)) => Intent::Attack { target, weapon },
         None => Intent::Defend,
     }
+}
+
+/// Below this value of its best blow a medic tends an endangered ally
+/// instead (a blow's value: the share of the target's hit points it is
+/// expected to take).
+const MEDIC_BELOW: f64 = 0.1;
+
+/// An ally fighting in melee with few hit points left (at most 40 % of its
+/// most, or 3 above falling), within a short move of the medic: the one
+/// with the fewest.
+fn endangered_within(world: &World, actor: Cid, here: Cell) -> Option<Cid> {
+    let threshold = settings(world).unconscious_at_hp;
+    let f = view::faction(world, actor);
+    view::standing_all(world)
+        .into_iter()
+        .filter(|c| {
+            *c != actor && view::faction(world, *c) == f && view::steed(world, *c).is_none()
+        })
+        .filter_map(|c| {
+            let h = view::get::<Health>(world, c)?;
+            let at = view::cell(world, c)?;
+            let low = h.hp <= (h.hp_max * 2 / 5).max(threshold + 3);
+            (low && Map::chebyshev(here, at) <= 4 && enemy_adjacent(world, c, at))
+                .then_some((h.hp, c))
+        })
+        .min()
+        .map(|(_, c)| c)
 }
 
 /// An ally at 0 hit points or fewer (or out cold) whose side the medic can
@@ -198,6 +237,9 @@ fn best_target(world: &World, actor: Cid, here: Cell, engaged: bool) -> Option<(
                 continue;
             };
             let v = if g.is_missile() {
+                // A shooter set upon fights with what it has in hand: one
+                // that stepped off would be set upon again by faster foes,
+                // or, slower, kite its foes round after round.
                 if engaged {
                     continue;
                 }
