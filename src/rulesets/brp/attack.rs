@@ -204,53 +204,44 @@ fn settle(world: &mut World, p: &Pending, defense: Option<(Defense, bool, Level)
 /// The parrying weapon in hand, or the shield, takes `points` (§5.8).
 fn wear(world: &mut World, who: Cid, shield: bool, points: i32) {
     if shield {
-        let Some(s) = view::get::<BrpShield>(world, who).cloned() else {
-            return;
-        };
-        let hp_left = s.hp - points;
-        emit(
-            world,
-            BrpEvent::GearDamaged {
-                who,
-                item: s.name.clone(),
-                weapon_index: None,
-                points,
-                hp_left,
-                rule: RULE_MATRIX,
-            },
-        );
-        if hp_left <= 0 {
-            emit(
-                world,
-                BattleEvent::GearBroken {
-                    who,
-                    item: s.name,
-                    weapon_index: None,
-                    rule: RULE_MATRIX,
-                },
-            );
+        if let Some(s) = view::get::<BrpShield>(world, who) {
+            let (name, hp) = (s.name.clone(), s.hp);
+            wear_item(world, who, name, None, hp, points);
         }
     } else if let Some(i) = view::get::<Loadout>(world, who).and_then(|l| l.ready) {
         wear_weapon(world, who, i, points);
     }
 }
 
-/// Weapon `index` of `who` takes `points`; at 0 it breaks. A weapon with no
-/// hit points ("n/a") takes none.
+/// Weapon `index` of `who` takes `points`. A weapon with no hit points
+/// ("n/a") takes none.
 fn wear_weapon(world: &mut World, who: Cid, index: usize, points: i32) {
-    let Some((name, hp)) = view::get::<Loadout>(world, who)
+    if let Some((name, hp)) = view::get::<Loadout>(world, who)
         .and_then(|l| l.weapons.get(index))
         .and_then(|w| Some((w.name.clone(), gear(w)?.hp?)))
-    else {
-        return;
-    };
+    {
+        wear_item(world, who, name, Some(index), hp, points);
+    }
+}
+
+/// A weapon (`index`) or the shield (`None`) with `hp` hit points takes
+/// `points`; at 0 it breaks (§5.6: "can even break if their hit points are
+/// overcome").
+fn wear_item(
+    world: &mut World,
+    who: Cid,
+    item: String,
+    index: Option<usize>,
+    hp: i32,
+    points: i32,
+) {
     let hp_left = hp - points;
     emit(
         world,
         BrpEvent::GearDamaged {
             who,
-            item: name.clone(),
-            weapon_index: Some(index),
+            item: item.clone(),
+            weapon_index: index,
             points,
             hp_left,
             rule: RULE_MATRIX,
@@ -261,8 +252,8 @@ fn wear_weapon(world: &mut World, who: Cid, index: usize, points: i32) {
             world,
             BattleEvent::GearBroken {
                 who,
-                item: name,
-                weapon_index: Some(index),
+                item,
+                weapon_index: index,
                 rule: RULE_MATRIX,
             },
         );

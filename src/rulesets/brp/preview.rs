@@ -236,9 +236,13 @@ fn defense(world: &World, actor: Cid, kind: Defense, shield: bool) -> Preview {
     };
     let boundary = settings(world).special;
     let special = special_up_to(o.chance, boundary);
+    // The chance itself is the preview's `chance` (the dialog adds it).
     let title = match kind {
-        Defense::Parry => format!("Parry with the {} ({}%)", o.with.to_lowercase(), o.chance),
-        Defense::Dodge => format!("Dodge ({}%)", o.chance),
+        Defense::Parry => format!(
+            "Parry with the {} (special on {special} or less)",
+            o.with.to_lowercase()
+        ),
+        Defense::Dodge => format!("Dodge (special on {special} or less)"),
     };
     let mut lines = vec![format!(
         "{}% to succeed, {}% a special success (§5.{})",

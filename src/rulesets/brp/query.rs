@@ -127,14 +127,16 @@ pub fn enemy_adjacent(world: &World, who: Cid, at: Cell) -> bool {
 }
 
 /// How much farther `who` may move this round, in decimetres (§5.3): the
-/// 30-metre run only with nothing but parries and dodges stated and not
-/// involved in combat; otherwise short of 30 metres, so that an action
-/// remains.
+/// 30-metre run only with nothing but parries and dodges stated (or with no
+/// statements at all) and not involved in combat; otherwise short of 30
+/// metres, so that an action remains.
 pub fn move_left(world: &World, who: Cid) -> u32 {
     let r = round(world);
     let Some(slot) = r.slot(who) else { return 0 };
-    let defends = settings(world).statement_of_intent
-        && matches!(slot.declared, Some(super::command::Intent::Defend));
+    // Without statements (§5.2's shortcut) anyone not involved may run the
+    // 30 metres, and so gives up its action.
+    let defends = !settings(world).statement_of_intent
+        || matches!(slot.declared, Some(super::command::Intent::Defend));
     let cap = if defends && !slot.involved {
         RUN_DM
     } else {

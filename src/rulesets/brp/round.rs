@@ -161,20 +161,7 @@ fn start_actions(world: &mut World) {
         }
         let dex = stats(world, c).map_or(0, |s| s.dex);
         let b = band(slot.moved_dm);
-        let Some(rank) = rank(dex, b) else {
-            emit(
-                world,
-                BrpEvent::Ranked {
-                    who: c,
-                    dex,
-                    moved_dm: slot.moved_dm,
-                    band: b,
-                    rank: 0,
-                    rule: RULE_MOVEMENT,
-                },
-            );
-            continue;
-        };
+        let rank = rank(dex, b);
         emit(
             world,
             BrpEvent::Ranked {
@@ -182,10 +169,14 @@ fn start_actions(world: &mut World) {
                 dex,
                 moved_dm: slot.moved_dm,
                 band: b,
-                rank,
+                rank: rank.unwrap_or(0),
                 rule: RULE_MOVEMENT,
             },
         );
+        // After the 30-metre run: no action this round.
+        let Some(rank) = rank else {
+            continue;
+        };
         // §5.4: on one rank, attacks by weapon type; other actions after.
         let w = match slot.declared {
             Some(Intent::Attack { weapon: i, .. }) => weapon(world, c, i).map(|(_, g)| g),

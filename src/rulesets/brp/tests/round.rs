@@ -390,3 +390,42 @@ fn the_ai_beats_random_legal_commands_in_mirrored_battles() {
     }
     assert!(ai_wins * 10 > n * 8, "the AI won {ai_wins} of {n}");
 }
+
+#[test]
+fn without_statements_the_round_goes_straight_to_movement_and_any_action() {
+    // §5.2: "Some gamemasters and players choose to forgo the verbal part
+    // of the statement of intent phase and move directly into counting
+    // down DEX and acting": no Intent phase; the action is chosen on the
+    // rank; anyone not involved may run the 30 metres (and then not act).
+    let rows = open(26);
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let level = Scenario::brp(&rows)
+        .with(&[
+            r#"(archetype: "swordsman", faction: "red", at: (0, 1), name: "A")"#,
+            r#"(archetype: "archer", faction: "blue", at: (25, 1), name: "B")"#,
+        ])
+        .level();
+    let mut e = crate::testkit::engine();
+    e.configure(crate::rulesets::brp::ID, "statement_of_intent", "false")
+        .expect("setting");
+    crate::testkit::start_ruleset(&mut e, &level, crate::rulesets::brp::ID, &[90]);
+    assert_eq!(
+        e.world().resource::<crate::rules::battle::Battle>().phase,
+        Phase::Movement
+    );
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    // B (DEX 15) first: it stays; A runs the 30 metres.
+    pass(&mut e, "B");
+    let run: Vec<Cell> = (1..=20).map(|x| Cell::new(x, 1)).collect();
+    let at = e.events().len();
+    cmd(&mut e, a, Command::Move { path: run });
+    pass(&mut e, "A");
+    let ranked = own(&e, at).into_iter().find_map(|ev| match ev {
+        BrpEvent::Ranked { who, band, .. } if who == a => Some(band),
+        _ => None,
+    });
+    assert_eq!(ranked, Some(Band::Run), "no action after the run");
+    // B acts on its rank: any action, here a shot at A (a miss).
+    assert_eq!(prompt(&e), Prompt::Act { actor: b });
+    cmd(&mut e, b, attack(a));
+}
