@@ -299,6 +299,12 @@ pub fn human_click(world: &World, walked: &mut Option<(Cid, u32)>) -> Option<UiI
             }),
         Prompt::React { .. } => Some(UiIntent::React(0)),
         Prompt::Act { .. } => {
+            // The screen has not laid out this turn's options yet: a
+            // player would wait for it.
+            let ui = world.resource::<TurnUi>();
+            if ui.options.actor != Some(actor) || !ui.is_current(world) {
+                return None;
+            }
             let ready = view::get::<Loadout>(world, actor).and_then(|l| l.ready);
             let strike = legal.iter().find_map(|c| match c {
                 Command::Attack {
@@ -320,7 +326,28 @@ pub fn human_click(world: &World, walked: &mut Option<(Cid, u32)>) -> Option<UiI
                 *walked = Some(turn);
                 return Some(UiIntent::Click(cell));
             }
-            Some(UiIntent::Command(Command::EndTurn))
+            if legal.contains(&Command::EndTurn) {
+                return Some(UiIntent::Command(Command::EndTurn));
+            }
+            // A prompt the turn cannot simply end (brp's statement of
+            // intent): what the ruleset offers to a click on a combatant,
+            // else its first button.
+            let offers = (hooks.offers)(world, actor, &legal);
+            offers
+                .list
+                .iter()
+                .find_map(|o| match o.give {
+                    Give::Click(who) => view::cell(world, who).map(UiIntent::Click),
+                    _ => None,
+                })
+                .or_else(|| {
+                    offers
+                        .list
+                        .iter()
+                        .find(|o| o.give == Give::Button)
+                        .map(|o| UiIntent::Command(o.command.clone()))
+                })
+                .or(Some(UiIntent::Command(Command::EndTurn)))
         }
         Prompt::None => None,
     }

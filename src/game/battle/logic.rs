@@ -115,6 +115,14 @@ pub struct TurnUi {
 }
 
 impl TurnUi {
+    /// Are the options laid out for the battle as it is now (its prompt and
+    /// log)?
+    pub fn is_current(&self, world: &World) -> bool {
+        let prompt = world.resource::<Battle>().prompt;
+        let len = world.resource::<BattleLog>().events.len();
+        self.key == Some((prompt, len))
+    }
+
     /// The command a click on `cell` would send now, if any.
     pub fn command_at(&self, world: &World, cell: Cell) -> Option<Command> {
         let actor = self.options.actor?;
@@ -802,6 +810,60 @@ mod tests {
         };
         assert!(by_human(|c| matches!(c.own(), Some(ZonesCommand::Activate { .. }))) > 0);
         assert!(by_human(|c| matches!(c, Command::Attack { .. })) > 0);
+    }
+
+    /// brp: the human states each character's intent by clicking an enemy,
+    /// moves, strikes on its DEX rank, answers attacks from the dialog, and
+    /// the skirmish is played to the results.
+    #[test]
+    fn a_brp_skirmish_is_played_to_the_end_by_clicks() {
+        use crate::rulesets::brp::command::BrpCommand;
+        let path =
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels/open_field.ron");
+        let l = crate::data::level::load_level(&path).expect("level");
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins);
+        crate::game::logic_plugins(&mut app);
+        crate::rules::engine::load_rulesets(app.world_mut(), &assets()).expect("assets");
+        let session = Session::new(
+            app.world(),
+            l,
+            path,
+            Some(crate::rulesets::brp::ID),
+            3,
+            false,
+        )
+        .expect("session");
+        assert_eq!(session.controls[0], Controller::Human);
+        app.insert_resource(session);
+        app.world_mut().resource_mut::<Pacing>().speed = Speed::Instant;
+        app.world_mut()
+            .resource_mut::<NextState<Screen>>()
+            .set(Screen::Battle);
+        let (mut reactions, mut walked, mut frames) = (0, None, 0);
+        while screen(&app) != Screen::Results && frames < 20_000 {
+            frames += 1;
+            let w = app.world();
+            if let Some(i) = crate::game::tour::human_click(w, &mut walked) {
+                if matches!(w.resource::<Battle>().prompt, Prompt::React { .. }) {
+                    reactions += 1;
+                }
+                app.world_mut().write_message(i);
+            }
+            app.update();
+        }
+        assert_eq!(screen(&app), Screen::Results, "after {frames} frames");
+        let log = app.world().resource::<BattleLog>();
+        let by_human = |f: fn(&Command) -> bool| {
+            log.commands
+                .iter()
+                .filter(|c| view::faction(app.world(), c.actor) == Some(0) && f(&c.command))
+                .count()
+        };
+        assert!(by_human(|c| matches!(c.own(), Some(BrpCommand::Declare(_)))) > 0);
+        assert!(by_human(|c| matches!(c, Command::Move { .. })) > 0);
+        assert!(by_human(|c| matches!(c, Command::Attack { .. })) > 0);
+        assert!(reactions > 0, "no attack was answered");
     }
 
     #[test]
