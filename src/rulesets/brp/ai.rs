@@ -51,30 +51,33 @@ pub fn decide(world: &World, actor: Cid) -> Command {
 }
 
 /// The likeliest defence against the attack waiting (a defence costs
-/// nothing in brp: any chance is worth taking). "A special success ... requires
-/// an equally successful parry or Dodge roll to avoid."
+/// nothing in brp: any chance is worth taking). "A special success ...
+/// requires an equally successful parry or Dodge roll to avoid"; a plain
+/// success against it still turns its special damage into normal damage
+/// (§5.8). Ties go to a dodge, which wears no weapon.
 fn react(world: &World, actor: Cid) -> Command {
     let Some(p) = view::resource::<PendingAttack>(world).0.as_ref() else {
         return Command::NoReaction;
     };
     let boundary = settings(world).special;
-    let mut best: Option<(i32, Command)> = None;
+    let mut best: Option<((i32, i32, bool), Command)> = None;
     for o in defenses(world, actor, p) {
-        let odds = if p.level == Level::Special {
-            special_up_to(o.chance, boundary)
+        let special = special_up_to(o.chance, boundary);
+        let key = if p.level == Level::Special {
+            (special, o.chance, o.kind == super::matrix::Defense::Dodge)
         } else {
-            o.chance
+            (o.chance, special, o.kind == super::matrix::Defense::Dodge)
         };
         let cmd = match o.kind {
             super::matrix::Defense::Dodge => Command::Dodge,
             super::matrix::Defense::Parry => Command::from(BrpCommand::Parry { shield: o.shield }),
         };
-        if best.as_ref().is_none_or(|b| odds > b.0) {
-            best = Some((odds, cmd));
+        if best.as_ref().is_none_or(|b| key > b.0) {
+            best = Some((key, cmd));
         }
     }
     match best {
-        Some((odds, cmd)) if odds > 0 => cmd,
+        Some((key, cmd)) if key.0 > 0 || key.1 > 0 => cmd,
         _ => Command::NoReaction,
     }
 }
@@ -139,7 +142,9 @@ fn intent(world: &World, actor: Cid) -> Intent {
     let engaged = enemy_adjacent(world, actor, here);
     // A dying ally within reach of a short move: First Aid saves it from
     // death at the round's end (§5.12, §5.14).
-    if !engaged
+    let medic = view::steed(world, actor).is_none();
+    if medic
+        && !engaged
         && stats(world, actor).is_some_and(|s| s.first_aid >= 25)
         && let Some(patient) = dying_within(world, actor, here)
     {
@@ -161,9 +166,10 @@ fn intent(world: &World, actor: Cid) -> Intent {
     // likely to fall before the round ends (§5.14: "may be saved from death
     // if they can be brought up to 1 hit point by the time the combat round
     // ends").
-    if !engaged
+    if medic
+        && !engaged
         && best.is_none_or(|b| b.0 < MEDIC_BELOW)
-        && stats(world, actor).is_some_and(|s| s.first_aid >= 30)
+        && stats(world, actor).is_some_and(|s| s.skills.contains_key("First Aid"))
         && let Some(patient) = endangered_within(world, actor, here)
     {
         return Intent::FirstAid { patient };
@@ -206,6 +212,9 @@ fn endangered_within(world: &World, actor: Cid, here: Cell) -> Option<Cid> {
 fn dying_within(world: &World, actor: Cid, here: Cell) -> Option<Cid> {
     let mut best: Option<(i32, Cid)> = None;
     for p in patients(world, actor) {
+        if view::steed(world, p).is_some() {
+            continue;
+        }
         let down = check::treatable(world, p)
             && (view::get::<Health>(world, p).is_some_and(|h| h.hp <= 0)
                 || view::conditions(world, p)
@@ -229,7 +238,12 @@ fn dying_within(world: &World, actor: Cid, here: Cell) -> Option<Cid> {
 /// at hand.
 fn best_target(world: &World, actor: Cid, here: Cell, engaged: bool) -> Option<(f64, Cid, usize)> {
     let mut best: Option<(f64, Cid, usize)> = None;
-    let budget = move_left(world, actor);
+    // A rider goes as far as its mount (a vehicle the AI leaves put).
+    let budget = match view::riding(world, actor) {
+        Some(m) if view::steed(world, m).is_some_and(|s| s.vehicle) => 0,
+        Some(m) => move_left(world, m),
+        None => move_left(world, actor),
+    };
     for (i, w) in weapons(world, actor) {
         let Some(g) = gear(w) else { continue };
         for e in view::enemies(world, actor) {
@@ -313,15 +327,23 @@ fn moving(world: &World, actor: Cid) -> Command {
     };
     // A mount carries its rider to the enemy the rider means to strike in
     // melee (a shooting rider is carried nowhere).
-    let carried = view::riders(world, actor)
+    let riders: Vec<Cid> = view::riders(world, actor)
         .into_iter()
         .filter(|r| view::standing(world, *r))
-        .find_map(|r| match round(world).declared(r) {
-            Some(Intent::Attack { target, weapon }) => super::stats::weapon(world, r, weapon)
-                .is_some_and(|(_, g)| !g.is_missile())
-                .then_some(target),
-            _ => None,
-        });
+        .collect();
+    let shooting = riders.iter().any(|r| match round(world).declared(*r) {
+        Some(Intent::Attack { weapon, .. }) => {
+            super::stats::weapon(world, *r, weapon).is_some_and(|(_, g)| g.is_missile())
+        }
+        _ => false,
+    });
+    if shooting {
+        return Command::EndTurn;
+    }
+    let carried = riders.iter().find_map(|r| match round(world).declared(*r) {
+        Some(Intent::Attack { target, .. }) => Some(target),
+        _ => None,
+    });
     let goal = match (carried, declared) {
         (Some(target), _) => target,
         (None, declared) => match declared {

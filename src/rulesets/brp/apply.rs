@@ -45,6 +45,11 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
                 world.entity_mut(e).remove::<BrpShield>();
             }
         }
+        BattleEvent::GearBroken {
+            who,
+            weapon_index: Some(i),
+            ..
+        } => weapon_gone(world, *who, *i),
         _ => {}
     }
 }
@@ -98,17 +103,20 @@ fn apply_own(world: &mut World, e: &BrpEvent) {
         } => with::<BrpShield>(world, *who, |s| s.hp = *hp_left),
         BrpEvent::Thrown {
             who, weapon_index, ..
-        } => with::<Loadout>(world, *who, |l| {
-            let i = *weapon_index;
-            if i < l.weapons.len() {
-                l.weapons.remove(i);
-                l.ready = match l.ready {
-                    Some(r) if r == i => None,
-                    Some(r) if r > i => Some(r - 1),
-                    r => r,
-                };
-            }
-        }),
+        } => {
+            with::<Loadout>(world, *who, |l| {
+                let i = *weapon_index;
+                if i < l.weapons.len() {
+                    l.weapons.remove(i);
+                    l.ready = match l.ready {
+                        Some(r) if r == i => None,
+                        Some(r) if r > i => Some(r - 1),
+                        r => r,
+                    };
+                }
+            });
+            weapon_gone(world, *who, *weapon_index);
+        }
         BrpEvent::FirstAid { patient, .. } => with::<Wounds>(world, *patient, |w| {
             for wound in &mut w.0 {
                 wound.treated = true;
@@ -145,6 +153,38 @@ fn apply_own(world: &mut World, e: &BrpEvent) {
         | BrpEvent::DamageRolled { .. }
         | BrpEvent::AttackRolled { .. } => {}
     }
+}
+
+/// Weapon `i` has left `who`'s loadout (broken, thrown): its statement
+/// follows the weapons that move up a place; one that named the weapon gone
+/// is left with nothing to do but parry and dodge (docs/rulesets/brp.md,
+/// "Binding statements").
+fn weapon_gone(world: &mut World, who: Cid, i: usize) {
+    use super::command::Intent;
+    let shift = |w: usize| {
+        if w > i {
+            Some(w - 1)
+        } else if w == i {
+            None
+        } else {
+            Some(w)
+        }
+    };
+    slot(world, who, |s| {
+        s.declared = match s.declared {
+            Some(Intent::Attack { target, weapon }) => Some(match shift(weapon) {
+                Some(weapon) => Intent::Attack { target, weapon },
+                None => Intent::Defend,
+            }),
+            Some(Intent::Reload { weapon }) => {
+                Some(shift(weapon).map_or(Intent::Defend, |weapon| Intent::Reload { weapon }))
+            }
+            other => other,
+        };
+        if let Some(r) = s.reloading {
+            s.reloading = shift(r);
+        }
+    });
 }
 
 fn slot(world: &mut World, who: Cid, f: impl FnOnce(&mut super::state::Slot)) {

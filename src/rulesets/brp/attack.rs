@@ -100,6 +100,7 @@ pub fn execute_attack(world: &mut World, attacker: Cid, target: Cid, index: usiz
         damage: w.damage.without_db(),
         db: g.db,
         velocity: g.velocity,
+        thrown: g.thrown,
     };
     // "If an attack fails, it does not need to be parried."
     if lv != Level::Failure && !defenses(world, target, &pending).is_empty() {
@@ -183,11 +184,7 @@ fn settle(world: &mut World, p: &Pending, defense: Option<(Defense, bool, Level)
         damage(world, p, o.harm == Harm::Special);
     }
     // A thrown weapon is gone from the thrower's hand.
-    let thrown = view::get::<Loadout>(world, p.attacker)
-        .and_then(|l| l.weapons.get(p.weapon_index))
-        .and_then(gear)
-        .is_some_and(|g| g.thrown);
-    if thrown {
+    if p.thrown {
         emit(
             world,
             BrpEvent::Thrown {

@@ -95,9 +95,10 @@ impl Difficulty {
 /// not modified, while at up to twice the range the attack becomes
 /// Difficult (½ skill chance). At up to three times the range, the attack
 /// chance is ¼ the normal chance, and beyond three times the range there is
-/// no chance of hitting the target." At exactly the range: not modified.
+/// no chance of hitting the target." At exactly the range it is no longer
+/// "below" it: Difficult.
 pub fn range_band(distance_m: f64, range_m: f64) -> Difficulty {
-    if distance_m <= range_m {
+    if distance_m < range_m {
         Difficulty::Normal
     } else if distance_m <= 2.0 * range_m {
         Difficulty::Difficult

@@ -98,11 +98,24 @@ fn reloadable(world: &World, actor: Cid, index: usize) -> Result<(), Illegal> {
     Ok(())
 }
 
+/// First Aid is a skill of characters, given to characters: not by nor to
+/// a mount or a vehicle (docs/rulesets/brp.md, "Mounts and vehicles").
+fn beasts_neither(world: &World, actor: Cid, patient: Cid) -> Result<(), Illegal> {
+    if view::steed(world, actor).is_some() {
+        return illegal("a mount or vehicle gives no First Aid");
+    }
+    if view::steed(world, patient).is_some() {
+        return illegal("First Aid is for characters, not mounts or vehicles");
+    }
+    Ok(())
+}
+
 /// An ally (not oneself) still in the battle.
 fn ally_in_reach_of_help(world: &World, actor: Cid, patient: Cid) -> Result<(), Illegal> {
     if patient == actor || view::faction(world, patient) != view::faction(world, actor) {
         return illegal("First Aid is for an ally");
     }
+    beasts_neither(world, actor, patient)?;
     let c = view::conditions(world, patient);
     if c.has(crate::rules::components::Condition::Dead)
         || c.has(crate::rules::components::Condition::Fled)
@@ -118,6 +131,7 @@ fn patient_ok(world: &World, actor: Cid, patient: Cid) -> Result<(), Illegal> {
     if patient == actor || view::faction(world, patient) != view::faction(world, actor) {
         return illegal("First Aid is for a wounded ally");
     }
+    beasts_neither(world, actor, patient)?;
     let c = view::conditions(world, patient);
     if c.has(crate::rules::components::Condition::Dead)
         || c.has(crate::rules::components::Condition::Fled)

@@ -173,6 +173,7 @@ fn attack(world: &World, actor: Cid, target: Cid, index: usize) -> Preview {
             damage: w.damage.without_db(),
             db: g.db,
             velocity: g.velocity,
+            thrown: g.thrown,
         };
         let ds: Vec<String> = defenses(world, target, &pending)
             .iter()

@@ -273,8 +273,11 @@ fn next_actor(world: &mut World) {
 /// Those dropped within a simultaneous group fall once it has acted.
 pub fn fall_now(world: &mut World) {
     let falls = std::mem::take(&mut world.resource_mut::<BrpRound>().falls);
+    let threshold = settings(world).unconscious_at_hp;
     for who in falls {
-        if !view::conditions(world, who).has(Condition::Unconscious) {
+        // Tended back above the mark within the group: it does not fall.
+        let healed = view::get::<Health>(world, who).is_some_and(|h| h.hp > threshold);
+        if !healed && !view::conditions(world, who).has(Condition::Unconscious) {
             emit(
                 world,
                 BattleEvent::ConditionAdded {
@@ -323,6 +326,17 @@ fn resolve(world: &mut World) {
             );
         }
         let c = view::conditions(world, who);
+        // Fray decides: surprise lasts the first round (no parry or dodge).
+        if c.has(Condition::Surprised) {
+            emit(
+                world,
+                BattleEvent::ConditionRemoved {
+                    who,
+                    condition: Condition::Surprised,
+                    rule: RULE_RESOLUTION,
+                },
+            );
+        }
         let dying = view::get::<Health>(world, who).is_some_and(|h| h.hp <= 0);
         if dying && !c.has(Condition::Dead) && !c.has(Condition::Fled) {
             emit(

@@ -79,6 +79,8 @@ pub struct Pending {
     pub db: Option<DbShare>,
     /// `None`: a melee blow.
     pub velocity: Option<Velocity>,
+    /// The weapon leaves the hand (thrown).
+    pub thrown: bool,
 }
 
 impl Pending {

@@ -451,6 +451,7 @@ fn the_best_defence_is_the_best_of_the_list() {
                 damage: crate::rules::dice::DiceExpr::flat(1),
                 db: None,
                 velocity,
+                thrown: false,
             };
             let listed = defenses(e.world(), c, &p)
                 .iter()

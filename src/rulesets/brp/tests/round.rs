@@ -429,3 +429,87 @@ fn without_statements_the_round_goes_straight_to_movement_and_any_action() {
     assert_eq!(prompt(&e), Prompt::Act { actor: b });
     cmd(&mut e, b, attack(a));
 }
+
+#[test]
+fn a_stated_weapon_that_breaks_leaves_only_parries_and_dodges() {
+    // A states a dagger attack (weapons: broadsword 0, dagger 1, Brawl 2).
+    // The broadsword breaks: the dagger moves up a place and the statement
+    // follows it; then the dagger goes too: nothing left but defence
+    // (docs/rulesets/brp.md, "Binding statements").
+    let mut e = battle(
+        6,
+        &[
+            r#"(archetype: "swordsman", faction: "red", at: (1, 1), name: "A")"#,
+            r#"(archetype: "swordsman", faction: "blue", at: (2, 1), name: "B", overrides: (stats: {"DEX": 8}))"#,
+        ],
+        &[],
+    );
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    state(
+        &mut e,
+        "A",
+        Intent::Attack {
+            target: b,
+            weapon: 1,
+        },
+    );
+    let stated = |e: &Engine| {
+        e.world()
+            .resource::<crate::rulesets::brp::state::BrpRound>()
+            .declared(a)
+    };
+    let broken = |e: &mut Engine| {
+        crate::rules::apply::emit(
+            e.world_mut(),
+            BattleEvent::GearBroken {
+                who: a,
+                item: "weapon".into(),
+                weapon_index: Some(0),
+                rule: "test",
+            },
+        )
+    };
+    broken(&mut e);
+    assert_eq!(
+        stated(&e),
+        Some(Intent::Attack {
+            target: b,
+            weapon: 0
+        })
+    );
+    broken(&mut e);
+    assert_eq!(stated(&e), Some(Intent::Defend));
+}
+
+#[test]
+fn surprise_lasts_the_first_round_and_mounts_give_no_first_aid() {
+    let mut e = battle(
+        6,
+        &[
+            r#"(archetype: "horse", faction: "red", at: (1, 0), name: "H")"#,
+            r#"(archetype: "swordsman", faction: "red", at: (1, 1), name: "A", overrides: (surprised: true))"#,
+            r#"(archetype: "swordsman", faction: "blue", at: (4, 1), name: "B", overrides: (stats: {"DEX": 5}))"#,
+        ],
+        &[],
+    );
+    let (h, a) = (cid(&e, "H"), cid(&e, "A"));
+    assert!(has(&e, a, Condition::Surprised));
+    let why = crate::rules::view::reading(e.world(), |w| {
+        crate::rulesets::brp::check::check_intent(w, h, &Intent::FirstAid { patient: a })
+    });
+    assert!(why.is_err_and(|i| i.0.contains("no First Aid")));
+    for who in ["A", "H", "B"] {
+        state(&mut e, who, Intent::Defend);
+    }
+    for who in ["A", "H", "B"] {
+        pass(&mut e, who);
+    }
+    assert_eq!(
+        e.world().resource::<crate::rules::battle::Battle>().phase,
+        Phase::RoundEnd
+    );
+    assert!(
+        !has(&e, a, Condition::Surprised),
+        "over with the first round"
+    );
+}

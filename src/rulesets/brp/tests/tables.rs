@@ -340,9 +340,10 @@ fn a_special_success_is_a_roll_below_a_fifth_of_the_chance() {
 
 #[test]
 fn range_bands_normal_half_quarter_and_beyond() {
-    // §5.9, a long bow (90 m): up to 90 m unmodified, to 180 m Difficult,
+    // §5.9, a long bow (90 m): below 90 m unmodified, to 180 m Difficult,
     // to 270 m a quarter, beyond no chance.
-    assert_eq!(range_band(90.0, 90.0), Difficulty::Normal);
+    assert_eq!(range_band(88.5, 90.0), Difficulty::Normal);
+    assert_eq!(range_band(90.0, 90.0), Difficulty::Difficult, "not below");
     assert_eq!(range_band(91.5, 90.0), Difficulty::Difficult);
     assert_eq!(range_band(180.0, 90.0), Difficulty::Difficult);
     assert_eq!(range_band(181.5, 90.0), Difficulty::Quarter);
