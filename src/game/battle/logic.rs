@@ -733,33 +733,34 @@ mod tests {
         assert_eq!(cmds.last(), Some(&Command::EndTurn));
     }
 
-    /// Zones: the human's faction is asked who acts; a click on one of its
-    /// characters gives it the turn, numbered reactions answer attacks, and
-    /// the skirmish is played to the results.
-    #[test]
-    fn a_zones_skirmish_is_played_to_the_end_by_clicks() {
-        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("levels/village_crossroads.ron");
+    /// The game's logic (no window) in a battle on the shipped level `name`
+    /// under `ruleset`, its first faction played by a human, at the speed
+    /// that shows nothing.
+    fn human_battle(name: &str, ruleset: crate::rules::battle::RulesetId, seed: u64) -> App {
+        let path =
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("levels/{name}.ron"));
         let l = crate::data::level::load_level(&path).expect("level");
         let mut app = App::new();
         app.add_plugins(MinimalPlugins);
         crate::game::logic_plugins(&mut app);
         crate::rules::engine::load_rulesets(app.world_mut(), &assets()).expect("assets");
-        let session = Session::new(
-            app.world(),
-            l,
-            path,
-            Some(crate::rulesets::zones::ID),
-            5,
-            false,
-        )
-        .expect("session");
+        let session =
+            Session::new(app.world(), l, path, Some(ruleset), seed, false).expect("session");
         assert_eq!(session.controls[0], Controller::Human);
         app.insert_resource(session);
         app.world_mut().resource_mut::<Pacing>().speed = Speed::Instant;
         app.world_mut()
             .resource_mut::<NextState<Screen>>()
             .set(Screen::Battle);
+        app
+    }
+
+    /// Zones: the human's faction is asked who acts; a click on one of its
+    /// characters gives it the turn, numbered reactions answer attacks, and
+    /// the skirmish is played to the results.
+    #[test]
+    fn a_zones_skirmish_is_played_to_the_end_by_clicks() {
+        let mut app = human_battle("village_crossroads", crate::rulesets::zones::ID, 5);
         // The clicks a new player makes, as the screen-walk test makes them.
         let (mut activations, mut reactions, mut walked) = (0, 0, None);
         let mut frames = 0;
@@ -818,28 +819,7 @@ mod tests {
     #[test]
     fn a_brp_skirmish_is_played_to_the_end_by_clicks() {
         use crate::rulesets::brp::command::BrpCommand;
-        let path =
-            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels/open_field.ron");
-        let l = crate::data::level::load_level(&path).expect("level");
-        let mut app = App::new();
-        app.add_plugins(MinimalPlugins);
-        crate::game::logic_plugins(&mut app);
-        crate::rules::engine::load_rulesets(app.world_mut(), &assets()).expect("assets");
-        let session = Session::new(
-            app.world(),
-            l,
-            path,
-            Some(crate::rulesets::brp::ID),
-            3,
-            false,
-        )
-        .expect("session");
-        assert_eq!(session.controls[0], Controller::Human);
-        app.insert_resource(session);
-        app.world_mut().resource_mut::<Pacing>().speed = Speed::Instant;
-        app.world_mut()
-            .resource_mut::<NextState<Screen>>()
-            .set(Screen::Battle);
+        let mut app = human_battle("open_field", crate::rulesets::brp::ID, 3);
         let (mut reactions, mut walked, mut frames) = (0, None, 0);
         while screen(&app) != Screen::Results && frames < 20_000 {
             frames += 1;
