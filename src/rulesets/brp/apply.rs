@@ -146,9 +146,11 @@ fn apply_own(world: &mut World, e: &BrpEvent) {
                 }
             });
         }
+        BrpEvent::DefenseRolled { who, .. } => {
+            slot(world, *who, |s| s.defences = s.defences.saturating_add(1))
+        }
         BrpEvent::DexOrder { .. }
         | BrpEvent::RankCalled { .. }
-        | BrpEvent::DefenseRolled { .. }
         | BrpEvent::Matrix { .. }
         | BrpEvent::DamageRolled { .. }
         | BrpEvent::AttackRolled { .. } => {}

@@ -338,11 +338,15 @@ pub fn best_defense(world: &World, who: Cid, velocity: Option<Velocity>) -> i32 
 }
 
 /// Can `who` meet an attack at all: standing, not surprised, not a
-/// vehicle?
+/// vehicle, and (with the setting `defences_per_round`) not out of the
+/// round's defences?
 fn can_defend(world: &World, who: Cid) -> bool {
+    let limit = settings(world).defences_per_round;
+    let spent = round(world).slot(who).map_or(0, |s| s.defences);
     view::standing(world, who)
         && !view::conditions(world, who).has(Condition::Surprised)
         && !view::steed(world, who).is_some_and(|s| s.vehicle)
+        && (limit == 0 || spent < limit)
 }
 
 fn dodge(s: &BrpStats, difficulty: Difficulty) -> DefenseOption {

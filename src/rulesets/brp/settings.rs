@@ -39,6 +39,10 @@ pub struct BrpSettings {
     /// §5.12: "If a character is reduced to 2 hit points, they fall
     /// unconscious": at or below this many.
     pub unconscious_at_hp: i32,
+    /// Parries and dodges a character may make in a round, together (0: no
+    /// limit, as the text sets none; many tables allow one).
+    #[serde(default)]
+    pub defences_per_round: u8,
 }
 
 impl Default for BrpSettings {
@@ -49,6 +53,7 @@ impl Default for BrpSettings {
             dodge_thrown_and_arrows: false,
             special: SpecialBoundary::BelowFifth,
             unconscious_at_hp: 2,
+            defences_per_round: 0,
         }
     }
 }
@@ -60,6 +65,12 @@ impl RulesetSettings for BrpSettings {
     /// the end of the round (§5.12), and no higher than a character could
     /// fall.
     fn check_ranges(&self) -> Result<(), OutOfRange> {
-        in_range("unconscious_at_hp", self.unconscious_at_hp, 0..=20, "HP")
+        in_range("unconscious_at_hp", self.unconscious_at_hp, 0..=20, "HP")?;
+        in_range(
+            "defences_per_round",
+            self.defences_per_round,
+            0..=10,
+            "a count (0: no limit)",
+        )
     }
 }

@@ -29,6 +29,8 @@ pub struct Slot {
     pub done: bool,
     /// The weapon it is reloading (loaded at the round's end).
     pub reloading: Option<usize>,
+    /// Parries and dodges made this round.
+    pub defences: u8,
 }
 
 /// The round in progress.

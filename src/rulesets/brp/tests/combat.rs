@@ -469,3 +469,66 @@ fn the_best_defence_is_the_best_of_the_list() {
     assert_eq!(best_defense(e.world(), s, None), 60);
     assert_eq!(best_defense(e.world(), s, Some(Velocity::Low)), 30);
 }
+
+#[test]
+fn a_table_may_allow_one_defence_a_round() {
+    // The text sets no limit on parries and dodges (the default); with
+    // `defences_per_round=1` the second successful attack of the round
+    // meets no parry. A (DEX 16) and C (DEX 14) both strike B.
+    let rows = open(6);
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let level = Scenario::brp(&rows)
+        .with(&[
+            r#"(archetype: "swordsman", faction: "red", at: (1, 1), name: "A", overrides: (stats: {"DEX": 16}))"#,
+            r#"(archetype: "swordsman", faction: "red", at: (3, 1), name: "C", overrides: (stats: {"DEX": 14}))"#,
+            r#"(archetype: "swordsman", faction: "blue", at: (2, 1), name: "B", overrides: (stats: {"DEX": 8, "CON": 30, "SIZ": 30}))"#,
+        ])
+        .level();
+    let mut e = crate::testkit::engine();
+    e.configure(crate::rulesets::brp::ID, "defences_per_round", "1")
+        .expect("setting");
+    // A: 30 (success), B's parry 90 (a failure), damage 4 and 1; C: 30.
+    crate::testkit::start_ruleset(
+        &mut e,
+        &level,
+        crate::rulesets::brp::ID,
+        &[30, 90, 4, 1, 30, 4, 1],
+    );
+    let (a, b, c) = (cid(&e, "A"), cid(&e, "B"), cid(&e, "C"));
+    state(
+        &mut e,
+        "A",
+        Intent::Attack {
+            target: b,
+            weapon: 0,
+        },
+    );
+    state(
+        &mut e,
+        "C",
+        Intent::Attack {
+            target: b,
+            weapon: 0,
+        },
+    );
+    state(&mut e, "B", Intent::Defend);
+    for who in ["A", "C", "B"] {
+        pass(&mut e, who);
+    }
+    cmd(&mut e, a, attack(b));
+    assert_eq!(
+        prompt(&e),
+        Prompt::React {
+            actor: b,
+            attacker: a
+        }
+    );
+    cmd(&mut e, b, BrpCommand::Parry { shield: true });
+    let at = e.events().len();
+    cmd(&mut e, c, attack(b));
+    assert!(
+        !matches!(prompt(&e), Prompt::React { .. }),
+        "the round's one defence is spent"
+    );
+    assert_eq!(damaged(&e, at).len(), 1);
+}
