@@ -21,12 +21,12 @@ use super::check::{self, attackable};
 use super::command::{BrpCommand, Intent};
 use super::legal::{patients, reach};
 use super::query::{
-    HALF_FROM_DM, attack_numbers, best_defense, defenses, enemy_adjacent, move_left, round,
+    HALF_FROM_DM, attack_numbers, best_defense, blow, defenses, enemy_adjacent, move_left, round,
     settings,
 };
 use super::settings::SpecialBoundary;
 use super::state::PendingAttack;
-use super::stats::{BrpArmor, BrpWeapon, gear, stats};
+use super::stats::{gear, stats};
 
 /// The AI's command for `actor` now; always legal.
 pub fn decide(world: &World, actor: Cid) -> Command {
@@ -82,18 +82,6 @@ fn react(world: &World, actor: Cid) -> Command {
     }
 }
 
-/// The mean of a damage bonus's share (§5.9: half rolled and halved up).
-fn bonus_mean(world: &World, who: Cid, g: &BrpWeapon) -> f64 {
-    let Some(db) = stats(world, who).map(|s| &s.db) else {
-        return 0.0;
-    };
-    match g.db {
-        None => 0.0,
-        Some(crate::rules::dice::DbShare::Full) => db.mean(None, None),
-        Some(crate::rules::dice::DbShare::Half) => db.mean(None, None) / 2.0 + 0.25,
-    }
-}
-
 /// What a blow with weapon `w` of `actor` at `chance` is worth against
 /// `target`: the expected hit points it takes, through the defender's best
 /// defence and armor, as a share of what the target has left before it
@@ -106,11 +94,15 @@ fn blow_value(world: &World, actor: Cid, w: &Weapon, chance: i32, target: Cid) -
     let def = best_defense(world, target, g.velocity);
     let p_def = f64::from(def.clamp(0, 100)) / 100.0;
     let p_def_spec = f64::from(special_up_to(def, boundary).clamp(0, 100)) / 100.0;
-    let ap = f64::from(view::get::<BrpArmor>(world, target).map_or(0, |a| a.against(g.velocity)));
-    let dice = w.damage.without_db();
-    let mean = dice.mean(None, None) + bonus_mean(world, actor, g);
-    let normal = (mean - ap).max(0.0);
-    let special = (f64::from(dice.max(None)) + mean - ap).max(0.0);
+    let b = blow(
+        world,
+        actor,
+        &w.damage.without_db(),
+        g.db,
+        g.velocity,
+        target,
+    );
+    let (normal, special) = (b.mean(false), b.mean(true));
     let expected = (p_hit - p_spec) * (1.0 - p_def) * normal
         + p_spec * ((1.0 - p_def) * special + (p_def - p_def_spec) * normal);
     let threshold = settings(world).unconscious_at_hp;

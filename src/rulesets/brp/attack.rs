@@ -9,7 +9,7 @@ use crate::rules::apply::emit;
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Health, Loadout};
-use crate::rules::dice::{DbShare, Dice, DiceRoll, Die, RollOptions};
+use crate::rules::dice::{Dice, DiceRoll, Die, RollOptions};
 use crate::rules::event::{BattleEvent, Modifier};
 use crate::rules::view;
 
@@ -18,9 +18,9 @@ use super::command::BrpCommand;
 use super::event::BrpEvent;
 use super::matrix::{Defense, Harm, RULE_MATRIX, outcome};
 use super::numbers::{RULE_ARMOR, RULE_HIT_POINTS, RULE_SPECIAL, half_bonus};
-use super::query::{attack_numbers, defenses, round, settings};
+use super::query::{attack_numbers, blow, defenses, round, settings};
 use super::state::{BrpRound, Pending, PendingAttack};
-use super::stats::{BrpArmor, BrpShield, gear, stats};
+use super::stats::{BrpShield, gear};
 
 pub const RULE_RELOAD: &str = "brp §5.9 Weapons and Damage (reloading)";
 pub const RULE_DAMAGE: &str = "brp §5.9 Weapons and Damage";
@@ -259,25 +259,23 @@ fn wear_item(
 
 /// Roll a blow's damage and take it off the target's hit points.
 fn damage(world: &mut World, p: &Pending, special: bool) {
-    let db = stats(world, p.attacker).map(|s| s.db.clone());
+    let b = blow(world, p.attacker, &p.damage, p.db, p.velocity, p.target);
     let (weapon, bonus) = {
         let mut dice = world.resource_mut::<Dice>();
-        let weapon = p.damage.roll(&mut dice, &RollOptions::default());
-        let bonus = match (p.db, db) {
-            (Some(_), Some(db)) if db.max(None) != 0 || db.min(None) != 0 => {
-                Some(db.roll(&mut dice, &RollOptions::default()))
-            }
+        let weapon = b.dice.roll(&mut dice, &RollOptions::default());
+        let bonus = match &b.bonus {
+            Some(db) if b.rolls_bonus() => Some(db.roll(&mut dice, &RollOptions::default())),
             _ => None,
         };
         (weapon, bonus)
     };
-    let half = p.db == Some(DbShare::Half);
+    let half = b.half;
     let bonus_added = bonus
         .as_ref()
         .map_or(0, |b| if half { half_bonus(b.total) } else { b.total });
     // §5.13: "the maximum damage the weapon can roll, and then add the
     // results of a normal damage roll to it. Add the damage modifier".
-    let special_max = special.then(|| p.damage.max(None));
+    let special_max = special.then(|| b.dice.max(None));
     let total = special_max.unwrap_or(0) + weapon.total + bonus_added;
     emit(
         world,
@@ -292,7 +290,7 @@ fn damage(world: &mut World, p: &Pending, special: bool) {
             rule: if special { RULE_SPECIAL } else { RULE_DAMAGE },
         },
     );
-    let ap = view::get::<BrpArmor>(world, p.target).map_or(0, |a| a.against(p.velocity));
+    let ap = b.ap;
     let Some(h) = view::get::<Health>(world, p.target).copied() else {
         return;
     };

@@ -16,9 +16,9 @@ use super::chance::{Difficulty, Level, special_up_to};
 use super::command::{BrpCommand, Intent};
 use super::event::Band;
 use super::matrix::{Defense, Harm, outcome};
-use super::query::{attack_numbers, band, defenses, rank, round, settings};
+use super::query::{attack_numbers, band, blow, defenses, rank, round, settings};
 use super::state::{Pending, PendingAttack};
-use super::stats::{BrpArmor, gear, stats};
+use super::stats::{gear, stats};
 
 pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
     let name = |c: Cid| view::name(world, c);
@@ -82,25 +82,16 @@ fn damage_ranges(
 ) -> Option<((i32, i32), (i32, i32))> {
     let w = view::get::<Loadout>(world, actor)?.weapons.get(index)?;
     let g = gear(w)?;
-    let db = stats(world, actor).map(|s| s.db.clone())?;
-    let dice = w.damage.without_db();
-    let (blo, bhi) = match g.db {
-        None => (0, 0),
-        Some(crate::rules::dice::DbShare::Full) => (db.min(None), db.max(None)),
-        Some(crate::rules::dice::DbShare::Half) => (
-            super::numbers::half_bonus(db.min(None)),
-            super::numbers::half_bonus(db.max(None)),
-        ),
-    };
-    let ap = view::get::<BrpArmor>(world, target).map_or(0, |a| a.against(g.velocity));
-    let through = |x: i32| (x - ap).max(0);
-    let normal = (through(dice.min(None) + blo), through(dice.max(None) + bhi));
-    let max = dice.max(None);
-    let special = (
-        through(max + dice.min(None) + blo),
-        through(max + dice.max(None) + bhi),
+    stats(world, actor)?;
+    let b = blow(
+        world,
+        actor,
+        &w.damage.without_db(),
+        g.db,
+        g.velocity,
+        target,
     );
-    Some((normal, special))
+    Some((b.range(false), b.range(true)))
 }
 
 fn attack(world: &World, actor: Cid, target: Cid, index: usize) -> Preview {

@@ -12,10 +12,13 @@ use crate::rules::components::{Cid, Condition, Loadout};
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 
+use crate::rules::dice::{DbShare, DiceExpr};
+
 use super::chance::{Difficulty, range_band};
 use super::data::{BrpData, Length, ShieldClass, Velocity};
 use super::event::Band;
 use super::matrix::Defense;
+use super::numbers::half_bonus;
 use super::settings::BrpSettings;
 use super::state::{BrpRound, Pending};
 use super::stats::{BrpShield, BrpStats, BrpWeapon, gear, stats};
@@ -358,5 +361,87 @@ fn dodge(s: &BrpStats, difficulty: Difficulty) -> DefenseOption {
         difficulty,
         chance: difficulty.of(s.dodge),
         rule: RULE_DODGE,
+    }
+}
+
+/// A blow's damage numbers (§5.9, §5.10, §5.13), shared by the execution
+/// (which rolls them), the preview (its ranges) and the AI (its means), so
+/// that they never disagree: the weapon's own dice, the damage bonus it
+/// adds (all or half), and the armor points that stop it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Blow {
+    /// The weapon's dice, its `db` term left out.
+    pub dice: DiceExpr,
+    /// The attacker's damage bonus, if the weapon adds any of it.
+    pub bonus: Option<DiceExpr>,
+    /// `½db`: the bonus is rolled and halved, rounding up.
+    pub half: bool,
+    /// The target's armor against this blow.
+    pub ap: i32,
+}
+
+impl Blow {
+    /// Is there a bonus to roll (none for a damage bonus of 0)?
+    pub fn rolls_bonus(&self) -> bool {
+        self.bonus
+            .as_ref()
+            .is_some_and(|b| b.max(None) != 0 || b.min(None) != 0)
+    }
+
+    /// The bonus's lowest and highest addition.
+    fn bonus_range(&self) -> (i32, i32) {
+        match &self.bonus {
+            None => (0, 0),
+            Some(b) if self.half => (half_bonus(b.min(None)), half_bonus(b.max(None))),
+            Some(b) => (b.min(None), b.max(None)),
+        }
+    }
+
+    /// The hit points a blow can take through armor, lowest and highest; a
+    /// special success adds the weapon's maximum (§5.13).
+    pub fn range(&self, special: bool) -> (i32, i32) {
+        let (blo, bhi) = self.bonus_range();
+        let extra = if special { self.dice.max(None) } else { 0 };
+        let through = |x: i32| (x - self.ap).max(0);
+        (
+            through(extra + self.dice.min(None) + blo),
+            through(extra + self.dice.max(None) + bhi),
+        )
+    }
+
+    /// The mean hit points a blow takes through armor (the bonus's half
+    /// taken as half its mean and a quarter for the rounding up).
+    pub fn mean(&self, special: bool) -> f64 {
+        let bonus = match &self.bonus {
+            None => 0.0,
+            Some(b) if self.half => b.mean(None, None) / 2.0 + 0.25,
+            Some(b) => b.mean(None, None),
+        };
+        let mean = self.dice.mean(None, None) + bonus;
+        let extra = if special {
+            f64::from(self.dice.max(None))
+        } else {
+            0.0
+        };
+        (extra + mean - f64::from(self.ap)).max(0.0)
+    }
+}
+
+/// The numbers of a blow by `attacker` with weapon damage `dice` (its `db`
+/// term left out), adding the share `db` of the damage bonus, of this
+/// `velocity` (melee: `None`), on `target`.
+pub fn blow(
+    world: &World,
+    attacker: Cid,
+    dice: &DiceExpr,
+    db: Option<DbShare>,
+    velocity: Option<Velocity>,
+    target: Cid,
+) -> Blow {
+    Blow {
+        dice: dice.clone(),
+        bonus: db.and_then(|_| stats(world, attacker).map(|s| s.db.clone())),
+        half: db == Some(DbShare::Half),
+        ap: view::get::<super::stats::BrpArmor>(world, target).map_or(0, |a| a.against(velocity)),
     }
 }

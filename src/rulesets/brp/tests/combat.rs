@@ -532,3 +532,35 @@ fn a_table_may_allow_one_defence_a_round() {
     );
     assert_eq!(damaged(&e, at).len(), 1);
 }
+
+#[test]
+fn a_blows_numbers_are_the_texts_for_preview_ai_and_roll_alike() {
+    // One set of numbers for the execution, the preview and the AI: a
+    // short sword (1D6+1) with a 1D4 damage bonus on an unarmored target
+    // takes 3-11, and 10-18 on a special (§5.13's 13 among them); through
+    // hard leather (2), 1-9.
+    use crate::rulesets::brp::query::blow;
+    let e = battle(
+        6,
+        &[
+            r#"(archetype: "swordsman", faction: "red", at: (1, 1), name: "A", overrides: (weapons: ["short_sword"]))"#,
+            r#"(archetype: "swordsman", faction: "blue", at: (2, 1), name: "B", overrides: (armor: [], shield: None))"#,
+            r#"(archetype: "swordsman", faction: "blue", at: (2, 2), name: "C", overrides: (armor: ["hard_leather"], shield: None))"#,
+        ],
+        &[],
+    );
+    let (a, b, c) = (cid(&e, "A"), cid(&e, "B"), cid(&e, "C"));
+    let dice = crate::rules::dice::DiceExpr::parse("1D6+1").expect("dice");
+    let full = Some(crate::rules::dice::DbShare::Full);
+    let on_b = blow(e.world(), a, &dice, full, None, b);
+    assert_eq!((on_b.range(false), on_b.range(true)), ((3, 11), (10, 18)));
+    assert!((on_b.mean(false) - 7.0).abs() < 1e-9, "4.5 + 2.5");
+    let on_c = blow(e.world(), a, &dice, full, None, c);
+    assert_eq!(on_c.range(false), (1, 9));
+    let p = crate::rulesets::brp::preview::preview(e.world(), a, &attack(b));
+    assert_eq!(
+        p.damage,
+        Some((3, 11)),
+        "the preview reads the same numbers"
+    );
+}
