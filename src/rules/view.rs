@@ -76,11 +76,14 @@ struct Found {
     /// The scope that found it (0: none).
     scope: u64,
     cid: u16,
-    id: ComponentId,
+    /// The component's type: a remembered answer is found by it, without
+    /// looking the type's id up in the world first.
+    kind: TypeId,
     at: *const (),
 }
 
-const FOUND_SLOTS: usize = 256;
+const FOUND_BITS: u32 = 10;
+const FOUND_SLOTS: usize = 1 << FOUND_BITS;
 
 thread_local! {
     /// Components found in the scope in force, by combatant and kind: the
@@ -90,7 +93,7 @@ thread_local! {
             Shared::new(Found {
                 scope: 0,
                 cid: 0,
-                id: ComponentId::new(0),
+                kind: TypeId::of::<()>(),
                 at: std::ptr::null(),
             })
         }; FOUND_SLOTS]
@@ -99,11 +102,11 @@ thread_local! {
 
 /// Where a combatant's component is remembered.
 #[inline]
-fn found_slot(cid: Cid, id: ComponentId) -> usize {
+fn found_slot(cid: Cid, kind: TypeId) -> usize {
     // A multiplicative hash of both: two kinds of component read on the
     // same combatants rarely share a slot.
-    let key = (u32::from(cid.0) << 16) ^ (id.index() as u32);
-    (key.wrapping_mul(0x9E37_79B1) >> 24) as usize % FOUND_SLOTS
+    let key = (u64::from(cid.0) << 32) ^ type_bits(kind);
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - FOUND_BITS)) as usize
 }
 
 /// The resources a [`reading`] scope remembers, by slot.
@@ -195,10 +198,11 @@ thread_local! {
         const { [const { Shared::new(None) }; KNOWN_IDS] };
 }
 
-/// Where a type's id is remembered: its `TypeId`'s own hash bits.
+/// The 64 bits of a `TypeId` that its `Hash` writes (itself a hash of
+/// the type), mixed: where a type's answers are remembered.
 #[inline]
-fn known_slot(kind: TypeId) -> usize {
-    /// Keeps the 64 bits `TypeId` hashes (itself a hash of the type).
+fn type_bits(kind: TypeId) -> u64 {
+    /// Keeps the 64 bits `TypeId` hashes.
     struct Bits(u64);
     impl Hasher for Bits {
         fn finish(&self) -> u64 {
@@ -215,7 +219,13 @@ fn known_slot(kind: TypeId) -> usize {
     }
     let mut h = Bits(0);
     kind.hash(&mut h);
-    ((h.0 ^ (h.0 >> 29)) as usize) % KNOWN_IDS
+    h.0 ^ (h.0 >> 29)
+}
+
+/// Where a type's id is remembered.
+#[inline]
+fn known_slot(kind: TypeId) -> usize {
+    type_bits(kind) as usize % KNOWN_IDS
 }
 
 /// `T`'s component (or resource) id in `world`, if registered.
@@ -281,46 +291,52 @@ pub fn get_resource<R: Resource>(world: &World) -> Option<&R> {
 /// world, found once for the scope and remembered with the components it
 /// found (a ruleset's settings and state are read as often as the core's).
 fn scoped_resource<R: Resource>(world: &World) -> Option<&R> {
-    let id = component_id::<R>(world)?;
-    let scope = SCOPE.with(|s| {
-        std::ptr::eq(s.world.get(), world)
-            .then(|| s.scope.get())
-            .filter(|&n| n != 0)
-    });
-    let Some(n) = scope else {
+    let kind = TypeId::of::<R>();
+    let Some(n) = scope_on(world) else {
         return find_resource::<R>(world);
     };
-    if let Some(at) = found_in_scope(n, RESOURCE, id) {
-        // SAFETY: found in this world during this scope as an `R` (the id
-        // is `R`'s), and the world has been borrowed immutably ever since
-        // (see [`reading`]): the resource has not moved.
+    if let Some(at) = found_in_scope(n, RESOURCE, kind) {
+        // SAFETY: found in this world during this scope as an `R` (the
+        // type is `R`), and the world has been borrowed immutably ever
+        // since (see [`reading`]): the resource has not moved.
         return (!at.is_null()).then(|| unsafe { &*(at as *const R) });
     }
     let found = find_resource::<R>(world);
     remember(
         n,
         RESOURCE,
-        id,
+        kind,
         found.map_or(std::ptr::null(), |r| r as *const R as *const ()),
     );
     found
 }
 
-/// What the scope `n` found of `cid`'s component (or resource) `id`: where
-/// it lies, null where it found none; `None` if it has not looked.
-fn found_in_scope(n: u64, cid: Cid, id: ComponentId) -> Option<*const ()> {
-    let f = FOUND.with(|f| f[found_slot(cid, id)].get());
-    (f.scope == n && f.cid == cid.0 && f.id == id).then_some(f.at)
+/// The number of the [`reading`] scope in force on `world`, if one is.
+#[inline]
+fn scope_on(world: &World) -> Option<u64> {
+    SCOPE.with(|s| {
+        std::ptr::eq(s.world.get(), world)
+            .then(|| s.scope.get())
+            .filter(|&n| n != 0)
+    })
 }
 
-/// Remember for the scope `n` where `cid`'s component (or resource) `id`
-/// lies (null: it has none).
-fn remember(n: u64, cid: Cid, id: ComponentId, at: *const ()) {
+/// What the scope `n` found of `cid`'s component (or resource) of type `kind`: where
+/// it lies, null where it found none; `None` if it has not looked.
+#[inline]
+fn found_in_scope(n: u64, cid: Cid, kind: TypeId) -> Option<*const ()> {
+    let f = FOUND.with(|f| f[found_slot(cid, kind)].get());
+    (f.scope == n && f.cid == cid.0 && f.kind == kind).then_some(f.at)
+}
+
+/// Remember for the scope `n` where `cid`'s component (or resource) of type
+/// `kind` lies (null: it has none).
+fn remember(n: u64, cid: Cid, kind: TypeId, at: *const ()) {
     FOUND.with(|f| {
-        f[found_slot(cid, id)].set(Found {
+        f[found_slot(cid, kind)].set(Found {
             scope: n,
             cid: cid.0,
-            id,
+            kind,
             at,
         })
     });
@@ -358,18 +374,15 @@ pub fn entity_ref(world: &World, cid: Cid) -> Option<EntityRef<'_>> {
 /// A component of a combatant; in a [`reading`] scope on this world,
 /// found once per combatant and kind.
 pub fn get<C: Component>(world: &World, cid: Cid) -> Option<&C> {
-    let id = component_id::<C>(world)?;
-    let scope = SCOPE.with(|s| {
-        std::ptr::eq(s.world.get(), world)
-            .then(|| s.scope.get())
-            .filter(|&n| n != 0)
-    });
-    if let Some(at) = scope.and_then(|n| found_in_scope(n, cid, id)) {
-        // SAFETY: found in this world during this scope as a `C` (the id is
-        // `C`'s), and the world has been borrowed immutably ever since (see
+    let kind = TypeId::of::<C>();
+    let scope = scope_on(world);
+    if let Some(at) = scope.and_then(|n| found_in_scope(n, cid, kind)) {
+        // SAFETY: found in this world during this scope as a `C` (the type
+        // is `C`), and the world has been borrowed immutably ever since (see
         // [`reading`]): the component has not moved.
         return (!at.is_null()).then(|| unsafe { &*(at as *const C) });
     }
+    let id = component_id::<C>(world)?;
     let found = entity(world, cid)
         // SAFETY: `id` is `C`'s id in this world (looked up by `C`'s type).
         .and_then(|e| world.get_by_id(e, id).map(|p| unsafe { p.deref::<C>() }));
@@ -377,7 +390,7 @@ pub fn get<C: Component>(world: &World, cid: Cid) -> Option<&C> {
         remember(
             n,
             cid,
-            id,
+            kind,
             found.map_or(std::ptr::null(), |c| c as *const C as *const ()),
         );
     }
@@ -426,6 +439,9 @@ pub fn all(world: &World) -> Vec<Cid> {
 /// A list of combatants, kept inline (no heap allocation) for up to
 /// sixteen: the AI asks for enemies and allies thousands of times a battle.
 pub type Cids = smallvec::SmallVec<[Cid; 16]>;
+
+/// A list of cells, kept inline for up to sixteen (those combatants hold).
+pub type Cells = smallvec::SmallVec<[Cell; 16]>;
 
 /// Combatants still in the fight, in roster order.
 pub fn standing_all(world: &World) -> Cids {
@@ -520,12 +536,13 @@ pub fn steed(world: &World, who: Cid) -> Option<Steed> {
 
 /// Cells held by standing combatants, except `except` (riders share their
 /// mount's cell and do not hold one of their own).
-pub fn occupied(world: &World, except: Option<Cid>) -> Vec<Cell> {
-    // One look at the roster: every move the AI weighs asks this.
+pub fn occupied(world: &World, except: Option<Cid>) -> Cells {
+    // One look at the roster, and no allocation for up to sixteen: every
+    // move the AI weighs and every move checked asks this.
     let Some(r) = roster(world) else {
-        return Vec::new();
+        return Cells::new();
     };
-    let mut v: Vec<Cell> = r
+    let mut v: Cells = r
         .places()
         .iter()
         .enumerate()

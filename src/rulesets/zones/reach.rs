@@ -54,7 +54,7 @@ pub fn reach(world: &World, who: Cid, budget: u32) -> ZoneReach {
         width: w,
         cost: Vec::new(),
         parent: Vec::new(),
-        occupied: Vec::new(),
+        occupied: view::Cells::new(),
     };
     let Some(start) = view::cell(world, who) else {
         return tree;
@@ -117,7 +117,7 @@ pub struct ZoneReach {
     cost: Vec<u32>,
     parent: Vec<u32>,
     /// Cells held by others (sorted): crossed, never ended on.
-    occupied: Vec<Cell>,
+    occupied: view::Cells,
 }
 
 impl ZoneReach {
