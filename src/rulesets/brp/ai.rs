@@ -378,12 +378,18 @@ fn moving(world: &World, actor: Cid) -> Command {
 }
 
 /// The reachable cell nearest `at` by the way there (walls and moats
-/// counted; the map keeps the field), then by the move's cost.
+/// counted; the map keeps the field), then by the move's cost; none when
+/// no reachable cell is nearer than `here`. (With the way to the goal
+/// blocked, a shieldbearer on Ruined Keep once stepped back and forth
+/// between two cells as near as each other until its movement ran out,
+/// 1.5 m at a time, each step lowering its DEX rank.)
 fn closest(world: &World, tree: &ReachTree, here: Cell, at: Cell) -> Option<Cell> {
     let field = view::resource::<Map>(world).distances(at, here);
+    let here_d = field.cost(here).unwrap_or(u32::MAX);
     tree.reached()
         .filter_map(|(c, cost)| Some((field.cost(c)?, cost, c)))
         .min()
+        .filter(|(d, _, _)| *d < here_d)
         .map(|(_, _, c)| c)
 }
 
