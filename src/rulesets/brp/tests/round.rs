@@ -415,7 +415,9 @@ fn the_ai_does_not_pace_back_and_forth_when_its_way_is_blocked() {
         for ev in e.events() {
             match ev {
                 BattleEvent::RoundStarted { .. } => last.clear(),
-                BattleEvent::Moved { who, from, path, .. } => {
+                BattleEvent::Moved {
+                    who, from, path, ..
+                } => {
                     let to = *path.last().unwrap_or(from);
                     assert_ne!(
                         last.get(who),
