@@ -242,7 +242,7 @@ impl<T> fmt::Debug for Kept<T> {
 /// The order the reach search takes a cell's neighbours in: row above, left
 /// to right; then left and right; then the row below. Ties go to the cell
 /// found first, so this order is part of every battle's result.
-const STEP_ORDER: [(i32, i32); 8] = [
+pub const STEP_ORDER: [(i32, i32); 8] = [
     (-1, -1),
     (0, -1),
     (1, -1),

@@ -34,7 +34,7 @@ pub(super) fn first_aid(look: &Look, here: Cell, t: &Turn) -> Option<Command> {
         .and_then(|tb| best_attack_from(world, actor, here, tb, 0))
         .map_or(0.0, |b| b.0);
     let moved = match table {
-        Some(_) if !t.moved_before_action => best_move_to_attack(look, t),
+        Some(_) if !t.moved_before_action => best_move_to_attack(look, t, None),
         _ => None,
     }
     .map_or(0.0, |b| b.0);

@@ -63,8 +63,14 @@ struct Look<'w> {
     trees: [std::cell::OnceCell<Option<ReachTree>>; 2],
     breaks: std::cell::OnceCell<Option<Breakaways<'w>>>,
     table: std::cell::OnceCell<Option<Targets<'w>>>,
-    moved_best: std::cell::OnceCell<Option<(f64, Vec<Cell>)>>,
+    /// The best move to attack from, found above a floor (none: the best
+    /// at all), as [`best_move_to_attack`] worked it out.
+    moved_best: std::cell::RefCell<Option<(Option<f64>, MoveToAttack)>>,
 }
+
+/// The best cell to move to and attack from: the attack's value there (less
+/// the free attacks the way draws) and the path.
+type MoveToAttack = Option<(f64, Vec<Cell>)>;
 
 impl<'w> Look<'w> {
     fn new(world: &'w World, actor: Cid, t: &Turn) -> Look<'w> {
@@ -390,9 +396,12 @@ fn use_the_action(look: &Look, here: Cell, t: &Turn) -> Option<Command> {
     }
     let table = look.table();
     let now = table.and_then(|t| best_attack_from(world, actor, here, t, 0));
-    // Moving first: only cells within a standard movement keep the action.
+    // Moving first: only cells within a standard movement keep the action,
+    // and only a move worth more than a quarter more than striking from
+    // here (and a little) is taken, so none worth less is looked for.
+    let floor = now.map(|(v, _, _)| v * 1.25 + 0.02);
     let moved_best = match table {
-        Some(_) if !(t.action_used || t.moved_before_action) => best_move_to_attack(look, t),
+        Some(_) if !(t.action_used || t.moved_before_action) => best_move_to_attack(look, t, floor),
         _ => None,
     };
     match (&now, &moved_best) {
@@ -461,15 +470,32 @@ fn aim_or_attack(
 }
 
 /// The best cell within a standard movement to attack from, and the value
-/// of the attack there, less the free attacks leaving melee draws.
-fn best_move_to_attack(look: &Look, t: &Turn) -> Option<(f64, Vec<Cell>)> {
-    look.moved_best
-        .get_or_init(|| find_move_to_attack(look, t))
-        .clone()
+/// of the attack there, less the free attacks leaving melee draws; with a
+/// `floor`, only if worth more than it (cells and targets that cannot beat
+/// it are not weighed). What one decision found is kept for its later
+/// questions: an answer found with a lower floor (or none) answers a
+/// higher one.
+fn best_move_to_attack(look: &Look, t: &Turn, floor: Option<f64>) -> MoveToAttack {
+    let above = |found: &MoveToAttack| {
+        found
+            .as_ref()
+            .filter(|(v, _)| floor.is_none_or(|f| *v > f))
+            .cloned()
+    };
+    if let Some((used, found)) = look.moved_best.borrow().as_ref()
+        && used.is_none_or(|u| floor.is_some_and(|f| f >= u))
+    {
+        return above(found);
+    }
+    let found = find_move_to_attack(look, t, floor);
+    let answer = above(&found);
+    *look.moved_best.borrow_mut() = Some((floor, found));
+    answer
 }
 
-/// [`best_move_to_attack`], worked out.
-fn find_move_to_attack(look: &Look, t: &Turn) -> Option<(f64, Vec<Cell>)> {
+/// [`best_move_to_attack`], worked out: the best cell worth more than
+/// `floor`, if any.
+fn find_move_to_attack(look: &Look, t: &Turn, floor: Option<f64>) -> MoveToAttack {
     let (world, actor) = (look.world, look.actor);
     let table = look.table()?;
     let budget = standard_dm(world, actor).saturating_sub(t.moved_dm);
@@ -505,8 +531,12 @@ fn find_move_to_attack(look: &Look, t: &Turn) -> Option<(f64, Vec<Cell>)> {
         let steps = tree.steps_to(cell).unwrap_or(0);
         let shift = if w_ranged && steps > 1 { -4 } else { 0 };
         // Free attacks only lower a cell's score: a cell whose attacks
-        // cannot beat the best so far before them cannot after.
-        let beat = moved_best.map(|b| b.0);
+        // cannot beat the best so far (or the floor) before them cannot
+        // after.
+        let beat = match (moved_best.map(|b| b.0), floor) {
+            (Some(b), Some(f)) => Some(b.max(f)),
+            (b, f) => b.or(f),
+        };
         let Some((v, _, _)) = best_attack_with(map, weapon, cell, table, shift, beat) else {
             continue;
         };
@@ -517,7 +547,7 @@ fn find_move_to_attack(look: &Look, t: &Turn) -> Option<(f64, Vec<Cell>)> {
             // like a good blow taken.
             score -= 1.2 * f64::from(b.count(tree, cell));
         }
-        if moved_best.as_ref().is_none_or(|b| score > b.0) {
+        if moved_best.as_ref().is_none_or(|b| score > b.0) && floor.is_none_or(|f| score > f) {
             moved_best = Some((score, cell));
         }
     }

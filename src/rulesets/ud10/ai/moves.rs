@@ -92,9 +92,6 @@ pub(super) fn approach(look: &Look, full: bool) -> Option<Vec<Cell>> {
     } else {
         view::Cids::new()
     };
-    // One reach tree: every cell weighed, the path built for the one chosen.
-    let tree = look.tree(budget)?;
-    let breaks = look.breaks(tree);
     // Can the archer shoot someone from here already?
     let shoots_here = ranged
         && ready.as_ref().is_some_and(|w| {
@@ -102,12 +99,28 @@ pub(super) fn approach(look: &Look, full: bool) -> Option<Vec<Cell>> {
                 .iter()
                 .any(|e| view::cell(world, *e).is_some_and(|c| check::reaches(map, here, c, w)))
         });
+    let seek = ranged && !shoots_here;
+    // Every way to the goal ends with a step from a cell beside it: no
+    // cell is nearer than the nearest of those, so from one as near no
+    // move closes in, and no search is needed.
+    if !seek {
+        let beside = crate::rules::map::STEP_ORDER
+            .iter()
+            .filter_map(|(dx, dy)| field.cost(Cell::new(goal.x + dx, goal.y + dy)))
+            .min()
+            .unwrap_or(u32::MAX);
+        if here_d <= beside {
+            return None;
+        }
+    }
+    // One reach tree: every cell weighed, the path built for the one chosen.
+    let tree = look.tree(budget)?;
+    let breaks = look.breaks(tree);
     // Out of sight of every enemy (a wall between, say): go to a cell from
     // which one can be shot, in range and in sight, not beside any enemy,
     // reached without a free attack; within the weapon's range increment
     // if possible, then the shortest way. (Two crossbowmen in range of each
     // other but for a wall once ended their turns until the round limit.)
-    let seek = ranged && !shoots_here;
     if seek && let Some(w) = &ready {
         let cells: Vec<Cell> = enemies
             .iter()
