@@ -204,6 +204,10 @@ pub struct BattleLog {
     /// log back (a playout restores one snapshot thousands of times). Not
     /// part of the log's value: a copy makes no such claim.
     pub(crate) restored_from: Option<u64>,
+    /// The world's change tick when it was last restored from that
+    /// snapshot: what has not changed since still holds the snapshot's
+    /// value, and a restore of the same snapshot leaves it be.
+    pub(crate) restored_at: Option<bevy::ecs::change_detection::Tick>,
 }
 
 impl Clone for BattleLog {
@@ -212,6 +216,7 @@ impl Clone for BattleLog {
             events: self.events.clone(),
             commands: self.commands.clone(),
             restored_from: None,
+            restored_at: None,
         }
     }
 }

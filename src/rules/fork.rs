@@ -18,6 +18,7 @@
 
 use std::any::{Any, TypeId};
 
+use bevy::ecs::change_detection::Tick;
 use bevy::ecs::message::Messages;
 use bevy::prelude::*;
 
@@ -45,7 +46,9 @@ struct Kind {
     /// The type's name, for messages.
     name: &'static str,
     take: fn(&World, &[Entity]) -> Part,
-    put: fn(&mut World, &[Entity], &(dyn Any + Send + Sync)),
+    /// Put the part back; with a tick, only where the world's value has
+    /// changed since then (it equalled the part's at that tick).
+    put: fn(&mut World, &[Entity], &(dyn Any + Send + Sync), Option<Tick>),
     /// The part as text (tests compare a fork with its parent).
     show: fn(&(dyn Any + Send + Sync)) -> String,
     type_id: fn() -> TypeId,
@@ -76,13 +79,17 @@ impl ForkRegistry {
                     .collect();
                 Box::new(part)
             },
-            put: |world, entities, part| {
+            put: |world, entities, part, since| {
                 let Some(part) = part.downcast_ref::<Vec<Option<T>>>() else {
                     return;
                 };
+                let now = world.change_tick();
                 for (e, value) in entities.iter().zip(part) {
                     let mut entity = world.entity_mut(*e);
                     match (value, entity.get_mut::<T>()) {
+                        // Unchanged since it was last put back: still the
+                        // snapshot's (reading the tick marks no change).
+                        (Some(_), Some(have)) if unchanged(&have, since, now) => {}
                         // In place: no archetype move when an engine plays
                         // out the same fork again and again.
                         (Some(v), Some(mut have)) => *have = v.clone(),
@@ -111,13 +118,17 @@ impl ForkRegistry {
         self.resources.push(Kind {
             name: std::any::type_name::<R>(),
             take: |world, _| Box::new(view::get_resource::<R>(world).cloned()),
-            put: |world, _, part| match part.downcast_ref::<Option<R>>() {
+            put: |world, _, part, since| match part.downcast_ref::<Option<R>>() {
                 // In place when the world has one: an insert moves the
                 // resource's entity through Bevy's insertion machinery.
-                Some(Some(r)) => match world.get_resource_mut::<R>() {
-                    Some(mut have) => *have = r.clone(),
-                    None => world.insert_resource(r.clone()),
-                },
+                Some(Some(r)) => {
+                    let now = world.change_tick();
+                    match world.get_resource_mut::<R>() {
+                        Some(have) if unchanged(&have, since, now) => {}
+                        Some(mut have) => *have = r.clone(),
+                        None => world.insert_resource(r.clone()),
+                    }
+                }
                 Some(None) => {
                     world.remove_resource::<R>();
                 }
@@ -135,6 +146,15 @@ impl ForkRegistry {
         self.statics.push(TypeId::of::<R>);
         self
     }
+}
+
+/// Has the value not changed since `since` (the tick at which it was put
+/// back from the snapshot being restored again)? Bevy marks a component or
+/// resource changed whenever it is written through `Mut` (the only way the
+/// rules write: see `apply`), so one not marked since still holds what was
+/// put back then.
+fn unchanged<T: ?Sized>(have: &Mut<'_, T>, since: Option<Tick>, now: Tick) -> bool {
+    since.is_some_and(|s| !have.last_changed().is_newer_than(s, now))
 }
 
 /// Register types with the app's [`ForkRegistry`].
@@ -256,17 +276,26 @@ pub fn restore(world: &mut World, snap: &Snapshot) {
             .map(|_| world.spawn_empty().id())
             .collect()
     };
-    for (kind, part) in registry.components.iter().zip(&snap.components) {
-        (kind.put)(world, &entities, part.as_ref());
-    }
     // A log restored from this snapshot and only appended to since starts
     // with the snapshot's: cut back to it instead of copied.
     let (events, commands) = snap.log_len;
-    let cut_back = view::get_resource::<BattleLog>(world).is_some_and(|log| {
-        log.restored_from == Some(snap.id)
-            && log.events.len() >= events
-            && log.commands.len() >= commands
-    });
+    let (cut_back, since) = view::get_resource::<BattleLog>(world)
+        .filter(|log| log.restored_from == Some(snap.id))
+        .map_or((false, None), |log| {
+            (
+                log.events.len() >= events && log.commands.len() >= commands,
+                log.restored_at,
+            )
+        });
+    // The world equalled the snapshot when it was last restored from it
+    // (its tick kept with the log): only what changed since is put back,
+    // in the same entities. (A tick long past is not trusted: Bevy clamps
+    // very old ticks.)
+    let now = world.change_tick();
+    let since = since.filter(|t| reuse && now.get().wrapping_sub(t.get()) < 1 << 30);
+    for (kind, part) in registry.components.iter().zip(&snap.components) {
+        (kind.put)(world, &entities, part.as_ref(), since);
+    }
     for (kind, part) in registry.resources.iter().zip(&snap.resources) {
         if cut_back && (kind.type_id)() == TypeId::of::<BattleLog>() {
             let mut log = world.resource_mut::<BattleLog>();
@@ -274,16 +303,21 @@ pub fn restore(world: &mut World, snap: &Snapshot) {
             log.commands.truncate(commands);
             continue;
         }
-        (kind.put)(world, &entities, part.as_ref());
-    }
-    if let Some(mut log) = world.get_resource_mut::<BattleLog>() {
-        log.restored_from = Some(snap.id);
+        (kind.put)(world, &entities, part.as_ref(), since);
     }
     // The roster names this world's entities.
     world.resource_mut::<Roster>().entities = entities;
     let mut messages = world.resource_mut::<Messages<CommandMsg>>();
     messages.clear();
     messages.write_batch(snap.commands.iter().cloned());
+    // The world is the snapshot now, at this tick; whatever is written
+    // from here on is marked at a later one.
+    let at = world.change_tick();
+    if let Some(mut log) = world.get_resource_mut::<BattleLog>() {
+        log.restored_from = Some(snap.id);
+        log.restored_at = Some(at);
+    }
+    world.increment_change_tick();
 }
 
 impl ForkRegistry {

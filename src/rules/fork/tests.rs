@@ -228,6 +228,41 @@ fn restoring_the_same_snapshot_again_is_the_snapshot_exactly() {
     }
 }
 
+/// A restore of the snapshot a world was last restored from puts back only
+/// what changed since; whatever changed, by the rules or written straight
+/// into the world (a component, a resource, a component taken away, one
+/// added), it is the snapshot exactly again.
+#[test]
+fn a_second_restore_puts_back_whatever_changed_since_the_first() {
+    use crate::rules::components::{Heading, Health};
+    use crate::rules::level::Facing;
+    for ruleset in [
+        crate::rulesets::ud10::ID,
+        crate::rulesets::zones::ID,
+        crate::rulesets::brp::ID,
+    ] {
+        let (parent, snap) = mirror_duel_at_round_3(ruleset);
+        let mut other = testkit::engine();
+        other.restore(&snap);
+        assert_same_state(&parent, &other, &format!("{ruleset}, restored"));
+        for round in 0..3 {
+            let world = other.world_mut();
+            let e = world.resource::<crate::rules::battle::Roster>().entities[round];
+            world.get_mut::<Health>(e).unwrap().hp = -99;
+            world.entity_mut(e).remove::<Heading>();
+            let f = world.resource::<crate::rules::battle::Roster>().entities[round + 1];
+            world.entity_mut(f).insert(Heading(Facing::N));
+            world.resource_mut::<Battle>().round = 99;
+            world.resource_mut::<Battle>().prompt = Prompt::None;
+            other.restore(&snap);
+            assert_same_state(&parent, &other, &format!("{ruleset}, written {round}"));
+            other.playout(&snap, round as u64, 100_000);
+            other.restore(&snap);
+            assert_same_state(&parent, &other, &format!("{ruleset}, played {round}"));
+        }
+    }
+}
+
 #[test]
 fn a_playout_depends_only_on_the_snapshot_and_its_seed() {
     for ruleset in [
