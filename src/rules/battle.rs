@@ -291,6 +291,12 @@ pub struct RulesetHooks {
     pub legal_commands: fn(&World, Cid) -> Vec<Command>,
     /// The ruleset's tactical AI: the command it chooses for the actor now.
     pub decide: fn(&World, Cid) -> Command,
+    /// Check and execute the commands sent since the last step (the
+    /// step's [`BattleSet::Resolve`]).
+    pub resolve: fn(&mut World),
+    /// Move the round on when nobody is to act (the step's
+    /// [`BattleSet::Advance`]).
+    pub advance: fn(&mut World),
     /// Read the ruleset's data from `assets/rulesets/` into the world.
     pub load: fn(&mut World, &std::path::Path) -> Result<(), crate::rules::error::DataError>,
     /// Read and check one data folder of the ruleset (`fray check`).
@@ -453,8 +459,9 @@ impl RulesetRegistry {
 #[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct BattleStep;
 
-/// The order of a battle step.
-#[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
+/// The order of a battle step (one system, `rules::battle_step`, runs
+/// them in this order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BattleSet {
     /// AI controllers answer the current prompt.
     Decide,
@@ -464,9 +471,4 @@ pub enum BattleSet {
     Advance,
     /// The core checks the victory condition.
     Victory,
-}
-
-/// Run condition: the battle is played under `id` and is not over.
-pub fn ruleset_is(id: RulesetId) -> impl Fn(Res<Battle>) -> bool + Clone {
-    move |battle: Res<Battle>| battle.ruleset == Some(id) && !battle.is_over()
 }

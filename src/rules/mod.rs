@@ -24,8 +24,8 @@ use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::prelude::*;
 
 use battle::{
-    Battle, BattleLog, BattleRules, BattleSet, BattleStep, Factions, Ground, LastRejection, Roster,
-    RulesetRegistry,
+    ActiveRuleset, Battle, BattleLog, BattleRules, BattleStep, Factions, Ground, LastRejection,
+    Roster, RulesetRegistry,
 };
 
 /// The core: resources, the command message, the battle step schedule and
@@ -45,20 +45,37 @@ pub fn plugin(app: &mut App) {
         .insert_resource(map::Map::new(1, 1, vec![map::Terrain::Open]))
         .add_message::<command::CommandMsg>();
     let mut step = Schedule::new(BattleStep);
-    // A battle step is a handful of small systems: one thread is fastest, and
-    // batch simulation runs one battle per core instead.
+    // A battle step is one system on one thread: batch simulation runs one
+    // battle per core instead.
     step.set_executor(SingleThreadedExecutor::new());
-    step.configure_sets(
-        (
-            BattleSet::Decide,
-            BattleSet::Resolve,
-            BattleSet::Advance,
-            BattleSet::Victory,
-        )
-            .chain(),
-    );
-    step.add_systems(decide::decide.in_set(BattleSet::Decide));
-    step.add_systems(victory::victory_step.in_set(BattleSet::Victory));
+    step.add_systems(battle_step);
     app.add_schedule(step);
     fork::plugin(app);
+}
+
+/// One battle step, its parts in their order ([`battle::BattleSet`]): the
+/// AI answers the prompt, the ruleset the battle is played under checks
+/// and executes the commands sent and moves the round on (through its
+/// hooks, while the battle is not over), the core checks victory. One
+/// system rather than one a part and one a ruleset behind run conditions:
+/// a battle runs hundreds of steps and a simulation thousands of battles,
+/// and the schedule's own work on each system and condition was a tenth
+/// of brp's.
+pub fn battle_step(world: &mut World) {
+    decide::decide(world);
+    if let Some(hooks) = in_force(world) {
+        (hooks.resolve)(world);
+    }
+    if let Some(hooks) = in_force(world) {
+        (hooks.advance)(world);
+    }
+    victory::victory_step(world);
+}
+
+/// The hooks of the ruleset the battle is played under, while it is not
+/// over.
+fn in_force(world: &World) -> Option<battle::RulesetHooks> {
+    let hooks = view::get_resource::<ActiveRuleset>(world).map(|h| h.0)?;
+    let battle = view::resource::<Battle>(world);
+    (battle.ruleset == Some(hooks.id) && !battle.is_over()).then_some(hooks)
 }

@@ -11,9 +11,7 @@ use bevy::prelude::*;
 
 use crate::rules::view;
 
-use crate::rules::battle::{
-    BattleSet, BattleStep, Offers, Preview, RulesetHooks, RulesetId, RulesetRegistry, ruleset_is,
-};
+use crate::rules::battle::{Offers, Preview, RulesetHooks, RulesetId, RulesetRegistry};
 use crate::rules::command::{Command, Illegal, resolve_with};
 use crate::rules::components::Cid;
 use crate::rules::error::{DataError, DefError};
@@ -159,17 +157,6 @@ pub fn plugin<R: Ruleset>(app: &mut App) {
             .fixed::<R::Data>();
         R::fork(&mut registry);
     }
-    app.add_systems(
-        BattleStep,
-        (
-            resolve::<R>
-                .in_set(BattleSet::Resolve)
-                .run_if(ruleset_is(R::ID)),
-            R::advance
-                .in_set(BattleSet::Advance)
-                .run_if(ruleset_is(R::ID)),
-        ),
-    );
 }
 
 /// The ruleset's hooks for the core, the AI and the game.
@@ -179,6 +166,8 @@ pub fn hooks<R: Ruleset>() -> RulesetHooks {
         check: check::<R>,
         legal_commands: legal_commands::<R>,
         decide: decide::<R>,
+        resolve: resolve::<R>,
+        advance: R::advance,
         load: load::<R>,
         check_data: |dir| R::load(dir).map(|_| ()),
         validate: validate::<R>,
