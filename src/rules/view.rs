@@ -471,6 +471,23 @@ pub fn enemies(world: &World, cid: Cid) -> Cids {
     standing_where(world, |g| g != f)
 }
 
+/// Is `target` one of `who`'s [`enemies`] (standing, of another
+/// faction)? Asked without building the list: every check of a command
+/// aimed at an enemy asks it.
+pub fn is_enemy(world: &World, who: Cid, target: Cid) -> bool {
+    let Some(r) = roster(world) else {
+        return false;
+    };
+    let (Some(mine), Some(theirs), Some(p)) = (
+        r.factions.get(who.0 as usize),
+        r.factions.get(target.0 as usize),
+        r.places().get(target.0 as usize),
+    ) else {
+        return false;
+    };
+    mine != theirs && !p.conditions.out_of_fight()
+}
+
 /// Standing allies of `cid` (not counting itself), in roster order.
 pub fn allies(world: &World, cid: Cid) -> Cids {
     let Some(f) = faction(world, cid) else {
@@ -672,6 +689,37 @@ mod tests {
         reading(&a, |a| {
             assert_eq!(get::<Mark>(a, Cid(0)).map(|m| m.0), None)
         });
+    }
+
+    /// `is_enemy` answers as `enemies(..).contains(..)` does, for every
+    /// pair, whoever stands or has fallen, throughout a battle.
+    #[test]
+    fn is_enemy_is_membership_of_enemies() {
+        use crate::rules::engine::Controls;
+        let mut e = crate::testkit::engine();
+        crate::testkit::start_shipped(
+            &mut e,
+            "mirror_duel",
+            crate::rulesets::zones::ID,
+            7,
+            Controls::AllAi,
+        );
+        let mut fallen = false;
+        for _ in 0..400 {
+            let w = e.world();
+            let n = resource::<Roster>(w).places().len() as u16;
+            for a in (0..=n).map(Cid) {
+                let enemies = enemies(w, a);
+                for b in (0..=n).map(Cid) {
+                    assert_eq!(is_enemy(w, a, b), enemies.contains(&b), "{a:?} {b:?}");
+                }
+            }
+            fallen |= (0..n).any(|c| !standing(w, Cid(c)));
+            if e.run(1) != crate::rules::engine::Stop::StepLimit {
+                break;
+            }
+        }
+        assert!(fallen, "someone fell, and was asked about");
     }
 
     /// A panic inside a scope puts the outer scope back.

@@ -62,7 +62,7 @@ pub fn check_intent(world: &World, actor: Cid, intent: &Intent) -> Result<(), Il
 }
 
 fn enemy(world: &World, actor: Cid, target: Cid) -> Result<(), Illegal> {
-    if !view::enemies(world, actor).contains(&target) {
+    if !view::is_enemy(world, actor, target) {
         return illegal("not a standing enemy");
     }
     Ok(())

@@ -26,7 +26,7 @@ pub fn check_influence(
     target: Cid,
     kind: Influence,
 ) -> Result<(), Illegal> {
-    if !view::enemies(world, who).contains(&target) {
+    if !view::is_enemy(world, who, target) {
         return illegal("words are for an enemy still in the fight");
     }
     if view::conditions(world, target).has(Condition::Concealed) {
@@ -139,7 +139,7 @@ pub fn check_invoke(world: &World, who: Cid, power: usize, target: Cid) -> Resul
     if !p.effect.hostile() {
         return check_mending(world, who, target);
     }
-    if !view::enemies(world, who).contains(&target) {
+    if !view::is_enemy(world, who, target) {
         return illegal("a curse is for an enemy still in the fight");
     }
     if view::conditions(world, target).has(Condition::Concealed) {
