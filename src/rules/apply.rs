@@ -19,7 +19,7 @@ use crate::rules::map::Cell;
 pub fn emit(world: &mut World, event: impl Into<BattleEvent>) {
     let event = event.into();
     apply(world, &event);
-    world.resource_mut::<BattleLog>().events.push(event);
+    view::resource_mut::<BattleLog>(world).events.push(event);
 }
 
 fn entity(world: &World, cid: Cid) -> Option<Entity> {
@@ -90,21 +90,21 @@ fn apply_battle_started(world: &mut World, event: &BattleEvent) {
     let BattleEvent::BattleStarted { seed, .. } = event else {
         return;
     };
-    world.resource_mut::<Battle>().seed = *seed;
+    view::resource_mut::<Battle>(world).seed = *seed;
 }
 
 fn apply_round_started(world: &mut World, event: &BattleEvent) {
     let BattleEvent::RoundStarted { round } = event else {
         return;
     };
-    world.resource_mut::<Battle>().round = *round;
+    view::resource_mut::<Battle>(world).round = *round;
     // Every combatant's turn state, through the roster (building a query
     // each round costs more than the round's look-ups).
     let entities = view::get_resource::<Roster>(world)
         .map(|r| r.entities.clone())
         .unwrap_or_default();
     for e in entities {
-        if let Some(mut t) = world.get_mut::<TurnState>(e) {
+        if let Some(mut t) = view::get_mut::<TurnState>(world, e) {
             t.done = false;
             t.action_used = false;
             t.reaction_used = false;
@@ -207,7 +207,7 @@ fn apply_round_ended(world: &mut World, event: &BattleEvent) {
     let BattleEvent::RoundEnded { round } = event else {
         return;
     };
-    world.resource_mut::<Battle>().rounds_completed = *round;
+    view::resource_mut::<Battle>(world).rounds_completed = *round;
 }
 
 fn apply_target_changed(world: &mut World, event: &BattleEvent) {
@@ -279,8 +279,7 @@ fn apply_disarmed(world: &mut World, event: &BattleEvent) {
         // Nobody catches it: it lies where its owner stands.
         (Some(w), None) => {
             if let Some(at) = pos(world, *who) {
-                world
-                    .resource_mut::<crate::rules::battle::Ground>()
+                view::resource_mut::<crate::rules::battle::Ground>(world)
                     .0
                     .push((at, w));
             }
@@ -321,7 +320,7 @@ fn apply_picked_up(world: &mut World, event: &BattleEvent) {
     let BattleEvent::PickedUp { who, item, .. } = event else {
         return;
     };
-    let mut ground = world.resource_mut::<crate::rules::battle::Ground>();
+    let mut ground = view::resource_mut::<crate::rules::battle::Ground>(world);
     if *item < ground.0.len() {
         let (_, w) = ground.0.remove(*item);
         // Into the hands, before the bare hands that stay last.
@@ -337,7 +336,7 @@ fn apply_battle_ended(world: &mut World, event: &BattleEvent) {
     let BattleEvent::BattleEnded { winner, reason } = event else {
         return;
     };
-    let mut b = world.resource_mut::<Battle>();
+    let mut b = view::resource_mut::<Battle>(world);
     let rounds = b.round;
     b.outcome = Some(Outcome {
         winner: *winner,
@@ -413,7 +412,7 @@ fn pos(world: &World, cid: Cid) -> Option<Cell> {
 
 /// Change a combatant's [`Place`] (the core's apply only).
 fn place(world: &mut World, cid: Cid, f: impl FnOnce(&mut Place)) {
-    if let Some(p) = world.resource_mut::<Roster>().place_mut(cid) {
+    if let Some(p) = view::resource_mut::<Roster>(world).place_mut(cid) {
         f(p);
     }
 }
@@ -426,7 +425,7 @@ pub fn with<C: Component<Mutability = bevy::ecs::component::Mutable>>(
     f: impl FnOnce(&mut C),
 ) {
     if let Some(e) = entity(world, cid)
-        && let Some(mut c) = world.get_mut::<C>(e)
+        && let Some(mut c) = view::get_mut::<C>(world, e)
     {
         f(&mut c);
     }

@@ -208,19 +208,21 @@ pub fn resolve_with(
     execute: fn(&mut World, Cid, &Command),
 ) {
     use crate::rules::battle::{Battle, BattleLog, LastRejection};
-    let msgs: Vec<CommandMsg> = world
-        .resource_mut::<bevy::ecs::message::Messages<CommandMsg>>()
-        .drain()
-        .collect();
+    let msgs: Vec<CommandMsg> =
+        view::resource_mut::<bevy::ecs::message::Messages<CommandMsg>>(world)
+            .drain()
+            .collect();
     for msg in msgs {
         if view::resource::<Battle>(world).is_over() {
             break;
         }
         match check(world, msg.actor, &msg.command) {
-            Err(e) => world.resource_mut::<LastRejection>().0 = Some((msg, e)),
+            Err(e) => view::resource_mut::<LastRejection>(world).0 = Some((msg, e)),
             Ok(()) => {
-                world.resource_mut::<LastRejection>().0 = None;
-                world.resource_mut::<BattleLog>().commands.push(msg.clone());
+                view::resource_mut::<LastRejection>(world).0 = None;
+                view::resource_mut::<BattleLog>(world)
+                    .commands
+                    .push(msg.clone());
                 execute(world, msg.actor, &msg.command);
             }
         }

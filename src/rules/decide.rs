@@ -39,7 +39,7 @@ fn weaker(
     if choice.is_none() && !reacting {
         return planned;
     }
-    if world.resource_mut::<Dice>().pick(EASY_SLIPS) != 0 {
+    if view::resource_mut::<Dice>(world).pick(EASY_SLIPS) != 0 {
         return planned;
     }
     // Any legal answer to a reaction prompt; else one to the same choice.
@@ -50,7 +50,7 @@ fn weaker(
     if same.is_empty() {
         return planned;
     }
-    let i = world.resource_mut::<Dice>().pick(same.len());
+    let i = view::resource_mut::<Dice>(world).pick(same.len());
     same[i].clone()
 }
 
@@ -80,7 +80,7 @@ pub fn decide(world: &mut World) {
             if legal.is_empty() {
                 return;
             }
-            let i = world.resource_mut::<Dice>().pick(legal.len());
+            let i = view::resource_mut::<Dice>(world).pick(legal.len());
             legal[i].clone()
         }
         Some(Controller::HardAi) => {
@@ -93,7 +93,7 @@ pub fn decide(world: &mut World) {
         }
         Some(Controller::Human) | None => return,
     };
-    world.write_message(CommandMsg { actor, command });
+    view::resource_mut::<Messages<CommandMsg>>(world).write(CommandMsg { actor, command });
 }
 
 #[cfg(test)]

@@ -194,7 +194,7 @@ pub fn load_rulesets(world: &mut World, dir: &Path) -> Result<(), DataError> {
 
 /// Run one battle step.
 pub fn step(world: &mut World) {
-    world.resource_mut::<Battle>().steps += 1;
+    view::resource_mut::<Battle>(world).steps += 1;
     world.run_schedule(BattleStep);
 }
 
@@ -210,7 +210,7 @@ pub fn run(world: &mut World, max_steps: u64) -> Stop {
             if waiting_for_human(world) {
                 return Stop::WaitingForHuman;
             }
-            world.resource_mut::<Battle>().steps += 1;
+            view::resource_mut::<Battle>(world).steps += 1;
             schedule.run(world);
         }
         if view::resource::<Battle>(world).is_over() {
@@ -332,10 +332,10 @@ fn start_again(world: &mut World, ruleset: RulesetId, opts: &StartOptions) -> bo
     }
     crate::rules::fork::restore(world, &kept.start);
     world.insert_resource(kept);
-    world.resource_mut::<Battle>().seed = opts.seed;
-    world.resource_mut::<Dice>().reseed(opts.seed);
+    view::resource_mut::<Battle>(world).seed = opts.seed;
+    view::resource_mut::<Dice>(world).reseed(opts.seed);
     if let Some(BattleEvent::BattleStarted { seed, .. }) =
-        world.resource_mut::<BattleLog>().events.first_mut()
+        view::resource_mut::<BattleLog>(world).events.first_mut()
     {
         *seed = opts.seed;
     }
@@ -403,7 +403,7 @@ fn clear_previous(
     opts: &StartOptions,
 ) {
     despawn_combatants(world);
-    world.resource_mut::<Messages<CommandMsg>>().clear();
+    view::resource_mut::<Messages<CommandMsg>>(world).clear();
     (hooks.reset)(world);
     put(world, ActiveRuleset(hooks));
     put(
@@ -418,7 +418,7 @@ fn clear_previous(
     put(world, crate::rules::battle::Ground::default());
     put(world, LastRejection::default());
     {
-        let mut dice = world.resource_mut::<Dice>();
+        let mut dice = view::resource_mut::<Dice>(world);
         dice.reseed(opts.seed);
         dice.set_script(opts.script.clone());
     }
@@ -435,7 +435,7 @@ pub(crate) fn put<R: Resource<Mutability = bevy::ecs::component::Mutable>>(
     world: &mut World,
     value: R,
 ) {
-    match world.get_resource_mut::<R>() {
+    match view::get_resource_mut::<R>(world) {
         Some(mut have) => *have = value,
         None => world.insert_resource(value),
     }

@@ -123,7 +123,7 @@ impl ForkRegistry {
                 // resource's entity through Bevy's insertion machinery.
                 Some(Some(r)) => {
                     let now = world.change_tick();
-                    match world.get_resource_mut::<R>() {
+                    match view::get_resource_mut::<R>(world) {
                         Some(have) if unchanged(&have, since, now) => {}
                         Some(mut have) => *have = r.clone(),
                         None => world.insert_resource(r.clone()),
@@ -298,7 +298,7 @@ pub fn restore(world: &mut World, snap: &Snapshot) {
     }
     for (kind, part) in registry.resources.iter().zip(&snap.resources) {
         if cut_back && (kind.type_id)() == TypeId::of::<BattleLog>() {
-            let mut log = world.resource_mut::<BattleLog>();
+            let mut log = view::resource_mut::<BattleLog>(world);
             log.events.truncate(events);
             log.commands.truncate(commands);
             continue;
@@ -306,14 +306,14 @@ pub fn restore(world: &mut World, snap: &Snapshot) {
         (kind.put)(world, &entities, part.as_ref(), since);
     }
     // The roster names this world's entities.
-    world.resource_mut::<Roster>().entities = entities;
-    let mut messages = world.resource_mut::<Messages<CommandMsg>>();
+    view::resource_mut::<Roster>(world).entities = entities;
+    let mut messages = view::resource_mut::<Messages<CommandMsg>>(world);
     messages.clear();
     messages.write_batch(snap.commands.iter().cloned());
     // The world is the snapshot now, at this tick; whatever is written
     // from here on is marked at a later one.
     let at = world.change_tick();
-    if let Some(mut log) = world.get_resource_mut::<BattleLog>() {
+    if let Some(mut log) = view::get_resource_mut::<BattleLog>(world) {
         log.restored_from = Some(snap.id);
         log.restored_at = Some(at);
     }
@@ -379,20 +379,20 @@ impl Engine {
         let world = self.world_mut();
         restore(world, snap);
         {
-            let mut messages = world.resource_mut::<Messages<CommandMsg>>();
+            let mut messages = view::resource_mut::<Messages<CommandMsg>>(world);
             messages.clear();
             if let Some(first) = first {
                 messages.write(first);
             }
         }
-        world.resource_mut::<Dice>().reseed(seed);
-        for f in &mut world.resource_mut::<Factions>().0 {
+        view::resource_mut::<Dice>(world).reseed(seed);
+        for f in &mut view::resource_mut::<Factions>(world).0 {
             f.control = Controller::Ai;
         }
         // The roster's entities, not a new query: a playout is started
         // thousands of times a second.
         for e in view::resource::<Roster>(world).entities.clone() {
-            if let Some(mut c) = world.get_mut::<Controller>(e) {
+            if let Some(mut c) = view::get_mut::<Controller>(world, e) {
                 *c = Controller::Ai;
             }
         }

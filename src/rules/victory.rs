@@ -63,7 +63,7 @@ pub fn check_victory(world: &mut World) {
         return;
     }
     let rules = view::resource::<BattleRules>(world).clone();
-    world.resource_mut::<BattleRules>().held_checked = completed;
+    view::resource_mut::<BattleRules>(world).held_checked = completed;
     match rules.victory {
         VictoryRule::LastStanding => {}
         VictoryRule::Survive { faction, rounds } => {
@@ -100,7 +100,7 @@ pub fn check_victory(world: &mut World) {
             } else {
                 0
             };
-            world.resource_mut::<BattleRules>().held_rounds = held;
+            view::resource_mut::<BattleRules>(world).held_rounds = held;
             if held >= rounds {
                 let name = map
                     .zones()

@@ -191,7 +191,7 @@ struct KnownId {
     id: ComponentId,
 }
 
-const KNOWN_IDS: usize = 64;
+const KNOWN_IDS: usize = 256;
 
 thread_local! {
     static KNOWN: [Shared<Option<KnownId>>; KNOWN_IDS] =
@@ -260,6 +260,36 @@ fn find_resource<R: Resource>(world: &World) -> Option<&R> {
     world
         .get_resource_by_id(id)
         .map(|p| unsafe { p.deref::<R>() })
+}
+
+/// `world.get_resource_mut`, with the resource's id remembered (Bevy's
+/// typed call hashes the type into its map of ids first: a battle writes
+/// its log, its dice and its round thousands of times).
+#[inline]
+pub fn get_resource_mut<R: Resource<Mutability = bevy::ecs::component::Mutable>>(
+    world: &mut World,
+) -> Option<Mut<'_, R>> {
+    let id = component_id::<R>(world)?;
+    // SAFETY: `id` is `R`'s id in this world (looked up by `R`'s type).
+    world
+        .get_resource_mut_by_id(id)
+        .map(|p| unsafe { p.with_type::<R>() })
+}
+
+/// [`get_resource_mut`] for a resource the battle always has; panics like
+/// `World::resource_mut` when it is missing (a programming error).
+#[track_caller]
+#[inline]
+pub fn resource_mut<R: Resource<Mutability = bevy::ecs::component::Mutable>>(
+    world: &mut World,
+) -> Mut<'_, R> {
+    match get_resource_mut::<R>(world) {
+        Some(r) => r,
+        None => panic!(
+            "the resource {} is missing from the battle's world",
+            std::any::type_name::<R>()
+        ),
+    }
 }
 
 /// A resource of the world: `world.get_resource`, but the core's hot ones
@@ -395,6 +425,20 @@ pub fn get<C: Component>(world: &World, cid: Cid) -> Option<&C> {
         );
     }
     found
+}
+
+/// A component of an entity to change: `world.get_mut`, with the
+/// component's id remembered (for the core's and the rulesets' apply).
+#[inline]
+pub fn get_mut<C: Component<Mutability = bevy::ecs::component::Mutable>>(
+    world: &mut World,
+    entity: Entity,
+) -> Option<Mut<'_, C>> {
+    let id = component_id::<C>(world)?;
+    // SAFETY: `id` is `C`'s id in this world (looked up by `C`'s type).
+    world
+        .get_mut_by_id(entity, id)
+        .map(|p| unsafe { p.with_type::<C>() })
 }
 
 /// A combatant's name, as the level gives it.

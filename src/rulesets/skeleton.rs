@@ -251,7 +251,7 @@ fn reset<R: Ruleset>(world: &mut World) {
 }
 
 fn configure<R: Ruleset>(world: &mut World, key: &str, value: &str) -> Result<(), String> {
-    settings::set(&mut *world.resource_mut::<R::Settings>(), key, value)
+    settings::set(&mut *view::resource_mut::<R::Settings>(world), key, value)
 }
 
 // The hooks that only read run in one `view::reading` scope each: they

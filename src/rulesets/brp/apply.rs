@@ -3,6 +3,8 @@
 
 use bevy::prelude::*;
 
+use crate::rules::view;
+
 use crate::rules::apply::with;
 use crate::rules::components::{Cid, Loadout};
 use crate::rules::event::BattleEvent;
@@ -62,7 +64,8 @@ fn apply_own(world: &mut World, e: &BrpEvent) {
                 .entities
                 .clone();
             for e in entities {
-                if let Some(mut t) = world.get_mut::<crate::rules::components::TurnState>(e) {
+                if let Some(mut t) = view::get_mut::<crate::rules::components::TurnState>(world, e)
+                {
                     t.done = false;
                 }
             }
@@ -190,8 +193,7 @@ fn weapon_gone(world: &mut World, who: Cid, i: usize) {
 }
 
 fn slot(world: &mut World, who: Cid, f: impl FnOnce(&mut super::state::Slot)) {
-    if let Some(s) = world
-        .resource_mut::<BrpRound>()
+    if let Some(s) = view::resource_mut::<BrpRound>(world)
         .slots
         .get_mut(who.0 as usize)
     {

@@ -27,7 +27,7 @@ pub const RULE_DAMAGE: &str = "brp §5.9 Weapons and Damage";
 
 /// Roll D100 (1–100).
 pub fn d100(world: &mut World) -> DiceRoll {
-    let r = world.resource_mut::<Dice>().roll_die(100);
+    let r = view::resource_mut::<Dice>(world).roll_die(100);
     DiceRoll {
         expr: "1D100".into(),
         dice: vec![Die {
@@ -104,8 +104,8 @@ pub fn execute_attack(world: &mut World, attacker: Cid, target: Cid, index: usiz
     };
     // "If an attack fails, it does not need to be parried."
     if lv != Level::Failure && !defenses(world, target, &pending).is_empty() {
-        world.resource_mut::<PendingAttack>().0 = Some(pending);
-        world.resource_mut::<Battle>().prompt = Prompt::React {
+        view::resource_mut::<PendingAttack>(world).0 = Some(pending);
+        view::resource_mut::<Battle>(world).prompt = Prompt::React {
             actor: target,
             attacker,
         };
@@ -116,10 +116,10 @@ pub fn execute_attack(world: &mut World, attacker: Cid, target: Cid, index: usiz
 
 /// The defender answers: a parry (weapon or shield), a dodge, or nothing.
 pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
-    let Some(p) = world.resource_mut::<PendingAttack>().0.take() else {
+    let Some(p) = view::resource_mut::<PendingAttack>(world).0.take() else {
         return;
     };
-    world.resource_mut::<Battle>().prompt = Prompt::Act { actor: p.attacker };
+    view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: p.attacker };
     let choice = match (command, command.own::<BrpCommand>()) {
         (_, Some(BrpCommand::Parry { shield })) => Some((Defense::Parry, *shield)),
         (Command::Dodge, _) => Some((Defense::Dodge, false)),
@@ -261,7 +261,7 @@ fn wear_item(
 fn damage(world: &mut World, p: &Pending, special: bool) {
     let b = blow(world, p.attacker, &p.damage, p.db, p.velocity, p.target);
     let (weapon, bonus) = {
-        let mut dice = world.resource_mut::<Dice>();
+        let mut dice = view::resource_mut::<Dice>(world);
         let weapon = b.dice.roll(&mut dice, &RollOptions::default());
         let bonus = match &b.bonus {
             Some(db) if b.rolls_bonus() => Some(db.roll(&mut dice, &RollOptions::default())),
@@ -322,7 +322,7 @@ fn damage(world: &mut World, p: &Pending, special: bool) {
             .group()
             .is_some_and(|g| g.len() > 1 && g.contains(&p.target));
         if together {
-            let mut r = world.resource_mut::<BrpRound>();
+            let mut r = view::resource_mut::<BrpRound>(world);
             if !r.falls.contains(&p.target) {
                 r.falls.push(p.target);
             }

@@ -116,7 +116,7 @@ pub fn execute(world: &mut World, actor: Cid, command: &Command) {
 pub fn end_turn(world: &mut World, who: Cid) {
     if view::resource::<Battle>(world).prompt == (Prompt::Act { actor: who }) {
         emit(world, BattleEvent::TurnEnded { who });
-        world.resource_mut::<Battle>().prompt = Prompt::None;
+        view::resource_mut::<Battle>(world).prompt = Prompt::None;
     }
 }
 
@@ -136,7 +136,10 @@ fn first_aid(world: &mut World, medic: Cid, patient: Cid) {
     if lv != Level::Failure {
         let d3 = DiceExpr::parse("1D3").unwrap_or_else(|_| DiceExpr::flat(1));
         for (i, hp) in &wounds {
-            let r = d3.roll(&mut world.resource_mut::<Dice>(), &RollOptions::default());
+            let r = d3.roll(
+                &mut view::resource_mut::<Dice>(world),
+                &RollOptions::default(),
+            );
             let gained = r.total.min(*hp);
             healed.push((*i, r, gained));
         }

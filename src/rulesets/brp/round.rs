@@ -40,7 +40,7 @@ pub fn advance(world: &mut World) {
 }
 
 fn begin(world: &mut World, phase: Phase, named: RoundPhase, rule: &'static str) {
-    world.resource_mut::<Battle>().phase = phase;
+    view::resource_mut::<Battle>(world).phase = phase;
     emit(world, BrpEvent::PhaseBegan { phase: named, rule });
 }
 
@@ -79,7 +79,7 @@ fn start_round(world: &mut World) {
     );
     {
         let n = view::resource::<crate::rules::battle::Roster>(world).len();
-        let mut r = world.resource_mut::<BrpRound>();
+        let mut r = view::resource_mut::<BrpRound>(world);
         r.order = order;
         r.slots = vec![Default::default(); n];
         r.queue.clear();
@@ -101,7 +101,10 @@ fn start_movement(world: &mut World) {
     let standing = view::standing_all(world);
     for c in standing {
         let involved = view::cell(world, c).is_some_and(|at| enemy_adjacent(world, c, at));
-        if let Some(s) = world.resource_mut::<BrpRound>().slots.get_mut(c.0 as usize) {
+        if let Some(s) = view::resource_mut::<BrpRound>(world)
+            .slots
+            .get_mut(c.0 as usize)
+        {
             s.involved = involved;
         }
     }
@@ -120,10 +123,10 @@ fn next_in_order(world: &mut World, phase: Phase) {
     match next {
         Some(who) => {
             emit(world, BattleEvent::TurnStarted { who });
-            world.resource_mut::<Battle>().prompt = Prompt::Act { actor: who };
+            view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: who };
         }
         None => {
-            for s in &mut world.resource_mut::<BrpRound>().slots {
+            for s in &mut view::resource_mut::<BrpRound>(world).slots {
                 s.done = false;
             }
             match phase {
@@ -213,7 +216,7 @@ fn start_actions(world: &mut World) {
         },
     );
     {
-        let mut round = world.resource_mut::<BrpRound>();
+        let mut round = view::resource_mut::<BrpRound>(world);
         round.queue = queue;
         round.at = (0, 0, 0);
     }
@@ -229,7 +232,7 @@ fn next_actor(world: &mut World) {
             (r.queue.len(), r.at)
         };
         if ri >= queue_len {
-            world.resource_mut::<Battle>().phase = Phase::Resolution;
+            view::resource_mut::<Battle>(world).phase = Phase::Resolution;
             resolve(world);
             return;
         }
@@ -239,7 +242,7 @@ fn next_actor(world: &mut World) {
             (*k, groups.get(gi).cloned())
         };
         let Some(group) = group else {
-            world.resource_mut::<BrpRound>().at = (ri + 1, 0, 0);
+            view::resource_mut::<BrpRound>(world).at = (ri + 1, 0, 0);
             continue;
         };
         if gi == 0 && mi == 0 {
@@ -256,23 +259,23 @@ fn next_actor(world: &mut World) {
         let Some(&who) = group.get(mi) else {
             // The group is done: those it dropped fall now.
             fall_now(world);
-            world.resource_mut::<BrpRound>().at = (ri, gi + 1, 0);
+            view::resource_mut::<BrpRound>(world).at = (ri, gi + 1, 0);
             continue;
         };
         // `at` points past the member now acting.
-        world.resource_mut::<BrpRound>().at = (ri, gi, mi + 1);
+        view::resource_mut::<BrpRound>(world).at = (ri, gi, mi + 1);
         if !view::standing(world, who) {
             continue;
         }
         emit(world, BattleEvent::TurnStarted { who });
-        world.resource_mut::<Battle>().prompt = Prompt::Act { actor: who };
+        view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: who };
         return;
     }
 }
 
 /// Those dropped within a simultaneous group fall once it has acted.
 pub fn fall_now(world: &mut World) {
-    let falls = std::mem::take(&mut world.resource_mut::<BrpRound>().falls);
+    let falls = std::mem::take(&mut view::resource_mut::<BrpRound>(world).falls);
     let threshold = settings(world).unconscious_at_hp;
     for who in falls {
         // Tended back above the mark within the group: it does not fall.
@@ -352,5 +355,5 @@ fn resolve(world: &mut World) {
     }
     let round_no = view::resource::<Battle>(world).round;
     emit(world, BattleEvent::RoundEnded { round: round_no });
-    world.resource_mut::<Battle>().phase = Phase::RoundEnd;
+    view::resource_mut::<Battle>(world).phase = Phase::RoundEnd;
 }

@@ -4,6 +4,8 @@
 
 use bevy::prelude::*;
 
+use crate::rules::view;
+
 use crate::rules::apply::{strike, with};
 use crate::rules::components::{Condition, Heading, Loadout, MoveMode, TurnState};
 use crate::rules::event::BattleEvent;
@@ -103,7 +105,7 @@ fn apply_own(world: &mut World, event: &Ud10Event) {
                 // Brought round, it comes to itself slowly: no turn this
                 // round (docs/rulesets/ud10.md, "First aid").
                 with::<Ud10Turn>(world, *patient, |t| t.brought_round = true);
-                let mut r = world.resource_mut::<Ud10Round>();
+                let mut r = view::resource_mut::<Ud10Round>(world);
                 let at = r.next.min(r.order.len());
                 let rest: Vec<_> = r.order.split_off(at);
                 r.order.extend(rest.into_iter().filter(|c| c != patient));

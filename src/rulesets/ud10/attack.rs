@@ -22,7 +22,7 @@ use super::numbers::{
 
 /// Roll one d10 for a check.
 pub fn d10(world: &mut World) -> DiceRoll {
-    let r = world.resource_mut::<Dice>().roll_die(10);
+    let r = view::resource_mut::<Dice>(world).roll_die(10);
     DiceRoll {
         expr: "1D10".into(),
         dice: vec![Die {
@@ -115,27 +115,27 @@ pub fn execute_attack(
         ranged: n.ranged,
         dex_counts: n.dex_counts,
     };
-    world.resource_mut::<PendingAttack>().0 = Some(pending.clone());
+    view::resource_mut::<PendingAttack>(world).0 = Some(pending.clone());
     let may_react = !free
         && (can_parry(world, target, attacker).is_ok()
             || can_dodge(world, target, attacker).is_ok());
     if may_react {
-        world.resource_mut::<Battle>().prompt = Prompt::React {
+        view::resource_mut::<Battle>(world).prompt = Prompt::React {
             actor: target,
             attacker,
         };
     } else {
-        world.resource_mut::<PendingAttack>().0 = None;
+        view::resource_mut::<PendingAttack>(world).0 = None;
         damage::hit(world, &pending, &weapon);
     }
 }
 
 /// The defender answers the reaction prompt.
 pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
-    let Some(p) = world.resource_mut::<PendingAttack>().0.take() else {
+    let Some(p) = view::resource_mut::<PendingAttack>(world).0.take() else {
         return;
     };
-    world.resource_mut::<Battle>().prompt = Prompt::Act { actor: p.attacker };
+    view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: p.attacker };
     let kind = match (command, command.own::<Ud10Command>()) {
         (_, Some(Ud10Command::Parry)) => Some(Reaction::Parry),
         (Command::Dodge, _) => Some(Reaction::Dodge),

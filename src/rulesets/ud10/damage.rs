@@ -43,7 +43,7 @@ pub fn hit(world: &mut World, p: &Pending, weapon: &Weapon) {
         .cloned()
         .unwrap_or_default();
     let protection = if s.body_zones {
-        let die = world.resource_mut::<Dice>().roll_die(10);
+        let die = view::resource_mut::<Dice>(world).roll_die(10);
         let zone = body_zone(die);
         emit(
             world,
@@ -60,7 +60,7 @@ pub fn hit(world: &mut World, p: &Pending, weapon: &Weapon) {
     };
     let expr = weapon.mode_damage(p.mode).clone();
     let roll = {
-        let mut dice = world.resource_mut::<Dice>();
+        let mut dice = view::resource_mut::<Dice>(world);
         expr.roll(
             &mut dice,
             &RollOptions {

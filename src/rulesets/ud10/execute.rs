@@ -99,7 +99,7 @@ pub fn execute(world: &mut World, actor: Cid, command: &Command) {
 pub fn end_turn(world: &mut World, who: Cid) {
     if view::resource::<Battle>(world).prompt == (Prompt::Act { actor: who }) {
         emit(world, BattleEvent::TurnEnded { who });
-        world.resource_mut::<Battle>().prompt = Prompt::None;
+        view::resource_mut::<Battle>(world).prompt = Prompt::None;
     }
 }
 

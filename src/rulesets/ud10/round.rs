@@ -57,8 +57,8 @@ fn start_round(world: &mut World) {
             order: order.clone(),
         },
     );
-    *world.resource_mut::<Ud10Round>() = Ud10Round { order, next: 0 };
-    world.resource_mut::<Battle>().phase = Phase::Actions;
+    *view::resource_mut::<Ud10Round>(world) = Ud10Round { order, next: 0 };
+    view::resource_mut::<Battle>(world).phase = Phase::Actions;
     next_turn(world);
 }
 
@@ -123,7 +123,7 @@ fn order(world: &mut World, who: &[Cid]) -> Vec<Cid> {
             let between = tied.clone();
             // Fisher-Yates with the battle's one RNG.
             for k in (1..tied.len()).rev() {
-                let r = world.resource_mut::<Dice>().pick(k + 1);
+                let r = view::resource_mut::<Dice>(world).pick(k + 1);
                 tied.swap(k, r);
             }
             emit(
@@ -150,10 +150,10 @@ fn next_turn(world: &mut World) {
         let Some(&who) = order.get(next) else {
             let round = view::resource::<Battle>(world).round;
             emit(world, BattleEvent::RoundEnded { round });
-            world.resource_mut::<Battle>().phase = Phase::RoundEnd;
+            view::resource_mut::<Battle>(world).phase = Phase::RoundEnd;
             return;
         };
-        world.resource_mut::<Ud10Round>().next += 1;
+        view::resource_mut::<Ud10Round>(world).next += 1;
         if !view::standing(world, who) {
             continue;
         }
@@ -181,7 +181,7 @@ fn next_turn(world: &mut World) {
                 );
             }
         }
-        world.resource_mut::<Battle>().prompt = Prompt::Act { actor: who };
+        view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: who };
         return;
     }
 }

@@ -58,7 +58,7 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
             condition: Condition::Concealed,
             ..
         } if view::resource::<ZonesRound>(world).turn.who == Some(*who) => {
-            world.resource_mut::<ZonesRound>().turn.main = true;
+            view::resource_mut::<ZonesRound>(world).turn.main = true;
         }
         _ => {}
     }
@@ -68,7 +68,7 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
     match event {
         ZonesEvent::AttackMade { .. } => apply_attack_made(world, event),
         ZonesEvent::ManeuverMade { .. } => apply_maneuver_made(world, event),
-        ZonesEvent::FreeTried { .. } => world.resource_mut::<ZonesRound>().turn.main = true,
+        ZonesEvent::FreeTried { .. } => view::resource_mut::<ZonesRound>(world).turn.main = true,
         ZonesEvent::ReactionTaken { who, .. } => {
             // §Taking a turn: "A reaction takes the whole turn and doesn't
             // allow for movement or a bonus action."
@@ -90,9 +90,11 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
         | ZonesEvent::TurnHandedOver { .. }
         | ZonesEvent::TurnReserved { .. } => {}
         // §Taking a turn: words and items are main actions.
-        ZonesEvent::InfluenceTried { .. } => world.resource_mut::<ZonesRound>().turn.main = true,
+        ZonesEvent::InfluenceTried { .. } => {
+            view::resource_mut::<ZonesRound>(world).turn.main = true
+        }
         ZonesEvent::ItemUsed { who, item, .. } => {
-            world.resource_mut::<ZonesRound>().turn.main = true;
+            view::resource_mut::<ZonesRound>(world).turn.main = true;
             with::<ZonesStats>(world, *who, |s| {
                 if let Some(i) = s.items.get_mut(*item) {
                     i.uses = i.uses.saturating_sub(1);
@@ -100,7 +102,7 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
             });
         }
         ZonesEvent::PowerInvoked { by, index, .. } => {
-            world.resource_mut::<ZonesRound>().turn.main = true;
+            view::resource_mut::<ZonesRound>(world).turn.main = true;
             with::<ZonesStats>(world, *by, |s| {
                 if let Some(p) = s.powers.get_mut(*index) {
                     p.uses = p.uses.saturating_sub(1);
@@ -119,7 +121,7 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
 }
 
 fn used(world: &mut World, gear: GearUse) {
-    world.resource_mut::<ZonesRound>().gear_used.push(gear);
+    view::resource_mut::<ZonesRound>(world).gear_used.push(gear);
 }
 
 fn apply_attack_made(world: &mut World, event: &ZonesEvent) {
@@ -138,7 +140,7 @@ fn apply_attack_made(world: &mut World, event: &ZonesEvent) {
     // §Taking a turn: an attack on one's turn is its main action.
     if !*reaction {
         with::<TurnState>(world, *attacker, |t| t.action_used = true);
-        world.resource_mut::<ZonesRound>().turn.main = true;
+        view::resource_mut::<ZonesRound>(world).turn.main = true;
     }
 }
 
@@ -155,6 +157,6 @@ fn apply_maneuver_made(world: &mut World, event: &ZonesEvent) {
     face(world, *attacker, *target);
     if !*reaction {
         with::<TurnState>(world, *attacker, |t| t.action_used = true);
-        world.resource_mut::<ZonesRound>().turn.main = true;
+        view::resource_mut::<ZonesRound>(world).turn.main = true;
     }
 }

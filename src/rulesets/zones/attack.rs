@@ -43,7 +43,7 @@ pub fn save(
     purpose: &'static str,
     rule: &'static str,
 ) -> bool {
-    let r = world.resource_mut::<Dice>().roll_die(20);
+    let r = view::resource_mut::<Dice>(world).roll_die(20);
     let extremes = view::resource::<ZonesSettings>(world).natural_extremes;
     let pass = if extremes && r == 1 {
         true
@@ -113,7 +113,10 @@ pub(super) fn roll_times(world: &mut World, expr: &DiceExpr, times: u32) -> Dice
         total: 0,
     };
     for _ in 0..times {
-        let r = expr.roll(&mut world.resource_mut::<Dice>(), &RollOptions::default());
+        let r = expr.roll(
+            &mut view::resource_mut::<Dice>(world),
+            &RollOptions::default(),
+        );
         roll.dice.extend(r.dice);
         roll.flat += r.flat;
         roll.total += r.total;
@@ -156,7 +159,7 @@ pub fn execute_split(world: &mut World, attacker: Cid, index: usize, shares: &[(
         .copied()
         .filter(|t| can_react(world, *t, attacker))
         .collect();
-    world.resource_mut::<Pending>().blast = Some(BlastState {
+    view::resource_mut::<Pending>(world).blast = Some(BlastState {
         attacker,
         weapon: index,
         mode: MODE_STRIKE,
@@ -437,11 +440,11 @@ pub(super) fn declare_attack(
                 rule: RULE_STUNT,
             },
         );
-        world.resource_mut::<Battle>().prompt = Prompt::React {
+        view::resource_mut::<Battle>(world).prompt = Prompt::React {
             actor: target,
             attacker,
         };
-        world.resource_mut::<Pending>().attack = Some(AttackState {
+        view::resource_mut::<Pending>(world).attack = Some(AttackState {
             stage: Stage::Stunt,
             ..state
         });
@@ -459,11 +462,11 @@ pub(super) fn ask_target(world: &mut World, mut state: AttackState) {
     });
     if asked {
         state.stage = Stage::Target;
-        world.resource_mut::<Battle>().prompt = Prompt::React {
+        view::resource_mut::<Battle>(world).prompt = Prompt::React {
             actor: state.target,
             attacker: state.attacker,
         };
-        world.resource_mut::<Pending>().attack = Some(state);
+        view::resource_mut::<Pending>(world).attack = Some(state);
         return;
     }
     state.guards = view::reading(world, |world| guards(world, &state));
@@ -498,11 +501,11 @@ pub(super) fn finish(world: &mut World) {
     let who = view::resource::<ZonesRound>(world).turn.who;
     match who {
         Some(who) => {
-            world.resource_mut::<Battle>().prompt = Prompt::Act { actor: who };
+            view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: who };
             if !view::standing(world, who) {
                 end_turn(world, who);
             }
         }
-        None => world.resource_mut::<Battle>().prompt = Prompt::None,
+        None => view::resource_mut::<Battle>(world).prompt = Prompt::None,
     }
 }

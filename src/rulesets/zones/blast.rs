@@ -70,7 +70,7 @@ pub(super) fn declare_blast(
                 );
                 return;
             }
-            let r = world.resource_mut::<Dice>().roll_die(around.len() as u32);
+            let r = view::resource_mut::<Dice>(world).roll_die(around.len() as u32);
             hit_zone = usize::from(around[(r as usize - 1).min(around.len() - 1)]);
             deviated = Some(DiceRoll::one_die(around.len() as u32, r));
         }
@@ -92,7 +92,7 @@ pub(super) fn declare_blast(
         .copied()
         .filter(|t| *t != attacker && can_react(world, *t, attacker))
         .collect();
-    world.resource_mut::<Pending>().blast = Some(BlastState {
+    view::resource_mut::<Pending>(world).blast = Some(BlastState {
         attacker,
         weapon,
         mode,
@@ -112,13 +112,13 @@ pub(super) fn ask_blast(world: &mut World) {
     };
     match b.asking.first() {
         Some(&t) => {
-            world.resource_mut::<Battle>().prompt = Prompt::React {
+            view::resource_mut::<Battle>(world).prompt = Prompt::React {
                 actor: t,
                 attacker: b.attacker,
             };
         }
         None => {
-            world.resource_mut::<Pending>().blast = None;
+            view::resource_mut::<Pending>(world).blast = None;
             blast_damage(world, &b);
             finish(world);
         }
@@ -126,7 +126,7 @@ pub(super) fn ask_blast(world: &mut World) {
 }
 
 pub(super) fn blast_answer(world: &mut World, who: Cid, command: &Command) {
-    let Some(mut b) = world.resource_mut::<Pending>().blast.take() else {
+    let Some(mut b) = view::resource_mut::<Pending>(world).blast.take() else {
         return;
     };
     b.asking.retain(|t| *t != who);
@@ -145,7 +145,7 @@ pub(super) fn blast_answer(world: &mut World, who: Cid, command: &Command) {
         }
         _ => emit(world, BattleEvent::ReactionDeclined { who }),
     }
-    world.resource_mut::<Pending>().blast = Some(b);
+    view::resource_mut::<Pending>(world).blast = Some(b);
     ask_blast(world);
 }
 

@@ -124,7 +124,7 @@ fn execute_pick_up(world: &mut World, actor: Cid, item: usize) {
             rule: RULE_BONUS,
         },
     );
-    world.resource_mut::<ZonesRound>().turn.bonus += 1;
+    view::resource_mut::<ZonesRound>(world).turn.bonus += 1;
 }
 
 /// §Procedure: the faction whose activation it is passes.
@@ -139,7 +139,7 @@ fn execute_pass(world: &mut World) {
             },
         );
         round::pass_on(world, faction);
-        world.resource_mut::<Battle>().prompt = Prompt::None;
+        view::resource_mut::<Battle>(world).prompt = Prompt::None;
     }
 }
 
@@ -154,17 +154,17 @@ fn execute_first_turn_to(world: &mut World, to: u8) {
                 rule: round::RULE_PROCEDURE,
             },
         );
-        let mut r = world.resource_mut::<ZonesRound>();
+        let mut r = view::resource_mut::<ZonesRound>(world);
         r.opening = false;
         r.next = to;
-        world.resource_mut::<Battle>().prompt = Prompt::None;
+        view::resource_mut::<Battle>(world).prompt = Prompt::None;
     }
 }
 
 /// Drawing a weapon: a bonus action.
 fn execute_draw(world: &mut World, actor: Cid, weapon: usize) {
     draw(world, actor, weapon, false, RULE_BONUS);
-    world.resource_mut::<ZonesRound>().turn.bonus += 1;
+    view::resource_mut::<ZonesRound>(world).turn.bonus += 1;
 }
 
 /// §Morale: surrendering ends the turn.
@@ -255,7 +255,7 @@ fn execute_use_item(world: &mut World, who: Cid, item: usize, on: Cid) {
 /// (Fray decides: docs/rulesets/zones.md, "Main actions").
 fn mend(world: &mut World, by: Cid, on: Cid, dice: &crate::rules::dice::DiceExpr) {
     let roll = dice.roll(
-        &mut world.resource_mut::<crate::rules::dice::Dice>(),
+        &mut view::resource_mut::<crate::rules::dice::Dice>(world),
         &crate::rules::dice::RollOptions::default(),
     );
     let Some(h) = view::get::<crate::rules::components::Health>(world, on).copied() else {

@@ -69,7 +69,7 @@ pub fn aftermath(world: &mut World) {
             continue;
         }
         let sides = settings.durability_die.max(2);
-        let r = world.resource_mut::<Dice>().roll_die(sides);
+        let r = view::resource_mut::<Dice>(world).roll_die(sides);
         let outcome = match (r == 1, was_damaged(world, who, &item)) {
             (false, _) => GearOutcome::Fine,
             (true, false) => GearOutcome::Damaged,

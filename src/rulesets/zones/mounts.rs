@@ -51,7 +51,7 @@ pub fn after_mount_moved(world: &mut World, mount: Cid) {
         return;
     }
     let riders = standing_riders(world, mount);
-    let mut r = world.resource_mut::<ZonesRound>();
+    let mut r = view::resource_mut::<ZonesRound>(world);
     for c in riders {
         if !r.carried_fast.contains(&c) {
             r.carried_fast.push(c);
@@ -62,7 +62,7 @@ pub fn after_mount_moved(world: &mut World, mount: Cid) {
 /// Get on: half a zone of movement; an AGI save if the mount is moving, a
 /// fall (d4 direct damage) on a failure.
 pub fn mount(world: &mut World, who: Cid, mount: Cid) {
-    world.resource_mut::<ZonesRound>().turn.halves += 1;
+    view::resource_mut::<ZonesRound>(world).turn.halves += 1;
     if moving(world, mount) && !fall_save(world, who, "to get on a moving mount") {
         return;
     }
@@ -82,10 +82,12 @@ pub fn mount(world: &mut World, who: Cid, mount: Cid) {
             .reserved
             .contains(&mount);
     if joins {
-        world.resource_mut::<ZonesRound>().team.push(TurnBudget {
-            who: Some(mount),
-            ..default()
-        });
+        view::resource_mut::<ZonesRound>(world)
+            .team
+            .push(TurnBudget {
+                who: Some(mount),
+                ..default()
+            });
     }
 }
 
@@ -95,7 +97,7 @@ pub fn dismount(world: &mut World, who: Cid, to: Cell) {
     let Some(mount) = view::riding(world, who) else {
         return;
     };
-    world.resource_mut::<ZonesRound>().turn.halves += 1;
+    view::resource_mut::<ZonesRound>(world).turn.halves += 1;
     get_off(world, who, mount, to, false);
     if moving(world, mount) {
         fall_save(world, who, "to get off a moving mount");
@@ -184,14 +186,14 @@ pub fn reserve(world: &mut World, who: Cid) {
             rule: RULE_MOUNTS,
         },
     );
-    world.resource_mut::<ZonesRound>().reserved.push(who);
+    view::resource_mut::<ZonesRound>(world).reserved.push(who);
     super::round::finish_part(world, who);
 }
 
 /// `to` goes on with the pair's turn; `from` may take it back later.
 pub fn hand_over(world: &mut World, from: Cid, to: Cid) {
     {
-        let mut r = world.resource_mut::<ZonesRound>();
+        let mut r = view::resource_mut::<ZonesRound>(world);
         let Some(i) = r.team.iter().position(|b| b.who == Some(to)) else {
             return;
         };
@@ -207,7 +209,7 @@ pub fn hand_over(world: &mut World, from: Cid, to: Cid) {
             rule: RULE_MOUNTS,
         },
     );
-    world.resource_mut::<Battle>().prompt = Prompt::Act { actor: to };
+    view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: to };
 }
 
 /// `who` has ended its part of the turn: give it to the next standing one
@@ -215,7 +217,7 @@ pub fn hand_over(world: &mut World, from: Cid, to: Cid) {
 pub fn next_of_pair(world: &mut World, who: Cid) -> bool {
     loop {
         let next = {
-            let mut r = world.resource_mut::<ZonesRound>();
+            let mut r = view::resource_mut::<ZonesRound>(world);
             if r.team.is_empty() {
                 return false;
             }
@@ -226,7 +228,7 @@ pub fn next_of_pair(world: &mut World, who: Cid) -> bool {
         if !view::standing(world, to) || reserved || !super::check::turn_left(world, to) {
             continue;
         }
-        world.resource_mut::<ZonesRound>().turn = next;
+        view::resource_mut::<ZonesRound>(world).turn = next;
         emit(
             world,
             ZonesEvent::TurnHandedOver {
@@ -235,7 +237,7 @@ pub fn next_of_pair(world: &mut World, who: Cid) -> bool {
                 rule: RULE_MOUNTS,
             },
         );
-        world.resource_mut::<Battle>().prompt = Prompt::Act { actor: to };
+        view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: to };
         return true;
     }
 }

@@ -50,12 +50,12 @@ pub fn execute_move(world: &mut World, who: Cid, path: &[Cell], resumed: bool) {
             if !foes.is_empty() {
                 emit_segment(world, who, seg_start, &mut segment);
                 let first = foes[0];
-                world.resource_mut::<Pending>().moving = Some(super::state::MoveState {
+                view::resource_mut::<Pending>(world).moving = Some(super::state::MoveState {
                     who,
                     rest: path[i..].to_vec(),
                     candidates: foes,
                 });
-                world.resource_mut::<Battle>().prompt = Prompt::React {
+                view::resource_mut::<Battle>(world).prompt = Prompt::React {
                     actor: first,
                     attacker: who,
                 };
@@ -97,17 +97,17 @@ fn emit_segment(world: &mut World, who: Cid, from: Cell, segment: &mut Vec<Cell>
         super::attack::reveal(world, who);
     }
     super::attack::reveal_seen(world);
-    world.resource_mut::<ZonesRound>().turn.zones += zones;
+    view::resource_mut::<ZonesRound>(world).turn.zones += zones;
     super::mounts::after_mount_moved(world, who);
 }
 
 /// After the opportunity attacks at a border: the move resumes if the mover
 /// is still standing; otherwise its turn is over.
 pub fn resume_move(world: &mut World) {
-    let Some(m) = world.resource_mut::<Pending>().moving.take() else {
+    let Some(m) = view::resource_mut::<Pending>(world).moving.take() else {
         return;
     };
-    world.resource_mut::<Battle>().prompt = Prompt::Act { actor: m.who };
+    view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: m.who };
     if !view::standing(world, m.who) {
         if let Some(at) = view::cell(world, m.who) {
             emit(world, BattleEvent::MoveInterrupted { who: m.who, at });

@@ -215,7 +215,10 @@ pub(super) fn direct_damage(
     dice: &DiceExpr,
     rule: &'static str,
 ) {
-    let r = dice.roll(&mut world.resource_mut::<Dice>(), &RollOptions::default());
+    let r = dice.roll(
+        &mut view::resource_mut::<Dice>(world),
+        &RollOptions::default(),
+    );
     emit(
         world,
         BattleEvent::DamageRolled {

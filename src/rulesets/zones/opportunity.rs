@@ -26,7 +26,7 @@ pub(super) fn next_opportunist(world: &mut World) {
         .map(|m| m.who);
     let Some(mover) = mover else { return };
     let next = {
-        let mut p = world.resource_mut::<Pending>();
+        let mut p = view::resource_mut::<Pending>(world);
         let m = p.moving.as_mut().expect("checked above");
         if !m.candidates.is_empty() {
             m.candidates.remove(0);
@@ -40,10 +40,10 @@ pub(super) fn next_opportunist(world: &mut World) {
     if view::standing(world, mover)
         && let Some(&first) = still.first()
     {
-        if let Some(m) = world.resource_mut::<Pending>().moving.as_mut() {
+        if let Some(m) = view::resource_mut::<Pending>(world).moving.as_mut() {
             m.candidates = still.clone();
         }
-        world.resource_mut::<Battle>().prompt = Prompt::React {
+        view::resource_mut::<Battle>(world).prompt = Prompt::React {
             actor: first,
             attacker: mover,
         };

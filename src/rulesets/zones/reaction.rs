@@ -25,11 +25,11 @@ pub(super) fn ask_guard(world: &mut World, mut state: AttackState) {
     match state.guards.first() {
         Some(&g) => {
             state.stage = Stage::Guard;
-            world.resource_mut::<Battle>().prompt = Prompt::React {
+            view::resource_mut::<Battle>(world).prompt = Prompt::React {
                 actor: g,
                 attacker: state.attacker,
             };
-            world.resource_mut::<Pending>().attack = Some(state);
+            view::resource_mut::<Pending>(world).attack = Some(state);
         }
         None => {
             hit(world, &state);
@@ -44,7 +44,7 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
         blast_answer(world, who, command);
         return;
     }
-    let Some(mut state) = world.resource_mut::<Pending>().attack.take() else {
+    let Some(mut state) = view::resource_mut::<Pending>(world).attack.take() else {
         opportunity_answer(world, who, command);
         return;
     };
@@ -87,7 +87,7 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
         (Stage::Guard, _, Some(ZonesCommand::Guard)) => guard(world, who, state),
         _ => {
             // Not an answer to this stage (the check refuses these).
-            world.resource_mut::<Pending>().attack = Some(state);
+            view::resource_mut::<Pending>(world).attack = Some(state);
         }
     }
 }

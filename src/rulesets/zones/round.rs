@@ -56,7 +56,10 @@ fn choose_holder(world: &mut World) {
         None => {
             let n = factions.len().max(1);
             let expr = DiceExpr::parse(&format!("d{n}")).unwrap_or_else(|_| DiceExpr::flat(1));
-            let roll = expr.roll(&mut world.resource_mut::<Dice>(), &RollOptions::default());
+            let roll = expr.roll(
+                &mut view::resource_mut::<Dice>(world),
+                &RollOptions::default(),
+            );
             (((roll.total - 1).max(0) as usize % n) as u8, Some(roll))
         }
     };
@@ -69,21 +72,21 @@ fn choose_holder(world: &mut World) {
         },
     );
     let original = standing_per_faction(world);
-    let mut r = world.resource_mut::<ZonesRound>();
+    let mut r = view::resource_mut::<ZonesRound>(world);
     r.holder = Some(holder);
     r.original = original;
 }
 
 fn start_bonus_round(world: &mut World) {
     emit(world, BattleEvent::RoundStarted { round: 0 });
-    world.resource_mut::<ZonesRound>().bonus = true;
+    view::resource_mut::<ZonesRound>(world).bonus = true;
     begin(world);
 }
 
 fn start_round(world: &mut World) {
     let round = view::resource::<Battle>(world).round + 1;
     emit(world, BattleEvent::RoundStarted { round });
-    world.resource_mut::<ZonesRound>().bonus = false;
+    view::resource_mut::<ZonesRound>(world).bonus = false;
     begin(world);
 }
 
@@ -93,7 +96,7 @@ fn begin(world: &mut World) {
         .into_iter()
         .map(|c| view::get::<Health>(world, c).map_or(0, |h| h.hp))
         .collect();
-    let mut r = world.resource_mut::<ZonesRound>();
+    let mut r = view::resource_mut::<ZonesRound>(world);
     r.next = r.holder.unwrap_or(0);
     r.passes = 0;
     r.opening = true;
@@ -103,7 +106,7 @@ fn begin(world: &mut World) {
     r.carried_fast.clear();
     r.start_standing = start_standing;
     r.start_health = start_health;
-    world.resource_mut::<Battle>().phase = Phase::Activation;
+    view::resource_mut::<Battle>(world).phase = Phase::Activation;
     next_activation(world);
 }
 
@@ -121,7 +124,7 @@ pub fn next_activation(world: &mut World) {
             return;
         }
         if let Some(&speaker) = view::reading(world, |world| eligible(world, next)).first() {
-            world.resource_mut::<Battle>().prompt = Prompt::Activate {
+            view::resource_mut::<Battle>(world).prompt = Prompt::Activate {
                 faction: next,
                 speaker,
             };
@@ -146,7 +149,7 @@ pub fn next_activation(world: &mut World) {
 /// Count a pass by `faction` and hand play to the next faction.
 pub fn pass_on(world: &mut World, faction: u8) {
     let n = view::resource::<Factions>(world).0.len().max(1) as u8;
-    let mut r = world.resource_mut::<ZonesRound>();
+    let mut r = view::resource_mut::<ZonesRound>(world);
     r.passes += 1;
     r.opening = false;
     r.next = (faction + 1) % n;
@@ -173,7 +176,7 @@ pub fn activate(world: &mut World, faction: u8, who: Cid) {
         })
         .collect();
     {
-        let mut r = world.resource_mut::<ZonesRound>();
+        let mut r = view::resource_mut::<ZonesRound>(world);
         r.passes = 0;
         r.opening = false;
         r.turn = TurnBudget {
@@ -183,7 +186,7 @@ pub fn activate(world: &mut World, faction: u8, who: Cid) {
         r.team = team;
     }
     emit(world, BattleEvent::TurnStarted { who });
-    world.resource_mut::<Battle>().prompt = Prompt::Act { actor: who };
+    view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: who };
 }
 
 /// End `who`'s turn: the next of its pair goes on with the turn, else play
@@ -203,15 +206,15 @@ pub fn finish_part(world: &mut World, who: Cid) {
     }
     let n = view::resource::<Factions>(world).0.len().max(1) as u8;
     let f = view::faction(world, who).unwrap_or(0);
-    let mut r = world.resource_mut::<ZonesRound>();
+    let mut r = view::resource_mut::<ZonesRound>(world);
     r.next = (f + 1) % n;
     r.turn = TurnBudget::default();
-    world.resource_mut::<Battle>().prompt = Prompt::None;
+    view::resource_mut::<Battle>(world).prompt = Prompt::None;
 }
 
 fn end_round(world: &mut World) {
     super::morale::check(world);
     let round = view::resource::<Battle>(world).round;
     emit(world, BattleEvent::RoundEnded { round });
-    world.resource_mut::<Battle>().phase = Phase::RoundEnd;
+    view::resource_mut::<Battle>(world).phase = Phase::RoundEnd;
 }
