@@ -21,8 +21,8 @@ use super::check::{self, attackable};
 use super::command::{BrpCommand, Intent};
 use super::legal::{patients, reach};
 use super::query::{
-    HALF_FROM_DM, attack_numbers, best_defense, blow, defenses, enemy_adjacent, move_left, round,
-    settings,
+    Blow, HALF_FROM_DM, armor_against, attack_numbers, best_defense, blow_by, defenses,
+    enemy_adjacent, move_left, round, settings,
 };
 use super::settings::SpecialBoundary;
 use super::state::PendingAttack;
@@ -82,32 +82,42 @@ fn react(world: &World, actor: Cid) -> Command {
     }
 }
 
-/// What a blow with weapon `w` of `actor` at `chance` is worth against
-/// `target`: the expected hit points it takes, through the defender's best
-/// defence and armor, as a share of what the target has left before it
-/// falls.
-fn blow_value(world: &World, actor: Cid, w: &Weapon, chance: i32, target: Cid) -> f64 {
-    let Some(g) = gear(w) else { return 0.0 };
-    let boundary: SpecialBoundary = settings(world).special;
-    let p_hit = f64::from(chance.clamp(0, 100)) / 100.0;
-    let p_spec = f64::from(special_up_to(chance, boundary).clamp(0, 100)) / 100.0;
-    let def = best_defense(world, target, g.velocity);
-    let p_def = f64::from(def.clamp(0, 100)) / 100.0;
-    let p_def_spec = f64::from(special_up_to(def, boundary).clamp(0, 100)) / 100.0;
-    let b = blow(
-        world,
-        actor,
-        &w.damage.without_db(),
-        g.db,
-        g.velocity,
-        target,
-    );
-    let (normal, special) = (b.mean(false), b.mean(true));
-    let expected = (p_hit - p_spec) * (1.0 - p_def) * normal
-        + p_spec * ((1.0 - p_def) * special + (p_def - p_def_spec) * normal);
-    let threshold = settings(world).unconscious_at_hp;
-    let left = view::get::<Health>(world, target).map_or(1, |h| (h.hp - threshold).max(1));
-    expected / f64::from(left)
+/// What the blows of one of `actor`'s weapons are worth, weighed against
+/// enemy after enemy ([`Weighed::against`]): what comes of the attacker and
+/// the weapon (the dice, the damage bonus) worked out once.
+struct Weighed {
+    blow: Blow,
+    velocity: Option<super::data::Velocity>,
+}
+
+impl Weighed {
+    fn of(world: &World, actor: Cid, w: &Weapon) -> Option<Weighed> {
+        let g = gear(w)?;
+        Some(Weighed {
+            blow: blow_by(world, actor, &w.damage.without_db(), g.db),
+            velocity: g.velocity,
+        })
+    }
+
+    /// What a blow at `chance` is worth against `target`: the expected hit
+    /// points it takes, through the defender's best defence and armor, as
+    /// a share of what the target has left before it falls.
+    fn against(&mut self, world: &World, chance: i32, target: Cid) -> f64 {
+        let boundary: SpecialBoundary = settings(world).special;
+        let p_hit = f64::from(chance.clamp(0, 100)) / 100.0;
+        let p_spec = f64::from(special_up_to(chance, boundary).clamp(0, 100)) / 100.0;
+        let def = best_defense(world, target, self.velocity);
+        let p_def = f64::from(def.clamp(0, 100)) / 100.0;
+        let p_def_spec = f64::from(special_up_to(def, boundary).clamp(0, 100)) / 100.0;
+        self.blow.ap = armor_against(world, target, self.velocity);
+        let b = &self.blow;
+        let (normal, special) = (b.mean(false), b.mean(true));
+        let expected = (p_hit - p_spec) * (1.0 - p_def) * normal
+            + p_spec * ((1.0 - p_def) * special + (p_def - p_def_spec) * normal);
+        let threshold = settings(world).unconscious_at_hp;
+        let left = view::get::<Health>(world, target).map_or(1, |h| (h.hp - threshold).max(1));
+        expected / f64::from(left)
+    }
 }
 
 /// The weapons `actor` can attack with now (loaded if they must be).
@@ -238,6 +248,9 @@ fn best_target(world: &World, actor: Cid, here: Cell, engaged: bool) -> Option<(
     };
     for (i, w) in weapons(world, actor) {
         let Some(g) = gear(w) else { continue };
+        let Some(mut weighed) = Weighed::of(world, actor, w) else {
+            continue;
+        };
         for e in view::enemies(world, actor) {
             let Some(at) = view::cell(world, e) else {
                 continue;
@@ -250,7 +263,7 @@ fn best_target(world: &World, actor: Cid, here: Cell, engaged: bool) -> Option<(
                     continue;
                 }
                 match attack_numbers(world, actor, here, e, i) {
-                    Ok(n) => blow_value(world, actor, w, n.chance, e),
+                    Ok(n) => weighed.against(world, n.chance, e),
                     Err(_) => continue,
                 }
             } else {
@@ -261,7 +274,7 @@ fn best_target(world: &World, actor: Cid, here: Cell, engaged: bool) -> Option<(
                     0.01 / (1.0 + f64::from(steps))
                 } else {
                     let factor = if cost < HALF_FROM_DM { 1.0 } else { 0.8 };
-                    factor * blow_value(world, actor, w, g.chance, e)
+                    factor * weighed.against(world, g.chance, e)
                 }
             };
             if best.is_none_or(|b| v > b.0) {
@@ -428,11 +441,16 @@ fn action(world: &World, actor: Cid) -> Command {
                     mode: 0,
                 };
             }
-            let w = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(weapon));
+            let mut weighed = view::get::<Loadout>(world, actor)
+                .and_then(|l| l.weapons.get(weapon))
+                .and_then(|w| Weighed::of(world, actor, w));
             let mut best: Option<(f64, Cid)> = None;
             for e in view::enemies(world, actor) {
-                if let (Some(w), Ok(n)) = (w, attack_numbers(world, actor, here, e, weapon)) {
-                    let v = blow_value(world, actor, w, n.chance, e);
+                if let (Some(wb), Ok(n)) = (
+                    weighed.as_mut(),
+                    attack_numbers(world, actor, here, e, weapon),
+                ) {
+                    let v = wb.against(world, n.chance, e);
                     if best.is_none_or(|b| v > b.0) {
                         best = Some((v, e));
                     }

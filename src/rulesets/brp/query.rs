@@ -438,10 +438,23 @@ pub fn blow(
     velocity: Option<Velocity>,
     target: Cid,
 ) -> Blow {
+    let mut b = blow_by(world, attacker, dice, db);
+    b.ap = armor_against(world, target, velocity);
+    b
+}
+
+/// What of [`blow`] comes of the attacker and its weapon, the target's
+/// armor left at 0: the AI weighs one weapon against every enemy.
+pub fn blow_by(world: &World, attacker: Cid, dice: &DiceExpr, db: Option<DbShare>) -> Blow {
     Blow {
         dice: dice.clone(),
         bonus: db.and_then(|_| stats(world, attacker).map(|s| s.db.clone())),
         half: db == Some(DbShare::Half),
-        ap: view::get::<super::stats::BrpArmor>(world, target).map_or(0, |a| a.against(velocity)),
+        ap: 0,
     }
+}
+
+/// `target`'s armor against a blow of this `velocity` (melee: `None`).
+pub fn armor_against(world: &World, target: Cid, velocity: Option<Velocity>) -> i32 {
+    view::get::<super::stats::BrpArmor>(world, target).map_or(0, |a| a.against(velocity))
 }
