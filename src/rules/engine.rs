@@ -202,12 +202,18 @@ pub fn step(world: &mut World) {
 pub fn run(world: &mut World, max_steps: u64) -> Stop {
     // The schedule taken out of the world once for the whole run, not once
     // a step: the steps are what [`step`] runs.
+    // Controllers change only between runs (a battle's start, a playout's),
+    // never within one: with no human among them, none can be waited for,
+    // and the question is not asked every step.
+    let humans = view::resource::<crate::rules::battle::Roster>(world)
+        .cids()
+        .any(|c| view::get::<Controller>(world, c) == Some(&Controller::Human));
     world.schedule_scope(BattleStep, |world, schedule| {
         for _ in 0..max_steps {
             if view::resource::<Battle>(world).is_over() {
                 return Stop::Over;
             }
-            if waiting_for_human(world) {
+            if humans && waiting_for_human(world) {
                 return Stop::WaitingForHuman;
             }
             view::resource_mut::<Battle>(world).steps += 1;

@@ -10,12 +10,13 @@ use crate::rules::view;
 
 /// Factions with at least one combatant still in the fight. Mounts and
 /// vehicles do not count: a riderless horse does not carry on the fight.
-pub fn standing_factions(world: &World) -> Vec<u8> {
-    // One look at the roster: this is asked after every step.
+pub fn standing_factions(world: &World) -> smallvec::SmallVec<[u8; 8]> {
+    // One look at the roster, and no allocation: this is asked after every
+    // step.
     let Some(roster) = view::get_resource::<crate::rules::battle::Roster>(world) else {
-        return Vec::new();
+        return smallvec::SmallVec::new();
     };
-    let mut f: Vec<u8> = roster
+    let mut f: smallvec::SmallVec<[u8; 8]> = roster
         .places()
         .iter()
         .zip(&roster.factions)
