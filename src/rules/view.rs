@@ -320,6 +320,7 @@ pub fn get_resource<R: Resource>(world: &World) -> Option<&R> {
 /// A resource not among the core's hot ones: in a [`reading`] scope on this
 /// world, found once for the scope and remembered with the components it
 /// found (a ruleset's settings and state are read as often as the core's).
+#[inline]
 fn scoped_resource<R: Resource>(world: &World) -> Option<&R> {
     let kind = TypeId::of::<R>();
     let Some(n) = scope_on(world) else {
@@ -331,6 +332,14 @@ fn scoped_resource<R: Resource>(world: &World) -> Option<&R> {
         // since (see [`reading`]): the resource has not moved.
         return (!at.is_null()).then(|| unsafe { &*(at as *const R) });
     }
+    remember_resource(world, n)
+}
+
+/// [`scoped_resource`] the first time a scope asks: looked up, and
+/// remembered.
+#[inline(never)]
+fn remember_resource<R: Resource>(world: &World, n: u64) -> Option<&R> {
+    let kind = TypeId::of::<R>();
     let found = find_resource::<R>(world);
     remember(
         n,
@@ -403,6 +412,7 @@ pub fn entity_ref(world: &World, cid: Cid) -> Option<EntityRef<'_>> {
 
 /// A component of a combatant; in a [`reading`] scope on this world,
 /// found once per combatant and kind.
+#[inline]
 pub fn get<C: Component>(world: &World, cid: Cid) -> Option<&C> {
     let kind = TypeId::of::<C>();
     let scope = scope_on(world);
@@ -412,6 +422,15 @@ pub fn get<C: Component>(world: &World, cid: Cid) -> Option<&C> {
         // [`reading`]): the component has not moved.
         return (!at.is_null()).then(|| unsafe { &*(at as *const C) });
     }
+    find_component(world, cid, scope)
+}
+
+/// [`get`] when the scope has not found the component yet (or no scope is
+/// in force): looked up, and remembered for the scope. Apart, so that what
+/// a scope remembers is read inline.
+#[inline(never)]
+fn find_component<C: Component>(world: &World, cid: Cid, scope: Option<u64>) -> Option<&C> {
+    let kind = TypeId::of::<C>();
     let id = component_id::<C>(world)?;
     let found = entity(world, cid)
         // SAFETY: `id` is `C`'s id in this world (looked up by `C`'s type).
