@@ -240,12 +240,26 @@ pub(super) fn retreating(world: &World, who: Cid, path: &[Cell]) -> Result<(), I
 
 /// Zone steps from `at` to the nearest standing enemy of `who`.
 pub fn nearest_enemy_zones(world: &World, who: Cid, at: Cell) -> Option<u32> {
+    nearest_of(view::resource::<Map>(world), at, &enemy_zones(world, who))
+}
+
+/// The zones `who`'s standing enemies stand in, one entry each (what
+/// [`nearest_enemy_zones`] measures from; found once for the many cells an
+/// AI weighs).
+pub fn enemy_zones(world: &World, who: Cid) -> smallvec::SmallVec<[usize; 16]> {
     let map = view::resource::<Map>(world);
-    let z = map.zone_of(at)?;
     view::enemies(world, who)
         .into_iter()
         .filter_map(|e| view::cell(world, e).and_then(|c| map.zone_of(c)))
-        .filter_map(|ez| map.zone_distance(z, ez))
+        .collect()
+}
+
+/// [`nearest_enemy_zones`] with the enemies' zones found ([`enemy_zones`]).
+pub fn nearest_of(map: &Map, at: Cell, zones: &[usize]) -> Option<u32> {
+    let z = map.zone_of(at)?;
+    zones
+        .iter()
+        .filter_map(|ez| map.zone_distance(z, *ez))
         .min()
 }
 

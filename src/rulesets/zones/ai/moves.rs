@@ -12,7 +12,9 @@ use crate::rulesets::zones::command::ZonesCommand;
 use crate::rulesets::zones::data::MODE_STRIKE;
 use crate::rulesets::zones::odds::damage_odds;
 use crate::rulesets::zones::queries::{save_chance, stats};
-use crate::rulesets::zones::reach::{ZoneReach, nearest_enemy_zones, reach, remaining};
+use crate::rulesets::zones::reach::{
+    ZoneReach, enemy_zones, nearest_enemy_zones, nearest_of, reach, remaining,
+};
 use crate::rulesets::zones::state::ZonesRound;
 use crate::rulesets::zones::weapon::ZonesGear;
 
@@ -206,14 +208,19 @@ pub(super) fn broken(world: &World, actor: Cid) -> Command {
             Command::from(ZonesCommand::Surrender)
         }
     };
-    // Retreat means leaving: towards the nearest way off the map.
+    // Retreat means leaving: towards the nearest way off the map. (One
+    // search and one look at where the enemies stand serve every cell and
+    // both ways of getting away.)
     let here = view::cell(world, actor);
-    let exits = view::resource::<Map>(world).exit_distances();
+    let map = view::resource::<Map>(world);
+    let exits = map.exit_distances();
+    let enemies = enemy_zones(world, actor);
+    let searched = std::cell::OnceCell::new();
+    let tree = || searched.get_or_init(|| reach(world, actor, remaining(world, actor)));
     if let Some(here_exit) = here.and_then(|c| exits.cost(c)) {
-        let tree = reach(world, actor, remaining(world, actor));
-        let best = best_legal_move(world, actor, &tree, |cell| {
+        let best = best_legal_move(world, actor, tree(), |cell| {
             let to_exit = exits.cost(cell).filter(|d| *d < here_exit)?;
-            let away = nearest_enemy_zones(world, actor, cell).unwrap_or(99);
+            let away = nearest_of(map, cell, &enemies).unwrap_or(99);
             Some((to_exit, std::cmp::Reverse(away)))
         });
         if let Some((_, path)) = best {
@@ -228,11 +235,10 @@ pub(super) fn broken(world: &World, actor: Cid) -> Command {
     if !super::value::ally_can_harm(world, actor, false) {
         return give_up();
     }
-    let here_d = here.and_then(|c| nearest_enemy_zones(world, actor, c));
-    let tree = reach(world, actor, remaining(world, actor));
-    let best = best_legal_move(world, actor, &tree, |cell| {
+    let here_d = here.and_then(|c| nearest_of(map, c, &enemies));
+    let best = best_legal_move(world, actor, tree(), |cell| {
         Some(std::cmp::Reverse(
-            nearest_enemy_zones(world, actor, cell).unwrap_or(99),
+            nearest_of(map, cell, &enemies).unwrap_or(99),
         ))
     });
     match best {
