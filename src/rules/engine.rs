@@ -210,13 +210,20 @@ pub fn run(world: &mut World, max_steps: u64) -> Stop {
         .any(|c| view::get::<Controller>(world, c) == Some(&Controller::Human));
     world.schedule_scope(BattleStep, |world, schedule| {
         for _ in 0..max_steps {
-            if view::resource::<Battle>(world).is_over() {
+            if humans {
+                if view::resource::<Battle>(world).is_over() {
+                    return Stop::Over;
+                }
+                if waiting_for_human(world) {
+                    return Stop::WaitingForHuman;
+                }
+            }
+            // One look at the battle a step: over, or one step more.
+            let mut battle = view::resource_mut::<Battle>(world);
+            if battle.is_over() {
                 return Stop::Over;
             }
-            if humans && waiting_for_human(world) {
-                return Stop::WaitingForHuman;
-            }
-            view::resource_mut::<Battle>(world).steps += 1;
+            battle.steps += 1;
             schedule.run(world);
         }
         if view::resource::<Battle>(world).is_over() {

@@ -63,19 +63,20 @@ pub fn plugin(app: &mut App) {
 /// of brp's.
 pub fn battle_step(world: &mut World) {
     decide::decide(world);
-    if let Some(hooks) = in_force(world) {
-        (hooks.resolve)(world);
-    }
-    if let Some(hooks) = in_force(world) {
-        (hooks.advance)(world);
+    // The ruleset in force does not change within a step.
+    if let Some(hooks) = view::get_resource::<ActiveRuleset>(world).map(|h| h.0) {
+        if in_force(world, &hooks) {
+            (hooks.resolve)(world);
+        }
+        if in_force(world, &hooks) {
+            (hooks.advance)(world);
+        }
     }
     victory::victory_step(world);
 }
 
-/// The hooks of the ruleset the battle is played under, while it is not
-/// over.
-fn in_force(world: &World) -> Option<battle::RulesetHooks> {
-    let hooks = view::get_resource::<ActiveRuleset>(world).map(|h| h.0)?;
+/// Is the battle played under the ruleset of `hooks`, and not over?
+fn in_force(world: &World, hooks: &battle::RulesetHooks) -> bool {
     let battle = view::resource::<Battle>(world);
-    (battle.ruleset == Some(hooks.id) && !battle.is_over()).then_some(hooks)
+    battle.ruleset == Some(hooks.id) && !battle.is_over()
 }

@@ -31,21 +31,18 @@ pub fn standing_factions(world: &World) -> smallvec::SmallVec<[u8; 8]> {
 /// The victory check; when it ends the battle, the ruleset's aftermath
 /// (what happens after a fight, such as zones' gear degradation).
 pub fn victory_step(world: &mut World) {
-    if view::resource::<Battle>(world).is_over() {
-        return;
-    }
-    check_victory(world);
-    if view::resource::<Battle>(world).is_over()
+    if check_victory(world)
         && let Some(hooks) = view::get_resource::<ActiveRuleset>(world).map(|h| h.0)
     {
         (hooks.aftermath)(world);
     }
 }
 
-pub fn check_victory(world: &mut World) {
+/// Judge the level's victory condition; whether it ended the battle now.
+pub fn check_victory(world: &mut World) -> bool {
     let b = view::resource::<Battle>(world);
     if b.is_over() || b.ruleset.is_none() {
-        return;
+        return false;
     }
     let completed = b.rounds_completed;
     let standing = standing_factions(world);
@@ -56,12 +53,12 @@ pub fn check_victory(world: &mut World) {
             None => (None, EndReason::NoneStanding),
         };
         emit(world, BattleEvent::BattleEnded { winner, reason });
-        return;
+        return true;
     }
     // Round-based conditions are judged once per completed round.
     let held_checked = view::resource::<BattleRules>(world).held_checked;
     if completed == 0 || completed == held_checked {
-        return;
+        return false;
     }
     let rules = view::resource::<BattleRules>(world).clone();
     view::resource_mut::<BattleRules>(world).held_checked = completed;
@@ -76,7 +73,7 @@ pub fn check_victory(world: &mut World) {
                         reason: EndReason::Survived { rounds },
                     },
                 );
-                return;
+                return true;
             }
         }
         VictoryRule::HoldZone {
@@ -114,7 +111,7 @@ pub fn check_victory(world: &mut World) {
                         reason: EndReason::HeldZone { zone: name, rounds },
                     },
                 );
-                return;
+                return true;
             }
         }
     }
@@ -126,5 +123,7 @@ pub fn check_victory(world: &mut World) {
                 reason: EndReason::RoundLimit { rounds: completed },
             },
         );
+        return true;
     }
+    false
 }
