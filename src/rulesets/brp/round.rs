@@ -115,10 +115,15 @@ fn start_movement(world: &mut World) {
 /// not come: prompt it; when none is left, the next phase.
 fn next_in_order(world: &mut World, phase: Phase) {
     let r = round(world);
+    // The roster once for every candidate (standing, a vehicle): asked
+    // after every statement and every move.
+    let roster = view::resource::<crate::rules::battle::Roster>(world);
     let next = r.order.iter().flatten().copied().find(|c| {
+        let place = roster.place(*c);
         r.slot(*c).is_some_and(|s| !s.done)
-            && view::standing(world, *c)
-            && (!is_vehicle(world, *c) || (phase == Phase::Movement && manned(world, *c)))
+            && place.is_some_and(|p| !p.conditions.out_of_fight())
+            && (!place.and_then(|p| p.steed).is_some_and(|s| s.vehicle)
+                || (phase == Phase::Movement && manned(world, *c)))
     });
     match next {
         Some(who) => {
