@@ -17,7 +17,9 @@ use super::chance::{Level, RULE_ATTACK, level};
 use super::command::BrpCommand;
 use super::event::BrpEvent;
 use super::matrix::{Defense, Harm, RULE_MATRIX, outcome};
-use super::numbers::{RULE_ARMOR, RULE_HIT_POINTS, RULE_SPECIAL, half_bonus};
+use super::numbers::{
+    RULE_ARMOR, RULE_HIT_POINTS, RULE_SPECIAL, half_bonus, special_damage, through_armor,
+};
 use super::query::{attack_numbers, blow, defenses, round, settings};
 use super::state::{BrpRound, Pending, PendingAttack};
 use super::stats::{BrpShield, gear};
@@ -25,7 +27,7 @@ use super::stats::{BrpShield, gear};
 pub const RULE_RELOAD: &str = "brp §5.9 Weapons and Damage (reloading)";
 pub const RULE_DAMAGE: &str = "brp §5.9 Weapons and Damage";
 
-/// Roll D100 (1–100).
+/// §5.5: roll D100 (1–100).
 pub fn d100(world: &mut World) -> DiceRoll {
     let r = view::resource_mut::<Dice>(world).roll_die(100);
     DiceRoll {
@@ -41,8 +43,9 @@ pub fn d100(world: &mut World) -> DiceRoll {
     }
 }
 
-/// Execute a legal attack: the roll; a success is met by the defender's
-/// parry or dodge if it has one, else goes through the matrix at once.
+/// §5.5: execute a legal attack: the roll; a success is met by the
+/// defender's parry or dodge (§5.6, §5.7) if it has one, else goes through
+/// the matrix (§5.8) at once.
 pub fn execute_attack(world: &mut World, attacker: Cid, target: Cid, index: usize) {
     let Some(from) = view::cell(world, attacker) else {
         return;
@@ -114,7 +117,8 @@ pub fn execute_attack(world: &mut World, attacker: Cid, target: Cid, index: usiz
     settle(world, &pending, None);
 }
 
-/// The defender answers: a parry (weapon or shield), a dodge, or nothing.
+/// §5.6, §5.7, §5.11: the defender answers: a parry (weapon or shield), a
+/// dodge, or nothing; then the matrix (§5.8).
 pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
     let Some(p) = view::resource_mut::<PendingAttack>(world).0.take() else {
         return;
@@ -210,8 +214,8 @@ fn wear(world: &mut World, who: Cid, shield: bool, points: i32) {
     }
 }
 
-/// Weapon `index` of `who` takes `points`. A weapon with no hit points
-/// ("n/a") takes none.
+/// §5.8: weapon `index` of `who` takes `points`. A weapon with no hit
+/// points ("n/a" in §5.9's tables) takes none.
 fn wear_weapon(world: &mut World, who: Cid, index: usize, points: i32) {
     if let Some((name, hp)) = view::get::<Loadout>(world, who)
         .and_then(|l| l.weapons.get(index))
@@ -276,7 +280,10 @@ fn damage(world: &mut World, p: &Pending, special: bool) {
     // §5.13: "the maximum damage the weapon can roll, and then add the
     // results of a normal damage roll to it. Add the damage modifier".
     let special_max = special.then(|| b.dice.max(None));
-    let total = special_max.unwrap_or(0) + weapon.total + bonus_added;
+    let total = match special_max {
+        Some(max) => special_damage(max, weapon.total, bonus_added),
+        None => weapon.total + bonus_added,
+    };
     emit(
         world,
         BrpEvent::DamageRolled {
@@ -294,7 +301,8 @@ fn damage(world: &mut World, p: &Pending, special: bool) {
     let Some(h) = view::get::<Health>(world, p.target).copied() else {
         return;
     };
-    let through = (total - ap).max(0);
+    // §5.10: what is above the armor's points gets through.
+    let through = through_armor(total, ap);
     let hp_after = h.hp - through;
     emit(
         world,
@@ -310,7 +318,8 @@ fn damage(world: &mut World, p: &Pending, special: bool) {
             rule: RULE_HIT_POINTS,
         },
     );
-    // "If a character is reduced to 2 hit points, they fall unconscious".
+    // §5.12: "If a character is reduced to 2 hit points, they fall
+    // unconscious".
     let threshold = settings(world).unconscious_at_hp;
     if through > 0
         && hp_after <= threshold

@@ -41,8 +41,9 @@ fn check_statement(world: &World, actor: Cid, command: &Command) -> Result<(), I
     }
 }
 
-/// Can `actor` state `intent` now: a standing enemy to attack with a weapon
-/// it carries (and can use), a wounded ally to tend, a weapon to reload?
+/// §5.2: can `actor` state `intent` now: a standing enemy to attack with a
+/// weapon it carries (and can use), a wounded ally to tend (§5.14), a
+/// weapon to reload (§5.9)?
 pub fn check_intent(world: &World, actor: Cid, intent: &Intent) -> Result<(), Illegal> {
     if view::steed(world, actor).is_some_and(|s| s.vehicle) && *intent != Intent::Defend {
         return illegal("a vehicle does nothing but move");
@@ -68,7 +69,8 @@ fn enemy(world: &World, actor: Cid, target: Cid) -> Result<(), Illegal> {
     Ok(())
 }
 
-/// A carried weapon that can attack now: loaded, if it must be.
+/// §5.9: a carried weapon that can attack now: loaded, if it must be
+/// (crossbows, firearms and lasers hold their shots).
 fn usable(world: &World, actor: Cid, index: usize) -> Result<(), Illegal> {
     let Some(w) = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(index)) else {
         return illegal("no such weapon");
@@ -82,6 +84,7 @@ fn usable(world: &World, actor: Cid, index: usize) -> Result<(), Illegal> {
     Ok(())
 }
 
+/// §5.9: a weapon that holds shots, not full, with shots to load.
 fn reloadable(world: &World, actor: Cid, index: usize) -> Result<(), Illegal> {
     let Some(w) = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(index)) else {
         return illegal("no such weapon");
@@ -173,7 +176,7 @@ pub fn check_kneel(world: &World, actor: Cid) -> Result<(), Illegal> {
     }
 }
 
-/// A path of adjacent free cells within the movement left; its cost.
+/// §5.3: a path of adjacent free cells within the movement left; its cost.
 pub fn check_move(world: &World, actor: Cid, path: &[Cell]) -> Result<u32, Illegal> {
     let Some(start) = view::cell(world, actor) else {
         return illegal("not on the map");
@@ -276,7 +279,8 @@ fn check_action(world: &World, actor: Cid, command: &Command) -> Result<(), Ille
     }
 }
 
-/// Can `actor` attack `target` with weapon `index` from where it stands?
+/// §5.5, §5.9: can `actor` attack `target` with weapon `index` from where
+/// it stands (an enemy, in reach or range)?
 pub fn attackable(world: &World, actor: Cid, target: Cid, index: usize) -> bool {
     view::cell(world, actor).is_some_and(|from| {
         enemy(world, actor, target).is_ok()

@@ -1,6 +1,6 @@
 //! How the game offers brp's own commands: the statement of intent (a
 //! click on an enemy states an attack with the weapon in hand, a tool
-//! states one with another weapon, a click on a wounded ally First Aid,
+//! states one with another weapon, a click on an ally First Aid,
 //! buttons a reload or a round of only parries and dodges), First Aid and
 //! reloading on the actor's rank, and the parries. Reads only.
 

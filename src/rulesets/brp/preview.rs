@@ -237,10 +237,12 @@ fn defense(world: &World, actor: Cid, kind: Defense, shield: bool) -> Preview {
         Defense::Dodge => format!("Dodge (special on {special} or less)"),
     };
     let mut lines = vec![format!(
-        "{}% to succeed, {}% a special success (§5.{})",
+        "{}% to succeed, {}% a special success ({})",
         o.chance,
         special,
-        if kind == Defense::Parry { 6 } else { 7 }
+        // The option's own rule: §5.6 for a weapon, §5.11 for a shield,
+        // §5.7 for a dodge.
+        o.rule.trim_start_matches("brp ")
     )];
     // Each outcome of the matrix for the attack as it came.
     for (lv, what) in [

@@ -6,7 +6,6 @@
 
 use bevy::prelude::*;
 
-use crate::rules::battle::{Battle, Phase};
 use crate::rules::command::{Illegal, illegal};
 use crate::rules::components::{Cid, Condition, Loadout};
 use crate::rules::map::{Cell, Map};
@@ -53,8 +52,9 @@ pub fn band(moved_dm: u32) -> Band {
     }
 }
 
-/// The rank a character of `dex` acts on after moving in `band`: halves and
-/// quarters round up (docs/rulesets/brp.md); `None` after the 30-metre run.
+/// §5.3: the rank a character of `dex` acts on after moving in `band`:
+/// halves and quarters round up (docs/rulesets/brp.md); `None` after the
+/// 30-metre run.
 pub fn rank(dex: i32, band: Band) -> Option<i32> {
     match band {
         Band::Full => Some(dex),
@@ -77,7 +77,8 @@ pub struct WeaponOrder {
     pub skill: i32,
 }
 
-/// The order a weapon gives (`None`: no attack this round).
+/// §5.2 and §5.4: the order a weapon gives on a tie (missile before
+/// melee; on a rank, long, medium, short; `None`: no attack this round).
 pub fn weapon_order(w: Option<&BrpWeapon>) -> WeaponOrder {
     match w {
         None => WeaponOrder { class: 4, skill: 0 },
@@ -146,11 +147,6 @@ pub fn move_left(world: &World, who: Cid) -> u32 {
         RUN_DM - 1
     };
     cap.saturating_sub(slot.moved_dm)
-}
-
-/// Is it `who`'s turn in this phase of the round?
-pub fn phase(world: &World) -> Phase {
-    view::resource::<Battle>(world).phase
 }
 
 /// Can `weapon` (carried by `attacker`) strike `target` from `from`, and
@@ -340,9 +336,10 @@ pub fn best_defense(world: &World, who: Cid, velocity: Option<Velocity>) -> i32 
     }
 }
 
-/// Can `who` meet an attack at all: standing, not surprised, not a
-/// vehicle, and (with the setting `defences_per_round`) not out of the
-/// round's defences?
+/// §5.6, §5.7: can `who` meet an attack at all ("aware of and able to
+/// see the attack coming"): standing, not surprised (Fray decides:
+/// docs/rulesets/brp.md, "Aware of the attack"), not a vehicle, and (with
+/// the setting `defences_per_round`) not out of the round's defences?
 fn can_defend(world: &World, who: Cid) -> bool {
     let limit = settings(world).defences_per_round;
     let spent = round(world).slot(who).map_or(0, |s| s.defences);
@@ -454,7 +451,8 @@ pub fn blow_by(world: &World, attacker: Cid, dice: &DiceExpr, db: Option<DbShare
     }
 }
 
-/// `target`'s armor against a blow of this `velocity` (melee: `None`).
+/// §5.10: `target`'s armor against a blow of this `velocity` (melee:
+/// `None`; riot gear stops 12, but 6 of a high-velocity weapon's).
 pub fn armor_against(world: &World, target: Cid, velocity: Option<Velocity>) -> i32 {
     view::get::<super::stats::BrpArmor>(world, target).map_or(0, |a| a.against(velocity))
 }

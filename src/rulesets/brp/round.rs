@@ -21,7 +21,6 @@ use super::query::{
 use super::state::BrpRound;
 use super::stats::{gear, stats, weapon};
 
-pub const RULE_ROUND: &str = "brp §5.1 The Combat Round";
 pub const RULE_RESOLUTION: &str = "Fray decides: docs/rulesets/brp.md, \"Resolution\"";
 
 /// Move the battle on when nothing is prompted.
@@ -111,8 +110,10 @@ fn start_movement(world: &mut World) {
     next_in_order(world, Phase::Movement);
 }
 
-/// The next standing character in DEX order whose turn in this phase has
-/// not come: prompt it; when none is left, the next phase.
+/// §5.2, §5.3: the next standing character in DEX order whose turn in this
+/// phase has not come: prompt it; when none is left, the next phase (a
+/// vehicle states nothing and moves only when manned: docs/rulesets/brp.md,
+/// "Mounts and vehicles").
 fn next_in_order(world: &mut World, phase: Phase) {
     let r = round(world);
     // The roster once for every candidate (standing, a vehicle): asked
@@ -228,8 +229,8 @@ fn start_actions(world: &mut World) {
     next_actor(world);
 }
 
-/// The next character the count reaches: prompt it; when the count is
-/// done, the resolution.
+/// §5.4: the next character the count of DEX ranks reaches (highest
+/// first): prompt it; when the count is done, the resolution.
 fn next_actor(world: &mut World) {
     loop {
         let (queue_len, (ri, gi, mi)) = {
@@ -278,7 +279,8 @@ fn next_actor(world: &mut World) {
     }
 }
 
-/// Those dropped within a simultaneous group fall once it has acted.
+/// §5.2 ("simultaneously") and §5.12: those dropped within a simultaneous
+/// group fall once the whole group has acted.
 pub fn fall_now(world: &mut World) {
     let falls = std::mem::take(&mut view::resource_mut::<BrpRound>(world).falls);
     let threshold = settings(world).unconscious_at_hp;

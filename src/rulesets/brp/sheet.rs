@@ -119,7 +119,7 @@ pub fn tip(world: &World, _cid: Cid, label: &str) -> Option<String> {
     let s = settings(world);
     Some(match label {
         "Characteristics" => "The seven characteristics; DEX sets the order of statements and the DEX rank one acts on (brp §5.2, §5.4)".into(),
-        "Damage bonus" => "Added to melee damage; half of it (rolled and halved, rounding up) to thrown weapons and bows. From STR + SIZ (tables.ron: the text names it, the standard table gives it)".into(),
+        "Damage bonus" => "Added to melee damage; half of it (rolled and halved, rounding up) to the missile weapons whose row says ½db (thrown weapons, bows, slings; §5.9). From STR + SIZ (tables.ron: the text names it, the standard table gives it)".into(),
         "Skills" => "Dodge (DEX x 2 untrained, less armor's physical modifier, §5.7, §5.10) and First Aid (§5.14)".into(),
         "Hit points" => format!("The average of CON and SIZ (§5.12). Unconscious at {} or fewer; dead if at 0 or fewer when the round ends", s.unconscious_at_hp),
         "Wounds" => "Each injury apart: First Aid heals 1D3 of each, once (§5.14)".into(),

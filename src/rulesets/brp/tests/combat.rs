@@ -167,6 +167,32 @@ fn a_special_parried_by_a_success_is_a_normal_hit_and_costs_the_parrying_weapon_
 }
 
 #[test]
+fn a_special_parried_by_a_shield_costs_the_shield_2_of_its_12() {
+    // §5.8, Special / Success: "Parrying weapon or shield takes 2 points of
+    // damage"; §5.11: a round shield has 12 hit points. Attack 05 (special
+    // at 60%), a shield parry 40 (a success at 50%), broadsword 1D8 4 + 1,
+    // damage bonus 1D4 1: 6, less hard leather and a light helmet (3).
+    let mut e = matrix_duel(&[5, 40, 4, 1]);
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    let at = e.events().len();
+    cmd(&mut e, a, attack(b));
+    cmd(&mut e, b, BrpCommand::Parry { shield: true });
+    assert_eq!(
+        matrix_of(&e, at),
+        Some((
+            Level::Special,
+            Some((Defense::Parry, Level::Success)),
+            Harm::Normal
+        ))
+    );
+    assert_eq!(worn(&e, at), vec![(b, None, 2, 10)]);
+    assert_eq!(damaged(&e, at), vec![(b, 6, 3, 10)]);
+    let shield = crate::rules::view::get::<crate::rulesets::brp::stats::BrpShield>(e.world(), b)
+        .expect("the shield holds");
+    assert_eq!(shield.hp, 10);
+}
+
+#[test]
 fn a_success_parried_by_a_special_in_melee_costs_the_attackers_weapon_1() {
     // §5.8, Success / Special: "Defender blocks or dodges damage; no other
     // result. If parried in melee combat, attacker's weapon takes 1 point".

@@ -218,11 +218,20 @@ fn a_crossbow_reloads_for_a_full_round() {
 /// A (DEX 16) attacks B (13 HP, no armor); C, B's ally beside it, has
 /// stated First Aid on B and acts on DEX 14, after A.
 fn first_aid_round(script: &[u32]) -> (Engine, Cid) {
+    first_aid_round_in("[]", script)
+}
+
+/// [`first_aid_round`] with B wearing `armor` (a RON list of armor ids),
+/// up to A's blow (and B's reaction to it).
+fn first_aid_setup(armor: &str, script: &[u32]) -> (Engine, Cid, Cid, Cid) {
+    let b_def = format!(
+        r#"(archetype: "swordsman", faction: "blue", at: (2, 1), name: "B", overrides: (armor: {armor}, shield: None, stats: {{"DEX": 10}}))"#
+    );
     let mut e = battle(
         6,
         &[
             r#"(archetype: "swordsman", faction: "red", at: (1, 1), name: "A", overrides: (stats: {"DEX": 16}))"#,
-            r#"(archetype: "swordsman", faction: "blue", at: (2, 1), name: "B", overrides: (armor: [], shield: None, stats: {"DEX": 10}))"#,
+            &b_def,
             r#"(archetype: "captain", faction: "blue", at: (3, 1), name: "C")"#,
         ],
         script,
@@ -241,15 +250,41 @@ fn first_aid_round(script: &[u32]) -> (Engine, Cid) {
     pass(&mut e, "A");
     pass(&mut e, "C");
     pass(&mut e, "B");
-    // A special: the broadsword's maximum 9, 1D8 3 + 1, damage bonus 1D4 1:
-    // 14, and B falls to -1.
     cmd(&mut e, a, attack(b));
     cmd(&mut e, b, Command::NoReaction);
+    (e, a, b, c)
+}
+
+/// [`first_aid_setup`] with B unarmored, First Aid given.
+fn first_aid_round_in(armor: &str, script: &[u32]) -> (Engine, Cid) {
+    let (mut e, _, b, c) = first_aid_setup(armor, script);
+    // A special: the broadsword's maximum 9, 1D8 3 + 1, damage bonus 1D4 1:
+    // 14, and B falls to -1.
     assert_eq!(hp(&e, b), -1);
     assert!(has(&e, b, Condition::Unconscious));
     assert_eq!(prompt(&e), Prompt::Act { actor: c });
     cmd(&mut e, c, BrpCommand::FirstAid { patient: b });
     (e, b)
+}
+
+#[test]
+fn first_aid_heals_no_more_than_the_wound_took() {
+    // §5.14: "if a character has taken 2 hit points in damage from a single
+    // wound, a successful use of First Aid can only heal 2 hit points for
+    // that particular wound, even if the dice indicate more." A normal hit
+    // (30): the broadsword's 1D8 1 + 1 and the damage bonus 1D4 2, 4 less
+    // hard leather's 2: B (13) takes 2. C's First Aid (20 against 50%)
+    // rolls 1D3 3 and heals 2.
+    let (mut e, _, b, c) = first_aid_setup(r#"["hard_leather"]"#, &[30, 1, 2, 20, 3]);
+    assert_eq!(hp(&e, b), 11);
+    assert_eq!(prompt(&e), Prompt::Act { actor: c });
+    cmd(&mut e, c, BrpCommand::FirstAid { patient: b });
+    assert_eq!(hp(&e, b), 13, "2 healed, not 3");
+    // "An injury may have First Aid applied to it only once": tended.
+    let w = crate::rules::view::get::<crate::rulesets::brp::stats::Wounds>(e.world(), b)
+        .expect("wounds");
+    assert_eq!(w.0.len(), 1);
+    assert!(w.0[0].treated);
 }
 
 #[test]
