@@ -317,6 +317,8 @@ fn first_aid_that_fails_leaves_the_character_to_die_at_the_round_s_end() {
     let w = crate::rules::view::get::<crate::rulesets::brp::stats::Wounds>(e.world(), b)
         .expect("wounds");
     assert!(w.0.iter().all(|w| w.treated));
+    // Still hurt, but its one injury has been tended: no First Aid again.
+    assert!(!crate::rulesets::brp::check::treatable(e.world(), b));
 }
 
 #[test]
