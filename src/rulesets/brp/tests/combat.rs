@@ -176,6 +176,18 @@ fn a_special_parried_by_a_shield_costs_the_shield_2_of_its_12() {
     let (a, b) = (cid(&e, "A"), cid(&e, "B"));
     let at = e.events().len();
     cmd(&mut e, a, attack(b));
+    // The reaction dialog's lines cite each defence's own rule.
+    let first_line = |c: BrpCommand| {
+        crate::rulesets::brp::preview::preview(e.world(), b, &Command::from(c)).lines[0].clone()
+    };
+    assert_eq!(
+        first_line(BrpCommand::Parry { shield: true }),
+        "50% to succeed, 9% a special success (§5.11 Shields)"
+    );
+    assert_eq!(
+        first_line(BrpCommand::Parry { shield: false }),
+        "60% to succeed, 11% a special success (§5.6 Parrying)"
+    );
     cmd(&mut e, b, BrpCommand::Parry { shield: true });
     assert_eq!(
         matrix_of(&e, at),
