@@ -91,6 +91,9 @@ pub struct Battle {
     pub ruleset: Option<RulesetId>,
     pub round: u32,
     pub rounds_completed: u32,
+    /// The last completed round the level's victory condition was judged
+    /// on (round-based conditions are judged once a round).
+    pub judged: u32,
     pub phase: Phase,
     pub prompt: Prompt,
     pub outcome: Option<Outcome>,
@@ -261,8 +264,6 @@ pub struct BattleRules {
     pub dark: bool,
     /// Consecutive completed rounds the holding faction has held its zone.
     pub held_rounds: u32,
-    /// The last completed round the victory condition was judged on.
-    pub held_checked: u32,
 }
 
 impl Default for BattleRules {
@@ -274,7 +275,6 @@ impl Default for BattleRules {
             bad_visibility: false,
             dark: false,
             held_rounds: 0,
-            held_checked: 0,
         }
     }
 }

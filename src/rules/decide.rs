@@ -5,7 +5,7 @@
 use bevy::ecs::message::Messages;
 use bevy::prelude::*;
 
-use crate::rules::battle::{ActiveRuleset, Battle};
+use crate::rules::battle::Battle;
 use crate::rules::command::{Command, CommandMsg};
 use crate::rules::components::Controller;
 use crate::rules::dice::Dice;
@@ -58,8 +58,9 @@ fn weaker(
 /// ruleset's own such as who acts, a reaction) in this many.
 pub const EASY_SLIPS: usize = 2;
 
-/// The AI answers the current prompt when its controller is an AI.
-pub fn decide(world: &mut World) {
+/// The AI answers the current prompt when its controller is an AI, by the
+/// hooks of the ruleset in force.
+pub fn decide(world: &mut World, hooks: Option<&crate::rules::battle::RulesetHooks>) {
     let battle = view::resource::<Battle>(world);
     if battle.is_over() {
         return;
@@ -70,7 +71,7 @@ pub fn decide(world: &mut World) {
     if !view::resource::<Messages<CommandMsg>>(world).is_empty() {
         return;
     }
-    let Some(hooks) = view::get_resource::<ActiveRuleset>(world).map(|h| h.0) else {
+    let Some(hooks) = hooks else {
         return;
     };
     let command = match view::get::<Controller>(world, actor).copied() {

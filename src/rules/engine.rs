@@ -524,7 +524,6 @@ fn battle_rules(level: &Level, factions: &[Faction]) -> Result<BattleRules, Stri
         ),
         dark: level.visibility == crate::rules::level::Visibility::Dark,
         held_rounds: 0,
-        held_checked: 0,
     })
 }
 

@@ -62,9 +62,10 @@ pub fn plugin(app: &mut App) {
 /// and the schedule's own work on each system and condition was a tenth
 /// of brp's.
 pub fn battle_step(world: &mut World) {
-    decide::decide(world);
     // The ruleset in force does not change within a step.
-    if let Some(hooks) = view::get_resource::<ActiveRuleset>(world).map(|h| h.0) {
+    let hooks = view::get_resource::<ActiveRuleset>(world).map(|h| h.0);
+    decide::decide(world, hooks.as_ref());
+    if let Some(hooks) = hooks {
         if in_force(world, &hooks) {
             (hooks.resolve)(world);
         }

@@ -8,24 +8,48 @@ use crate::rules::event::{BattleEvent, EndReason};
 use crate::rules::map::Map;
 use crate::rules::view;
 
-/// Factions with at least one combatant still in the fight. Mounts and
-/// vehicles do not count: a riderless horse does not carry on the fight.
-pub fn standing_factions(world: &World) -> smallvec::SmallVec<[u8; 8]> {
-    // One look at the roster, and no allocation: this is asked after every
-    // step.
-    let Some(roster) = view::get_resource::<crate::rules::battle::Roster>(world) else {
-        return smallvec::SmallVec::new();
-    };
-    let mut f: smallvec::SmallVec<[u8; 8]> = roster
-        .places()
-        .iter()
-        .zip(&roster.factions)
-        .filter(|(p, _)| !p.conditions.out_of_fight() && p.steed.is_none())
-        .map(|(_, f)| *f)
-        .collect();
-    f.sort_unstable();
-    f.dedup();
-    f
+/// Factions with at least one combatant still in the fight, as a set of
+/// faction ids. Mounts and vehicles do not count: a riderless horse does
+/// not carry on the fight.
+pub fn standing_factions(world: &World) -> FactionSet {
+    // One look at the roster, and no allocation or sorting: this is asked
+    // after every step.
+    let mut set = FactionSet::default();
+    for f in view::fighters(world) {
+        set.insert(f);
+    }
+    set
+}
+
+/// A set of faction ids (a bit each).
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct FactionSet([u64; 4]);
+
+impl FactionSet {
+    pub fn insert(&mut self, f: u8) {
+        self.0[usize::from(f >> 6)] |= 1 << (f & 63);
+    }
+
+    pub fn contains(&self, f: u8) -> bool {
+        self.0[usize::from(f >> 6)] & (1 << (f & 63)) != 0
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|w| *w == 0)
+    }
+
+    /// The lowest id in the set.
+    pub fn first(&self) -> Option<u8> {
+        self.0
+            .iter()
+            .enumerate()
+            .find(|(_, w)| **w != 0)
+            .map(|(i, w)| (i * 64) as u8 + w.trailing_zeros() as u8)
+    }
 }
 
 /// The victory check; when it ends the battle, the ruleset's aftermath
@@ -45,27 +69,27 @@ pub fn check_victory(world: &mut World) -> bool {
         return false;
     }
     let completed = b.rounds_completed;
+    let judged = b.judged;
     let standing = standing_factions(world);
-    let nfactions = view::resource::<Factions>(world).0.len();
-    if standing.len() <= 1 && nfactions > 1 {
+    // (The factions counted only then: this is asked after every step.)
+    if standing.len() <= 1 && view::resource::<Factions>(world).0.len() > 1 {
         let (winner, reason) = match standing.first() {
-            Some(&f) => (Some(f), EndReason::LastStanding),
+            Some(f) => (Some(f), EndReason::LastStanding),
             None => (None, EndReason::NoneStanding),
         };
         emit(world, BattleEvent::BattleEnded { winner, reason });
         return true;
     }
     // Round-based conditions are judged once per completed round.
-    let held_checked = view::resource::<BattleRules>(world).held_checked;
-    if completed == 0 || completed == held_checked {
+    if completed == 0 || completed == judged {
         return false;
     }
     let rules = view::resource::<BattleRules>(world).clone();
-    view::resource_mut::<BattleRules>(world).held_checked = completed;
+    view::resource_mut::<Battle>(world).judged = completed;
     match rules.victory {
         VictoryRule::LastStanding => {}
         VictoryRule::Survive { faction, rounds } => {
-            if completed >= rounds && standing.contains(&faction) {
+            if completed >= rounds && standing.contains(faction) {
                 emit(
                     world,
                     BattleEvent::BattleEnded {
@@ -126,4 +150,28 @@ pub fn check_victory(world: &mut World) -> bool {
         return true;
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FactionSet;
+
+    /// The set answers as a list of the ids put in would, across the
+    /// words it keeps them in (ids 0-255).
+    #[test]
+    fn a_faction_set_holds_what_was_put_in() {
+        let mut s = FactionSet::default();
+        assert!(s.is_empty());
+        assert_eq!((s.len(), s.first()), (0, None));
+        for f in [200u8, 3, 64, 3, 255] {
+            s.insert(f);
+        }
+        assert_eq!((s.len(), s.first()), (4, Some(3)));
+        for f in 0..=255u8 {
+            assert_eq!(s.contains(f), [3, 64, 200, 255].contains(&f), "{f}");
+        }
+        let mut t = FactionSet::default();
+        t.insert(130);
+        assert_eq!((t.len(), t.first()), (1, Some(130)));
+    }
 }

@@ -493,9 +493,52 @@ pub fn standing(world: &World, cid: Cid) -> bool {
 
 /// Every combatant id, in roster order.
 pub fn all(world: &World) -> Vec<Cid> {
-    world
-        .get_resource::<Roster>()
+    roster(world)
         .map(|r| r.cids().collect())
+        .unwrap_or_default()
+}
+
+/// Combatants still in the fight who are not mounts or vehicles (a
+/// riderless horse does not carry on the fight), with their factions, in
+/// roster order: one look at the roster.
+pub fn fighters(world: &World) -> impl Iterator<Item = u8> + '_ {
+    roster(world).into_iter().flat_map(|r| {
+        r.places()
+            .iter()
+            .zip(&r.factions)
+            .filter(|(p, _)| !p.conditions.out_of_fight() && p.steed.is_none())
+            .map(|(_, f)| *f)
+    })
+}
+
+/// How many of faction `f`'s combatants still fight (mounts and vehicles
+/// not counted).
+pub fn fighters_in(world: &World, f: u8) -> usize {
+    fighters(world).filter(|g| *g == f).count()
+}
+
+/// How many of each faction's combatants still fight (mounts and vehicles
+/// not counted), by faction id, for `n` factions.
+pub fn fighters_per_faction(world: &World, n: usize) -> Vec<usize> {
+    let mut v = vec![0; n];
+    for f in fighters(world) {
+        if let Some(slot) = v.get_mut(usize::from(f)) {
+            *slot += 1;
+        }
+    }
+    v
+}
+
+/// Every hold in a grab: (held, holder), in roster order of the held.
+pub fn holds(world: &World) -> smallvec::SmallVec<[(Cid, Cid); 4]> {
+    roster(world)
+        .map(|r| {
+            r.places()
+                .iter()
+                .enumerate()
+                .filter_map(|(i, p)| p.held_by.map(|by| (Cid(i as u16), by)))
+                .collect()
+        })
         .unwrap_or_default()
 }
 

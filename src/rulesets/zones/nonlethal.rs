@@ -41,7 +41,9 @@ fn release(world: &mut World, by: Cid, who: Cid, rule: &'static str) {
 /// the held character is dead or gone, or the two are no longer side by
 /// side (a shove, a swap).
 pub fn tidy_holds(world: &mut World) {
-    for who in view::all(world) {
+    // The holds there are, in one look (a release only ends holds, so no
+    // other can begin on the way).
+    for (who, _) in view::holds(world) {
         let Some(by) = holder(world, who) else {
             continue;
         };

@@ -297,26 +297,10 @@ pub fn armour_lost(world: &World, who: Cid) -> i32 {
 /// [`standing_per_faction`]'s count for the faction `f` alone, without
 /// building the list (the checks ask it for every enemy they weigh).
 pub fn standing_in_faction(world: &World, f: usize) -> usize {
-    view::standing_all(world)
-        .into_iter()
-        .filter(|c| view::steed(world, *c).is_none())
-        .filter(|c| view::faction(world, *c).map(usize::from) == Some(f))
-        .count()
+    u8::try_from(f).map_or(0, |f| view::fighters_in(world, f))
 }
 
 /// Standing members of each faction (mounts and vehicles not counted).
 pub fn standing_per_faction(world: &World) -> Vec<usize> {
-    let n = view::resource::<Factions>(world).0.len();
-    let mut v = vec![0; n];
-    for c in view::standing_all(world) {
-        if view::steed(world, c).is_some() {
-            continue;
-        }
-        if let Some(f) = view::faction(world, c)
-            && let Some(slot) = v.get_mut(f as usize)
-        {
-            *slot += 1;
-        }
-    }
-    v
+    view::fighters_per_faction(world, view::resource::<Factions>(world).0.len())
 }
