@@ -81,9 +81,50 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
         BattleEvent::Ruleset(_) => {}
     }
     // What the ruleset in force does with the event beyond the shared state.
-    if let Some(hooks) = view::get_resource::<ActiveRuleset>(world).map(|h| h.0) {
-        (hooks.apply)(world, event);
+    if let Some(ruleset_apply) = ruleset_apply(world) {
+        ruleset_apply(world, event);
     }
+}
+
+/// A ruleset's `apply` hook.
+type ApplyHook = fn(&mut World, &BattleEvent);
+
+thread_local! {
+    /// The world a battle step runs on on this thread, and the `apply` hook
+    /// of the ruleset in force there ([`in_step`]).
+    static STEP: std::cell::Cell<(*const World, Option<ApplyHook>)> =
+        const { std::cell::Cell::new((std::ptr::null(), None)) };
+}
+
+/// Runs a battle step `f` on `world`, whose ruleset in force has the
+/// `apply` hook `hook`: the events of the step find the hook here rather
+/// than looking the ruleset up in the world, three or four times a step.
+/// The ruleset in force does not change within a step (only starting a
+/// battle puts it in, outside any step). A step on another world inside
+/// this one (a look-ahead's playout) keeps its own, and this one's comes
+/// back after it, or after a panic.
+pub fn in_step<T>(
+    world: &mut World,
+    hook: Option<ApplyHook>,
+    f: impl FnOnce(&mut World) -> T,
+) -> T {
+    struct Restore((*const World, Option<ApplyHook>));
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            STEP.with(|s| s.set(self.0));
+        }
+    }
+    let _restore = Restore(STEP.with(|s| s.replace((world as *const World, hook))));
+    f(world)
+}
+
+/// The `apply` hook of the ruleset in force on `world`.
+fn ruleset_apply(world: &World) -> Option<ApplyHook> {
+    let (w, hook) = STEP.with(|s| s.get());
+    if std::ptr::eq(w, world) {
+        return hook;
+    }
+    view::get_resource::<ActiveRuleset>(world).map(|h| h.0.apply)
 }
 
 fn apply_battle_started(world: &mut World, event: &BattleEvent) {
@@ -428,5 +469,40 @@ pub fn with<C: Component<Mutability = bevy::ecs::component::Mutable>>(
         && let Some(mut c) = view::get_mut::<C>(world, e)
     {
         f(&mut c);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Two hooks with different bodies: never folded into one function.
+    fn hook_a(_: &mut World, _: &BattleEvent) {
+        std::hint::black_box(1);
+    }
+    fn hook_b(_: &mut World, _: &BattleEvent) {
+        std::hint::black_box(2);
+    }
+
+    /// Within a step the events find the hook it was given; a step on
+    /// another world inside it has its own, and the first one's comes back
+    /// after it; outside any step the hook is looked up in the world
+    /// (none here: no ruleset in force).
+    #[test]
+    fn a_step_hands_its_events_the_hook_of_its_own_world() {
+        let (mut a, mut b) = (World::new(), World::new());
+        let is = |w: &World, h: Option<ApplyHook>| {
+            ruleset_apply(w).map(|f| f as usize) == h.map(|f| f as usize)
+        };
+        assert!(is(&a, None));
+        in_step(&mut a, Some(hook_a), |a| {
+            assert!(is(a, Some(hook_a)));
+            in_step(&mut b, Some(hook_b), |b| {
+                assert!(is(b, Some(hook_b)));
+            });
+            assert!(is(&b, None));
+            assert!(is(a, Some(hook_a)));
+        });
+        assert!(is(&a, None));
     }
 }

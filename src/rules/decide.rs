@@ -61,22 +61,35 @@ pub const EASY_SLIPS: usize = 2;
 /// The AI answers the current prompt when its controller is an AI, by the
 /// hooks of the ruleset in force.
 pub fn decide(world: &mut World, hooks: Option<&crate::rules::battle::RulesetHooks>) {
-    let battle = view::resource::<Battle>(world);
-    if battle.is_over() {
-        return;
-    }
-    let Some(actor) = battle.prompt.actor() else {
-        return;
-    };
-    if !view::resource::<Messages<CommandMsg>>(world).is_empty() {
-        return;
-    }
     let Some(hooks) = hooks else {
         return;
     };
-    let command = match view::get::<Controller>(world, actor).copied() {
-        Some(Controller::Ai) => (hooks.decide)(world, actor),
-        Some(Controller::RandomAi) => {
+    // Who answers, and what the AI would, in one reading scope: the hook's
+    // own scope is this one, so what the step found it need not find again.
+    let asked = view::reading(world, |world| {
+        let battle = view::resource::<Battle>(world);
+        if battle.is_over() {
+            return None;
+        }
+        let actor = battle.prompt.actor()?;
+        if !view::resource::<Messages<CommandMsg>>(world).is_empty() {
+            return None;
+        }
+        let controller = view::get::<Controller>(world, actor).copied()?;
+        let planned = match controller {
+            Controller::Ai | Controller::HardAi | Controller::EasyAi => {
+                Some((hooks.decide)(world, actor))
+            }
+            Controller::RandomAi | Controller::Human => None,
+        };
+        Some((actor, controller, planned))
+    });
+    let Some((actor, controller, planned)) = asked else {
+        return;
+    };
+    let command = match (controller, planned) {
+        (Controller::Ai, Some(planned)) => planned,
+        (Controller::RandomAi, _) => {
             let legal = (hooks.legal_commands)(world, actor);
             if legal.is_empty() {
                 return;
@@ -84,15 +97,11 @@ pub fn decide(world: &mut World, hooks: Option<&crate::rules::battle::RulesetHoo
             let i = view::resource_mut::<Dice>(world).pick(legal.len());
             legal[i].clone()
         }
-        Some(Controller::HardAi) => {
-            let planned = (hooks.decide)(world, actor);
+        (Controller::HardAi, Some(planned)) => {
             crate::rules::lookahead::decide(world, actor, planned, hooks.legal_commands)
         }
-        Some(Controller::EasyAi) => {
-            let planned = (hooks.decide)(world, actor);
-            weaker(world, actor, planned, hooks.legal_commands)
-        }
-        Some(Controller::Human) | None => return,
+        (Controller::EasyAi, Some(planned)) => weaker(world, actor, planned, hooks.legal_commands),
+        _ => return,
     };
     view::resource_mut::<Messages<CommandMsg>>(world).write(CommandMsg { actor, command });
 }

@@ -64,16 +64,18 @@ pub fn plugin(app: &mut App) {
 pub fn battle_step(world: &mut World) {
     // The ruleset in force does not change within a step.
     let hooks = view::get_resource::<ActiveRuleset>(world).map(|h| h.0);
-    decide::decide(world, hooks.as_ref());
-    if let Some(hooks) = hooks {
-        if in_force(world, &hooks) {
-            (hooks.resolve)(world);
+    apply::in_step(world, hooks.map(|h| h.apply), |world| {
+        decide::decide(world, hooks.as_ref());
+        if let Some(hooks) = hooks {
+            if in_force(world, &hooks) {
+                (hooks.resolve)(world);
+            }
+            if in_force(world, &hooks) {
+                (hooks.advance)(world);
+            }
         }
-        if in_force(world, &hooks) {
-            (hooks.advance)(world);
-        }
-    }
-    victory::victory_step(world);
+        victory::victory_step(world);
+    });
 }
 
 /// Is the battle played under the ruleset of `hooks`, and not over?

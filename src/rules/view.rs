@@ -154,12 +154,18 @@ thread_local! {
 /// resource can be inserted, removed or moved while a `&World` exists, so
 /// an address found in it stays good for the scope, and for any shared
 /// borrow of the same world that outlives it (which also forbids changes).
-/// Nested scopes (the AI calling the check) start afresh and restore the
-/// outer one; a panic restores it too.
+/// A scope opened inside another on the same world (the step reading who
+/// answers the prompt, then the AI's hook) is that scope: the world has
+/// been borrowed immutably since the outer one began, so what it found
+/// still holds. One on another world starts afresh and restores the outer
+/// one when it ends; a panic restores it too.
 ///
 /// The components [`get`] finds on combatants are remembered the same way
 /// for the scope, by combatant and kind.
 pub fn reading<T>(world: &World, f: impl FnOnce(&World) -> T) -> T {
+    if scope_on(world).is_some() {
+        return f(world);
+    }
     struct Restore((Scope, u64));
     impl Drop for Restore {
         fn drop(&mut self) {
@@ -773,6 +779,30 @@ mod tests {
     /// What a scope remembers of components and of a ruleset's resources
     /// answers only in that scope: not for another world read inside it,
     /// not after the world changed, not in a later scope on the same world.
+    #[test]
+    fn a_scope_opened_inside_one_on_the_same_world_is_that_scope() {
+        let a = world_with_mark(1);
+        let b = world_with_mark(2);
+        assert_eq!(scope_on(&a), None);
+        reading(&a, |a| {
+            let outer = scope_on(a);
+            assert!(outer.is_some());
+            reading(a, |a| assert_eq!(scope_on(a), outer));
+            // One on another world is its own, and the outer one comes
+            // back after it; inside it, a scope on the first world again
+            // starts afresh (the other one is in force).
+            reading(&b, |b| {
+                assert!(scope_on(b).is_some() && scope_on(b) != outer);
+                assert_eq!(scope_on(a), None);
+                reading(a, |a| {
+                    assert!(scope_on(a).is_some() && scope_on(a) != outer)
+                });
+            });
+            assert_eq!(scope_on(a), outer);
+        });
+        assert_eq!(scope_on(&a), None);
+    }
+
     #[test]
     fn remembered_components_belong_to_their_scope() {
         let mut a = world_with_mark(1);
