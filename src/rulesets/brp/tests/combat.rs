@@ -75,6 +75,41 @@ fn a_special_success_with_a_short_sword_deals_7_plus_4_plus_2() {
 }
 
 #[test]
+fn a_long_bow_adds_half_its_shooters_damage_bonus_rounded_up() {
+    // §5.9: "“½ damage bonus” means roll and divide by 2, rounding up"; the
+    // long bow deals 1D8+1+½db. A: STR 13 + SIZ 13 = 26, a damage bonus
+    // of 1D4, which rolls 3: half is 1.5, so 2. The 1D8 rolls 5: 5 + 1 + 2
+    // = 8 on B, who wears nothing and has 12 hit points.
+    let mut e = battle(
+        8,
+        &[
+            r#"(archetype: "archer", faction: "red", at: (1, 1), name: "A", overrides: (stats: {"STR": 13, "SIZ": 13}))"#,
+            r#"(archetype: "swordsman", faction: "blue", at: (6, 1), name: "B", overrides: (armor: [], shield: None, stats: {"CON": 12, "SIZ": 12, "DEX": 8}))"#,
+        ],
+        &[30, 5, 3],
+    );
+    to_a_s_rank(&mut e);
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    let at = e.events().len();
+    cmd(&mut e, a, attack(b));
+    if let Prompt::React { .. } = prompt(&e) {
+        cmd(&mut e, b, Command::NoReaction);
+    }
+    let rolled = own(&e, at).into_iter().find_map(|ev| match ev {
+        BrpEvent::DamageRolled {
+            half_bonus,
+            bonus,
+            bonus_added,
+            total,
+            ..
+        } => Some((half_bonus, bonus.map(|r| r.total), bonus_added, total)),
+        _ => None,
+    });
+    assert_eq!(rolled, Some((true, Some(3), 2, 8)));
+    assert_eq!(damaged(&e, at), vec![(b, 8, 8, 4)]);
+}
+
+#[test]
 fn twelve_hit_points_hard_leather_and_six_damage_leave_eight() {
     // §5.12: "an uninjured character has 12 hit points and is wearing hard
     // leather armor (worth 2 points). They take 6 points of damage ...
