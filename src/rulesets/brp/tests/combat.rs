@@ -110,6 +110,30 @@ fn a_long_bow_adds_half_its_shooters_damage_bonus_rounded_up() {
 }
 
 #[test]
+fn riot_gear_stops_6_of_a_rifles_damage_not_12() {
+    // §5.10's armor table: riot gear "12/6", 12 points, 6 against firearms
+    // (docs/rulesets/brp.md). A rifle (2D6) rolls 5 and 4: 9 damage, 3
+    // through the gear; B, 12 hit points, keeps 9. (At 12 points nothing
+    // would go through.)
+    let mut e = battle(
+        8,
+        &[
+            r#"(archetype: "archer", faction: "red", at: (1, 1), name: "A", overrides: (weapons: ["rifle"]))"#,
+            r#"(archetype: "swordsman", faction: "blue", at: (6, 1), name: "B", overrides: (armor: ["riot_gear"], shield: None, stats: {"CON": 12, "SIZ": 12, "DEX": 8}))"#,
+        ],
+        &[10, 5, 4],
+    );
+    to_a_s_rank(&mut e);
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    let at = e.events().len();
+    cmd(&mut e, a, attack(b));
+    if let Prompt::React { .. } = prompt(&e) {
+        cmd(&mut e, b, Command::NoReaction);
+    }
+    assert_eq!(damaged(&e, at), vec![(b, 9, 3, 9)]);
+}
+
+#[test]
 fn twelve_hit_points_hard_leather_and_six_damage_leave_eight() {
     // §5.12: "an uninjured character has 12 hit points and is wearing hard
     // leather armor (worth 2 points). They take 6 points of damage ...
