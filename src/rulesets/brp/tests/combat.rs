@@ -9,23 +9,6 @@ use crate::rulesets::brp::matrix::{Defense, Harm};
 use crate::rulesets::brp::query::attack_numbers;
 use crate::testkit::has;
 
-/// Round 1 up to A's action: A states an attack on B, B only parries and
-/// dodges, neither moves.
-fn to_a_s_rank(e: &mut Engine) {
-    let b = cid(e, "B");
-    state(
-        e,
-        "A",
-        Intent::Attack {
-            target: b,
-            weapon: 0,
-        },
-    );
-    state(e, "B", Intent::Defend);
-    pass(e, "A");
-    pass(e, "B");
-}
-
 fn hp(e: &Engine, who: &str) -> i32 {
     let c = cid(e, who);
     crate::rules::view::get::<Health>(e.world(), c).map_or(0, |h| h.hp)
@@ -72,65 +55,6 @@ fn a_special_success_with_a_short_sword_deals_7_plus_4_plus_2() {
     assert_eq!(rolled, Some((Some(7), 13, 2)));
     assert_eq!(damaged(&e, at), vec![(b, 13, 13, 0)]);
     assert!(has(&e, b, Condition::Unconscious));
-}
-
-#[test]
-fn a_long_bow_adds_half_its_shooters_damage_bonus_rounded_up() {
-    // §5.9: "“½ damage bonus” means roll and divide by 2, rounding up"; the
-    // long bow deals 1D8+1+½db. A: STR 13 + SIZ 13 = 26, a damage bonus
-    // of 1D4, which rolls 3: half is 1.5, so 2. The 1D8 rolls 5: 5 + 1 + 2
-    // = 8 on B, who wears nothing and has 12 hit points.
-    let mut e = battle(
-        8,
-        &[
-            r#"(archetype: "archer", faction: "red", at: (1, 1), name: "A", overrides: (stats: {"STR": 13, "SIZ": 13}))"#,
-            r#"(archetype: "swordsman", faction: "blue", at: (6, 1), name: "B", overrides: (armor: [], shield: None, stats: {"CON": 12, "SIZ": 12, "DEX": 8}))"#,
-        ],
-        &[30, 5, 3],
-    );
-    to_a_s_rank(&mut e);
-    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
-    let at = e.events().len();
-    cmd(&mut e, a, attack(b));
-    if let Prompt::React { .. } = prompt(&e) {
-        cmd(&mut e, b, Command::NoReaction);
-    }
-    let rolled = own(&e, at).into_iter().find_map(|ev| match ev {
-        BrpEvent::DamageRolled {
-            half_bonus,
-            bonus,
-            bonus_added,
-            total,
-            ..
-        } => Some((half_bonus, bonus.map(|r| r.total), bonus_added, total)),
-        _ => None,
-    });
-    assert_eq!(rolled, Some((true, Some(3), 2, 8)));
-    assert_eq!(damaged(&e, at), vec![(b, 8, 8, 4)]);
-}
-
-#[test]
-fn riot_gear_stops_6_of_a_rifles_damage_not_12() {
-    // §5.10's armor table: riot gear "12/6", 12 points, 6 against firearms
-    // (docs/rulesets/brp.md). A rifle (2D6) rolls 5 and 4: 9 damage, 3
-    // through the gear; B, 12 hit points, keeps 9. (At 12 points nothing
-    // would go through.)
-    let mut e = battle(
-        8,
-        &[
-            r#"(archetype: "archer", faction: "red", at: (1, 1), name: "A", overrides: (weapons: ["rifle"]))"#,
-            r#"(archetype: "swordsman", faction: "blue", at: (6, 1), name: "B", overrides: (armor: ["riot_gear"], shield: None, stats: {"CON": 12, "SIZ": 12, "DEX": 8}))"#,
-        ],
-        &[10, 5, 4],
-    );
-    to_a_s_rank(&mut e);
-    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
-    let at = e.events().len();
-    cmd(&mut e, a, attack(b));
-    if let Prompt::React { .. } = prompt(&e) {
-        cmd(&mut e, b, Command::NoReaction);
-    }
-    assert_eq!(damaged(&e, at), vec![(b, 9, 3, 9)]);
 }
 
 #[test]

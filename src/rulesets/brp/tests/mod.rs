@@ -3,6 +3,7 @@
 //! dice (`combat`, `round`).
 
 mod combat;
+mod damage;
 mod mounts;
 mod round;
 mod tables;
@@ -76,4 +77,21 @@ fn attack(target: Cid) -> Command {
         weapon: 0,
         mode: 0,
     }
+}
+
+/// Round 1 up to A's action: A states an attack on B, B only parries and
+/// dodges, neither moves.
+fn to_a_s_rank(e: &mut Engine) {
+    let b = cid(e, "B");
+    state(
+        e,
+        "A",
+        Intent::Attack {
+            target: b,
+            weapon: 0,
+        },
+    );
+    state(e, "B", Intent::Defend);
+    pass(e, "A");
+    pass(e, "B");
 }
