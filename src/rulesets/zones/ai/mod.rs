@@ -156,7 +156,7 @@ fn act(world: &World, actor: Cid) -> Command {
     if !t.main && t.bonus < 2 && !t.beyond(half) {
         let strike = best_strike_here(world, actor, false);
         let strike_v = strike.map_or(0.0, |s| s.0);
-        if let Some((v, c)) = best_maneuver(world, actor)
+        if let Some((v, c)) = best_maneuver(world, actor, strike_v)
             && v > strike_v
             && check::check(world, actor, &c).is_ok()
         {

@@ -77,8 +77,12 @@ pub(super) fn p_fails_str(world: &World, attacker: Cid, target: Cid) -> f64 {
 
 /// The best non-lethal attack `who` can make now, if any: value, command.
 /// A shove into a pit is worth a kill (or its damage); a grapple takes an
-/// enemy's coming turns away.
-pub(super) fn best_maneuver(world: &World, who: Cid) -> Option<(f64, Command)> {
+/// enemy's coming turns away. Only one worth more than `floor` is of use
+/// (the caller takes it only above the blow it could strike instead): a
+/// grapple that could not be worth more even at [`turn_value_ceiling`] is
+/// not weighed further. The best above the floor is the best of all when
+/// any is above it, so the choice is the same.
+pub(super) fn best_maneuver(world: &World, who: Cid, floor: f64) -> Option<(f64, Command)> {
     let mut best: Option<(f64, Command)> = None;
     let holds_nobody = holding(world, who).is_none();
     for t in view::enemies(world, who) {
@@ -136,7 +140,13 @@ pub(super) fn best_maneuver(world: &World, who: Cid) -> Option<(f64, Command)> {
         {
             // Held, it loses its turns until it breaks free: worth about
             // one of its turns, more for those who fight from afar.
-            let v = p() * turn_value(world, t) * 0.8 - risk().0;
+            // (A product with a chance no less than 0 is no less with the
+            // larger factor: the ceiling's bound holds in floating point.)
+            let (p, r) = (p(), risk().0);
+            if p >= 0.0 && p * turn_value_ceiling(world, t) * 0.8 - r <= floor {
+                continue;
+            }
+            let v = p * turn_value(world, t) * 0.8 - r;
             if best.as_ref().is_none_or(|b| v > b.0) {
                 best = Some((
                     v,
@@ -261,6 +271,42 @@ pub fn turn_value(world: &World, who: Cid) -> f64 {
     here.max(after)
 }
 
+/// No less than [`turn_value`] of `who`, from its weapons alone: a blow is
+/// worth at most its mean damage plus [`DOWN`] times the chance it takes
+/// the target out, the mean at most the dice's largest roll (or the
+/// saddle's impaired die's), rolled twice as often for each size `who` is
+/// larger than the smallest of its enemies. A hair over,
+/// for the rounding of the odds' sums; unbounded for a blast, which may
+/// strike many.
+pub(super) fn turn_value_ceiling(world: &World, who: Cid) -> f64 {
+    use crate::rulesets::zones::queries::{mounted, size_rank};
+    let Some(l) = view::get::<Loadout>(world, who) else {
+        return 0.0;
+    };
+    // Its blows land on enemies only: larger than the smallest of them by
+    // at most this many sizes.
+    let rank = size_rank(world, who);
+    let smallest = view::enemies(world, who)
+        .iter()
+        .map(|&e| size_rank(world, e))
+        .min()
+        .unwrap_or(rank);
+    let times = f64::from(1u32 << (rank - smallest).clamp(0, 8));
+    let saddle = if mounted(world, who) {
+        f64::from(crate::rulesets::zones::data::impaired().max(None))
+    } else {
+        0.0
+    };
+    let mut most = saddle;
+    for w in &l.weapons {
+        if w.zones().blast {
+            return f64::INFINITY;
+        }
+        most = most.max(f64::from(w.mode_damage(MODE_STRIKE).max(None)));
+    }
+    (most.max(0.0) * times + DOWN) * 1.001 + 1e-6
+}
+
 /// What closing in is worth to a character who can strike nobody this
 /// turn: this share of the blow it could strike once there.
 const CLOSING: f64 = 0.5;
@@ -363,4 +409,49 @@ pub(super) fn counter_value(
         }
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::engine::Controls;
+    use crate::testkit::{engine, start_shipped};
+
+    /// What lets the AI skip weighing a grapple: at every step of whole
+    /// all-AI battles on levels zones plays (a mounted raider, a wyrm and
+    /// its breath, archers and brutes), no character's turn is worth more
+    /// than [`turn_value_ceiling`] says.
+    #[test]
+    fn no_turn_is_worth_more_than_its_ceiling() {
+        let mut e = engine();
+        let mut weighed = 0;
+        for level in ["mirror_duel", "caravan_ambush", "wyrm_lair", "archer_hill"] {
+            for seed in 1..=2 {
+                start_shipped(
+                    &mut e,
+                    level,
+                    crate::rulesets::zones::ID,
+                    seed,
+                    Controls::AllAi,
+                );
+                for _ in 0..2_000 {
+                    if e.outcome().is_some() {
+                        break;
+                    }
+                    view::reading(e.world(), |w| {
+                        for c in view::standing_all(w) {
+                            let (v, top) = (turn_value(w, c), turn_value_ceiling(w, c));
+                            assert!(
+                                v <= top,
+                                "{level} seed {seed}: {c:?} worth {v}, ceiling {top}"
+                            );
+                            weighed += usize::from(v > 0.0);
+                        }
+                    });
+                    e.run(1);
+                }
+            }
+        }
+        assert!(weighed > 1_000, "only {weighed} turns worth anything");
+    }
 }

@@ -13,7 +13,9 @@ use crate::rules::dice::DiceExpr;
 use crate::rules::view;
 use crate::rulesets::zones::command::{Influence, ZonesCommand};
 use crate::rulesets::zones::data::PowerEffect;
-use crate::rulesets::zones::influence::{check_influence, check_invoke, check_item, p_swayed};
+use crate::rulesets::zones::influence::{
+    check_influence, check_invoke, check_item, p_swayed, subject_to_intimidation,
+};
 use crate::rulesets::zones::queries::{critical_threshold, stats};
 
 use super::value::DOWN;
@@ -35,7 +37,11 @@ pub(super) fn best_word_or_item(world: &World, who: Cid) -> Option<(f64, Command
     };
     for target in view::enemies(world, who) {
         let kind = Influence::Intimidate;
-        if check_influence(world, who, target, kind).is_ok() {
+        // Whether it is shaken first: most enemies are not, and the check
+        // asks it last, after sight and distance.
+        if subject_to_intimidation(world, target).is_ok()
+            && check_influence(world, who, target, kind).is_ok()
+        {
             consider(
                 p_swayed(world, target) * BROKEN,
                 ZonesCommand::Influence { target, kind },
