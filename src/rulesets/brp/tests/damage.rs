@@ -3,6 +3,19 @@
 
 use super::*;
 
+/// A, at its rank, shoots at B, who takes it (if asked): B, and the index
+/// of the first event of the shot.
+fn shot(e: &mut Engine) -> (Cid, usize) {
+    to_a_s_rank(e);
+    let (a, b) = (cid(e, "A"), cid(e, "B"));
+    let at = e.events().len();
+    cmd(e, a, attack(b));
+    if let Prompt::React { .. } = prompt(e) {
+        cmd(e, b, Command::NoReaction);
+    }
+    (b, at)
+}
+
 #[test]
 fn a_long_bow_adds_half_its_shooters_damage_bonus_rounded_up() {
     // §5.9: "“½ damage bonus” means roll and divide by 2, rounding up"; the
@@ -17,13 +30,7 @@ fn a_long_bow_adds_half_its_shooters_damage_bonus_rounded_up() {
         ],
         &[30, 5, 3],
     );
-    to_a_s_rank(&mut e);
-    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
-    let at = e.events().len();
-    cmd(&mut e, a, attack(b));
-    if let Prompt::React { .. } = prompt(&e) {
-        cmd(&mut e, b, Command::NoReaction);
-    }
+    let (b, at) = shot(&mut e);
     let rolled = own(&e, at).into_iter().find_map(|ev| match ev {
         BrpEvent::DamageRolled {
             half_bonus,
@@ -52,12 +59,6 @@ fn riot_gear_stops_6_of_a_rifles_damage_not_12() {
         ],
         &[10, 5, 4],
     );
-    to_a_s_rank(&mut e);
-    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
-    let at = e.events().len();
-    cmd(&mut e, a, attack(b));
-    if let Prompt::React { .. } = prompt(&e) {
-        cmd(&mut e, b, Command::NoReaction);
-    }
+    let (b, at) = shot(&mut e);
     assert_eq!(damaged(&e, at), vec![(b, 9, 3, 9)]);
 }
