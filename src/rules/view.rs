@@ -776,9 +776,9 @@ mod tests {
         w
     }
 
-    /// What a scope remembers of components and of a ruleset's resources
-    /// answers only in that scope: not for another world read inside it,
-    /// not after the world changed, not in a later scope on the same world.
+    /// A scope opened inside one on the same world shares it (its number,
+    /// so its answers); one on another world is its own, and the outer one
+    /// comes back after it.
     #[test]
     fn a_scope_opened_inside_one_on_the_same_world_is_that_scope() {
         let a = world_with_mark(1);
@@ -803,6 +803,9 @@ mod tests {
         assert_eq!(scope_on(&a), None);
     }
 
+    /// What a scope remembers of components and of a ruleset's resources
+    /// answers only in that scope: not for another world read inside it,
+    /// not after the world changed, not in a later scope on the same world.
     #[test]
     fn remembered_components_belong_to_their_scope() {
         let mut a = world_with_mark(1);

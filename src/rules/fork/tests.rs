@@ -161,11 +161,7 @@ fn taking_a_fork_and_playing_it_out_leaves_the_parent_untouched() {
     let mut other = testkit::engine();
     let mut witness = testkit::engine();
     let level = load_level(&levels_dir().join("mirror_duel.ron")).expect("mirror_duel loads");
-    for ruleset in [
-        crate::rulesets::ud10::ID,
-        crate::rulesets::zones::ID,
-        crate::rulesets::brp::ID,
-    ] {
+    for ruleset in RULESETS {
         let seed = at_round_3(&mut parent, &level, ruleset, &Controls::AllAi);
         start(&mut witness, &level, ruleset, seed, Controls::AllAi);
         let (expected, _) = finish(&mut witness);
@@ -197,35 +193,45 @@ fn mirror_duel_at_round_3(ruleset: RulesetId) -> (Engine, Snapshot) {
     (parent, snap)
 }
 
+/// The rulesets the fork tests play `mirror_duel` under.
+const RULESETS: [RulesetId; 3] = [
+    crate::rulesets::ud10::ID,
+    crate::rulesets::zones::ID,
+    crate::rulesets::brp::ID,
+];
+
+/// Under each ruleset: the battle at round 3 ([`mirror_duel_at_round_3`]),
+/// its snapshot, and a fresh engine to restore it into.
+fn each_fork(mut f: impl FnMut(RulesetId, &Engine, &Snapshot, &mut Engine)) {
+    for ruleset in RULESETS {
+        let (parent, snap) = mirror_duel_at_round_3(ruleset);
+        f(ruleset, &parent, &snap, &mut testkit::engine());
+    }
+}
+
 /// A log restored from a snapshot and played on is cut back, not copied,
 /// when the same snapshot is restored again: the state is the snapshot's
 /// exactly, log included, whatever the playout wrote.
 #[test]
 fn restoring_the_same_snapshot_again_is_the_snapshot_exactly() {
-    for ruleset in [
-        crate::rulesets::ud10::ID,
-        crate::rulesets::zones::ID,
-        crate::rulesets::brp::ID,
-    ] {
-        let (parent, snap) = mirror_duel_at_round_3(ruleset);
-        let mut other = testkit::engine();
+    each_fork(|ruleset, parent, snap, other| {
         for seed in 0..3 {
-            other.playout(&snap, seed, 100_000);
+            other.playout(snap, seed, 100_000);
             let played = other
                 .world()
                 .resource::<crate::rules::battle::BattleLog>()
                 .events
                 .len();
-            other.restore(&snap);
+            other.restore(snap);
             let log = other.world().resource::<crate::rules::battle::BattleLog>();
             assert!(
                 played > log.events.len(),
                 "{ruleset}: the playout wrote to the log"
             );
             assert_eq!(log.restored_from, Some(snap.id));
-            assert_same_state(&parent, &other, &format!("{ruleset}, after playout {seed}"));
+            assert_same_state(parent, other, &format!("{ruleset}, after playout {seed}"));
         }
-    }
+    });
 }
 
 /// A restore of the snapshot a world was last restored from puts back only
@@ -236,15 +242,9 @@ fn restoring_the_same_snapshot_again_is_the_snapshot_exactly() {
 fn a_second_restore_puts_back_whatever_changed_since_the_first() {
     use crate::rules::components::{Heading, Health};
     use crate::rules::level::Facing;
-    for ruleset in [
-        crate::rulesets::ud10::ID,
-        crate::rulesets::zones::ID,
-        crate::rulesets::brp::ID,
-    ] {
-        let (parent, snap) = mirror_duel_at_round_3(ruleset);
-        let mut other = testkit::engine();
-        other.restore(&snap);
-        assert_same_state(&parent, &other, &format!("{ruleset}, restored"));
+    each_fork(|ruleset, parent, snap, other| {
+        other.restore(snap);
+        assert_same_state(parent, other, &format!("{ruleset}, restored"));
         for round in 0..3 {
             let world = other.world_mut();
             let e = world.resource::<crate::rules::battle::Roster>().entities[round];
@@ -254,31 +254,25 @@ fn a_second_restore_puts_back_whatever_changed_since_the_first() {
             world.entity_mut(f).insert(Heading(Facing::N));
             world.resource_mut::<Battle>().round = 99;
             world.resource_mut::<Battle>().prompt = Prompt::None;
-            other.restore(&snap);
-            assert_same_state(&parent, &other, &format!("{ruleset}, written {round}"));
-            other.playout(&snap, round as u64, 100_000);
-            other.restore(&snap);
-            assert_same_state(&parent, &other, &format!("{ruleset}, played {round}"));
+            other.restore(snap);
+            assert_same_state(parent, other, &format!("{ruleset}, written {round}"));
+            other.playout(snap, round as u64, 100_000);
+            other.restore(snap);
+            assert_same_state(parent, other, &format!("{ruleset}, played {round}"));
         }
-    }
+    });
 }
 
 #[test]
 fn a_playout_depends_only_on_the_snapshot_and_its_seed() {
-    for ruleset in [
-        crate::rulesets::ud10::ID,
-        crate::rulesets::zones::ID,
-        crate::rulesets::brp::ID,
-    ] {
-        let (_, snap) = mirror_duel_at_round_3(ruleset);
-        let mut a = testkit::engine();
+    each_fork(|ruleset, _, snap, a| {
         let mut b = testkit::engine();
         let mut logs = BTreeSet::new();
         for seed in 0..12 {
-            a.playout(&snap, seed, 100_000);
+            a.playout(snap, seed, 100_000);
             // `b` plays the seeds in another order.
-            b.playout(&snap, 1000 + seed, 100_000);
-            b.playout(&snap, seed, 100_000);
+            b.playout(snap, 1000 + seed, 100_000);
+            b.playout(snap, seed, 100_000);
             assert!(
                 a.log_text() == b.log_text(),
                 "{ruleset}: playout {seed} differs between engines"
@@ -291,17 +285,13 @@ fn a_playout_depends_only_on_the_snapshot_and_its_seed() {
             "{ruleset}: playouts draw fresh dice ({} distinct of 12)",
             logs.len()
         );
-    }
+    });
 }
 
 #[test]
 fn a_fork_on_a_humans_turn_is_played_out_by_the_ai_and_keeps_the_command_sent() {
     let level = load_level(&levels_dir().join("mirror_duel.ron")).expect("mirror_duel loads");
-    for ruleset in [
-        crate::rulesets::ud10::ID,
-        crate::rulesets::zones::ID,
-        crate::rulesets::brp::ID,
-    ] {
+    for ruleset in RULESETS {
         let mut parent = testkit::engine();
         let control = Controls::PerFaction(vec![Controller::Human, Controller::Ai]);
         start(&mut parent, &level, ruleset, 4, control);

@@ -82,7 +82,10 @@ fn twelve_hit_points_hard_leather_and_six_damage_leave_eight() {
     assert!(!has(&e, b, Condition::Unconscious));
 }
 
-fn matrix_duel(script: &[u32]) -> Engine {
+/// Two swordsmen side by side; A attacks B at its rank with `script`'s
+/// dice: the engine (B to answer, if it can), A, B, and the index of the
+/// attack's first event.
+fn matrix_duel(script: &[u32]) -> (Engine, Cid, Cid, usize) {
     let mut e = battle(
         6,
         &[
@@ -92,7 +95,10 @@ fn matrix_duel(script: &[u32]) -> Engine {
         script,
     );
     to_a_s_rank(&mut e);
-    e
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    let at = e.events().len();
+    cmd(&mut e, a, attack(b));
+    (e, a, b, at)
 }
 
 type Row = (Level, Option<(Defense, Level)>, Harm);
@@ -125,6 +131,23 @@ fn worn(e: &Engine, from: usize) -> Vec<(Cid, Option<usize>, i32, i32)> {
         .collect()
 }
 
+/// §5.8, Special / Success, as the two parries below meet it: a normal
+/// hit, 6 damage of which 3 get through B's armor (B left at 10), and the
+/// parrying `item` (a weapon's index; `None`: the shield) 2 points down, to
+/// 10.
+fn special_partly_parried(e: &Engine, at: usize, b: Cid, item: Option<usize>) {
+    assert_eq!(
+        matrix_of(e, at),
+        Some((
+            Level::Special,
+            Some((Defense::Parry, Level::Success)),
+            Harm::Normal
+        ))
+    );
+    assert_eq!(worn(e, at), vec![(b, item, 2, 10)]);
+    assert_eq!(damaged(e, at), vec![(b, 6, 3, 10)]);
+}
+
 #[test]
 fn a_special_parried_by_a_success_is_a_normal_hit_and_costs_the_parrying_weapon_2() {
     // §5.8, Special / Success: "Attack partially parried ... achieves a
@@ -132,21 +155,9 @@ fn a_special_parried_by_a_success_is_a_normal_hit_and_costs_the_parrying_weapon_
     // Parrying weapon or shield takes 2 points of damage." Attack 05
     // (special at 60%), parry 40 (a success at 60%), broadsword 1D8 4 + 1,
     // damage bonus 1D4 1: 6, less hard leather and a light helmet (3).
-    let mut e = matrix_duel(&[5, 40, 4, 1]);
-    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
-    let at = e.events().len();
-    cmd(&mut e, a, attack(b));
+    let (mut e, _, b, at) = matrix_duel(&[5, 40, 4, 1]);
     cmd(&mut e, b, BrpCommand::Parry { shield: false });
-    assert_eq!(
-        matrix_of(&e, at),
-        Some((
-            Level::Special,
-            Some((Defense::Parry, Level::Success)),
-            Harm::Normal
-        ))
-    );
-    assert_eq!(worn(&e, at), vec![(b, Some(0), 2, 10)]);
-    assert_eq!(damaged(&e, at), vec![(b, 6, 3, 10)]);
+    special_partly_parried(&e, at, b, Some(0));
 }
 
 #[test]
@@ -155,10 +166,7 @@ fn a_special_parried_by_a_shield_costs_the_shield_2_of_its_12() {
     // damage"; §5.11: a round shield has 12 hit points. Attack 05 (special
     // at 60%), a shield parry 40 (a success at 50%), broadsword 1D8 4 + 1,
     // damage bonus 1D4 1: 6, less hard leather and a light helmet (3).
-    let mut e = matrix_duel(&[5, 40, 4, 1]);
-    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
-    let at = e.events().len();
-    cmd(&mut e, a, attack(b));
+    let (mut e, _, b, at) = matrix_duel(&[5, 40, 4, 1]);
     // The reaction dialog's lines cite each defence's own rule.
     let first_line = |c: BrpCommand| {
         crate::rulesets::brp::preview::preview(e.world(), b, &Command::from(c)).lines[0].clone()
@@ -172,16 +180,7 @@ fn a_special_parried_by_a_shield_costs_the_shield_2_of_its_12() {
         "60% to succeed, 11% a special success (§5.6 Parrying)"
     );
     cmd(&mut e, b, BrpCommand::Parry { shield: true });
-    assert_eq!(
-        matrix_of(&e, at),
-        Some((
-            Level::Special,
-            Some((Defense::Parry, Level::Success)),
-            Harm::Normal
-        ))
-    );
-    assert_eq!(worn(&e, at), vec![(b, None, 2, 10)]);
-    assert_eq!(damaged(&e, at), vec![(b, 6, 3, 10)]);
+    special_partly_parried(&e, at, b, None);
     let shield = crate::rules::view::get::<crate::rulesets::brp::stats::BrpShield>(e.world(), b)
         .expect("the shield holds");
     assert_eq!(shield.hp, 10);
@@ -191,10 +190,7 @@ fn a_special_parried_by_a_shield_costs_the_shield_2_of_its_12() {
 fn a_success_parried_by_a_special_in_melee_costs_the_attackers_weapon_1() {
     // §5.8, Success / Special: "Defender blocks or dodges damage; no other
     // result. If parried in melee combat, attacker's weapon takes 1 point".
-    let mut e = matrix_duel(&[30, 5]);
-    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
-    let at = e.events().len();
-    cmd(&mut e, a, attack(b));
+    let (mut e, a, b, at) = matrix_duel(&[30, 5]);
     cmd(&mut e, b, BrpCommand::Parry { shield: false });
     assert_eq!(
         matrix_of(&e, at),
@@ -214,10 +210,7 @@ fn a_special_dodged_by_a_special_and_a_success_met_by_a_success_do_nothing() {
     // "Defender blocks or dodges damage, no other result". B's Dodge: DEX 8
     // x 2 = 16, less hard leather's 10%: 6%; 30 for the swordsman's rating
     // less 10: 20%.
-    let mut e = matrix_duel(&[5, 3]);
-    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
-    let at = e.events().len();
-    cmd(&mut e, a, attack(b));
+    let (mut e, _, b, at) = matrix_duel(&[5, 3]);
     cmd(&mut e, b, Command::Dodge);
     assert_eq!(
         matrix_of(&e, at),
