@@ -238,7 +238,9 @@ pub struct Weapon {
     /// Ranged: the furthest it can reach at all, in metres.
     pub max_range_m: f64,
     pub hands: u8,
-    pub modes: Vec<FireMode>,
+    /// Shared, not copied, when the weapon is: a battle copies weapons
+    /// (its forks, an attack's execution) and never changes their modes.
+    pub modes: std::sync::Arc<[FireMode]>,
     /// Rounds the weapon holds loaded; 0 for weapons that never need loading.
     pub magazine: u32,
     pub loaded: u32,

@@ -70,8 +70,13 @@ enum Atom {
 /// (1D4→1D2, 1D6→1D3, 2D6→2D3), flat parts halve rounding toward zero.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct DiceExpr {
-    terms: Vec<Term>,
+    /// Kept inline for up to three terms (every expression the rules'
+    /// data writes): weapons, blows and their odds copy expressions
+    /// thousands of times a battle, without a heap allocation each.
+    terms: Terms,
 }
+
+type Terms = smallvec::SmallVec<[Term; 3]>;
 
 /// How much of the damage bonus a `db` term adds: all of it (`db`) or half
 /// (`½db`).
@@ -322,7 +327,7 @@ impl Parser<'_> {
     }
 
     fn expr(&mut self) -> Result<DiceExpr, DiceParseError> {
-        let mut terms = Vec::new();
+        let mut terms = Terms::new();
         self.skip_space();
         let mut negative = match self.peek() {
             Some('+') => {
@@ -374,7 +379,7 @@ impl DiceExpr {
     /// A constant expression.
     pub fn flat(n: i32) -> DiceExpr {
         DiceExpr {
-            terms: vec![Term::Flat(n)],
+            terms: smallvec::smallvec![Term::Flat(n)],
         }
     }
 
@@ -445,7 +450,7 @@ impl DiceExpr {
 
     /// The expression with its `db` terms left out: the weapon's own dice.
     pub fn without_db(&self) -> DiceExpr {
-        let terms: Vec<Term> = self
+        let terms: Terms = self
             .terms
             .iter()
             .copied()
@@ -892,7 +897,7 @@ mod tests {
         ];
         for (text, terms, shown) in cases {
             let e = p(text);
-            assert_eq!(e.terms, terms, "{text}");
+            assert_eq!(e.terms.as_slice(), &terms[..], "{text}");
             assert_eq!(e.to_string(), shown, "{text}");
             assert_eq!(p(shown), e, "round trip of {text}");
             assert_eq!(text.parse::<DiceExpr>(), Ok(e));

@@ -225,7 +225,7 @@ impl Ud10Data {
             range_increment_m: d.range_increment,
             max_range_m: d.max_range,
             hands: d.hands,
-            modes: d.modes.clone(),
+            modes: d.modes.clone().into(),
             magazine: d.magazine,
             loaded: d.magazine,
             spare: d.spare,

@@ -511,7 +511,7 @@ pub fn weapon_from(id: &str, d: &WeaponDef) -> Weapon {
         range_increment_m: 0.0,
         max_range_m: 0.0,
         hands: d.hands,
-        modes: modes(&d.damage),
+        modes: modes(&d.damage).into(),
         magazine: 0,
         loaded: 0,
         spare: d.ammo,
