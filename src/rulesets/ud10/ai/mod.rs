@@ -527,9 +527,13 @@ fn find_move_to_attack(look: &Look, t: &Turn, floor: Option<f64>) -> MoveToAttac
     let mut moved_best: Option<(f64, Cell)> = None;
     for (cell, _) in tree.within(budget) {
         // More than a single step is a standard movement: shooting after it
-        // costs -4 (§Attack Modifiers).
-        let steps = tree.steps_to(cell).unwrap_or(0);
-        let shift = if w_ranged && steps > 1 { -4 } else { 0 };
+        // costs -4 (§Attack Modifiers). A cell's path is longer than one
+        // step when it comes from another cell than the start.
+        let shift = if w_ranged && tree.parent(cell).is_some_and(|p| p != tree.start) {
+            -4
+        } else {
+            0
+        };
         // Free attacks only lower a cell's score: a cell whose attacks
         // cannot beat the best so far (or the floor) before them cannot
         // after.
