@@ -13,7 +13,7 @@ use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::data::{MODE_DEATH_BLOW, is_stunt};
 use super::maneuvers::{check_break_free, check_free_ally, check_maneuver, holder};
-use super::queries::{melee_reach, nearby, range_against, stats, visible, zone_distance};
+use super::queries::{melee_reach_from, nearby, range_against, stats, visible, zone_distance};
 use super::reach::{check_flee, check_move};
 use super::state::{Pending, Stage, ZonesRound};
 
@@ -193,6 +193,8 @@ pub struct Striker<'w> {
     vehicle: bool,
     faction: Option<u8>,
     mount: bool,
+    /// Its zone: a melee blow reaches the enemies in it.
+    zone: Option<usize>,
 }
 
 impl<'w> Striker<'w> {
@@ -204,6 +206,7 @@ impl<'w> Striker<'w> {
             vehicle: super::riders::is_vehicle(world, who),
             faction: view::faction(world, who),
             mount: view::steed(world, who).is_some(),
+            zone: super::queries::zone(world, who),
         })
     }
 
@@ -281,7 +284,7 @@ pub fn check_strike_by(
         if moved && 2 * dist > range {
             return illegal("beyond half range while moving");
         }
-    } else if !melee_reach(world, who, target) {
+    } else if !melee_reach_from(world, who, striker.zone, target) {
         return illegal("melee attacks only reach nearby enemies (the same zone)");
     }
     Ok(())

@@ -50,7 +50,13 @@ pub fn zone(world: &World, who: Cid) -> Option<usize> {
 /// Can `who` reach `target` with a melee attack? Nearby, or "Massive
 /// characters can make melee attacks up to range 1" (one zone away).
 pub fn melee_reach(world: &World, who: Cid, target: Cid) -> bool {
-    if nearby(world, who, target) {
+    melee_reach_from(world, who, zone(world, who), target)
+}
+
+/// [`melee_reach`] with `who`'s zone already found (`at`): the AI weighs
+/// every weapon against every enemy.
+pub fn melee_reach_from(world: &World, who: Cid, at: Option<usize>, target: Cid) -> bool {
+    if at.is_some() && at == zone(world, target) {
         return true;
     }
     view::size(world, who) == Size::Massive

@@ -193,7 +193,14 @@ pub(super) fn best_strike_here(
     let mut best: Option<(f64, usize, Cid)> = None;
     let enemies = view::enemies(world, who);
     let drawable = can_draw(world, reaction);
-    for (i, w) in striker.loadout().weapons.iter().enumerate() {
+    let l = striker.loadout();
+    for (i, w) in l.weapons.iter().enumerate() {
+        // A weapon neither in hand nor to be drawn (the last, bare hands,
+        // always is) fails the strike check against everyone: it is not
+        // asked, nor its refusal written out, once per enemy.
+        if !drawable && i + 1 != l.weapons.len() && l.ready != Some(i) {
+            continue;
+        }
         for &t in &enemies {
             if check_strike_by(world, &striker, t, i, MODE_STRIKE, reaction, drawable).is_err() {
                 continue;
