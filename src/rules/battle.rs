@@ -292,8 +292,9 @@ pub struct RulesetHooks {
     /// The ruleset's tactical AI: the command it chooses for the actor now.
     pub decide: fn(&World, Cid) -> Command,
     /// Check and execute the commands sent since the last step (the
-    /// step's [`BattleSet::Resolve`]).
-    pub resolve: fn(&mut World),
+    /// step's [`BattleSet::Resolve`]), the first with the verdict the
+    /// step's AI reached for it, if any.
+    pub resolve: fn(&mut World, Option<crate::rules::command::Verdict>),
     /// Move the round on when nobody is to act (the step's
     /// [`BattleSet::Advance`]).
     pub advance: fn(&mut World),

@@ -199,11 +199,32 @@ pub fn illegal<T>(reason: impl Into<std::borrow::Cow<'static, str>>) -> Result<T
     Err(Illegal(reason.into()))
 }
 
+/// The legality check's verdict on the one command the step's AI sent
+/// ([`crate::rules::decide::decide`]), reached with the same check in the
+/// reading scope the AI decided in, where what the check reads has been
+/// found already: the step's Resolve takes it for that command instead of
+/// checking it again. Nothing changes the world between the two (the AI
+/// answers only an empty queue, and Resolve follows at once), so the
+/// verdict is the one the check would give there. Only the core's decide
+/// makes one.
+pub struct Verdict {
+    actor: Cid,
+    judged: Result<(), Illegal>,
+}
+
+impl Verdict {
+    pub(crate) fn new(actor: Cid, judged: Result<(), Illegal>) -> Verdict {
+        Verdict { actor, judged }
+    }
+}
+
 /// The Resolve step every ruleset shares: drain the commands sent since the
-/// last step, check each with the ruleset's legality check, record and
+/// last step, check each with the ruleset's legality check (the first with
+/// the `verdict` the step's AI reached for it, if it sent it), record and
 /// execute the legal ones, remember why the last illegal one was refused.
 pub fn resolve_with(
     world: &mut World,
+    verdict: Option<Verdict>,
     check: fn(&World, Cid, &Command) -> Result<(), Illegal>,
     execute: fn(&mut World, Cid, &Command),
 ) {
@@ -212,11 +233,20 @@ pub fn resolve_with(
         view::resource_mut::<bevy::ecs::message::Messages<CommandMsg>>(world)
             .drain()
             .collect();
+    debug_assert!(
+        verdict.is_none() || msgs.len() == 1,
+        "a verdict comes with the only command of the step"
+    );
+    let mut verdict = verdict.filter(|v| msgs.first().is_some_and(|m| m.actor == v.actor));
     for msg in msgs {
         if view::resource::<Battle>(world).is_over() {
             break;
         }
-        match check(world, msg.actor, &msg.command) {
+        let judged = match verdict.take() {
+            Some(v) => v.judged,
+            None => check(world, msg.actor, &msg.command),
+        };
+        match judged {
             Err(e) => view::resource_mut::<LastRejection>(world).0 = Some((msg, e)),
             Ok(()) => {
                 view::resource_mut::<LastRejection>(world).0 = None;
@@ -226,5 +256,77 @@ pub fn resolve_with(
                 execute(world, msg.actor, &msg.command);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell as Counter;
+
+    use bevy::ecs::message::Messages;
+    use bevy::prelude::World;
+
+    use super::*;
+    use crate::rules::battle::{Battle, BattleLog, LastRejection};
+
+    thread_local! {
+        static CHECKED: Counter<u32> = const { Counter::new(0) };
+        static EXECUTED: Counter<u32> = const { Counter::new(0) };
+    }
+
+    fn refuse(_: &World, _: Cid, _: &Command) -> Result<(), Illegal> {
+        CHECKED.with(|c| c.set(c.get() + 1));
+        illegal("the check refuses everything")
+    }
+
+    fn record(_: &mut World, _: Cid, _: &Command) {
+        EXECUTED.with(|c| c.set(c.get() + 1));
+    }
+
+    /// Resolve with one command from `actor` sent, and `verdict`: how many
+    /// times the check ran, how many commands ran, and the refusal kept.
+    fn resolve(actor: Cid, verdict: Option<Verdict>) -> (u32, u32, Option<Illegal>) {
+        let mut world = World::new();
+        world.init_resource::<Battle>();
+        world.init_resource::<BattleLog>();
+        world.init_resource::<LastRejection>();
+        world.init_resource::<Messages<CommandMsg>>();
+        world
+            .resource_mut::<Messages<CommandMsg>>()
+            .write(CommandMsg {
+                actor,
+                command: Command::EndTurn,
+            });
+        CHECKED.with(|c| c.set(0));
+        EXECUTED.with(|c| c.set(0));
+        resolve_with(&mut world, verdict, refuse, record);
+        let refused = world.resource::<LastRejection>().0.clone().map(|(_, e)| e);
+        (
+            CHECKED.with(Counter::get),
+            EXECUTED.with(Counter::get),
+            refused,
+        )
+    }
+
+    #[test]
+    fn the_ai_s_verdict_stands_for_the_check_of_its_command() {
+        // Legal by the verdict: executed, the check not asked again.
+        assert_eq!(
+            resolve(Cid(3), Some(Verdict::new(Cid(3), Ok(())))),
+            (0, 1, None)
+        );
+        // Refused by the verdict: refused for its reason, not executed.
+        let why = Illegal("no".into());
+        assert_eq!(
+            resolve(Cid(3), Some(Verdict::new(Cid(3), Err(why.clone())))),
+            (0, 0, Some(why))
+        );
+        // No verdict, or one about someone else's command: the check judges.
+        let checked = Some(Illegal("the check refuses everything".into()));
+        assert_eq!(resolve(Cid(3), None), (1, 0, checked.clone()));
+        assert_eq!(
+            resolve(Cid(3), Some(Verdict::new(Cid(4), Ok(())))),
+            (1, 0, checked)
+        );
     }
 }

@@ -6,7 +6,7 @@ use bevy::ecs::message::Messages;
 use bevy::prelude::*;
 
 use crate::rules::battle::Battle;
-use crate::rules::command::{Command, CommandMsg};
+use crate::rules::command::{Command, CommandMsg, Verdict};
 use crate::rules::components::Controller;
 use crate::rules::dice::Dice;
 use crate::rules::view;
@@ -59,11 +59,15 @@ fn weaker(
 pub const EASY_SLIPS: usize = 2;
 
 /// The AI answers the current prompt when its controller is an AI, by the
-/// hooks of the ruleset in force.
-pub fn decide(world: &mut World, hooks: Option<&crate::rules::battle::RulesetHooks>) {
-    let Some(hooks) = hooks else {
-        return;
-    };
+/// hooks of the ruleset in force. The AI's own command (not the easy,
+/// hard or random AI's, which draw on the dice first) comes back with the
+/// legality check's verdict on it, reached in the scope the AI read the
+/// battle in: the step's Resolve takes it ([`Verdict`]).
+pub fn decide(
+    world: &mut World,
+    hooks: Option<&crate::rules::battle::RulesetHooks>,
+) -> Option<Verdict> {
+    let hooks = hooks?;
     // Who answers, and what the AI would, in one reading scope: the hook's
     // own scope is this one, so what the step found it need not find again.
     let asked = view::reading(world, |world| {
@@ -82,17 +86,19 @@ pub fn decide(world: &mut World, hooks: Option<&crate::rules::battle::RulesetHoo
             }
             Controller::RandomAi | Controller::Human => None,
         };
-        Some((actor, controller, planned))
+        let verdict = match (controller, &planned) {
+            (Controller::Ai, Some(c)) => Some(Verdict::new(actor, (hooks.check)(world, actor, c))),
+            _ => None,
+        };
+        Some((actor, controller, planned, verdict))
     });
-    let Some((actor, controller, planned)) = asked else {
-        return;
-    };
+    let (actor, controller, planned, verdict) = asked?;
     let command = match (controller, planned) {
         (Controller::Ai, Some(planned)) => planned,
         (Controller::RandomAi, _) => {
             let legal = (hooks.legal_commands)(world, actor);
             if legal.is_empty() {
-                return;
+                return None;
             }
             let i = view::resource_mut::<Dice>(world).pick(legal.len());
             legal[i].clone()
@@ -101,9 +107,10 @@ pub fn decide(world: &mut World, hooks: Option<&crate::rules::battle::RulesetHoo
             crate::rules::lookahead::decide(world, actor, planned, hooks.legal_commands)
         }
         (Controller::EasyAi, Some(planned)) => weaker(world, actor, planned, hooks.legal_commands),
-        _ => return,
+        _ => return None,
     };
     view::resource_mut::<Messages<CommandMsg>>(world).write(CommandMsg { actor, command });
+    verdict
 }
 
 #[cfg(test)]

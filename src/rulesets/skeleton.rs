@@ -12,7 +12,7 @@ use bevy::prelude::*;
 use crate::rules::view;
 
 use crate::rules::battle::{Offers, Preview, RulesetHooks, RulesetId, RulesetRegistry};
-use crate::rules::command::{Command, Illegal, resolve_with};
+use crate::rules::command::{Command, Illegal, Verdict, resolve_with};
 use crate::rules::components::Cid;
 use crate::rules::error::{DataError, DefError};
 use crate::rules::event::BattleEvent;
@@ -285,6 +285,6 @@ fn preview<R: Ruleset>(world: &World, actor: Cid, command: &Command) -> Preview 
 }
 
 /// Check and execute the commands sent since the last step.
-fn resolve<R: Ruleset>(world: &mut World) {
-    resolve_with(world, check::<R>, R::execute);
+fn resolve<R: Ruleset>(world: &mut World, verdict: Option<Verdict>) {
+    resolve_with(world, verdict, check::<R>, R::execute);
 }
