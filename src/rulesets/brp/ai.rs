@@ -87,14 +87,18 @@ fn react(world: &World, actor: Cid) -> Command {
 /// the weapon (the dice, the damage bonus) worked out once.
 struct Weighed {
     blow: Blow,
+    /// The blow's [`Blow::rolled`], the same against every target.
+    rolled: (f64, f64),
     velocity: Option<super::data::Velocity>,
 }
 
 impl Weighed {
     fn of(world: &World, actor: Cid, w: &Weapon) -> Option<Weighed> {
         let g = gear(w)?;
+        let blow = blow_by(world, actor, &w.damage.without_db(), g.db);
         Some(Weighed {
-            blow: blow_by(world, actor, &w.damage.without_db(), g.db),
+            rolled: blow.rolled(),
+            blow,
             velocity: g.velocity,
         })
     }
@@ -111,7 +115,7 @@ impl Weighed {
         let p_def_spec = f64::from(special_up_to(def, boundary).clamp(0, 100)) / 100.0;
         self.blow.ap = armor_against(world, target, self.velocity);
         let b = &self.blow;
-        let (normal, special) = (b.mean(false), b.mean(true));
+        let (normal, special) = (b.through(self.rolled, false), b.through(self.rolled, true));
         let expected = (p_hit - p_spec) * (1.0 - p_def) * normal
             + p_spec * ((1.0 - p_def) * special + (p_def - p_def_spec) * normal);
         let threshold = settings(world).unconscious_at_hp;

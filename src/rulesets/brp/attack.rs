@@ -139,6 +139,7 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
         settle(world, &p, None);
         return;
     };
+    let with = o.with(world, who);
     let roll = d100(world);
     let lv = level(roll.total as u32, o.chance, settings(world).special);
     emit(
@@ -146,7 +147,7 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
         BrpEvent::DefenseRolled {
             who,
             kind: o.kind,
-            with: o.with.clone(),
+            with,
             rating: o.rating,
             difficulty: o.difficulty,
             chance: o.chance,

@@ -168,7 +168,7 @@ fn attack(world: &World, actor: Cid, target: Cid, index: usize) -> Preview {
         };
         let ds: Vec<String> = defenses(world, target, &pending)
             .iter()
-            .map(|o| format!("{} {}%", o.with.to_lowercase(), o.chance))
+            .map(|o| format!("{} {}%", o.with(world, target).to_lowercase(), o.chance))
             .collect();
         p.lines.push(if ds.is_empty() {
             "It cannot parry or dodge this".into()
@@ -232,7 +232,7 @@ fn defense(world: &World, actor: Cid, kind: Defense, shield: bool) -> Preview {
     let title = match kind {
         Defense::Parry => format!(
             "Parry with the {} (special on {special} or less)",
-            o.with.to_lowercase()
+            o.with(world, actor).to_lowercase()
         ),
         Defense::Dodge => format!("Dodge (special on {special} or less)"),
     };
@@ -260,7 +260,7 @@ fn defense(world: &World, actor: Cid, kind: Defense, shield: bool) -> Preview {
         if out.to_parrying_weapon > 0 {
             s.push_str(&format!(
                 ", your {} takes {}",
-                o.with.to_lowercase(),
+                o.with(world, actor).to_lowercase(),
                 out.to_parrying_weapon
             ));
         }

@@ -210,20 +210,47 @@ pub struct DefenseOption {
     pub kind: Defense,
     /// Parrying with the shield rather than the weapon in hand.
     pub shield: bool,
-    /// The weapon's or the shield's name; "Dodge".
-    pub with: String,
     pub rating: i32,
     pub difficulty: Difficulty,
     pub chance: i32,
     pub rule: &'static str,
 }
 
+impl DefenseOption {
+    /// What `who` meets the attack with: the shield's or the weapon in
+    /// hand's name, or "Dodge" (looked up when shown or logged: the check
+    /// and the AI ask for the options many times a round and never read
+    /// it).
+    pub fn with(&self, world: &World, who: Cid) -> String {
+        match (self.kind, self.shield) {
+            (Defense::Dodge, _) => "Dodge".into(),
+            (Defense::Parry, true) => view::get::<BrpShield>(world, who)
+                .map(|sh| sh.name.clone())
+                .unwrap_or_default(),
+            (Defense::Parry, false) => view::get::<Loadout>(world, who)
+                .and_then(|l| l.ready_weapon())
+                .map(|w| w.name.clone())
+                .unwrap_or_default(),
+        }
+    }
+}
+
+/// The ways to meet an attack: three at most (a parry with the weapon in
+/// hand, one with the shield, a dodge).
+pub type DefenseOptions = smallvec::SmallVec<[DefenseOption; 3]>;
+
 /// Every defence `who` has against `p`, with its chance (only those with
 /// one). "To parry, the character must be aware of and able to see the
 /// attack coming": a conscious defender sees every attack (brp has no
 /// facing; docs/rulesets/brp.md, "Aware of the attack").
-pub fn defenses(world: &World, who: Cid, p: &Pending) -> Vec<DefenseOption> {
-    let mut out = Vec::new();
+pub fn defenses(world: &World, who: Cid, p: &Pending) -> DefenseOptions {
+    // In a reading scope of its own when asked outside one (the attack's
+    // execution asks): what it reads twice is found once.
+    view::reading(world, |world| defenses_in(world, who, p))
+}
+
+fn defenses_in(world: &World, who: Cid, p: &Pending) -> DefenseOptions {
+    let mut out = DefenseOptions::new();
     if !can_defend(world, who) {
         return out;
     }
@@ -251,7 +278,6 @@ pub fn defenses(world: &World, who: Cid, p: &Pending) -> Vec<DefenseOption> {
                 out.push(DefenseOption {
                     kind: Defense::Parry,
                     shield: true,
-                    with: sh.name.clone(),
                     rating: chance,
                     difficulty: Difficulty::Normal,
                     chance,
@@ -270,7 +296,6 @@ pub fn defenses(world: &World, who: Cid, p: &Pending) -> Vec<DefenseOption> {
                 out.push(DefenseOption {
                     kind: Defense::Parry,
                     shield: false,
-                    with: w.name.clone(),
                     rating: g.chance,
                     difficulty: Difficulty::Normal,
                     chance: g.chance,
@@ -281,7 +306,6 @@ pub fn defenses(world: &World, who: Cid, p: &Pending) -> Vec<DefenseOption> {
                 out.push(DefenseOption {
                     kind: Defense::Parry,
                     shield: true,
-                    with: sh.name.clone(),
                     rating: sh.chance,
                     difficulty: Difficulty::Normal,
                     chance: sh.chance,
@@ -353,7 +377,6 @@ fn dodge(s: &BrpStats, difficulty: Difficulty) -> DefenseOption {
     DefenseOption {
         kind: Defense::Dodge,
         shield: false,
-        with: "Dodge".into(),
         rating: s.dodge,
         difficulty,
         chance: difficulty.of(s.dodge),
@@ -409,17 +432,29 @@ impl Blow {
     /// The mean hit points a blow takes through armor (the bonus's half
     /// taken as half its mean and a quarter for the rounding up).
     pub fn mean(&self, special: bool) -> f64 {
+        self.through(self.rolled(), special)
+    }
+
+    /// What [`Blow::mean`] starts from, the same whoever the blow lands
+    /// on: the mean rolled (the bonus's half taken as half its mean and a
+    /// quarter for the rounding up) and the dice's most. The AI weighs one
+    /// weapon's blow against every enemy.
+    pub fn rolled(&self) -> (f64, f64) {
         let bonus = match &self.bonus {
             None => 0.0,
             Some(b) if self.half => b.mean(None, None) / 2.0 + 0.25,
             Some(b) => b.mean(None, None),
         };
-        let mean = self.dice.mean(None, None) + bonus;
-        let extra = if special {
-            f64::from(self.dice.max(None))
-        } else {
-            0.0
-        };
+        (
+            self.dice.mean(None, None) + bonus,
+            f64::from(self.dice.max(None)),
+        )
+    }
+
+    /// [`Blow::mean`] from what [`Blow::rolled`] found: through this
+    /// blow's armor, a special success adding the dice's most (§5.13).
+    pub fn through(&self, (mean, most): (f64, f64), special: bool) -> f64 {
+        let extra = if special { most } else { 0.0 };
         (extra + mean - f64::from(self.ap)).max(0.0)
     }
 }
