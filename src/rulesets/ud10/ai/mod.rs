@@ -512,7 +512,8 @@ fn find_move_to_attack(look: &Look, t: &Turn, floor: Option<f64>) -> MoveToAttac
     // the search is spared.
     let here = view::cell(world, actor)?;
     let steps = (budget / crate::rules::map::ORTHO_DM) as i32;
-    if weapon.kind == WeaponKind::Melee
+    let melee = weapon.kind == WeaponKind::Melee;
+    if melee
         && table
             .rows
             .iter()
@@ -526,6 +527,16 @@ fn find_move_to_attack(look: &Look, t: &Turn, floor: Option<f64>) -> MoveToAttac
     let breaks = look.breaks(tree);
     let mut moved_best: Option<(f64, Cell)> = None;
     for (cell, _) in tree.within(budget) {
+        // A melee weapon reaches no target from a cell farther from all of
+        // them than its reach: no attack there to weigh.
+        if melee
+            && table
+                .rows
+                .iter()
+                .all(|r| Map::chebyshev(cell, r.cell) > weapon.reach)
+        {
+            continue;
+        }
         // More than a single step is a standard movement: shooting after it
         // costs -4 (§Attack Modifiers). A cell's path is longer than one
         // step when it comes from another cell than the start.
