@@ -355,8 +355,12 @@ impl Frontier {
         if self.ring.len() != RING {
             self.ring = (0..RING).map(|_| Vec::new()).collect();
         }
-        for b in &mut self.ring {
-            b.clear();
+        // Only the buckets still holding cells (a search cut short leaves
+        // some): the others are empty.
+        let mut filled = self.filled;
+        while filled != 0 {
+            self.ring[filled.trailing_zeros() as usize].clear();
+            filled &= filled - 1;
         }
         self.filled = 0;
         self.cost = 0;
