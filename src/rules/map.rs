@@ -585,16 +585,30 @@ impl Map {
     /// [`Map::steps_from`] gives them), as indices: for searches that keep
     /// their answers by index.
     pub fn step_indices(&self, index: usize) -> impl Iterator<Item = usize> + '_ {
-        let row = match self.steps.get(index) {
+        let offsets = self.step_offsets();
+        self.step_row_at(index)
+            .into_iter()
+            .zip(offsets)
+            .filter(|(cost, _)| *cost != u32::MAX)
+            .map(move |(_, d)| (index as isize + d) as usize)
+    }
+
+    /// The costs of the eight steps out of the cell at `index`, in
+    /// [`STEP_ORDER`], `u32::MAX` where no step goes: with
+    /// [`Map::step_offsets`], what [`Map::step_indices`] walks, for a
+    /// search's innermost loop.
+    pub fn step_row_at(&self, index: usize) -> [u32; 8] {
+        match self.steps.get(index) {
             Some(row) => *row,
             None => self.step_row(index),
-        };
-        let w = self.width as isize;
-        STEP_ORDER
-            .iter()
-            .zip(row)
-            .filter(|(_, cost)| *cost != u32::MAX)
-            .map(move |((dx, dy), _)| (index as isize + *dy as isize * w + *dx as isize) as usize)
+        }
+    }
+
+    /// Where each of the eight steps of [`STEP_ORDER`] leads, as an offset
+    /// of the cell's index (a step [`Map::step_row_at`] allows never leaves
+    /// the map).
+    pub fn step_offsets(&self) -> [isize; 8] {
+        STEP_ORDER.map(|(dx, dy)| (dy * self.width + dx) as isize)
     }
 
     /// The zone of the cell at `index` (row by row), if any.

@@ -80,11 +80,18 @@ pub fn reach(world: &World, who: Cid, budget: u32) -> ZoneReach {
     cost[from] = 0;
     let mut queue = VecDeque::with_capacity(w * h);
     queue.push_back(from);
+    let offsets = map.step_offsets();
     while let Some(i) = queue.pop_front() {
         let base = cost[i];
         let zc = map.zone_at(i);
-        // The neighbours row by row, as the search has always taken them.
-        for j in map.step_indices(i) {
+        // The neighbours row by row, as the search has always taken them
+        // (`Map::step_indices`' order, its loop written out).
+        let row = map.step_row_at(i);
+        for k in 0..8 {
+            if row[k] == u32::MAX {
+                continue;
+            }
+            let j = (i as isize + offsets[k]) as usize;
             let Some(zn) = map.zone_at(j) else { continue };
             let step = u32::from(zc != Some(zn));
             let nc = base + step;

@@ -248,27 +248,25 @@ pub(super) fn broken(world: &World, actor: Cid) -> Command {
 }
 
 /// The legal move in `tree` to the cell of lowest `key` (cells without one
-/// are not weighed; ties go to the first in the tree's order). Only a cell
-/// better than the best yet needs the legality check.
+/// are not weighed; ties go to the first in the tree's order). The cells
+/// are tried best first: only those better than the first legal one are
+/// checked and found wanting.
 fn best_legal_move<K: Ord>(
     world: &World,
     actor: Cid,
     tree: &ZoneReach,
     key: impl Fn(Cell) -> Option<K>,
 ) -> Option<(K, Vec<Cell>)> {
-    let mut best: Option<(K, Vec<Cell>)> = None;
-    for (cell, _) in tree.reached() {
-        let Some(k) = key(cell) else {
-            continue;
-        };
-        if best.as_ref().is_some_and(|b| k >= b.0) {
-            continue;
-        }
+    let mut cells: Vec<(K, usize, Cell)> = tree
+        .reached()
+        .enumerate()
+        .filter_map(|(n, (cell, _))| key(cell).map(|k| (k, n, cell)))
+        .collect();
+    cells.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+    cells.into_iter().find_map(|(k, _, cell)| {
         let path = tree.path_to(cell);
-        if check::check(world, actor, &Command::Move { path: path.clone() }).is_err() {
-            continue;
-        }
-        best = Some((k, path));
-    }
-    best
+        check::check(world, actor, &Command::Move { path: path.clone() })
+            .is_ok()
+            .then_some((k, path))
+    })
 }
