@@ -626,6 +626,20 @@ pub fn riding(world: &World, who: Cid) -> Option<Cid> {
     place(world, who).and_then(|p| p.riding)
 }
 
+/// Every rider, in roster order: one look at the roster.
+pub fn all_riding(world: &World) -> Cids {
+    roster(world)
+        .map(|r| {
+            r.places()
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.riding.is_some())
+                .map(|(i, _)| Cid(i as u16))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// Who rides `mount`, in roster order.
 pub fn riders(world: &World, mount: Cid) -> Vec<Cid> {
     let Some(r) = roster(world) else {

@@ -145,13 +145,7 @@ pub fn throw_off(world: &mut World, rider: Cid, to: Cell) {
 pub fn tidy_riders(world: &mut World) {
     // Only riders can be thrown: found in one look at the roster (this runs
     // every step; nobody becomes a rider on the way).
-    let riders: view::Cids = view::reading(world, |world| {
-        view::all(world)
-            .into_iter()
-            .filter(|c| view::riding(world, *c).is_some())
-            .collect()
-    });
-    for rider in riders {
+    for rider in view::all_riding(world) {
         let Some(mount) = view::riding(world, rider) else {
             continue;
         };
