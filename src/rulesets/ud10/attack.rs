@@ -46,20 +46,25 @@ pub fn execute_attack(
     mode: usize,
     free: bool,
 ) {
-    let Some(weapon) = view::get::<Loadout>(world, attacker)
-        .and_then(|l| l.weapons.get(weapon_idx))
-        .cloned()
-    else {
+    // What the attack reads before it changes anything, in one reading
+    // scope (each combatant's parts found once): the weapon, where the
+    // attacker stands, and whether the defender, fighting this one
+    // opponent, turns to face it.
+    let read = view::reading(world, |world| {
+        let weapon = view::get::<Loadout>(world, attacker)
+            .and_then(|l| l.weapons.get(weapon_idx))
+            .cloned()?;
+        let from = view::cell(world, attacker)?;
+        view::cell(world, target)?;
+        let turns = (!free && weapon.kind == WeaponKind::Melee)
+            .then(|| turns_to_face(world, attacker, target))
+            .flatten();
+        Some((weapon, from, turns))
+    });
+    let Some((weapon, from, turns)) = read else {
         return;
     };
-    let (Some(from), Some(_)) = (view::cell(world, attacker), view::cell(world, target)) else {
-        return;
-    };
-    // A defender fighting this one opponent turns to face it.
-    if !free
-        && weapon.kind == WeaponKind::Melee
-        && let Some(facing) = turns_to_face(world, attacker, target)
-    {
+    if let Some(facing) = turns {
         emit(
             world,
             Ud10Event::Turned {
@@ -70,7 +75,10 @@ pub fn execute_attack(
             },
         );
     }
-    let n = numbers(world, attacker, from, target, &weapon, mode, free);
+    // The numbers after the turn, which they read (attacked from behind).
+    let n = view::reading(world, |world| {
+        numbers(world, attacker, from, target, &weapon, mode, free)
+    });
     let roll = d10(world);
     let total = roll.total + n.bonus();
     let hit = total >= n.defense;
@@ -117,8 +125,9 @@ pub fn execute_attack(
     };
     view::resource_mut::<PendingAttack>(world).0 = Some(pending.clone());
     let may_react = !free
-        && (can_parry(world, target, attacker).is_ok()
-            || can_dodge(world, target, attacker).is_ok());
+        && view::reading(world, |world| {
+            can_parry(world, target, attacker).is_ok() || can_dodge(world, target, attacker).is_ok()
+        });
     if may_react {
         view::resource_mut::<Battle>(world).prompt = Prompt::React {
             actor: target,
