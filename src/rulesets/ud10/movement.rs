@@ -10,7 +10,7 @@ use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 
 use super::attack;
-use super::reach::{RULE_FLEEING, RULE_MOVEMENT, RULE_RETREAT, engaged_enemies, threatens};
+use super::reach::{RULE_FLEEING, RULE_MOVEMENT, RULE_RETREAT, Threat, engaged_enemies, threat};
 use super::settings::Ud10Settings;
 
 /// Execute a legal move, step by step. With the fleeing rule, each opponent
@@ -29,14 +29,28 @@ pub fn execute_move(world: &mut World, who: Cid, path: &[Cell], mode: MoveMode) 
     let mut seg_from = cur;
     let mut segment: Vec<Cell> = Vec::new();
     let mut attacked: Vec<Cid> = Vec::new();
+    // The enemies' melee reach, found once and again only after a free
+    // attack (nothing else changes during the move): the enemies engaging
+    // the mover at a cell are those whose reach covers it.
+    let threats = |world: &World| -> Vec<(Cid, Threat)> {
+        view::reading(world, |world| {
+            view::enemies(world, who)
+                .into_iter()
+                .filter_map(|e| threat(world, e).map(|t| (e, t)))
+                .collect()
+        })
+    };
+    let mut reaches = if fleeing { threats(world) } else { Vec::new() };
     for &next in path {
         if fleeing {
-            let runners: view::Cids = view::reading(world, |world| {
-                let map = view::resource::<Map>(world);
-                let mut runners = engaged_enemies(world, who, cur);
-                runners.retain(|e| !attacked.contains(e) && !threatens(world, map, *e, next));
-                runners
-            });
+            let map = view::resource::<Map>(world);
+            let runners: view::Cids = reaches
+                .iter()
+                .filter(|(e, t)| {
+                    t.covers(map, cur) && !attacked.contains(e) && !t.covers(map, next)
+                })
+                .map(|(e, _)| *e)
+                .collect();
             if !runners.is_empty() {
                 flush(world, who, seg_from, &mut segment, mode, rule);
                 seg_from = cur;
@@ -48,6 +62,7 @@ pub fn execute_move(world: &mut World, who: Cid, path: &[Cell], mode: MoveMode) 
                         return;
                     }
                 }
+                reaches = threats(world);
             }
         }
         segment.push(next);
