@@ -197,7 +197,10 @@ struct KnownId {
     id: ComponentId,
 }
 
-const KNOWN_IDS: usize = 256;
+/// Slots for remembered ids, one type each: a hundred-odd types are read,
+/// and with 256 slots two hot ones often shared a slot and pushed each
+/// other out (a tenth of brp's component reads looked their id up again).
+const KNOWN_IDS: usize = 1024;
 
 thread_local! {
     static KNOWN: [Shared<Option<KnownId>>; KNOWN_IDS] =
