@@ -85,8 +85,9 @@ impl ForkRegistry {
                 };
                 let now = world.change_tick();
                 for (e, value) in entities.iter().zip(part) {
-                    let mut entity = world.entity_mut(*e);
-                    match (value, entity.get_mut::<T>()) {
+                    // Found by the component's remembered id (`view`), not
+                    // by hashing its type each time.
+                    match (value, view::get_mut::<T>(world, *e)) {
                         // Unchanged since it was last put back: still the
                         // snapshot's (reading the tick marks no change).
                         (Some(_), Some(have)) if unchanged(&have, since, now) => {}
@@ -94,10 +95,10 @@ impl ForkRegistry {
                         // out the same fork again and again.
                         (Some(v), Some(mut have)) => *have = v.clone(),
                         (Some(v), None) => {
-                            entity.insert(v.clone());
+                            world.entity_mut(*e).insert(v.clone());
                         }
                         (None, Some(_)) => {
-                            entity.remove::<T>();
+                            world.entity_mut(*e).remove::<T>();
                         }
                         (None, None) => {}
                     }
