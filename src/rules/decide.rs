@@ -62,43 +62,29 @@ pub const EASY_SLIPS: usize = 2;
 /// hooks of the ruleset in force. The AI's own command (not the easy,
 /// hard or random AI's, which draw on the dice first) comes back with the
 /// legality check's verdict on it, reached in the scope the AI read the
-/// battle in: the step's Resolve takes it ([`Verdict`]).
-pub fn decide(
-    world: &mut World,
-    hooks: Option<&crate::rules::battle::RulesetHooks>,
-) -> Option<Verdict> {
-    let hooks = hooks?;
+/// battle in: the step's Resolve takes it ([`Verdict`]); and so does
+/// whether the battle is in force under the hooks ([`Decided`]).
+pub fn decide(world: &mut World, hooks: Option<&crate::rules::battle::RulesetHooks>) -> Decided {
+    let Some(hooks) = hooks else {
+        return Decided::default();
+    };
     // Who answers, and what the AI would, in one reading scope: the hook's
     // own scope is this one, so what the step found it need not find again.
-    let asked = view::reading(world, |world| {
+    let (in_force, asked) = view::reading(world, |world| {
         let battle = view::resource::<Battle>(world);
-        if battle.is_over() {
-            return None;
-        }
-        let actor = battle.prompt.actor()?;
-        if !view::resource::<Messages<CommandMsg>>(world).is_empty() {
-            return None;
-        }
-        let controller = view::get::<Controller>(world, actor).copied()?;
-        let planned = match controller {
-            Controller::Ai | Controller::HardAi | Controller::EasyAi => {
-                Some((hooks.decide)(world, actor))
-            }
-            Controller::RandomAi | Controller::Human => None,
-        };
-        let verdict = match (controller, &planned) {
-            (Controller::Ai, Some(c)) => Some(Verdict::new(actor, (hooks.check)(world, actor, c))),
-            _ => None,
-        };
-        Some((actor, controller, planned, verdict))
+        let in_force = battle.ruleset == Some(hooks.id) && !battle.is_over();
+        (in_force, ask(world, hooks, battle))
     });
-    let (actor, controller, planned, verdict) = asked?;
+    let decided = |verdict| Decided { verdict, in_force };
+    let Some((actor, controller, planned, verdict)) = asked else {
+        return decided(None);
+    };
     let command = match (controller, planned) {
         (Controller::Ai, Some(planned)) => planned,
         (Controller::RandomAi, _) => {
             let legal = (hooks.legal_commands)(world, actor);
             if legal.is_empty() {
-                return None;
+                return decided(None);
             }
             let i = view::resource_mut::<Dice>(world).pick(legal.len());
             legal[i].clone()
@@ -107,10 +93,56 @@ pub fn decide(
             crate::rules::lookahead::decide(world, actor, planned, hooks.legal_commands)
         }
         (Controller::EasyAi, Some(planned)) => weaker(world, actor, planned, hooks.legal_commands),
-        _ => return None,
+        _ => return decided(None),
     };
     view::resource_mut::<Messages<CommandMsg>>(world).write(CommandMsg { actor, command });
-    verdict
+    decided(verdict)
+}
+
+/// What [`decide`] found: the verdict on the AI's command, if the plain AI
+/// sent one, and whether the battle is played under the hooks' ruleset and
+/// not over, read in the same scope (deciding changes neither: the step's
+/// Resolve asks it, without looking the battle up again).
+#[derive(Default)]
+pub struct Decided {
+    pub verdict: Option<Verdict>,
+    pub in_force: bool,
+}
+
+/// Who answers the prompt, and what the AI would: its command, and the
+/// legality check's verdict on the plain AI's.
+type Asked = (
+    crate::rules::components::Cid,
+    Controller,
+    Option<Command>,
+    Option<Verdict>,
+);
+
+/// [`decide`]'s reading part, in its scope.
+fn ask(
+    world: &World,
+    hooks: &crate::rules::battle::RulesetHooks,
+    battle: &Battle,
+) -> Option<Asked> {
+    if battle.is_over() {
+        return None;
+    }
+    let actor = battle.prompt.actor()?;
+    if !view::resource::<Messages<CommandMsg>>(world).is_empty() {
+        return None;
+    }
+    let controller = view::get::<Controller>(world, actor).copied()?;
+    let planned = match controller {
+        Controller::Ai | Controller::HardAi | Controller::EasyAi => {
+            Some((hooks.decide)(world, actor))
+        }
+        Controller::RandomAi | Controller::Human => None,
+    };
+    let verdict = match (controller, &planned) {
+        (Controller::Ai, Some(c)) => Some(Verdict::new(actor, (hooks.check)(world, actor, c))),
+        _ => None,
+    };
+    Some((actor, controller, planned, verdict))
 }
 
 #[cfg(test)]

@@ -65,10 +65,10 @@ pub fn battle_step(world: &mut World) {
     // The ruleset in force does not change within a step.
     let hooks = view::get_resource::<ActiveRuleset>(world).map(|h| h.0);
     apply::in_step(world, hooks.map(|h| h.apply), |world| {
-        let verdict = decide::decide(world, hooks.as_ref());
+        let decided = decide::decide(world, hooks.as_ref());
         if let Some(hooks) = hooks {
-            if in_force(world, &hooks) {
-                (hooks.resolve)(world, verdict);
+            if decided.in_force {
+                (hooks.resolve)(world, decided.verdict);
             }
             if in_force(world, &hooks) {
                 (hooks.advance)(world);
