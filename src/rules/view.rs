@@ -9,6 +9,7 @@ use bevy::ecs::world::WorldId;
 use bevy::prelude::*;
 
 use crate::rules::battle::{ActiveRuleset, Battle, BattleRules, Factions, Place, Roster};
+use crate::rules::command::{Command, Illegal};
 use crate::rules::components::{Cid, Conditions, Size, Steed};
 use crate::rules::map::Cell;
 use crate::rules::map::Map;
@@ -388,6 +389,46 @@ fn remember(n: u64, cid: Cid, kind: TypeId, at: *const ()) {
             at,
         })
     });
+}
+
+/// A legality check [`checked`] answered: in which scope, for whom, of
+/// what, and its answer.
+type Checked = (u64, Cid, Command, Result<(), Illegal>);
+
+thread_local! {
+    /// The last check [`checked`] answered.
+    static CHECKED: std::cell::RefCell<Option<Checked>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The ruleset's legality check `check` of `actor`'s `command`, asked a
+/// second time in the same [`reading`] scope answered from the first: the
+/// AI checks the command it settles on, and the core judges that same
+/// command in the same scope ([`crate::rules::command::Verdict`]). The
+/// world cannot change within a scope, so neither can the answer. Only for
+/// the ruleset's one legality check (its `Ruleset::check`, which every
+/// caller passes): a remembered answer is found by scope, actor and
+/// command, not by the function. Outside a scope, `check` is simply asked.
+pub fn checked(
+    world: &World,
+    actor: Cid,
+    command: &Command,
+    check: impl FnOnce(&World, Cid, &Command) -> Result<(), Illegal>,
+) -> Result<(), Illegal> {
+    let Some(n) = scope_on(world) else {
+        return check(world, actor, command);
+    };
+    let known = CHECKED.with(|c| {
+        c.borrow()
+            .as_ref()
+            .filter(|(m, a, cmd, _)| *m == n && *a == actor && cmd == command)
+            .map(|(.., answer)| answer.clone())
+    });
+    if let Some(answer) = known {
+        return answer;
+    }
+    let answer = check(world, actor, command);
+    CHECKED.with(|c| *c.borrow_mut() = Some((n, actor, command.clone(), answer.clone())));
+    answer
 }
 
 /// The combatant a resource is remembered under in [`FOUND`]: none has it.
@@ -897,5 +938,42 @@ mod tests {
             assert_eq!(resource::<Map>(a).width(), 3);
         });
         assert!(SCOPE.with(|s| s.get()).0.world.is_null());
+    }
+
+    /// The ruleset's check asked again for the same actor and command in
+    /// one scope is answered from the first time; another command, another
+    /// actor, another scope or no scope at all asks it.
+    #[test]
+    fn a_check_is_asked_once_per_scope_and_command() {
+        use std::cell::Cell as Count;
+        let w = world_with_map(3);
+        let asked = Count::new(0);
+        let check = |_: &World, _: Cid, c: &Command| {
+            asked.set(asked.get() + 1);
+            if *c == Command::EndTurn {
+                Ok(())
+            } else {
+                Err(Illegal("no".into()))
+            }
+        };
+        let (a, b) = (Cid(1), Cid(2));
+        reading(&w, |w| {
+            assert_eq!(checked(w, a, &Command::EndTurn, check), Ok(()));
+            assert_eq!(checked(w, a, &Command::EndTurn, check), Ok(()));
+            assert_eq!(asked.get(), 1, "the same question in the same scope");
+            assert!(checked(w, a, &Command::Flee, check).is_err());
+            assert_eq!(
+                checked(w, b, &Command::Flee, check),
+                Err(Illegal("no".into()))
+            );
+            assert_eq!(asked.get(), 3, "another command, another actor");
+        });
+        reading(&w, |w| {
+            let _ = checked(w, b, &Command::Flee, check);
+        });
+        assert_eq!(asked.get(), 4, "another scope asks again");
+        let _ = checked(&w, b, &Command::Flee, check);
+        let _ = checked(&w, b, &Command::Flee, check);
+        assert_eq!(asked.get(), 6, "outside a scope, always asked");
     }
 }

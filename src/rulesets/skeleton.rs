@@ -258,7 +258,9 @@ fn configure<R: Ruleset>(world: &mut World, key: &str, value: &str) -> Result<()
 // ask for the same few resources thousands of times.
 
 fn check<R: Ruleset>(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
-    view::reading(world, |world| R::check(world, actor, command))
+    view::reading(world, |world| {
+        view::checked(world, actor, command, R::check)
+    })
 }
 
 fn legal_commands<R: Ruleset>(world: &World, actor: Cid) -> Vec<Command> {

@@ -40,7 +40,9 @@ pub fn decide(world: &World, actor: Cid) -> Command {
         (Prompt::Act { .. }, Phase::Actions) => action(world, actor),
         _ => Command::EndTurn,
     };
-    if check::check(world, actor, &cmd).is_ok() {
+    // The ruleset's check, remembered for the core's verdict on the same
+    // command in this scope.
+    if view::checked(world, actor, &cmd, check::check).is_ok() {
         return cmd;
     }
     match (b.prompt, b.phase) {

@@ -37,7 +37,9 @@ pub fn decide(world: &World, actor: Cid) -> Command {
         Prompt::React { attacker, .. } => react(world, actor, attacker),
         Prompt::Act { .. } => act(world, actor),
     };
-    if check::check(world, actor, &cmd).is_ok() {
+    // The ruleset's check, remembered for the core's verdict on the same
+    // command in this scope.
+    if view::checked(world, actor, &cmd, check::check).is_ok() {
         return cmd;
     }
     match prompt {
