@@ -436,8 +436,8 @@ impl Blow {
     }
 
     /// What [`Blow::mean`] starts from, the same whoever the blow lands
-    /// on: the mean rolled (the bonus's half taken as half its mean and a
-    /// quarter for the rounding up) and the dice's most. The AI weighs one
+    /// on: the mean rolled (§5.9's "½ damage bonus ... rounding up" taken as
+    /// half the bonus's mean and a quarter) and the dice's most (§5.13). The AI weighs one
     /// weapon's blow against every enemy.
     pub fn rolled(&self) -> (f64, f64) {
         let bonus = match &self.bonus {
