@@ -391,43 +391,50 @@ fn remember(n: u64, cid: Cid, kind: TypeId, at: *const ()) {
     });
 }
 
-/// A legality check [`checked`] answered: in which scope, for whom, of
-/// what, and its answer.
-type Checked = (u64, Cid, Command, Result<(), Illegal>);
+/// A legality check as [`checked`] asks it: a plain function (a ruleset's
+/// `check::check`), so that what it answered is remembered together with
+/// which function answered.
+pub type CheckFn = fn(&World, Cid, &Command) -> Result<(), Illegal>;
+
+/// A legality check [`checked`] answered: in which scope, by which
+/// function (its address), for whom, of what, and its answer.
+type Checked = (u64, usize, Cid, Command, Result<(), Illegal>);
 
 thread_local! {
     /// The last check [`checked`] answered.
     static CHECKED: std::cell::RefCell<Option<Checked>> = const { std::cell::RefCell::new(None) };
 }
 
-/// The ruleset's legality check `check` of `actor`'s `command`, asked a
-/// second time in the same [`reading`] scope answered from the first: the
-/// AI checks the command it settles on, and the core judges that same
-/// command in the same scope ([`crate::rules::command::Verdict`]). The
-/// world cannot change within a scope, so neither can the answer. Only for
-/// the ruleset's one legality check (its `Ruleset::check`, which every
-/// caller passes): a remembered answer is found by scope, actor and
-/// command, not by the function. Outside a scope, `check` is simply asked.
+/// The legality check `check` of `actor`'s `command`, asked a second time
+/// in the same [`reading`] scope answered from the first: the AI checks the
+/// command it settles on, and the core judges that same command in the
+/// same scope with the ruleset's check ([`crate::rules::command::Verdict`];
+/// the ruleset's `Ruleset::CHECK` is the function its AI asks). The world
+/// cannot change within a scope, so neither can the answer. An answer is
+/// found by scope, function, actor and command: another function is asked
+/// itself (two functions at one address are the same code, and answer
+/// alike). Outside a scope, `check` is simply asked.
 pub fn checked(
     world: &World,
     actor: Cid,
     command: &Command,
-    check: impl FnOnce(&World, Cid, &Command) -> Result<(), Illegal>,
+    check: CheckFn,
 ) -> Result<(), Illegal> {
     let Some(n) = scope_on(world) else {
         return check(world, actor, command);
     };
+    let by = check as usize;
     let known = CHECKED.with(|c| {
         c.borrow()
             .as_ref()
-            .filter(|(m, a, cmd, _)| *m == n && *a == actor && cmd == command)
+            .filter(|(m, f, a, cmd, _)| *m == n && *f == by && *a == actor && cmd == command)
             .map(|(.., answer)| answer.clone())
     });
     if let Some(answer) = known {
         return answer;
     }
     let answer = check(world, actor, command);
-    CHECKED.with(|c| *c.borrow_mut() = Some((n, actor, command.clone(), answer.clone())));
+    CHECKED.with(|c| *c.borrow_mut() = Some((n, by, actor, command.clone(), answer.clone())));
     answer
 }
 
@@ -940,40 +947,64 @@ mod tests {
         assert!(SCOPE.with(|s| s.get()).0.world.is_null());
     }
 
-    /// The ruleset's check asked again for the same actor and command in
-    /// one scope is answered from the first time; another command, another
-    /// actor, another scope or no scope at all asks it.
+    thread_local! {
+        static ASKED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    }
+
+    fn asked() -> u32 {
+        ASKED.with(|a| a.get())
+    }
+
+    /// A check that counts how often it is asked: only ending the turn is
+    /// legal.
+    fn counting(_: &World, _: Cid, c: &Command) -> Result<(), Illegal> {
+        ASKED.with(|a| a.set(a.get() + 1));
+        if *c == Command::EndTurn {
+            Ok(())
+        } else {
+            Err(Illegal("no".into()))
+        }
+    }
+
+    /// Another check, counted alike: everything is legal.
+    fn lenient(_: &World, _: Cid, _: &Command) -> Result<(), Illegal> {
+        ASKED.with(|a| a.set(a.get() + 1));
+        Ok(())
+    }
+
+    /// A check asked again for the same actor and command in one scope is
+    /// answered from the first time; another command, another actor,
+    /// another check function, another scope or no scope at all asks it.
     #[test]
     fn a_check_is_asked_once_per_scope_and_command() {
-        use std::cell::Cell as Count;
         let w = world_with_map(3);
-        let asked = Count::new(0);
-        let check = |_: &World, _: Cid, c: &Command| {
-            asked.set(asked.get() + 1);
-            if *c == Command::EndTurn {
-                Ok(())
-            } else {
-                Err(Illegal("no".into()))
-            }
-        };
         let (a, b) = (Cid(1), Cid(2));
+        let before = asked();
         reading(&w, |w| {
-            assert_eq!(checked(w, a, &Command::EndTurn, check), Ok(()));
-            assert_eq!(checked(w, a, &Command::EndTurn, check), Ok(()));
-            assert_eq!(asked.get(), 1, "the same question in the same scope");
-            assert!(checked(w, a, &Command::Flee, check).is_err());
+            assert_eq!(checked(w, a, &Command::EndTurn, counting), Ok(()));
+            assert_eq!(checked(w, a, &Command::EndTurn, counting), Ok(()));
+            assert_eq!(asked() - before, 1, "the same question in the same scope");
+            assert!(checked(w, a, &Command::Flee, counting).is_err());
             assert_eq!(
-                checked(w, b, &Command::Flee, check),
+                checked(w, b, &Command::Flee, counting),
                 Err(Illegal("no".into()))
             );
-            assert_eq!(asked.get(), 3, "another command, another actor");
+            assert_eq!(asked() - before, 3, "another command, another actor");
+            assert_eq!(
+                checked(w, b, &Command::Flee, lenient),
+                Ok(()),
+                "another function is asked itself, not answered for"
+            );
+            assert_eq!(asked() - before, 4);
+            assert!(checked(w, b, &Command::Flee, counting).is_err());
+            assert_eq!(asked() - before, 5, "the last answer was the other's");
         });
         reading(&w, |w| {
-            let _ = checked(w, b, &Command::Flee, check);
+            let _ = checked(w, b, &Command::Flee, counting);
         });
-        assert_eq!(asked.get(), 4, "another scope asks again");
-        let _ = checked(&w, b, &Command::Flee, check);
-        let _ = checked(&w, b, &Command::Flee, check);
-        assert_eq!(asked.get(), 6, "outside a scope, always asked");
+        assert_eq!(asked() - before, 6, "another scope asks again");
+        let _ = checked(&w, b, &Command::Flee, counting);
+        let _ = checked(&w, b, &Command::Flee, counting);
+        assert_eq!(asked() - before, 8, "outside a scope, always asked");
     }
 }

@@ -63,8 +63,14 @@ pub trait Ruleset: 'static {
     /// (`rules::fork`; a test fails on one left out).
     fn fork(registry: &mut ForkRegistry);
 
-    /// Is this command legal for this actor now? (Reads only.)
-    fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal>;
+    /// Is this command legal for this actor now? (Reads only.) The one
+    /// function the core and the ruleset's AI both ask: a verdict reached
+    /// with it in a reading scope answers for it there (`view::checked`).
+    const CHECK: view::CheckFn;
+    /// [`Ruleset::CHECK`], asked.
+    fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
+        (Self::CHECK)(world, actor, command)
+    }
     /// Carry out a legal command: roll, emit events, apply them.
     fn execute(world: &mut World, actor: Cid, command: &Command);
     /// A representative list of the actor's legal commands.
@@ -259,7 +265,7 @@ fn configure<R: Ruleset>(world: &mut World, key: &str, value: &str) -> Result<()
 
 fn check<R: Ruleset>(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
     view::reading(world, |world| {
-        view::checked(world, actor, command, R::check)
+        view::checked(world, actor, command, R::CHECK)
     })
 }
 

@@ -32,7 +32,7 @@ use std::path::Path;
 use bevy::prelude::*;
 
 use crate::rules::battle::{Offers, Preview, RulesetId};
-use crate::rules::command::{Command, Illegal};
+use crate::rules::command::Command;
 use crate::rules::components::Cid;
 use crate::rules::error::{DataError, DefError};
 use crate::rules::event::BattleEvent;
@@ -95,9 +95,7 @@ impl Ruleset for Brp {
             .component::<BrpShield>()
             .component::<Wounds>();
     }
-    fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
-        check::check(world, actor, command)
-    }
+    const CHECK: view::CheckFn = check::check;
     fn execute(world: &mut World, actor: Cid, command: &Command) {
         execute::execute(world, actor, command)
     }

@@ -46,7 +46,7 @@ use bevy::prelude::*;
 use crate::rules::view;
 
 use crate::rules::battle::{Offers, Preview, RulesetId};
-use crate::rules::command::{Command, Illegal};
+use crate::rules::command::Command;
 use crate::rules::components::Cid;
 use crate::rules::error::{DataError, DefError};
 use crate::rules::event::BattleEvent;
@@ -125,9 +125,7 @@ impl Ruleset for Zones {
         registry.component::<ZonesStats>();
         registry.component::<state::Swayed>();
     }
-    fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
-        check::check(world, actor, command)
-    }
+    const CHECK: view::CheckFn = check::check;
     fn execute(world: &mut World, actor: Cid, command: &Command) {
         execute::execute(world, actor, command)
     }

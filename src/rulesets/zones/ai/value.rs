@@ -432,6 +432,9 @@ mod tests {
     fn no_turn_is_worth_more_than_its_ceiling() {
         let mut e = engine();
         let mut weighed = 0;
+        // Turns of a character larger than its smallest enemy, whose blows
+        // the ceiling doubles per size of difference (§Damage: size).
+        let mut outsized = 0;
         for level in ["mirror_duel", "caravan_ambush", "wyrm_lair", "archer_hill"] {
             for seed in 1..=2 {
                 start_shipped(
@@ -453,6 +456,17 @@ mod tests {
                                 "{level} seed {seed}: {c:?} worth {v}, ceiling {top}"
                             );
                             weighed += usize::from(v > 0.0);
+                            let smallest = view::enemies(w, c)
+                                .iter()
+                                .map(|&e| crate::rulesets::zones::queries::size_rank(w, e))
+                                .min();
+                            outsized += usize::from(
+                                v > 0.0
+                                    && top.is_finite()
+                                    && smallest.is_some_and(|s| {
+                                        s < crate::rulesets::zones::queries::size_rank(w, c)
+                                    }),
+                            );
                         }
                     });
                     e.run(1);
@@ -460,5 +474,33 @@ mod tests {
             }
         }
         assert!(weighed > 1_000, "only {weighed} turns worth anything");
+        assert!(
+            outsized > 100,
+            "only {outsized} turns of a larger character"
+        );
+    }
+
+    /// The ceiling's size factor is needed: a giant's club (d8) rolled four
+    /// times against a man (two sizes smaller, §Effects of size in combat)
+    /// is worth more than one roll's most could be, and no more than the
+    /// ceiling.
+    #[test]
+    fn a_larger_character_s_ceiling_counts_its_size() {
+        use crate::testkit::{Scenario, cid, start_ruleset};
+        let l = Scenario::zones(&["....", "...."], &["aabb", "aabb"])
+            .with(&[
+                r#"(archetype: "giant", faction: "players", at: (0, 0), name: "Giant")"#,
+                r#"(archetype: "swordsman", faction: "bandits", at: (1, 0), name: "Man", overrides: (armor: [], shield: None, stats: {"HEALTH": 40}))"#,
+            ])
+            .level();
+        let mut e = engine();
+        start_ruleset(&mut e, &l, crate::rulesets::zones::ID, &[]);
+        let giant = cid(&e, "Giant");
+        view::reading(e.world(), |w| {
+            let (v, top) = (turn_value(w, giant), turn_value_ceiling(w, giant));
+            let one_roll = (8.0 + DOWN) * 1.001 + 1e-6;
+            assert!(v > one_roll, "worth {v}: the size factor is not needed");
+            assert!(v <= top, "worth {v}, ceiling {top}");
+        });
     }
 }
