@@ -229,7 +229,8 @@ pub fn resolve_with(
     execute: fn(&mut World, Cid, &Command),
 ) {
     use crate::rules::battle::{Battle, BattleLog, LastRejection};
-    let msgs: Vec<CommandMsg> =
+    // Mostly the one command the AI sent: kept inline.
+    let msgs: smallvec::SmallVec<[CommandMsg; 1]> =
         view::resource_mut::<bevy::ecs::message::Messages<CommandMsg>>(world)
             .drain()
             .collect();
@@ -250,10 +251,10 @@ pub fn resolve_with(
             Err(e) => view::resource_mut::<LastRejection>(world).0 = Some((msg, e)),
             Ok(()) => {
                 view::resource_mut::<LastRejection>(world).0 = None;
-                view::resource_mut::<BattleLog>(world)
-                    .commands
-                    .push(msg.clone());
                 execute(world, msg.actor, &msg.command);
+                // Recorded once carried out (nothing reads the list while a
+                // command executes): the message itself, not a copy.
+                view::resource_mut::<BattleLog>(world).commands.push(msg);
             }
         }
     }
