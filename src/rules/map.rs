@@ -786,7 +786,47 @@ impl Map {
     /// combatants stand on): the same tree as `reach_tree` with a `blocked`
     /// that answers true for them, found faster.
     pub fn reach_tree_past(&self, start: Cell, budget_dm: u32, held: &[Cell]) -> ReachTree {
-        self.search_from(&[start], budget_dm, |_| false, held, None)
+        self.search_from(&[start], budget_dm, |_| false, held, None, |_, _| false)
+    }
+
+    /// The cheapest cell other than `start` within `budget_dm` that
+    /// `wanted` accepts (the least cell among equally cheap ones), and the
+    /// way there: the least `(cost, cell)` of the cells in
+    /// [`Map::reach_tree_past`]'s tree that `wanted` accepts, and its path
+    /// in that tree. The search stops once every cell as cheap has left the
+    /// frontier: Dijkstra's search finds no cheaper cell later, and a
+    /// cell's cost and path are final when it leaves. `Err`: no cell is
+    /// wanted, and the whole tree.
+    pub fn nearest_past(
+        &self,
+        start: Cell,
+        budget_dm: u32,
+        held: &[Cell],
+        wanted: impl Fn(Cell) -> bool,
+    ) -> Result<Vec<Cell>, ReachTree> {
+        let w = self.width;
+        let mut found: Option<(u32, Cell)> = None;
+        let tree = self.search_from(
+            &[start],
+            budget_dm,
+            |_| false,
+            held,
+            None,
+            |i, c| {
+                if found.is_some_and(|(cheapest, _)| c > cheapest) {
+                    return true;
+                }
+                let cell = Cell::new(i as i32 % w, i as i32 / w);
+                if cell != start && found.is_none_or(|(_, least)| cell < least) && wanted(cell) {
+                    found = Some((c, cell));
+                }
+                false
+            },
+        );
+        match found {
+            Some((_, cell)) => tree.path_to(cell).ok_or(tree),
+            None => Err(tree),
+        }
     }
 
     /// The distances from `start` (ignoring occupants) of every cell nearer
@@ -831,7 +871,7 @@ impl Map {
                         && self.terrain(*c).passable()
                 })
                 .collect();
-            self.search_from(&edge, u32::MAX, |_| false, &[], None)
+            self.search_from(&edge, u32::MAX, |_| false, &[], None, |_, _| false)
                 .cost
                 .into_boxed_slice()
         });
@@ -848,7 +888,7 @@ impl Map {
         blocked: impl Fn(Cell) -> bool,
         until: Option<usize>,
     ) -> ReachTree {
-        self.search_from(&[start], budget_dm, blocked, &[], until)
+        self.search_from(&[start], budget_dm, blocked, &[], until, |_, _| false)
     }
 
     /// [`Map::search`] from several cells at once (the tree's start is the
@@ -856,7 +896,9 @@ impl Map {
     ///
     /// Dijkstra's search, its frontier a [`Frontier`] (cells leave it by
     /// cost, then by index, as a binary heap of `(cost, index)` would give
-    /// them: ties go to the cell found first).
+    /// them: ties go to the cell found first). `settle` hears of each cell
+    /// as it leaves the frontier (its index and cost, both final) and ends
+    /// the search by answering true (that cell is not stepped out of).
     fn search_from(
         &self,
         starts: &[Cell],
@@ -864,6 +906,7 @@ impl Map {
         blocked: impl Fn(Cell) -> bool,
         held: &[Cell],
         until: Option<usize>,
+        mut settle: impl FnMut(usize, u32) -> bool,
     ) -> ReachTree {
         let n = (self.width * self.height) as usize;
         let w = self.width;
@@ -903,7 +946,7 @@ impl Map {
                 if c > cost[iu] {
                     continue;
                 }
-                if until == Some(iu) {
+                if until == Some(iu) || settle(iu, c) {
                     break;
                 }
                 let row = match self.steps.get(iu) {
@@ -1329,6 +1372,37 @@ mod tests {
                 prop_assert_eq!(&within, &direct);
                 for (c, _) in direct {
                     prop_assert_eq!(big.path_to(c), small.path_to(c));
+                }
+            }
+
+            /// The search that stops at the cheapest wanted cell finds the
+            /// cell the whole tree gives as the least `(cost, cell)` of those
+            /// wanted, and its very path; with none wanted, the whole tree.
+            /// Wanted: the cells beside a goal, or those in a band of columns.
+            #[test]
+            fn the_nearest_wanted_cell_is_the_whole_tree_s(
+                (m, start, held, _, budget) in map_and_cells(),
+                (gx, gy, band) in (0i32..11, 0i32..11, 0i32..3),
+            ) {
+                let goal = Cell::new(gx, gy);
+                let wants: [&dyn Fn(Cell) -> bool; 2] = [
+                    &|c: Cell| Map::chebyshev(c, goal) <= 1,
+                    &|c: Cell| c.x % 3 == band,
+                ];
+                for wanted in wants {
+                    let whole = m.reach_tree_past(start, budget, &held);
+                    let best = whole
+                        .reached()
+                        .filter(|(c, _)| wanted(*c))
+                        .min_by_key(|(c, cost)| (*cost, *c));
+                    match (m.nearest_past(start, budget, &held, wanted), best) {
+                        (Ok(path), Some((c, _))) => prop_assert_eq!(Some(path), whole.path_to(c)),
+                        (Err(tree), None) => {
+                            prop_assert_eq!(&tree.cost, &whole.cost);
+                            prop_assert_eq!(&tree.parent, &whole.parent);
+                        }
+                        (found, best) => prop_assert!(false, "found {:?}, the whole tree's {:?}", found.ok(), best),
+                    }
                 }
             }
         }

@@ -19,7 +19,7 @@ use crate::rules::view;
 use super::chance::{Difficulty, Level, special_up_to};
 use super::check::{self, attackable};
 use super::command::{BrpCommand, Intent};
-use super::legal::{patients, reach};
+use super::legal::{nearest, patients};
 use super::query::{
     Blow, HALF_FROM_DM, armor_against, attack_numbers, best_defense, blow_by, defenses,
     enemy_adjacent, move_left, round, settings,
@@ -380,20 +380,13 @@ fn moving(world: &World, actor: Cid) -> Command {
     if Map::chebyshev(here, at) <= 1 {
         return Command::EndTurn;
     }
-    let Some(tree) = reach(world, actor) else {
-        return Command::EndTurn;
-    };
     // The cheapest cell beside the goal; else the reachable cell nearest it.
-    let beside = tree
-        .reached()
-        .filter(|(c, _)| Map::chebyshev(*c, at) <= 1)
-        .min_by_key(|(c, cost)| (*cost, *c));
-    let cell = match beside {
-        Some((c, _)) => Some(c),
-        None => closest(world, &tree, here, at),
+    let path = match nearest(world, actor, |c| Map::chebyshev(c, at) <= 1) {
+        None => None,
+        Some(Ok(path)) => Some(path),
+        Some(Err(tree)) => closest(world, &tree, here, at).and_then(|c| tree.path_to(c)),
     };
-    cell.and_then(|c| tree.path_to(c))
-        .map_or(Command::EndTurn, |path| Command::Move { path })
+    path.map_or(Command::EndTurn, |path| Command::Move { path })
 }
 
 /// The reachable cell nearest `at` by the way there (walls and moats
@@ -415,16 +408,12 @@ fn closest(world: &World, tree: &ReachTree, here: Cell, at: Cell) -> Option<Cell
 /// Where a shooter can shoot `target` from, by the shortest move that
 /// does not end next to an enemy.
 fn shooting_spot(world: &World, actor: Cid, target: Cid, weapon: usize) -> Option<Vec<Cell>> {
-    let tree = reach(world, actor)?;
-    let (cell, _) = tree
-        .reached()
-        .filter(|(c, _)| !enemy_adjacent(world, actor, *c))
-        .filter(|(c, _)| {
-            attack_numbers(world, actor, *c, target, weapon)
+    nearest(world, actor, |c| {
+        !enemy_adjacent(world, actor, c)
+            && attack_numbers(world, actor, c, target, weapon)
                 .is_ok_and(|n| n.difficulty <= Difficulty::Difficult)
-        })
-        .min_by_key(|(c, cost)| (*cost, *c))?;
-    tree.path_to(cell)
+    })?
+    .ok()
 }
 
 /// The Actions phase: the stated action, on another target of the same

@@ -25,6 +25,25 @@ pub fn reach(world: &World, who: Cid) -> Option<ReachTree> {
     ))
 }
 
+/// The cheapest cell `who` can still reach this round that `wanted`
+/// accepts (the least among equally cheap ones), and the way there: the
+/// cell and path [`reach`]'s tree gives, found without searching beyond
+/// it ([`Map::nearest_past`]). `Err`: none is wanted, and the whole tree.
+pub fn nearest(
+    world: &World,
+    who: Cid,
+    wanted: impl Fn(crate::rules::map::Cell) -> bool,
+) -> Option<Result<Vec<crate::rules::map::Cell>, ReachTree>> {
+    let start = view::cell(world, who)?;
+    let map = view::resource::<Map>(world);
+    Some(map.nearest_past(
+        start,
+        move_left(world, who),
+        &view::occupied(world, Some(who)),
+        wanted,
+    ))
+}
+
 /// The allies `actor` could tend (§5.14).
 pub fn patients(world: &World, actor: Cid) -> Vec<Cid> {
     let f = view::faction(world, actor);
