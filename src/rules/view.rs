@@ -391,49 +391,51 @@ fn remember(n: u64, cid: Cid, kind: TypeId, at: *const ()) {
     });
 }
 
-/// A legality check as [`checked`] asks it: a plain function (a ruleset's
-/// `check::check`), so that what it answered is remembered together with
-/// which function answered.
-pub type CheckFn = fn(&World, Cid, &Command) -> Result<(), Illegal>;
+/// A ruleset's legality check, as a type: [`checked`] remembers what it
+/// answered by the type, which names exactly one function. Each ruleset's
+/// `check.rs` has one (`check::Legality`), which its AI asks and which it
+/// gives the core as `Ruleset::Check`.
+pub trait LegalityCheck: 'static {
+    /// Is `command` legal for `actor` now? (Reads only.)
+    fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal>;
+}
 
-/// A legality check [`checked`] answered: in which scope, by which
-/// function (its address), for whom, of what, and its answer.
-type Checked = (u64, usize, Cid, Command, Result<(), Illegal>);
+/// A legality check [`checked`] answered: in which scope, by which check,
+/// for whom, of what, and its answer.
+type Checked = (u64, TypeId, Cid, Command, Result<(), Illegal>);
 
 thread_local! {
     /// The last check [`checked`] answered.
     static CHECKED: std::cell::RefCell<Option<Checked>> = const { std::cell::RefCell::new(None) };
 }
 
-/// The legality check `check` of `actor`'s `command`, asked a second time
-/// in the same [`reading`] scope answered from the first: the AI checks the
+/// The legality check `C` of `actor`'s `command`, asked a second time in
+/// the same [`reading`] scope answered from the first: the AI checks the
 /// command it settles on, and the core judges that same command in the
 /// same scope with the ruleset's check ([`crate::rules::command::Verdict`];
-/// the ruleset's `Ruleset::CHECK` is the function its AI asks). The world
+/// the ruleset's `Ruleset::Check` is the check its AI asks). The world
 /// cannot change within a scope, so neither can the answer. An answer is
-/// found by scope, function, actor and command: another function is asked
-/// itself (two functions at one address are the same code, and answer
-/// alike). Outside a scope, `check` is simply asked.
-pub fn checked(
+/// found by scope, check, actor and command: another check is asked
+/// itself. Outside a scope, `C` is simply asked.
+pub fn checked<C: LegalityCheck>(
     world: &World,
     actor: Cid,
     command: &Command,
-    check: CheckFn,
 ) -> Result<(), Illegal> {
     let Some(n) = scope_on(world) else {
-        return check(world, actor, command);
+        return C::check(world, actor, command);
     };
-    let by = check as usize;
+    let by = TypeId::of::<C>();
     let known = CHECKED.with(|c| {
         c.borrow()
             .as_ref()
-            .filter(|(m, f, a, cmd, _)| *m == n && *f == by && *a == actor && cmd == command)
+            .filter(|(m, k, a, cmd, _)| *m == n && *k == by && *a == actor && cmd == command)
             .map(|(.., answer)| answer.clone())
     });
     if let Some(answer) = known {
         return answer;
     }
-    let answer = check(world, actor, command);
+    let answer = C::check(world, actor, command);
     CHECKED.with(|c| *c.borrow_mut() = Some((n, by, actor, command.clone(), answer.clone())));
     answer
 }
@@ -957,54 +959,62 @@ mod tests {
 
     /// A check that counts how often it is asked: only ending the turn is
     /// legal.
-    fn counting(_: &World, _: Cid, c: &Command) -> Result<(), Illegal> {
-        ASKED.with(|a| a.set(a.get() + 1));
-        if *c == Command::EndTurn {
-            Ok(())
-        } else {
-            Err(Illegal("no".into()))
+    struct Counting;
+
+    impl LegalityCheck for Counting {
+        fn check(_: &World, _: Cid, c: &Command) -> Result<(), Illegal> {
+            ASKED.with(|a| a.set(a.get() + 1));
+            if *c == Command::EndTurn {
+                Ok(())
+            } else {
+                Err(Illegal("no".into()))
+            }
         }
     }
 
     /// Another check, counted alike: everything is legal.
-    fn lenient(_: &World, _: Cid, _: &Command) -> Result<(), Illegal> {
-        ASKED.with(|a| a.set(a.get() + 1));
-        Ok(())
+    struct Lenient;
+
+    impl LegalityCheck for Lenient {
+        fn check(_: &World, _: Cid, _: &Command) -> Result<(), Illegal> {
+            ASKED.with(|a| a.set(a.get() + 1));
+            Ok(())
+        }
     }
 
     /// A check asked again for the same actor and command in one scope is
     /// answered from the first time; another command, another actor,
-    /// another check function, another scope or no scope at all asks it.
+    /// another check, another scope or no scope at all asks it.
     #[test]
     fn a_check_is_asked_once_per_scope_and_command() {
         let w = world_with_map(3);
         let (a, b) = (Cid(1), Cid(2));
         let before = asked();
         reading(&w, |w| {
-            assert_eq!(checked(w, a, &Command::EndTurn, counting), Ok(()));
-            assert_eq!(checked(w, a, &Command::EndTurn, counting), Ok(()));
+            assert_eq!(checked::<Counting>(w, a, &Command::EndTurn), Ok(()));
+            assert_eq!(checked::<Counting>(w, a, &Command::EndTurn), Ok(()));
             assert_eq!(asked() - before, 1, "the same question in the same scope");
-            assert!(checked(w, a, &Command::Flee, counting).is_err());
+            assert!(checked::<Counting>(w, a, &Command::Flee).is_err());
             assert_eq!(
-                checked(w, b, &Command::Flee, counting),
+                checked::<Counting>(w, b, &Command::Flee),
                 Err(Illegal("no".into()))
             );
             assert_eq!(asked() - before, 3, "another command, another actor");
             assert_eq!(
-                checked(w, b, &Command::Flee, lenient),
+                checked::<Lenient>(w, b, &Command::Flee),
                 Ok(()),
                 "another function is asked itself, not answered for"
             );
             assert_eq!(asked() - before, 4);
-            assert!(checked(w, b, &Command::Flee, counting).is_err());
+            assert!(checked::<Counting>(w, b, &Command::Flee).is_err());
             assert_eq!(asked() - before, 5, "the last answer was the other's");
         });
         reading(&w, |w| {
-            let _ = checked(w, b, &Command::Flee, counting);
+            let _ = checked::<Counting>(w, b, &Command::Flee);
         });
         assert_eq!(asked() - before, 6, "another scope asks again");
-        let _ = checked(&w, b, &Command::Flee, counting);
-        let _ = checked(&w, b, &Command::Flee, counting);
+        let _ = checked::<Counting>(&w, b, &Command::Flee);
+        let _ = checked::<Counting>(&w, b, &Command::Flee);
         assert_eq!(asked() - before, 8, "outside a scope, always asked");
     }
 }

@@ -64,12 +64,12 @@ pub trait Ruleset: 'static {
     fn fork(registry: &mut ForkRegistry);
 
     /// Is this command legal for this actor now? (Reads only.) The one
-    /// function the core and the ruleset's AI both ask: a verdict reached
-    /// with it in a reading scope answers for it there (`view::checked`).
-    const CHECK: view::CheckFn;
-    /// [`Ruleset::CHECK`], asked.
+    /// check the core and the ruleset's AI both ask: a verdict reached with
+    /// it in a reading scope answers for it there (`view::checked`).
+    type Check: view::LegalityCheck;
+    /// [`Ruleset::Check`], asked.
     fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
-        (Self::CHECK)(world, actor, command)
+        <Self::Check as view::LegalityCheck>::check(world, actor, command)
     }
     /// Carry out a legal command: roll, emit events, apply them.
     fn execute(world: &mut World, actor: Cid, command: &Command);
@@ -265,7 +265,7 @@ fn configure<R: Ruleset>(world: &mut World, key: &str, value: &str) -> Result<()
 
 fn check<R: Ruleset>(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
     view::reading(world, |world| {
-        view::checked(world, actor, command, R::CHECK)
+        view::checked::<R::Check>(world, actor, command)
     })
 }
 

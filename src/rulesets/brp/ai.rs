@@ -42,7 +42,7 @@ pub fn decide(world: &World, actor: Cid) -> Command {
     };
     // The ruleset's check, remembered for the core's verdict on the same
     // command in this scope.
-    if view::checked(world, actor, &cmd, check::check).is_ok() {
+    if view::checked::<check::Legality>(world, actor, &cmd).is_ok() {
         return cmd;
     }
     match (b.prompt, b.phase) {

@@ -16,6 +16,16 @@ use super::query::{attack_numbers, defenses, move_left, round, settings};
 use super::state::PendingAttack;
 use super::stats::{Wounds, gear};
 
+/// [`check`] as a type: what the core asks (`Ruleset::Check`) and the AI
+/// asks through `view::checked`, one answer for both.
+pub struct Legality;
+
+impl view::LegalityCheck for Legality {
+    fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
+        check(world, actor, command)
+    }
+}
+
 pub fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
     let b = view::resource::<Battle>(world);
     if b.is_over() {

@@ -95,7 +95,7 @@ impl Ruleset for Brp {
             .component::<BrpShield>()
             .component::<Wounds>();
     }
-    const CHECK: view::CheckFn = check::check;
+    type Check = check::Legality;
     fn execute(world: &mut World, actor: Cid, command: &Command) {
         execute::execute(world, actor, command)
     }

@@ -16,6 +16,16 @@ use super::armor::Shield;
 use super::query::{Turn, loadout, stats, turn};
 use super::settings::Ud10Settings;
 
+/// [`check`] as a type: what the core asks (`Ruleset::Check`) and the AI
+/// asks through `view::checked`, one answer for both.
+pub struct Legality;
+
+impl view::LegalityCheck for Legality {
+    fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
+        check(world, actor, command)
+    }
+}
+
 /// Is the command legal for `actor` now?
 pub fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
     let battle = view::resource::<Battle>(world);

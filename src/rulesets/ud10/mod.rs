@@ -84,7 +84,7 @@ impl Ruleset for Ud10 {
             .component::<armor::Shield>()
             .component::<turn::Ud10Turn>();
     }
-    const CHECK: view::CheckFn = check::check;
+    type Check = check::Legality;
     fn execute(world: &mut World, actor: Cid, command: &Command) {
         execute::execute(world, actor, command)
     }

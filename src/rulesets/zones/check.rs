@@ -17,6 +17,16 @@ use super::queries::{melee_reach_from, nearby, range_against, stats, visible, zo
 use super::reach::{check_flee, check_move};
 use super::state::{Pending, Stage, ZonesRound};
 
+/// [`check`] as a type: what the core asks (`Ruleset::Check`) and the AI
+/// asks through `view::checked`, one answer for both.
+pub struct Legality;
+
+impl view::LegalityCheck for Legality {
+    fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
+        check(world, actor, command)
+    }
+}
+
 /// Is the command legal for `actor` now?
 pub fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
     let battle = view::resource::<Battle>(world);

@@ -125,7 +125,7 @@ impl Ruleset for Zones {
         registry.component::<ZonesStats>();
         registry.component::<state::Swayed>();
     }
-    const CHECK: view::CheckFn = check::check;
+    type Check = check::Legality;
     fn execute(world: &mut World, actor: Cid, command: &Command) {
         execute::execute(world, actor, command)
     }
