@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use crate::rules::battle::{Battle, Phase, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Loadout};
-use crate::rules::map::{Map, ReachTree};
+use crate::rules::map::{Cell, Map, ReachTree};
 use crate::rules::view;
 
 use super::check;
@@ -16,13 +16,9 @@ use super::query::move_left;
 
 /// Every cell `who` can still reach this round, as a search tree.
 pub fn reach(world: &World, who: Cid) -> Option<ReachTree> {
-    let start = view::cell(world, who)?;
-    let map = view::resource::<Map>(world);
-    Some(map.reach_tree_past(
-        start,
-        move_left(world, who),
-        &view::occupied(world, Some(who)),
-    ))
+    searched(world, who, |map, start, budget, held| {
+        map.reach_tree_past(start, budget, held)
+    })
 }
 
 /// The cheapest cell `who` can still reach this round that `wanted`
@@ -32,15 +28,27 @@ pub fn reach(world: &World, who: Cid) -> Option<ReachTree> {
 pub fn nearest(
     world: &World,
     who: Cid,
-    wanted: impl Fn(crate::rules::map::Cell) -> bool,
-) -> Option<Result<Vec<crate::rules::map::Cell>, ReachTree>> {
+    wanted: impl Fn(Cell) -> bool,
+) -> Option<Result<Vec<Cell>, ReachTree>> {
+    searched(world, who, |map, start, budget, held| {
+        map.nearest_past(start, budget, held, wanted)
+    })
+}
+
+/// A search of where `who` can still go this round: from its cell, as far
+/// as its movement left, never into a cell another holds.
+fn searched<T>(
+    world: &World,
+    who: Cid,
+    search: impl FnOnce(&Map, Cell, u32, &[Cell]) -> T,
+) -> Option<T> {
     let start = view::cell(world, who)?;
     let map = view::resource::<Map>(world);
-    Some(map.nearest_past(
+    Some(search(
+        map,
         start,
         move_left(world, who),
         &view::occupied(world, Some(who)),
-        wanted,
     ))
 }
 
