@@ -94,16 +94,17 @@ pub const RULE_FROM_BEHIND: &str = "ud10 §Attacking: from behind (Fray decides)
 pub const DEX_BEHIND: &str = "DEX does not count: attacked from behind";
 
 /// Is `from` in the rear arc of a combatant at `at` facing `facing`?
-/// Fray decides (docs/rulesets/ud10.md): the rear arc is everything more
-/// than 135° away from the facing — of the eight neighbours, only the cell
-/// straight behind.
+/// Fray decides (docs/rulesets/ud10.md): the rear arc is every direction
+/// whose angle from the facing has a cosine below -3/4 (more than about
+/// 138.6°) — of the eight neighbours, only the cell straight behind.
+/// Worked out in whole numbers: the cosine is `dot / (|h| |v|)`, below
+/// -3/4 exactly when `dot` is negative and `16 dot²` exceeds `9 |h|² |v|²`.
 pub fn is_behind(at: Cell, facing: Facing, from: Cell) -> bool {
     let (hx, hy) = facing.delta();
-    let (vx, vy) = ((from.x - at.x) as f64, (from.y - at.y) as f64);
-    let (hx, hy) = (hx as f64, hy as f64);
+    let (hx, hy) = (i64::from(hx), i64::from(hy));
+    let (vx, vy) = (i64::from(from.x - at.x), i64::from(from.y - at.y));
     let dot = hx * vx + hy * vy;
-    let norm = (hx * hx + hy * hy).sqrt() * (vx * vx + vy * vy).sqrt();
-    norm > 0.0 && dot / norm < -0.75
+    dot < 0 && 16 * dot * dot > 9 * (hx * hx + hy * hy) * (vx * vx + vy * vy)
 }
 
 /// Cover between an attacker and a defender (§Taking Cover: "the cover is a

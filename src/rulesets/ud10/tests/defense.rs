@@ -376,3 +376,55 @@ fn every_sheet_row_has_a_tip() {
         }
     }
 }
+
+/// The rear arc (Fray decides, docs/rulesets/ud10.md): of a defender's
+/// eight neighbours only the cell straight behind; farther off, a cell two
+/// back and one aside (153°) is in it, one diagonally behind (135°) or
+/// nine back and eight aside (138.4°) is not, eight back and seven aside
+/// (138.8°) is. The whole-number test gives, for every cell a 64 × 64 map
+/// can hold and every facing, the answer of the angle's cosine worked out
+/// in floating point (no cell lies on the arc's edge, where the two could
+/// differ).
+#[test]
+fn the_rear_arc_is_more_than_138_6_degrees_from_the_facing() {
+    use crate::rulesets::ud10::numbers::is_behind;
+    let at = Cell::new(0, 0);
+    let behind = |facing, x, y| is_behind(at, facing, Cell::new(x, y));
+    let around: Vec<(i32, i32)> = (-1..=1)
+        .flat_map(|y| (-1..=1).map(move |x| (x, y)))
+        .filter(|&(x, y)| behind(Facing::E, x, y))
+        .collect();
+    assert_eq!(around, vec![(-1, 0)]);
+    let around_ne: Vec<(i32, i32)> = (-1..=1)
+        .flat_map(|y| (-1..=1).map(move |x| (x, y)))
+        .filter(|&(x, y)| behind(Facing::NE, x, y))
+        .collect();
+    assert_eq!(around_ne, vec![(-1, 1)]);
+    assert!(behind(Facing::E, -2, 1));
+    assert!(!behind(Facing::E, -2, 2));
+    assert!(!behind(Facing::E, -9, 8));
+    assert!(behind(Facing::E, -8, 7));
+    assert!(!behind(Facing::E, 0, 0));
+    let facings = [
+        Facing::N,
+        Facing::NE,
+        Facing::E,
+        Facing::SE,
+        Facing::S,
+        Facing::SW,
+        Facing::W,
+        Facing::NW,
+    ];
+    for facing in facings {
+        let (hx, hy) = facing.delta();
+        let (hx, hy) = (f64::from(hx), f64::from(hy));
+        for y in -63..=63 {
+            for x in -63..=63 {
+                let (vx, vy) = (f64::from(x), f64::from(y));
+                let norm = (hx * hx + hy * hy).sqrt() * (vx * vx + vy * vy).sqrt();
+                let by_cosine = norm > 0.0 && (hx * vx + hy * vy) / norm < -0.75;
+                assert_eq!(behind(facing, x, y), by_cosine, "{facing:?} ({x}, {y})");
+            }
+        }
+    }
+}
