@@ -405,17 +405,7 @@ fn the_rear_arc_is_more_than_138_6_degrees_from_the_facing() {
     assert!(!behind(Facing::E, -9, 8));
     assert!(behind(Facing::E, -8, 7));
     assert!(!behind(Facing::E, 0, 0));
-    let facings = [
-        Facing::N,
-        Facing::NE,
-        Facing::E,
-        Facing::SE,
-        Facing::S,
-        Facing::SW,
-        Facing::W,
-        Facing::NW,
-    ];
-    for facing in facings {
+    for facing in Facing::ALL {
         let (hx, hy) = facing.delta();
         let (hx, hy) = (f64::from(hx), f64::from(hy));
         for y in -63..=63 {

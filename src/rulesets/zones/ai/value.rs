@@ -433,7 +433,7 @@ mod tests {
         let mut e = engine();
         let mut weighed = 0;
         // Turns of a character larger than its smallest enemy, whose blows
-        // the ceiling doubles per size of difference (§Damage: size).
+        // the ceiling doubles per size of difference (§Effects of size in combat).
         let mut outsized = 0;
         for level in ["mirror_duel", "caravan_ambush", "wyrm_lair", "archer_hill"] {
             for seed in 1..=2 {
