@@ -4,7 +4,7 @@ use std::any::TypeId;
 use std::cell::Cell as Shared;
 use std::hash::{Hash, Hasher};
 
-use bevy::ecs::component::ComponentId;
+use bevy::ecs::component::{ComponentId, StorageType};
 use bevy::ecs::world::WorldId;
 use bevy::prelude::*;
 
@@ -262,14 +262,46 @@ fn component_id<T: 'static>(world: &World) -> Option<ComponentId> {
     Some(id)
 }
 
-/// `world.get_resource`, with the resource's id remembered.
-#[inline]
+/// `world.get_resource`, with the resource's id remembered, read straight
+/// from its storage: Bevy's `get_resource_by_id` finds the resource's
+/// entity, then where the entity lies and whether its archetype holds the
+/// resource and how it is stored, before it reads the storage; a resource
+/// (stored in a sparse set, as every resource is) is found by its entity
+/// in its set alone. A step asks for its resources dozens of times
+/// outside any [`reading`] scope (the round's order, the victory check,
+/// apply).
+#[inline(never)]
 fn find_resource<R: Resource>(world: &World) -> Option<&R> {
     let id = component_id::<R>(world)?;
+    let entity = world.resource_entities().get(id)?;
+    let at = match R::STORAGE_TYPE {
+        StorageType::SparseSet => world.storages().sparse_sets.get(id)?.get(entity)?,
+        StorageType::Table => world.get_by_id(entity, id)?,
+    };
     // SAFETY: `id` is `R`'s id in this world (looked up by `R`'s type).
-    world
-        .get_resource_by_id(id)
-        .map(|p| unsafe { p.deref::<R>() })
+    Some(unsafe { at.deref::<R>() })
+}
+
+/// `world.get::<C>(entity)`, with the component's id remembered, read
+/// straight from the entity's table: Bevy's `get_by_id` also asks whether
+/// the entity's archetype holds the component and how it is stored; a
+/// table-stored component is in the entity's table if its archetype holds
+/// it (a table's columns are its archetypes' table components).
+#[inline]
+fn find_on<C: Component>(world: &World, entity: Entity) -> Option<&C> {
+    let id = component_id::<C>(world)?;
+    let at = match C::STORAGE_TYPE {
+        StorageType::Table => {
+            let location = world.entities().get_spawned(entity).ok()?;
+            let table = world.storages().tables.get(location.table_id)?;
+            // SAFETY: `table_row` is the entity's row in its own table, so
+            // within the table.
+            unsafe { table.get_component(id, location.table_row)? }
+        }
+        StorageType::SparseSet => world.get_by_id(entity, id)?,
+    };
+    // SAFETY: `id` is `C`'s id in this world (looked up by `C`'s type).
+    Some(unsafe { at.deref::<C>() })
 }
 
 /// `world.get_resource_mut`, with the resource's id remembered (Bevy's
@@ -490,10 +522,7 @@ pub fn get<C: Component>(world: &World, cid: Cid) -> Option<&C> {
 #[inline(never)]
 fn find_component<C: Component>(world: &World, cid: Cid, scope: Option<u64>) -> Option<&C> {
     let kind = TypeId::of::<C>();
-    let id = component_id::<C>(world)?;
-    let found = entity(world, cid)
-        // SAFETY: `id` is `C`'s id in this world (looked up by `C`'s type).
-        .and_then(|e| world.get_by_id(e, id).map(|p| unsafe { p.deref::<C>() }));
+    let found = entity(world, cid).and_then(|e| find_on::<C>(world, e));
     if let Some(n) = scope {
         remember(
             n,
@@ -895,6 +924,66 @@ mod tests {
         reading(&a, |a| {
             assert_eq!(get::<Mark>(a, Cid(0)).map(|m| m.0), None)
         });
+    }
+
+    #[derive(Component)]
+    #[component(storage = "SparseSet")]
+    struct Sparse(u32);
+    #[derive(Component)]
+    struct Other;
+
+    /// Reading a component or resource straight from its storage
+    /// ([`find_on`], [`find_resource`]) answers as Bevy's own look-ups do,
+    /// for every entity, as entities change archetype (a component added or
+    /// taken: another table, rows swapped), are despawned and spawned, and
+    /// as a resource is removed, put back and replaced; sparse-set
+    /// components too.
+    #[test]
+    fn reading_straight_from_storage_answers_as_bevy_does() {
+        let mut w = World::new();
+        let mut es: Vec<Entity> = (0..6).map(|i| w.spawn(Mark(i)).id()).collect();
+        w.insert_resource(First(1));
+        let agree = |w: &World, es: &[Entity]| {
+            for &e in es {
+                assert_eq!(
+                    find_on::<Mark>(w, e).map(|m| m.0),
+                    w.get::<Mark>(e).map(|m| m.0)
+                );
+                assert_eq!(
+                    find_on::<Sparse>(w, e).map(|m| m.0),
+                    w.get::<Sparse>(e).map(|m| m.0)
+                );
+            }
+            assert_eq!(
+                find_resource::<First>(w).map(|r| r.0),
+                w.get_resource::<First>().map(|r| r.0)
+            );
+            assert_eq!(
+                find_resource::<Second>(w).map(|r| r.0),
+                w.get_resource::<Second>().map(|r| r.0)
+            );
+        };
+        agree(&w, &es);
+        w.entity_mut(es[1]).insert(Other);
+        w.entity_mut(es[2]).insert(Sparse(20));
+        agree(&w, &es);
+        w.despawn(es[0]);
+        es.push(w.spawn((Mark(7), Sparse(70))).id());
+        agree(&w, &es);
+        w.entity_mut(es[3]).remove::<Mark>();
+        w.entity_mut(es[2]).remove::<Sparse>();
+        w.get_mut::<Mark>(es[4]).unwrap().0 = 40;
+        agree(&w, &es);
+        let first = w.remove_resource::<First>().unwrap();
+        agree(&w, &es);
+        w.insert_resource(Second(2));
+        w.insert_resource(First(first.0 + 10));
+        agree(&w, &es);
+        w.insert_resource(First(12));
+        w.resource_scope(|w, _: Mut<First>| agree(w, &es));
+        agree(&w, &es);
+        assert_eq!(find_resource::<First>(&w).map(|r| r.0), Some(12));
+        assert_eq!(find_on::<Mark>(&w, es[4]).map(|m| m.0), Some(40));
     }
 
     /// `is_enemy` answers as `enemies(..).contains(..)` does, for every
