@@ -312,10 +312,49 @@ pub fn get_resource_mut<R: Resource<Mutability = bevy::ecs::component::Mutable>>
     world: &mut World,
 ) -> Option<Mut<'_, R>> {
     let id = component_id::<R>(world)?;
+    if R::STORAGE_TYPE == StorageType::SparseSet {
+        return resource_mut_in_set(world, id);
+    }
     // SAFETY: `id` is `R`'s id in this world (looked up by `R`'s type).
     world
         .get_resource_mut_by_id(id)
         .map(|p| unsafe { p.with_type::<R>() })
+}
+
+/// [`get_resource_mut`] for a resource stored in a sparse set (every
+/// resource is), read from its set by its entity, with the change ticks
+/// Bevy's `get_resource_mut` gives it (the world's last change tick and its
+/// change tick now): Bevy's own path also finds where the entity lies,
+/// whether its archetype holds the resource, how it is stored and whether
+/// it is mutable (`R` is, by its bound), as [`find_resource`] says. A
+/// battle writes its log, its dice and its round thousands of times.
+#[inline(never)]
+fn resource_mut_in_set<R: Resource<Mutability = bevy::ecs::component::Mutable>>(
+    world: &mut World,
+    id: ComponentId,
+) -> Option<Mut<'_, R>> {
+    let cell = world.as_unsafe_world_cell();
+    let (last_run, this_run) = (cell.last_change_tick(), cell.change_tick());
+    // SAFETY: `cell` comes from `&mut World`, borrowed for as long as the
+    // `Mut` lives: nothing else reads or writes the world meanwhile, so
+    // the resource may be handed out mutably; `id` is `R`'s id in this
+    // world (looked up by `R`'s type), and the set holds `R`s.
+    unsafe {
+        let entity = cell.resource_entities().get(id)?;
+        let (at, ticks) = cell
+            .storages()
+            .sparse_sets
+            .get(id)?
+            .get_with_ticks(entity)?;
+        Some(Mut::new(
+            at.assert_unique().deref_mut::<R>(),
+            &mut *ticks.added.get(),
+            &mut *ticks.changed.get(),
+            last_run,
+            this_run,
+            ticks.changed_by.map(|c| &mut *c.get()),
+        ))
+    }
 }
 
 /// [`get_resource_mut`] for a resource the battle always has; panics like
@@ -984,6 +1023,38 @@ mod tests {
         agree(&w, &es);
         assert_eq!(find_resource::<First>(&w).map(|r| r.0), Some(12));
         assert_eq!(find_on::<Mark>(&w, es[4]).map(|m| m.0), Some(40));
+    }
+
+    /// A resource changed through [`resource_mut`] is marked changed as
+    /// Bevy marks it (the world's change tick now), and read back; one only
+    /// looked at through it is not marked.
+    #[test]
+    fn a_resource_written_in_place_is_marked_changed_as_bevy_marks_it() {
+        let mut w = World::new();
+        w.insert_resource(First(1));
+        w.insert_resource(Second(2));
+        w.increment_change_tick();
+        let before = w.get_resource_change_ticks::<First>().unwrap();
+        // Looked at, not written: not marked.
+        assert_eq!(resource_mut::<First>(&mut w).0, 1);
+        assert_eq!(
+            w.get_resource_change_ticks::<First>().unwrap().changed,
+            before.changed
+        );
+        w.increment_change_tick();
+        resource_mut::<First>(&mut w).0 = 5;
+        w.increment_change_tick();
+        w.resource_mut::<Second>().0 = 6;
+        let (mine, bevys) = (
+            w.get_resource_change_ticks::<First>().unwrap(),
+            w.get_resource_change_ticks::<Second>().unwrap(),
+        );
+        assert_eq!((resource::<First>(&w).0, resource::<Second>(&w).0), (5, 6));
+        assert!(mine.changed.get() > before.changed.get());
+        // Each marked with the tick of the moment it was written: one apart.
+        assert_eq!(bevys.changed.get(), mine.changed.get() + 1);
+        assert_eq!(mine.added, before.added);
+        assert!(get_resource_mut::<Map>(&mut w).is_none());
     }
 
     /// `is_enemy` answers as `enemies(..).contains(..)` does, for every
