@@ -581,10 +581,53 @@ pub fn get_mut<C: Component<Mutability = bevy::ecs::component::Mutable>>(
     entity: Entity,
 ) -> Option<Mut<'_, C>> {
     let id = component_id::<C>(world)?;
+    if C::STORAGE_TYPE == StorageType::Table {
+        return component_mut_in_table(world, entity, id);
+    }
     // SAFETY: `id` is `C`'s id in this world (looked up by `C`'s type).
     world
         .get_mut_by_id(entity, id)
         .map(|p| unsafe { p.with_type::<C>() })
+}
+
+/// [`get_mut`] for a table-stored component: its column in the entity's
+/// table found once for the value and its ticks (Bevy's path finds it
+/// four times, after the archetype, storage type and mutability checks
+/// [`find_on`] and [`resource_mut_in_set`] explain), with the change ticks
+/// Bevy's `get_mut` gives.
+#[inline(never)]
+fn component_mut_in_table<C: Component<Mutability = bevy::ecs::component::Mutable>>(
+    world: &mut World,
+    entity: Entity,
+    id: ComponentId,
+) -> Option<Mut<'_, C>> {
+    let cell = world.as_unsafe_world_cell();
+    let (last_run, this_run) = (cell.last_change_tick(), cell.change_tick());
+    let location = cell.entities().get_spawned(entity).ok()?;
+    // SAFETY: `cell` comes from `&mut World`, borrowed for as long as the
+    // `Mut` lives: nothing else reads or writes the world meanwhile. The
+    // row is the entity's own in its own table, so within the column; `id`
+    // is `C`'s id in this world (looked up by `C`'s type), so the column
+    // holds `C`s.
+    unsafe {
+        let column = cell
+            .storages()
+            .tables
+            .get(location.table_id)?
+            .get_column(id)?;
+        let row = location.table_row;
+        Some(Mut::new(
+            column
+                .get_data_unchecked(row)
+                .assert_unique()
+                .deref_mut::<C>(),
+            &mut *column.get_added_tick_unchecked(row).get(),
+            &mut *column.get_changed_tick_unchecked(row).get(),
+            last_run,
+            this_run,
+            column.get_changed_by_unchecked(row).map(|c| &mut *c.get()),
+        ))
+    }
 }
 
 /// A combatant's name, as the level gives it.
@@ -1025,11 +1068,12 @@ mod tests {
         assert_eq!(find_on::<Mark>(&w, es[4]).map(|m| m.0), Some(40));
     }
 
-    /// A resource changed through [`resource_mut`] is marked changed as
-    /// Bevy marks it (the world's change tick now), and read back; one only
-    /// looked at through it is not marked.
+    /// A resource changed through [`resource_mut`], or a component through
+    /// [`get_mut`], is marked changed as Bevy marks it (the world's change
+    /// tick now), and read back; one only looked at through it is not
+    /// marked.
     #[test]
-    fn a_resource_written_in_place_is_marked_changed_as_bevy_marks_it() {
+    fn a_resource_or_component_written_in_place_is_marked_changed_as_bevy_marks_it() {
         let mut w = World::new();
         w.insert_resource(First(1));
         w.insert_resource(Second(2));
@@ -1055,6 +1099,32 @@ mod tests {
         assert_eq!(bevys.changed.get(), mine.changed.get() + 1);
         assert_eq!(mine.added, before.added);
         assert!(get_resource_mut::<Map>(&mut w).is_none());
+        // A combatant's component likewise, beside a second in its table.
+        let (a, b) = (w.spawn(Mark(1)).id(), w.spawn(Mark(2)).id());
+        w.increment_change_tick();
+        let before = w.entity(b).get_change_ticks::<Mark>().unwrap();
+        assert_eq!(get_mut::<Mark>(&mut w, b).map(|m| m.0), Some(2));
+        assert_eq!(
+            w.entity(b).get_change_ticks::<Mark>().unwrap().changed,
+            before.changed
+        );
+        w.increment_change_tick();
+        get_mut::<Mark>(&mut w, b).unwrap().0 = 20;
+        w.increment_change_tick();
+        w.get_mut::<Mark>(a).unwrap().0 = 10;
+        let (mine, bevys) = (
+            w.entity(b).get_change_ticks::<Mark>().unwrap(),
+            w.entity(a).get_change_ticks::<Mark>().unwrap(),
+        );
+        assert_eq!(
+            (w.get::<Mark>(a).unwrap().0, w.get::<Mark>(b).unwrap().0),
+            (10, 20)
+        );
+        assert_eq!(bevys.changed.get(), mine.changed.get() + 1);
+        assert_eq!(mine.added, before.added);
+        w.entity_mut(a).remove::<Mark>();
+        assert!(get_mut::<Mark>(&mut w, a).is_none());
+        assert!(get_mut::<Mark>(&mut w, b).is_some_and(|m| m.0 == 20));
     }
 
     /// `is_enemy` answers as `enemies(..).contains(..)` does, for every
