@@ -97,7 +97,7 @@ struct Weighed {
 impl Weighed {
     fn of(world: &World, actor: Cid, w: &Weapon) -> Option<Weighed> {
         let g = gear(w)?;
-        let blow = blow_by(world, actor, &w.damage.without_db(), g.db);
+        let blow = blow_by(world, actor, w.damage.without_db(), g.db);
         Some(Weighed {
             rolled: blow.rolled(),
             blow,

@@ -470,16 +470,18 @@ pub fn blow(
     velocity: Option<Velocity>,
     target: Cid,
 ) -> Blow {
-    let mut b = blow_by(world, attacker, dice, db);
+    let mut b = blow_by(world, attacker, dice.clone(), db);
     b.ap = armor_against(world, target, velocity);
     b
 }
 
 /// What of [`blow`] comes of the attacker and its weapon, the target's
-/// armor left at 0: the AI weighs one weapon against every enemy.
-pub fn blow_by(world: &World, attacker: Cid, dice: &DiceExpr, db: Option<DbShare>) -> Blow {
+/// armor left at 0: the AI weighs one weapon against every enemy. `dice`
+/// is taken, not copied: the AI's is made for it (the weapon's damage
+/// without its `db` term).
+pub fn blow_by(world: &World, attacker: Cid, dice: DiceExpr, db: Option<DbShare>) -> Blow {
     Blow {
-        dice: dice.clone(),
+        dice,
         bonus: db.and_then(|_| stats(world, attacker).map(|s| s.db.clone())),
         half: db == Some(DbShare::Half),
         ap: 0,
