@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+use bevy::ecs::change_detection::Tick;
 use bevy::ecs::message::Messages;
 use bevy::prelude::*;
 
@@ -209,6 +210,7 @@ pub fn run(world: &mut World, max_steps: u64) -> Stop {
     // Change ticks are kept from growing too old once a run, as a schedule
     // does each time it runs.
     world.check_change_ticks();
+    let mut last_run = world.last_change_tick();
     for _ in 0..max_steps {
         if humans {
             if view::resource::<Battle>(world).is_over() {
@@ -224,7 +226,7 @@ pub fn run(world: &mut World, max_steps: u64) -> Stop {
             return Stop::Over;
         }
         battle.steps += 1;
-        run_step(world);
+        last_run = run_step(world, last_run);
     }
     if view::resource::<Battle>(world).is_over() {
         Stop::Over
@@ -235,16 +237,23 @@ pub fn run(world: &mut World, max_steps: u64) -> Stop {
 
 /// One step as the [`BattleStep`] schedule runs it, without the schedule:
 /// its one system, [`crate::rules::battle_step`] (an exclusive system),
-/// called as Bevy's executor calls it (then the world's queued commands
-/// applied, and its change tick moved on, so that what the next step
-/// writes is marked later), less the executor's bookkeeping (its system
-/// sets, run conditions and which systems have run: about 500
-/// instructions a step, 2 to 5 % of a battle). The schedule stays what
-/// [`step`] runs, and holds that one system only (a test says so).
-fn run_step(world: &mut World) {
-    crate::rules::battle_step(world);
-    world.flush();
-    world.increment_change_tick();
+/// called as Bevy's executor calls it — with the world's last change tick
+/// set to the system's last run (`last_run`, the tick of the run's step
+/// before; for a run's first step, the world's own, where the schedule
+/// would give the system's last run: nothing in the rules asks what
+/// changed since, forks compare the ticks written, which are the same),
+/// then the world's queued commands applied, and its change tick moved on,
+/// so that what the next step writes is marked later — less the
+/// executor's bookkeeping (its system sets, run conditions and which
+/// systems have run: about 500 instructions a step, 2 to 5 % of a battle).
+/// Returns this step's tick, the next step's `last_run`. The schedule stays
+/// what [`step`] runs, and holds that one system only (a test says so).
+fn run_step(world: &mut World, last_run: Tick) -> Tick {
+    world.last_change_tick_scope(last_run, |world| {
+        crate::rules::battle_step(world);
+        world.flush();
+    });
+    world.increment_change_tick()
 }
 
 /// Is the battle waiting for a human's command (none queued)?

@@ -875,6 +875,7 @@ pub fn on_map_edge(world: &World, who: Cid) -> bool {
 mod tests {
     use super::*;
     use crate::rules::map::Terrain;
+    use bevy::ecs::change_detection::Tick;
 
     fn world_with_map(width: i32) -> World {
         let mut w = World::new();
@@ -1071,7 +1072,8 @@ mod tests {
     /// A resource changed through [`resource_mut`], or a component through
     /// [`get_mut`], is marked changed as Bevy marks it (the world's change
     /// tick now), and read back; one only looked at through it is not
-    /// marked.
+    /// marked; and what a write says changed since the reader's last run
+    /// is what Bevy's says.
     #[test]
     fn a_resource_or_component_written_in_place_is_marked_changed_as_bevy_marks_it() {
         let mut w = World::new();
@@ -1125,6 +1127,27 @@ mod tests {
         w.entity_mut(a).remove::<Mark>();
         assert!(get_mut::<Mark>(&mut w, a).is_none());
         assert!(get_mut::<Mark>(&mut w, b).is_some_and(|m| m.0 == 20));
+        // What a write sees as changed since the reader's last run: as Bevy
+        // sees it, before the last write and after it.
+        let written = mine.changed;
+        for (since, changed) in [(Tick::new(written.get() - 1), true), (written, false)] {
+            w.last_change_tick_scope(since, |w| {
+                let (m, bevy) = (
+                    get_mut::<Mark>(w, b).unwrap().is_changed(),
+                    w.get_mut::<Mark>(b).unwrap().is_changed(),
+                );
+                assert_eq!((m, bevy), (changed, changed), "since {since:?}");
+                let (m, bevy) = (
+                    resource_mut::<First>(w).is_added(),
+                    w.resource_mut::<First>().is_added(),
+                );
+                assert_eq!(m, bevy, "since {since:?}");
+            });
+        }
+        // A resource the world has had and no longer has: none, as Bevy says.
+        w.remove_resource::<Second>();
+        assert!(get_resource_mut::<Second>(&mut w).is_none());
+        assert!(get_resource::<Second>(&w).is_none());
     }
 
     /// `is_enemy` answers as `enemies(..).contains(..)` does, for every
