@@ -58,6 +58,58 @@ enum Atom {
     Flat(i64),
 }
 
+/// A term as an [`Atom`], halved (`½db`) and signed (`-db`) as the damage
+/// bonus term it stands in for says; a damage bonus term is none (a damage
+/// bonus cannot itself refer to a damage bonus, and with no bonus given
+/// it adds nothing).
+#[inline]
+fn atom(term: &Term, half: bool, negative: bool) -> Option<Atom> {
+    match *term {
+        Term::Dice {
+            count,
+            sides,
+            negative: inner_negative,
+        } => Some(Atom::Dice {
+            count,
+            sides: if half { (sides / 2).max(1) } else { sides },
+            negative: negative != inner_negative,
+        }),
+        Term::Flat(n) => {
+            let n = i64::from(n);
+            let n = if half { n / 2 } else { n };
+            Some(Atom::Flat(if negative { -n } else { n }))
+        }
+        Term::Db { .. } => None,
+    }
+}
+
+/// [`DiceExpr::atoms`]: the terms as they are, or with a damage bonus
+/// substituted.
+enum Atoms<P, S> {
+    Plain(P),
+    WithDb(S),
+}
+
+impl<P: Iterator<Item = Atom>, S: Iterator<Item = Atom>> Iterator for Atoms<P, S> {
+    type Item = Atom;
+
+    #[inline]
+    fn next(&mut self) -> Option<Atom> {
+        match self {
+            Atoms::Plain(p) => p.next(),
+            Atoms::WithDb(s) => s.next(),
+        }
+    }
+
+    #[inline]
+    fn fold<B, F: FnMut(B, Atom) -> B>(self, init: B, f: F) -> B {
+        match self {
+            Atoms::Plain(p) => p.fold(init, f),
+            Atoms::WithDb(s) => s.fold(init, f),
+        }
+    }
+}
+
 /// A parsed dice expression: sums of terms like `1D8+2`, `2D6+2`, `d4`, `3D6`,
 /// `2D10+3`, `1D6+½db`, `1D6+1/2db`, `1D8+2+db`, `1D3-1`, `5`, `d100`, `D%`
 /// (=d100), case-insensitive `d`/`D`, optional leading sign, spaces allowed
@@ -465,36 +517,24 @@ impl DiceExpr {
 
     /// The terms with the damage bonus substituted, in rolling order, one
     /// at a time (the AI weighs damage thousands of times a battle: no list
-    /// is built).
+    /// is built). With no damage bonus given, the terms are read as they
+    /// are (a `db` term adds nothing), without the substitution's nested
+    /// iteration.
     fn atoms<'a>(&'a self, db: Option<&'a DiceExpr>) -> impl Iterator<Item = Atom> + 'a {
-        self.terms.iter().flat_map(move |term| {
-            // A term of its own, or the damage bonus's terms (halved and
-            // signed as the term says) in its place.
-            let (terms, half, negative): (&[Term], bool, bool) = match *term {
-                Term::Db { half, negative } => {
-                    (db.map_or(&[][..], |d| d.terms.as_slice()), half, negative)
-                }
-                _ => (std::slice::from_ref(term), false, false),
-            };
-            terms.iter().filter_map(move |inner| match *inner {
-                Term::Dice {
-                    count,
-                    sides,
-                    negative: inner_negative,
-                } => Some(Atom::Dice {
-                    count,
-                    sides: if half { (sides / 2).max(1) } else { sides },
-                    negative: negative != inner_negative,
-                }),
-                Term::Flat(n) => {
-                    let n = i64::from(n);
-                    let n = if half { n / 2 } else { n };
-                    Some(Atom::Flat(if negative { -n } else { n }))
-                }
-                // A damage bonus cannot itself refer to a damage bonus.
-                Term::Db { .. } => None,
-            })
-        })
+        match db {
+            None => Atoms::Plain(self.terms.iter().filter_map(|t| atom(t, false, false))),
+            Some(db) => Atoms::WithDb(self.terms.iter().flat_map(move |term| {
+                // A term of its own, or the damage bonus's terms (halved
+                // and signed as the term says) in its place.
+                let (terms, half, negative): (&[Term], bool, bool) = match *term {
+                    Term::Db { half, negative } => (db.terms.as_slice(), half, negative),
+                    _ => (std::slice::from_ref(term), false, false),
+                };
+                terms
+                    .iter()
+                    .filter_map(move |inner| atom(inner, half, negative))
+            })),
+        }
     }
 
     fn sum_by(&self, db: Option<&DiceExpr>, per_die: impl Fn(u32, bool) -> i64) -> i32 {
