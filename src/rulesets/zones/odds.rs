@@ -13,7 +13,7 @@ use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::data::{MODE_STRIKE, impaired};
 use super::queries::{
-    armour_total, critical_threshold, halved, mounted, size_difference, size_rank,
+    armour_total, critical_threshold_of, halved, mounted, size_difference, size_rank,
     weapon_ref as weapon,
 };
 
@@ -136,7 +136,7 @@ pub(super) fn odds_of(
     let Some(h) = view::get::<Health>(world, target) else {
         return odds;
     };
-    let down_at = critical_threshold(world, target).min(h.hp.max(1));
+    let down_at = critical_threshold_of(world, h.hp_max).min(h.hp.max(1));
     let already_down = view::conditions(world, target).has(Condition::Incapacitated);
     let n = (hi - lo + 1).max(1) as f64;
     for v in lo..=hi {

@@ -213,7 +213,15 @@ pub(super) fn halved(value: i32, sizes: i32) -> i32 {
 /// The health at or under which one hit is critical: at least
 /// `critical_percent` of the maximum, rounded up.
 pub fn critical_threshold(world: &World, who: Cid) -> i32 {
-    let max = view::get::<Health>(world, who).map_or(1, |h| h.hp_max);
+    critical_threshold_of(
+        world,
+        view::get::<Health>(world, who).map_or(1, |h| h.hp_max),
+    )
+}
+
+/// [`critical_threshold`] of a character whose maximum health is `max`
+/// (for a caller that has read its health already).
+pub fn critical_threshold_of(world: &World, max: i32) -> i32 {
     let pct = view::resource::<ZonesSettings>(world).critical_percent as i32;
     ((max * pct + 99) / 100).max(1)
 }
