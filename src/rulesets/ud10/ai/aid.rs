@@ -33,8 +33,11 @@ pub(super) fn first_aid(look: &Look, here: Cell, t: &Turn) -> Option<Command> {
     let now = table
         .and_then(|tb| best_attack_from(world, actor, here, tb, 0))
         .map_or(0.0, |b| b.0);
+    // Only whether a move to attack is worth the aid or more matters: the
+    // search looks above a floor just under it (the floor is exclusive),
+    // and a move worth less reads as none, as it would lose to the aid.
     let moved = match table {
-        Some(_) if !t.moved_before_action => best_move_to_attack(look, t, None),
+        Some(_) if !t.moved_before_action => best_move_to_attack(look, t, Some(worth.next_down())),
         _ => None,
     }
     .map_or(0.0, |b| b.0);

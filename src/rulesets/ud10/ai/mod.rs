@@ -476,7 +476,10 @@ fn aim_or_attack(
 /// `floor`, only if worth more than it (cells and targets that cannot beat
 /// it are not weighed). What one decision found is kept for its later
 /// questions: an answer found with a lower floor (or none) answers a
-/// higher one.
+/// higher one, and a cell found above any floor answers every floor: it is
+/// the best of all (the first of the best, in the tree's order, as a search
+/// with no floor finds it: a floor only spares cells and targets worth no
+/// more than it, and the pruning never passes over the first best cell).
 fn best_move_to_attack(look: &Look, t: &Turn, floor: Option<f64>) -> MoveToAttack {
     let above = |found: &MoveToAttack| {
         found
@@ -485,7 +488,7 @@ fn best_move_to_attack(look: &Look, t: &Turn, floor: Option<f64>) -> MoveToAttac
             .cloned()
     };
     if let Some((used, found)) = look.moved_best.borrow().as_ref()
-        && used.is_none_or(|u| floor.is_some_and(|f| f >= u))
+        && (found.is_some() || used.is_none_or(|u| floor.is_some_and(|f| f >= u)))
     {
         return above(found);
     }
