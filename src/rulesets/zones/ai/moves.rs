@@ -152,7 +152,7 @@ fn approach_within(
             nearest = nearest.min(d);
             let strikes = match w {
                 Some(w) if w.is_ranged() => {
-                    map.line_of_sight(cell, ec) && 2 * d <= w.zones().range_zones.max(1)
+                    2 * d <= w.zones().range_zones.max(1) && map.line_of_sight(cell, ec)
                 }
                 _ => d == 0,
             };
@@ -177,6 +177,14 @@ fn approach_within(
             .map(|(_, ec)| Map::chebyshev(*ec, cell))
             .min()
             .unwrap_or(0);
+        // The path's length only lowers the score: a cell that cannot beat
+        // the best so far without it is not walked back to the start.
+        if best
+            .as_ref()
+            .is_some_and(|b| score - 0.01 * f64::from(closeness) <= b.0)
+        {
+            continue;
+        }
         score -= 0.01 * f64::from(closeness) + 0.001 * tree.steps_to(cell) as f64;
         if best.as_ref().is_none_or(|b| score > b.0) {
             best = Some((score, cell));
