@@ -526,6 +526,16 @@ fn find_move_to_attack(look: &Look, t: &Turn, floor: Option<f64>) -> MoveToAttac
     {
         return None;
     }
+    // No attack is worth more than its target's `per_hit` (a hit landed
+    // for sure; never below 0, so a chance under 1 never raises it), and
+    // free attacks only lower a cell's score: with every
+    // target's at or under the floor, no cell beats it, and no tree is
+    // searched.
+    if let Some(f) = floor
+        && table.rows.iter().all(|r| r.per_hit <= f)
+    {
+        return None;
+    }
     let tree = look.tree(budget)?;
     // Whose free attacks each cell's path draws: every enemy whose reach
     // a step leaves, not only those engaged now or where the path ends.
