@@ -747,6 +747,24 @@ pub fn enemies(world: &World, cid: Cid) -> Cids {
     standing_where(world, |g| g != f)
 }
 
+/// [`enemies`] one at a time, in the same order, without building the
+/// list: for a question that may stop at the first (is any of them next
+/// to this cell, can any of them see that one).
+pub fn each_enemy(world: &World, cid: Cid) -> impl Iterator<Item = Cid> + '_ {
+    let mine = faction(world, cid);
+    roster(world)
+        .filter(|_| mine.is_some())
+        .into_iter()
+        .flat_map(move |r| {
+            r.places()
+                .iter()
+                .zip(&r.factions)
+                .enumerate()
+                .filter(move |(_, (p, f))| Some(**f) != mine && !p.conditions.out_of_fight())
+                .map(|(i, _)| Cid(i as u16))
+        })
+}
+
 /// Is `target` one of `who`'s [`enemies`] (standing, of another
 /// faction)? Asked without building the list: every check of a command
 /// aimed at an enemy asks it.

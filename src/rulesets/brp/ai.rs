@@ -311,13 +311,13 @@ fn shot_at(world: &World, actor: Cid) -> bool {
     if enemy_adjacent(world, actor, here) {
         return false;
     }
-    view::enemies(world, actor).iter().any(|e| {
-        let Some(from) = view::cell(world, *e) else {
+    view::each_enemy(world, actor).any(|e| {
+        let Some(from) = view::cell(world, e) else {
             return false;
         };
-        weapons(world, *e).into_iter().any(|(i, w)| {
+        weapons(world, e).into_iter().any(|(i, w)| {
             gear(w).is_some_and(|g| g.is_missile())
-                && attack_numbers(world, *e, from, actor, i).is_ok()
+                && attack_numbers(world, e, from, actor, i).is_ok()
         })
     })
 }

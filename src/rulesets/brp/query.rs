@@ -125,9 +125,8 @@ pub fn settings(world: &World) -> &BrpSettings {
 
 /// Is an enemy of `who` standing next to `at`?
 pub fn enemy_adjacent(world: &World, who: Cid, at: Cell) -> bool {
-    view::enemies(world, who)
-        .iter()
-        .any(|e| view::cell(world, *e).is_some_and(|c| Map::chebyshev(c, at) <= 1))
+    view::each_enemy(world, who)
+        .any(|e| view::cell(world, e).is_some_and(|c| Map::chebyshev(c, at) <= 1))
 }
 
 /// How much farther `who` may move this round, in decimetres (§5.3): the

@@ -245,8 +245,7 @@ pub fn busy_elsewhere(world: &World, target: Cid, attacker: Cid) -> bool {
         return false;
     };
     let map = view::resource::<Map>(world);
-    view::enemies(world, target)
-        .into_iter()
+    view::each_enemy(world, target)
         .any(|e| e != attacker && super::reach::threatens(world, map, e, at))
 }
 

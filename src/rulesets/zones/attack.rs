@@ -289,9 +289,7 @@ pub fn reveal_seen(world: &mut World) {
         if !view::conditions(world, c).has(Condition::Concealed) {
             continue;
         }
-        let seen = view::enemies(world, c)
-            .into_iter()
-            .any(|e| nearby(world, e, c) && visible(world, e, c));
+        let seen = view::each_enemy(world, c).any(|e| nearby(world, e, c) && visible(world, e, c));
         if seen {
             reveal(world, c);
         }

@@ -486,10 +486,7 @@ pub fn check_hide(world: &World, actor: Cid) -> Result<(), Illegal> {
     if view::riding(world, actor).is_some() || view::steed(world, actor).is_some() {
         return illegal("a mount and its riders cannot hide");
     }
-    if view::enemies(world, actor)
-        .into_iter()
-        .any(|e| super::queries::visible(world, e, actor))
-    {
+    if view::each_enemy(world, actor).any(|e| super::queries::visible(world, e, actor)) {
         return illegal("an enemy can see you: get out of sight first");
     }
     Ok(())

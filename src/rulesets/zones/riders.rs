@@ -145,10 +145,7 @@ pub fn check_dismount(world: &World, who: Cid, to: Cell) -> Result<(), Illegal> 
     if !landing(world, to) {
         return illegal(format!("{to} is not a free cell of a zone"));
     }
-    if view::enemies(world, who)
-        .into_iter()
-        .any(|e| view::cell(world, e) == Some(to))
-    {
+    if view::each_enemy(world, who).any(|e| view::cell(world, e) == Some(to)) {
         return illegal(format!("an enemy holds {to}"));
     }
     if halves_left(world, who) == 0 {

@@ -333,7 +333,7 @@ fn best_attack_with(
 }
 
 fn enemy_has_ranged(world: &World, actor: Cid) -> bool {
-    view::enemies(world, actor).into_iter().any(|e| {
+    view::each_enemy(world, actor).any(|e| {
         view::get::<Loadout>(world, e).is_some_and(|l| l.weapons.iter().any(|w| w.is_ranged()))
     })
 }

@@ -66,8 +66,7 @@ pub(super) fn draw_for_range(world: &World, actor: Cid) -> Option<Command> {
     for (i, w) in l.weapons.iter().enumerate() {
         if Some(i) != l.ready && w.is_ranged() {
             let cmd = Command::Draw { weapon: i };
-            let can = view::enemies(world, actor)
-                .into_iter()
+            let can = view::each_enemy(world, actor)
                 .any(|t| check_strike_by(world, &striker, t, i, MODE_STRIKE, false, true).is_ok());
             if can && check::check(world, actor, &cmd).is_ok() {
                 return Some(cmd);
