@@ -43,6 +43,14 @@ pub fn d100(world: &mut World) -> DiceRoll {
     }
 }
 
+/// The attacking weapon's name, magazine and own dice, as the attack
+/// reads them.
+struct Held {
+    name: String,
+    magazine: u32,
+    damage: crate::rules::dice::DiceExpr,
+}
+
 /// §5.5: execute a legal attack: the roll; a success is met by the
 /// defender's parry or dodge (§5.6, §5.7) if it has one, else goes through
 /// the matrix (§5.8) at once.
@@ -53,12 +61,25 @@ pub fn execute_attack(world: &mut World, attacker: Cid, target: Cid, index: usiz
     let Ok(n) = attack_numbers(world, attacker, from, target, index) else {
         return;
     };
+    // What the attack reads of the weapon, taken out before the world is
+    // written (not the whole weapon and its gear, copied).
     let Some((w, g)) = view::get::<Loadout>(world, attacker)
         .and_then(|l| l.weapons.get(index))
-        .and_then(|w| Some((w.clone(), gear(w)?.clone())))
+        .and_then(|w| {
+            let g = gear(w)?;
+            Some((
+                Held {
+                    name: w.name.clone(),
+                    magazine: w.magazine,
+                    damage: w.damage.without_db(),
+                },
+                (g.db, g.velocity, g.thrown),
+            ))
+        })
     else {
         return;
     };
+    let (db, velocity, thrown) = g;
     // Fray decides: readying a carried weapon is part of attacking with it
     // (the text has no rule for it).
     if view::get::<Loadout>(world, attacker).and_then(|l| l.ready) != Some(index) {
@@ -89,7 +110,7 @@ pub fn execute_attack(world: &mut World, attacker: Cid, target: Cid, index: usiz
             chance: n.chance,
             roll,
             level: lv,
-            thrown: g.thrown,
+            thrown,
             shot: w.magazine > 0,
             rule: RULE_ATTACK,
         },
@@ -98,12 +119,12 @@ pub fn execute_attack(world: &mut World, attacker: Cid, target: Cid, index: usiz
         attacker,
         target,
         weapon_index: index,
-        weapon: w.name.clone(),
+        weapon: w.name,
         level: lv,
-        damage: w.damage.without_db(),
-        db: g.db,
-        velocity: g.velocity,
-        thrown: g.thrown,
+        damage: w.damage,
+        db,
+        velocity,
+        thrown,
     };
     // "If an attack fails, it does not need to be parried."
     if lv != Level::Failure && !defenses(world, target, &pending).is_empty() {
