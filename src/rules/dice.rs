@@ -154,8 +154,9 @@ pub struct RollOptions<'a> {
 /// The outcome of rolling a [`DiceExpr`], for the battle log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DiceRoll {
-    /// The expression rolled, in canonical text (`db` left unsubstituted).
-    pub expr: String,
+    /// The expression rolled, written in canonical text (`db` left
+    /// unsubstituted).
+    pub expr: Rolled,
     /// Every die rolled, in rolling order.
     pub dice: Vec<Die>,
     /// Sum of the constant parts (damage bonus included).
@@ -164,12 +165,81 @@ pub struct DiceRoll {
     pub total: i32,
 }
 
+/// What a [`DiceRoll`] rolled: an expression, or one rolled `times` times
+/// and added up (written "2 x 1D8"). Kept as the expression and written
+/// out only when the log is read or saved: a battle rolls hundreds of
+/// times, and a simulation reads none of it. Its text, serialised, is the
+/// same as [`DiceExpr`]'s.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rolled {
+    Expr(DiceExpr),
+    Times(u32, DiceExpr),
+}
+
+impl Rolled {
+    /// `count` dice of `sides` (a check's d10, a d100).
+    pub fn dice(count: u32, sides: u32) -> Rolled {
+        Rolled::Expr(DiceExpr::dice(count, sides))
+    }
+}
+
+impl fmt::Display for Rolled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rolled::Expr(e) => e.fmt(f),
+            Rolled::Times(n, e) => write!(f, "{n} x {e}"),
+        }
+    }
+}
+
+/// Is what was rolled written `text`? (Compared as it is written out,
+/// without building the text.)
+impl PartialEq<str> for Rolled {
+    fn eq(&self, text: &str) -> bool {
+        struct Against<'t>(Option<&'t str>);
+        impl fmt::Write for Against<'_> {
+            fn write_str(&mut self, part: &str) -> fmt::Result {
+                self.0 = self.0.and_then(|rest| rest.strip_prefix(part));
+                Ok(())
+            }
+        }
+        let mut against = Against(Some(text));
+        fmt::Write::write_fmt(&mut against, format_args!("{self}")).is_ok() && against.0 == Some("")
+    }
+}
+
+impl PartialEq<&str> for Rolled {
+    fn eq(&self, text: &&str) -> bool {
+        *self == **text
+    }
+}
+
+impl Serialize for Rolled {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Rolled {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        let expr = |e: &str| e.parse::<DiceExpr>().map_err(serde::de::Error::custom);
+        match text.split_once(" x ") {
+            Some((n, e)) => Ok(Rolled::Times(
+                n.parse().map_err(serde::de::Error::custom)?,
+                expr(e)?,
+            )),
+            None => expr(&text).map(Rolled::Expr),
+        }
+    }
+}
+
 impl DiceRoll {
     /// One die of `sides` that came up `result` (a save, a pick among
     /// options), for the log.
     pub fn one_die(sides: u32, result: u32) -> DiceRoll {
         DiceRoll {
-            expr: format!("1D{sides}"),
+            expr: Rolled::dice(1, sides),
             dice: vec![Die {
                 sides,
                 result,
@@ -429,6 +499,17 @@ impl DiceExpr {
     }
 
     /// A constant expression.
+    /// `count` dice of `sides` ("1D10").
+    pub fn dice(count: u32, sides: u32) -> DiceExpr {
+        DiceExpr {
+            terms: smallvec::smallvec![Term::Dice {
+                count,
+                sides,
+                negative: false,
+            }],
+        }
+    }
+
     pub fn flat(n: i32) -> DiceExpr {
         DiceExpr {
             terms: smallvec::smallvec![Term::Flat(n)],
@@ -637,7 +718,7 @@ impl DiceExpr {
             }
         }
         DiceRoll {
-            expr: self.to_string(),
+            expr: Rolled::Expr(self.clone()),
             dice: rolled,
             flat: clamp_i32(flat),
             total: clamp_i32(dice_sum.saturating_add(flat)),
@@ -1161,6 +1242,27 @@ mod tests {
         d.pick(10);
         d.unit();
         assert_eq!(d.script_left(), 2);
+    }
+
+    #[test]
+    fn a_roll_writes_what_it_rolled_as_the_text_it_always_wrote() {
+        let mut d = Dice::seeded(3);
+        let r = p("2D6+db").roll(&mut d, &RollOptions::default());
+        assert_eq!(r.expr.to_string(), "2D6+db");
+        assert_eq!(DiceRoll::one_die(20, 7).expr.to_string(), "1D20");
+        assert_eq!(Rolled::dice(1, 100).to_string(), "1D100");
+        let times = Rolled::Times(2, p("1D8"));
+        assert_eq!(times.to_string(), "2 x 1D8");
+        assert!(times == "2 x 1D8" && times != "1D8" && times != "2 x 1D8+1" && times != "2 x 1D");
+        // Serialised as that text, and read back from it.
+        for rolled in [times, Rolled::Expr(p("1D10-1")), Rolled::dice(3, 6)] {
+            let json = serde_json::to_string(&rolled).unwrap();
+            assert_eq!(json, format!("\"{rolled}\""));
+            let back: Rolled = serde_json::from_str(&json).unwrap();
+            assert_eq!(back, rolled);
+        }
+        assert!(serde_json::from_str::<Rolled>("\"x x 1D8\"").is_err());
+        assert!(serde_json::from_str::<Rolled>("\"2 x 1D\"").is_err());
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::rules::apply::emit;
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Health, Loadout};
-use crate::rules::dice::{Dice, DiceRoll, Die, RollOptions};
+use crate::rules::dice::{Dice, DiceRoll, Die, RollOptions, Rolled};
 use crate::rules::event::{BattleEvent, Modifier};
 use crate::rules::view;
 
@@ -31,7 +31,7 @@ pub const RULE_DAMAGE: &str = "brp §5.9 Weapons and Damage";
 pub fn d100(world: &mut World) -> DiceRoll {
     let r = view::resource_mut::<Dice>(world).roll_die(100);
     DiceRoll {
-        expr: "1D100".into(),
+        expr: Rolled::dice(1, 100),
         dice: vec![Die {
             sides: 100,
             result: r,

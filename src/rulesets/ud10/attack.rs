@@ -7,7 +7,7 @@ use crate::rules::apply::emit;
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Loadout, WeaponKind};
-use crate::rules::dice::{Dice, DiceRoll, Die};
+use crate::rules::dice::{Dice, DiceRoll, Die, Rolled};
 use crate::rules::event::{BattleEvent, Modifier};
 use crate::rules::view;
 use crate::rulesets::ud10::command::Ud10Command;
@@ -24,7 +24,7 @@ use super::numbers::{
 pub fn d10(world: &mut World) -> DiceRoll {
     let r = view::resource_mut::<Dice>(world).roll_die(10);
     DiceRoll {
-        expr: "1D10".into(),
+        expr: Rolled::dice(1, 10),
         dice: vec![Die {
             sides: 10,
             result: r,

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use crate::rules::apply::emit;
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::components::{Cid, Condition, Health, Weapon};
-use crate::rules::dice::{Dice, DiceExpr, DiceRoll, RollOptions};
+use crate::rules::dice::{Dice, DiceExpr, DiceRoll, RollOptions, Rolled};
 use crate::rules::event::{BattleEvent, Modifier};
 use crate::rules::view;
 use crate::rulesets::zones::command::Maneuver;
@@ -104,9 +104,9 @@ pub fn roll_damage(
 pub(super) fn roll_times(world: &mut World, expr: &DiceExpr, times: u32) -> DiceRoll {
     let mut roll = DiceRoll {
         expr: if times > 1 {
-            format!("{times} x {expr}")
+            Rolled::Times(times, expr.clone())
         } else {
-            expr.to_string()
+            Rolled::Expr(expr.clone())
         },
         dice: Vec::new(),
         flat: 0,

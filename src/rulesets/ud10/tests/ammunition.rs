@@ -82,7 +82,7 @@ fn volley_mode_uses_three_shots_and_its_own_damage_code() {
     }
     match &ev[2] {
         BattleEvent::DamageRolled { roll, .. } => {
-            assert_eq!((roll.expr.as_str(), roll.total), ("2D10+4", 11))
+            assert_eq!((roll.expr.to_string().as_str(), roll.total), ("2D10+4", 11))
         }
         other => panic!("{other:?}"),
     }

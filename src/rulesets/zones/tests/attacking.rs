@@ -303,7 +303,7 @@ fn holding_back_and_fighting_unarmed_roll_a_d4() {
     let rolled: Vec<String> = ev
         .iter()
         .filter_map(|x| match x {
-            BattleEvent::DamageRolled { roll, .. } => Some(roll.expr.clone()),
+            BattleEvent::DamageRolled { roll, .. } => Some(roll.expr.to_string()),
             _ => None,
         })
         .collect();

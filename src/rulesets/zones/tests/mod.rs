@@ -270,7 +270,7 @@ fn rolled(events: &[BattleEvent]) -> Vec<(Cid, String, i32)> {
         .iter()
         .filter_map(|ev| match ev {
             BattleEvent::DamageRolled { target, roll, .. } => {
-                Some((*target, roll.expr.clone(), roll.total))
+                Some((*target, roll.expr.to_string(), roll.total))
             }
             _ => None,
         })
