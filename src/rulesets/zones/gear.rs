@@ -31,9 +31,11 @@ pub const RULE_GEAR: &str = "zones §Combat gear degradation";
 /// armour and shield of those who were hit.
 pub fn used_items(world: &World) -> Vec<(Cid, String)> {
     let mut used: Vec<(Cid, String)> = Vec::new();
-    let mut add = |who: Cid, item: String| {
-        if !used.iter().any(|(w, i)| *w == who && *i == item) {
-            used.push((who, item));
+    // The name copied only when it is new: a fight uses the same few items
+    // again and again.
+    let mut add = |who: Cid, item: &str| {
+        if !used.iter().any(|(w, i)| *w == who && i == item) {
+            used.push((who, item.to_owned()));
         }
     };
     for gear in &view::resource::<ZonesRound>(world).gear_used {
@@ -42,13 +44,13 @@ pub fn used_items(world: &World) -> Vec<(Cid, String)> {
                 let natural = view::get::<Loadout>(world, *attacker)
                     .is_some_and(|l| l.weapons.iter().any(|w| w.name == *weapon && w.hands == 0));
                 if !natural {
-                    add(*attacker, weapon.clone());
+                    add(*attacker, weapon);
                 }
             }
             GearUse::Hit { target } => {
                 if let Some(s) = stats(world, *target) {
                     for a in &s.armour_names {
-                        add(*target, a.clone());
+                        add(*target, a);
                     }
                 }
             }
