@@ -498,7 +498,6 @@ impl DiceExpr {
         .expr()
     }
 
-    /// A constant expression.
     /// `count` dice of `sides` ("1D10").
     pub fn dice(count: u32, sides: u32) -> DiceExpr {
         DiceExpr {
@@ -510,6 +509,7 @@ impl DiceExpr {
         }
     }
 
+    /// A constant expression.
     pub fn flat(n: i32) -> DiceExpr {
         DiceExpr {
             terms: smallvec::smallvec![Term::Flat(n)],

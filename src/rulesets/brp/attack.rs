@@ -9,7 +9,7 @@ use crate::rules::apply::emit;
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Health, Loadout};
-use crate::rules::dice::{Dice, DiceRoll, Die, RollOptions, Rolled};
+use crate::rules::dice::{Dice, DiceExpr, DiceRoll, Die, RollOptions, Rolled};
 use crate::rules::event::{BattleEvent, Modifier};
 use crate::rules::view;
 
@@ -48,7 +48,7 @@ pub fn d100(world: &mut World) -> DiceRoll {
 struct Held {
     name: String,
     magazine: u32,
-    damage: crate::rules::dice::DiceExpr,
+    damage: DiceExpr,
 }
 
 /// §5.5: execute a legal attack: the roll; a success is met by the
@@ -63,7 +63,7 @@ pub fn execute_attack(world: &mut World, attacker: Cid, target: Cid, index: usiz
     };
     // What the attack reads of the weapon, taken out before the world is
     // written (not the whole weapon and its gear, copied).
-    let Some((w, g)) = view::get::<Loadout>(world, attacker)
+    let Some((w, (db, velocity, thrown))) = view::get::<Loadout>(world, attacker)
         .and_then(|l| l.weapons.get(index))
         .and_then(|w| {
             let g = gear(w)?;
@@ -79,7 +79,6 @@ pub fn execute_attack(world: &mut World, attacker: Cid, target: Cid, index: usiz
     else {
         return;
     };
-    let (db, velocity, thrown) = g;
     // Fray decides: readying a carried weapon is part of attacking with it
     // (the text has no rule for it).
     if view::get::<Loadout>(world, attacker).and_then(|l| l.ready) != Some(index) {
