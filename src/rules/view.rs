@@ -1169,7 +1169,8 @@ mod tests {
     }
 
     /// `is_enemy` answers as `enemies(..).contains(..)` does, for every
-    /// pair, whoever stands or has fallen, throughout a battle.
+    /// pair, whoever stands or has fallen, throughout a battle; and
+    /// `each_enemy` gives exactly those, in roster order.
     #[test]
     fn is_enemy_is_membership_of_enemies() {
         use crate::rules::engine::Controls;
@@ -1190,6 +1191,11 @@ mod tests {
                 for b in (0..=n).map(Cid) {
                     assert_eq!(is_enemy(w, a, b), enemies.contains(&b), "{a:?} {b:?}");
                 }
+                // One at a time: the same enemies, in roster order.
+                let each: Vec<Cid> = each_enemy(w, a).collect();
+                let expected: Vec<Cid> = (0..=n).map(Cid).filter(|b| is_enemy(w, a, *b)).collect();
+                assert_eq!(each, expected, "{a:?}");
+                assert_eq!(each, enemies.to_vec(), "{a:?}");
             }
             fallen |= (0..n).any(|c| !standing(w, Cid(c)));
             if e.run(1) != crate::rules::engine::Stop::StepLimit {
