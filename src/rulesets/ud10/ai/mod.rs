@@ -62,6 +62,11 @@ struct Look<'w> {
     /// and of the whole turn's.
     near: u32,
     far: u32,
+    /// How many cells from where it stands the actor can strike from
+    /// before it acts: no move that keeps the action goes farther (a
+    /// step costs at least [`ORTHO_DM`](crate::rules::map::ORTHO_DM) and
+    /// goes one cell).
+    strike_steps: i32,
     trees: [std::cell::OnceCell<Option<ReachTree>>; 2],
     breaks: std::cell::OnceCell<Option<Breakaways<'w>>>,
     table: std::cell::OnceCell<Option<Targets<'w>>>,
@@ -77,9 +82,11 @@ type MoveToAttack = Option<(f64, Vec<Cell>)>;
 impl<'w> Look<'w> {
     fn new(world: &'w World, actor: Cid, t: &Turn) -> Look<'w> {
         let far = remaining_dm(world, actor);
+        let keeps_action = standard_dm(world, actor).saturating_sub(t.moved_dm);
         Look {
             world,
             actor,
+            strike_steps: (keeps_action / crate::rules::map::ORTHO_DM) as i32,
             near: standard_dm(world, actor)
                 .saturating_sub(t.moved_dm)
                 .min(far),
@@ -124,7 +131,7 @@ impl<'w> Look<'w> {
     /// The targets of the weapon in hand ([`targets`]).
     fn table(&self) -> Option<&Targets<'w>> {
         self.table
-            .get_or_init(|| targets(self.world, self.actor))
+            .get_or_init(|| targets(self.world, self.actor, self.strike_steps))
             .as_ref()
     }
 }
@@ -219,7 +226,11 @@ struct TargetRow<'w> {
     reaction: Option<i32>,
 }
 
-fn targets(world: &World, actor: Cid) -> Option<Targets<'_>> {
+/// The table for the weapon in hand. A melee weapon's table leaves out the
+/// enemies farther than `steps` cells and its reach from the actor: no cell
+/// it can strike from this turn (where it stands, or after a move that keeps
+/// the action) reaches them, and every attack the AI weighs is from one.
+fn targets(world: &World, actor: Cid, steps: i32) -> Option<Targets<'_>> {
     let l = view::get::<Loadout>(world, actor)?;
     let wi = l.ready?;
     let w = l.weapons.get(wi)?;
@@ -228,11 +239,16 @@ fn targets(world: &World, actor: Cid) -> Option<Targets<'_>> {
     if w.ud10().entangles {
         return None;
     }
+    let here = view::cell(world, actor);
+    let melee = w.kind == WeaponKind::Melee;
     let mut rows = Vec::new();
     for e in view::enemies(world, actor) {
         let Some(cell) = view::cell(world, e) else {
             continue;
         };
+        if melee && here.is_some_and(|h| Map::chebyshev(h, cell) > steps + w.reach) {
+            continue;
+        }
         let hp_max = view::get::<Health>(world, e).map_or(1, |h| h.hp_max.max(1)) as f64;
         let weight = 0.5 + threat(world, e) / 10.0;
         let reaction = if w.kind == WeaponKind::Melee && !turn(world, e).reaction_used {
@@ -511,21 +527,13 @@ fn find_move_to_attack(look: &Look, t: &Turn, floor: Option<f64>) -> MoveToAttac
     let w_ranged = view::get::<Loadout>(world, actor)
         .and_then(|l| l.ready_weapon())
         .is_some_and(|w| w.is_ranged());
-    // A melee weapon strikes within its reach of a cell, and no cell in
-    // reach is more steps away than the budget buys orthogonal steps (the
-    // cheapest): with every enemy farther than both, no cell will do, and
-    // the search is spared.
-    let here = view::cell(world, actor)?;
-    let steps = (budget / crate::rules::map::ORTHO_DM) as i32;
-    let melee = weapon.kind == WeaponKind::Melee;
-    if melee
-        && table
-            .rows
-            .iter()
-            .all(|r| Map::chebyshev(here, r.cell) > steps + weapon.reach)
-    {
+    // No target to strike (a melee weapon's table holds only the enemies
+    // a cell within this budget reaches): no cell will do, and the search
+    // is spared.
+    if table.rows.is_empty() {
         return None;
     }
+    let melee = weapon.kind == WeaponKind::Melee;
     // No attack is worth more than its target's `per_hit` (a hit landed
     // for sure; never below 0, so a chance under 1 never raises it), and
     // free attacks only lower a cell's score: with every
