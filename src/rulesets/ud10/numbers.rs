@@ -201,8 +201,12 @@ pub struct Sides<'w> {
     target_shield: Option<i32>,
     target_size: Size,
     /// Another enemy engages the target in melee: it cannot face the
-    /// attacker as well ([`FromBehind::Busy`]).
-    target_busy: bool,
+    /// attacker as well ([`FromBehind::Busy`]). Found when first asked:
+    /// only a blow from the target's rear asks, and the AI weighs many
+    /// that are not.
+    target_busy: std::cell::OnceCell<bool>,
+    world: &'w World,
+    attacker: Cid,
     /// Cover stands on or next to the target's cell: only then can a shot
     /// at it cross any ([`cover`] looks no further).
     cover_near: bool,
@@ -231,9 +235,19 @@ impl<'w> Sides<'w> {
                 view::get::<Loadout>(world, target),
             ),
             target_size: place.size,
-            target_busy: busy_elsewhere(world, target, attacker),
+            target_busy: std::cell::OnceCell::new(),
+            world,
+            attacker,
             cover_near: cover_near(view::resource::<Map>(world), place.cell),
         }
+    }
+
+    /// Is the target engaged in melee by an enemy other than the attacker
+    /// ([`busy_elsewhere`])?
+    fn target_busy(&self) -> bool {
+        *self
+            .target_busy
+            .get_or_init(|| busy_elsewhere(self.world, self.target, self.attacker))
     }
 }
 
@@ -451,7 +465,7 @@ fn defense(swing: &Swing, ranged: bool, defense_parts: &mut impl Parts) -> bool 
         .target_heading
         .is_some_and(|h| is_behind(sides.at, h, swing.from));
     let behind = sides.free
-        || (rear && (sides.target_busy || sides.settings.from_behind == FromBehind::Facing));
+        || (rear && (sides.settings.from_behind == FromBehind::Facing || sides.target_busy()));
     let surprised = tconds.has(Condition::Surprised);
     let immobilized = tconds.has(Condition::Immobilized);
     let dex_counts = !(behind || surprised || immobilized);
