@@ -1833,9 +1833,13 @@ impl ReachTree {
 
     /// Every reached cell but the start, with its cost, in row order.
     pub fn reached(&self) -> impl Iterator<Item = (Cell, u32)> + '_ {
+        // The cost first: a cell out of reach is not worked out.
         self.cost.iter().enumerate().filter_map(move |(i, &c)| {
+            if c == u32::MAX {
+                return None;
+            }
             let cell = Cell::new(i as i32 % self.width, i as i32 / self.width);
-            (c != u32::MAX && cell != self.start).then_some((cell, c))
+            (cell != self.start).then_some((cell, c))
         })
     }
 }

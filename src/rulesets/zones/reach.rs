@@ -135,10 +135,13 @@ impl ZoneReach {
     /// Every cell the move can end on but the start, in row order, with its
     /// zone crossings.
     pub fn reached(&self) -> impl Iterator<Item = (Cell, u32)> + '_ {
+        // The cost first: most of the map is out of reach.
         self.cost.iter().enumerate().filter_map(|(i, &k)| {
+            if k == u32::MAX {
+                return None;
+            }
             let c = self.cell(i);
-            (k != u32::MAX && c != self.start && self.occupied.binary_search(&c).is_err())
-                .then_some((c, k))
+            (c != self.start && self.occupied.binary_search(&c).is_err()).then_some((c, k))
         })
     }
 
