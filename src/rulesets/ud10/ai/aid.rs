@@ -25,7 +25,7 @@ const BROUGHT_ROUND: f64 = 0.6;
 pub(super) fn first_aid(look: &Look, here: Cell, t: &Turn) -> Option<Command> {
     let (world, actor) = (look.world, look.actor);
     let patients = first_aid::patients(world, actor);
-    if patients.is_empty() || !engaged_enemies(world, actor, here).is_empty() {
+    if patients.is_empty() || !look.engaged().is_empty() {
         return None;
     }
     let worth = first_aid::numbers(world, actor).chance() * BROUGHT_ROUND;

@@ -58,6 +58,11 @@ pub fn decide(world: &World, actor: Cid) -> Command {
 struct Look<'w> {
     world: &'w World,
     actor: Cid,
+    /// Where the actor stands.
+    here: Cell,
+    /// The enemies engaging it there ([`engaged_enemies`]), found when
+    /// first asked.
+    engaged: std::cell::OnceCell<view::Cids>,
     /// The budgets of the two trees: what is left of a standard movement,
     /// and of the whole turn's.
     near: u32,
@@ -80,12 +85,14 @@ struct Look<'w> {
 type MoveToAttack = Option<(f64, Vec<Cell>)>;
 
 impl<'w> Look<'w> {
-    fn new(world: &'w World, actor: Cid, t: &Turn) -> Look<'w> {
+    fn new(world: &'w World, actor: Cid, here: Cell, t: &Turn) -> Look<'w> {
         let far = remaining_dm(world, actor);
         let keeps_action = standard_dm(world, actor).saturating_sub(t.moved_dm);
         Look {
             world,
             actor,
+            here,
+            engaged: Default::default(),
             strike_steps: (keeps_action / crate::rules::map::ORTHO_DM) as i32,
             near: standard_dm(world, actor)
                 .saturating_sub(t.moved_dm)
@@ -96,6 +103,12 @@ impl<'w> Look<'w> {
             table: Default::default(),
             moved_best: Default::default(),
         }
+    }
+
+    /// The enemies engaging the actor where it stands.
+    fn engaged(&self) -> &[Cid] {
+        self.engaged
+            .get_or_init(|| engaged_enemies(self.world, self.actor, self.here))
     }
 
     /// A tree holding every cell the actor can reach for `budget` (at
@@ -363,11 +376,10 @@ fn act(world: &World, actor: Cid) -> Command {
     }
     let t = turn(world, actor);
     let can_act = !t.action_used && t.movement != MoveMode::Full && t.movement != MoveMode::Retreat;
-    let engaged = engaged_enemies(world, actor, here);
-    if let Some(cmd) = give_up(world, actor, &t, &engaged) {
+    let look = Look::new(world, actor, here, &t);
+    if let Some(cmd) = give_up(&look, &t) {
         return cmd;
     }
-    let look = Look::new(world, actor, &t);
     // Held by a net: strike from where it stands if it can, else spend the
     // action cutting itself free.
     if can_act && view::conditions(world, actor).has(Condition::Immobilized) {
@@ -427,10 +439,10 @@ fn use_the_action(look: &Look, here: Cell, t: &Turn) -> Option<Command> {
             if *mv > v * 1.25 + 0.02 {
                 return Some(Command::Move { path: path.clone() });
             }
-            return Some(aim_or_attack(world, actor, here, table?, *target, *mode));
+            return Some(aim_or_attack(look, table?, *target, *mode));
         }
         (Some((_, target, mode)), None) => {
-            return Some(aim_or_attack(world, actor, here, table?, *target, *mode));
+            return Some(aim_or_attack(look, table?, *target, *mode));
         }
         (None, Some((_, path))) => return Some(Command::Move { path: path.clone() }),
         (None, None) => {}
@@ -444,20 +456,14 @@ fn use_the_action(look: &Look, here: Cell, t: &Turn) -> Option<Command> {
 /// next round, so it pays when the aimed chance is more than twice today's:
 /// one aimed shot then beats a shot now and another then. Not while an
 /// enemy engages the shooter, who would be struck while it aims.
-fn aim_or_attack(
-    world: &World,
-    actor: Cid,
-    here: Cell,
-    table: &Targets,
-    target: Cid,
-    mode: usize,
-) -> Command {
+fn aim_or_attack(look: &Look, table: &Targets, target: Cid, mode: usize) -> Command {
+    let (world, actor, here) = (look.world, look.actor, look.here);
     let attack = attack_cmd(world, actor, target, mode);
     let Some(w) = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(table.weapon))
     else {
         return attack;
     };
-    if !w.is_ranged() || !engaged_enemies(world, actor, here).is_empty() {
+    if !w.is_ranged() || !look.engaged().is_empty() {
         return attack;
     }
     let aimed = match turn(world, actor).aim {

@@ -21,7 +21,8 @@ pub(super) fn side_strength(world: &World, actor: Cid) -> (f64, f64) {
 
 /// A hopeless fight: retreat from melee (§Optional Rule: Retreat), or leave
 /// the field.
-pub(super) fn give_up(world: &World, actor: Cid, t: &Turn, engaged: &[Cid]) -> Option<Command> {
+pub(super) fn give_up(look: &Look, t: &Turn) -> Option<Command> {
+    let (world, actor) = (look.world, look.actor);
     // Only the badly hurt give up; the sides are weighed for them alone.
     let hurt = view::get::<Health>(world, actor).is_some_and(|h| h.hp * 10 < h.hp_max * 4);
     if !hurt {
@@ -38,7 +39,7 @@ pub(super) fn give_up(world: &World, actor: Cid, t: &Turn, engaged: &[Cid]) -> O
         return Some(Command::Flee);
     }
     if view::resource::<Ud10Settings>(world).retreat
-        && !engaged.is_empty()
+        && !look.engaged().is_empty()
         && t.movement == MoveMode::None
         && !t.action_used
         && let Some(path) = retreat_path(world, actor, standard_dm(world, actor))
@@ -51,7 +52,7 @@ pub(super) fn give_up(world: &World, actor: Cid, t: &Turn, engaged: &[Cid]) -> O
     // Once a turn, at its start: a combatant who walked off and then came
     // back to strike within one turn once paced between two cells for the
     // rest of the battle. With no way off the map it fights on.
-    if engaged.is_empty()
+    if look.engaged().is_empty()
         && t.movement == MoveMode::None
         && let Some(path) = toward_edge(world, actor)
     {
@@ -87,10 +88,10 @@ pub(super) fn approach(look: &Look, full: bool) -> Option<Vec<Cell>> {
     };
     let here_d = field.cost(here).unwrap_or(u32::MAX);
     // Closing in never means running from a fight already joined.
-    let engaged = if view::resource::<Ud10Settings>(world).fleeing {
-        engaged_enemies(world, actor, here)
+    let engaged: &[Cid] = if view::resource::<Ud10Settings>(world).fleeing {
+        look.engaged()
     } else {
-        view::Cids::new()
+        &[]
     };
     // Can the archer shoot someone from here already?
     let shoots_here = ranged
