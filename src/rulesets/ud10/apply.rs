@@ -40,7 +40,7 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
         } => {
             // §Free Actions: a small weapon drawn as part of a standard
             // movement.
-            let action_used = query::turn(world, *who).action_used;
+            let action_used = query::action_used(world, *who);
             with::<Ud10Turn>(world, *who, |t| {
                 t.movement = widest(t.movement, MoveMode::Standard);
                 if !action_used {
@@ -70,7 +70,7 @@ fn apply_moved(world: &mut World, event: &BattleEvent) {
     else {
         return;
     };
-    let action_used = query::turn(world, *who).action_used;
+    let action_used = query::action_used(world, *who);
     with::<Ud10Turn>(world, *who, |t| {
         t.moved_dm += *cost_dm;
         // The mode of the whole turn's movement: the widest so far.

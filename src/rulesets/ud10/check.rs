@@ -306,7 +306,7 @@ fn check_reaction(
 }
 
 fn reaction_common(world: &World, actor: Cid) -> Result<super::numbers::Pending, Illegal> {
-    if turn(world, actor).reaction_used {
+    if super::query::reaction_used(world, actor) {
         return illegal("the reaction of this round is spent");
     }
     let pending = view::get_resource::<super::numbers::PendingAttack>(world)

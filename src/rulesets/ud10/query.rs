@@ -27,6 +27,18 @@ pub struct Turn {
     pub aim: Option<(Cid, u8)>,
 }
 
+/// Has the combatant used this round's reaction? ([`Turn`]'s
+/// `reaction_used`, read alone.)
+pub fn reaction_used(world: &World, cid: Cid) -> bool {
+    view::get::<TurnState>(world, cid).is_some_and(|s| s.reaction_used)
+}
+
+/// Has the combatant used this turn's action? ([`Turn`]'s `action_used`,
+/// read alone.)
+pub fn action_used(world: &World, cid: Cid) -> bool {
+    view::get::<TurnState>(world, cid).is_some_and(|s| s.action_used)
+}
+
 pub fn turn(world: &World, cid: Cid) -> Turn {
     let s = view::get::<TurnState>(world, cid)
         .cloned()

@@ -20,7 +20,7 @@ use crate::rulesets::ud10::weapon::Ud10Gear;
 use super::armor::Armor;
 use super::check;
 use super::numbers::{PendingAttack, Sides, hp_loss, reaction_chance as p_beat, totals_from};
-use super::query::{Turn, stats, turn};
+use super::query::{Turn, reaction_used, stats, turn};
 use super::reach::{Breakaways, engaged_enemies, reach, remaining_dm, standard_dm};
 use super::settings::Ud10Settings;
 
@@ -264,7 +264,7 @@ fn targets(world: &World, actor: Cid, steps: i32) -> Option<Targets<'_>> {
         }
         let hp_max = view::get::<Health>(world, e).map_or(1, |h| h.hp_max.max(1)) as f64;
         let weight = 0.5 + threat(world, e) / 10.0;
-        let reaction = if w.kind == WeaponKind::Melee && !turn(world, e).reaction_used {
+        let reaction = if w.kind == WeaponKind::Melee && !reaction_used(world, e) {
             let def = stats(world, e);
             let can_parry = view::get::<Loadout>(world, e)
                 .and_then(|l| l.ready_weapon())
