@@ -320,6 +320,32 @@ impl AttackTotals {
     }
 }
 
+/// All that [`totals_from`] reads of the cell an attack with a weapon that
+/// is not ranged is struck from, as a number under [`MELEE_KEYS`]: whether
+/// the target stands on higher ground than it (§Attack Modifiers), and
+/// whether it lies behind the target (§Defense). Two cells with the same
+/// key give the same totals: the AI weighs the blows it could strike from
+/// every cell it can reach, and works the totals out once per key.
+pub fn melee_key(sides: &Sides, from: Cell) -> usize {
+    usize::from(target_higher(sides, from)) | usize::from(from_rear(sides, from)) << 1
+}
+
+/// Does the target stand on higher ground than `from`?
+fn target_higher(sides: &Sides, from: Cell) -> bool {
+    sides.map.terrain(sides.at) == Terrain::HighGround
+        && sides.map.terrain(from) != Terrain::HighGround
+}
+
+/// Is `from` behind the target, as it faces?
+fn from_rear(sides: &Sides, from: Cell) -> bool {
+    sides
+        .target_heading
+        .is_some_and(|h| is_behind(sides.at, h, from))
+}
+
+/// How many [`melee_key`]s there are.
+pub const MELEE_KEYS: usize = 4;
+
 /// The sums of [`numbers_from`]'s numbers, from the same rules, without
 /// writing their parts down.
 pub fn totals_from(sides: &Sides, from: Cell, weapon: &Weapon, mode: usize) -> AttackTotals {
@@ -402,10 +428,7 @@ fn skill_and_weapon(swing: &Swing, weapon: &Weapon, mode: usize, modifiers: &mut
 
 /// §Attack Modifiers in hand-to-hand: higher ground.
 fn melee_modifiers(swing: &Swing, modifiers: &mut impl Parts) {
-    let map = swing.sides.map;
-    if map.terrain(swing.sides.at) == Terrain::HighGround
-        && map.terrain(swing.from) != Terrain::HighGround
-    {
+    if target_higher(swing.sides, swing.from) {
         modifiers.add(Modifier::new(
             "opponent on higher ground",
             -2,
@@ -461,9 +484,7 @@ fn ranged_modifiers(swing: &Swing, weapon: &Weapon, modifiers: &mut impl Parts) 
 fn defense(swing: &Swing, ranged: bool, defense_parts: &mut impl Parts) -> bool {
     let sides = swing.sides;
     let tconds = sides.target_conditions;
-    let rear = sides
-        .target_heading
-        .is_some_and(|h| is_behind(sides.at, h, swing.from));
+    let rear = from_rear(sides, swing.from);
     let behind = sides.free
         || (rear && (sides.settings.from_behind == FromBehind::Facing || sides.target_busy()));
     let surprised = tconds.has(Condition::Surprised);

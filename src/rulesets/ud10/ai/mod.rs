@@ -19,7 +19,9 @@ use crate::rulesets::ud10::weapon::Ud10Gear;
 
 use super::armor::Armor;
 use super::check;
-use super::numbers::{PendingAttack, Sides, hp_loss, reaction_chance as p_beat, totals_from};
+use super::numbers::{
+    MELEE_KEYS, PendingAttack, Sides, hp_loss, melee_key, reaction_chance as p_beat, totals_from,
+};
 use super::query::{Turn, reaction_used, stats, turn};
 use super::reach::{Breakaways, engaged_enemies, reach, remaining_dm, standard_dm};
 use super::settings::Ud10Settings;
@@ -237,6 +239,10 @@ struct TargetRow<'w> {
     per_hit: f64,
     /// The bonus a foreseen melee hit must beat to be parried or dodged, if any.
     reaction: Option<i32>,
+    /// The chance a blow with a weapon that is not ranged lands, per
+    /// [`melee_key`] of the cell it is struck from (NaN: not worked out
+    /// yet): the same from every cell with that key.
+    melee_p: [std::cell::Cell<f64>; MELEE_KEYS],
 }
 
 /// The table for the weapon in hand. A melee weapon's table leaves out the
@@ -292,6 +298,7 @@ fn targets(world: &World, actor: Cid, steps: i32) -> Option<Targets<'_>> {
                 sides: sides.clone(),
                 per_hit: (hv.hp_loss / hp_max + 1.5 * hv.p_down) * weight,
                 reaction,
+                melee_p: std::array::from_fn(|_| std::cell::Cell::new(f64::NAN)),
             });
         }
     }
@@ -333,32 +340,47 @@ fn best_attack_with(
         if !check::reaches(map, from, row.cell, w) {
             continue;
         }
-        let n = totals_from(&row.sides, from, w, row.mode);
-        let mut p = n.hit_chance_with(shift);
-        // A melee hit the target can foresee may be parried or dodged.
-        if let Some(bonus) = row.reaction
-            && !n.ranged
-            && n.dex_counts
-        {
-            let mut acc = 0.0;
-            let mut hits = 0.0;
-            for d in 1..=10 {
-                let total = d + n.bonus + shift;
-                if total >= n.defense {
-                    acc += 1.0 - p_beat(bonus, total);
-                    hits += 1.0;
-                }
+        let p = if !w.is_ranged() && shift == 0 {
+            let known = &row.melee_p[melee_key(&row.sides, from)];
+            if known.get().is_nan() {
+                known.set(landing_chance(row, from, w, shift));
             }
-            if hits > 0.0 {
-                p *= acc / hits;
-            }
-        }
+            known.get()
+        } else {
+            landing_chance(row, from, w, shift)
+        };
         let v = p * row.per_hit;
         if best.is_none_or(|b| v > b.0) {
             best = Some((v, row.target, row.mode));
         }
     }
     best
+}
+
+/// The chance a blow on `row`'s target from `from` lands: it hits, and is
+/// not parried or dodged.
+fn landing_chance(row: &TargetRow, from: Cell, w: &Weapon, shift: i32) -> f64 {
+    let n = totals_from(&row.sides, from, w, row.mode);
+    let mut p = n.hit_chance_with(shift);
+    // A melee hit the target can foresee may be parried or dodged.
+    if let Some(bonus) = row.reaction
+        && !n.ranged
+        && n.dex_counts
+    {
+        let mut acc = 0.0;
+        let mut hits = 0.0;
+        for d in 1..=10 {
+            let total = d + n.bonus + shift;
+            if total >= n.defense {
+                acc += 1.0 - p_beat(bonus, total);
+                hits += 1.0;
+            }
+        }
+        if hits > 0.0 {
+            p *= acc / hits;
+        }
+    }
+    p
 }
 
 fn enemy_has_ranged(world: &World, actor: Cid) -> bool {

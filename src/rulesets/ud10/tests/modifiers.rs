@@ -244,3 +244,61 @@ fn missiles_need_line_of_sight() {
     );
     assert_eq!(why, "no line of sight");
 }
+
+/// The AI works a melee blow's totals out once per [`melee_key`] of the
+/// cell it would strike from: the key must hold all the totals read of the
+/// cell (higher ground, the target's rear arc). Every cell around a
+/// defender on a hill, facing east, with the rear arc counted on its own.
+///
+/// [`melee_key`]: crate::rulesets::ud10::numbers::melee_key
+#[test]
+fn a_melee_blows_totals_read_its_cell_only_through_the_melee_key() {
+    use crate::rulesets::ud10::numbers::{Sides, melee_key, totals_from};
+    let l = level(
+        &[
+            "..........",
+            "....^^....",
+            "...^^.....",
+            "..........",
+            "..........",
+        ],
+        &[
+            r#"(archetype: "spearman", faction: "red", at: (0, 0), name: "A", facing: E)"#,
+            r#"(archetype: "swordsman", faction: "blue", at: (4, 2), name: "B", facing: E)"#,
+        ],
+    );
+    let mut e = engine();
+    e.configure(crate::rulesets::ud10::ID, "from_behind", "facing")
+        .unwrap();
+    start(&mut e, &l, &[10, 1]);
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    let w = e.world();
+    let weapon = view::get::<Loadout>(w, a)
+        .and_then(|l| l.ready_weapon())
+        .expect("weapon in hand")
+        .clone();
+    assert!(!weapon.is_ranged());
+    let sides = Sides::of(w, a, b, false);
+    let mut seen: [Option<(i32, i32, bool)>; 4] = [None; 4];
+    for y in 0..5 {
+        for x in 2..7 {
+            let from = Cell::new(x, y);
+            let t = totals_from(&sides, from, &weapon, 0);
+            let got = (t.bonus, t.defense, t.dex_counts);
+            let k = melee_key(&sides, from);
+            match seen[k] {
+                None => seen[k] = Some(got),
+                Some(s) => assert_eq!(s, got, "cell {from:?}, key {k}"),
+            }
+        }
+    }
+    // Every key came up, and they tell apart what the rules do: the hill
+    // costs 2 to hit, the rear arc takes DEX off the defense.
+    let seen = seen.map(|s| s.expect("every key comes up"));
+    assert_eq!(seen[0].0 - seen[1].0, 2);
+    assert!(seen[0].2 && !seen[2].2);
+    assert_eq!(
+        seen.iter().collect::<std::collections::HashSet<_>>().len(),
+        4
+    );
+}
