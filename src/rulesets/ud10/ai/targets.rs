@@ -1,0 +1,225 @@
+//! What the ud10 AI weighs an attack by: per enemy, what a hit with the
+//! weapon in hand is worth and what does not change from cell to cell
+//! (`Targets`), and the best attack from a cell.
+
+use bevy::prelude::*;
+
+use crate::rules::components::{Cid, Health, Loadout, Weapon, WeaponKind};
+use crate::rules::map::{Cell, Map};
+use crate::rules::view;
+use crate::rulesets::ud10::armor::Armor;
+use crate::rulesets::ud10::check;
+use crate::rulesets::ud10::numbers::{
+    MELEE_KEYS, Sides, hp_loss, melee_key, reaction_chance as p_beat, totals_from,
+};
+use crate::rulesets::ud10::query::{reaction_used, stats};
+use crate::rulesets::ud10::settings::Ud10Settings;
+use crate::rulesets::ud10::weapon::Ud10Gear;
+
+/// Expected HP loss and chance to put the target down, per hit.
+#[derive(Clone, Copy, Debug)]
+struct HitValue {
+    hp_loss: f64,
+    p_down: f64,
+}
+
+fn hit_value(world: &World, weapon: &Weapon, mode: usize, target: Cid) -> HitValue {
+    let s = view::resource::<Ud10Settings>(world);
+    let prot = view::get::<Armor>(world, target)
+        .map(|a| a.averaged())
+        .unwrap_or_default();
+    let con = stats(world, target).map_or(0, |s| s.con);
+    let hp = view::get::<Health>(world, target).map_or(1, |h| h.hp);
+    let expr = weapon.mode_damage(mode);
+    let (lo, hi) = (expr.min(None).max(0), expr.max(None).max(0));
+    let mut loss = 0.0;
+    let mut down = 0.0;
+    let n = (hi - lo + 1).max(1) as f64;
+    for x in lo..=hi {
+        let hp_loss = hp_loss(x, prot, weapon.ud10().penetration, con, s);
+        loss += hp_loss as f64;
+        if hp - hp_loss <= s.unconscious_at_hp {
+            down += 1.0;
+        }
+    }
+    // Exploding tens add about a tenth of a die's worth on average.
+    let bonus = (expr.mean(None, Some(10)) - expr.mean(None, None)).max(0.0);
+    HitValue {
+        hp_loss: loss / n + bonus,
+        p_down: down / n,
+    }
+}
+
+/// How dangerous an enemy is: its best weapon's mean damage.
+fn threat(world: &World, who: Cid) -> f64 {
+    view::get::<Loadout>(world, who)
+        .map(|l| {
+            l.weapons
+                .iter()
+                .map(|w| w.damage.mean(None, Some(10)))
+                .fold(0.0, f64::max)
+        })
+        .unwrap_or(1.0)
+}
+
+/// What does not change from cell to cell when the AI weighs attacks with
+/// the weapon in hand: per enemy and firing mode, the expected effect of a
+/// hit and how much the enemy matters.
+pub(super) struct Targets<'w> {
+    pub(super) weapon: usize,
+    pub(super) rows: Vec<TargetRow<'w>>,
+}
+
+pub(super) struct TargetRow<'w> {
+    pub(super) target: Cid,
+    pub(super) cell: Cell,
+    pub(super) mode: usize,
+    /// What the attack's numbers read about the attacker and this target.
+    pub(super) sides: Sides<'w>,
+    /// Expected share of the target's HP a hit takes, plus the chance to drop it.
+    pub(super) per_hit: f64,
+    /// The bonus a foreseen melee hit must beat to be parried or dodged, if any.
+    reaction: Option<i32>,
+    /// The chance a blow with a weapon that is not ranged lands, per
+    /// [`melee_key`] of the cell it is struck from (NaN: not worked out
+    /// yet): the same from every cell with that key.
+    melee_p: [std::cell::Cell<f64>; MELEE_KEYS],
+}
+
+/// The table for the weapon in hand. A melee weapon's table leaves out the
+/// enemies farther than `steps` cells and its reach from the actor: no cell
+/// it can strike from this turn (where it stands, or after a move that keeps
+/// the action) reaches them, and every attack the AI weighs is from one.
+pub(super) fn targets(world: &World, actor: Cid, steps: i32) -> Option<Targets<'_>> {
+    let l = view::get::<Loadout>(world, actor)?;
+    let wi = l.ready?;
+    let w = l.weapons.get(wi)?;
+    // The AI does not throw nets: it has no measure yet of what holding an
+    // enemy is worth.
+    if w.ud10().entangles {
+        return None;
+    }
+    let here = view::cell(world, actor);
+    let melee = w.kind == WeaponKind::Melee;
+    let mut rows = Vec::new();
+    for e in view::enemies(world, actor) {
+        let Some(cell) = view::cell(world, e) else {
+            continue;
+        };
+        if melee && here.is_some_and(|h| Map::chebyshev(h, cell) > steps + w.reach) {
+            continue;
+        }
+        let hp_max = view::get::<Health>(world, e).map_or(1, |h| h.hp_max.max(1)) as f64;
+        let weight = 0.5 + threat(world, e) / 10.0;
+        let reaction = if w.kind == WeaponKind::Melee && !reaction_used(world, e) {
+            let def = stats(world, e);
+            let can_parry = view::get::<Loadout>(world, e)
+                .and_then(|l| l.ready_weapon())
+                .is_some_and(|w| w.ud10().parry && w.kind == WeaponKind::Melee);
+            def.map(|d| {
+                if can_parry {
+                    d.parry.unwrap_or(d.dex)
+                } else {
+                    d.dodge.unwrap_or(d.dex)
+                }
+            })
+        } else {
+            None
+        };
+        let sides = Sides::of(world, actor, e, false);
+        for mode in 0..w.mode_count() {
+            if check::has_ammo(w, mode).is_err() {
+                continue;
+            }
+            let hv = hit_value(world, w, mode, e);
+            rows.push(TargetRow {
+                target: e,
+                cell,
+                mode,
+                sides: sides.clone(),
+                per_hit: (hv.hp_loss / hp_max + 1.5 * hv.p_down) * weight,
+                reaction,
+                melee_p: std::array::from_fn(|_| std::cell::Cell::new(f64::NAN)),
+            });
+        }
+    }
+    Some(Targets { weapon: wi, rows })
+}
+
+/// Best attack from `from` with the ready weapon: (value, target, mode).
+/// `shift` is a modifier the numbers cannot know yet: −4 for shooting after
+/// the standard movement that would take the shooter to `from`.
+pub(super) fn best_attack_from(
+    world: &World,
+    actor: Cid,
+    from: Cell,
+    t: &Targets,
+    shift: i32,
+) -> Option<(f64, Cid, usize)> {
+    let w = view::get::<Loadout>(world, actor)?.weapons.get(t.weapon)?;
+    best_attack_with(view::resource::<Map>(world), w, from, t, shift, None)
+}
+
+/// [`best_attack_from`] with the weapon and the map already found (the AI
+/// asks it for every reachable cell).
+/// `beat`: only attacks worth more than this matter (the best found from
+/// another cell): a target whose hit, landed for sure, is worth no more is
+/// not weighed. Exact, as an attack is worth at most its `per_hit`.
+pub(super) fn best_attack_with(
+    map: &Map,
+    w: &Weapon,
+    from: Cell,
+    t: &Targets,
+    shift: i32,
+    beat: Option<f64>,
+) -> Option<(f64, Cid, usize)> {
+    let mut best: Option<(f64, Cid, usize)> = None;
+    for row in &t.rows {
+        if beat.is_some_and(|b| row.per_hit <= b) {
+            continue;
+        }
+        if !check::reaches(map, from, row.cell, w) {
+            continue;
+        }
+        let p = if !w.is_ranged() && shift == 0 {
+            let known = &row.melee_p[melee_key(&row.sides, from)];
+            if known.get().is_nan() {
+                known.set(landing_chance(row, from, w, shift));
+            }
+            known.get()
+        } else {
+            landing_chance(row, from, w, shift)
+        };
+        let v = p * row.per_hit;
+        if best.is_none_or(|b| v > b.0) {
+            best = Some((v, row.target, row.mode));
+        }
+    }
+    best
+}
+
+/// The chance a blow on `row`'s target from `from` lands: it hits, and is
+/// not parried or dodged.
+fn landing_chance(row: &TargetRow, from: Cell, w: &Weapon, shift: i32) -> f64 {
+    let n = totals_from(&row.sides, from, w, row.mode);
+    let mut p = n.hit_chance_with(shift);
+    // A melee hit the target can foresee may be parried or dodged.
+    if let Some(bonus) = row.reaction
+        && !n.ranged
+        && n.dex_counts
+    {
+        let mut acc = 0.0;
+        let mut hits = 0.0;
+        for d in 1..=10 {
+            let total = d + n.bonus + shift;
+            if total >= n.defense {
+                acc += 1.0 - p_beat(bonus, total);
+                hits += 1.0;
+            }
+        }
+        if hits > 0.0 {
+            p *= acc / hits;
+        }
+    }
+    p
+}
