@@ -283,8 +283,12 @@ fn results(world: &mut World) {
                                 .color(colour32(f.colour)),
                         );
                         ui.label(format!("casualties: {fallen} of {}", members.len()));
+                        // Six columns, the last (whom it took out, what the
+                        // ruleset adds) wrapped at the faction's column: a
+                        // list of names ran over the next faction's table.
                         egui::Grid::new(format!("fates{fi}"))
                             .striped(true)
+                            .num_columns(6)
                             .show(ui, |ui| {
                                 for c in members {
                                     let e = roster.entity(c);
@@ -310,17 +314,17 @@ fn results(world: &mut World) {
                                         .get(i)
                                         .map(|l| l.iter().map(|o| roster.name(*o)).collect())
                                         .unwrap_or_default();
-                                    ui.label(if out.is_empty() {
-                                        String::new()
-                                    } else {
-                                        format!("took out {}", out.join(", "))
-                                    });
+                                    let mut last = Vec::new();
+                                    if !out.is_empty() {
+                                        last.push(format!("took out {}", out.join(", ")));
+                                    }
                                     // What the ruleset adds (zones: the gear the
                                     // durability rolls wore out).
                                     let note = world
                                         .get_resource::<ActiveRuleset>()
                                         .and_then(|h| (h.0.after_note)(world, c));
-                                    ui.label(note.unwrap_or_default());
+                                    last.extend(note.filter(|n| !n.is_empty()));
+                                    ui.add(egui::Label::new(last.join("; ")).wrap());
                                     ui.end_row();
                                 }
                             });
