@@ -142,7 +142,9 @@ impl<'w> Look<'w> {
             .as_ref()
     }
 
-    /// The targets of the weapon in hand ([`targets`]).
+    /// The targets of the weapon in hand ([`targets`]): with a melee
+    /// weapon, only the enemies a cell within `strike_steps` can strike;
+    /// ask it only about such cells.
     fn table(&self) -> Option<&Targets<'w>> {
         self.table
             .get_or_init(|| targets(self.world, self.actor, self.strike_steps))
@@ -339,6 +341,12 @@ fn find_move_to_attack(look: &Look, t: &Turn, floor: Option<f64>) -> MoveToAttac
     let (world, actor) = (look.world, look.actor);
     let table = look.table()?;
     let budget = standard_dm(world, actor).saturating_sub(t.moved_dm);
+    // The table leaves out the enemies no cell within `strike_steps`
+    // reaches: a search over a larger budget would miss them.
+    debug_assert!(
+        (budget / crate::rules::map::ORTHO_DM) as i32 <= look.strike_steps,
+        "a move to attack searched beyond the table's reach"
+    );
     let map = view::resource::<Map>(world);
     let weapon = view::get::<Loadout>(world, actor)?
         .weapons
