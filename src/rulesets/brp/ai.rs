@@ -108,14 +108,14 @@ impl Weighed {
     /// What a blow at `chance` is worth against `target`: the expected hit
     /// points it takes, through the defender's best defence and armor, as
     /// a share of what the target has left before it falls.
-    fn against(&mut self, world: &World, chance: i32, target: Cid) -> f64 {
+    fn against(&mut self, world: &World, chance: i32, target: Cid, guards: &mut Guards) -> f64 {
         let boundary: SpecialBoundary = settings(world).special;
         let p_hit = f64::from(chance.clamp(0, 100)) / 100.0;
         let p_spec = f64::from(special_up_to(chance, boundary).clamp(0, 100)) / 100.0;
-        let def = best_defense(world, target, self.velocity);
+        let (def, ap) = guards.of(world, target, self.velocity);
         let p_def = f64::from(def.clamp(0, 100)) / 100.0;
         let p_def_spec = f64::from(special_up_to(def, boundary).clamp(0, 100)) / 100.0;
-        self.blow.ap = armor_against(world, target, self.velocity);
+        self.blow.ap = ap;
         let b = &self.blow;
         let (normal, special) = (b.through(self.rolled, false), b.through(self.rolled, true));
         let expected = (p_hit - p_spec) * (1.0 - p_def) * normal
@@ -123,6 +123,34 @@ impl Weighed {
         let threshold = settings(world).unconscious_at_hp;
         let left = view::get::<Health>(world, target).map_or(1, |h| (h.hp - threshold).max(1));
         expected / f64::from(left)
+    }
+}
+
+/// What each enemy opposes to a blow of each velocity, its best defence
+/// and its armor, found once for all the weapons one decision weighs
+/// against it (the same against a sword as against an axe).
+#[derive(Default)]
+struct Guards(smallvec::SmallVec<[Guard; 8]>);
+
+/// An enemy and a blow's velocity; its best defence and armor against it.
+type Guard = ((Cid, Option<super::data::Velocity>), (i32, i32));
+
+impl Guards {
+    fn of(
+        &mut self,
+        world: &World,
+        target: Cid,
+        velocity: Option<super::data::Velocity>,
+    ) -> (i32, i32) {
+        if let Some((_, g)) = self.0.iter().find(|(k, _)| *k == (target, velocity)) {
+            return *g;
+        }
+        let g = (
+            best_defense(world, target, velocity),
+            armor_against(world, target, velocity),
+        );
+        self.0.push(((target, velocity), g));
+        g
     }
 }
 
@@ -246,6 +274,7 @@ fn dying_within(world: &World, actor: Cid, here: Cell) -> Option<Cid> {
 /// at hand.
 fn best_target(world: &World, actor: Cid, here: Cell, engaged: bool) -> Option<(f64, Cid, usize)> {
     let mut best: Option<(f64, Cid, usize)> = None;
+    let mut guards = Guards::default();
     // A rider goes as far as its mount (a vehicle the AI leaves put).
     let budget = match view::riding(world, actor) {
         Some(m) if view::steed(world, m).is_some_and(|s| s.vehicle) => 0,
@@ -269,7 +298,7 @@ fn best_target(world: &World, actor: Cid, here: Cell, engaged: bool) -> Option<(
                     continue;
                 }
                 match attack_numbers(world, actor, here, e, i) {
-                    Ok(n) => weighed.against(world, n.chance, e),
+                    Ok(n) => weighed.against(world, n.chance, e, &mut guards),
                     Err(_) => continue,
                 }
             } else {
@@ -280,7 +309,7 @@ fn best_target(world: &World, actor: Cid, here: Cell, engaged: bool) -> Option<(
                     0.01 / (1.0 + f64::from(steps))
                 } else {
                     let factor = if cost < HALF_FROM_DM { 1.0 } else { 0.8 };
-                    factor * weighed.against(world, g.chance, e)
+                    factor * weighed.against(world, g.chance, e, &mut guards)
                 }
             };
             if best.is_none_or(|b| v > b.0) {
@@ -440,12 +469,13 @@ fn action(world: &World, actor: Cid) -> Command {
                 .and_then(|l| l.weapons.get(weapon))
                 .and_then(|w| Weighed::of(world, actor, w));
             let mut best: Option<(f64, Cid)> = None;
+            let mut guards = Guards::default();
             for e in view::enemies(world, actor) {
                 if let (Some(wb), Ok(n)) = (
                     weighed.as_mut(),
                     attack_numbers(world, actor, here, e, weapon),
                 ) {
-                    let v = wb.against(world, n.chance, e);
+                    let v = wb.against(world, n.chance, e, &mut guards);
                     if best.is_none_or(|b| v > b.0) {
                         best = Some((v, e));
                     }
