@@ -323,7 +323,8 @@ impl AttackTotals {
 /// All that [`totals_from`] reads of the cell an attack with a weapon that
 /// is not ranged is struck from, as a number under [`MELEE_KEYS`]: whether
 /// the target stands on higher ground than it (§Attack Modifiers), and
-/// whether it lies behind the target (§Defense). Two cells with the same
+/// whether it lies in the target's rear arc (§Attacking: "attacked from
+/// behind"). Two cells with the same
 /// key give the same totals: the AI weighs the blows it could strike from
 /// every cell it can reach, and works the totals out once per key.
 pub fn melee_key(sides: &Sides, from: Cell) -> usize {
