@@ -195,6 +195,39 @@ pub enum Cmd {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
+    /// This build's tactical AI against another build's, in lockstep over
+    /// mirrored battles: each seed played once per faction, this build's
+    /// AI on that faction and the other's on the rest (the other build
+    /// needs `fray serve-ai`). Refuses if the two builds' rules play a
+    /// command differently.
+    Versus {
+        /// The level file (levels/*.ron).
+        level: PathBuf,
+        /// The other build's `fray`.
+        #[arg(long, value_name = "FRAY")]
+        vs: PathBuf,
+        /// Ruleset id (default: the level's default ruleset).
+        #[arg(long)]
+        ruleset: Option<String>,
+        /// How many seeds (battles: this times the level's factions).
+        #[arg(long, default_value_t = 1000)]
+        seeds: u64,
+        /// Seed of the whole batch, as in `fray simulate`.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads, each with its own other build (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Change a ruleset setting in both builds (repeatable).
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        settings: Vec<String>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Answer another build's `fray versus`: JSON requests on standard
+    /// input, one a line, answered on standard output.
+    ServeAi,
     /// Battles per second for every level × ruleset, on one thread and on
     /// all cores; with --vs, another build side by side in the same run.
     Bench {
@@ -357,6 +390,30 @@ pub fn run(cli: Cli) -> ExitCode {
             playouts,
             json,
         }) => cmd_bench(vs, battles, runs, levels, playouts, json),
+        Some(Cmd::Versus {
+            level,
+            vs,
+            ruleset,
+            seeds,
+            seed,
+            threads,
+            settings,
+            json,
+        }) => cmd_versus(
+            &level,
+            vs,
+            ruleset.as_deref(),
+            seeds,
+            seed,
+            threads,
+            &settings,
+            json,
+        ),
+        Some(Cmd::ServeAi) => {
+            let stdin = std::io::stdin().lock();
+            let stdout = std::io::stdout().lock();
+            crate::versus::serve(stdin, stdout, &assets_dir())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -532,6 +589,52 @@ fn cmd_simulate(
         control,
     };
     let report = simulate(&cfg)?;
+    if json {
+        say!(
+            "{}",
+            serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
+        );
+    } else {
+        say_raw!("{}", report.text());
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn cmd_versus(
+    level_path: &Path,
+    other: PathBuf,
+    ruleset: Option<&str>,
+    seeds: u64,
+    seed: u64,
+    threads: Option<usize>,
+    settings: &[String],
+    json: bool,
+) -> Result<(), String> {
+    if seeds == 0 {
+        return Err("--seeds expects at least 1 seed, not 0".into());
+    }
+    if threads == Some(0) {
+        return Err("--threads expects at least 1 thread, not 0".into());
+    }
+    let level = load(level_path)?;
+    let ruleset = pick_ruleset(&level, ruleset)?;
+    // The other build runs in this folder too; its level is this one's file.
+    let level_file = level_path
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", level_path.display()))?;
+    let cfg = crate::versus::VersusConfig {
+        level,
+        level_file,
+        ruleset,
+        seeds,
+        seed,
+        threads: threads.unwrap_or_else(cores),
+        settings: parse_settings(settings)?,
+        assets: assets_dir(),
+        other,
+    };
+    let report = crate::versus::versus(&cfg)?;
     if json {
         say!(
             "{}",

@@ -6,6 +6,7 @@
 //! - [`sim`]: batch simulation ("what are my party's odds?").
 //! - [`audit`]: `fray audit`, the AI's play counted over many battles.
 //! - [`bench`]: `fray bench`, battles per second side by side.
+//! - [`versus`]: `fray versus`, two builds' AIs against each other.
 //! - [`cli`]: the `fray` command line.
 
 pub mod audit;
@@ -24,3 +25,4 @@ pub mod rulesets;
 pub mod sim;
 #[cfg(test)]
 pub mod testkit;
+pub mod versus;

@@ -678,3 +678,41 @@ fn control_chooses_the_ai_level_per_faction() {
         stderr(&o)
     );
 }
+
+/// `fray versus` against itself: the same AI on both sides of each
+/// mirrored pair wins one battle of the two, so each build wins as many;
+/// a program that does not answer is refused in one line.
+#[test]
+fn versus_pits_two_builds_ais_in_mirrored_battles() {
+    let exe = env!("CARGO_BIN_EXE_fray");
+    let r = json(&[
+        "versus",
+        "levels/mirror_duel.ron",
+        "--ruleset",
+        "zones",
+        "--vs",
+        exe,
+        "--seeds",
+        "3",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(r["battles"], 6, "{r}");
+    assert_eq!(r["this_won"], r["other_won"], "{r}");
+    assert!(r["this_won"].as_u64().is_some_and(|n| n > 0), "{r}");
+    assert_eq!(r["by_side"][0][1], 3, "{r}");
+    if !Path::new("/bin/true").exists() {
+        return;
+    }
+    let o = fray(&[
+        "versus",
+        "levels/mirror_duel.ron",
+        "--vs",
+        "/bin/true",
+        "--seeds",
+        "1",
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("serve-ai"), "{}", stderr(&o));
+}

@@ -291,6 +291,9 @@ pub struct RulesetHooks {
     pub legal_commands: fn(&World, Cid) -> Vec<Command>,
     /// The ruleset's tactical AI: the command it chooses for the actor now.
     pub decide: fn(&World, Cid) -> Command,
+    /// One of the ruleset's own commands, from the JSON it serialises to
+    /// (`fray versus` sends commands between two builds so).
+    pub parse_own: fn(serde_json::Value) -> Result<Command, String>,
     /// Check and execute the commands sent since the last step (the
     /// step's [`BattleSet::Resolve`]), the first with the verdict the
     /// step's AI reached for it, if any.

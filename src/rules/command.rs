@@ -13,13 +13,18 @@ use crate::rules::view;
 use std::any::Any;
 use std::fmt::Debug;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::rules::components::Cid;
 use crate::rules::map::Cell;
 
 /// An intent, answered to the battle's current prompt.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+///
+/// Serialises as JSON (`fray log --json`, `fray versus`); read back, the
+/// core's own commands come from [`Command`]'s `Deserialize` and a
+/// ruleset's from its hook ([`crate::rules::battle::RulesetHooks::parse_own`]):
+/// the core does not know the ruleset's type.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Command {
     /// Move along a path of adjacent cells (the cells after the current one).
     Move { path: Vec<Cell> },
@@ -40,7 +45,7 @@ pub enum Command {
     /// Reaction: let the attack land (or let the mover go).
     NoReaction,
     /// A command of the ruleset in force, in that ruleset's own vocabulary.
-    #[serde(untagged)]
+    #[serde(untagged, skip_deserializing)]
     Ruleset(RulesetCommand),
 }
 

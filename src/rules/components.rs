@@ -71,11 +71,22 @@ pub enum Controller {
     /// a few others by playing the battle on from forks of where it stands
     /// (`lookahead.rs`).
     HardAi,
+    /// An AI outside this battle's process: another build's, its commands
+    /// sent in as a player's are (`fray versus`). The rules count it an AI
+    /// (ud10's initiative per AI faction, say); the battle waits for its
+    /// command as for a human's.
+    Remote,
 }
 
 impl Controller {
     pub fn is_ai(self) -> bool {
         !matches!(self, Controller::Human)
+    }
+
+    /// Does the battle wait for this controller's command, sent from
+    /// outside (a person, or a remote AI)?
+    pub fn waits(self) -> bool {
+        matches!(self, Controller::Human | Controller::Remote)
     }
 }
 

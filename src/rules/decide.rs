@@ -136,7 +136,7 @@ fn ask(
         Controller::Ai | Controller::HardAi | Controller::EasyAi => {
             Some((hooks.decide)(world, actor))
         }
-        Controller::RandomAi | Controller::Human => None,
+        Controller::RandomAi | Controller::Human | Controller::Remote => None,
     };
     let verdict = match (controller, &planned) {
         (Controller::Ai, Some(c)) => Some(Verdict::new(actor, (hooks.check)(world, actor, c))),

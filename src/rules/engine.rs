@@ -206,7 +206,7 @@ pub fn run(world: &mut World, max_steps: u64) -> Stop {
     // and the question is not asked every step.
     let humans = view::resource::<crate::rules::battle::Roster>(world)
         .cids()
-        .any(|c| view::get::<Controller>(world, c) == Some(&Controller::Human));
+        .any(|c| view::get::<Controller>(world, c).is_some_and(|c| c.waits()));
     // Change ticks are kept from growing too old once a run, as a schedule
     // does each time it runs.
     world.check_change_ticks();
@@ -256,12 +256,11 @@ fn run_step(world: &mut World, last_run: Tick) -> Tick {
     world.increment_change_tick()
 }
 
-/// Is the battle waiting for a human's command (none queued)?
+/// Is the battle waiting for a command from outside it, a human's or a
+/// remote AI's ([`Controller::waits`]), none queued?
 pub fn waiting_for_human(world: &World) -> bool {
-    matches!(
-        crate::rules::decide::prompted_controller(world),
-        Some(Controller::Human)
-    ) && view::resource::<Messages<CommandMsg>>(world).is_empty()
+    crate::rules::decide::prompted_controller(world).is_some_and(Controller::waits)
+        && view::resource::<Messages<CommandMsg>>(world).is_empty()
 }
 
 /// Can `level` be played under `ruleset`? The one answer `fray check`,

@@ -27,6 +27,9 @@ pub trait Ruleset: 'static {
     type Data: Resource;
     /// The calls the text leaves to the GM, and its optional rules.
     type Settings: RulesetSettings;
+    /// The ruleset's own commands ([`Command::Ruleset`]), read back from
+    /// JSON by [`RulesetHooks::parse_own`].
+    type Command: crate::rules::command::OwnCommand + serde::de::DeserializeOwned;
     /// The round's bookkeeping, fresh for each battle.
     type Round: Resource<Mutability = bevy::ecs::component::Mutable>
         + Default
@@ -172,6 +175,11 @@ pub fn hooks<R: Ruleset>() -> RulesetHooks {
         check: check::<R>,
         legal_commands: legal_commands::<R>,
         decide: decide::<R>,
+        parse_own: |json| {
+            serde_json::from_value::<R::Command>(json)
+                .map(Command::from)
+                .map_err(|e| e.to_string())
+        },
         resolve: resolve::<R>,
         advance: R::advance,
         load: load::<R>,

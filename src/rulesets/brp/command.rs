@@ -3,14 +3,14 @@
 //! `Command::Ruleset`; moving, attacking, dodging and ending a turn are the
 //! core's own commands.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::rules::command::OwnCommand;
 use crate::rules::components::Cid;
 
 /// What a character states it will do this round (§5.2). Defensive actions
 /// are not declared: parries and dodges are open to every character.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Intent {
     /// Attack `target` with carried weapon `weapon` (§5.5).
     Attack { target: Cid, weapon: usize },
@@ -23,7 +23,7 @@ pub enum Intent {
 }
 
 /// A command of brp's own.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum BrpCommand {
     /// The statement of intent, at the character's turn to state it.
     Declare(Intent),

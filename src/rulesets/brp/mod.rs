@@ -54,6 +54,7 @@ pub struct Brp;
 
 impl Ruleset for Brp {
     const ID: RulesetId = ID;
+    type Command = command::BrpCommand;
     type Data = BrpData;
     type Settings = BrpSettings;
     type Round = BrpRound;

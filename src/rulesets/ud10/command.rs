@@ -1,14 +1,14 @@
 //! UD10's own commands: what only its rules offer (aiming, reloading, cover,
 //! the retreat, the parry). The core carries them in `Command::Ruleset`.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::rules::command::OwnCommand;
 use crate::rules::components::Cid;
 use crate::rules::map::Cell;
 
 /// A command of UD10's own.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Ud10Command {
     /// Take aim at a target with a ranged weapon (the round's action).
     Aim { target: Cid, weapon: usize },

@@ -60,6 +60,7 @@ pub struct Ud10;
 
 impl Ruleset for Ud10 {
     const ID: RulesetId = ID;
+    type Command = command::Ud10Command;
     type Data = Ud10Data;
     type Settings = Ud10Settings;
     type Round = Ud10Round;

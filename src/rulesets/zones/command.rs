@@ -2,14 +2,14 @@
 //! the reactions beyond a dodge, non-lethal attacks, stunts, riders' turns,
 //! surrender). The core carries them in `Command::Ruleset`.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::rules::command::OwnCommand;
 use crate::rules::components::Cid;
 use crate::rules::map::Cell;
 
 /// A command of zones' own.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ZonesCommand {
     /// Alternating activation: this character takes the faction's turn.
     Activate { who: Cid },
@@ -71,7 +71,7 @@ pub enum ZonesCommand {
 
 /// Words as a main action (§Taking a turn: "distracting, intimidating,
 /// taunting"). Fray decides what each does: docs/rulesets/zones.md.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Influence {
     /// A failed WIT save breaks a wounded or outnumbered enemy, as a failed
     /// morale check does; a pass makes it steadfast.
@@ -127,7 +127,7 @@ impl OwnCommand for ZonesCommand {
 }
 
 /// A non-lethal attack: the target saves or suffers the consequence.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Maneuver {
     /// Make the target drop this weapon (an index into its loadout).
     Disarm { weapon: usize },

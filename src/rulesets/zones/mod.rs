@@ -69,6 +69,7 @@ pub struct Zones;
 
 impl Ruleset for Zones {
     const ID: RulesetId = ID;
+    type Command = command::ZonesCommand;
     type Data = ZonesData;
     type Settings = ZonesSettings;
     type Round = ZonesRound;
