@@ -14,10 +14,8 @@ use crate::rulesets::ud10::event::Ud10Event;
 use crate::rulesets::ud10::weapon::Ud10Gear;
 
 use super::armor::Armor;
-use super::numbers::{
-    Pending, RULE_DAMAGE, RULE_DOWN, RULE_IMMOBILIZED, RULE_SUMMARY, RULE_ZONES, body_zone,
-    pipeline,
-};
+use super::harm::{RULE_DAMAGE, RULE_DOWN, RULE_SUMMARY, RULE_ZONES, body_zone, pipeline};
+use super::numbers::{Pending, RULE_IMMOBILIZED};
 use super::query::stats;
 use super::settings::{EpZero, Ud10Settings};
 

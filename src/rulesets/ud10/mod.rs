@@ -15,6 +15,7 @@ pub mod data;
 pub mod event;
 pub mod execute;
 pub mod first_aid;
+pub mod harm;
 pub mod legal;
 pub mod movement;
 pub mod narrate;

@@ -1,9 +1,9 @@
-//! The numbers of an attack and of its damage, all factors accounted for
-//! (§Attacking, §Defense Rating Modifiers, §Attack Modifiers, §Ranged
-//! Attacks, §Parrying and Dodging, §Taking Cover, §Determining The Damage,
-//! §Armor Rating and the optional rules): one struct the preview, the AI
-//! and the execution all read. Reads only; the attack waiting on a
-//! reaction lives here too.
+//! The numbers of an attack, all factors accounted for (§Attacking,
+//! §Defense Rating Modifiers, §Attack Modifiers, §Ranged Attacks,
+//! §Parrying and Dodging, §Taking Cover and the optional rules): one
+//! struct the preview, the AI and the execution all read; a hit's damage
+//! is `harm.rs`. Reads only; the attack waiting on a reaction lives here
+//! too.
 
 use bevy::prelude::*;
 
@@ -15,10 +15,8 @@ use crate::rules::event::{Modifier, total};
 use crate::rules::level::Facing;
 use crate::rules::map::{Cell, Map, Terrain};
 use crate::rules::view;
-use crate::rulesets::ud10::armor::BodyZone;
 use crate::rulesets::ud10::weapon::Ud10Gear;
 
-use super::armor::Protection;
 use super::armor::Shield;
 use super::check::shield_bonus;
 use super::data::Ud10Stats;
@@ -369,6 +367,59 @@ pub fn totals_from(sides: &Sides, from: Cell, weapon: &Weapon, mode: usize) -> A
     }
 }
 
+/// At most the chance a shot (an attack with a ranged weapon) on `sides`'
+/// target hits from any cell, with `extra` added to the roll: the bonus of
+/// a shot from the target's own cell (no range increment exceeded; every
+/// other part of a shot's bonus is the same from every cell) against the
+/// least Defense any cell gives (with or without DEX and shield, as the
+/// cells in front of the target and behind it count them, and the least
+/// cover the settings rate, where cover stands near). The AI weighs it
+/// before a cell's own totals, which need the line of fire.
+pub fn shot_chance_bound(sides: &Sides, weapon: &Weapon, mode: usize, extra: i32) -> f64 {
+    debug_assert!(weapon.is_ranged());
+    let from_target = Swing {
+        sides,
+        from: sides.at,
+    };
+    let mut bonus = Sum(0);
+    skill_and_weapon(&from_target, weapon, mode, &mut bonus);
+    ranged_modifiers(&from_target, weapon, &mut bonus);
+    let uncovered = Sides {
+        cover_near: false,
+        ..sides.clone()
+    };
+    let defense_from = |from: Cell| {
+        let mut sum = Sum(0);
+        defense(
+            &Swing {
+                sides: &uncovered,
+                from,
+            },
+            true,
+            &mut sum,
+        );
+        sum.0
+    };
+    // The target's own cell is in front of it (no cell is behind itself).
+    let mut least = defense_from(sides.at);
+    if let Some(h) = sides.target_heading {
+        let (dx, dy) = h.delta();
+        least = least.min(defense_from(Cell::new(sides.at.x - dx, sides.at.y - dy)));
+    }
+    if sides.cover_near {
+        least += 0
+            .min(sides.settings.low_cover)
+            .min(sides.settings.high_cover);
+    }
+    AttackTotals {
+        bonus: bonus.0,
+        defense: least,
+        dex_counts: false,
+        ranged: true,
+    }
+    .hit_chance_with(extra)
+}
+
 /// Where the parts of an attack's numbers go: the list the log and the
 /// preview show, or only their sum.
 trait Parts {
@@ -529,112 +580,4 @@ fn defense(swing: &Swing, ranged: bool, defense_parts: &mut impl Parts) -> bool 
         defense_parts.add(Modifier::new(name, value, RULE_COVER));
     }
     dex_counts
-}
-
-pub const RULE_DAMAGE: &str = "ud10 §Determining The Damage";
-pub const RULE_ARMOR: &str = "ud10 §Armor Rating";
-pub const RULE_BUFFER: &str = "ud10 §Optional Rule: Buffer";
-pub const RULE_CON: &str = "ud10 §Constitution";
-pub const RULE_PENETRATION: &str = "ud10 §Optional Rule: Armor Penetration";
-pub const RULE_ZONES: &str = "ud10 §Optional Rule: Body Zones";
-pub const RULE_SUMMARY: &str = "ud10 §Summary: Taking Damage";
-pub const RULE_DOWN: &str = "Fray decides: docs/rulesets/ud10.md §Unconscious and dead";
-
-/// The d10 hit location table: "01: head 02: left arm 03: right arm 04-06:
-/// trunk 7/8: left leg 9/10: right leg".
-pub fn body_zone(die: u32) -> BodyZone {
-    match die {
-        1 => BodyZone::Head,
-        2 => BodyZone::LeftArm,
-        3 => BodyZone::RightArm,
-        4..=6 => BodyZone::Trunk,
-        7 | 8 => BodyZone::LeftLeg,
-        _ => BodyZone::RightLeg,
-    }
-}
-
-/// The result of the damage pipeline.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DamageOutcome {
-    /// Each step, with the nominal value the rule subtracts (or adds back).
-    pub steps: Vec<Modifier>,
-    pub ep_loss: i32,
-    pub hp_loss: i32,
-}
-
-/// "roll the weapon damage; subtract the armor rating; optional: subtract
-/// the buffer, lessen victim's EP by that amount; subtract the victim's CON
-/// attribute; lessen the victim's HP by the remaining value."
-pub fn pipeline(
-    rolled: i32,
-    protection: Protection,
-    penetration: i32,
-    con: i32,
-    s: &Ud10Settings,
-) -> DamageOutcome {
-    let mut steps = Vec::new();
-    let (ep_loss, hp_loss) = steps_of(rolled, protection, penetration, con, s, |m| steps.push(m));
-    DamageOutcome {
-        steps,
-        ep_loss,
-        hp_loss,
-    }
-}
-
-/// The HP a blow of `rolled` takes, by the same [`pipeline`] without its
-/// steps written down: the AI weighs every damage roll of every weapon
-/// against every enemy.
-pub fn hp_loss(
-    rolled: i32,
-    protection: Protection,
-    penetration: i32,
-    con: i32,
-    s: &Ud10Settings,
-) -> i32 {
-    steps_of(rolled, protection, penetration, con, s, |_| {}).1
-}
-
-/// The pipeline's arithmetic, each step handed to `step`: (EP, HP) lost.
-fn steps_of(
-    rolled: i32,
-    protection: Protection,
-    penetration: i32,
-    con: i32,
-    s: &Ud10Settings,
-    mut step: impl FnMut(Modifier),
-) -> (i32, i32) {
-    let pen = if s.penetration { penetration.max(0) } else { 0 };
-    let mut rating = protection.rating;
-    if rating > 0 {
-        step(Modifier::new("armor rating", -rating, RULE_ARMOR));
-        if pen > 0 {
-            // "Armor is then made less effective by the penetration score".
-            let back = pen.min(rating);
-            step(Modifier::new("armor penetration", back, RULE_PENETRATION));
-            rating -= back;
-        }
-    }
-    let mut remaining = (rolled - rating).max(0);
-    let mut ep_loss = 0;
-    if s.buffer && protection.buffer > 0 {
-        // "the weapon's penetration score is also subtracted from the
-        // buffer's value".
-        let buffer = (protection.buffer - pen).max(0);
-        if buffer < protection.buffer {
-            step(Modifier::new(
-                "buffer lessened by penetration",
-                buffer - protection.buffer,
-                RULE_PENETRATION,
-            ));
-        }
-        ep_loss = remaining.min(buffer);
-        if buffer > 0 {
-            step(Modifier::new("buffer (to EP)", -buffer, RULE_BUFFER));
-        }
-        remaining -= ep_loss;
-    }
-    if con != 0 {
-        step(Modifier::new("CON", -con, RULE_CON));
-    }
-    (ep_loss, (remaining - con).max(0))
 }

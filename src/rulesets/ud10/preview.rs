@@ -16,7 +16,8 @@ use crate::rulesets::ud10::weapon::Ud10Gear;
 
 use super::armor::{Armor, Protection};
 use super::check;
-use super::numbers::{PendingAttack, hp_loss};
+use super::harm::hp_loss;
+use super::numbers::PendingAttack;
 use super::query::{stats, turn};
 use super::reach::{check_move, check_retreat, standard_dm};
 use super::settings::Ud10Settings;

@@ -9,8 +9,9 @@ use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 use crate::rulesets::ud10::armor::Armor;
 use crate::rulesets::ud10::check;
+use crate::rulesets::ud10::harm::hp_loss;
 use crate::rulesets::ud10::numbers::{
-    MELEE_KEYS, Sides, hp_loss, melee_key, reaction_chance as p_beat, totals_from,
+    MELEE_KEYS, Sides, melee_key, reaction_chance as p_beat, shot_chance_bound, totals_from,
 };
 use crate::rulesets::ud10::query::{reaction_used, stats};
 use crate::rulesets::ud10::settings::Ud10Settings;
@@ -84,6 +85,10 @@ pub(super) struct TargetRow<'w> {
     /// [`melee_key`] of the cell it is struck from (NaN: not worked out
     /// yet): the same from every cell with that key.
     melee_p: [std::cell::Cell<f64>; MELEE_KEYS],
+    /// With a ranged weapon, the most a shot can hit from any cell
+    /// ([`shot_chance_bound`]), from where the shooter stands and after a
+    /// standard movement (-4) (NaN: not worked out yet).
+    shot_p: [std::cell::Cell<f64>; 2],
 }
 
 /// The table for the weapon in hand. A melee weapon's table leaves out the
@@ -140,6 +145,7 @@ pub(super) fn targets(world: &World, actor: Cid, steps: i32) -> Option<Targets<'
                 per_hit: (hv.hp_loss / hp_max + 1.5 * hv.p_down) * weight,
                 reaction,
                 melee_p: std::array::from_fn(|_| std::cell::Cell::new(f64::NAN)),
+                shot_p: std::array::from_fn(|_| std::cell::Cell::new(f64::NAN)),
             });
         }
     }
@@ -175,7 +181,9 @@ pub(super) fn best_attack_with(
 ) -> Option<(f64, Cid, usize)> {
     let mut best: Option<(f64, Cid, usize)> = None;
     for row in &t.rows {
-        if beat.is_some_and(|b| row.per_hit <= b) {
+        if let Some(b) = beat
+            && (row.per_hit <= b || w.is_ranged() && row.best_shot(w, shift) <= b)
+        {
             continue;
         }
         if !check::reaches(map, from, row.cell, w) {
@@ -191,11 +199,35 @@ pub(super) fn best_attack_with(
             landing_chance(row, from, w, shift)
         };
         let v = p * row.per_hit;
+        debug_assert!(
+            !w.is_ranged() || v <= row.best_shot(w, shift) + 1e-12,
+            "a shot beat its bound"
+        );
         if best.is_none_or(|b| v > b.0) {
             best = Some((v, row.target, row.mode));
         }
     }
     best
+}
+
+impl TargetRow<'_> {
+    /// The most a shot with `w` (ranged), `shift` added, can be worth from
+    /// any cell: [`shot_chance_bound`] times a hit's worth, worked out once
+    /// for a shot from where the shooter stands (0) and once after a
+    /// standard movement (-4).
+    fn best_shot(&self, w: &Weapon, shift: i32) -> f64 {
+        let p = match shift {
+            0 | -4 => {
+                let known = &self.shot_p[usize::from(shift != 0)];
+                if known.get().is_nan() {
+                    known.set(shot_chance_bound(&self.sides, w, self.mode, shift));
+                }
+                known.get()
+            }
+            _ => shot_chance_bound(&self.sides, w, self.mode, shift),
+        };
+        p * self.per_hit
+    }
 }
 
 /// The chance a blow on `row`'s target from `from` lands: it hits, and is

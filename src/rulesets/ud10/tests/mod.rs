@@ -14,7 +14,8 @@ use crate::testkit::{
     cid, cmd, engine, level, level_with, prompt, refused, set_condition, set_hp, since, start,
 };
 
-use super::numbers::{AttackNumbers, body_zone, pipeline};
+use super::harm::{body_zone, pipeline};
+use super::numbers::AttackNumbers;
 use super::settings::Ud10Settings;
 use crate::rulesets::ud10::armor::{BodyZone, Protection};
 use crate::rulesets::ud10::command::Ud10Command;
