@@ -73,7 +73,7 @@ struct Look<'w> {
     /// step costs at least [`ORTHO_DM`](crate::rules::map::ORTHO_DM) and
     /// goes one cell).
     strike_steps: i32,
-    trees: [std::cell::OnceCell<Option<ReachTree>>; 2],
+    trees: [std::cell::OnceCell<Option<std::sync::Arc<ReachTree>>>; 2],
     breaks: std::cell::OnceCell<Option<Breakaways<'w>>>,
     table: std::cell::OnceCell<Option<Targets<'w>>>,
     /// The best move to attack from, found above a floor (none: the best
@@ -127,7 +127,7 @@ impl<'w> Look<'w> {
         };
         self.trees[k]
             .get_or_init(|| reach(self.world, self.actor, searched))
-            .as_ref()
+            .as_deref()
     }
 
     /// Whose free attacks the paths of the actor's trees draw, when fleeing
