@@ -2,7 +2,6 @@
 //! the cores, each thread reusing one engine (one World) for all its battles.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -219,6 +218,51 @@ pub fn result_of(engine: &mut Engine, stop: Stop) -> BattleResult {
     }
 }
 
+/// Work items `0..total` spread over `threads` scoped threads, each
+/// making its own state once (`init`: an engine, a child process) and
+/// taking the next item as it finishes one; the results in item order.
+/// The first error ends the batch.
+pub fn spread<S, T: Send>(
+    threads: usize,
+    total: u64,
+    init: impl Fn() -> Result<S, String> + Sync,
+    work: impl Fn(&mut S, u64) -> Result<T, String> + Sync,
+) -> Result<Vec<(u64, T)>, String> {
+    let next = AtomicU64::new(0);
+    let parts: Vec<Result<Vec<(u64, T)>, String>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads.max(1))
+            .map(|_| {
+                let (next, init, work) = (&next, &init, &work);
+                s.spawn(move || -> Result<Vec<(u64, T)>, String> {
+                    let mut state = init()?;
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= total {
+                            break;
+                        }
+                        out.push((i, work(&mut state, i)?));
+                    }
+                    Ok(out)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err("a worker thread panicked".into()))
+            })
+            .collect()
+    });
+    let mut all = Vec::with_capacity(total as usize);
+    for p in parts {
+        all.extend(p?);
+    }
+    all.sort_by_key(|(i, _)| *i);
+    Ok(all)
+}
+
 /// Simulate a batch and summarise it.
 pub fn simulate(cfg: &SimConfig) -> Result<SimReport, String> {
     let threads = cfg.threads.max(1).min(cfg.battles.max(1) as usize);
@@ -237,55 +281,34 @@ pub fn simulate(cfg: &SimConfig) -> Result<SimReport, String> {
     } else {
         None
     };
-    let next = Arc::new(AtomicU64::new(0));
-    let results: Vec<Result<Vec<(u64, BattleResult)>, String>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                let next = Arc::clone(&next);
-                let bar = bar.clone();
-                s.spawn(move || -> Result<Vec<(u64, BattleResult)>, String> {
-                    let mut engine = Engine::with_assets(&cfg.assets).map_err(|e| e.to_string())?;
-                    for (k, v) in &cfg.settings {
-                        engine.configure(cfg.ruleset, k, v)?;
-                    }
-                    let mut out = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= cfg.battles {
-                            break;
-                        }
-                        let r = run_one(
-                            &mut engine,
-                            &cfg.level,
-                            cfg.ruleset,
-                            battle_seed(cfg.seed, i),
-                            &cfg.control,
-                        )?;
-                        out.push((i, r));
-                        if let Some(b) = &bar {
-                            b.inc(1);
-                        }
-                    }
-                    Ok(out)
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err("a simulation thread panicked".into()))
-            })
-            .collect()
-    });
+    let all = spread(
+        threads,
+        cfg.battles,
+        || {
+            let mut engine = Engine::with_assets(&cfg.assets).map_err(|e| e.to_string())?;
+            for (k, v) in &cfg.settings {
+                engine.configure(cfg.ruleset, k, v)?;
+            }
+            Ok(engine)
+        },
+        |engine, i| {
+            let r = run_one(
+                engine,
+                &cfg.level,
+                cfg.ruleset,
+                battle_seed(cfg.seed, i),
+                &cfg.control,
+            )?;
+            if let Some(b) = &bar {
+                b.inc(1);
+            }
+            Ok(r)
+        },
+    );
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    let mut all: Vec<(u64, BattleResult)> = Vec::with_capacity(cfg.battles as usize);
-    for r in results {
-        all.extend(r?);
-    }
-    all.sort_by_key(|(i, _)| *i);
+    let all = all?;
     let seconds = started.elapsed().as_secs_f64();
     Ok(summarise(cfg, threads, &all, seconds))
 }

@@ -20,8 +20,6 @@
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Stdio};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -406,47 +404,22 @@ pub fn versus_with(
     let sides = cfg.level.factions.len() as u64;
     let total = cfg.seeds * sides;
     let threads = cfg.threads.max(1).min(total.max(1) as usize);
-    let next = Arc::new(AtomicU64::new(0));
-    let results: Vec<Result<Vec<(u8, BattleResult)>, String>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                let next = Arc::clone(&next);
-                let connect = &connect;
-                s.spawn(move || -> Result<Vec<(u8, BattleResult)>, String> {
-                    let mut engine = Engine::with_assets(&cfg.assets).map_err(|e| e.to_string())?;
-                    for (k, v) in &cfg.settings {
-                        engine.configure(cfg.ruleset, k, v)?;
-                    }
-                    let mut other = connect()?;
-                    let mut out = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= total {
-                            break;
-                        }
-                        let side = (i % sides) as u8;
-                        let seed = battle_seed(cfg.seed, i / sides);
-                        out.push((
-                            side,
-                            play_one(&mut engine, other.as_mut(), cfg, seed, side)?,
-                        ));
-                    }
-                    Ok(out)
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err("a versus thread panicked".into()))
-            })
-            .collect()
-    });
-    let mut all = Vec::with_capacity(total as usize);
-    for r in results {
-        all.extend(r?);
-    }
+    let all = crate::sim::spread(
+        threads,
+        total,
+        || {
+            let mut engine = Engine::with_assets(&cfg.assets).map_err(|e| e.to_string())?;
+            for (k, v) in &cfg.settings {
+                engine.configure(cfg.ruleset, k, v)?;
+            }
+            Ok((engine, connect()?))
+        },
+        |(engine, other), i| {
+            let side = (i % sides) as u8;
+            let seed = battle_seed(cfg.seed, i / sides);
+            Ok((side, play_one(engine, other.as_mut(), cfg, seed, side)?))
+        },
+    )?;
     let mut by_side: Vec<(String, u64, u64)> = cfg
         .level
         .factions
@@ -454,7 +427,7 @@ pub fn versus_with(
         .map(|f| (f.name.clone(), 0, 0))
         .collect();
     let (mut this_won, mut other_won, mut undecided) = (0, 0, 0);
-    for (side, r) in &all {
+    for (_, (side, r)) in &all {
         by_side[*side as usize].1 += 1;
         match r.winner {
             Some(w) if r.end == End::Won && w == *side => {
