@@ -160,6 +160,26 @@ pub fn wilson(k: u64, n: u64) -> (f64, f64) {
 /// A step limit no real battle approaches; a battle that hits it is a draw.
 pub const MAX_STEPS: u64 = 200_000;
 
+/// Start a battle of a batch on `engine`: `level` under `ruleset` from
+/// `seed` (no scripted dice), `control` playing its factions.
+pub fn start_seeded(
+    engine: &mut Engine,
+    level: &Level,
+    ruleset: RulesetId,
+    seed: u64,
+    control: Controls,
+) -> Result<(), String> {
+    engine.start(
+        level,
+        ruleset,
+        &StartOptions {
+            seed,
+            script: Vec::new(),
+            control,
+        },
+    )
+}
+
 /// Run one battle on an engine to its end.
 pub fn run_one(
     engine: &mut Engine,
@@ -168,15 +188,7 @@ pub fn run_one(
     seed: u64,
     control: &Controls,
 ) -> Result<BattleResult, String> {
-    engine.start(
-        level,
-        ruleset,
-        &StartOptions {
-            seed,
-            script: Vec::new(),
-            control: control.clone(),
-        },
-    )?;
+    start_seeded(engine, level, ruleset, seed, control.clone())?;
     let stop = engine.run(MAX_STEPS);
     if stop == Stop::WaitingForHuman {
         return Err("a faction is controlled by a human; simulate with AI only".into());

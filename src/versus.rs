@@ -27,10 +27,10 @@ use serde_json::{Value, json};
 use crate::rules::battle::{Battle, RulesetId, RulesetRegistry};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Controller};
-use crate::rules::engine::{Controls, Engine, StartOptions, Stop};
+use crate::rules::engine::{Controls, Engine, Stop};
 use crate::rules::level::Level;
 use crate::rules::view;
-use crate::sim::{BattleResult, End, MAX_STEPS, battle_seed, result_of, wilson};
+use crate::sim::{BattleResult, End, MAX_STEPS, battle_seed, result_of, start_seeded, wilson};
 
 /// What to play.
 #[derive(Clone, Debug)]
@@ -115,15 +115,7 @@ fn start(
     seed: u64,
 ) -> Result<LogMark, String> {
     let control = Controls::PerFaction(vec![Controller::Remote; level.factions.len()]);
-    engine.start(
-        level,
-        ruleset,
-        &StartOptions {
-            seed,
-            script: Vec::new(),
-            control,
-        },
-    )?;
+    start_seeded(engine, level, ruleset, seed, control)?;
     let stop = engine.run(MAX_STEPS);
     let mut mark = LogMark::default();
     mark.follow(engine);

@@ -373,8 +373,11 @@ pub fn totals_from(sides: &Sides, from: Cell, weapon: &Weapon, mode: usize) -> A
 /// other part of a shot's bonus is the same from every cell) against the
 /// least Defense any cell gives (with or without DEX and shield, as the
 /// cells in front of the target and behind it count them, and the least
-/// cover the settings rate, where cover stands near). The AI weighs it
-/// before a cell's own totals, which need the line of fire.
+/// cover the settings rate, where cover stands near): the rules of
+/// §Attacking (DEX, "attacked from behind"), §Defense Rating Modifiers,
+/// §Attack Modifiers, §Ranged Attacks (range increments) and §Taking
+/// Cover, read through the same functions as [`totals_from`]. The AI
+/// weighs it before a cell's own totals, which need the line of fire.
 pub fn shot_chance_bound(sides: &Sides, weapon: &Weapon, mode: usize, extra: i32) -> f64 {
     debug_assert!(weapon.is_ranged());
     let from_target = Swing {

@@ -304,3 +304,72 @@ fn a_melee_blows_totals_read_its_cell_only_through_the_melee_key() {
         [(8, 14, true), (6, 14, true), (8, 10, false), (6, 10, false)]
     );
 }
+
+/// [`shot_chance_bound`]: no cell gives a shot a better chance than it,
+/// and a cell that drops every cell-dependent penalty gives exactly it.
+/// An archer (Ranged Combat 8, ud10 §Attacking) shooting at a swordsman
+/// facing east (Defense 10 + DEX 2 + shield 2 = 14, §Defense Rating
+/// Modifiers) with low cover beside it: from behind it under
+/// `from_behind: facing`, DEX does not count ("attacked from behind",
+/// §Attacking) nor, Fray decides, the shield: Defense 10, so a d10 + 8
+/// hits on 2 or more, 0.9; after a standard movement (-4, §Attack
+/// Modifiers) on 6 or more, 0.5. Under `from_behind: busy` with nobody
+/// else engaging the target, DEX and shield count from everywhere: 14,
+/// 0.5. Every cell of the map within the bow's first range increment
+/// (15 m, §Ranged Attacks: no penalty) is weighed, cover or not.
+///
+/// [`shot_chance_bound`]: crate::rulesets::ud10::numbers::shot_chance_bound
+#[test]
+fn a_shots_bound_is_the_best_chance_any_cell_gives() {
+    use crate::rulesets::ud10::numbers::{Sides, shot_chance_bound, totals_from};
+    let l = level(
+        &[
+            "..........",
+            "..........",
+            ".....c....",
+            "..........",
+            "..........",
+        ],
+        &[
+            r#"(archetype: "archer", faction: "red", at: (0, 0), name: "A", facing: E)"#,
+            r#"(archetype: "swordsman", faction: "blue", at: (4, 2), name: "B", facing: E)"#,
+        ],
+    );
+    for (from_behind, bound, moved) in [("facing", 0.9, 0.5), ("busy", 0.5, 0.1)] {
+        let mut e = engine();
+        e.configure(crate::rulesets::ud10::ID, "from_behind", from_behind)
+            .unwrap();
+        start(&mut e, &l, &[10, 1]);
+        let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+        let w = e.world();
+        let bow = view::get::<Loadout>(w, a)
+            .and_then(|l| l.ready_weapon())
+            .expect("bow in hand")
+            .clone();
+        assert!(bow.is_ranged());
+        let sides = Sides::of(w, a, b, false);
+        assert_eq!(
+            shot_chance_bound(&sides, &bow, 0, 0),
+            bound,
+            "{from_behind}"
+        );
+        assert_eq!(
+            shot_chance_bound(&sides, &bow, 0, -4),
+            moved,
+            "{from_behind}"
+        );
+        let mut best: f64 = 0.0;
+        for y in 0..5 {
+            for x in 0..10 {
+                let from = Cell::new(x, y);
+                if from == Cell::new(4, 2) {
+                    continue;
+                }
+                let p = totals_from(&sides, from, &bow, 0).hit_chance_with(0);
+                assert!(p <= bound, "{from_behind}: {from:?} gives {p} over {bound}");
+                best = best.max(p);
+            }
+        }
+        assert_eq!(best, bound, "{from_behind}: some cell reaches the bound");
+    }
+}
