@@ -13,6 +13,7 @@ pub mod engine;
 pub mod error;
 pub mod event;
 pub mod fork;
+pub mod kept;
 pub mod level;
 pub mod lookahead;
 pub mod map;

@@ -36,7 +36,7 @@ pub fn hit(world: &mut World, p: &Pending, weapon: &Weapon) {
         }
         return;
     }
-    let s = view::resource::<Ud10Settings>(world).clone();
+    let s = *view::resource::<Ud10Settings>(world);
     let armor = view::get::<Armor>(world, target)
         .cloned()
         .unwrap_or_default();

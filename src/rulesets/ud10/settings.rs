@@ -40,7 +40,7 @@ pub enum FromBehind {
     Facing,
 }
 
-#[derive(Resource, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Ud10Settings {
     /// Keep initiative results across rounds ("For speedier gameplay ...

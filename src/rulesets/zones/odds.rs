@@ -8,6 +8,7 @@ use bevy::prelude::*;
 
 use crate::rules::components::{Cid, Condition, Health, Weapon};
 use crate::rules::dice::DiceExpr;
+use crate::rules::kept::Kept;
 use crate::rules::view;
 use crate::rulesets::zones::weapon::ZonesGear;
 
@@ -138,15 +139,69 @@ pub(super) fn odds_of(
     };
     let down_at = critical_threshold_of(world, h.hp_max).min(h.hp.max(1));
     let already_down = view::conditions(world, target).has(Condition::Incapacitated);
-    let n = (hi - lo + 1).max(1) as f64;
-    for v in lo..=hi {
-        let s = suffered(v);
-        odds.mean += f64::from(s) / n;
-        if !already_down && s >= down_at {
-            odds.p_down += 1.0 / n;
+    (odds.mean, odds.p_down) = spread(Spread {
+        lo,
+        hi,
+        smaller: diff,
+        armour: arm,
+        down_at,
+        already_down,
+    });
+    odds
+}
+
+/// What [`odds_of`] sums over a blow's rolls: the range rolled, the sizes
+/// the attacker is smaller, the armour, the damage that takes the target
+/// out, and whether it is out already.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Spread {
+    lo: i32,
+    hi: i32,
+    smaller: i32,
+    armour: i32,
+    down_at: i32,
+    already_down: bool,
+}
+
+thread_local! {
+    /// The sums [`spread`] worked out: the AI weighs the same few weapons
+    /// against the same few armours thousands of times a battle.
+    static SPREADS: Kept<Spread, (f64, f64), 64> = const { Kept::new() };
+}
+
+/// The mean damage suffered and the chance it takes the target out, each
+/// result from `lo` to `hi` equally likely, summed in that order:
+/// remembered, a function of `s` alone.
+fn spread(s: Spread) -> (f64, f64) {
+    let bits = (s.lo as u64)
+        ^ ((s.hi as u64) << 8)
+        ^ ((s.smaller as u64) << 16)
+        ^ ((s.armour as u64) << 24)
+        ^ ((s.down_at as u64) << 32)
+        ^ (u64::from(s.already_down) << 40);
+    SPREADS.with(|k| k.get_or(s, bits, sum_spread))
+}
+
+/// [`spread`], worked out.
+fn sum_spread(s: &Spread) -> (f64, f64) {
+    let suffered = |v: i32| {
+        (if s.smaller < 0 {
+            halved(v, -s.smaller)
+        } else {
+            v
+        } - s.armour)
+            .max(0)
+    };
+    let n = (s.hi - s.lo + 1).max(1) as f64;
+    let (mut mean, mut p_down) = (0.0, 0.0);
+    for v in s.lo..=s.hi {
+        let d = suffered(v);
+        mean += f64::from(d) / n;
+        if !s.already_down && d >= s.down_at {
+            p_down += 1.0 / n;
         }
     }
-    odds
+    (mean, p_down)
 }
 
 /// The odds of one share of a split attack: `dice` times the weapon's dice.

@@ -5,6 +5,7 @@
 use bevy::prelude::*;
 
 use crate::rules::components::{Cid, Health, Loadout, Weapon, WeaponKind};
+use crate::rules::kept::Kept;
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 use crate::rulesets::ud10::armor::Armor;
@@ -33,22 +34,70 @@ fn hit_value(world: &World, weapon: &Weapon, mode: usize, target: Cid) -> HitVal
     let hp = view::get::<Health>(world, target).map_or(1, |h| h.hp);
     let expr = weapon.mode_damage(mode);
     let (lo, hi) = (expr.min(None).max(0), expr.max(None).max(0));
-    let mut loss = 0.0;
-    let mut down = 0.0;
     let n = (hi - lo + 1).max(1) as f64;
-    for x in lo..=hi {
-        let hp_loss = hp_loss(x, prot, weapon.ud10().penetration, con, s);
-        loss += hp_loss as f64;
-        if hp - hp_loss <= s.unconscious_at_hp {
-            down += 1.0;
-        }
-    }
+    let (loss, down) = sums(Rolls {
+        lo,
+        hi,
+        prot,
+        penetration: weapon.ud10().penetration,
+        con,
+        hp,
+        settings: *s,
+    });
     // Exploding tens add about a tenth of a die's worth on average.
     let bonus = (expr.mean(None, Some(10)) - expr.mean(None, None)).max(0.0);
     HitValue {
         hp_loss: loss / n + bonus,
         p_down: down / n,
     }
+}
+
+/// What [`hit_value`] sums over a hit's damage rolls: the rolls from `lo`
+/// to `hi`, the target's averaged protection, the weapon's penetration,
+/// the target's CON and HP, and the battle's settings (the damage pipeline
+/// reads them).
+#[derive(Clone, Copy, PartialEq)]
+struct Rolls {
+    lo: i32,
+    hi: i32,
+    prot: crate::rulesets::ud10::armor::Protection,
+    penetration: i32,
+    con: i32,
+    hp: i32,
+    settings: Ud10Settings,
+}
+
+thread_local! {
+    /// The sums [`sums`] worked out: the AI weighs the same few weapons
+    /// against the same few enemies at every decision of a battle.
+    static SUMS: Kept<Rolls, (f64, f64), 64> = const { Kept::new() };
+}
+
+/// The HP every roll takes, summed, and how many rolls put the target
+/// down: remembered, a function of `r` alone.
+fn sums(r: Rolls) -> (f64, f64) {
+    let bits = (r.lo as u64)
+        ^ ((r.hi as u64) << 6)
+        ^ ((r.prot.rating as u64) << 12)
+        ^ ((r.prot.buffer as u64) << 18)
+        ^ ((r.penetration as u64) << 24)
+        ^ ((r.con as u64) << 30)
+        ^ ((r.hp as u64) << 36);
+    SUMS.with(|k| k.get_or(r, bits, sum_rolls))
+}
+
+/// [`sums`], worked out.
+fn sum_rolls(r: &Rolls) -> (f64, f64) {
+    let s = &r.settings;
+    let (mut loss, mut down) = (0.0, 0.0);
+    for x in r.lo..=r.hi {
+        let hp_loss = hp_loss(x, r.prot, r.penetration, r.con, s);
+        loss += hp_loss as f64;
+        if r.hp - hp_loss <= s.unconscious_at_hp {
+            down += 1.0;
+        }
+    }
+    (loss, down)
 }
 
 /// How dangerous an enemy is: its best weapon's mean damage.

@@ -149,14 +149,14 @@ fn damage_pipeline_with_and_without_each_optional_rule() {
 
     let no_buffer = Ud10Settings {
         buffer: false,
-        ..all.clone()
+        ..all
     };
     let o = pipeline(15, prot, 1, 2, &no_buffer);
     assert_eq!((o.ep_loss, o.hp_loss), (0, 10));
 
     let no_pen = Ud10Settings {
         penetration: false,
-        ..all.clone()
+        ..all
     };
     let o = pipeline(15, prot, 1, 2, &no_pen);
     // 15 - 4 = 11; buffer 3: 8; CON 2: 6.
@@ -165,7 +165,7 @@ fn damage_pipeline_with_and_without_each_optional_rule() {
     let neither = Ud10Settings {
         buffer: false,
         penetration: false,
-        ..all.clone()
+        ..all
     };
     let o = pipeline(15, prot, 1, 2, &neither);
     assert_eq!((o.ep_loss, o.hp_loss), (0, 9));
