@@ -1319,6 +1319,48 @@ mod tests {
         assert!(cut_short > 0);
     }
 
+    /// `nearest_by` is the least `(distance, cost, cell)` of `reached()`,
+    /// from a kept field and from one searched for the occasion, on a map
+    /// with walls, water and slopes, from every start to every goal and
+    /// with others' cells held; cells tie on distance and cost, so the
+    /// cell's own order decides some.
+    #[test]
+    fn nearest_by_is_the_least_of_the_reached_cells() {
+        let m = grid(&[
+            "..#.....", //
+            ".,~^..#.", //
+            "c.#^.,..", //
+            ".C....~.",
+        ]);
+        let held = [c(4, 1), c(1, 3)];
+        let (mut found, mut ties) = (0, 0);
+        for start in m.cells() {
+            for budget in [30, 60, 200] {
+                let tree = m.reach_tree_past(start, budget, &held);
+                for goal in m.cells() {
+                    let fields = [
+                        m.distances(goal, start),
+                        Distances::Searched(m.field_until(goal, start)),
+                    ];
+                    for field in fields.iter() {
+                        let all: Vec<(u32, u32, Cell)> = tree
+                            .reached()
+                            .filter_map(|(c, cost)| Some((field.cost(c)?, cost, c)))
+                            .collect();
+                        let least = all.iter().min().copied();
+                        assert_eq!(tree.nearest_by(field), least, "{start} {goal}");
+                        found += usize::from(least.is_some());
+                        ties += usize::from(least.is_some_and(|(d, cost, cell)| {
+                            all.iter()
+                                .any(|&(d2, c2, x)| (d2, c2) == (d, cost) && x != cell)
+                        }));
+                    }
+                }
+            }
+        }
+        assert!(found > 1_000 && ties > 100, "{found} found, {ties} tied");
+    }
+
     /// The search the frontier replaced, as it was: a binary heap of
     /// `(cost, index)`, a `blocked` test for every step.
     fn heap_search(m: &Map, start: Cell, budget: u32, held: &[Cell]) -> (Vec<u32>, Vec<u32>) {
@@ -1915,6 +1957,43 @@ impl ReachTree {
     /// on how far beyond it the search went).
     pub fn within(&self, budget_dm: u32) -> impl Iterator<Item = (Cell, u32)> + '_ {
         self.reached().filter(move |&(_, c)| c <= budget_dm)
+    }
+
+    /// The least `(distance, cost, cell)` over the reached cells but the
+    /// start that `field` knows a distance of: the cell nearest a goal by
+    /// the way there, then the cheapest to reach, then the least. What
+    /// `reached()` would give, filtered and taken the least of; read
+    /// straight from both tables when the field is kept for this map (an
+    /// AI closing in asks it of every tree it cannot end beside the goal).
+    pub fn nearest_by(&self, field: &Distances) -> Option<(u32, u32, Cell)> {
+        let at = |i: usize| Cell::new(i as i32 % self.width, i as i32 / self.width);
+        match field {
+            Distances::Kept { costs, width }
+                if *width == self.width && costs.len() == self.cost.len() =>
+            {
+                let start = self.index(self.start);
+                let mut best: Option<(u32, u32, usize)> = None;
+                for (i, (&cost, &d)) in self.cost.iter().zip(costs.iter()).enumerate() {
+                    if cost == u32::MAX || d == u32::MAX || Some(i) == start {
+                        continue;
+                    }
+                    let better = match best {
+                        None => true,
+                        Some((bd, bc, bi)) => {
+                            (d, cost) < (bd, bc) || ((d, cost) == (bd, bc) && at(i) < at(bi))
+                        }
+                    };
+                    if better {
+                        best = Some((d, cost, i));
+                    }
+                }
+                best.map(|(d, cost, i)| (d, cost, at(i)))
+            }
+            _ => self
+                .reached()
+                .filter_map(|(c, cost)| Some((field.cost(c)?, cost, c)))
+                .min(),
+        }
     }
 
     /// Every reached cell but the start, with its cost, in row order.

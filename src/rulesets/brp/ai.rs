@@ -427,9 +427,7 @@ fn moving(world: &World, actor: Cid) -> Command {
 fn closest(world: &World, tree: &ReachTree, here: Cell, at: Cell) -> Option<Cell> {
     let field = view::resource::<Map>(world).distances(at, here);
     let here_d = field.cost(here).unwrap_or(u32::MAX);
-    tree.reached()
-        .filter_map(|(c, cost)| Some((field.cost(c)?, cost, c)))
-        .min()
+    tree.nearest_by(&field)
         .filter(|(d, _, _)| *d < here_d)
         .map(|(_, _, c)| c)
 }
