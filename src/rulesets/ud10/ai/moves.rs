@@ -156,14 +156,19 @@ pub(super) fn approach(look: &Look, full: bool) -> Option<Vec<Cell>> {
     // Fewest free attacks drawn on the way, then nearest the target.
     let mut best: Option<((u32, u32), Cell)> = None;
     for (cell, _) in tree.within(budget) {
+        let Some(d) = field.cost(cell) else {
+            continue;
+        };
+        // Once a cell drawing no free attack is found, only a nearer one
+        // can beat it: the free attacks of one no nearer are not counted.
+        if best.is_some_and(|((drawn, near), _)| drawn == 0 && d >= near) {
+            continue;
+        }
         let drawn = match breaks {
             // Closing in never means running from a fight already joined.
             Some(b) if engaged.iter().any(|e| b.draws_from(tree, cell, *e)) => continue,
             Some(b) => b.count(tree, cell),
             None => 0,
-        };
-        let Some(d) = field.cost(cell) else {
-            continue;
         };
         if let Some(w) = ready.as_ref().filter(|_| ranged) {
             // Archers who can shoot from here close in no nearer than their
