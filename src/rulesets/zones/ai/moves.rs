@@ -137,6 +137,28 @@ fn approach_within(
             Some((ec, map.zone_of(ec)?, value))
         })
         .collect();
+    // Only a cell from which a strike is possible will do: when no enemy
+    // stands near enough to be struck from any cell within `budget` zone
+    // crossings, none is searched for. (The crossings a move makes are at
+    // least the zones' distance, which counts no occupant and no corner;
+    // a cell `budget` crossings off is at least the enemy's distance less
+    // `budget` from it.)
+    if keep_actions && let Some(mine) = map.zone_of(here) {
+        let reach_zones = match w {
+            Some(w) if w.is_ranged() => w.zones().range_zones.max(1) / 2,
+            _ => 0,
+        };
+        // (Zones with no way between are 99 apart, as below.)
+        let strikable = targets
+            .iter()
+            .any(|&(_, ez, _)| match map.zone_distance(mine, ez) {
+                Some(d) => d <= budget.saturating_add(reach_zones),
+                None => 99 <= reach_zones,
+            });
+        if !strikable {
+            return None;
+        }
+    }
     let mut best: Option<(f64, Cell)> = None;
     let tree = reach(world, actor, budget);
     for (cell, cost) in tree.reached() {
