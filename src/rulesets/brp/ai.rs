@@ -92,6 +92,8 @@ struct Weighed {
     /// The blow's [`Blow::rolled`], the same against every target.
     rolled: (f64, f64),
     velocity: Option<super::data::Velocity>,
+    /// The game's special success boundary (§5.13), read once.
+    boundary: SpecialBoundary,
 }
 
 impl Weighed {
@@ -102,6 +104,7 @@ impl Weighed {
             rolled: blow.rolled(),
             blow,
             velocity: g.velocity,
+            boundary: settings(world).special,
         })
     }
 
@@ -109,10 +112,10 @@ impl Weighed {
     /// points it takes, through the defender's best defence and armor, as
     /// a share of what the target has left before it falls.
     fn against(&mut self, world: &World, chance: i32, target: Cid, guards: &mut Guards) -> f64 {
-        let boundary: SpecialBoundary = settings(world).special;
+        let boundary = self.boundary;
         let p_hit = f64::from(chance.clamp(0, 100)) / 100.0;
         let p_spec = f64::from(special_up_to(chance, boundary).clamp(0, 100)) / 100.0;
-        let (def, ap) = guards.of(world, target, self.velocity);
+        let (def, ap, left) = guards.of(world, target, self.velocity);
         let p_def = f64::from(def.clamp(0, 100)) / 100.0;
         let p_def_spec = f64::from(special_up_to(def, boundary).clamp(0, 100)) / 100.0;
         self.blow.ap = ap;
@@ -120,20 +123,20 @@ impl Weighed {
         let (normal, special) = (b.through(self.rolled, false), b.through(self.rolled, true));
         let expected = (p_hit - p_spec) * (1.0 - p_def) * normal
             + p_spec * ((1.0 - p_def) * special + (p_def - p_def_spec) * normal);
-        let threshold = settings(world).unconscious_at_hp;
-        let left = view::get::<Health>(world, target).map_or(1, |h| (h.hp - threshold).max(1));
         expected / f64::from(left)
     }
 }
 
 /// What each enemy opposes to a blow of each velocity, its best defence
-/// and its armor, found once for all the weapons one decision weighs
-/// against it (the same against a sword as against an axe).
+/// and its armor, and the hit points it has before it falls, found once
+/// for all the weapons one decision weighs against it (the same against a
+/// sword as against an axe).
 #[derive(Default)]
 struct Guards(smallvec::SmallVec<[Guard; 8]>);
 
-/// An enemy and a blow's velocity; its best defence and armor against it.
-type Guard = ((Cid, Option<super::data::Velocity>), (i32, i32));
+/// An enemy and a blow's velocity; its best defence and armor against it,
+/// and its hit points left above the unconscious threshold (at least 1).
+type Guard = ((Cid, Option<super::data::Velocity>), (i32, i32, i32));
 
 impl Guards {
     fn of(
@@ -141,13 +144,15 @@ impl Guards {
         world: &World,
         target: Cid,
         velocity: Option<super::data::Velocity>,
-    ) -> (i32, i32) {
+    ) -> (i32, i32, i32) {
         if let Some((_, g)) = self.0.iter().find(|(k, _)| *k == (target, velocity)) {
             return *g;
         }
+        let threshold = settings(world).unconscious_at_hp;
         let g = (
             best_defense(world, target, velocity),
             armor_against(world, target, velocity),
+            view::get::<Health>(world, target).map_or(1, |h| (h.hp - threshold).max(1)),
         );
         self.0.push(((target, velocity), g));
         g
