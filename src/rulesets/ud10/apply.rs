@@ -6,7 +6,7 @@ use bevy::prelude::*;
 
 use crate::rules::view;
 
-use crate::rules::apply::{strike, with};
+use crate::rules::apply::{each, strike, with};
 use crate::rules::components::{Condition, Heading, Loadout, MoveMode, TurnState};
 use crate::rules::event::BattleEvent;
 use crate::rulesets::ud10::event::Ud10Event;
@@ -22,12 +22,7 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
                 apply_own(world, own);
             }
         }
-        BattleEvent::RoundStarted { .. } => {
-            let mut q = world.query::<&mut Ud10Turn>();
-            for mut t in q.iter_mut(world) {
-                t.start();
-            }
-        }
+        BattleEvent::RoundStarted { .. } => each::<Ud10Turn>(world, |t| t.start()),
         BattleEvent::TurnStarted { who } => with::<Ud10Turn>(world, *who, |t| {
             t.start();
             t.aimed_this_turn = false;

@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 
-use crate::rules::apply::{face, strike, with};
+use crate::rules::apply::{each, face, strike, with};
 use crate::rules::components::{Condition, TurnState};
 use crate::rules::event::BattleEvent;
 use crate::rules::view;
@@ -44,12 +44,7 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
     // A distraction lasts the round; a taunt until the end of the taunted
     // one's next turn.
     match event {
-        BattleEvent::RoundEnded { .. } => {
-            let mut q = world.query::<&mut Swayed>();
-            for mut s in q.iter_mut(world) {
-                s.distracted = false;
-            }
-        }
+        BattleEvent::RoundEnded { .. } => each::<Swayed>(world, |s| s.distracted = false),
         BattleEvent::TurnEnded { who } => with::<Swayed>(world, *who, |s| s.taunted_by = None),
         // §Sneaking in combat: hiding again is the turn's main action (an
         // ambusher's concealment is set up with the level, not added).
