@@ -13,7 +13,7 @@ use crate::rules::view;
 use crate::rulesets::ud10::command::Ud10Command;
 use crate::rulesets::ud10::event::{Reaction, Ud10Event};
 
-use super::check::{can_dodge, can_parry, reaction_bonus};
+use super::check::{may_dodge, may_parry, reaction_bonus};
 use super::damage;
 use super::numbers::{
     Pending, PendingAttack, RULE_ATTACK, RULE_FROM_BEHIND, RULE_PARRY, RULE_RANGED, numbers,
@@ -126,7 +126,7 @@ pub fn execute_attack(
     view::resource_mut::<PendingAttack>(world).0 = Some(pending.clone());
     let may_react = !free
         && view::reading(world, |world| {
-            can_parry(world, target, attacker).is_ok() || can_dodge(world, target, attacker).is_ok()
+            may_parry(world, target) || may_dodge(world, target)
         });
     if may_react {
         view::resource_mut::<Battle>(world).prompt = Prompt::React {

@@ -338,36 +338,100 @@ pub fn reaction_bonus(world: &World, who: Cid, kind: Reaction) -> (&'static str,
     }
 }
 
+/// Why a reaction is not offered, before it is written out: the check
+/// writes it out, while an attack's execution and the AI ask only whether
+/// one is offered ([`may_parry`], [`may_dodge`]), thousands of times a
+/// battle, and a sentence with numbers in it costs more than the check.
+enum Refusal {
+    Said(Illegal),
+    CannotBeat {
+        kind: Reaction,
+        against: i32,
+        name: &'static str,
+        bonus: i32,
+    },
+}
+
+impl From<Illegal> for Refusal {
+    fn from(reason: Illegal) -> Refusal {
+        Refusal::Said(reason)
+    }
+}
+
+impl From<Refusal> for Illegal {
+    fn from(refusal: Refusal) -> Illegal {
+        match refusal {
+            Refusal::Said(reason) => reason,
+            Refusal::CannotBeat {
+                kind,
+                against,
+                name,
+                bonus,
+            } => Illegal(
+                format!(
+                    "cannot beat the attack's {against}: a {} is 10 + {name} {bonus} = {} at best",
+                    kind.name(),
+                    10 + bonus
+                )
+                .into(),
+            ),
+        }
+    }
+}
+
 /// A reaction must roll *higher* than the attack; one that cannot, even
 /// with a ten, is not offered (Fray decides, docs/rulesets/ud10.md:
 /// offering a hopeless roll only misleads).
-fn can_beat(world: &World, who: Cid, kind: Reaction, against: i32) -> Result<(), Illegal> {
+fn can_beat(world: &World, who: Cid, kind: Reaction, against: i32) -> Result<(), Refusal> {
     let (name, bonus) = reaction_bonus(world, who, kind);
     if 10 + bonus <= against {
-        return illegal(format!(
-            "cannot beat the attack's {against}: a {} is 10 + {name} {bonus} = {} at best",
-            kind.name(),
-            10 + bonus
-        ));
+        return Err(Refusal::CannotBeat {
+            kind,
+            against,
+            name,
+            bonus,
+        });
     }
     Ok(())
 }
 
 /// Parry: an appropriate weapon ready, once per round (§Parrying and Dodging).
 pub fn can_parry(world: &World, actor: Cid, _attacker: Cid) -> Result<(), Illegal> {
+    parry_refusal(world, actor).map_err(Illegal::from)
+}
+
+/// Dodge: as a parry, with no weapon needed, when the game's settings
+/// allow dodging.
+pub fn can_dodge(world: &World, actor: Cid, _attacker: Cid) -> Result<(), Illegal> {
+    dodge_refusal(world, actor).map_err(Illegal::from)
+}
+
+/// May `actor` parry the pending attack? [`can_parry`]'s answer, its
+/// reason not written out.
+pub fn may_parry(world: &World, actor: Cid) -> bool {
+    parry_refusal(world, actor).is_ok()
+}
+
+/// May `actor` dodge the pending attack? [`can_dodge`]'s answer, its
+/// reason not written out.
+pub fn may_dodge(world: &World, actor: Cid) -> bool {
+    dodge_refusal(world, actor).is_ok()
+}
+
+fn parry_refusal(world: &World, actor: Cid) -> Result<(), Refusal> {
     let pending = reaction_common(world, actor)?;
     let l = loadout(world, actor).ok_or_else(|| Illegal("no weapon to parry with".into()))?;
     match l.ready_weapon() {
         Some(w) if w.ud10().parry && w.kind == WeaponKind::Melee => {}
-        Some(w) => return illegal(format!("cannot parry with the {}", w.name)),
-        None => return illegal("no weapon ready to parry with"),
+        Some(w) => return Err(Illegal(format!("cannot parry with the {}", w.name).into()).into()),
+        None => return Err(Illegal("no weapon ready to parry with".into()).into()),
     }
     can_beat(world, actor, Reaction::Parry, pending.total)
 }
 
-pub fn can_dodge(world: &World, actor: Cid, _attacker: Cid) -> Result<(), Illegal> {
+fn dodge_refusal(world: &World, actor: Cid) -> Result<(), Refusal> {
     if !view::resource::<Ud10Settings>(world).dodge {
-        return illegal("dodging is off in this game's settings");
+        return Err(Illegal("dodging is off in this game's settings".into()).into());
     }
     let pending = reaction_common(world, actor)?;
     can_beat(world, actor, Reaction::Dodge, pending.total)

@@ -160,13 +160,13 @@ fn react(world: &World, actor: Cid) -> Command {
         return Command::NoReaction;
     };
     let mut best = (0.0, Command::NoReaction);
-    if check::can_parry(world, actor, p.attacker).is_ok() {
+    if check::may_parry(world, actor) {
         let q = p_beat(s.parry.unwrap_or(s.dex), p.total);
         if q > best.0 {
             best = (q, Command::from(Ud10Command::Parry));
         }
     }
-    if check::can_dodge(world, actor, p.attacker).is_ok() {
+    if check::may_dodge(world, actor) {
         let q = p_beat(s.dodge.unwrap_or(s.dex), p.total);
         if q > best.0 {
             best = (q, Command::Dodge);
