@@ -5,7 +5,7 @@ use bevy::prelude::*;
 
 use crate::rules::view;
 
-use crate::rules::apply::with;
+use crate::rules::apply::{each, with};
 use crate::rules::components::{Cid, Loadout};
 use crate::rules::event::BattleEvent;
 
@@ -60,15 +60,7 @@ fn apply_own(world: &mut World, e: &BrpEvent) {
     match e {
         // Each phase gives everyone a turn anew (the tracker's "turn taken").
         BrpEvent::PhaseBegan { .. } => {
-            let entities = crate::rules::view::resource::<crate::rules::battle::Roster>(world)
-                .entities
-                .clone();
-            for e in entities {
-                if let Some(mut t) = view::get_mut::<crate::rules::components::TurnState>(world, e)
-                {
-                    t.done = false;
-                }
-            }
+            each::<crate::rules::components::TurnState>(world, |t| t.done = false)
         }
         BrpEvent::Declared { who, intent, .. } => slot(world, *who, |s| s.declared = Some(*intent)),
         BrpEvent::Ranked {
