@@ -182,16 +182,7 @@ fn attack_preview_shows_the_cores_numbers() {
     // 60%. Longsword 1D10+4 (pen 1) against leather (arms/legs 1, trunk 2,
     // buffer 2; head bare) and CON 1: 2 HP at least (5 on the trunk), 13 at
     // most (14 on the head).
-    let l = level(
-        &OPEN,
-        &[
-            r#"(archetype: "swordsman", faction: "red", at: (1, 1), name: "A", facing: E)"#,
-            r#"(archetype: "archer", faction: "blue", at: (2, 1), name: "B", facing: W)"#,
-        ],
-    );
-    let mut e = engine();
-    start(&mut e, &l, &[10, 1]);
-    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    let (e, a, b) = duel(&[10, 1]);
     // The preview the game shows: the ruleset's hook.
     let preview = crate::rulesets::skeleton::hooks::<crate::rulesets::ud10::Ud10>().preview;
     let p = preview(

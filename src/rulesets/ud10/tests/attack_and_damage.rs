@@ -321,16 +321,7 @@ fn zero_hp_knocks_out_zero_ep_too() {
 fn a_hopeless_reaction_is_refused_with_its_numbers() {
     use crate::rulesets::ud10::check;
     use crate::rulesets::ud10::numbers::{Pending, PendingAttack};
-    let l = level(
-        &OPEN,
-        &[
-            r#"(archetype: "swordsman", faction: "red", at: (1, 1), name: "A", facing: E)"#,
-            r#"(archetype: "archer", faction: "blue", at: (2, 1), name: "B", facing: W)"#,
-        ],
-    );
-    let mut e = engine();
-    start(&mut e, &l, &[10, 1]);
-    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    let (mut e, a, b) = duel(&[10, 1]);
     // The archer dodges by DEX: d10 + 3, 13 at best.
     for (total, offered) in [(13, false), (12, true)] {
         e.world_mut().resource_mut::<PendingAttack>().0 = Some(Pending {

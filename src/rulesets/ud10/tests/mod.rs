@@ -58,3 +58,21 @@ fn strike(e: &mut Engine, attacker: Cid, target: Cid) {
 }
 
 const OPEN: [&str; 3] = ["..........", "..........", ".........."];
+
+/// The duel most tests start from: A, a swordsman (skill 8, longsword
+/// 1D10+4, pen 1) at (1, 1) facing east, against B, an archer (DEX 3, CON
+/// 1, leather) beside it facing west, on open ground, with `dice` scripted
+/// (initiative first); the engine and A and B.
+fn duel(dice: &[u32]) -> (Engine, Cid, Cid) {
+    let l = level(
+        &OPEN,
+        &[
+            r#"(archetype: "swordsman", faction: "red", at: (1, 1), name: "A", facing: E)"#,
+            r#"(archetype: "archer", faction: "blue", at: (2, 1), name: "B", facing: W)"#,
+        ],
+    );
+    let mut e = engine();
+    start(&mut e, &l, dice);
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    (e, a, b)
+}
