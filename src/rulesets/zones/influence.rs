@@ -73,15 +73,18 @@ pub fn subject_to_intimidation(world: &World, target: Cid) -> Result<(), Illegal
         return illegal("a mount follows its riders");
     }
     let wounded = view::get::<Health>(world, target).is_some_and(|h| 2 * h.hp <= h.hp_max);
-    let f = view::faction(world, target).unwrap_or(0) as usize;
-    let original = view::resource::<ZonesRound>(world)
-        .original
-        .get(f)
-        .copied()
-        .unwrap_or(0);
-    let standing = standing_in_faction(world, f);
-    let outnumbered = original > 1 && 2 * standing <= original;
-    if !(wounded || outnumbered) {
+    // The side's numbers only matter for one not wounded (its side counted
+    // only then: the AI asks this of every enemy at every decision).
+    let outnumbered = || {
+        let f = view::faction(world, target).unwrap_or(0) as usize;
+        let original = view::resource::<ZonesRound>(world)
+            .original
+            .get(f)
+            .copied()
+            .unwrap_or(0);
+        original > 1 && 2 * standing_in_faction(world, f) <= original
+    };
+    if !(wounded || outnumbered()) {
         return illegal(
             "not shaken: only one at half health or less, or of a side down to half its numbers",
         );
