@@ -400,8 +400,8 @@ pub fn can_parry(world: &World, actor: Cid, _attacker: Cid) -> Result<(), Illega
     parry_refusal(world, actor).map_err(Illegal::from)
 }
 
-/// Dodge: as a parry, with no weapon needed, when the game's settings
-/// allow dodging.
+/// Dodge (§Parrying and Dodging: "maybe possible to dodge the attack"):
+/// as a parry, with no weapon needed, when the game's settings allow it.
 pub fn can_dodge(world: &World, actor: Cid, _attacker: Cid) -> Result<(), Illegal> {
     dodge_refusal(world, actor).map_err(Illegal::from)
 }

@@ -127,12 +127,11 @@ pub(super) fn odds_of(
     let diff = smaller;
     let (lo, hi) = (expr.min(None) * times, expr.max(None) * times);
     let arm = armour_total(world, attacker, target, w);
-    let suffered = |v: i32| (if diff < 0 { halved(v, -diff) } else { v } - arm).max(0);
     let mut odds = DamageOdds {
         mean: 0.0,
         p_down: 0.0,
-        least: suffered(lo),
-        most: suffered(hi),
+        least: suffered(lo, diff, arm),
+        most: suffered(hi, diff, arm),
     };
     let Some(h) = view::get::<Health>(world, target) else {
         return odds;
@@ -184,24 +183,24 @@ fn spread(s: Spread) -> (f64, f64) {
 
 /// [`spread`], worked out.
 fn sum_spread(s: &Spread) -> (f64, f64) {
-    let suffered = |v: i32| {
-        (if s.smaller < 0 {
-            halved(v, -s.smaller)
-        } else {
-            v
-        } - s.armour)
-            .max(0)
-    };
     let n = (s.hi - s.lo + 1).max(1) as f64;
     let (mut mean, mut p_down) = (0.0, 0.0);
     for v in s.lo..=s.hi {
-        let d = suffered(v);
+        let d = suffered(v, s.smaller, s.armour);
         mean += f64::from(d) / n;
         if !s.already_down && d >= s.down_at {
             p_down += 1.0 / n;
         }
     }
     (mean, p_down)
+}
+
+/// What a roll of `v` takes after size (halved for each of `-smaller`
+/// sizes, §Effects of size in combat) and the target's armour value
+/// ([`armour_total`]; §Reacting to an attack's example: armour 2 turns 5
+/// damage into 3), never below 0.
+fn suffered(v: i32, smaller: i32, armour: i32) -> i32 {
+    (if smaller < 0 { halved(v, -smaller) } else { v } - armour).max(0)
 }
 
 /// The odds of one share of a split attack: `dice` times the weapon's dice.

@@ -6,18 +6,9 @@ use super::*;
 fn whole_damage_pipeline_with_exploding_ten() {
     // A (swordsman, skill 8, longsword 1D10+4, penetration 1) attacks B
     // (archer: DEX 3, CON 1, HP 10, EP 10, leather: trunk 2, buffer 2).
-    let l = level(
-        &OPEN,
-        &[
-            r#"(archetype: "swordsman", faction: "red", at: (1, 1), name: "A", facing: E)"#,
-            r#"(archetype: "archer", faction: "blue", at: (2, 1), name: "B", facing: W)"#,
-        ],
-    );
-    let mut e = engine();
     // initiative A 10, B 1; attack d10 5 (5 + 8 = 13 vs Defense 13: hits);
     // hit location 5 (trunk); damage 10 explodes, then 4.
-    start(&mut e, &l, &[10, 1, 5, 5, 10, 4]);
-    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    let (mut e, a, b) = duel(&[10, 1, 5, 5, 10, 4]);
     let at = e.events().len();
     strike(&mut e, a, b);
     // A dodge by DEX (d10 + 3, 13 at best) cannot beat 13: the archer is
@@ -311,42 +302,4 @@ fn zero_hp_knocks_out_zero_ep_too() {
     start(&mut e, &l, &[10, 1, 1, 10, 6]);
     strike(&mut e, a, c_);
     assert!(view::conditions(e.world(), c_).has(Condition::Unconscious));
-}
-
-/// A reaction that cannot beat the attack, even with a ten, is refused
-/// with its numbers written out (docs/rulesets/ud10.md: a hopeless roll is
-/// not offered); `may_dodge` and `may_parry`, which an attack's execution
-/// and the AI ask, answer as the check does without writing them.
-#[test]
-fn a_hopeless_reaction_is_refused_with_its_numbers() {
-    use crate::rulesets::ud10::check;
-    use crate::rulesets::ud10::numbers::{Pending, PendingAttack};
-    let (mut e, a, b) = duel(&[10, 1]);
-    // The archer dodges by DEX: d10 + 3, 13 at best.
-    for (total, offered) in [(13, false), (12, true)] {
-        e.world_mut().resource_mut::<PendingAttack>().0 = Some(Pending {
-            attacker: a,
-            target: b,
-            weapon: 0,
-            mode: 0,
-            total,
-            ranged: false,
-            dex_counts: true,
-        });
-        view::reading(e.world(), |w| {
-            let dodge = check::can_dodge(w, b, a);
-            assert_eq!(dodge.is_ok(), offered, "against {total}");
-            assert_eq!(check::may_dodge(w, b), offered, "against {total}");
-            if !offered {
-                assert_eq!(
-                    dodge.unwrap_err().to_string(),
-                    "cannot beat the attack's 13: a dodge is 10 + DEX 3 = 13 at best"
-                );
-            }
-            // A bow parries nothing, whatever the roll.
-            assert!(!check::may_parry(w, b));
-            let parry = check::can_parry(w, b, a).unwrap_err().to_string();
-            assert!(parry.starts_with("cannot parry with the "), "{parry}");
-        });
-    }
 }

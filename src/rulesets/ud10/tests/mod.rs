@@ -59,7 +59,7 @@ fn strike(e: &mut Engine, attacker: Cid, target: Cid) {
 
 const OPEN: [&str; 3] = ["..........", "..........", ".........."];
 
-/// The duel most tests start from: A, a swordsman (skill 8, longsword
+/// A duel many tests start from: A, a swordsman (skill 8, longsword
 /// 1D10+4, pen 1) at (1, 1) facing east, against B, an archer (DEX 3, CON
 /// 1, leather) beside it facing west, on open ground, with `dice` scripted
 /// (initiative first); the engine and A and B.

@@ -194,3 +194,42 @@ fn no_parry_without_a_ready_melee_weapon() {
     let why = refused(&mut e, b, Ud10Command::Parry);
     assert_eq!(why, "cannot parry with the Javelin");
 }
+
+/// §Parrying and Dodging: the reaction must be *higher* than the attack;
+/// one that cannot be, even with a ten, is refused with its numbers written
+/// out (Fray decides, docs/rulesets/ud10.md: a hopeless roll is not
+/// offered); `may_dodge` and `may_parry`, which an attack's execution and
+/// the AI ask, answer as the check does without writing them.
+#[test]
+fn a_hopeless_reaction_is_refused_with_its_numbers() {
+    use crate::rulesets::ud10::check;
+    use crate::rulesets::ud10::numbers::{Pending, PendingAttack};
+    let (mut e, a, b) = duel(&[10, 1]);
+    // The archer dodges by DEX: d10 + 3, 13 at best.
+    for (total, offered) in [(13, false), (12, true)] {
+        e.world_mut().resource_mut::<PendingAttack>().0 = Some(Pending {
+            attacker: a,
+            target: b,
+            weapon: 0,
+            mode: 0,
+            total,
+            ranged: false,
+            dex_counts: true,
+        });
+        view::reading(e.world(), |w| {
+            let dodge = check::can_dodge(w, b, a);
+            assert_eq!(dodge.is_ok(), offered, "against {total}");
+            assert_eq!(check::may_dodge(w, b), offered, "against {total}");
+            if !offered {
+                assert_eq!(
+                    dodge.unwrap_err().to_string(),
+                    "cannot beat the attack's 13: a dodge is 10 + DEX 3 = 13 at best"
+                );
+            }
+            // A bow parries nothing, whatever the roll.
+            assert!(!check::may_parry(w, b));
+            let parry = check::can_parry(w, b, a).unwrap_err().to_string();
+            assert!(parry.starts_with("cannot parry with the "), "{parry}");
+        });
+    }
+}
