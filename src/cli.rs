@@ -39,6 +39,23 @@ macro_rules! say_raw {
     ($($t:tt)*) => { out(format_args!($($t)*)) };
 }
 
+/// A command's report: as JSON, or as the text `text` writes of it.
+fn print_report<R: serde::Serialize>(
+    report: &R,
+    json: bool,
+    text: impl FnOnce(&R) -> String,
+) -> Result<(), String> {
+    if json {
+        say!(
+            "{}",
+            serde_json::to_string_pretty(report).map_err(|e| e.to_string())?
+        );
+    } else {
+        say_raw!("{}", text(report));
+    }
+    Ok(())
+}
+
 #[derive(Parser, Debug)]
 #[command(
     name = "fray",
@@ -113,18 +130,8 @@ pub enum Cmd {
         /// How many battles.
         #[arg(long, default_value_t = 1000)]
         battles: u64,
-        /// Seed of the whole batch; battle i uses a seed derived from it.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Print the report as JSON.
-        #[arg(long)]
-        json: bool,
-        /// Worker threads (default: every core).
-        #[arg(long)]
-        threads: Option<usize>,
-        /// Change a ruleset setting, e.g. --set body_zones=false (repeatable).
-        #[arg(long = "set", value_name = "KEY=VALUE")]
-        settings: Vec<String>,
+        #[command(flatten)]
+        batch: Batch,
         /// Who plays each faction, in the level's order: `ai` or `normal`
         /// (the tactical AI, the default), `easy` (the AI with a worse eye:
         /// one choice in two of where to move, whom to attack, who acts or
@@ -175,20 +182,8 @@ pub enum Cmd {
         /// Battles per level and ruleset.
         #[arg(long, default_value_t = 200)]
         battles: u64,
-        /// Seed of the batch; battle i uses a seed derived from it, as in
-        /// `fray simulate`.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Worker threads (default: every core).
-        #[arg(long)]
-        threads: Option<usize>,
-        /// Change a setting of the --ruleset, e.g. --set facing=last_move
-        /// (repeatable).
-        #[arg(long = "set", value_name = "KEY=VALUE")]
-        settings: Vec<String>,
-        /// The figures as JSON instead of tables.
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        batch: Batch,
     },
     /// Validate level files and ruleset data (files or folders).
     Check {
@@ -209,21 +204,12 @@ pub enum Cmd {
         /// Ruleset id (default: the level's default ruleset).
         #[arg(long)]
         ruleset: Option<String>,
-        /// How many seeds (battles: this times the level's factions).
+        /// How many seeds (battles: this times the level's factions; each
+        /// worker thread runs its own other build).
         #[arg(long, default_value_t = 1000)]
         seeds: u64,
-        /// Seed of the whole batch, as in `fray simulate`.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Worker threads, each with its own other build (default: every core).
-        #[arg(long)]
-        threads: Option<usize>,
-        /// Change a ruleset setting in both builds (repeatable).
-        #[arg(long = "set", value_name = "KEY=VALUE")]
-        settings: Vec<String>,
-        /// Print the report as JSON.
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        batch: Batch,
     },
     /// Answer another build's `fray versus`: JSON requests on standard
     /// input, one a line, answered on standard output.
@@ -251,6 +237,36 @@ pub enum Cmd {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// What every batch of seeded battles takes (`simulate`, `audit`,
+/// `versus`).
+#[derive(clap::Args, Debug)]
+pub struct Batch {
+    /// Seed of the whole batch; battle i uses a seed derived from it.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Change a setting of the ruleset played, e.g. --set body_zones=false
+    /// (repeatable; `versus` changes it in both builds).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    settings: Vec<String>,
+    /// The report as JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+impl Batch {
+    /// The worker threads asked for, or every core; none is refused.
+    fn threads(&self) -> Result<usize, String> {
+        match self.threads {
+            Some(0) => Err("--threads expects at least 1 thread, not 0".into()),
+            Some(n) => Ok(n),
+            None => Ok(cores()),
+        }
+    }
 }
 
 /// The default level, found from the working directory or the source tree.
@@ -331,21 +347,9 @@ pub fn run(cli: Cli) -> ExitCode {
             level,
             ruleset,
             battles,
-            seed,
-            json,
-            threads,
-            settings,
+            batch,
             control,
-        }) => cmd_simulate(
-            &level,
-            ruleset.as_deref(),
-            battles,
-            seed,
-            json,
-            threads,
-            &settings,
-            &control,
-        ),
+        }) => cmd_simulate(&level, ruleset.as_deref(), battles, &batch, &control),
         Some(Cmd::Log {
             level,
             seed,
@@ -369,19 +373,8 @@ pub fn run(cli: Cli) -> ExitCode {
             levels,
             ruleset,
             battles,
-            seed,
-            threads,
-            settings,
-            json,
-        }) => cmd_audit(
-            levels,
-            ruleset.as_deref(),
-            battles,
-            seed,
-            threads,
-            &settings,
-            json,
-        ),
+            batch,
+        }) => cmd_audit(levels, ruleset.as_deref(), battles, &batch),
         Some(Cmd::Bench {
             vs,
             battles,
@@ -395,20 +388,8 @@ pub fn run(cli: Cli) -> ExitCode {
             vs,
             ruleset,
             seeds,
-            seed,
-            threads,
-            settings,
-            json,
-        }) => cmd_versus(
-            &level,
-            vs,
-            ruleset.as_deref(),
-            seeds,
-            seed,
-            threads,
-            &settings,
-            json,
-        ),
+            batch,
+        }) => cmd_versus(&level, vs, ruleset.as_deref(), seeds, &batch),
         Some(Cmd::ServeAi) => {
             let stdin = std::io::stdin().lock();
             let stdout = std::io::stdout().lock();
@@ -493,7 +474,13 @@ fn cmd_game(
     _tour: Option<PathBuf>,
 ) -> Result<(), String> {
     eprintln!("fray: built without the game window (feature `gui`); simulating the default level.");
-    cmd_simulate(&default_level(), None, 1000, 1, false, None, &[], &[])
+    let batch = Batch {
+        seed: 1,
+        threads: None,
+        settings: Vec::new(),
+        json: false,
+    };
+    cmd_simulate(&default_level(), None, 1000, &batch, &[])
 }
 
 #[cfg(feature = "gui")]
@@ -556,67 +543,46 @@ fn cmd_play(
     Err("this fray was built without the game window (cargo feature `gui`)".into())
 }
 
-#[allow(clippy::too_many_arguments)]
 fn cmd_simulate(
     level_path: &Path,
     ruleset: Option<&str>,
     battles: u64,
-    seed: u64,
-    json: bool,
-    threads: Option<usize>,
-    settings: &[String],
+    batch: &Batch,
     control: &[String],
 ) -> Result<(), String> {
     if battles == 0 {
         return Err("--battles expects at least 1 battle, not 0".into());
     }
-    if threads == Some(0) {
-        return Err("--threads expects at least 1 thread, not 0".into());
-    }
+    let threads = batch.threads()?;
     let level = load(level_path)?;
     let control = level_control(&level, control)?;
     let ruleset = pick_ruleset(&level, ruleset)?;
-    let threads = threads.unwrap_or_else(cores);
     let cfg = SimConfig {
         level,
         ruleset,
         battles,
-        seed,
+        seed: batch.seed,
         threads,
-        settings: parse_settings(settings)?,
+        settings: parse_settings(&batch.settings)?,
         assets: assets_dir(),
-        progress: !json && std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        progress: !batch.json && std::io::IsTerminal::is_terminal(&std::io::stderr()),
         control,
     };
     let report = simulate(&cfg)?;
-    if json {
-        say!(
-            "{}",
-            serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
-        );
-    } else {
-        say_raw!("{}", report.text());
-    }
-    Ok(())
+    print_report(&report, batch.json, |r| r.text())
 }
 
-#[allow(clippy::too_many_arguments)]
 fn cmd_versus(
     level_path: &Path,
     other: PathBuf,
     ruleset: Option<&str>,
     seeds: u64,
-    seed: u64,
-    threads: Option<usize>,
-    settings: &[String],
-    json: bool,
+    batch: &Batch,
 ) -> Result<(), String> {
     if seeds == 0 {
         return Err("--seeds expects at least 1 seed, not 0".into());
     }
-    if threads == Some(0) {
-        return Err("--threads expects at least 1 thread, not 0".into());
-    }
+    let threads = batch.threads()?;
     let level = load(level_path)?;
     let ruleset = pick_ruleset(&level, ruleset)?;
     // The other build runs in this folder too; its level is this one's file.
@@ -628,22 +594,14 @@ fn cmd_versus(
         level_file,
         ruleset,
         seeds,
-        seed,
-        threads: threads.unwrap_or_else(cores),
-        settings: parse_settings(settings)?,
+        seed: batch.seed,
+        threads,
+        settings: parse_settings(&batch.settings)?,
         assets: assets_dir(),
         other,
     };
     let report = crate::versus::versus(&cfg)?;
-    if json {
-        say!(
-            "{}",
-            serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
-        );
-    } else {
-        say_raw!("{}", report.text());
-    }
-    Ok(())
+    print_report(&report, batch.json, |r| r.text())
 }
 
 fn cmd_bench(
@@ -762,17 +720,12 @@ fn cmd_audit(
     levels: Vec<PathBuf>,
     ruleset: Option<&str>,
     battles: u64,
-    seed: u64,
-    threads: Option<usize>,
-    settings: &[String],
-    json: bool,
+    batch: &Batch,
 ) -> Result<(), String> {
     if battles == 0 {
         return Err("--battles expects at least 1 battle, not 0".into());
     }
-    if threads == Some(0) {
-        return Err("--threads expects at least 1 thread, not 0".into());
-    }
+    let threads = batch.threads()?;
     let paths = if levels.is_empty() {
         let dir = default_level()
             .parent()
@@ -799,20 +752,12 @@ fn cmd_audit(
         levels,
         ruleset,
         battles,
-        seed,
-        threads: threads.unwrap_or_else(cores),
-        settings: parse_settings(settings)?,
+        seed: batch.seed,
+        threads,
+        settings: parse_settings(&batch.settings)?,
         assets: assets_dir(),
     })?;
-    if json {
-        say!(
-            "{}",
-            serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
-        );
-    } else {
-        say_raw!("{}", report.text());
-    }
-    Ok(())
+    print_report(&report, batch.json, |r| r.text())
 }
 
 fn cmd_odds(a: &OddsArgs) -> Result<(), String> {
@@ -852,15 +797,7 @@ fn cmd_odds(a: &OddsArgs) -> Result<(), String> {
         pool_seconds,
         odds,
     };
-    if a.json {
-        say!(
-            "{}",
-            serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
-        );
-    } else {
-        say_raw!("{}", report.text());
-    }
-    Ok(())
+    print_report(&report, a.json, |r| r.text())
 }
 
 fn cmd_log(
