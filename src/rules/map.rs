@@ -93,6 +93,17 @@ pub const ORTHO_DM: u32 = 15;
 /// Cost of a diagonal step (1.5 m × √2 ≈ 2.1 m), in decimetres.
 pub const DIAG_DM: u32 = 21;
 
+/// No way between two cells costs fewer decimetres than this many per
+/// metre of the straight line between their centres ([`Map::distance_m`]):
+/// a diagonal step is the cheapest per metre, 21 dm for 1.5 m × √2
+/// (9.8995 dm a metre); an orthogonal one is 10; terrain only adds. Any
+/// way from one cell to another is at least the octile cost of their
+/// offset, 15 a step along the longer side plus 6 for each of those that
+/// is diagonal, and that is never under 9.8995 times the line (least
+/// when the offset is diagonal). A little under that bound, so that
+/// rounding never decides (a test holds every field to it).
+pub const LEAST_DM_PER_METRE: f64 = 9.89;
+
 /// A named area of the map (used by zone-based rulesets and `HoldZone`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Zone {
@@ -1526,6 +1537,42 @@ mod tests {
             panic!("a map of 1,056 cells keeps no fields");
         };
         assert_eq!(tree.cost, wide.field_until(goal, until).cost);
+    }
+
+    /// No way between two cells costs less than `LEAST_DM_PER_METRE` per
+    /// metre of the line between them: on open ground (every offset up to
+    /// 40 cells, where the diagonal comes within 0.1 % of it) and over
+    /// terrain and walls (every cell's distance to every goal).
+    #[test]
+    fn no_way_is_cheaper_a_metre_than_the_least() {
+        let open = Map::new(41, 41, vec![Terrain::Open; 41 * 41]);
+        let rough = grid(&[
+            "..#.....", //
+            ".,~^..#.", //
+            "c.#^.,..", //
+            ".C....~.",
+        ]);
+        let mut closest = f64::MAX;
+        for (m, goals) in [
+            (&open, vec![Cell::new(0, 0)]),
+            (&rough, rough.cells().collect()),
+        ] {
+            for goal in goals {
+                let field = m.distances(goal, goal);
+                for c in m.cells().filter(|c| *c != goal) {
+                    let Some(cost) = field.cost(c) else { continue };
+                    let line = Map::distance_m(c, goal);
+                    assert!(
+                        f64::from(cost) >= LEAST_DM_PER_METRE * line,
+                        "{goal} {c}: {cost} dm for {line} m"
+                    );
+                    closest = closest.min(f64::from(cost) / line);
+                }
+            }
+        }
+        // The bound is within 0.1 % of the cheapest way found: it spares
+        // searches, and is not so low that it spares none.
+        assert!(closest < LEAST_DM_PER_METRE * 1.001, "{closest}");
     }
 
     /// A kept tree is the tree a fresh search finds; asked for the same

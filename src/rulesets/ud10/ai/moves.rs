@@ -101,6 +101,21 @@ pub(super) fn approach(look: &Look, full: bool) -> Option<Vec<Cell>> {
                 .any(|e| view::cell(world, *e).is_some_and(|c| check::reaches(map, here, c, w)))
         });
     let seek = ranged && !shoots_here;
+    // An archer who can shoot from here closes in no nearer than its
+    // range increment (below), and a cell nearer the goal than here by
+    // the way there is nearer by the straight line too: one whose way is
+    // shorter than here's by a step's worth at least (the costs are whole
+    // decimetres) lies within `(here_d - 1) / LEAST_DM_PER_METRE` metres.
+    // When that is within the increment, no cell nearer than here is far
+    // enough, and there is no way in: no search.
+    if ranged
+        && !seek
+        && let Some(w) = &ready
+        && f64::from(here_d.saturating_sub(1))
+            <= w.range_increment_m.max(3.0) * crate::rules::map::LEAST_DM_PER_METRE
+    {
+        return None;
+    }
     // Every way to the goal ends with a step from a cell beside it: no
     // cell is nearer than the nearest of those, so from one as near no
     // move closes in, and no search is needed.
