@@ -362,12 +362,18 @@ fn find_move_to_attack(look: &Look, t: &Turn, floor: Option<f64>) -> MoveToAttac
     }
     let melee = weapon.kind == WeaponKind::Melee;
     // No attack is worth more than its target's `per_hit` (a hit landed
-    // for sure; never below 0, so a chance under 1 never raises it), and
-    // free attacks only lower a cell's score: with every
-    // target's at or under the floor, no cell beats it, and no tree is
-    // searched.
+    // for sure; never below 0, so a chance under 1 never raises it), nor
+    // than the best chance any cell gives times that
+    // (`TargetRow::best_from_anywhere`; with no shift, the most a shot
+    // after a move has: -4 after more than one step only lowers it), and
+    // free attacks only
+    // lower a cell's score: with every target's at or under the floor, no
+    // cell beats it, and no tree is searched.
     if let Some(f) = floor
-        && table.rows.iter().all(|r| r.per_hit <= f)
+        && table
+            .rows
+            .iter()
+            .all(|r| r.per_hit <= f || r.best_from_anywhere(map, weapon, 0) <= f)
     {
         return None;
     }

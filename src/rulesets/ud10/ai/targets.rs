@@ -138,6 +138,9 @@ pub(super) struct TargetRow<'w> {
     /// ([`shot_chance_bound`]), from where the shooter stands and after a
     /// standard movement (-4) (NaN: not worked out yet).
     shot_p: [std::cell::Cell<f64>; 2],
+    /// With a weapon that is not ranged, the most a blow can land from any
+    /// cell within its reach of the target (NaN: not worked out yet).
+    blow_p: std::cell::Cell<f64>,
 }
 
 /// The table for the weapon in hand. A melee weapon's table leaves out the
@@ -195,6 +198,7 @@ pub(super) fn targets(world: &World, actor: Cid, steps: i32) -> Option<Targets<'
                 reaction,
                 melee_p: std::array::from_fn(|_| std::cell::Cell::new(f64::NAN)),
                 shot_p: std::array::from_fn(|_| std::cell::Cell::new(f64::NAN)),
+                blow_p: std::cell::Cell::new(f64::NAN),
             });
         }
     }
@@ -231,7 +235,7 @@ pub(super) fn best_attack_with(
     let mut best: Option<(f64, Cid, usize)> = None;
     for row in &t.rows {
         if let Some(b) = beat
-            && (row.per_hit <= b || w.is_ranged() && row.best_shot(w, shift) <= b)
+            && (row.per_hit <= b || row.best_from_anywhere(map, w, shift) <= b)
         {
             continue;
         }
@@ -239,18 +243,14 @@ pub(super) fn best_attack_with(
             continue;
         }
         let p = if !w.is_ranged() && shift == 0 {
-            let known = &row.melee_p[melee_key(&row.sides, from)];
-            if known.get().is_nan() {
-                known.set(landing_chance(row, from, w, shift));
-            }
-            known.get()
+            row.blow_chance(from, w)
         } else {
             landing_chance(row, from, w, shift)
         };
         let v = p * row.per_hit;
         debug_assert!(
-            !w.is_ranged() || v <= row.best_shot(w, shift) + 1e-12,
-            "a shot beat its bound"
+            v <= row.best_from_anywhere(map, w, shift) + 1e-12,
+            "an attack beat its bound"
         );
         if best.is_none_or(|b| v > b.0) {
             best = Some((v, row.target, row.mode));
@@ -260,6 +260,52 @@ pub(super) fn best_attack_with(
 }
 
 impl TargetRow<'_> {
+    /// At most what an attack with `w`, `shift` added, is worth from any
+    /// cell: a shot's [`TargetRow::best_shot`]; a blow's
+    /// [`TargetRow::best_blow`] (with no shift: the AI shifts only shots);
+    /// else a hit landed for sure.
+    pub(super) fn best_from_anywhere(&self, map: &Map, w: &Weapon, shift: i32) -> f64 {
+        if w.is_ranged() {
+            self.best_shot(w, shift)
+        } else if shift == 0 {
+            self.best_blow(map, w)
+        } else {
+            self.per_hit
+        }
+    }
+
+    /// The chance a blow with `w` (not ranged) struck from `from` lands:
+    /// the same from every cell of a [`melee_key`], worked out once per key.
+    fn blow_chance(&self, from: Cell, w: &Weapon) -> f64 {
+        let known = &self.melee_p[melee_key(&self.sides, from)];
+        if known.get().is_nan() {
+            known.set(landing_chance(self, from, w, 0));
+        }
+        known.get()
+    }
+
+    /// The most a blow with `w` (not ranged) can be worth from any cell:
+    /// every cell it strikes the target from lies within its reach of it,
+    /// and every cell with the same [`melee_key`] gives the same chance, so
+    /// the best chance of the keys of those cells (on the map), times a
+    /// hit's worth. Worked out once; the chances found serve the cells
+    /// weighed later.
+    fn best_blow(&self, map: &Map, w: &Weapon) -> f64 {
+        if self.blow_p.get().is_nan() {
+            let mut p: f64 = 0.0;
+            for dy in -w.reach..=w.reach {
+                for dx in -w.reach..=w.reach {
+                    let from = Cell::new(self.cell.x + dx, self.cell.y + dy);
+                    if (dx, dy) != (0, 0) && map.in_bounds(from) {
+                        p = p.max(self.blow_chance(from, w));
+                    }
+                }
+            }
+            self.blow_p.set(p);
+        }
+        self.blow_p.get() * self.per_hit
+    }
+
     /// The most a shot with `w` (ranged), `shift` added, can be worth from
     /// any cell: [`shot_chance_bound`] times a hit's worth, worked out once
     /// for a shot from where the shooter stands (0) and once after a
@@ -303,4 +349,54 @@ fn landing_chance(row: &TargetRow, from: Cell, w: &Weapon, shift: i32) -> f64 {
         }
     }
     p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testkit::{cid, engine, level, start};
+
+    /// A blow's bound ([`TargetRow::best_from_anywhere`]) is what the best
+    /// cell within the weapon's reach of the target gives, and no cell
+    /// gives more: a swordsman (Longsword, reach 1) weighing an archer who
+    /// faces east, under `from_behind: facing` (§Attacking: from its rear
+    /// arc, DEX does not count), strikes best from the west; the bound is
+    /// that cell's, below a hit landed for sure.
+    #[test]
+    fn a_blows_bound_is_the_best_any_cell_within_reach_gives() {
+        let l = level(
+            &["......", "......", "......", "......", "......"],
+            &[
+                r#"(archetype: "swordsman", faction: "red", at: (0, 2), name: "A", facing: E)"#,
+                r#"(archetype: "archer", faction: "blue", at: (3, 2), name: "B", facing: E)"#,
+            ],
+        );
+        let mut e = engine();
+        e.configure(crate::rulesets::ud10::ID, "from_behind", "facing")
+            .unwrap();
+        start(&mut e, &l, &[10, 1]);
+        let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+        view::reading(e.world(), |w| {
+            let map = view::resource::<Map>(w);
+            let table = targets(w, a, 4).expect("a sword in hand");
+            let sword = &view::get::<Loadout>(w, a).unwrap().weapons[table.weapon];
+            assert!(!sword.is_ranged() && sword.reach == 1);
+            let row = &table.rows[0];
+            assert_eq!(row.target, b);
+            let bound = row.best_from_anywhere(map, sword, 0);
+            let value = |from: Cell| {
+                best_attack_with(map, sword, from, &table, 0, None).map_or(0.0, |(v, _, _)| v)
+            };
+            let mut best: f64 = 0.0;
+            for from in map.cells().filter(|c| *c != row.cell) {
+                let v = value(from);
+                assert!(v <= bound, "{from} gives {v} over {bound}");
+                best = best.max(v);
+            }
+            assert_eq!(best, bound);
+            assert_eq!(value(Cell::new(2, 2)), bound, "from behind");
+            assert!(value(Cell::new(4, 2)) < bound, "from the front");
+            assert!(bound < row.per_hit);
+        });
+    }
 }
