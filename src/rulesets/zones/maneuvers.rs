@@ -41,6 +41,14 @@ pub fn size_difference(world: &World, a: Cid, b: Cid) -> i32 {
 /// counter)? "Target a nearby character"; "Larger characters can't be
 /// disarmed, shoved, or grabbed by smaller characters."
 pub fn check_maneuver(world: &World, who: Cid, target: Cid, kind: Maneuver) -> Result<(), Illegal> {
+    check_any_maneuver(world, who, target)?;
+    check_this_maneuver(world, who, target, kind)
+}
+
+/// What every maneuver on `target` needs (the first part of
+/// [`check_maneuver`]): an enemy, a target the rules allow, no larger than
+/// `who`, nearby. The AI weighs each kind only on a target that passes.
+pub fn check_any_maneuver(world: &World, who: Cid, target: Cid) -> Result<(), Illegal> {
     if view::faction(world, who) == view::faction(world, target) {
         return illegal("not an enemy");
     }
@@ -51,6 +59,17 @@ pub fn check_maneuver(world: &World, who: Cid, target: Cid, kind: Maneuver) -> R
     if !nearby(world, who, target) {
         return illegal("non-lethal attacks only reach nearby characters (the same zone)");
     }
+    Ok(())
+}
+
+/// What a maneuver of this `kind` needs besides [`check_any_maneuver`]'s:
+/// the rest of [`check_maneuver`] (ask it of a target that passed that).
+pub fn check_this_maneuver(
+    world: &World,
+    who: Cid,
+    target: Cid,
+    kind: Maneuver,
+) -> Result<(), Illegal> {
     // Fray decides: a mount barges into people but has no hands to grab or
     // disarm with; a vehicle does neither.
     if let Some(s) = view::steed(world, who) {

@@ -10,7 +10,9 @@ use crate::rules::view;
 use crate::rulesets::zones::check::{self, Striker, check_strike, check_strike_by};
 use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
 use crate::rulesets::zones::data::{MODE_STRIKE, MODE_STUNT_SURRENDER};
-use crate::rulesets::zones::maneuvers::{check_maneuver, holding, may_resist, shove_end};
+use crate::rulesets::zones::maneuvers::{
+    check_any_maneuver, check_this_maneuver, holding, may_resist, shove_end,
+};
 use crate::rulesets::zones::odds::{damage_odds, split_odds};
 use crate::rulesets::zones::queries::{blast_targets, save_chance, stats, wit_save_reason, zone};
 use crate::rulesets::zones::state::ZonesRound;
@@ -86,6 +88,11 @@ pub(super) fn best_maneuver(world: &World, who: Cid, floor: f64) -> Option<(f64,
     let mut best: Option<(f64, Command)> = None;
     let holds_nobody = holding(world, who).is_none();
     for t in view::enemies(world, who) {
+        // None of the three on a target no maneuver may be tried on (not
+        // nearby, say): each kind's check begins with this one.
+        if check_any_maneuver(world, who, t).is_err() {
+            continue;
+        }
         // The target may strike back first (§Reacting to an attack:
         // Counter; "since Theobald is still standing, the bandit must now
         // attempt a STR save"): the maneuver then works only if I stand,
@@ -95,7 +102,7 @@ pub(super) fn best_maneuver(world: &World, who: Cid, floor: f64) -> Option<(f64,
         let risk = || *risk.get_or_init(|| counter_risk(world, who, t));
         let p = || p_fails_str(world, who, t) * (1.0 - risk().1);
         let hp = view::get::<Health>(world, t).map_or(1, |h| h.hp);
-        if check_maneuver(world, who, t, Maneuver::Shove).is_ok()
+        if check_this_maneuver(world, who, t, Maneuver::Shove).is_ok()
             && shove_end(world, who, t).1.is_some()
         {
             let fall =
@@ -123,7 +130,7 @@ pub(super) fn best_maneuver(world: &World, who: Cid, floor: f64) -> Option<(f64,
             && let (Some(w), Some(bare)) = (l.weapons.get(i), l.weapons.last())
         {
             let kind = Maneuver::Disarm { weapon: i };
-            if check_maneuver(world, who, t, kind).is_ok() {
+            if check_this_maneuver(world, who, t, kind).is_ok() {
                 let armed = damage_odds(world, t, who, w, MODE_STRIKE);
                 let unarmed = damage_odds(world, t, who, bare, MODE_STRIKE);
                 let gain =
@@ -135,7 +142,7 @@ pub(super) fn best_maneuver(world: &World, who: Cid, floor: f64) -> Option<(f64,
             }
         }
         if holds_nobody
-            && check_maneuver(world, who, t, Maneuver::Grapple).is_ok()
+            && check_this_maneuver(world, who, t, Maneuver::Grapple).is_ok()
             && view::standing(world, t)
         {
             // Held, it loses its turns until it breaks free: worth about
