@@ -37,7 +37,7 @@ pub(super) fn first_aid(look: &Look, here: Cell, t: &Turn) -> Option<Command> {
     // search looks above a floor just under it (the floor is exclusive),
     // and a move worth less reads as none, as it would lose to the aid.
     let moved = match table {
-        Some(_) if !t.moved_before_action => best_move_to_attack(look, t, Some(worth.next_down())),
+        Some(_) if !t.moved_before_action => best_move_to_attack(look, Some(worth.next_down())),
         _ => None,
     }
     .map_or(0.0, |b| b.0);

@@ -65,9 +65,12 @@ struct Look<'w> {
     /// first asked.
     engaged: std::cell::OnceCell<view::Cids>,
     /// The budgets of the two trees: what is left of a standard movement,
-    /// and of the whole turn's.
+    /// and of the whole turn's ([`remaining_dm`], read once a decision).
     near: u32,
     far: u32,
+    /// What is left of a standard movement, the move that keeps the
+    /// action (at most `far` only when the turn allows it).
+    keeps_action: u32,
     /// How many cells from where it stands the actor can strike from
     /// before it acts: no move that keeps the action goes farther (a
     /// step costs at least [`ORTHO_DM`](crate::rules::map::ORTHO_DM) and
@@ -95,10 +98,9 @@ impl<'w> Look<'w> {
             here,
             engaged: Default::default(),
             strike_steps: (keeps_action / crate::rules::map::ORTHO_DM) as i32,
-            near: standard_dm(world, actor)
-                .saturating_sub(t.moved_dm)
-                .min(far),
+            near: keeps_action.min(far),
             far,
+            keeps_action,
             trees: Default::default(),
             breaks: Default::default(),
             table: Default::default(),
@@ -212,7 +214,7 @@ fn act(world: &World, actor: Cid) -> Command {
     }
     // Close in on the most valuable target when the action is still unused
     // (full movement) or the movement is.
-    if remaining_dm(world, actor) > 0
+    if look.far > 0
         && (can_act || !t.moved_before_action)
         && let Some(path) = approach(&look, can_act)
     {
@@ -246,7 +248,7 @@ fn use_the_action(look: &Look, here: Cell, t: &Turn) -> Option<Command> {
     // here (and a little) is taken, so none worth less is looked for.
     let floor = now.map(|(v, _, _)| v * 1.25 + 0.02);
     let moved_best = match table {
-        Some(_) if !(t.action_used || t.moved_before_action) => best_move_to_attack(look, t, floor),
+        Some(_) if !(t.action_used || t.moved_before_action) => best_move_to_attack(look, floor),
         _ => None,
     };
     match (&now, &moved_best) {
@@ -317,7 +319,7 @@ fn aim_or_attack(look: &Look, table: &Targets, target: Cid, mode: usize) -> Comm
 /// the best of all (the first of the best, in the tree's order, as a search
 /// with no floor finds it: a floor only spares cells and targets worth no
 /// more than it, and the pruning never passes over the first best cell).
-fn best_move_to_attack(look: &Look, t: &Turn, floor: Option<f64>) -> MoveToAttack {
+fn best_move_to_attack(look: &Look, floor: Option<f64>) -> MoveToAttack {
     let above = |found: &MoveToAttack| {
         found
             .as_ref()
@@ -329,7 +331,7 @@ fn best_move_to_attack(look: &Look, t: &Turn, floor: Option<f64>) -> MoveToAttac
     {
         return above(found);
     }
-    let found = find_move_to_attack(look, t, floor);
+    let found = find_move_to_attack(look, floor);
     let answer = above(&found);
     *look.moved_best.borrow_mut() = Some((floor, found));
     answer
@@ -337,10 +339,10 @@ fn best_move_to_attack(look: &Look, t: &Turn, floor: Option<f64>) -> MoveToAttac
 
 /// [`best_move_to_attack`], worked out: the best cell worth more than
 /// `floor`, if any.
-fn find_move_to_attack(look: &Look, t: &Turn, floor: Option<f64>) -> MoveToAttack {
+fn find_move_to_attack(look: &Look, floor: Option<f64>) -> MoveToAttack {
     let (world, actor) = (look.world, look.actor);
     let table = look.table()?;
-    let budget = standard_dm(world, actor).saturating_sub(t.moved_dm);
+    let budget = look.keeps_action;
     // The table leaves out the enemies no cell within `strike_steps`
     // reaches: a search over a larger budget would miss them.
     debug_assert!(

@@ -80,12 +80,8 @@ pub(super) fn approach(look: &Look, full: bool) -> Option<Vec<Cell>> {
     // Only cells nearer the goal than `here` can be chosen: the distances
     // beyond it are not needed.
     let field = map.distances(goal, here);
-    let budget = if full {
-        remaining_dm(world, actor)
-    } else {
-        remaining_dm(world, actor)
-            .min(standard_dm(world, actor).saturating_sub(turn(world, actor).moved_dm))
-    };
+    // The whole turn's movement, or only what keeps the action.
+    let budget = if full { look.far } else { look.near };
     let here_d = field.cost(here).unwrap_or(u32::MAX);
     // Closing in never means running from a fight already joined.
     let engaged: &[Cid] = if view::resource::<Ud10Settings>(world).fleeing {
