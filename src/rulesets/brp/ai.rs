@@ -286,12 +286,13 @@ fn best_target(world: &World, actor: Cid, here: Cell, engaged: bool) -> Option<(
         Some(m) => move_left(world, m),
         None => move_left(world, actor),
     };
+    let enemies = view::enemies(world, actor);
     for (i, w) in weapons(world, actor) {
         let Some(g) = gear(w) else { continue };
         let Some(mut weighed) = Weighed::of(world, actor, w) else {
             continue;
         };
-        for e in view::enemies(world, actor) {
+        for &e in &enemies {
             let Some(at) = view::cell(world, e) else {
                 continue;
             };
