@@ -354,7 +354,8 @@ fn landing_chance(row: &TargetRow, from: Cell, w: &Weapon, shift: i32) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testkit::{cid, engine, level, start};
+    use crate::rulesets::ud10::tests::begun_with;
+    use crate::testkit::level;
 
     /// A blow's bound ([`TargetRow::best_from_anywhere`]) is what the best
     /// cell within the weapon's reach of the target gives, and no cell
@@ -371,11 +372,7 @@ mod tests {
                 r#"(archetype: "archer", faction: "blue", at: (3, 2), name: "B", facing: E)"#,
             ],
         );
-        let mut e = engine();
-        e.configure(crate::rulesets::ud10::ID, "from_behind", "facing")
-            .unwrap();
-        start(&mut e, &l, &[10, 1]);
-        let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+        let (e, a, b) = begun_with(&l, "facing");
         view::reading(e.world(), |w| {
             let map = view::resource::<Map>(w);
             let table = targets(w, a, 4).expect("a sword in hand");

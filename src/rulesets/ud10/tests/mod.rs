@@ -59,6 +59,18 @@ fn strike(e: &mut Engine, attacker: Cid, target: Cid) {
 
 const OPEN: [&str; 3] = ["..........", "..........", ".........."];
 
+/// A battle of `l` begun with `from_behind` set as given (ud10's setting
+/// for who counts as attacked from behind) and initiative dice 10 and 1:
+/// the engine, and the combatants named A and B.
+pub(super) fn begun_with(l: &crate::rules::level::Level, from_behind: &str) -> (Engine, Cid, Cid) {
+    let mut e = engine();
+    e.configure(crate::rulesets::ud10::ID, "from_behind", from_behind)
+        .unwrap();
+    start(&mut e, l, &[10, 1]);
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    (e, a, b)
+}
+
 /// A duel many tests start from: A, a swordsman (skill 8, longsword
 /// 1D10+4, pen 1) at (1, 1) facing east, against B, an archer (DEX 3, CON
 /// 1, leather) beside it facing west, on open ground, with `dice` scripted

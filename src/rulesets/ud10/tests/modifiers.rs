@@ -267,11 +267,7 @@ fn a_melee_blows_totals_read_its_cell_only_through_the_melee_key() {
             r#"(archetype: "swordsman", faction: "blue", at: (4, 2), name: "B", facing: E)"#,
         ],
     );
-    let mut e = engine();
-    e.configure(crate::rulesets::ud10::ID, "from_behind", "facing")
-        .unwrap();
-    start(&mut e, &l, &[10, 1]);
-    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    let (e, a, b) = begun_with(&l, "facing");
     let w = e.world();
     let weapon = view::get::<Loadout>(w, a)
         .and_then(|l| l.ready_weapon())
@@ -336,11 +332,7 @@ fn a_shots_bound_is_the_best_chance_any_cell_gives() {
         ],
     );
     for (from_behind, bound, moved) in [("facing", 0.9, 0.5), ("busy", 0.5, 0.1)] {
-        let mut e = engine();
-        e.configure(crate::rulesets::ud10::ID, "from_behind", from_behind)
-            .unwrap();
-        start(&mut e, &l, &[10, 1]);
-        let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+        let (e, a, b) = begun_with(&l, from_behind);
         let w = e.world();
         let bow = view::get::<Loadout>(w, a)
             .and_then(|l| l.ready_weapon())
