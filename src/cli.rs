@@ -246,6 +246,14 @@ pub struct Batch {
     /// Seed of the whole batch; battle i uses a seed derived from it.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    #[command(flatten)]
+    workers: Workers,
+}
+
+/// What every command that plays many battles on worker threads takes
+/// (a batch, and `odds`' playouts).
+#[derive(clap::Args, Debug, Default)]
+pub struct Workers {
     /// Worker threads (default: every core).
     #[arg(long)]
     threads: Option<usize>,
@@ -258,7 +266,7 @@ pub struct Batch {
     json: bool,
 }
 
-impl Batch {
+impl Workers {
     /// The worker threads asked for, or every core; none is refused.
     fn threads(&self) -> Result<usize, String> {
         match self.threads {
@@ -476,9 +484,7 @@ fn cmd_game(
     eprintln!("fray: built without the game window (feature `gui`); simulating the default level.");
     let batch = Batch {
         seed: 1,
-        threads: None,
-        settings: Vec::new(),
-        json: false,
+        workers: Workers::default(),
     };
     cmd_simulate(&default_level(), None, 1000, &batch, &[])
 }
@@ -553,7 +559,7 @@ fn cmd_simulate(
     if battles == 0 {
         return Err("--battles expects at least 1 battle, not 0".into());
     }
-    let threads = batch.threads()?;
+    let threads = batch.workers.threads()?;
     let level = load(level_path)?;
     let control = level_control(&level, control)?;
     let ruleset = pick_ruleset(&level, ruleset)?;
@@ -563,13 +569,13 @@ fn cmd_simulate(
         battles,
         seed: batch.seed,
         threads,
-        settings: parse_settings(&batch.settings)?,
+        settings: parse_settings(&batch.workers.settings)?,
         assets: assets_dir(),
-        progress: !batch.json && std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        progress: !batch.workers.json && std::io::IsTerminal::is_terminal(&std::io::stderr()),
         control,
     };
     let report = simulate(&cfg)?;
-    print_report(&report, batch.json, |r| r.text())
+    print_report(&report, batch.workers.json, |r| r.text())
 }
 
 fn cmd_versus(
@@ -582,7 +588,7 @@ fn cmd_versus(
     if seeds == 0 {
         return Err("--seeds expects at least 1 seed, not 0".into());
     }
-    let threads = batch.threads()?;
+    let threads = batch.workers.threads()?;
     let level = load(level_path)?;
     let ruleset = pick_ruleset(&level, ruleset)?;
     // The other build runs in this folder too; its level is this one's file.
@@ -596,12 +602,12 @@ fn cmd_versus(
         seeds,
         seed: batch.seed,
         threads,
-        settings: parse_settings(&batch.settings)?,
+        settings: parse_settings(&batch.workers.settings)?,
         assets: assets_dir(),
         other,
     };
     let report = crate::versus::versus(&cfg)?;
-    print_report(&report, batch.json, |r| r.text())
+    print_report(&report, batch.workers.json, |r| r.text())
 }
 
 fn cmd_bench(
@@ -705,15 +711,8 @@ pub struct OddsArgs {
     /// Seed of the playouts' dice; playout i uses a seed derived from it.
     #[arg(long, default_value_t = 1)]
     playout_seed: u64,
-    /// Worker threads (default: every core).
-    #[arg(long)]
-    threads: Option<usize>,
-    /// Change a ruleset setting, e.g. --set body_zones=false (repeatable).
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    settings: Vec<String>,
-    /// Print the report as JSON.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    workers: Workers,
 }
 
 fn cmd_audit(
@@ -725,7 +724,7 @@ fn cmd_audit(
     if battles == 0 {
         return Err("--battles expects at least 1 battle, not 0".into());
     }
-    let threads = batch.threads()?;
+    let threads = batch.workers.threads()?;
     let paths = if levels.is_empty() {
         let dir = default_level()
             .parent()
@@ -754,30 +753,27 @@ fn cmd_audit(
         battles,
         seed: batch.seed,
         threads,
-        settings: parse_settings(&batch.settings)?,
+        settings: parse_settings(&batch.workers.settings)?,
         assets: assets_dir(),
     })?;
-    print_report(&report, batch.json, |r| r.text())
+    print_report(&report, batch.workers.json, |r| r.text())
 }
 
 fn cmd_odds(a: &OddsArgs) -> Result<(), String> {
     if a.playouts == 0 {
         return Err("--playouts expects at least 1 playout, not 0".into());
     }
-    if a.threads == Some(0) {
-        return Err("--threads expects at least 1 thread, not 0".into());
-    }
+    let threads = a.workers.threads()?;
     if a.round == 0 {
         return Err("--round expects a round from 1, not 0".into());
     }
     let level = load(&a.level)?;
     let ruleset = pick_ruleset(&level, a.ruleset.as_deref())?;
     let mut engine = Engine::new().map_err(|e| e.to_string())?;
-    for (k, v) in parse_settings(&a.settings)? {
+    for (k, v) in parse_settings(&a.workers.settings)? {
         engine.configure(ruleset, &k, &v)?;
     }
     let at = crate::playouts::battle_at_round(&mut engine, &level, ruleset, a.seed, a.round)?;
-    let threads = a.threads.unwrap_or_else(cores);
     let started = std::time::Instant::now();
     let pool = crate::playouts::Playouts::new(&assets_dir(), threads)?;
     let pool_seconds = started.elapsed().as_secs_f64();
@@ -797,7 +793,7 @@ fn cmd_odds(a: &OddsArgs) -> Result<(), String> {
         pool_seconds,
         odds,
     };
-    print_report(&report, a.json, |r| r.text())
+    print_report(&report, a.workers.json, |r| r.text())
 }
 
 fn cmd_log(

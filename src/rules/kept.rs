@@ -33,6 +33,16 @@ impl<K: Copy + PartialEq + 'static, V: Copy + 'static, const N: usize> Kept<K, V
     }
 }
 
+/// A key's small fields mixed into the number [`Kept::get_or`] finds its
+/// slot by: each field shifted a byte past the one before (the fields a
+/// key holds are small: dice ranges, armour, hit points).
+#[inline]
+pub fn mix<const M: usize>(fields: [i32; M]) -> u64 {
+    fields
+        .iter()
+        .fold(0u64, |bits, f| bits.rotate_left(8) ^ (*f as u32 as u64))
+}
+
 impl<K: Copy + PartialEq + 'static, V: Copy + 'static, const N: usize> Default for Kept<K, V, N> {
     fn default() -> Self {
         Self::new()

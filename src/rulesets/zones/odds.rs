@@ -8,7 +8,7 @@ use bevy::prelude::*;
 
 use crate::rules::components::{Cid, Condition, Health, Weapon};
 use crate::rules::dice::DiceExpr;
-use crate::rules::kept::Kept;
+use crate::rules::kept::{self, Kept};
 use crate::rules::view;
 use crate::rulesets::zones::weapon::ZonesGear;
 
@@ -172,12 +172,14 @@ thread_local! {
 /// result from `lo` to `hi` equally likely, summed in that order:
 /// remembered, a function of `s` alone.
 fn spread(s: Spread) -> (f64, f64) {
-    let bits = (s.lo as u64)
-        ^ ((s.hi as u64) << 8)
-        ^ ((s.smaller as u64) << 16)
-        ^ ((s.armour as u64) << 24)
-        ^ ((s.down_at as u64) << 32)
-        ^ (u64::from(s.already_down) << 40);
+    let bits = kept::mix([
+        s.lo,
+        s.hi,
+        s.smaller,
+        s.armour,
+        s.down_at,
+        i32::from(s.already_down),
+    ]);
     SPREADS.with(|k| k.get_or(s, bits, sum_spread))
 }
 

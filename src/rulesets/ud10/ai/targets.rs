@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 
 use crate::rules::components::{Cid, Health, Loadout, Weapon, WeaponKind};
-use crate::rules::kept::Kept;
+use crate::rules::kept::{self, Kept};
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 use crate::rulesets::ud10::armor::Armor;
@@ -76,13 +76,15 @@ thread_local! {
 /// The HP every roll takes, summed, and how many rolls put the target
 /// down: remembered, a function of `r` alone.
 fn sums(r: Rolls) -> (f64, f64) {
-    let bits = (r.lo as u64)
-        ^ ((r.hi as u64) << 6)
-        ^ ((r.prot.rating as u64) << 12)
-        ^ ((r.prot.buffer as u64) << 18)
-        ^ ((r.penetration as u64) << 24)
-        ^ ((r.con as u64) << 30)
-        ^ ((r.hp as u64) << 36);
+    let bits = kept::mix([
+        r.lo,
+        r.hi,
+        r.prot.rating,
+        r.prot.buffer,
+        r.penetration,
+        r.con,
+        r.hp,
+    ]);
     SUMS.with(|k| k.get_or(r, bits, sum_rolls))
 }
 
