@@ -368,9 +368,8 @@ fn find_move_to_attack(look: &Look, floor: Option<f64>) -> MoveToAttack {
     // than the best chance any cell gives times that
     // (`TargetRow::best_from_anywhere`; with no shift, the most a shot
     // after a move has: -4 after more than one step only lowers it), and
-    // free attacks only
-    // lower a cell's score: with every target's at or under the floor, no
-    // cell beats it, and no tree is searched.
+    // free attacks only lower a cell's score: with every target's at or
+    // under the floor, no cell beats it, and no tree is searched.
     if let Some(f) = floor
         && table
             .rows
