@@ -199,8 +199,15 @@ pub fn step(world: &mut World) {
     world.run_schedule(BattleStep);
 }
 
-/// Step until over, waiting for a human, or `max_steps`.
+/// Step until over, waiting for a human, or `max_steps`. The steps change
+/// values only, never where they lie ([`view::fixed`]): what the first
+/// finds, the others need not find again.
 pub fn run(world: &mut World, max_steps: u64) -> Stop {
+    view::fixed(world, |world| run_fixed(world, max_steps))
+}
+
+/// [`run`], in its fixed scope.
+fn run_fixed(world: &mut World, max_steps: u64) -> Stop {
     // Controllers change only between runs (a battle's start, a playout's),
     // never within one: with no human among them, none can be waited for,
     // and the question is not asked every step.

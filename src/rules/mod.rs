@@ -62,7 +62,13 @@ pub fn plugin(app: &mut App) {
 /// a battle runs hundreds of steps and a simulation thousands of battles,
 /// and the schedule's own work on each system and condition was a tenth
 /// of brp's.
+/// The step changes values only, never where they lie ([`view::fixed`]):
+/// what it finds it finds once.
 pub fn battle_step(world: &mut World) {
+    view::fixed(world, step);
+}
+
+fn step(world: &mut World) {
     // The ruleset in force does not change within a step.
     let hooks = view::get_resource::<ActiveRuleset>(world).map(|h| h.0);
     apply::in_step(world, hooks.map(|h| h.apply), |world| {

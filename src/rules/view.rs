@@ -34,30 +34,39 @@ const FAST_SLOTS: usize = 6;
 
 /// The [`Scope`] in force on this thread, a cell per field: a look-up
 /// reads the world and one slot, not the whole scope. `scope` numbers the
-/// scope among all those opened on the thread: the components a scope has
-/// found ([`FOUND`]) are marked with it.
+/// stretch in which what was found stays where it was found (a [`reading`]
+/// scope, or a [`fixed`] one and every reading scope inside it): the
+/// components found ([`FOUND`]) are marked with it. `reading` numbers the
+/// reading scope in force, in which nothing changes at all (0: none):
+/// [`checked`]'s answers are marked with it.
 struct ScopeCells {
     world: Shared<*const World>,
     at: [Shared<*const ()>; FAST_SLOTS],
     scope: Shared<u64>,
+    reading: Shared<u64>,
     opened: Shared<u64>,
 }
 
+/// A [`ScopeCells`]' contents: the scope, its number and its reading
+/// scope's.
+type Saved = (Scope, u64, u64);
+
 impl ScopeCells {
-    fn get(&self) -> (Scope, u64) {
+    fn get(&self) -> Saved {
         let scope = Scope {
             world: self.world.get(),
             at: std::array::from_fn(|i| self.at[i].get()),
         };
-        (scope, self.scope.get())
+        (scope, self.scope.get(), self.reading.get())
     }
 
-    fn set(&self, (s, n): (Scope, u64)) {
+    fn set(&self, (s, n, r): Saved) {
         self.world.set(s.world);
         for (cell, p) in self.at.iter().zip(s.at) {
             cell.set(p);
         }
         self.scope.set(n);
+        self.reading.set(r);
     }
 
     /// A number no scope opened on this thread has had (a `u64`: counting
@@ -136,6 +145,7 @@ thread_local! {
             world: Shared::new(std::ptr::null()),
             at: [const { Shared::new(std::ptr::null()) }; FAST_SLOTS],
             scope: Shared::new(0),
+            reading: Shared::new(0),
             opened: Shared::new(0),
         }
     };
@@ -158,16 +168,40 @@ thread_local! {
 /// A scope opened inside another on the same world (the step reading who
 /// answers the prompt, then the AI's hook) is that scope: the world has
 /// been borrowed immutably since the outer one began, so what it found
-/// still holds. One on another world starts afresh and restores the outer
-/// one when it ends; a panic restores it too.
+/// still holds. One opened inside a [`fixed`] scope on the same world
+/// shares what that one found (nothing has moved since) and is a reading
+/// scope of its own only for [`checked`]'s answers (values may have
+/// changed since). One on another world starts afresh and restores the
+/// outer one when it ends; a panic restores it too.
 ///
 /// The components [`get`] finds on combatants are remembered the same way
 /// for the scope, by combatant and kind.
 pub fn reading<T>(world: &World, f: impl FnOnce(&World) -> T) -> T {
-    if scope_on(world).is_some() {
-        return f(world);
+    match SCOPE.with(|s| std::ptr::eq(s.world.get(), world).then(|| s.reading.get())) {
+        // A reading scope on this world: this one is it.
+        Some(r) if r != 0 => return f(world),
+        // A fixed scope on this world: what it found stays; only the
+        // checks' answers are this reading scope's own.
+        Some(_) => {
+            struct Unread;
+            impl Drop for Unread {
+                fn drop(&mut self) {
+                    SCOPE.with(|s| s.reading.set(0));
+                }
+            }
+            SCOPE.with(|s| s.reading.set(s.open()));
+            let _unread = Unread;
+            return f(world);
+        }
+        None => {}
     }
-    struct Restore((Scope, u64));
+    open_scope(world, true, || f(world))
+}
+
+/// Runs `f` with a fresh scope on `world` in force (a reading scope too if
+/// `reading`), the outer one restored when it returns or panics.
+fn open_scope<T>(world: &World, reading: bool, f: impl FnOnce() -> T) -> T {
+    struct Restore(Saved);
     impl Drop for Restore {
         fn drop(&mut self) {
             SCOPE.with(|s| s.set(self.0));
@@ -180,10 +214,64 @@ pub fn reading<T>(world: &World, f: impl FnOnce(&World) -> T) -> T {
     let _restore = Restore(SCOPE.with(|s| {
         let outer = s.get();
         let n = s.open();
-        s.set((fresh, n));
+        s.set((fresh, n, if reading { n } else { 0 }));
         outer
     }));
-    f(world)
+    f()
+}
+
+/// Runs `f` on `world` remembering, until it returns, where the
+/// resources and components [`get_resource`], [`resource`] and [`get`]
+/// find lie, as a [`reading`] scope does, across the changes `f` makes:
+/// a battle step reads the same resources and components again and again
+/// between its writes (the round's order, the victory check, apply, each
+/// decision's first reads), and a look-up in Bevy's storage is dozens of
+/// instructions where a remembered one is a few.
+///
+/// Sound because `f` changes only values, never where they lie: a step
+/// spawns and despawns nothing and inserts and removes no component or
+/// resource (only starting a battle, restoring a fork and the game's own
+/// systems do, outside steps), so no table row or set entry moves and
+/// every address found stays good until `f` returns; a value written in
+/// place is read where it lies, changed. Debug builds check it: the
+/// world's entities, where each lies, and its archetypes are the same when
+/// `f` returns as when it began, or this panics. Reading scopes opened
+/// inside share what this one found; one on another world (a look-ahead's
+/// playout) starts afresh and restores this one when it ends.
+pub fn fixed<T>(world: &mut World, f: impl FnOnce(&mut World) -> T) -> T {
+    if SCOPE.with(|s| std::ptr::eq(s.world.get(), world)) {
+        return f(world);
+    }
+    #[cfg(debug_assertions)]
+    let before = structure(world);
+    let at: *mut World = world;
+    // SAFETY: `open_scope` only notes the world's address; `f` has the
+    // only borrow of it meanwhile.
+    let out = open_scope(unsafe { &*at }, false, || f(unsafe { &mut *at }));
+    #[cfg(debug_assertions)]
+    assert!(
+        before == structure(world),
+        "a fixed scope changed the world's structure (spawned, despawned, \
+         inserted or removed something)"
+    );
+    out
+}
+
+/// Where every entity of `world` lies, and how many archetypes and
+/// entities it has: what a [`fixed`] scope must leave as it was.
+#[cfg(debug_assertions)]
+fn structure(world: &World) -> (usize, u32, Vec<(Entity, u32, u32)>) {
+    let mut at = Vec::new();
+    for a in world.archetypes().iter() {
+        for e in a.entities() {
+            at.push((e.id(), a.id().index() as u32, e.table_row().index() as u32));
+        }
+    }
+    (
+        world.archetypes().len(),
+        world.entities().count_spawned(),
+        at,
+    )
 }
 
 /// A type's component id in a world, remembered: Bevy finds it by hashing
@@ -270,16 +358,27 @@ fn component_id<T: 'static>(world: &World) -> Option<ComponentId> {
 /// in its set alone. A step asks for its resources dozens of times
 /// outside any [`reading`] scope (the round's order, the victory check,
 /// apply).
+///
+/// The address comes straight from the storage (not from a reference to
+/// the value), so a scope may keep it across writes made through others
+/// ([`fixed`]).
 #[inline(never)]
-fn find_resource<R: Resource>(world: &World) -> Option<&R> {
+fn resource_at<R: Resource>(world: &World) -> Option<*const R> {
     let id = component_id::<R>(world)?;
     let entity = world.resource_entities().get(id)?;
     let at = match R::STORAGE_TYPE {
         StorageType::SparseSet => world.storages().sparse_sets.get(id)?.get(entity)?,
         StorageType::Table => world.get_by_id(entity, id)?,
     };
-    // SAFETY: `id` is `R`'s id in this world (looked up by `R`'s type).
-    Some(unsafe { at.deref::<R>() })
+    // `id` is `R`'s id in this world (looked up by `R`'s type).
+    Some(at.as_ptr() as *const R)
+}
+
+/// [`resource_at`], read.
+#[inline]
+fn find_resource<R: Resource>(world: &World) -> Option<&R> {
+    // SAFETY: an `R` of `world`, borrowed as long as the answer.
+    resource_at::<R>(world).map(|at| unsafe { &*at })
 }
 
 /// `world.get::<C>(entity)`, with the component's id remembered, read
@@ -287,8 +386,9 @@ fn find_resource<R: Resource>(world: &World) -> Option<&R> {
 /// the entity's archetype holds the component and how it is stored; a
 /// table-stored component is in the entity's table if its archetype holds
 /// it (a table's columns are its archetypes' table components).
+/// Its address comes straight from the storage, as [`resource_at`]'s.
 #[inline]
-fn find_on<C: Component>(world: &World, entity: Entity) -> Option<&C> {
+fn component_at<C: Component>(world: &World, entity: Entity) -> Option<*const C> {
     let id = component_id::<C>(world)?;
     let at = match C::STORAGE_TYPE {
         StorageType::Table => {
@@ -300,8 +400,15 @@ fn find_on<C: Component>(world: &World, entity: Entity) -> Option<&C> {
         }
         StorageType::SparseSet => world.get_by_id(entity, id)?,
     };
-    // SAFETY: `id` is `C`'s id in this world (looked up by `C`'s type).
-    Some(unsafe { at.deref::<C>() })
+    // `id` is `C`'s id in this world (looked up by `C`'s type).
+    Some(at.as_ptr() as *const C)
+}
+
+/// [`component_at`], read.
+#[cfg(test)]
+fn find_on<C: Component>(world: &World, entity: Entity) -> Option<&C> {
+    // SAFETY: a `C` of `world`, borrowed as long as the answer.
+    component_at::<C>(world, entity).map(|at| unsafe { &*at })
 }
 
 /// `world.get_resource_mut`, with the resource's id remembered (Bevy's
@@ -389,12 +496,14 @@ pub fn get_resource<R: Resource>(world: &World) -> Option<&R> {
             // SAFETY: the address was taken from `world` during this scope
             // (the scope's world is this one), as an `R` (each slot holds
             // one kind, and `R`'s slot is `i`), and the world has been
-            // borrowed immutably ever since: see [`reading`].
+            // borrowed immutably ever since, or is in a fixed scope that
+            // moves nothing: see [`reading`] and [`fixed`].
             return Some(unsafe { &*(at as *const R) });
         }
-        let r = find_resource::<R>(world)?;
-        scope.at[i].set(r as *const R as *const ());
-        Some(r)
+        let r = resource_at::<R>(world)?;
+        scope.at[i].set(r as *const ());
+        // SAFETY: an `R` of `world`, borrowed as long as the answer.
+        Some(unsafe { &*r })
     })
 }
 
@@ -410,7 +519,8 @@ fn scoped_resource<R: Resource>(world: &World) -> Option<&R> {
     if let Some(at) = found_in_scope(n, RESOURCE, kind) {
         // SAFETY: found in this world during this scope as an `R` (the
         // type is `R`), and the world has been borrowed immutably ever
-        // since (see [`reading`]): the resource has not moved.
+        // since, or is in a fixed scope that moves nothing (see
+        // [`reading`], [`fixed`]): the resource has not moved.
         return (!at.is_null()).then(|| unsafe { &*(at as *const R) });
     }
     remember_resource(world, n)
@@ -421,17 +531,28 @@ fn scoped_resource<R: Resource>(world: &World) -> Option<&R> {
 #[inline(never)]
 fn remember_resource<R: Resource>(world: &World, n: u64) -> Option<&R> {
     let kind = TypeId::of::<R>();
-    let found = find_resource::<R>(world);
+    let found = resource_at::<R>(world);
     remember(
         n,
         RESOURCE,
         kind,
-        found.map_or(std::ptr::null(), |r| r as *const R as *const ()),
+        found.map_or(std::ptr::null(), |r| r as *const ()),
     );
-    found
+    // SAFETY: an `R` of `world`, borrowed as long as the answer.
+    found.map(|r| unsafe { &*r })
 }
 
 /// The number of the [`reading`] scope in force on `world`, if one is.
+fn reading_on(world: &World) -> Option<u64> {
+    SCOPE.with(|s| {
+        std::ptr::eq(s.world.get(), world)
+            .then(|| s.reading.get())
+            .filter(|&n| n != 0)
+    })
+}
+
+/// The number of the scope in force on `world` ([`reading`] or
+/// [`fixed`]), if one is: what it found is marked with it.
 #[inline]
 fn scope_on(world: &World) -> Option<u64> {
     SCOPE.with(|s| {
@@ -493,7 +614,7 @@ pub fn checked<C: LegalityCheck>(
     actor: Cid,
     command: &Command,
 ) -> Result<(), Illegal> {
-    let Some(n) = scope_on(world) else {
+    let Some(n) = reading_on(world) else {
         return C::check(world, actor, command);
     };
     let by = TypeId::of::<C>();
@@ -548,8 +669,9 @@ pub fn get<C: Component>(world: &World, cid: Cid) -> Option<&C> {
     let scope = scope_on(world);
     if let Some(at) = scope.and_then(|n| found_in_scope(n, cid, kind)) {
         // SAFETY: found in this world during this scope as a `C` (the type
-        // is `C`), and the world has been borrowed immutably ever since (see
-        // [`reading`]): the component has not moved.
+        // is `C`), and the world has been borrowed immutably ever since, or
+        // is in a fixed scope that moves nothing (see [`reading`],
+        // [`fixed`]): the component has not moved.
         return (!at.is_null()).then(|| unsafe { &*(at as *const C) });
     }
     find_component(world, cid, scope)
@@ -561,16 +683,17 @@ pub fn get<C: Component>(world: &World, cid: Cid) -> Option<&C> {
 #[inline(never)]
 fn find_component<C: Component>(world: &World, cid: Cid, scope: Option<u64>) -> Option<&C> {
     let kind = TypeId::of::<C>();
-    let found = entity(world, cid).and_then(|e| find_on::<C>(world, e));
+    let found = entity(world, cid).and_then(|e| component_at::<C>(world, e));
     if let Some(n) = scope {
         remember(
             n,
             cid,
             kind,
-            found.map_or(std::ptr::null(), |c| c as *const C as *const ()),
+            found.map_or(std::ptr::null(), |c| c as *const ()),
         );
     }
-    found
+    // SAFETY: a `C` of `world`, borrowed as long as the answer.
+    found.map(|c| unsafe { &*c })
 }
 
 /// A component of an entity to change: `world.get_mut`, with the
@@ -1293,5 +1416,89 @@ mod tests {
         let _ = checked::<Counting>(&w, b, &Command::Flee);
         let _ = checked::<Counting>(&w, b, &Command::Flee);
         assert_eq!(asked() - before, 8, "outside a scope, always asked");
+    }
+
+    /// A fixed scope remembers where things lie across its writes: a value
+    /// written in place is read back changed, in the scope and in the
+    /// reading scopes inside it, which share what it found; a scope on
+    /// another world inside it (fixed or reading) is its own, and the fixed
+    /// one comes back after it; after it, nothing is remembered.
+    #[test]
+    fn a_fixed_scope_reads_back_what_it_wrote() {
+        let mut a = world_with_mark(1);
+        let mut b = world_with_mark(2);
+        let read = |w: &World| (get::<Mark>(w, Cid(0)).map(|m| m.0), resource::<First>(w).0);
+        fixed(&mut a, |a| {
+            let n = scope_on(a);
+            assert!(n.is_some());
+            assert_eq!(read(a), (Some(1), 1));
+            let e = entity(a, Cid(0)).unwrap();
+            get_mut::<Mark>(a, e).unwrap().0 = 5;
+            resource_mut::<First>(a).0 = 6;
+            assert_eq!(read(a), (Some(5), 6));
+            reading(a, |a| {
+                assert_eq!(scope_on(a), n, "what the fixed scope found is shared");
+                assert_eq!(read(a), (Some(5), 6));
+            });
+            fixed(a, |a| {
+                assert_eq!(scope_on(a), n, "the same world: the same scope")
+            });
+            fixed(&mut b, |b| {
+                assert!(scope_on(b).is_some() && scope_on(b) != n);
+                assert_eq!(read(b), (Some(2), 2));
+                resource_mut::<First>(b).0 = 20;
+                assert_eq!(read(b), (Some(2), 20));
+            });
+            reading(&b, |b| assert_eq!(read(b), (Some(2), 20)));
+            assert_eq!(scope_on(a), n);
+            get_mut::<Mark>(a, e).unwrap().0 = 7;
+            assert_eq!(read(a), (Some(7), 6));
+        });
+        assert_eq!(scope_on(&a), None);
+        assert_eq!(read(&a), (Some(7), 6));
+        // Outside the scope the world may change shape; a later scope
+        // finds things afresh.
+        let e = a.resource::<Roster>().entity(Cid(0)).unwrap();
+        a.entity_mut(e).insert(Other);
+        a.get_mut::<Mark>(e).unwrap().0 = 8;
+        fixed(&mut a, |a| assert_eq!(read(a), (Some(8), 6)));
+    }
+
+    /// Values may change within a fixed scope, so a check's answer holds
+    /// only within the reading scope that got it: two reading scopes
+    /// inside one fixed scope each ask.
+    #[test]
+    fn inside_a_fixed_scope_each_reading_scope_asks_its_own_checks() {
+        let mut w = world_with_map(3);
+        let before = asked();
+        fixed(&mut w, |w| {
+            for _ in 0..2 {
+                reading(w, |w| {
+                    let _ = checked::<Counting>(w, Cid(1), &Command::Flee);
+                    let _ = checked::<Counting>(w, Cid(1), &Command::Flee);
+                });
+            }
+            let _ = checked::<Counting>(w, Cid(1), &Command::Flee);
+            let _ = checked::<Counting>(w, Cid(1), &Command::Flee);
+        });
+        assert_eq!(
+            asked() - before,
+            4,
+            "once in each reading scope, every time outside one"
+        );
+    }
+
+    /// A fixed scope that changes where things lie (here a component
+    /// inserted, which moves the entity to another table) is caught, in
+    /// the debug builds the tests run in.
+    #[cfg(debug_assertions)]
+    #[test]
+    #[should_panic(expected = "a fixed scope changed the world's structure")]
+    fn a_fixed_scope_that_moves_something_is_caught() {
+        let mut w = world_with_mark(1);
+        fixed(&mut w, |w| {
+            let e = entity(w, Cid(0)).unwrap();
+            w.entity_mut(e).insert(Other);
+        });
     }
 }
