@@ -233,9 +233,11 @@ fn open_scope<T>(world: &World, reading: bool, f: impl FnOnce() -> T) -> T {
 /// resource (only starting a battle, restoring a fork and the game's own
 /// systems do, outside steps), so no table row or set entry moves and
 /// every address found stays good until `f` returns; a value written in
-/// place is read where it lies, changed. Debug builds check it: the
-/// world's entities, where each lies, and its archetypes are the same when
-/// `f` returns as when it began, or this panics. Reading scopes opened
+/// place is read where it lies, changed. A step that must change where
+/// something lies says so at once with [`moved`], and what was found is
+/// forgotten. Debug builds check it: the world's entities, where each
+/// lies, and its archetypes are the same when `f` returns as when it began
+/// (or as `moved` last found them), or this panics. Reading scopes opened
 /// inside share what this one found; one on another world (a look-ahead's
 /// playout) starts afresh and restores this one when it ends.
 pub fn fixed<T>(world: &mut World, f: impl FnOnce(&mut World) -> T) -> T {
@@ -243,24 +245,71 @@ pub fn fixed<T>(world: &mut World, f: impl FnOnce(&mut World) -> T) -> T {
         return f(world);
     }
     #[cfg(debug_assertions)]
-    let before = structure(world);
+    BASELINES.with(|b| {
+        b.borrow_mut()
+            .push((world as *const World, structure(world)))
+    });
     let at: *mut World = world;
     // SAFETY: `open_scope` only notes the world's address; `f` has the
     // only borrow of it meanwhile.
     let out = open_scope(unsafe { &*at }, false, || f(unsafe { &mut *at }));
     #[cfg(debug_assertions)]
-    assert!(
-        before == structure(world),
-        "a fixed scope changed the world's structure (spawned, despawned, \
-         inserted or removed something)"
-    );
+    {
+        let (_, before) = BASELINES
+            .with(|b| b.borrow_mut().pop())
+            .expect("each fixed scope notes its world's structure");
+        assert!(
+            before == structure(world),
+            "a fixed scope changed the world's structure (spawned, despawned, \
+             inserted or removed something) without saying so (view::moved)"
+        );
+    }
     out
 }
+
+/// Says that `world`'s structure has just changed inside a [`fixed`] scope
+/// (a component inserted or removed: the entity moves to another table,
+/// and another entity may move into its row): what the scope found is
+/// forgotten, and found afresh when asked again. brp's broken shield
+/// (`BrpShield` removed) is the one such change a step makes.
+pub fn moved(world: &mut World) {
+    SCOPE.with(|s| {
+        if std::ptr::eq(s.world.get(), world) {
+            s.scope.set(s.open());
+            for slot in &s.at {
+                slot.set(std::ptr::null());
+            }
+        }
+    });
+    #[cfg(debug_assertions)]
+    BASELINES.with(|b| {
+        if let Some((_, before)) = b
+            .borrow_mut()
+            .iter_mut()
+            .rev()
+            .find(|(w, _)| std::ptr::eq(*w, world))
+        {
+            *before = structure(world);
+        }
+    });
+}
+
+#[cfg(debug_assertions)]
+thread_local! {
+    /// The structure each [`fixed`] scope in force must leave as it found
+    /// it (or as [`moved`] last said it is), innermost last.
+    static BASELINES: std::cell::RefCell<Vec<(*const World, Structure)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// How many archetypes and entities a world has, and where each lies.
+#[cfg(debug_assertions)]
+type Structure = (usize, u32, Vec<(Entity, u32, u32)>);
 
 /// Where every entity of `world` lies, and how many archetypes and
 /// entities it has: what a [`fixed`] scope must leave as it was.
 #[cfg(debug_assertions)]
-fn structure(world: &World) -> (usize, u32, Vec<(Entity, u32, u32)>) {
+fn structure(world: &World) -> Structure {
     let mut at = Vec::new();
     for a in world.archetypes().iter() {
         for e in a.entities() {
@@ -1486,6 +1535,29 @@ mod tests {
             4,
             "once in each reading scope, every time outside one"
         );
+    }
+
+    /// A fixed scope told that where things lie has changed ([`moved`])
+    /// finds them afresh: one of two combatants in one table gets another
+    /// component (it moves to another table, the other into its row), and
+    /// both read their own values, as Bevy finds them.
+    #[test]
+    fn a_fixed_scope_told_of_a_move_finds_things_afresh() {
+        let mut w = world_with_mark(1);
+        let e1 = w.spawn(Mark(2)).id();
+        w.resource_mut::<Roster>()
+            .push(e1, "two".into(), 0, Place::default());
+        fixed(&mut w, |w| {
+            let marks = |w: &World| [0, 1].map(|i| get::<Mark>(w, Cid(i)).map(|m| m.0));
+            assert_eq!(marks(w), [Some(1), Some(2)]);
+            let e0 = entity(w, Cid(0)).unwrap();
+            w.entity_mut(e0).insert(Other);
+            moved(w);
+            assert_eq!(marks(w), [Some(1), Some(2)]);
+            get_mut::<Mark>(w, e1).unwrap().0 = 3;
+            assert_eq!(marks(w), [Some(1), Some(3)]);
+            assert_eq!(w.get::<Mark>(e1).map(|m| m.0), Some(3));
+        });
     }
 
     /// A fixed scope that changes where things lie (here a component

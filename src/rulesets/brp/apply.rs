@@ -45,6 +45,9 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
         } => {
             if let Some(e) = crate::rules::view::entity(world, *who) {
                 world.entity_mut(e).remove::<BrpShield>();
+                // The combatant moves to another table: what the step
+                // found is found afresh.
+                crate::rules::view::moved(world);
             }
         }
         BattleEvent::GearBroken {

@@ -187,6 +187,44 @@ fn a_special_parried_by_a_shield_costs_the_shield_2_of_its_12() {
 }
 
 #[test]
+fn a_shield_parrying_to_0_hit_points_breaks_and_is_gone() {
+    // §5.6: weapons and shields "can even break if their hit points are
+    // overcome"; §5.8, Special / Success: the shield takes 2. The round
+    // shield worn down to 2 of its 12 before the blow: it breaks, and is
+    // taken off B in the step (the one change of where something lies a
+    // step makes, said with `view::moved`: debug builds check it). What the
+    // step reads of B after it (the damage, B's armor and hit points) is
+    // B's own.
+    let (mut e, _, b, at) = matrix_duel(&[5, 40, 4, 1]);
+    let eb = crate::rules::view::entity(e.world(), b).expect("B");
+    crate::rules::view::get_mut::<crate::rulesets::brp::stats::BrpShield>(e.world_mut(), eb)
+        .expect("B's shield")
+        .hp = 2;
+    cmd(&mut e, b, BrpCommand::Parry { shield: true });
+    assert_eq!(
+        matrix_of(&e, at),
+        Some((
+            Level::Special,
+            Some((Defense::Parry, Level::Success)),
+            Harm::Normal
+        ))
+    );
+    assert_eq!(worn(&e, at), vec![(b, None, 2, 0)]);
+    assert_eq!(damaged(&e, at), vec![(b, 6, 3, 10)]);
+    assert!(since(&e, at).iter().any(|ev| matches!(
+        ev,
+        BattleEvent::GearBroken { who, weapon_index: None, .. } if *who == b
+    )));
+    assert!(
+        crate::rules::view::get::<crate::rulesets::brp::stats::BrpShield>(e.world(), b).is_none(),
+        "broken and gone"
+    );
+    // B's health, read where B now lies, is what Bevy finds.
+    assert_eq!(hp(&e, "B"), 10);
+    assert_eq!(e.world().get::<Health>(eb).map(|h| h.hp), Some(10));
+}
+
+#[test]
 fn a_success_parried_by_a_special_in_melee_costs_the_attackers_weapon_1() {
     // §5.8, Success / Special: "Defender blocks or dodges damage; no other
     // result. If parried in melee combat, attacker's weapon takes 1 point".
