@@ -8,9 +8,16 @@ use bevy::ecs::component::{ComponentId, StorageType};
 use bevy::ecs::world::WorldId;
 use bevy::prelude::*;
 
-use crate::rules::battle::{ActiveRuleset, Battle, BattleRules, Factions, Place, Roster};
+use bevy::ecs::change_detection::{MaybeLocation, Tick};
+use bevy::ecs::message::Messages;
+
+use crate::rules::battle::{
+    ActiveRuleset, Battle, BattleLog, BattleRules, Factions, Place, Roster,
+};
+use crate::rules::command::CommandMsg;
 use crate::rules::command::{Command, Illegal};
 use crate::rules::components::{Cid, Conditions, Size, Steed};
+use crate::rules::dice::Dice;
 use crate::rules::map::Cell;
 use crate::rules::map::Map;
 
@@ -21,16 +28,21 @@ use crate::rules::map::Map;
 struct Scope {
     world: *const World,
     at: [*const (); FAST_SLOTS],
+    /// Where the resources a step writes most ([`fast_mut_slot`]) and
+    /// their change ticks lie, in a [`fixed`] scope, once found.
+    places: [Option<Places>; FAST_MUT_SLOTS],
 }
 
 impl Scope {
     const NONE: Scope = Scope {
         world: std::ptr::null(),
         at: [std::ptr::null(); FAST_SLOTS],
+        places: [None; FAST_MUT_SLOTS],
     };
 }
 
 const FAST_SLOTS: usize = 6;
+const FAST_MUT_SLOTS: usize = 4;
 
 /// The [`Scope`] in force on this thread, a cell per field: a look-up
 /// reads the world and one slot, not the whole scope. `scope` numbers the
@@ -42,6 +54,7 @@ const FAST_SLOTS: usize = 6;
 struct ScopeCells {
     world: Shared<*const World>,
     at: [Shared<*const ()>; FAST_SLOTS],
+    places: [Shared<Option<Places>>; FAST_MUT_SLOTS],
     scope: Shared<u64>,
     reading: Shared<u64>,
     opened: Shared<u64>,
@@ -56,6 +69,7 @@ impl ScopeCells {
         let scope = Scope {
             world: self.world.get(),
             at: std::array::from_fn(|i| self.at[i].get()),
+            places: std::array::from_fn(|i| self.places[i].get()),
         };
         (scope, self.scope.get(), self.reading.get())
     }
@@ -63,6 +77,9 @@ impl ScopeCells {
     fn set(&self, (s, n, r): Saved) {
         self.world.set(s.world);
         for (cell, p) in self.at.iter().zip(s.at) {
+            cell.set(p);
+        }
+        for (cell, p) in self.places.iter().zip(s.places) {
             cell.set(p);
         }
         self.scope.set(n);
@@ -139,11 +156,30 @@ fn fast_slot<R: Resource>() -> Option<usize> {
     }
 }
 
+/// The resources a [`fixed`] scope remembers to write, by slot: the
+/// battle (its step count, its prompt), its log (every event), the dice
+/// and the command messages, written several times a step.
+fn fast_mut_slot<R: Resource>() -> Option<usize> {
+    let kind = TypeId::of::<R>();
+    if kind == TypeId::of::<Battle>() {
+        Some(0)
+    } else if kind == TypeId::of::<BattleLog>() {
+        Some(1)
+    } else if kind == TypeId::of::<Dice>() {
+        Some(2)
+    } else if kind == TypeId::of::<Messages<CommandMsg>>() {
+        Some(3)
+    } else {
+        None
+    }
+}
+
 thread_local! {
     static SCOPE: ScopeCells = const {
         ScopeCells {
             world: Shared::new(std::ptr::null()),
             at: [const { Shared::new(std::ptr::null()) }; FAST_SLOTS],
+            places: [const { Shared::new(None) }; FAST_MUT_SLOTS],
             scope: Shared::new(0),
             reading: Shared::new(0),
             opened: Shared::new(0),
@@ -278,6 +314,9 @@ pub fn moved(world: &mut World) {
             s.scope.set(s.open());
             for slot in &s.at {
                 slot.set(std::ptr::null());
+            }
+            for slot in &s.places {
+                slot.set(None);
             }
         }
     });
@@ -467,6 +506,24 @@ fn find_on<C: Component>(world: &World, entity: Entity) -> Option<&C> {
 pub fn get_resource_mut<R: Resource<Mutability = bevy::ecs::component::Mutable>>(
     world: &mut World,
 ) -> Option<Mut<'_, R>> {
+    if R::STORAGE_TYPE == StorageType::SparseSet
+        && let Some(i) = fast_mut_slot::<R>()
+        && let Some(found) =
+            SCOPE.with(|s| std::ptr::eq(s.world.get(), world).then(|| s.places[i].get()))
+    {
+        let places = match found {
+            Some(p) => p,
+            None => {
+                let p = resource_places(world, component_id::<R>(world)?)?;
+                SCOPE.with(|s| s.places[i].set(Some(p)));
+                p
+            }
+        };
+        // SAFETY: the places of `R` (`R`'s slot is `i`) in this world,
+        // found since its structure last changed (a fixed scope is in
+        // force on it, and `moved` forgets them): see [`fixed`].
+        return Some(unsafe { places.written::<R>(world) });
+    }
     let id = component_id::<R>(world)?;
     if R::STORAGE_TYPE == StorageType::SparseSet {
         return resource_mut_in_set(world, id);
@@ -475,6 +532,58 @@ pub fn get_resource_mut<R: Resource<Mutability = bevy::ecs::component::Mutable>>
     world
         .get_resource_mut_by_id(id)
         .map(|p| unsafe { p.with_type::<R>() })
+}
+
+/// Where a value and its change ticks lie in a world's storage: what
+/// Bevy's `Mut` is made of, found once.
+#[derive(Clone, Copy)]
+struct Places {
+    at: *mut u8,
+    added: *mut Tick,
+    changed: *mut Tick,
+    by: MaybeLocation<*mut &'static std::panic::Location<'static>>,
+}
+
+impl Places {
+    /// The value as Bevy's `get_resource_mut` gives it, with the change
+    /// ticks of `world` now (its last change tick and its change tick).
+    ///
+    /// # Safety
+    /// The places are a `T`'s and its ticks' in `world`, found since its
+    /// structure last changed; `world` is borrowed mutably for as long as
+    /// the `Mut` lives, so nothing else reads or writes them meanwhile.
+    #[inline]
+    unsafe fn written<T>(self, world: &mut World) -> Mut<'_, T> {
+        let (last_run, this_run) = (world.last_change_tick(), world.read_change_tick());
+        unsafe {
+            Mut::new(
+                &mut *(self.at as *mut T),
+                &mut *self.added,
+                &mut *self.changed,
+                last_run,
+                this_run,
+                self.by.map(|b| &mut *b),
+            )
+        }
+    }
+}
+
+/// Where a resource stored in a sparse set lies, and its change ticks,
+/// read from its set by its entity (as [`resource_mut_in_set`] reads it).
+#[inline]
+fn resource_places(world: &World, id: ComponentId) -> Option<Places> {
+    let entity = world.resource_entities().get(id)?;
+    let (at, ticks) = world
+        .storages()
+        .sparse_sets
+        .get(id)?
+        .get_with_ticks(entity)?;
+    Some(Places {
+        at: at.as_ptr(),
+        added: ticks.added.get(),
+        changed: ticks.changed.get(),
+        by: ticks.changed_by.map(|c| c.get()),
+    })
 }
 
 /// [`get_resource_mut`] for a resource stored in a sparse set (every
@@ -489,28 +598,11 @@ fn resource_mut_in_set<R: Resource<Mutability = bevy::ecs::component::Mutable>>(
     world: &mut World,
     id: ComponentId,
 ) -> Option<Mut<'_, R>> {
-    let cell = world.as_unsafe_world_cell();
-    let (last_run, this_run) = (cell.last_change_tick(), cell.change_tick());
-    // SAFETY: `cell` comes from `&mut World`, borrowed for as long as the
-    // `Mut` lives: nothing else reads or writes the world meanwhile, so
-    // the resource may be handed out mutably; `id` is `R`'s id in this
-    // world (looked up by `R`'s type), and the set holds `R`s.
-    unsafe {
-        let entity = cell.resource_entities().get(id)?;
-        let (at, ticks) = cell
-            .storages()
-            .sparse_sets
-            .get(id)?
-            .get_with_ticks(entity)?;
-        Some(Mut::new(
-            at.assert_unique().deref_mut::<R>(),
-            &mut *ticks.added.get(),
-            &mut *ticks.changed.get(),
-            last_run,
-            this_run,
-            ticks.changed_by.map(|c| &mut *c.get()),
-        ))
-    }
+    let places = resource_places(world, id)?;
+    // SAFETY: `id` is `R`'s id in this world (looked up by `R`'s type), so
+    // the places are an `R`'s, found just now; `world` is borrowed
+    // mutably for as long as the `Mut` lives.
+    Some(unsafe { places.written::<R>(world) })
 }
 
 /// [`get_resource_mut`] for a resource the battle always has; panics like
@@ -1511,6 +1603,53 @@ mod tests {
         a.entity_mut(e).insert(Other);
         a.get_mut::<Mark>(e).unwrap().0 = 8;
         fixed(&mut a, |a| assert_eq!(read(a), (Some(8), 6)));
+    }
+
+    /// In a fixed scope the resources a step writes most keep where they
+    /// and their change ticks lie ([`fast_mut_slot`]), and are marked as
+    /// Bevy marks them: looked at, not marked; written, marked with the
+    /// world's tick of the moment, each write its own; changed since a
+    /// reader's last run as Bevy says.
+    #[test]
+    fn a_fixed_scope_writes_the_resources_it_keeps_as_bevy_does() {
+        let mut w = World::new();
+        w.insert_resource(Battle::default());
+        w.insert_resource(BattleLog::default());
+        w.increment_change_tick();
+        let before = w.get_resource_change_ticks::<Battle>().unwrap();
+        fixed(&mut w, |w| {
+            assert_eq!(resource_mut::<Battle>(w).steps, 0);
+            let ticks = w.get_resource_change_ticks::<Battle>().unwrap();
+            assert_eq!(ticks.changed, before.changed, "looked at, not written");
+            w.increment_change_tick();
+            resource_mut::<Battle>(w).steps = 5;
+            w.increment_change_tick();
+            w.resource_mut::<BattleLog>().set_changed();
+            let (mine, bevys) = (
+                w.get_resource_change_ticks::<Battle>().unwrap(),
+                w.get_resource_change_ticks::<BattleLog>().unwrap(),
+            );
+            assert_eq!(
+                (resource::<Battle>(w).steps, w.resource::<Battle>().steps),
+                (5, 5)
+            );
+            assert!(mine.changed.get() > before.changed.get());
+            assert_eq!(bevys.changed.get(), mine.changed.get() + 1);
+            assert_eq!(mine.added, before.added);
+            for (since, changed) in [
+                (Tick::new(mine.changed.get() - 1), true),
+                (mine.changed, false),
+            ] {
+                w.last_change_tick_scope(since, |w| {
+                    let (m, bevy) = (
+                        resource_mut::<Battle>(w).is_changed(),
+                        w.resource_mut::<Battle>().is_changed(),
+                    );
+                    assert_eq!((m, bevy), (changed, changed), "since {since:?}");
+                });
+            }
+        });
+        assert_eq!(w.resource::<Battle>().steps, 5);
     }
 
     /// Values may change within a fixed scope, so a check's answer holds
