@@ -188,7 +188,7 @@ fn act(world: &World, actor: Cid) -> Command {
     let Some(here) = view::cell(world, actor) else {
         return Command::EndTurn;
     };
-    if view::enemies(world, actor).is_empty() {
+    if view::each_enemy(world, actor).next().is_none() {
         return Command::EndTurn;
     }
     let t = turn(world, actor);
