@@ -280,26 +280,35 @@ pub fn fixed<T>(world: &mut World, f: impl FnOnce(&mut World) -> T) -> T {
     if SCOPE.with(|s| std::ptr::eq(s.world.get(), world)) {
         return f(world);
     }
+    // The structure to leave as found, noted until the scope ends (a
+    // panic too).
     #[cfg(debug_assertions)]
-    BASELINES.with(|b| {
-        b.borrow_mut()
-            .push((world as *const World, structure(world)))
-    });
+    let _noted = {
+        struct Noted;
+        impl Drop for Noted {
+            fn drop(&mut self) {
+                BASELINES.with(|b| b.borrow_mut().pop());
+            }
+        }
+        BASELINES.with(|b| {
+            b.borrow_mut()
+                .push((world as *const World, structure(world)))
+        });
+        Noted
+    };
     let at: *mut World = world;
     // SAFETY: `open_scope` only notes the world's address; `f` has the
     // only borrow of it meanwhile.
     let out = open_scope(unsafe { &*at }, false, || f(unsafe { &mut *at }));
     #[cfg(debug_assertions)]
-    {
-        let (_, before) = BASELINES
-            .with(|b| b.borrow_mut().pop())
-            .expect("each fixed scope notes its world's structure");
-        assert!(
-            before == structure(world),
-            "a fixed scope changed the world's structure (spawned, despawned, \
-             inserted or removed something) without saying so (view::moved)"
-        );
-    }
+    assert!(
+        BASELINES.with(|b| b
+            .borrow()
+            .last()
+            .is_some_and(|(_, s)| *s == structure(world))),
+        "a fixed scope changed the world's structure (spawned, despawned, \
+         inserted or removed something) without saying so (view::moved)"
+    );
     out
 }
 
@@ -1696,6 +1705,26 @@ mod tests {
             get_mut::<Mark>(w, e1).unwrap().0 = 3;
             assert_eq!(marks(w), [Some(1), Some(3)]);
             assert_eq!(w.get::<Mark>(e1).map(|m| m.0), Some(3));
+        });
+    }
+
+    /// A panic inside a fixed scope, caught, leaves no scope and no noted
+    /// structure behind: the next fixed scope on the world starts afresh.
+    #[test]
+    fn a_panic_inside_a_fixed_scope_leaves_nothing_behind() {
+        let mut w = world_with_mark(1);
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            fixed(&mut w, |w| {
+                let _ = get::<Mark>(w, Cid(0));
+                panic!("inside");
+            })
+        }));
+        assert!(caught.is_err());
+        assert!(SCOPE.with(|s| s.get()).0.world.is_null());
+        #[cfg(debug_assertions)]
+        assert!(BASELINES.with(|b| b.borrow().is_empty()));
+        fixed(&mut w, |w| {
+            assert_eq!(get::<Mark>(w, Cid(0)).map(|m| m.0), Some(1))
         });
     }
 
