@@ -138,40 +138,34 @@ fn found_slot(cid: Cid, kind: TypeId) -> usize {
 
 /// The resources a [`reading`] scope remembers, by slot.
 fn fast_slot<R: Resource>() -> Option<usize> {
-    let kind = TypeId::of::<R>();
-    if kind == TypeId::of::<Roster>() {
-        Some(0)
-    } else if kind == TypeId::of::<Map>() {
-        Some(1)
-    } else if kind == TypeId::of::<Battle>() {
-        Some(2)
-    } else if kind == TypeId::of::<BattleRules>() {
-        Some(3)
-    } else if kind == TypeId::of::<ActiveRuleset>() {
-        Some(4)
-    } else if kind == TypeId::of::<Factions>() {
-        Some(5)
-    } else {
-        None
-    }
+    slot_among::<R>(&[
+        TypeId::of::<Roster>(),
+        TypeId::of::<Map>(),
+        TypeId::of::<Battle>(),
+        TypeId::of::<BattleRules>(),
+        TypeId::of::<ActiveRuleset>(),
+        TypeId::of::<Factions>(),
+    ])
 }
 
 /// The resources a [`fixed`] scope remembers to write, by slot: the
 /// battle (its step count, its prompt), its log (every event), the dice
 /// and the command messages, written several times a step.
 fn fast_mut_slot<R: Resource>() -> Option<usize> {
+    slot_among::<R>(&[
+        TypeId::of::<Battle>(),
+        TypeId::of::<BattleLog>(),
+        TypeId::of::<Dice>(),
+        TypeId::of::<Messages<CommandMsg>>(),
+    ])
+}
+
+/// `R`'s place among `kinds`, if there: its slot (the types are known when
+/// compiling, and so is the answer).
+#[inline(always)]
+fn slot_among<R: 'static>(kinds: &[TypeId]) -> Option<usize> {
     let kind = TypeId::of::<R>();
-    if kind == TypeId::of::<Battle>() {
-        Some(0)
-    } else if kind == TypeId::of::<BattleLog>() {
-        Some(1)
-    } else if kind == TypeId::of::<Dice>() {
-        Some(2)
-    } else if kind == TypeId::of::<Messages<CommandMsg>>() {
-        Some(3)
-    } else {
-        None
-    }
+    kinds.iter().position(|k| *k == kind)
 }
 
 thread_local! {
