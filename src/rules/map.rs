@@ -333,6 +333,18 @@ impl Iterator for LineSteps {
     }
 }
 
+/// What a search does with a cell leaving its frontier, its cost final.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Settled {
+    /// Step out of it to its neighbours.
+    Expand,
+    /// Go on without stepping out of it: no cell the search is for lies
+    /// beyond it.
+    Leave,
+    /// End the search.
+    Stop,
+}
+
 /// The frontier of a reach search: cells waiting by cost, in a ring of
 /// buckets one decimetre apart (a step costs at most [`MAX_STEP_DM`], so
 /// every waiting cost lies within one turn of the ring). Cells leave by
@@ -360,7 +372,22 @@ const _: () = assert!((MAX_STEP_DM as usize) < RING);
 thread_local! {
     static FRONTIER: std::cell::RefCell<Frontier> = std::cell::RefCell::new(Frontier::default());
     /// The last tree [`Map::reach_tree_kept`] searched on this thread.
+    /// The answers [`Map::toward_past`] keeps, by a hash of their key.
+    static TOWARD: std::cell::RefCell<Vec<Option<TowardKept>>> = const { std::cell::RefCell::new(Vec::new()) };
     static LAST_REACH: std::cell::RefCell<Option<LastReach>> = const { std::cell::RefCell::new(None) };
+}
+
+/// How many answers of [`Map::toward_past`] a thread keeps.
+const KEPT_TOWARD: usize = 64;
+
+/// An answer of [`Map::toward_past`], and all its search read.
+struct TowardKept {
+    steps: std::sync::Arc<[[u32; 8]]>,
+    start: Cell,
+    goal: Cell,
+    budget_dm: u32,
+    held: smallvec::SmallVec<[Cell; 16]>,
+    path: Option<Vec<Cell>>,
 }
 
 /// A tree [`Map::reach_tree_kept`] searched, and all the search read.
@@ -807,7 +834,14 @@ impl Map {
     /// combatants stand on): the same tree as `reach_tree` with a `blocked`
     /// that answers true for them, found faster.
     pub fn reach_tree_past(&self, start: Cell, budget_dm: u32, held: &[Cell]) -> ReachTree {
-        self.search_from(&[start], budget_dm, |_| false, held, None, |_, _| false)
+        self.search_from(
+            &[start],
+            budget_dm,
+            |_| false,
+            held,
+            None,
+            |_, _| Settled::Expand,
+        )
     }
 
     /// [`Map::reach_tree_past`], shared: the last tree searched on a thread
@@ -875,19 +909,206 @@ impl Map {
             None,
             |i, c| {
                 if found.is_some_and(|(cheapest, _)| c > cheapest) {
-                    return true;
+                    return Settled::Stop;
                 }
                 let cell = Cell::new(i as i32 % w, i as i32 / w);
                 if cell != start && found.is_none_or(|(_, least)| cell < least) && wanted(cell) {
                     found = Some((c, cell));
                 }
-                false
+                Settled::Expand
             },
         );
         match found {
             Some((_, cell)) => tree.path_to(cell).ok_or(tree),
             None => Err(tree),
         }
+    }
+
+    /// Where a mover closing in on `goal` goes with `budget_dm` to spend,
+    /// never entering the cells `held`: the way to the cheapest cell beside
+    /// `goal` it reaches, the least of equally cheap ones (what
+    /// [`Map::nearest_past`] finds wanting the cells within one step of
+    /// `goal`); when it reaches none, the way to the reached cell nearest
+    /// `goal` by the way there ([`Map::distances`] to `goal`), then the
+    /// cheapest, then the least (what [`ReachTree::nearest_by`] picks from
+    /// the tree `nearest_past` gives back), if nearer than `start`; else
+    /// none. The same cells and paths as those two, for less search:
+    ///
+    /// - a way beside the goal found first by walking down the field (any
+    ///   way bounds the cheapest) leaves unstepped-out-of every cell from
+    ///   which no cell beside the goal is as cheap: a step costs at least
+    ///   [`ORTHO_DM`] and goes one cell, so none is cheaper than the cell's
+    ///   cost and `ORTHO_DM` a cell of Chebyshev distance left;
+    /// - with no such way found, a cell from which the budget left reaches
+    ///   no cell beside the goal and none as near it as the nearest found
+    ///   so far (nor nearer than `start`) is not stepped out of: every cell
+    ///   lies at least `ORTHO_DM` a cell of Chebyshev distance from `goal`.
+    ///
+    /// A cell not stepped out of lies on no way to any cell the answer is
+    /// chosen among, so those cells keep their costs, and the path to the
+    /// one chosen its cells: a cell's parent is the first cell to leave the
+    /// frontier that gives it its cost, and cells leave in the same order.
+    /// Maps too large to keep distance fields ([`Lines::MAX_CELLS`]) are
+    /// searched whole.
+    ///
+    /// The answers are kept per thread ([`KEPT_TOWARD`] of them), by all
+    /// they are worked out from (this map's table of steps, the start, the
+    /// budget, the held cells, the goal): a mover whose way is blocked asks
+    /// the same again round after round, and a batch of battles on one
+    /// level asks its opening moves again every battle.
+    pub fn toward_past(
+        &self,
+        start: Cell,
+        budget_dm: u32,
+        held: &[Cell],
+        goal: Cell,
+    ) -> Option<Vec<Cell>> {
+        // A map read without its table of steps is a test's: not kept.
+        if self.steps.is_empty() {
+            return self.toward_searched(start, budget_dm, held, goal);
+        }
+        let bits = held
+            .iter()
+            .chain([&start, &goal])
+            .fold(u64::from(budget_dm), |b, c| {
+                b.rotate_left(11) ^ (c.x as u32 as u64) << 16 ^ c.y as u32 as u64
+            });
+        let slot = (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize % KEPT_TOWARD;
+        TOWARD.with(|kept| {
+            let mut kept = kept.borrow_mut();
+            if kept.len() != KEPT_TOWARD {
+                kept.resize_with(KEPT_TOWARD, || None);
+            }
+            // The table is the map's own, never changed, shared by the map's
+            // copies only; the memo holds it, so no other table can come to
+            // lie where it lay.
+            if let Some(k) = &kept[slot]
+                && k.start == start
+                && k.goal == goal
+                && k.budget_dm == budget_dm
+                && std::sync::Arc::ptr_eq(&k.steps, &self.steps)
+                && k.held[..] == *held
+            {
+                return k.path.clone();
+            }
+            let path = self.toward_searched(start, budget_dm, held, goal);
+            kept[slot] = Some(TowardKept {
+                steps: self.steps.clone(),
+                start,
+                goal,
+                budget_dm,
+                held: held.into(),
+                path: path.clone(),
+            });
+            path
+        })
+    }
+
+    /// [`Map::toward_past`], worked out.
+    fn toward_searched(
+        &self,
+        start: Cell,
+        budget_dm: u32,
+        held: &[Cell],
+        goal: Cell,
+    ) -> Option<Vec<Cell>> {
+        let beside = |c: Cell| Map::chebyshev(c, goal) <= 1;
+        let field = self.distances(goal, start);
+        let here_d = field.cost(start).unwrap_or(u32::MAX);
+        let Distances::Kept { costs, .. } = field else {
+            return match self.nearest_past(start, budget_dm, held, beside) {
+                Ok(path) => Some(path),
+                Err(tree) => tree
+                    .nearest_by(&field)
+                    .filter(|(d, _, _)| *d < here_d)
+                    .and_then(|(_, _, c)| tree.path_to(c)),
+            };
+        };
+        let bound = self.walk_down(start, budget_dm, held, costs, beside);
+        let w = self.width;
+        let mut found: Option<(u32, Cell)> = None;
+        let mut nearest: Option<(u32, u32, Cell)> = None;
+        let tree = self.search_from(
+            &[start],
+            budget_dm,
+            |_| false,
+            held,
+            None,
+            |i, c| {
+                if found.is_some_and(|(cheapest, _)| c > cheapest) {
+                    return Settled::Stop;
+                }
+                let cell = Cell::new(i as i32 % w, i as i32 / w);
+                if cell != start {
+                    if beside(cell) && found.is_none_or(|(_, least)| cell < least) {
+                        found = Some((c, cell));
+                    }
+                    let d = costs[i];
+                    if d != u32::MAX && d < here_d && nearest.is_none_or(|b| (d, c, cell) < b) {
+                        nearest = Some((d, c, cell));
+                    }
+                }
+                let off = i64::from(Map::chebyshev(cell, goal));
+                let steps_left = i64::from(budget_dm.saturating_sub(c) / ORTHO_DM);
+                let dm = i64::from(ORTHO_DM);
+                let useless = match bound {
+                    Some(u) => i64::from(c) + dm * (off - 1).max(0) > i64::from(u),
+                    None => {
+                        let least_off = off - steps_left;
+                        let best = nearest.map_or(here_d, |b| b.0);
+                        least_off > 1 && dm * least_off > i64::from(best)
+                    }
+                };
+                if useless {
+                    Settled::Leave
+                } else {
+                    Settled::Expand
+                }
+            },
+        );
+        let (_, cell) = found.or(nearest.map(|(_, c, cell)| (c, cell)))?;
+        tree.path_to(cell)
+    }
+
+    /// The cost of a way from `start` to a cell `beside` accepts (not
+    /// `start`) within `budget_dm`, never through the cells `held`, found by
+    /// walking down `field` (a distance field: each step to the neighbour
+    /// nearest by it, the first in step order of equally near ones, only
+    /// ever nearer); none when the walk stops short. Any such way costs no
+    /// less than the cheapest.
+    fn walk_down(
+        &self,
+        start: Cell,
+        budget_dm: u32,
+        held: &[Cell],
+        field: &[u32],
+        beside: impl Fn(Cell) -> bool,
+    ) -> Option<u32> {
+        let mut at = start;
+        let mut i = self.index(at)?;
+        let mut spent = 0u32;
+        while at == start || !beside(at) {
+            let row = match self.steps.get(i) {
+                Some(row) => *row,
+                None => self.step_row(i),
+            };
+            let mut next: Option<(u32, u32, Cell, usize)> = None;
+            for (k, (dx, dy)) in STEP_ORDER.iter().enumerate() {
+                if row[k] == u32::MAX {
+                    continue;
+                }
+                let n = Cell::new(at.x + dx, at.y + dy);
+                let j = self.index(n)?;
+                if field[j] < field[i] && next.is_none_or(|b| field[j] < b.0) && !held.contains(&n)
+                {
+                    next = Some((field[j], row[k], n, j));
+                }
+            }
+            let (_, step, n, j) = next?;
+            spent = spent.checked_add(step).filter(|s| *s <= budget_dm)?;
+            (at, i) = (n, j);
+        }
+        Some(spent)
     }
 
     /// The distances from `start` (ignoring occupants) of every cell nearer
@@ -932,9 +1153,16 @@ impl Map {
                         && self.terrain(*c).passable()
                 })
                 .collect();
-            self.search_from(&edge, u32::MAX, |_| false, &[], None, |_, _| false)
-                .cost
-                .into_boxed_slice()
+            self.search_from(
+                &edge,
+                u32::MAX,
+                |_| false,
+                &[],
+                None,
+                |_, _| Settled::Expand,
+            )
+            .cost
+            .into_boxed_slice()
         });
         Distances::Kept {
             costs,
@@ -949,7 +1177,9 @@ impl Map {
         blocked: impl Fn(Cell) -> bool,
         until: Option<usize>,
     ) -> ReachTree {
-        self.search_from(&[start], budget_dm, blocked, &[], until, |_, _| false)
+        self.search_from(&[start], budget_dm, blocked, &[], until, |_, _| {
+            Settled::Expand
+        })
     }
 
     /// [`Map::search`] from several cells at once (the tree's start is the
@@ -958,8 +1188,8 @@ impl Map {
     /// Dijkstra's search, its frontier a [`Frontier`] (cells leave it by
     /// cost, then by index, as a binary heap of `(cost, index)` would give
     /// them: ties go to the cell found first). `settle` hears of each cell
-    /// as it leaves the frontier (its index and cost, both final) and ends
-    /// the search by answering true (that cell is not stepped out of).
+    /// as it leaves the frontier (its index and cost, both final) and says
+    /// whether to step out of it ([`Settled`]).
     fn search_from(
         &self,
         starts: &[Cell],
@@ -967,7 +1197,7 @@ impl Map {
         blocked: impl Fn(Cell) -> bool,
         held: &[Cell],
         until: Option<usize>,
-        mut settle: impl FnMut(usize, u32) -> bool,
+        mut settle: impl FnMut(usize, u32) -> Settled,
     ) -> ReachTree {
         let n = (self.width * self.height) as usize;
         let w = self.width;
@@ -1007,8 +1237,13 @@ impl Map {
                 if c > cost[iu] {
                     continue;
                 }
-                if until == Some(iu) || settle(iu, c) {
+                if until == Some(iu) {
                     break;
+                }
+                match settle(iu, c) {
+                    Settled::Expand => {}
+                    Settled::Leave => continue,
+                    Settled::Stop => break,
                 }
                 let row = match self.steps.get(iu) {
                     Some(row) => *row,
@@ -1508,7 +1743,66 @@ mod tests {
                     }
                 }
             }
+
+            /// The way toward a goal is what the whole tree gives: the path
+            /// to the cheapest cell beside the goal (the least of equally
+            /// cheap ones), else to the reached cell least by (distance to
+            /// the goal by the kept field, cost, cell) if nearer than the
+            /// start, else none; searched, and again from what was kept.
+            #[test]
+            fn the_way_toward_a_goal_is_the_whole_tree_s(
+                (m, start, held, _, budget) in map_and_cells(),
+                (gx, gy) in (0i32..11, 0i32..11),
+            ) {
+                let goal = Cell::new(gx, gy);
+                let whole = m.reach_tree_past(start, budget, &held);
+                let beside = whole
+                    .reached()
+                    .filter(|(c, _)| Map::chebyshev(*c, goal) <= 1)
+                    .min_by_key(|(c, cost)| (*cost, *c));
+                let field = m.distances(goal, start);
+                let here_d = field.cost(start).unwrap_or(u32::MAX);
+                let nearest = whole
+                    .reached()
+                    .filter_map(|(c, cost)| Some((field.cost(c)?, cost, c)))
+                    .filter(|(d, _, _)| *d < here_d)
+                    .min();
+                let expected = match (beside, nearest) {
+                    (Some((c, _)), _) | (None, Some((_, _, c))) => whole.path_to(c),
+                    (None, None) => None,
+                };
+                prop_assert_eq!(&m.toward_searched(start, budget, &held, goal), &expected);
+                prop_assert_eq!(&m.toward_past(start, budget, &held, goal), &expected);
+                prop_assert_eq!(&m.toward_past(start, budget, &held, goal), &expected);
+            }
         }
+    }
+
+    /// A kept way toward a goal is given again only on the map it was
+    /// found on: two maps alike but for a wall, the same start, goal,
+    /// budget and held cells, each its own way, asked in turn.
+    #[test]
+    fn a_kept_way_toward_a_goal_is_its_own_maps() {
+        let open = grid(&["......", "......", "......"]);
+        let walled = grid(&["......", "..#...", "......"]);
+        let (start, goal) = (Cell::new(0, 1), Cell::new(5, 1));
+        let held = [Cell::new(1, 0)];
+        for _ in 0..2 {
+            for m in [&open, &walled] {
+                let whole = m.reach_tree_past(start, 200, &held);
+                let cheapest = whole
+                    .reached()
+                    .filter(|(c, _)| Map::chebyshev(*c, goal) <= 1)
+                    .min_by_key(|(c, cost)| (*cost, *c))
+                    .and_then(|(c, _)| whole.path_to(c));
+                assert_eq!(m.toward_past(start, 200, &held, goal), cheapest);
+            }
+        }
+        assert_ne!(
+            open.toward_past(start, 200, &held, goal),
+            walled.toward_past(start, 200, &held, goal),
+            "the wall changes the way"
+        );
     }
 
     /// The kept distances are the whole field's, every time they are asked

@@ -13,13 +13,13 @@ use bevy::prelude::*;
 use crate::rules::battle::{Battle, Phase, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Health, Loadout, Weapon};
-use crate::rules::map::{Cell, Map, ReachTree};
+use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 
 use super::chance::{Difficulty, Level, special_up_to};
 use super::check::{self, attackable};
 use super::command::{BrpCommand, Intent};
-use super::legal::{nearest, patients};
+use super::legal::{nearest, patients, toward};
 use super::query::{
     Blow, HALF_FROM_DM, armor_against, attack_numbers, best_defense, blow_by, defenses,
     enemy_adjacent, move_left, round, settings,
@@ -415,27 +415,13 @@ fn moving(world: &World, actor: Cid) -> Command {
     if Map::chebyshev(here, at) <= 1 {
         return Command::EndTurn;
     }
-    // The cheapest cell beside the goal; else the reachable cell nearest it.
-    let path = match nearest(world, actor, |c| Map::chebyshev(c, at) <= 1) {
-        None => None,
-        Some(Ok(path)) => Some(path),
-        Some(Err(tree)) => closest(world, &tree, here, at).and_then(|c| tree.path_to(c)),
-    };
-    path.map_or(Command::EndTurn, |path| Command::Move { path })
-}
-
-/// The reachable cell nearest `at` by the way there (walls and moats
-/// counted; the map keeps the field), then by the move's cost; none when
-/// no reachable cell is nearer than `here`. (With the way to the goal
-/// blocked, a shieldbearer on Ruined Keep once stepped back and forth
-/// between two cells as near as each other until its movement ran out,
-/// 1.5 m at a time, each step lowering its DEX rank.)
-fn closest(world: &World, tree: &ReachTree, here: Cell, at: Cell) -> Option<Cell> {
-    let field = view::resource::<Map>(world).distances(at, here);
-    let here_d = field.cost(here).unwrap_or(u32::MAX);
-    tree.nearest_by(&field)
-        .filter(|(d, _, _)| *d < here_d)
-        .map(|(_, _, c)| c)
+    // The cheapest cell beside the goal; else the reachable cell nearest
+    // it by the way there (walls and moats counted), then the cheapest, and
+    // only if nearer than here. (With the way to the goal blocked, a
+    // shieldbearer on Ruined Keep once stepped back and forth between two
+    // cells as near as each other until its movement ran out, 1.5 m at a
+    // time, each step lowering its DEX rank.)
+    toward(world, actor, at).map_or(Command::EndTurn, |path| Command::Move { path })
 }
 
 /// Where a shooter can shoot `target` from, by the shortest move that

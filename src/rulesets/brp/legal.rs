@@ -35,6 +35,17 @@ pub fn nearest(
     })
 }
 
+/// Where `who` goes this round closing in on `goal`: the way to the
+/// cheapest cell beside it it can reach, else to the reachable cell nearest
+/// it by the way there (walls and moats counted), then the cheapest, if
+/// nearer than where it stands ([`Map::toward_past`]). None: it stays.
+pub fn toward(world: &World, who: Cid, goal: Cell) -> Option<Vec<Cell>> {
+    searched(world, who, |map, start, budget, held| {
+        map.toward_past(start, budget, held, goal)
+    })
+    .flatten()
+}
+
 /// A search of where `who` can still go this round: from its cell, as far
 /// as its movement left, never into a cell another holds.
 fn searched<T>(
