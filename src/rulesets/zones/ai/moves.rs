@@ -159,6 +159,24 @@ fn approach_within(
             return None;
         }
     }
+    // What a cell's zone gives every cell in it, worked out once a zone:
+    // the zones from it to each target, to the nearest, and (with a weapon
+    // that is not ranged) the best blow struck there.
+    let shooting = w.filter(|w| w.is_ranged());
+    let by_zone: Vec<(u32, f64)> = (0..map.zones().len())
+        .map(|z| {
+            let mut nearest = 99;
+            let mut blow = 0.0;
+            for &(_, ez, value) in &targets {
+                let d = map.zone_distance(z, ez).unwrap_or(99);
+                nearest = nearest.min(d);
+                if d == 0 {
+                    blow = f64::max(blow, 10.0 + value);
+                }
+            }
+            (nearest, blow)
+        })
+        .collect();
     let mut best: Option<(f64, Cell)> = None;
     let tree = reach(world, actor, budget);
     for (cell, cost) in tree.reached() {
@@ -166,20 +184,20 @@ fn approach_within(
             continue;
         }
         let Some(z) = map.zone_of(cell) else { continue };
+        let Some(&(nearest, blow)) = by_zone.get(z) else {
+            continue;
+        };
         let mut score = 0.0;
-        let mut nearest = 99;
-        for &(ec, ez, value) in &targets {
-            let d = map.zone_distance(z, ez).unwrap_or(99);
-            nearest = nearest.min(d);
-            let strikes = match w {
-                Some(w) if w.is_ranged() => {
-                    2 * d <= w.zones().range_zones.max(1) && map.line_of_sight(cell, ec)
+        match shooting {
+            Some(w) => {
+                for &(ec, ez, value) in &targets {
+                    let d = map.zone_distance(z, ez).unwrap_or(99);
+                    if 2 * d <= w.zones().range_zones.max(1) && map.line_of_sight(cell, ec) {
+                        score = f64::max(score, 10.0 + value);
+                    }
                 }
-                _ => d == 0,
-            };
-            if strikes {
-                score = f64::max(score, 10.0 + value);
             }
+            None => score = blow,
         }
         if keep_actions && score == 0.0 {
             continue;
