@@ -26,6 +26,8 @@ use super::settings::Ud10Settings;
 mod aid;
 mod moves;
 mod targets;
+#[cfg(test)]
+mod tests;
 
 use moves::{approach, give_up};
 use targets::{Targets, best_attack_from, best_attack_with, targets};
@@ -375,6 +377,25 @@ fn find_move_to_attack(look: &Look, floor: Option<f64>) -> MoveToAttack {
             .rows
             .iter()
             .all(|r| r.per_hit <= f || r.best_from_anywhere(map, weapon, 0) <= f)
+    {
+        return None;
+    }
+    // A shot after more than one step costs -4 (§Attack Modifiers, as
+    // below): only the cells one step away are shot from without it. With
+    // every target's bound at -4 and every shot from a cell beside the
+    // shooter's at or under the floor, no cell beats it either.
+    if let Some(f) = floor
+        && w_ranged
+        && table
+            .rows
+            .iter()
+            .all(|r| r.per_hit <= f || r.best_from_anywhere(map, weapon, -4) <= f)
+        && crate::rules::map::STEP_ORDER.iter().all(|(dx, dy)| {
+            let beside = Cell::new(look.here.x + dx, look.here.y + dy);
+            !map.in_bounds(beside)
+                || best_attack_with(map, weapon, beside, table, 0, Some(f))
+                    .is_none_or(|(v, _, _)| v <= f)
+        })
     {
         return None;
     }

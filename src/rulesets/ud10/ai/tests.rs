@@ -1,0 +1,104 @@
+//! The AI's search for a move to attack from, against every cell weighed:
+//! the bounds that spare cells and searches never change an answer.
+
+use super::*;
+use crate::rules::engine::{Controls, Engine};
+use crate::testkit::{engine, start_shipped};
+
+/// [`find_move_to_attack`] with no bound: every cell within a standard
+/// movement weighed, its shot's -4 after more than a step, the free
+/// attacks its path draws, the first best in the tree's order above
+/// `floor`.
+fn every_cell(look: &Look, floor: Option<f64>) -> MoveToAttack {
+    let (world, actor) = (look.world, look.actor);
+    let table = look.table()?;
+    let map = view::resource::<Map>(world);
+    let l = view::get::<Loadout>(world, actor)?;
+    let weapon = l.weapons.get(table.weapon)?;
+    let w_ranged = l.ready_weapon().is_some_and(|w| w.is_ranged());
+    let budget = look.keeps_action;
+    let tree = look.tree(budget)?;
+    let breaks = look.breaks(tree);
+    let mut best: Option<(f64, Cell)> = None;
+    for (cell, _) in tree.within(budget) {
+        let shift = if w_ranged && tree.parent(cell).is_some_and(|p| p != tree.start) {
+            -4
+        } else {
+            0
+        };
+        let Some((v, _, _)) = best_attack_with(map, weapon, cell, table, shift, None) else {
+            continue;
+        };
+        let mut score = v;
+        if let Some(b) = breaks {
+            score -= 1.2 * f64::from(b.count(tree, cell));
+        }
+        if best.is_none_or(|b| score > b.0) && floor.is_none_or(|f| score > f) {
+            best = Some((score, cell));
+        }
+    }
+    let (score, cell) = best?;
+    Some((score, tree.path_to(cell)?))
+}
+
+/// At every decision of whole battles where the actor may still move to
+/// attack, the search finds what weighing every cell finds: above no
+/// floor, above the floor striking from here sets (a quarter more), and
+/// above one any attack beats. On three levels, shooters and fighters.
+#[test]
+fn the_move_to_attack_is_what_weighing_every_cell_finds() {
+    let mut asked = 0;
+    let mut moves = 0;
+    let mut shots = 0;
+    let mut e: Engine = engine();
+    for level in ["mirror_duel", "archer_hill", "ruined_keep"] {
+        for seed in 1..=3 {
+            start_shipped(
+                &mut e,
+                level,
+                crate::rulesets::ud10::ID,
+                seed,
+                Controls::AllAi,
+            );
+            for _ in 0..3_000 {
+                let battle = view::resource::<Battle>(e.world());
+                if battle.is_over() {
+                    break;
+                }
+                if let Prompt::Act { actor } = battle.prompt {
+                    view::reading(e.world(), |w| {
+                        let (Some(here), t) = (view::cell(w, actor), turn(w, actor)) else {
+                            return;
+                        };
+                        if t.action_used || t.moved_before_action {
+                            return;
+                        }
+                        let look = Look::new(w, actor, here, &t);
+                        let now = look
+                            .table()
+                            .and_then(|tb| best_attack_from(w, actor, here, tb, 0));
+                        let ranged = view::get::<Loadout>(w, actor)
+                            .and_then(|l| l.ready_weapon())
+                            .is_some_and(|r| r.is_ranged());
+                        for floor in [None, now.map(|(v, _, _)| v * 1.25 + 0.02), Some(0.0)] {
+                            let found = find_move_to_attack(&look, floor);
+                            assert_eq!(
+                                found,
+                                every_cell(&look, floor),
+                                "{level} seed {seed}, {actor:?} at {here}, floor {floor:?}"
+                            );
+                            asked += 1;
+                            moves += usize::from(found.is_some());
+                            shots += usize::from(ranged && floor.is_some());
+                        }
+                    });
+                }
+                e.step();
+            }
+        }
+    }
+    assert!(
+        asked > 1_000 && moves > 300 && shots > 100,
+        "{asked} asked, {moves} moves found, {shots} shooters' floors"
+    );
+}
