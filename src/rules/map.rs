@@ -378,7 +378,7 @@ thread_local! {
 }
 
 /// How many answers of [`Map::toward_past`] a thread keeps.
-const KEPT_TOWARD: usize = 64;
+const KEPT_TOWARD: usize = 1024;
 
 /// An answer of [`Map::toward_past`], and all its search read.
 struct TowardKept {
