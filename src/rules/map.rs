@@ -441,7 +441,10 @@ impl Frontier {
             self.filled &= !(1u128 << slot);
             self.now.clear();
             std::mem::swap(&mut self.now, &mut self.ring[slot]);
-            self.now.sort_unstable();
+            // (Most buckets hold one cell.)
+            if self.now.len() > 1 {
+                self.now.sort_unstable();
+            }
             self.next = 0;
         }
     }
