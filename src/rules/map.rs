@@ -333,6 +333,26 @@ impl Iterator for LineSteps {
     }
 }
 
+/// The cheapest wanted cell a search has seen leave its frontier (the
+/// least of equally cheap ones), its cost first.
+#[derive(Default)]
+struct Cheapest(Option<(u32, Cell)>);
+
+impl Cheapest {
+    /// Hear of `cell` (not `start`) leaving the frontier at cost `c`, and
+    /// say whether the search is done: a cell dearer than the one found
+    /// leaves only after every cell as cheap.
+    fn settle(&mut self, c: u32, cell: Cell, start: Cell, wanted: impl Fn(Cell) -> bool) -> bool {
+        if self.0.is_some_and(|(cheapest, _)| c > cheapest) {
+            return true;
+        }
+        if cell != start && self.0.is_none_or(|(_, least)| cell < least) && wanted(cell) {
+            self.0 = Some((c, cell));
+        }
+        false
+    }
+}
+
 /// What a search does with a cell leaving its frontier, its cost final.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Settled {
@@ -837,14 +857,7 @@ impl Map {
     /// combatants stand on): the same tree as `reach_tree` with a `blocked`
     /// that answers true for them, found faster.
     pub fn reach_tree_past(&self, start: Cell, budget_dm: u32, held: &[Cell]) -> ReachTree {
-        self.search_from(
-            &[start],
-            budget_dm,
-            |_| false,
-            held,
-            None,
-            |_, _| Settled::Expand,
-        )
+        self.search_past(start, budget_dm, held, |_, _, _| Settled::Expand)
     }
 
     /// [`Map::reach_tree_past`], shared: the last tree searched on a thread
@@ -902,26 +915,15 @@ impl Map {
         held: &[Cell],
         wanted: impl Fn(Cell) -> bool,
     ) -> Result<Vec<Cell>, ReachTree> {
-        let w = self.width;
-        let mut found: Option<(u32, Cell)> = None;
-        let tree = self.search_from(
-            &[start],
-            budget_dm,
-            |_| false,
-            held,
-            None,
-            |i, c| {
-                if found.is_some_and(|(cheapest, _)| c > cheapest) {
-                    return Settled::Stop;
-                }
-                let cell = Cell::new(i as i32 % w, i as i32 / w);
-                if cell != start && found.is_none_or(|(_, least)| cell < least) && wanted(cell) {
-                    found = Some((c, cell));
-                }
+        let mut cheapest = Cheapest::default();
+        let tree = self.search_past(start, budget_dm, held, |_, cell, c| {
+            if cheapest.settle(c, cell, start, &wanted) {
+                Settled::Stop
+            } else {
                 Settled::Expand
-            },
-        );
-        match found {
+            }
+        });
+        match cheapest.0 {
             Some((_, cell)) => tree.path_to(cell).ok_or(tree),
             None => Err(tree),
         }
@@ -1028,48 +1030,36 @@ impl Map {
             };
         };
         let bound = self.walk_down(start, budget_dm, held, costs, beside);
-        let w = self.width;
-        let mut found: Option<(u32, Cell)> = None;
+        let mut cheapest = Cheapest::default();
         let mut nearest: Option<(u32, u32, Cell)> = None;
-        let tree = self.search_from(
-            &[start],
-            budget_dm,
-            |_| false,
-            held,
-            None,
-            |i, c| {
-                if found.is_some_and(|(cheapest, _)| c > cheapest) {
-                    return Settled::Stop;
+        let tree = self.search_past(start, budget_dm, held, |i, cell, c| {
+            if cheapest.settle(c, cell, start, beside) {
+                return Settled::Stop;
+            }
+            if cell != start {
+                let d = costs[i];
+                if d != u32::MAX && d < here_d && nearest.is_none_or(|b| (d, c, cell) < b) {
+                    nearest = Some((d, c, cell));
                 }
-                let cell = Cell::new(i as i32 % w, i as i32 / w);
-                if cell != start {
-                    if beside(cell) && found.is_none_or(|(_, least)| cell < least) {
-                        found = Some((c, cell));
-                    }
-                    let d = costs[i];
-                    if d != u32::MAX && d < here_d && nearest.is_none_or(|b| (d, c, cell) < b) {
-                        nearest = Some((d, c, cell));
-                    }
+            }
+            let off = i64::from(Map::chebyshev(cell, goal));
+            let steps_left = i64::from(budget_dm.saturating_sub(c) / ORTHO_DM);
+            let dm = i64::from(ORTHO_DM);
+            let useless = match bound {
+                Some(u) => i64::from(c) + dm * (off - 1).max(0) > i64::from(u),
+                None => {
+                    let least_off = off - steps_left;
+                    let best = nearest.map_or(here_d, |b| b.0);
+                    least_off > 1 && dm * least_off > i64::from(best)
                 }
-                let off = i64::from(Map::chebyshev(cell, goal));
-                let steps_left = i64::from(budget_dm.saturating_sub(c) / ORTHO_DM);
-                let dm = i64::from(ORTHO_DM);
-                let useless = match bound {
-                    Some(u) => i64::from(c) + dm * (off - 1).max(0) > i64::from(u),
-                    None => {
-                        let least_off = off - steps_left;
-                        let best = nearest.map_or(here_d, |b| b.0);
-                        least_off > 1 && dm * least_off > i64::from(best)
-                    }
-                };
-                if useless {
-                    Settled::Leave
-                } else {
-                    Settled::Expand
-                }
-            },
-        );
-        let (_, cell) = found.or(nearest.map(|(_, c, cell)| (c, cell)))?;
+            };
+            if useless {
+                Settled::Leave
+            } else {
+                Settled::Expand
+            }
+        });
+        let (_, cell) = cheapest.0.or(nearest.map(|(_, c, cell)| (c, cell)))?;
         tree.path_to(cell)
     }
 
@@ -1183,6 +1173,27 @@ impl Map {
         self.search_from(&[start], budget_dm, blocked, &[], until, |_, _| {
             Settled::Expand
         })
+    }
+
+    /// [`Map::search_from`] out of `start` alone, never into the cells
+    /// `held`; `settle` hears of each cell leaving the frontier as its
+    /// index, the cell and its cost.
+    fn search_past(
+        &self,
+        start: Cell,
+        budget_dm: u32,
+        held: &[Cell],
+        mut settle: impl FnMut(usize, Cell, u32) -> Settled,
+    ) -> ReachTree {
+        let w = self.width;
+        self.search_from(
+            &[start],
+            budget_dm,
+            |_| false,
+            held,
+            None,
+            |i, c| settle(i, Cell::new(i as i32 % w, i as i32 / w), c),
+        )
     }
 
     /// [`Map::search`] from several cells at once (the tree's start is the
