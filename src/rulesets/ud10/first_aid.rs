@@ -91,8 +91,13 @@ pub fn check(world: &World, medic: Cid, patient: Cid) -> Result<(), Illegal> {
 
 /// The allies `medic` could bring round, wherever they lie.
 pub fn patients(world: &World, medic: Cid) -> Vec<Cid> {
+    // Only the unconscious can be (asked first: the AI asks every
+    // decision, and most combatants are not).
     view::all(world)
         .into_iter()
-        .filter(|p| treatable(world, medic, *p).is_ok())
+        .filter(|p| {
+            view::conditions(world, *p).has(Condition::Unconscious)
+                && treatable(world, medic, *p).is_ok()
+        })
         .collect()
 }
