@@ -391,9 +391,9 @@ const _: () = assert!((MAX_STEP_DM as usize) < RING);
 
 thread_local! {
     static FRONTIER: std::cell::RefCell<Frontier> = std::cell::RefCell::new(Frontier::default());
-    /// The last tree [`Map::reach_tree_kept`] searched on this thread.
     /// The answers [`Map::toward_past`] keeps, by a hash of their key.
     static TOWARD: std::cell::RefCell<Vec<Option<TowardKept>>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The last tree [`Map::reach_tree_kept`] searched on this thread.
     static LAST_REACH: std::cell::RefCell<Option<LastReach>> = const { std::cell::RefCell::new(None) };
 }
 
@@ -958,9 +958,10 @@ impl Map {
     ///
     /// The answers are kept per thread ([`KEPT_TOWARD`] of them), by all
     /// they are worked out from (this map's table of steps, the start, the
-    /// budget, the held cells, the goal): a mover whose way is blocked asks
-    /// the same again round after round, and a batch of battles on one
-    /// level asks its opening moves again every battle.
+    /// budget, the held cells, the goal): a batch of battles on one level
+    /// asks its opening moves again every battle, until the first die
+    /// sets them apart. (Within one battle the same question hardly ever
+    /// comes again: someone has moved. A lone battle gains nothing.)
     pub fn toward_past(
         &self,
         start: Cell,
