@@ -28,6 +28,22 @@ pub(super) fn first_aid(look: &Look, here: Cell, t: &Turn) -> Option<Command> {
     if patients.is_empty() || !look.engaged().is_empty() {
         return None;
     }
+    // Aid is given lying next to the patient, from here or after a move
+    // that keeps the action (none once the actor has moved), which ends
+    // at most `strike_steps` cells away (a step costs at least ORTHO_DM
+    // and goes one cell): with every patient farther than that, neither
+    // is possible, and no attack need be weighed against it.
+    let steps = if t.moved_before_action {
+        0
+    } else {
+        look.strike_steps
+    };
+    if patients
+        .iter()
+        .all(|p| view::cell(world, *p).is_none_or(|c| Map::chebyshev(here, c) > steps + 1))
+    {
+        return None;
+    }
     let worth = first_aid::numbers(world, actor).chance() * BROUGHT_ROUND;
     let table = look.table();
     let now = table
