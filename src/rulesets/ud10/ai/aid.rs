@@ -52,12 +52,16 @@ pub(super) fn first_aid(look: &Look, here: Cell, t: &Turn) -> Option<Command> {
     // Only whether a move to attack is worth the aid or more matters: the
     // search looks above a floor just under it (the floor is exclusive),
     // and a move worth less reads as none, as it would lose to the aid.
+    // (No move need be weighed when the blow from here is worth as much.)
+    if worth <= now {
+        return None;
+    }
     let moved = match table {
         Some(_) if !t.moved_before_action => best_move_to_attack(look, Some(worth.next_down())),
         _ => None,
     }
     .map_or(0.0, |b| b.0);
-    if worth <= now.max(moved) {
+    if worth <= moved {
         return None;
     }
     if let Some(&patient) = patients
