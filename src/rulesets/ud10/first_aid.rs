@@ -6,6 +6,7 @@
 
 use bevy::prelude::*;
 
+use crate::rules::battle::Roster;
 use crate::rules::command::{Illegal, illegal};
 use crate::rules::components::{Cid, Condition};
 use crate::rules::event::Modifier;
@@ -91,13 +92,17 @@ pub fn check(world: &World, medic: Cid, patient: Cid) -> Result<(), Illegal> {
 
 /// The allies `medic` could bring round, wherever they lie.
 pub fn patients(world: &World, medic: Cid) -> Vec<Cid> {
-    // Only the unconscious can be (asked first: the AI asks every
-    // decision, and most combatants are not).
-    view::all(world)
-        .into_iter()
-        .filter(|p| {
-            view::conditions(world, *p).has(Condition::Unconscious)
-                && treatable(world, medic, *p).is_ok()
-        })
+    // Only the unconscious can be (asked first, of the roster's places in
+    // one look: the AI asks every decision, and most combatants are not).
+    let Some(roster) = view::get_resource::<Roster>(world) else {
+        return Vec::new();
+    };
+    roster
+        .places()
+        .iter()
+        .enumerate()
+        .filter(|(_, place)| place.conditions.has(Condition::Unconscious))
+        .map(|(i, _)| Cid(i as u16))
+        .filter(|p| treatable(world, medic, *p).is_ok())
         .collect()
 }
