@@ -404,17 +404,16 @@ fn find_move_to_attack(look: &Look, floor: Option<f64>) -> MoveToAttack {
     // a step leaves, not only those engaged now or where the path ends.
     let breaks = look.breaks(tree);
     let mut moved_best: Option<(f64, Cell)> = None;
-    for (cell, _) in tree.within(budget) {
-        // A melee weapon reaches no target from a cell farther from all of
-        // them than its reach: no attack there to weigh.
-        if melee
-            && table
-                .rows
-                .iter()
-                .all(|r| Map::chebyshev(cell, r.cell) > weapon.reach)
-        {
-            continue;
-        }
+    // A melee weapon reaches no target from a cell farther from all of
+    // them than its reach: only the cells around the targets are weighed,
+    // in the tree's order, as walking every cell of it would find them.
+    let around = melee.then(|| cells_within_reach(tree, budget, &table.rows, weapon.reach));
+    let every = (!melee).then(|| tree.within(budget).map(|(c, _)| c));
+    for cell in around
+        .into_iter()
+        .flatten()
+        .chain(every.into_iter().flatten())
+    {
         // More than a single step is a standard movement: shooting after it
         // costs -4 (§Attack Modifiers). A cell's path is longer than one
         // step when it comes from another cell than the start.
@@ -446,6 +445,32 @@ fn find_move_to_attack(look: &Look, floor: Option<f64>) -> MoveToAttack {
     }
     let (score, cell) = moved_best?;
     Some((score, tree.path_to(cell)?))
+}
+
+/// The cells of `tree` within `budget` but its start (those
+/// [`ReachTree::within`] gives, in its row order) from which a weapon of
+/// `reach` cells reaches the target of one of `rows`: only the squares
+/// around the targets are looked at.
+fn cells_within_reach(
+    tree: &ReachTree,
+    budget: u32,
+    rows: &[targets::TargetRow],
+    reach: i32,
+) -> smallvec::SmallVec<[Cell; 64]> {
+    let mut cells: smallvec::SmallVec<[Cell; 64]> = smallvec::SmallVec::new();
+    for r in rows {
+        for y in r.cell.y - reach..=r.cell.y + reach {
+            for x in r.cell.x - reach..=r.cell.x + reach {
+                let c = Cell::new(x, y);
+                if c != tree.start && tree.cost(c).is_some_and(|k| k <= budget) {
+                    cells.push(c);
+                }
+            }
+        }
+    }
+    cells.sort_unstable_by_key(|c| (c.y, c.x));
+    cells.dedup();
+    cells
 }
 
 fn attack_cmd(world: &World, actor: Cid, target: Cid, mode: usize) -> Command {
