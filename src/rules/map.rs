@@ -1260,6 +1260,11 @@ impl Map {
                     Settled::Leave => continue,
                     Settled::Stop => break,
                 }
+                // No step costs less than an orthogonal one: out of a cell
+                // this dear, none stays within the budget.
+                if c.saturating_add(ORTHO_DM) > budget_dm {
+                    continue;
+                }
                 let row = match self.steps.get(iu) {
                     Some(row) => *row,
                     None => self.step_row(iu),
