@@ -163,13 +163,7 @@ impl<'w> Breakaways<'w> {
     /// cell so near (a step costs at least [`ORTHO_DM`] and goes one cell)
     /// draws no free attack on any of them, and is not weighed.
     pub fn new(world: &'w World, who: Cid, tree: &ReachTree, budget_dm: u32) -> Breakaways<'w> {
-        let steps = (budget_dm / ORTHO_DM) as i32;
-        let enemies = view::enemies(world, who)
-            .into_iter()
-            .filter_map(|e| threat(world, e).map(|t| (e, t)))
-            .filter(|(_, t)| Map::chebyshev(t.at, tree.start) <= steps + t.reach)
-            .take(32)
-            .collect();
+        let enemies = weighed(world, who, tree.start, budget_dm).collect();
         Breakaways {
             map: view::resource::<Map>(world),
             enemies,
@@ -215,6 +209,39 @@ impl<'w> Breakaways<'w> {
             .enumerate()
             .any(|(i, (x, _))| *x == e && d & (1 << i) != 0)
     }
+}
+
+/// The enemies (with their threats) whose free attacks [`Breakaways`]
+/// weighs for paths from `start` of at most `budget_dm`: those with a
+/// melee weapon in hand whose reach covers a cell so near, the first 32.
+fn weighed(
+    world: &World,
+    who: Cid,
+    start: Cell,
+    budget_dm: u32,
+) -> impl Iterator<Item = (Cid, Threat)> + '_ {
+    let steps = (budget_dm / ORTHO_DM) as i32;
+    view::enemies(world, who)
+        .into_iter()
+        .filter_map(move |e| threat(world, e).map(|t| (e, t)))
+        .filter(move |(_, t)| Map::chebyshev(t.at, start) <= steps + t.reach)
+        .take(32)
+}
+
+/// The threats of the enemies engaging `who` at `start` among those
+/// [`Breakaways`] weighs for its paths from there of at most `budget_dm`:
+/// a path ending out of one's reach draws its free attack.
+pub fn engaging_weighed(
+    world: &World,
+    who: Cid,
+    start: Cell,
+    budget_dm: u32,
+) -> smallvec::SmallVec<[Threat; 4]> {
+    let map = view::resource::<Map>(world);
+    weighed(world, who, start, budget_dm)
+        .map(|(_, t)| t)
+        .filter(|t| t.covers(map, start))
+        .collect()
 }
 
 pub fn check_retreat(world: &World, who: Cid, path: &[Cell]) -> Result<(Cell, u32), Illegal> {

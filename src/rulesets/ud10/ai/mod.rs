@@ -11,7 +11,7 @@ use bevy::prelude::*;
 
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
-use crate::rules::components::{Cid, Condition, Health, Loadout, MoveMode, WeaponKind};
+use crate::rules::components::{Cid, Condition, Health, Loadout, MoveMode, Weapon, WeaponKind};
 use crate::rules::map::{Cell, Map, ReachTree};
 use crate::rules::view;
 use crate::rulesets::ud10::command::Ud10Command;
@@ -20,7 +20,9 @@ use crate::rulesets::ud10::weapon::Ud10Gear;
 use super::check;
 use super::numbers::{PendingAttack, reaction_chance as p_beat, totals_from};
 use super::query::{Turn, stats, turn};
-use super::reach::{Breakaways, engaged_enemies, reach, remaining_dm, standard_dm};
+use super::reach::{
+    Breakaways, engaged_enemies, engaging_weighed, reach, remaining_dm, standard_dm,
+};
 use super::settings::Ud10Settings;
 
 mod aid;
@@ -399,6 +401,21 @@ fn find_move_to_attack(look: &Look, floor: Option<f64>) -> MoveToAttack {
     {
         return None;
     }
+    // A melee fighter engaged where it stands draws the free attack of
+    // each enemy engaging it whose reach the cell it moves to is out of
+    // (the way there leaves that reach at some step: §Optional Rule:
+    // Fleeing From Battle), and every cell it can strike from lies within
+    // its reach of a target and within `strike_steps` of here: with no
+    // such cell worth more than the floor, less those free attacks, no
+    // tree is searched.
+    if let Some(f) = floor
+        && melee
+        && !look.engaged().is_empty()
+        && view::resource::<Ud10Settings>(world).fleeing
+        && !engaged_cells_beat(look, map, weapon, table, f)
+    {
+        return None;
+    }
     let tree = look.tree(budget)?;
     // Whose free attacks each cell's path draws: every enemy whose reach
     // a step leaves, not only those engaged now or where the path ends.
@@ -445,6 +462,55 @@ fn find_move_to_attack(look: &Look, floor: Option<f64>) -> MoveToAttack {
     }
     let (score, cell) = moved_best?;
     Some((score, tree.path_to(cell)?))
+}
+
+/// Can a melee fighter engaged where it stands strike from a cell other
+/// than here, within `strike_steps` of it, for more than `floor` less 1.2
+/// for each enemy engaging it whose reach that cell is out of (the free
+/// attacks leaving their reach draws, weighed as [`find_move_to_attack`]
+/// weighs them)? At least what any move to attack scores: its cell is
+/// one of these, its blow no better, its free attacks no fewer.
+fn engaged_cells_beat(
+    look: &Look,
+    map: &Map,
+    weapon: &Weapon,
+    table: &Targets,
+    floor: f64,
+) -> bool {
+    let holds = engaging_weighed(look.world, look.actor, look.here, look.far);
+    // (A move ends on a free cell it can enter: none other is weighed.)
+    let held = view::occupied(look.world, Some(look.actor));
+    let reach = weapon.reach;
+    let worth = |r: &targets::TargetRow| {
+        if r.per_hit > floor {
+            r.best_from_anywhere(map, weapon, 0)
+        } else {
+            0.0
+        }
+    };
+    // No blow is worth more than the best of the targets' bounds: a cell
+    // out of an engaging enemy's reach is weighed only if that bound, less
+    // its free attacks, beats the floor.
+    let top = table.rows.iter().map(worth).fold(0.0, f64::max);
+    table.rows.iter().filter(|r| worth(r) > floor).any(|r| {
+        (r.cell.y - reach..=r.cell.y + reach).any(|y| {
+            (r.cell.x - reach..=r.cell.x + reach).any(|x| {
+                let c = Cell::new(x, y);
+                if c == look.here
+                    || Map::chebyshev(c, look.here) > look.strike_steps
+                    || !map.in_bounds(c)
+                    || !map.terrain(c).passable()
+                    || held.binary_search(&c).is_ok()
+                {
+                    return false;
+                }
+                let left = 1.2 * holds.iter().filter(|t| !t.covers(map, c)).count() as f64;
+                top - left > floor
+                    && best_attack_with(map, weapon, c, table, 0, Some(floor))
+                        .is_some_and(|(v, _, _)| v - left > floor)
+            })
+        })
+    })
 }
 
 /// The cells of `tree` within `budget` but its start (those
