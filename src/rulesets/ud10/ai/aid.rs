@@ -16,7 +16,7 @@ use super::{Look, best_attack_from, best_move_to_attack};
 /// What an ally brought round is worth, in the units of an attack's value
 /// (a hit's expected share of its target's HP plus the chance to drop it):
 /// a combatant back in the fight, but at 1 HP and only from next round.
-const BROUGHT_ROUND: f64 = 0.6;
+pub(super) const BROUGHT_ROUND: f64 = 0.6;
 
 /// First aid on an ally lying next to `actor`, or the move that keeps the
 /// action and ends next to one, when the check's chance times what the ally

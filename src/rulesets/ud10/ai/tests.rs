@@ -102,3 +102,105 @@ fn the_move_to_attack_is_what_weighing_every_cell_finds() {
         "{asked} asked, {moves} moves found, {shots} shooters' floors"
     );
 }
+
+/// [`aid::first_aid`] with no bound: the aid weighed against the blow
+/// from here and against the best move to attack (every cell weighed)
+/// wherever the patients lie, then given beside one, or the nearest cell
+/// beside one walked to.
+fn aid_weighing_everything(look: &Look, here: Cell, t: &Turn) -> Option<Command> {
+    use crate::rulesets::ud10::first_aid;
+    let (world, actor) = (look.world, look.actor);
+    let patients = first_aid::patients(world, actor);
+    if patients.is_empty() || !look.engaged().is_empty() {
+        return None;
+    }
+    let worth = first_aid::numbers(world, actor).chance() * aid::BROUGHT_ROUND;
+    let table = look.table();
+    let now = table
+        .and_then(|tb| best_attack_from(world, actor, here, tb, 0))
+        .map_or(0.0, |b| b.0);
+    let moved = match table {
+        Some(_) if !t.moved_before_action => every_cell(look, Some(worth.next_down())),
+        _ => None,
+    }
+    .map_or(0.0, |b| b.0);
+    if worth <= now.max(moved) {
+        return None;
+    }
+    if let Some(&patient) = patients
+        .iter()
+        .find(|p| first_aid::check(world, actor, **p).is_ok())
+    {
+        return Some(Command::from(Ud10Command::FirstAid { patient }));
+    }
+    if t.moved_before_action {
+        return None;
+    }
+    let budget = standard_dm(world, actor).saturating_sub(t.moved_dm);
+    let tree = look.tree(budget)?;
+    let lying: Vec<Cell> = patients
+        .iter()
+        .filter_map(|p| view::cell(world, *p))
+        .collect();
+    let (cell, _) = tree
+        .within(budget)
+        .filter(|(c, _)| *c != here && lying.iter().any(|l| Map::chebyshev(*c, *l) <= 1))
+        .filter(|(c, _)| engaged_enemies(world, actor, *c).is_empty())
+        .min_by_key(|(c, cost)| (*cost, *c))?;
+    Some(Command::Move {
+        path: tree.path_to(cell)?,
+    })
+}
+
+/// At every decision of whole battles where the actor may still act, the
+/// AI's first aid is what weighing everything decides: the bounds that
+/// spare its weighing (patients beyond a move, a blow from here worth the
+/// aid) never change it. On the levels where the AI gives first aid most.
+#[test]
+fn first_aid_is_what_weighing_everything_decides() {
+    let (mut asked, mut given, mut walked) = (0, 0, 0);
+    let mut e: Engine = engine();
+    for level in ["archer_hill", "courtyard", "mirror_duel", "ruined_keep"] {
+        for seed in 1..=6 {
+            start_shipped(
+                &mut e,
+                level,
+                crate::rulesets::ud10::ID,
+                seed,
+                Controls::AllAi,
+            );
+            for _ in 0..3_000 {
+                let battle = view::resource::<Battle>(e.world());
+                if battle.is_over() {
+                    break;
+                }
+                if let Prompt::Act { actor } = battle.prompt {
+                    view::reading(e.world(), |w| {
+                        let (Some(here), t) = (view::cell(w, actor), turn(w, actor)) else {
+                            return;
+                        };
+                        if t.action_used
+                            || t.movement == MoveMode::Full
+                            || t.movement == MoveMode::Retreat
+                            || crate::rulesets::ud10::first_aid::patients(w, actor).is_empty()
+                        {
+                            return;
+                        }
+                        let found = aid::first_aid(&Look::new(w, actor, here, &t), here, &t);
+                        let every =
+                            aid_weighing_everything(&Look::new(w, actor, here, &t), here, &t);
+                        assert_eq!(found, every, "{level} seed {seed}, {actor:?} at {here}");
+                        asked += 1;
+                        given += usize::from(matches!(found, Some(Command::Ruleset(_))));
+                        walked += usize::from(matches!(found, Some(Command::Move { .. })));
+                    });
+                }
+                e.step();
+            }
+        }
+    }
+    assert!(
+        asked > 300 && given > 10 && walked > 5,
+        "{asked} asked, {given} given, {walked} walks to a patient"
+    );
+}
