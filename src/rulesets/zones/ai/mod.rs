@@ -175,7 +175,7 @@ fn act(world: &World, actor: Cid) -> Command {
         // Words and items, when worth more than the turn's blow (or, with
         // none to strike, than closing in).
         if let Some((v, c)) = words::best_word_or_item(world, actor)
-            && v > value::turn_worth(world, actor)
+            && v > value::turn_worth_from(world, actor, strike_v)
             && check::check(world, actor, &c).is_ok()
         {
             return c;

@@ -259,7 +259,16 @@ fn can_draw(world: &World, reaction: bool) -> bool {
 /// What a character's turn is worth now: its best strike, from here or after
 /// a half-speed move.
 pub fn turn_value(world: &World, who: Cid) -> f64 {
-    let here = best_strike_here(world, who, false).map_or(0.0, |b| b.0);
+    turn_value_from(
+        world,
+        who,
+        best_strike_here(world, who, false).map_or(0.0, |b| b.0),
+    )
+}
+
+/// [`turn_value`], the best strike from here known (`here`: what
+/// [`best_strike_here`] gives, not as a reaction, in this same state).
+fn turn_value_from(world: &World, who: Cid, here: f64) -> f64 {
     let Some(s) = stats(world, who) else {
         return here;
     };
@@ -330,7 +339,18 @@ const CLOSING: f64 = 0.5;
 /// nobody yet, what closing in is worth. A character who dodges every blow
 /// at nothing lost never gets to fight.
 pub fn turn_worth(world: &World, who: Cid) -> f64 {
-    let now = turn_value(world, who);
+    turn_worth_from(
+        world,
+        who,
+        best_strike_here(world, who, false).map_or(0.0, |b| b.0),
+    )
+}
+
+/// [`turn_worth`], the best strike from here known (`here`: what
+/// [`best_strike_here`] gives, not as a reaction, in this same state): an
+/// actor weighing its turn has found it already.
+pub fn turn_worth_from(world: &World, who: Cid, here: f64) -> f64 {
+    let now = turn_value_from(world, who, here);
     if now > 0.0 {
         return now;
     }
