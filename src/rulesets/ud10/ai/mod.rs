@@ -383,9 +383,10 @@ fn find_move_to_attack(look: &Look, floor: Option<f64>) -> MoveToAttack {
         return None;
     }
     // A shot after more than one step costs -4 (§Attack Modifiers, as
-    // below): only the cells one step away are shot from without it. With
-    // every target's bound at -4 and every shot from a cell beside the
-    // shooter's at or under the floor, no cell beats it either.
+    // below): only the cells one step away are shot from without it, those
+    // a step from here enters (passable, no wall's corner cut). With
+    // every target's bound at -4 and every shot from such a cell at or
+    // under the floor, no cell beats it either.
     if let Some(f) = floor
         && w_ranged
         && table
@@ -394,7 +395,7 @@ fn find_move_to_attack(look: &Look, floor: Option<f64>) -> MoveToAttack {
             .all(|r| r.per_hit <= f || r.best_from_anywhere(map, weapon, -4) <= f)
         && crate::rules::map::STEP_ORDER.iter().all(|(dx, dy)| {
             let beside = Cell::new(look.here.x + dx, look.here.y + dy);
-            !map.in_bounds(beside)
+            map.step_cost(look.here, beside).is_none()
                 || best_attack_with(map, weapon, beside, table, 0, Some(f))
                     .is_none_or(|(v, _, _)| v <= f)
         })
