@@ -1297,6 +1297,7 @@ impl Map {
         ReachTree {
             start,
             width: self.width,
+            height: self.height,
             cost,
             parent,
         }
@@ -2245,14 +2246,15 @@ mod tests {
 pub struct ReachTree {
     pub start: Cell,
     width: i32,
+    /// The map's height: `cost.len()` is `width * height`.
+    height: i32,
     cost: Vec<u32>,
     parent: Vec<u32>,
 }
 
 impl ReachTree {
     fn index(&self, c: Cell) -> Option<usize> {
-        let h = self.cost.len() as i32 / self.width.max(1);
-        (c.x >= 0 && c.y >= 0 && c.x < self.width && c.y < h)
+        (c.x >= 0 && c.y >= 0 && c.x < self.width && c.y < self.height)
             .then(|| (c.y * self.width + c.x) as usize)
     }
 
