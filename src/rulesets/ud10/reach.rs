@@ -29,7 +29,11 @@ pub fn full_dm(world: &World, cid: Cid) -> u32 {
 
 /// The furthest the combatant may still move this turn, in decimetres.
 pub fn remaining_dm(world: &World, cid: Cid) -> u32 {
-    let t = turn(world, cid);
+    remaining_dm_in(world, cid, &turn(world, cid))
+}
+
+/// [`remaining_dm`], the combatant's turn `t` read already.
+pub fn remaining_dm_in(world: &World, cid: Cid, t: &super::query::Turn) -> u32 {
     if t.movement == MoveMode::Retreat || (t.action_used && t.moved_before_action) {
         return 0;
     }

@@ -21,7 +21,8 @@ use super::check;
 use super::numbers::{PendingAttack, reaction_chance as p_beat, totals_from};
 use super::query::{Turn, stats, turn};
 use super::reach::{
-    Breakaways, engaged_enemies, engaging_weighed, reach, remaining_dm, standard_dm,
+    Breakaways, engaged_enemies, engaging_weighed, reach, remaining_dm, remaining_dm_in,
+    standard_dm,
 };
 use super::settings::Ud10Settings;
 
@@ -94,7 +95,7 @@ type MoveToAttack = Option<(f64, Vec<Cell>)>;
 
 impl<'w> Look<'w> {
     fn new(world: &'w World, actor: Cid, here: Cell, t: &Turn) -> Look<'w> {
-        let far = remaining_dm(world, actor);
+        let far = remaining_dm_in(world, actor, t);
         let keeps_action = standard_dm(world, actor).saturating_sub(t.moved_dm);
         Look {
             world,
