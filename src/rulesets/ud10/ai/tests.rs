@@ -41,18 +41,18 @@ fn every_cell(look: &Look, floor: Option<f64>) -> MoveToAttack {
     Some((score, tree.path_to(cell)?))
 }
 
-/// At every decision of whole battles where the actor may still move to
-/// attack, the search finds what weighing every cell finds: above no
-/// floor, above the floor striking from here sets (a quarter more), and
-/// above one any attack beats. On three levels, shooters and fighters.
-#[test]
-fn the_move_to_attack_is_what_weighing_every_cell_finds() {
-    let mut asked = 0;
-    let mut moves = 0;
-    let mut shots = 0;
+/// Play `seeds` of each of `levels` under ud10 to the end, AI on every
+/// side, and at every decision of an actor standing on the map call
+/// `at` (in a reading scope) with the world, the level, the seed, the
+/// actor, its cell and its turn.
+fn each_decision(
+    levels: &[&str],
+    seeds: std::ops::RangeInclusive<u64>,
+    mut at: impl FnMut(&World, &str, u64, Cid, Cell, &Turn),
+) {
     let mut e: Engine = engine();
-    for level in ["mirror_duel", "archer_hill", "ruined_keep"] {
-        for seed in 1..=3 {
+    for level in levels {
+        for seed in seeds.clone() {
             start_shipped(
                 &mut e,
                 level,
@@ -67,29 +67,8 @@ fn the_move_to_attack_is_what_weighing_every_cell_finds() {
                 }
                 if let Prompt::Act { actor } = battle.prompt {
                     view::reading(e.world(), |w| {
-                        let (Some(here), t) = (view::cell(w, actor), turn(w, actor)) else {
-                            return;
-                        };
-                        if t.action_used || t.moved_before_action {
-                            return;
-                        }
-                        let look = Look::new(w, actor, here, &t);
-                        let now = look
-                            .table()
-                            .and_then(|tb| best_attack_from(w, actor, here, tb, 0));
-                        let ranged = view::get::<Loadout>(w, actor)
-                            .and_then(|l| l.ready_weapon())
-                            .is_some_and(|r| r.is_ranged());
-                        for floor in [None, now.map(|(v, _, _)| v * 1.25 + 0.02), Some(0.0)] {
-                            let found = find_move_to_attack(&look, floor);
-                            assert_eq!(
-                                found,
-                                every_cell(&look, floor),
-                                "{level} seed {seed}, {actor:?} at {here}, floor {floor:?}"
-                            );
-                            asked += 1;
-                            moves += usize::from(found.is_some());
-                            shots += usize::from(ranged && floor.is_some());
+                        if let Some(here) = view::cell(w, actor) {
+                            at(w, level, seed, actor, here, &turn(w, actor));
                         }
                     });
                 }
@@ -97,6 +76,41 @@ fn the_move_to_attack_is_what_weighing_every_cell_finds() {
             }
         }
     }
+}
+
+/// At every decision of whole battles where the actor may still move to
+/// attack, the search finds what weighing every cell finds: above no
+/// floor, above the floor striking from here sets (a quarter more), and
+/// above one any attack beats. On three levels, shooters and fighters.
+#[test]
+fn the_move_to_attack_is_what_weighing_every_cell_finds() {
+    let mut asked = 0;
+    let mut moves = 0;
+    let mut shots = 0;
+    let levels = ["mirror_duel", "archer_hill", "ruined_keep"];
+    each_decision(&levels, 1..=3, |w, level, seed, actor, here, t| {
+        if t.action_used || t.moved_before_action {
+            return;
+        }
+        let look = Look::new(w, actor, here, t);
+        let now = look
+            .table()
+            .and_then(|tb| best_attack_from(w, actor, here, tb, 0));
+        let ranged = view::get::<Loadout>(w, actor)
+            .and_then(|l| l.ready_weapon())
+            .is_some_and(|r| r.is_ranged());
+        for floor in [None, now.map(|(v, _, _)| v * 1.25 + 0.02), Some(0.0)] {
+            let found = find_move_to_attack(&look, floor);
+            assert_eq!(
+                found,
+                every_cell(&look, floor),
+                "{level} seed {seed}, {actor:?} at {here}, floor {floor:?}"
+            );
+            asked += 1;
+            moves += usize::from(found.is_some());
+            shots += usize::from(ranged && floor.is_some());
+        }
+    });
     assert!(
         asked > 1_000 && moves > 300 && shots > 100,
         "{asked} asked, {moves} moves found, {shots} shooters' floors"
@@ -159,46 +173,22 @@ fn aid_weighing_everything(look: &Look, here: Cell, t: &Turn) -> Option<Command>
 #[test]
 fn first_aid_is_what_weighing_everything_decides() {
     let (mut asked, mut given, mut walked) = (0, 0, 0);
-    let mut e: Engine = engine();
-    for level in ["archer_hill", "courtyard", "mirror_duel", "ruined_keep"] {
-        for seed in 1..=6 {
-            start_shipped(
-                &mut e,
-                level,
-                crate::rulesets::ud10::ID,
-                seed,
-                Controls::AllAi,
-            );
-            for _ in 0..3_000 {
-                let battle = view::resource::<Battle>(e.world());
-                if battle.is_over() {
-                    break;
-                }
-                if let Prompt::Act { actor } = battle.prompt {
-                    view::reading(e.world(), |w| {
-                        let (Some(here), t) = (view::cell(w, actor), turn(w, actor)) else {
-                            return;
-                        };
-                        if t.action_used
-                            || t.movement == MoveMode::Full
-                            || t.movement == MoveMode::Retreat
-                            || crate::rulesets::ud10::first_aid::patients(w, actor).is_empty()
-                        {
-                            return;
-                        }
-                        let found = aid::first_aid(&Look::new(w, actor, here, &t), here, &t);
-                        let every =
-                            aid_weighing_everything(&Look::new(w, actor, here, &t), here, &t);
-                        assert_eq!(found, every, "{level} seed {seed}, {actor:?} at {here}");
-                        asked += 1;
-                        given += usize::from(matches!(found, Some(Command::Ruleset(_))));
-                        walked += usize::from(matches!(found, Some(Command::Move { .. })));
-                    });
-                }
-                e.step();
-            }
+    let levels = ["archer_hill", "courtyard", "mirror_duel", "ruined_keep"];
+    each_decision(&levels, 1..=6, |w, level, seed, actor, here, t| {
+        if t.action_used
+            || t.movement == MoveMode::Full
+            || t.movement == MoveMode::Retreat
+            || crate::rulesets::ud10::first_aid::patients(w, actor).is_empty()
+        {
+            return;
         }
-    }
+        let found = aid::first_aid(&Look::new(w, actor, here, t), here, t);
+        let every = aid_weighing_everything(&Look::new(w, actor, here, t), here, t);
+        assert_eq!(found, every, "{level} seed {seed}, {actor:?} at {here}");
+        asked += 1;
+        given += usize::from(matches!(found, Some(Command::Ruleset(_))));
+        walked += usize::from(matches!(found, Some(Command::Move { .. })));
+    });
     assert!(
         asked > 300 && given > 10 && walked > 5,
         "{asked} asked, {given} given, {walked} walks to a patient"
