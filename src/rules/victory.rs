@@ -70,6 +70,17 @@ pub fn check_victory(world: &mut World) -> bool {
     }
     let completed = b.rounds_completed;
     let judged = b.judged;
+    // Round-based conditions are judged once per completed round.
+    let round_due = completed != 0 && completed != judged;
+    // Between rounds only whether fewer than two factions stand is asked:
+    // the roster is read up to the second faction seen.
+    if !round_due {
+        let mut fighting = view::fighters(world);
+        let first = fighting.next();
+        if first.is_some_and(|f| fighting.any(|g| g != f)) {
+            return false;
+        }
+    }
     let standing = standing_factions(world);
     // (The factions counted only then: this is asked after every step.)
     if standing.len() <= 1 && view::resource::<Factions>(world).0.len() > 1 {
@@ -80,8 +91,7 @@ pub fn check_victory(world: &mut World) -> bool {
         emit(world, BattleEvent::BattleEnded { winner, reason });
         return true;
     }
-    // Round-based conditions are judged once per completed round.
-    if completed == 0 || completed == judged {
+    if !round_due {
         return false;
     }
     let rules = view::resource::<BattleRules>(world).clone();
