@@ -180,13 +180,26 @@ impl Distances<'_> {
     pub fn cost(&self, c: Cell) -> Option<u32> {
         match self {
             Distances::Kept { costs, width } => {
-                let height = costs.len() as i32 / (*width).max(1);
-                let inside = c.x >= 0 && c.y >= 0 && c.x < *width && c.y < height;
-                inside
-                    .then(|| costs[(c.y * width + c.x) as usize])
+                // Within the row's width, the index is past the table's end
+                // exactly when the row is past its last: no height needed.
+                if c.x < 0 || c.y < 0 || c.x >= *width {
+                    return None;
+                }
+                costs
+                    .get(c.y as usize * *width as usize + c.x as usize)
+                    .copied()
                     .filter(|&v| v != u32::MAX)
             }
             Distances::Searched(tree) => tree.cost(c),
+        }
+    }
+
+    /// The whole field as a table, row by row (`u32::MAX`: no distance
+    /// known), and the width of its rows.
+    fn table(&self) -> (&[u32], i32) {
+        match self {
+            Distances::Kept { costs, width } => (costs, *width),
+            Distances::Searched(tree) => (&tree.cost, tree.width),
         }
     }
 }
@@ -1590,7 +1603,8 @@ mod tests {
     /// from a kept field and from one searched for the occasion, on a map
     /// with walls, water and slopes, from every start to every goal and
     /// with others' cells held; cells tie on distance and cost, so the
-    /// cell's own order decides some.
+    /// cell's own order decides some. `each_within_field` gives what
+    /// `within` and the field's `cost` give, under every budget.
     #[test]
     fn nearest_by_is_the_least_of_the_reached_cells() {
         let m = grid(&[
@@ -1600,7 +1614,7 @@ mod tests {
             ".C....~.",
         ]);
         let held = [c(4, 1), c(1, 3)];
-        let (mut found, mut ties) = (0, 0);
+        let (mut found, mut ties, mut walked) = (0, 0, 0);
         for start in m.cells() {
             for budget in [30, 60, 200] {
                 let tree = m.reach_tree_past(start, budget, &held);
@@ -1616,6 +1630,18 @@ mod tests {
                             .collect();
                         let least = all.iter().min().copied();
                         assert_eq!(tree.nearest_by(field), least, "{start} {goal}");
+                        // Each cell within a budget the field knows, read
+                        // from both tables: what `within` and `cost` give.
+                        for within in [0, 20, budget] {
+                            let mut each = Vec::new();
+                            tree.each_within_field(within, field, |c, d| each.push((c, d)));
+                            let asked: Vec<(Cell, u32)> = tree
+                                .within(within)
+                                .filter_map(|(c, _)| Some((c, field.cost(c)?)))
+                                .collect();
+                            assert_eq!(each, asked, "{start} {goal} {within}");
+                            walked += each.len();
+                        }
                         found += usize::from(least.is_some());
                         ties += usize::from(least.is_some_and(|(d, cost, cell)| {
                             all.iter()
@@ -1626,6 +1652,24 @@ mod tests {
             }
         }
         assert!(found > 1_000 && ties > 100, "{found} found, {ties} tied");
+        assert!(walked > 10_000, "{walked} cells walked");
+        // A field of another map's shape is read cell by cell; a field's
+        // cells off its map, or past a row's end, have no distance.
+        let other = grid(&["...", ".#.", "...", "..."]);
+        let field = other.distances(c(2, 3), c(0, 0));
+        assert_eq!(field.cost(c(2, 3)), Some(0));
+        for off in [c(3, 0), c(-1, 1), c(0, -1), c(0, 4), c(5, 5)] {
+            assert_eq!(field.cost(off), None, "{off}");
+        }
+        let tree = m.reach_tree_past(c(0, 0), 200, &held);
+        let mut each = Vec::new();
+        tree.each_within_field(200, &field, |c, d| each.push((c, d)));
+        let asked: Vec<(Cell, u32)> = tree
+            .within(200)
+            .filter_map(|(c, _)| Some((c, field.cost(c)?)))
+            .collect();
+        assert_eq!(each, asked);
+        assert!(each.len() > 5, "{each:?}");
     }
 
     /// The search the frontier replaced, as it was: a binary heap of
@@ -2320,6 +2364,43 @@ impl ReachTree {
     /// on how far beyond it the search went).
     pub fn within(&self, budget_dm: u32) -> impl Iterator<Item = (Cell, u32)> + '_ {
         self.reached().filter(move |&(_, c)| c <= budget_dm)
+    }
+
+    /// Every cell but the start reached within `budget_dm` that `field`
+    /// knows a distance of, with that distance, given to `f` in row order:
+    /// what [`ReachTree::within`] gives, filtered by [`Distances::cost`],
+    /// read straight from both tables, row by row, when they are of one map
+    /// (an AI closing in walks every cell of a tree this way).
+    pub fn each_within_field(
+        &self,
+        budget_dm: u32,
+        field: &Distances,
+        mut f: impl FnMut(Cell, u32),
+    ) {
+        let (costs, width) = field.table();
+        if width != self.width || costs.len() != self.cost.len() || width <= 0 {
+            for (c, _) in self.within(budget_dm) {
+                if let Some(d) = field.cost(c) {
+                    f(c, d);
+                }
+            }
+            return;
+        }
+        let rows = self
+            .cost
+            .chunks_exact(width as usize)
+            .zip(costs.chunks_exact(width as usize));
+        for (y, (reached, known)) in rows.enumerate() {
+            for (x, (&cost, &d)) in reached.iter().zip(known).enumerate() {
+                if cost == u32::MAX || cost > budget_dm || d == u32::MAX {
+                    continue;
+                }
+                let c = Cell::new(x as i32, y as i32);
+                if c != self.start {
+                    f(c, d);
+                }
+            }
+        }
     }
 
     /// The least `(distance, cost, cell)` over the reached cells but the

@@ -166,18 +166,15 @@ pub(super) fn approach(look: &Look, full: bool) -> Option<Vec<Cell>> {
     }
     // Fewest free attacks drawn on the way, then nearest the target.
     let mut best: Option<((u32, u32), Cell)> = None;
-    for (cell, _) in tree.within(budget) {
-        let Some(d) = field.cost(cell) else {
-            continue;
-        };
+    tree.each_within_field(budget, &field, |cell, d| {
         // Once a cell drawing no free attack is found, only a nearer one
         // can beat it: the free attacks of one no nearer are not counted.
         if best.is_some_and(|((drawn, near), _)| drawn == 0 && d >= near) {
-            continue;
+            return;
         }
         let drawn = match breaks {
             // Closing in never means running from a fight already joined.
-            Some(b) if engaged.iter().any(|e| b.draws_from(tree, cell, *e)) => continue,
+            Some(b) if engaged.iter().any(|e| b.draws_from(tree, cell, *e)) => return,
             Some(b) => b.count(tree, cell),
             None => 0,
         };
@@ -191,13 +188,13 @@ pub(super) fn approach(look: &Look, full: bool) -> Option<Vec<Cell>> {
                 Map::distance_m(cell, goal) <= w.range_increment_m.max(3.0)
             };
             if too_near {
-                continue;
+                return;
             }
         }
         if best.as_ref().is_none_or(|b| (drawn, d) < b.0) {
             best = Some(((drawn, d), cell));
         }
-    }
+    });
     let ((_, d), cell) = best?;
     if d < here_d { tree.path_to(cell) } else { None }
 }
