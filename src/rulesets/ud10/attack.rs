@@ -47,21 +47,32 @@ pub fn execute_attack(
     free: bool,
 ) {
     // What the attack reads before it changes anything, in one reading
-    // scope (each combatant's parts found once): the weapon, where the
-    // attacker stands, and whether the defender, fighting this one
-    // opponent, turns to face it.
+    // scope (each combatant's parts found once): what the event names of
+    // the weapon, where the attacker stands, and whether the defender,
+    // fighting this one opponent, turns to face it. (The weapon is read
+    // where it lies, not copied: striking changes only its ammunition.)
     let read = view::reading(world, |world| {
-        let weapon = view::get::<Loadout>(world, attacker)
-            .and_then(|l| l.weapons.get(weapon_idx))
-            .cloned()?;
+        let weapon = view::get::<Loadout>(world, attacker)?
+            .weapons
+            .get(weapon_idx)?;
         let from = view::cell(world, attacker)?;
         view::cell(world, target)?;
-        let turns = (!free && weapon.kind == WeaponKind::Melee)
+        let melee = weapon.kind == WeaponKind::Melee;
+        let turns = (!free && melee)
             .then(|| turns_to_face(world, attacker, target))
             .flatten();
-        Some((weapon, from, turns))
+        let named = (
+            weapon.name.clone(),
+            weapon.mode_name(mode).to_string(),
+            if weapon.is_ranged() {
+                weapon.shots(mode)
+            } else {
+                0
+            },
+        );
+        Some((named, melee, from, turns))
     });
-    let Some((weapon, from, turns)) = read else {
+    let Some(((name, mode_name, shots), melee, from, turns)) = read else {
         return;
     };
     if let Some(facing) = turns {
@@ -76,9 +87,15 @@ pub fn execute_attack(
         );
     }
     // The numbers after the turn, which they read (attacked from behind).
-    let n = view::reading(world, |world| {
-        numbers(world, attacker, from, target, &weapon, mode, free)
+    let numbers_now = view::reading(world, |world| {
+        let weapon = view::get::<Loadout>(world, attacker)?
+            .weapons
+            .get(weapon_idx)?;
+        Some(numbers(world, attacker, from, target, weapon, mode, free))
     });
+    let Some(mut n) = numbers_now else {
+        return;
+    };
     let roll = d10(world);
     let total = roll.total + n.bonus();
     let hit = total >= n.defense;
@@ -87,24 +104,20 @@ pub fn execute_attack(
         Ud10Event::AttackRolled {
             attacker,
             target,
-            weapon: weapon.name.clone(),
+            weapon: name,
             weapon_index: weapon_idx,
-            mode: weapon.mode_name(mode).to_string(),
-            shots: if weapon.is_ranged() {
-                weapon.shots(mode)
-            } else {
-                0
-            },
+            mode: mode_name,
+            shots,
             roll,
-            modifiers: n.modifiers.clone(),
+            modifiers: std::mem::take(&mut n.modifiers),
             total,
             defense: n.defense,
-            defense_parts: n.defense_parts.clone(),
+            defense_parts: std::mem::take(&mut n.defense_parts),
             hit,
             free,
             rule: if free {
                 super::reach::RULE_FLEEING
-            } else if weapon.kind == WeaponKind::Melee {
+            } else if melee {
                 RULE_ATTACK
             } else {
                 RULE_RANGED
@@ -135,7 +148,7 @@ pub fn execute_attack(
         };
     } else {
         view::resource_mut::<PendingAttack>(world).0 = None;
-        damage::hit(world, &pending, &weapon);
+        damage::hit(world, &pending);
     }
 }
 
@@ -181,11 +194,5 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
 }
 
 fn finish_hit(world: &mut World, p: &Pending) {
-    let Some(weapon) = view::get::<Loadout>(world, p.attacker)
-        .and_then(|l| l.weapons.get(p.weapon))
-        .cloned()
-    else {
-        return;
-    };
-    damage::hit(world, p, &weapon);
+    damage::hit(world, p);
 }

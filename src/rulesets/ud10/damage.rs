@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 
 use crate::rules::apply::emit;
-use crate::rules::components::{Condition, Health, Weapon};
+use crate::rules::components::{Condition, Health, Loadout};
 use crate::rules::dice::{Dice, RollOptions};
 use crate::rules::event::BattleEvent;
 use crate::rules::view;
@@ -19,11 +19,23 @@ use super::numbers::{Pending, RULE_IMMOBILIZED};
 use super::query::stats;
 use super::settings::{EpZero, Ud10Settings};
 
-/// Apply a hit: location, damage roll, the pipeline, and what the losses do.
-pub fn hit(world: &mut World, p: &Pending, weapon: &Weapon) {
+/// Apply a hit with the attacker's weapon `p` names: location, damage
+/// roll, the pipeline, and what the losses do.
+pub fn hit(world: &mut World, p: &Pending) {
     let target = p.target;
+    // What the blow needs of the weapon, read where it lies (its dice the
+    // only part copied).
+    let Some((entangles, penetration, expr)) = view::get::<Loadout>(world, p.attacker)
+        .and_then(|l| l.weapons.get(p.weapon))
+        .map(|w| {
+            let g = w.ud10();
+            (g.entangles, g.penetration, w.mode_damage(p.mode).clone())
+        })
+    else {
+        return;
+    };
     // A net: no damage; the target is held where it stands.
-    if weapon.ud10().entangles {
+    if entangles {
         if !view::conditions(world, target).has(Condition::Immobilized) {
             emit(
                 world,
@@ -37,9 +49,17 @@ pub fn hit(world: &mut World, p: &Pending, weapon: &Weapon) {
         return;
     }
     let s = *view::resource::<Ud10Settings>(world);
-    let armor = view::get::<Armor>(world, target)
-        .cloned()
-        .unwrap_or_default();
+    // The target's armour read where it is, not copied (its pieces are
+    // named): the hit location's event changes none of it.
+    let worn = |world: &World, zone| {
+        let armor = view::get::<Armor>(world, target);
+        match (armor, zone) {
+            (Some(a), Some(z)) => a.zone(z),
+            (Some(a), None) => a.averaged(),
+            (None, Some(z)) => Armor::default().zone(z),
+            (None, None) => Armor::default().averaged(),
+        }
+    };
     let protection = if s.body_zones {
         let die = view::resource_mut::<Dice>(world).roll_die(10);
         let zone = body_zone(die);
@@ -52,11 +72,10 @@ pub fn hit(world: &mut World, p: &Pending, weapon: &Weapon) {
                 rule: RULE_ZONES,
             },
         );
-        armor.zone(zone)
+        worn(world, Some(zone))
     } else {
-        armor.averaged()
+        worn(world, None)
     };
-    let expr = weapon.mode_damage(p.mode).clone();
     let roll = {
         let mut dice = view::resource_mut::<Dice>(world);
         expr.roll(
@@ -79,7 +98,7 @@ pub fn hit(world: &mut World, p: &Pending, weapon: &Weapon) {
         },
     );
     let con = stats(world, target).map_or(0, |s| s.con);
-    let out = pipeline(rolled, protection, weapon.ud10().penetration, con, &s);
+    let out = pipeline(rolled, protection, penetration, con, &s);
     let health = view::get::<Health>(world, target)
         .copied()
         .unwrap_or(Health {

@@ -156,7 +156,12 @@ pub fn numbers(
     mode: usize,
     free: bool,
 ) -> AttackNumbers {
-    let mut out = AttackNumbers::default();
+    // Room for the modifiers an attack has: none grows as they are written.
+    let mut out = AttackNumbers {
+        modifiers: Vec::with_capacity(8),
+        defense_parts: Vec::with_capacity(8),
+        ..AttackNumbers::default()
+    };
     numbers_into(&mut out, world, attacker, from, target, weapon, mode, free);
     out
 }
