@@ -118,24 +118,28 @@ fn order(world: &mut World, who: &[Cid]) -> Vec<Cid> {
         while j < keyed.len() && keyed[j].0 == keyed[i].0 {
             j += 1;
         }
-        let mut tied: Vec<Cid> = keyed[i..j].iter().map(|k| k.1).collect();
-        if tied.len() > 1 {
-            let between = tied.clone();
-            // Fisher-Yates with the battle's one RNG.
-            for k in (1..tied.len()).rev() {
-                let r = view::resource_mut::<Dice>(world).pick(k + 1);
-                tied.swap(k, r);
-            }
-            emit(
-                world,
-                Ud10Event::TieBroken {
-                    between,
-                    order: tied.clone(),
-                    rule: RULE_TIES,
-                },
-            );
+        // (Most stand alone on their result: no list for them.)
+        if j == i + 1 {
+            out.push(keyed[i].1);
+            i = j;
+            continue;
         }
-        out.extend(tied);
+        let mut tied: Vec<Cid> = keyed[i..j].iter().map(|k| k.1).collect();
+        let between = tied.clone();
+        // Fisher-Yates with the battle's one RNG.
+        for k in (1..tied.len()).rev() {
+            let r = view::resource_mut::<Dice>(world).pick(k + 1);
+            tied.swap(k, r);
+        }
+        out.extend_from_slice(&tied);
+        emit(
+            world,
+            Ud10Event::TieBroken {
+                between,
+                order: tied,
+                rule: RULE_TIES,
+            },
+        );
         i = j;
     }
     out
@@ -143,11 +147,11 @@ fn order(world: &mut World, who: &[Cid]) -> Vec<Cid> {
 
 fn next_turn(world: &mut World) {
     loop {
-        let (order, next) = {
+        let next = {
             let r = view::resource::<Ud10Round>(world);
-            (r.order.clone(), r.next)
+            r.order.get(r.next).copied()
         };
-        let Some(&who) = order.get(next) else {
+        let Some(who) = next else {
             let round = view::resource::<Battle>(world).round;
             emit(world, BattleEvent::RoundEnded { round });
             view::resource_mut::<Battle>(world).phase = Phase::RoundEnd;
