@@ -159,8 +159,9 @@ impl Guards {
     }
 }
 
-/// The weapons `actor` can attack with now (loaded if they must be).
-fn weapons(world: &World, actor: Cid) -> Vec<(usize, &Weapon)> {
+/// The weapons `actor` can attack with now (loaded if they must be), kept
+/// inline: asked of every actor and enemy a decision weighs.
+fn weapons(world: &World, actor: Cid) -> smallvec::SmallVec<[(usize, &Weapon); 4]> {
     view::get::<Loadout>(world, actor)
         .map(|l| {
             l.weapons

@@ -98,17 +98,14 @@ pub fn weapon_order(w: Option<&BrpWeapon>) -> WeaponOrder {
 /// tie.
 pub fn tied_groups<K: Ord + Copy>(mut items: Vec<(K, Cid)>) -> Vec<Vec<Cid>> {
     items.sort();
-    let mut out: Vec<Vec<Cid>> = Vec::new();
-    let mut last: Option<K> = None;
-    for (k, c) in items {
-        if last == Some(k) {
-            if let Some(g) = out.last_mut() {
-                g.push(c);
-            }
-        } else {
-            out.push(vec![c]);
-            last = Some(k);
-        }
+    // Each run of one key made a group at its size: no list grows.
+    let mut out: Vec<Vec<Cid>> = Vec::with_capacity(items.len());
+    let mut i = 0;
+    while i < items.len() {
+        let k = items[i].0;
+        let n = items[i..].iter().take_while(|(key, _)| *key == k).count();
+        out.push(items[i..i + n].iter().map(|(_, c)| *c).collect());
+        i += n;
     }
     out
 }

@@ -242,12 +242,13 @@ fn next_actor(world: &mut World) {
             resolve(world);
             return;
         }
-        let (rank_no, group) = {
+        // The group at the count, and its member due, read in place.
+        let (rank_no, member) = {
             let r = round(world);
             let (k, groups) = &r.queue[ri];
-            (*k, groups.get(gi).cloned())
+            (*k, groups.get(gi).map(|g| g.get(mi).copied()))
         };
-        let Some(group) = group else {
+        let Some(member) = member else {
             view::resource_mut::<BrpRound>(world).at = (ri + 1, 0, 0);
             continue;
         };
@@ -262,7 +263,7 @@ fn next_actor(world: &mut World) {
                 },
             );
         }
-        let Some(&who) = group.get(mi) else {
+        let Some(who) = member else {
             // The group is done: those it dropped fall now.
             fall_now(world);
             view::resource_mut::<BrpRound>(world).at = (ri, gi + 1, 0);
