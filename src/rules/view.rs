@@ -1049,6 +1049,12 @@ pub fn is_enemy(world: &World, who: Cid, target: Cid) -> bool {
     mine != theirs && !p.conditions.out_of_fight()
 }
 
+/// Standing combatants of faction `f`, in roster order: one look at the
+/// roster.
+pub fn standing_in(world: &World, f: u8) -> Cids {
+    standing_where(world, |g| g == f)
+}
+
 /// Standing allies of `cid` (not counting itself), in roster order.
 pub fn allies(world: &World, cid: Cid) -> Cids {
     let Some(f) = faction(world, cid) else {

@@ -523,11 +523,12 @@ pub fn turn_left(world: &World, who: Cid) -> bool {
 /// Characters of `faction` who can still take a turn this round (in the
 /// bonus round, only the concealed; never one who reserved its turn to
 /// react, nor a vehicle with nobody aboard).
-pub fn eligible(world: &World, faction: u8) -> Vec<Cid> {
+pub fn eligible(world: &World, faction: u8) -> view::Cids {
     let r = view::resource::<ZonesRound>(world);
-    view::standing_all(world)
+    // (The faction's standing found in the roster's one look: asked at
+    // every activation, its check, and the AI's.)
+    view::standing_in(world, faction)
         .into_iter()
-        .filter(|c| view::faction(world, *c) == Some(faction))
         .filter(|c| view::get::<TurnState>(world, *c).is_some_and(|t| !t.done))
         .filter(|c| !r.bonus || view::conditions(world, *c).has(Condition::Concealed))
         .filter(|c| !r.reserved.contains(c))

@@ -37,16 +37,14 @@ pub(super) fn react(world: &World, actor: Cid, attacker: Cid) -> Command {
     if let Some(kind) = state.maneuver {
         return react_to_maneuver(world, actor, attacker, state.stage, kind);
     }
-    let Some(w) = view::get::<Loadout>(world, attacker)
-        .and_then(|l| l.weapons.get(state.weapon))
-        .cloned()
+    let Some(w) = view::get::<Loadout>(world, attacker).and_then(|l| l.weapons.get(state.weapon))
     else {
         return Command::NoReaction;
     };
     match state.stage {
-        Stage::Stunt => answer_stunt(world, actor, attacker, &w),
-        Stage::Guard => guard_or_not(world, actor, attacker, &state, &w),
-        Stage::Target => defend(world, actor, attacker, &state, &w),
+        Stage::Stunt => answer_stunt(world, actor, attacker, w),
+        Stage::Guard => guard_or_not(world, actor, attacker, &state, w),
+        Stage::Target => defend(world, actor, attacker, &state, w),
     }
 }
 

@@ -325,8 +325,8 @@ fn a_vehicle_moves_only_with_someone_aboard() {
     pass(&mut e);
     // Nobody aboard: the wagon cannot take a turn.
     assert_eq!(
-        crate::rulesets::zones::check::eligible(e.world(), 0),
-        vec![mira]
+        crate::rulesets::zones::check::eligible(e.world(), 0).as_slice(),
+        [mira]
     );
     activate(&mut e, mira);
     cmd(&mut e, mira, ZonesCommand::Mount { mount: wagon });
