@@ -151,14 +151,18 @@ pub struct RollOptions<'a> {
     pub explode_sides: Option<u32>,
 }
 
+/// The dice of a [`DiceRoll`]; serialised as a list.
+pub type Dice2 = smallvec::SmallVec<[Die; 2]>;
+
 /// The outcome of rolling a [`DiceExpr`], for the battle log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DiceRoll {
     /// The expression rolled, written in canonical text (`db` left
     /// unsubstituted).
     pub expr: Rolled,
-    /// Every die rolled, in rolling order.
-    pub dice: Vec<Die>,
+    /// Every die rolled, in rolling order (kept inline up to two: most
+    /// rolls are one die or two).
+    pub dice: Dice2,
     /// Sum of the constant parts (damage bonus included).
     pub flat: i32,
     /// Dice (subtracted ones negative) plus `flat`.
@@ -240,7 +244,7 @@ impl DiceRoll {
     pub fn one_die(sides: u32, result: u32) -> DiceRoll {
         DiceRoll {
             expr: Rolled::dice(1, sides),
-            dice: vec![Die {
+            dice: smallvec::smallvec![Die {
                 sides,
                 result,
                 exploded: false,
@@ -679,7 +683,7 @@ impl DiceExpr {
 
     /// Rolls the expression; see the module docs for the rolling order.
     pub fn roll(&self, dice: &mut Dice, opts: &RollOptions) -> DiceRoll {
-        let mut rolled = Vec::new();
+        let mut rolled = Dice2::new();
         let mut dice_sum: i64 = 0;
         let mut flat: i64 = 0;
         for atom in self.atoms(opts.db) {

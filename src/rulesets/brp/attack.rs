@@ -32,7 +32,7 @@ pub fn d100(world: &mut World) -> DiceRoll {
     let r = view::resource_mut::<Dice>(world).roll_die(100);
     DiceRoll {
         expr: Rolled::dice(1, 100),
-        dice: vec![Die {
+        dice: smallvec::smallvec![Die {
             sides: 100,
             result: r,
             exploded: false,

@@ -25,7 +25,7 @@ pub fn d10(world: &mut World) -> DiceRoll {
     let r = view::resource_mut::<Dice>(world).roll_die(10);
     DiceRoll {
         expr: Rolled::dice(1, 10),
-        dice: vec![Die {
+        dice: smallvec::smallvec![Die {
             sides: 10,
             result: r,
             exploded: false,

@@ -108,7 +108,7 @@ pub(super) fn roll_times(world: &mut World, expr: &DiceExpr, times: u32) -> Dice
         } else {
             Rolled::Expr(expr.clone())
         },
-        dice: Vec::new(),
+        dice: Default::default(),
         flat: 0,
         total: 0,
     };
