@@ -398,7 +398,7 @@ fn carry_riders(world: &mut World, mount: Cid, to: Cell) {
 pub fn draw(world: &mut World, who: Cid, index: usize, as_movement: bool, rule: Rule) {
     let weapon = crate::rules::view::get::<Loadout>(world, who)
         .and_then(|l| l.weapons.get(index))
-        .map_or(String::new(), |w| w.name.clone());
+        .map_or(String::new(), |w| String::from(&*w.name));
     emit(
         world,
         BattleEvent::Drew {

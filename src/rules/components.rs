@@ -238,8 +238,10 @@ pub struct FireMode {
 /// the weapon when it is dropped, knocked away or picked up.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Weapon {
-    pub id: String,
-    pub name: String,
+    /// Its id and name shared, not copied, when the weapon is (as its
+    /// modes are): a weapon copied allocates nothing.
+    pub id: std::sync::Arc<str>,
+    pub name: std::sync::Arc<str>,
     pub kind: WeaponKind,
     pub damage: DiceExpr,
     /// Melee reach in cells (1 = adjacent).

@@ -69,7 +69,7 @@ pub fn execute_attack(world: &mut World, attacker: Cid, target: Cid, index: usiz
             let g = gear(w)?;
             Some((
                 Held {
-                    name: w.name.clone(),
+                    name: String::from(&*w.name),
                     magazine: w.magazine,
                     damage: w.damage.without_db(),
                 },
@@ -240,7 +240,7 @@ fn wear(world: &mut World, who: Cid, shield: bool, points: i32) {
 fn wear_weapon(world: &mut World, who: Cid, index: usize, points: i32) {
     if let Some((name, hp)) = view::get::<Loadout>(world, who)
         .and_then(|l| l.weapons.get(index))
-        .and_then(|w| Some((w.name.clone(), gear(w)?.hp?)))
+        .and_then(|w| Some((String::from(&*w.name), gear(w)?.hp?)))
     {
         wear_item(world, who, name, Some(index), hp, points);
     }

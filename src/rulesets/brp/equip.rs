@@ -74,8 +74,8 @@ impl BrpData {
             self.settings.related_specialty,
         );
         Weapon {
-            id: id.to_string(),
-            name: d.name.clone(),
+            id: id.into(),
+            name: d.name.as_str().into(),
             kind: WeaponKind::Melee,
             damage: d.damage.clone(),
             reach: 1,
@@ -121,8 +121,8 @@ impl BrpData {
             (None, _) => 1,
         };
         Weapon {
-            id: id.to_string(),
-            name: d.name.clone(),
+            id: id.into(),
+            name: d.name.as_str().into(),
             kind: if d.thrown {
                 WeaponKind::Thrown
             } else {

@@ -29,7 +29,7 @@ pub fn execute(world: &mut World, actor: Cid, command: &Command) {
                 Intent::Attack { weapon, .. } | Intent::Reload { weapon } => {
                     view::get::<Loadout>(world, actor)
                         .and_then(|l| l.weapons.get(*weapon))
-                        .map(|w| w.name.clone())
+                        .map(|w| String::from(&*w.name))
                 }
                 _ => None,
             };
@@ -94,7 +94,7 @@ pub fn execute(world: &mut World, actor: Cid, command: &Command) {
         (_, Some(BrpCommand::Reload { weapon })) => {
             if let Some(w) = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon))
             {
-                let name = w.name.clone();
+                let name = String::from(&*w.name);
                 emit(
                     world,
                     BrpEvent::Reloading {

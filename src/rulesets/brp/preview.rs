@@ -159,7 +159,7 @@ fn attack(world: &World, actor: Cid, target: Cid, index: usize) -> Preview {
             attacker: actor,
             target,
             weapon_index: index,
-            weapon: w.name.clone(),
+            weapon: String::from(&*w.name),
             level: Level::Success,
             damage: w.damage.without_db(),
             db: g.db,

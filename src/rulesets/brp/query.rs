@@ -225,8 +225,7 @@ impl DefenseOption {
                 .unwrap_or_default(),
             (Defense::Parry, false) => view::get::<Loadout>(world, who)
                 .and_then(|l| l.ready_weapon())
-                .map(|w| w.name.clone())
-                .unwrap_or_default(),
+                .map_or(String::new(), |w| String::from(&*w.name)),
         }
     }
 }

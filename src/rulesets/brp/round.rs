@@ -324,7 +324,7 @@ fn resolve(world: &mut World) {
                 Some(spare) => w.magazine.min(w.loaded + spare),
                 None => w.magazine,
             };
-            let name = w.name.clone();
+            let name = String::from(&*w.name);
             emit(
                 world,
                 BrpEvent::Reloaded {

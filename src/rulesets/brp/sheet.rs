@@ -66,7 +66,7 @@ pub fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
     }
     if let Some(l) = view::get::<Loadout>(world, cid) {
         for (i, w) in l.weapons.iter().enumerate() {
-            out.push((w.name.clone(), weapon_line(w, l.ready == Some(i))));
+            out.push((String::from(&*w.name), weapon_line(w, l.ready == Some(i))));
         }
     }
     if let Some(a) = view::get::<BrpArmor>(world, cid)

@@ -62,7 +62,7 @@ pub fn execute_attack(
             .then(|| turns_to_face(world, attacker, target))
             .flatten();
         let named = (
-            weapon.name.clone(),
+            String::from(&*weapon.name),
             weapon.mode_name(mode).to_string(),
             if weapon.is_ranged() {
                 weapon.shots(mode)

@@ -217,8 +217,8 @@ impl Ud10Data {
             .get(id)
             .ok_or_else(|| format!("ud10 has no weapon `{id}`"))?;
         Ok(Weapon {
-            id: id.to_string(),
-            name: d.name.clone(),
+            id: id.into(),
+            name: d.name.as_str().into(),
             kind: d.kind,
             damage: d.damage.clone(),
             reach: d.reach,

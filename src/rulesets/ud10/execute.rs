@@ -128,7 +128,7 @@ fn execute_reload(world: &mut World, actor: Cid, weapon: usize) {
     };
     let room = w.magazine - w.loaded;
     let add = w.spare.map_or(room, |s| s.min(room));
-    let (name, loaded) = (w.name.clone(), w.loaded + add);
+    let (name, loaded) = (String::from(&*w.name), w.loaded + add);
     emit(
         world,
         Ud10Event::Reloaded {

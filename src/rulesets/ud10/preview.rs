@@ -77,7 +77,7 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
         }
         (_, Some(Ud10Command::Reload { weapon })) => {
             let w = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon));
-            p.title = format!("Reload the {}", w.map_or("weapon", |w| w.name.as_str()));
+            p.title = format!("Reload the {}", w.map_or("weapon", |w| &*w.name));
         }
         (Command::Draw { weapon }, _) => p.title = draw_title(world, actor, *weapon),
         (_, Some(Ud10Command::FirstAid { patient })) => {

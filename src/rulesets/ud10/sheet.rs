@@ -40,7 +40,7 @@ pub fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
     }
     if let Some(l) = view::get::<Loadout>(world, cid) {
         for (i, w) in l.weapons.iter().enumerate() {
-            out.push((w.name.clone(), weapon_line(w, l.ready == Some(i))));
+            out.push((String::from(&*w.name), weapon_line(w, l.ready == Some(i))));
         }
     }
     if let Some(a) = view::get::<Armor>(world, cid) {
@@ -159,8 +159,8 @@ pub fn terrain_note(world: &World, t: crate::rules::map::Terrain) -> Option<Stri
 /// label; a weapon's row by the weapon's name).
 pub fn tip(world: &World, cid: Cid, label: &str) -> Option<String> {
     let s = view::resource::<super::settings::Ud10Settings>(world);
-    let weapon =
-        view::get::<Loadout>(world, cid).is_some_and(|l| l.weapons.iter().any(|w| w.name == label));
+    let weapon = view::get::<Loadout>(world, cid)
+        .is_some_and(|l| l.weapons.iter().any(|w| *w.name == *label));
     if weapon {
         return Some(
             "damage dice (a 10 rolls again), AM: added to the attack roll, pen: armor it \

@@ -136,7 +136,7 @@ pub fn execute_split(world: &mut World, attacker: Cid, index: usize, shares: &[(
             ZonesEvent::AttackMade {
                 attacker,
                 target: t,
-                weapon: w.name.clone(),
+                weapon: String::from(&*w.name),
                 weapon_index: index,
                 mode: "shared dice".into(),
                 reaction: false,
@@ -351,7 +351,7 @@ pub(super) fn made(
         ZonesEvent::AttackMade {
             attacker,
             target,
-            weapon: w.name.clone(),
+            weapon: String::from(&*w.name),
             weapon_index: index,
             mode: w.mode_name(mode).to_string(),
             reaction: false,

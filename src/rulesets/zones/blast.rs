@@ -256,7 +256,7 @@ pub(super) fn resolve_multi(world: &mut World, b: &BlastState, blows: Vec<Blow>)
             ZonesEvent::AttackMade {
                 attacker: c,
                 target: b.attacker,
-                weapon: wc.name.clone(),
+                weapon: String::from(&*wc.name),
                 weapon_index: i,
                 mode: "counter".into(),
                 reaction: true,

@@ -497,8 +497,8 @@ fn modes(damage: &DiceExpr) -> Vec<FireMode> {
 /// A weapon as carried, from its equipment entry.
 pub fn weapon_from(id: &str, d: &WeaponDef) -> Weapon {
     Weapon {
-        id: id.to_string(),
-        name: d.name.clone(),
+        id: id.into(),
+        name: d.name.as_str().into(),
         kind: if d.range == 0 {
             WeaponKind::Melee
         } else if d.thrown {

@@ -114,7 +114,7 @@ fn execute_pick_up(world: &mut World, actor: Cid, item: usize) {
     let weapon = view::resource::<Ground>(world)
         .0
         .get(item)
-        .map_or(String::new(), |(_, w)| w.name.clone());
+        .map_or(String::new(), |(_, w)| String::from(&*w.name));
     emit(
         world,
         BattleEvent::PickedUp {

@@ -41,8 +41,11 @@ pub fn used_items(world: &World) -> Vec<(Cid, String)> {
     for gear in &view::resource::<ZonesRound>(world).gear_used {
         match gear {
             GearUse::Attack { attacker, weapon } => {
-                let natural = view::get::<Loadout>(world, *attacker)
-                    .is_some_and(|l| l.weapons.iter().any(|w| w.name == *weapon && w.hands == 0));
+                let natural = view::get::<Loadout>(world, *attacker).is_some_and(|l| {
+                    l.weapons
+                        .iter()
+                        .any(|w| *w.name == **weapon && w.hands == 0)
+                });
                 if !natural {
                     add(*attacker, weapon);
                 }
@@ -95,7 +98,7 @@ fn was_damaged(world: &World, who: Cid, item: &str) -> bool {
     let weapon = view::get::<Loadout>(world, who).is_some_and(|l| {
         l.weapons
             .iter()
-            .any(|w| w.name == item && w.zones().damaged)
+            .any(|w| *w.name == *item && w.zones().damaged)
     });
     let piece =
         stats(world, who).is_some_and(|s| s.pieces.iter().any(|p| p.name == item && p.damaged));
@@ -165,7 +168,7 @@ pub fn break_worn_weapon(world: &mut World, who: Cid, w: &Weapon, roll: &DiceRol
             world,
             BattleEvent::GearBroken {
                 who,
-                item: w.name.clone(),
+                item: String::from(&*w.name),
                 weapon_index: Some(index),
                 rule: RULE_GEAR,
             },

@@ -141,7 +141,7 @@ pub fn land_maneuver(world: &mut World, attacker: Cid, target: Cid, kind: Maneuv
 fn disarm(world: &mut World, attacker: Cid, target: Cid, weapon: usize) {
     let Some(name) = view::get::<Loadout>(world, target)
         .and_then(|l| l.weapons.get(weapon))
-        .map(|w| w.name.clone())
+        .map(|w| String::from(&*w.name))
     else {
         return;
     };

@@ -130,7 +130,7 @@ fn offer(
             let what = view::resource::<Ground>(world)
                 .0
                 .get(*item)
-                .map_or(String::new(), |(_, w)| w.name.clone());
+                .map_or(String::new(), |(_, w)| String::from(&*w.name));
             (6, format!("Pick up the {what}"), Give::Button, None)
         }
         ZonesCommand::Reserve => (7, "Keep turn to react".into(), Give::Button, None),

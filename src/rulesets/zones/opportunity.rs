@@ -76,7 +76,7 @@ pub(super) fn opportunity_answer(world: &mut World, who: Cid, command: &Command)
                     ZonesEvent::AttackMade {
                         attacker: who,
                         target: mover,
-                        weapon: w.name.clone(),
+                        weapon: String::from(&*w.name),
                         weapon_index: *weapon,
                         mode: "opportunity".into(),
                         reaction: true,

@@ -228,7 +228,7 @@ fn preview_pick_up(world: &World, p: &mut Preview, command: &Command) {
     let what = view::resource::<crate::rules::battle::Ground>(world)
         .0
         .get(*item)
-        .map_or(String::new(), |(_, w)| w.name.clone());
+        .map_or(String::new(), |(_, w)| String::from(&*w.name));
     p.title = format!("Pick up the {what} and hold it");
     p.lines
         .push("a bonus action  (zones §Taking a turn)".into());
@@ -260,7 +260,7 @@ fn preview_draw(world: &World, actor: Cid, p: &mut Preview, command: &Command) {
     let w = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon));
     p.title = format!(
         "Take the {} in hand (bonus action)",
-        w.map_or("weapon", |w| w.name.as_str())
+        w.map_or("weapon", |w| &*w.name)
     );
 }
 
@@ -301,7 +301,7 @@ fn preview_split_attack(world: &World, actor: Cid, p: &mut Preview, command: &Co
         .collect();
     p.title = format!(
         "Share the {} among {}",
-        w.map_or("weapon", |w| w.name.as_str()),
+        w.map_or("weapon", |w| &*w.name),
         parts.join(", ")
     );
     if let Some(w) = w {
@@ -443,7 +443,7 @@ fn maneuver(world: &World, actor: Cid, target: Cid, kind: Maneuver, p: &mut Prev
             name(world, target),
             view::get::<Loadout>(world, target)
                 .and_then(|l| l.weapons.get(weapon))
-                .map_or("weapon", |w| w.name.as_str())
+                .map_or("weapon", |w| &*w.name)
         ),
         Maneuver::Shove => format!("Shove {}", name(world, target)),
         Maneuver::Grapple => format!("Grab {}", name(world, target)),
@@ -591,7 +591,7 @@ fn preview_invoke(world: &World, actor: Cid, power: usize, target: Cid, p: &mut 
 
 /// "with the Sword", or "bare-handed" for fists and feet.
 pub(super) fn with_weapon(w: &Weapon) -> String {
-    if w.id == "unarmed" {
+    if &*w.id == "unarmed" {
         "bare-handed".to_string()
     } else {
         format!("with the {}", w.name)

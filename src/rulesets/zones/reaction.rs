@@ -193,7 +193,7 @@ pub(super) fn counter(world: &mut World, state: &AttackState, answer: Strike) {
                 ZonesEvent::AttackMade {
                     attacker: t,
                     target: a,
-                    weapon: wt.name.clone(),
+                    weapon: String::from(&*wt.name),
                     weapon_index: i,
                     mode: "counter".into(),
                     reaction: true,

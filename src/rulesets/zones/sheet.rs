@@ -47,7 +47,7 @@ pub fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
     let vehicle = super::riders::is_vehicle(world, cid);
     if let Some(l) = view::get::<Loadout>(world, cid).filter(|_| !vehicle) {
         for (i, w) in l.weapons.iter().enumerate() {
-            out.push((w.name.clone(), weapon_line(w, l.ready == Some(i))));
+            out.push((String::from(&*w.name), weapon_line(w, l.ready == Some(i))));
         }
     }
     if let Some(s) = stats(world, cid) {
@@ -219,8 +219,8 @@ pub fn terrain_note(t: crate::rules::map::Terrain) -> Option<String> {
 /// What a row of the zones sheet means, for its tooltip (by the row's
 /// label; a weapon's row by the weapon's name).
 pub fn tip(world: &World, cid: Cid, label: &str) -> Option<String> {
-    let weapon =
-        view::get::<Loadout>(world, cid).is_some_and(|l| l.weapons.iter().any(|w| w.name == label));
+    let weapon = view::get::<Loadout>(world, cid)
+        .is_some_and(|l| l.weapons.iter().any(|w| *w.name == *label));
     if let Some(s) = stats(world, cid) {
         if s.items.iter().any(|i| i.name == label) {
             return Some(

@@ -31,7 +31,7 @@ pub(super) fn accept_stunt(world: &mut World, state: &AttackState) {
             && let Some(i) = l.ready
             && let Some(w) = l.weapons.get(i).filter(|w| w.hands > 0)
         {
-            let weapon = w.name.clone();
+            let weapon = String::from(&*w.name);
             emit(
                 world,
                 BattleEvent::Disarmed {

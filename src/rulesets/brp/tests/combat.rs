@@ -288,7 +288,7 @@ fn a_weapon_parrying_to_0_hit_points_breaks() {
     }
     let l = crate::rules::view::get::<Loadout>(e.world(), b).expect("a loadout");
     assert!(
-        l.weapons.iter().all(|w| w.id != "light_mace"),
+        l.weapons.iter().all(|w| &*w.id != "light_mace"),
         "broken and gone"
     );
 }

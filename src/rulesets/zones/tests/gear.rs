@@ -67,7 +67,7 @@ fn a_damaged_weapon_breaks_on_a_one() {
     assert_eq!(hp(&e, bandit), 7);
     assert_eq!(broke(&e), vec![(worn, "Sword".to_string())]);
     let names: Vec<String> = view::get::<crate::rules::components::Loadout>(e.world(), worn)
-        .map(|l| l.weapons.iter().map(|w| w.name.clone()).collect())
+        .map(|l| l.weapons.iter().map(|w| String::from(&*w.name)).collect())
         .unwrap_or_default();
     assert_eq!(names, vec!["Improvised weapon", "Unarmed"]);
     cmd(&mut e, worn, Command::EndTurn);
@@ -188,7 +188,7 @@ fn a_dropped_weapon_lies_on_the_ground_until_picked_up() {
             .resource::<crate::rules::battle::Ground>()
             .0
             .iter()
-            .map(|(c, w)| (*c, w.name.clone()))
+            .map(|(c, w)| (*c, String::from(&*w.name)))
             .collect()
     };
     assert_eq!(ground(&e), vec![(Cell::new(0, 0), "Axe".to_string())]);
@@ -204,8 +204,8 @@ fn a_dropped_weapon_lies_on_the_ground_until_picked_up() {
     cmd(&mut e, axeman, ZonesCommand::PickUp { item: 0 });
     assert!(ground(&e).is_empty());
     let l = view::get::<crate::rules::components::Loadout>(e.world(), axeman).unwrap();
-    assert_eq!(l.ready_weapon().map(|w| w.name.as_str()), Some("Axe"));
-    assert_eq!(l.weapons.last().map(|w| w.name.as_str()), Some("Unarmed"));
+    assert_eq!(l.ready_weapon().map(|w| &*w.name), Some("Axe"));
+    assert_eq!(l.weapons.last().map(|w| &*w.name), Some("Unarmed"));
     let why = refused(&mut e, axeman, ZonesCommand::PickUp { item: 0 });
     assert!(why.contains("nothing lies there"), "{why}");
     let from = e.events().len();

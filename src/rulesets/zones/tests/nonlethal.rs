@@ -284,7 +284,7 @@ fn a_disarmed_weapon_is_dropped_and_caught_by_a_free_hand() {
     cmd(&mut e, axeman, Command::NoReaction);
     let names = |e: &Engine, c: Cid| -> Vec<String> {
         view::get::<crate::rules::components::Loadout>(e.world(), c)
-            .map(|l| l.weapons.iter().map(|w| w.name.clone()).collect())
+            .map(|l| l.weapons.iter().map(|w| String::from(&*w.name)).collect())
             .unwrap_or_default()
     };
     // The axe is gone from the bandit (the bow and bare hands remain) and
