@@ -180,7 +180,8 @@ pub fn start_seeded(
     )
 }
 
-/// Run one battle on an engine to its end.
+/// Run one battle on an engine to its end. The engine is a batch's: it
+/// starts no other level than `level` ([`Engine::start_same`]).
 pub fn run_one(
     engine: &mut Engine,
     level: &Level,
@@ -188,7 +189,15 @@ pub fn run_one(
     seed: u64,
     control: &Controls,
 ) -> Result<BattleResult, String> {
-    start_seeded(engine, level, ruleset, seed, control.clone())?;
+    engine.start_same(
+        level,
+        ruleset,
+        &StartOptions {
+            seed,
+            script: Vec::new(),
+            control: control.clone(),
+        },
+    )?;
     let stop = engine.run(MAX_STEPS);
     if stop == Stop::WaitingForHuman {
         return Err("a faction is controlled by a human; simulate with AI only".into());
