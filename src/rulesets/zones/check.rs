@@ -5,7 +5,7 @@ use bevy::prelude::*;
 
 use crate::rules::battle::{Battle, Factions, Prompt};
 use crate::rules::command::{Command, Illegal, illegal};
-use crate::rules::components::{Cid, Condition, Conditions, Loadout, TurnState};
+use crate::rules::components::{Cid, Condition, Conditions, Loadout, TurnState, Weapon};
 use crate::rules::map::Cell;
 use crate::rules::view::{self, name};
 use crate::rulesets::zones::command::ZonesCommand;
@@ -195,6 +195,20 @@ pub fn check_strike(
     check_strike_by(world, &striker, target, index, mode, reaction, false)
 }
 
+/// Does [`check_strike`] let the strike through? (Its reasons not written
+/// out, for the AI.)
+pub fn may_strike(
+    world: &World,
+    who: Cid,
+    target: Cid,
+    index: usize,
+    mode: usize,
+    reaction: bool,
+) -> bool {
+    Striker::of(world, who)
+        .is_some_and(|s| may_strike_by(world, &s, target, index, mode, reaction, false))
+}
+
 /// What the strike check reads of the striker, looked up once: the AI
 /// weighs every weapon against every enemy.
 pub struct Striker<'w> {
@@ -237,67 +251,123 @@ pub fn check_strike_by(
     reaction: bool,
     drawn: bool,
 ) -> Result<(), Illegal> {
+    match strike_refusal(world, striker, target, index, mode, reaction, drawn) {
+        None => Ok(()),
+        Some(r) => Err(r.words(striker.loadout.weapons.get(index))),
+    }
+}
+
+/// Does [`check_strike_by`] let the strike through? Its reasons are not
+/// written out: the AI asks this of every weapon against every enemy.
+pub fn may_strike_by(
+    world: &World,
+    striker: &Striker,
+    target: Cid,
+    index: usize,
+    mode: usize,
+    reaction: bool,
+    drawn: bool,
+) -> bool {
+    strike_refusal(world, striker, target, index, mode, reaction, drawn).is_none()
+}
+
+/// Why [`check_strike_by`] refuses a strike; the words naming the weapon
+/// or the distance written only when asked for.
+enum Refusal {
+    Said(Illegal),
+    NotInHand,
+    NoAmmunition,
+    OutOfRange { dist: u32, range: u32 },
+}
+
+impl Refusal {
+    fn words(self, w: Option<&Weapon>) -> Illegal {
+        let name = w.map_or("weapon", |w| &*w.name);
+        match self {
+            Refusal::Said(i) => i,
+            Refusal::NotInHand => Illegal(format!("the {name} is not in hand").into()),
+            Refusal::NoAmmunition => Illegal(format!("no ammunition left for the {name}").into()),
+            Refusal::OutOfRange { dist, range } => {
+                Illegal(format!("out of range: {dist} zones, range {range}").into())
+            }
+        }
+    }
+}
+
+/// The first reason [`check_strike_by`] refuses the strike, if any.
+fn strike_refusal(
+    world: &World,
+    striker: &Striker,
+    target: Cid,
+    index: usize,
+    mode: usize,
+    reaction: bool,
+    drawn: bool,
+) -> Option<Refusal> {
+    let no = |why: &'static str| Some(Refusal::Said(Illegal(why.into())));
     let (who, l) = (striker.who, striker.loadout);
     let Some(w) = l.weapons.get(index) else {
-        return illegal("no such weapon");
+        return no("no such weapon");
     };
     if striker.vehicle {
-        return illegal("a vehicle does not attack");
+        return no("a vehicle does not attack");
     }
     let unarmed = index + 1 == l.weapons.len();
     if !unarmed && !drawn && l.ready != Some(index) {
-        return illegal(format!("the {} is not in hand", w.name));
+        return Some(Refusal::NotInHand);
     }
     if striker.faction == view::faction(world, target) {
-        return illegal("not an enemy");
+        return no("not an enemy");
     }
     let tc = view::conditions(world, target);
-    target_conditions(tc)?;
+    if let Err(e) = target_conditions(tc) {
+        return Some(Refusal::Said(e));
+    }
     if mode >= w.mode_count() {
-        return illegal("no such attack");
+        return no("no such attack");
     }
     if is_stunt(mode) {
         if striker.mount {
-            return illegal("a mount offers no terms");
+            return no("a mount offers no terms");
         }
         if reaction {
-            return illegal("a stunt is proposed with an attack of your own");
+            return no("a stunt is proposed with an attack of your own");
         }
         if w.zones().blast {
-            return illegal("a stunt is proposed to a single target, not a blast");
+            return no("a stunt is proposed to a single target, not a blast");
         }
         if tc.out_of_fight() {
-            return illegal("they are out of the fight already");
+            return no("they are out of the fight already");
         }
     }
     if mode == MODE_DEATH_BLOW {
         if reaction {
-            return illegal("a death blow is not a reaction");
+            return no("a death blow is not a reaction");
         }
         if !tc.has(Condition::Incapacitated) || !nearby(world, who, target) {
-            return illegal("a death blow needs a nearby incapacitated target");
+            return no("a death blow needs a nearby incapacitated target");
         }
     }
     if w.is_ranged() {
         if w.spare == Some(0) {
-            return illegal(format!("no ammunition left for the {}", w.name));
+            return Some(Refusal::NoAmmunition);
         }
         if !visible(world, who, target) {
-            return illegal("a ranged attack needs a visible target");
+            return no("a ranged attack needs a visible target");
         }
         let dist = zone_distance(world, who, target).unwrap_or(u32::MAX);
         let range = range_against(world, who, target, w);
         if dist > range {
-            return illegal(format!("out of range: {dist} zones, range {range}"));
+            return Some(Refusal::OutOfRange { dist, range });
         }
         let moved = !reaction && super::riders::moved_this_turn(world, who);
         if moved && 2 * dist > range {
-            return illegal("beyond half range while moving");
+            return no("beyond half range while moving");
         }
     } else if !melee_reach_from(world, who, striker.zone, target) {
-        return illegal("melee attacks only reach nearby enemies (the same zone)");
+        return no("melee attacks only reach nearby enemies (the same zone)");
     }
-    Ok(())
+    None
 }
 
 fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {

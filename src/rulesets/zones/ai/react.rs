@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Health, Loadout, Weapon};
 use crate::rules::view;
-use crate::rulesets::zones::check::{self, check_strike};
+use crate::rulesets::zones::check::{self, may_strike};
 use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
 use crate::rulesets::zones::data::MODE_STRIKE;
 use crate::rulesets::zones::maneuvers::{holding, shove_end};
@@ -206,7 +206,7 @@ pub(super) fn opportunity(world: &World, actor: Cid, mover: Cid) -> Option<(f64,
     l.weapons
         .iter()
         .enumerate()
-        .filter(|(i, _)| check_strike(world, actor, mover, *i, MODE_STRIKE, true).is_ok())
+        .filter(|(i, _)| may_strike(world, actor, mover, *i, MODE_STRIKE, true))
         .map(|(i, w)| (blow_value(world, actor, mover, w, MODE_STRIKE), i, mover))
         .max_by(|a, b| a.0.total_cmp(&b.0))
 }

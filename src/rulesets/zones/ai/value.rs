@@ -7,7 +7,7 @@ use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Health, Loadout, Weapon};
 use crate::rules::map::Map;
 use crate::rules::view;
-use crate::rulesets::zones::check::{self, Striker, check_strike, check_strike_by};
+use crate::rulesets::zones::check::{self, Striker, may_strike, may_strike_by};
 use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
 use crate::rulesets::zones::data::{MODE_STRIKE, MODE_STUNT_SURRENDER};
 use crate::rulesets::zones::maneuvers::{
@@ -181,7 +181,7 @@ fn counter_risk(world: &World, who: Cid, t: Cid) -> (f64, f64) {
     l.weapons
         .iter()
         .enumerate()
-        .filter(|(i, _)| check_strike(world, t, who, *i, MODE_STRIKE, true).is_ok())
+        .filter(|(i, _)| may_strike(world, t, who, *i, MODE_STRIKE, true))
         .map(|(_, w)| {
             let o = damage_odds(world, t, who, w, MODE_STRIKE);
             (o.mean + DOWN * o.p_down, o.p_down)
@@ -209,7 +209,7 @@ pub(super) fn best_strike_here(
             continue;
         }
         for &t in &enemies {
-            if check_strike_by(world, &striker, t, i, MODE_STRIKE, reaction, drawable).is_err() {
+            if !may_strike_by(world, &striker, t, i, MODE_STRIKE, reaction, drawable) {
                 continue;
             }
             let v = blow_value(world, who, t, w, MODE_STRIKE);
@@ -422,7 +422,7 @@ pub(super) fn counter_value(
     let (in_mean, in_down) = (inc.mean, inc.p_down);
     let mut best: Option<(f64, usize)> = None;
     for (i, w) in l.weapons.iter().enumerate() {
-        if check_strike(world, actor, attacker, i, MODE_STRIKE, true).is_err() {
+        if !may_strike(world, actor, attacker, i, MODE_STRIKE, true) {
             continue;
         }
         let mine = damage_odds(world, actor, attacker, w, MODE_STRIKE);
