@@ -77,7 +77,7 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             if retreating {
                 return illegal("retreating takes the whole round");
             }
-            super::reach::check_move(world, actor, path).map(|_| ())
+            super::reach::check_move_in(world, actor, &t, path).map(|_| ())
         }
         (_, Some(Ud10Command::Retreat { path })) => {
             super::reach::check_retreat(world, actor, path).map(|_| ())
@@ -90,7 +90,7 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
                 mode,
             },
             _,
-        ) => check_attack(world, actor, *target, *weapon, *mode),
+        ) => check_attack_in(world, actor, &t, *target, *weapon, *mode),
         (_, Some(Ud10Command::Aim { target, weapon })) => {
             action_available(&t, retreating)?;
             let w = ready_weapon(world, actor, *weapon)?;
@@ -281,8 +281,19 @@ pub fn check_attack(
     weapon: usize,
     mode: usize,
 ) -> Result<(), Illegal> {
-    let t = turn(world, actor);
-    action_available(&t, t.movement == MoveMode::Retreat)?;
+    check_attack_in(world, actor, &turn(world, actor), target, weapon, mode)
+}
+
+/// [`check_attack`] with the actor's turn read already (`t`).
+fn check_attack_in(
+    world: &World,
+    actor: Cid,
+    t: &Turn,
+    target: Cid,
+    weapon: usize,
+    mode: usize,
+) -> Result<(), Illegal> {
+    action_available(t, t.movement == MoveMode::Retreat)?;
     let w = ready_weapon(world, actor, weapon)?;
     if mode >= w.mode_count() {
         return illegal(format!("{} has no firing mode {mode}", w.name));

@@ -9,7 +9,7 @@ use crate::rules::components::{Cid, Condition, Loadout, MoveMode, WeaponKind};
 use crate::rules::map::{Cell, Map, ORTHO_DM, ReachTree};
 use crate::rules::view;
 
-use super::query::{stats, turn};
+use super::query::{Turn, stats, turn};
 use super::settings::Ud10Settings;
 
 pub const RULE_MOVEMENT: &str = "ud10 §Movement";
@@ -33,7 +33,7 @@ pub fn remaining_dm(world: &World, cid: Cid) -> u32 {
 }
 
 /// [`remaining_dm`], the combatant's turn `t` read already.
-pub fn remaining_dm_in(world: &World, cid: Cid, t: &super::query::Turn) -> u32 {
+pub fn remaining_dm_in(world: &World, cid: Cid, t: &Turn) -> u32 {
     if t.movement == MoveMode::Retreat || (t.action_used && t.moved_before_action) {
         return 0;
     }
@@ -70,6 +70,16 @@ pub(super) fn path_cost(
 
 /// Check a move; on success, the movement mode it makes and its cost.
 pub fn check_move(world: &World, who: Cid, path: &[Cell]) -> Result<(MoveMode, u32), Illegal> {
+    check_move_in(world, who, &turn(world, who), path)
+}
+
+/// [`check_move`] with `who`'s turn read already (`t`).
+pub(super) fn check_move_in(
+    world: &World,
+    who: Cid,
+    t: &Turn,
+    path: &[Cell],
+) -> Result<(MoveMode, u32), Illegal> {
     if view::conditions(world, who).has(Condition::Immobilized) {
         return illegal("immobilized");
     }
@@ -80,7 +90,6 @@ pub fn check_move(world: &World, who: Cid, path: &[Cell]) -> Result<(MoveMode, u
         return illegal("an empty path");
     }
     let cost = path_cost(world, who, start, path)?;
-    let t = turn(world, who);
     if t.action_used && t.moved_before_action {
         return illegal("moved before the action: no more movement this round");
     }
