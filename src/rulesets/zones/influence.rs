@@ -59,6 +59,27 @@ pub fn check_influence(
 /// of a side reduced to half its numbers or less; not a mount (mounts
 /// follow their riders).
 pub fn subject_to_intimidation(world: &World, target: Cid) -> Result<(), Illegal> {
+    subject_to_intimidation_with(world, target, |f| side_down_to_half(world, f))
+}
+
+/// Is faction `f` reduced to half its numbers or less (of more than one at
+/// the start)?
+pub fn side_down_to_half(world: &World, f: usize) -> bool {
+    let original = view::resource::<ZonesRound>(world)
+        .original
+        .get(f)
+        .copied()
+        .unwrap_or(0);
+    original > 1 && 2 * standing_in_faction(world, f) <= original
+}
+
+/// [`subject_to_intimidation`], `down_to_half` answering
+/// [`side_down_to_half`] (the AI asks it of every enemy, most of one side).
+pub fn subject_to_intimidation_with(
+    world: &World,
+    target: Cid,
+    mut down_to_half: impl FnMut(usize) -> bool,
+) -> Result<(), Illegal> {
     let c = view::conditions(world, target);
     if stats(world, target).is_some_and(|s| s.fearless) {
         return illegal("fearless: immune to fear");
@@ -75,15 +96,7 @@ pub fn subject_to_intimidation(world: &World, target: Cid) -> Result<(), Illegal
     let wounded = view::get::<Health>(world, target).is_some_and(|h| 2 * h.hp <= h.hp_max);
     // The side's numbers only matter for one not wounded (its side counted
     // only then: the AI asks this of every enemy at every decision).
-    let outnumbered = || {
-        let f = view::faction(world, target).unwrap_or(0) as usize;
-        let original = view::resource::<ZonesRound>(world)
-            .original
-            .get(f)
-            .copied()
-            .unwrap_or(0);
-        original > 1 && 2 * standing_in_faction(world, f) <= original
-    };
+    let mut outnumbered = || down_to_half(view::faction(world, target).unwrap_or(0) as usize);
     if !(wounded || outnumbered()) {
         return illegal(
             "not shaken: only one at half health or less, or of a side down to half its numbers",

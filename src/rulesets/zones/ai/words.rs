@@ -14,7 +14,8 @@ use crate::rules::view;
 use crate::rulesets::zones::command::{Influence, ZonesCommand};
 use crate::rulesets::zones::data::PowerEffect;
 use crate::rulesets::zones::influence::{
-    check_influence, check_invoke, check_item, p_swayed, subject_to_intimidation,
+    check_influence, check_invoke, check_item, p_swayed, side_down_to_half,
+    subject_to_intimidation_with,
 };
 use crate::rulesets::zones::queries::{critical_threshold, stats};
 
@@ -35,11 +36,21 @@ pub(super) fn best_word_or_item(world: &World, who: Cid) -> Option<(f64, Command
             best = Some((v, Command::from(c)));
         }
     };
+    // Whether each side is down to half, asked once a side.
+    let mut sides: smallvec::SmallVec<[(usize, bool); 4]> = smallvec::SmallVec::new();
+    let mut down_to_half = |f: usize| match sides.iter().find(|(g, _)| *g == f) {
+        Some(&(_, down)) => down,
+        None => {
+            let down = side_down_to_half(world, f);
+            sides.push((f, down));
+            down
+        }
+    };
     for target in view::enemies(world, who) {
         let kind = Influence::Intimidate;
         // Whether it is shaken first: most enemies are not, and the check
         // asks it last, after sight and distance.
-        if subject_to_intimidation(world, target).is_ok()
+        if subject_to_intimidation_with(world, target, &mut down_to_half).is_ok()
             && check_influence(world, who, target, kind).is_ok()
         {
             consider(
