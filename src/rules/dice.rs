@@ -152,7 +152,7 @@ pub struct RollOptions<'a> {
 }
 
 /// The dice of a [`DiceRoll`]; serialised as a list.
-pub type Dice2 = smallvec::SmallVec<[Die; 2]>;
+pub type RolledDice = smallvec::SmallVec<[Die; 2]>;
 
 /// The outcome of rolling a [`DiceExpr`], for the battle log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -162,7 +162,7 @@ pub struct DiceRoll {
     pub expr: Rolled,
     /// Every die rolled, in rolling order (kept inline up to two: most
     /// rolls are one die or two).
-    pub dice: Dice2,
+    pub dice: RolledDice,
     /// Sum of the constant parts (damage bonus included).
     pub flat: i32,
     /// Dice (subtracted ones negative) plus `flat`.
@@ -683,7 +683,7 @@ impl DiceExpr {
 
     /// Rolls the expression; see the module docs for the rolling order.
     pub fn roll(&self, dice: &mut Dice, opts: &RollOptions) -> DiceRoll {
-        let mut rolled = Dice2::new();
+        let mut rolled = RolledDice::new();
         let mut dice_sum: i64 = 0;
         let mut flat: i64 = 0;
         for atom in self.atoms(opts.db) {
