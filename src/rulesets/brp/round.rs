@@ -160,7 +160,7 @@ fn start_actions(world: &mut World) {
     begin(world, Phase::Actions, RoundPhase::Actions, RULE_ACTIONS);
     let bound = settings(world).statement_of_intent;
     let standing = view::standing_all(world);
-    let mut acting: Vec<((i32, WeaponOrder), Cid)> = Vec::new();
+    let mut acting: Vec<((i32, WeaponOrder), Cid)> = Vec::with_capacity(standing.len());
     for c in standing {
         let Some(slot) = round(world).slot(c).cloned() else {
             continue;
@@ -197,9 +197,9 @@ fn start_actions(world: &mut World) {
         acting.push(((-rank, weapon_order(w)), c));
     }
     // Ranks, highest first; on each, groups in acting order.
-    let mut queue: Vec<(i32, Vec<Vec<Cid>>)> = Vec::new();
+    let mut queue: Vec<(i32, Vec<Vec<Cid>>)> = Vec::with_capacity(acting.len());
     type Keyed = ((i32, WeaponOrder), Cid);
-    let mut by_rank: Vec<(i32, Vec<Keyed>)> = Vec::new();
+    let mut by_rank: Vec<(i32, Vec<Keyed>)> = Vec::with_capacity(acting.len());
     for item in acting {
         let r = -item.0.0;
         match by_rank.iter_mut().find(|(k, _)| *k == r) {

@@ -33,8 +33,8 @@ pub fn remaining(world: &World, who: Cid) -> u32 {
 
 /// Cells `who` may not enter: held by an enemy, or outside every zone. Cells
 /// held by allies may be crossed but not ended on.
-pub(super) fn enemy_cells(world: &World, who: Cid) -> Vec<Cell> {
-    let mut v: Vec<Cell> = view::enemies(world, who)
+pub(super) fn enemy_cells(world: &World, who: Cid) -> view::Cells {
+    let mut v: view::Cells = view::enemies(world, who)
         .into_iter()
         .filter_map(|c| view::cell(world, c))
         .collect();

@@ -34,10 +34,11 @@ pub fn standing_riders(world: &World, mount: Cid) -> Vec<Cid> {
 
 /// Those who take the turn together with `who`: the mount first, then its
 /// riders, as far as they are standing and still have their turn.
-pub fn pair(world: &World, who: Cid) -> Vec<Cid> {
+pub fn pair(world: &World, who: Cid) -> view::Cids {
     let mount = mount_of(world, who);
     let r = view::resource::<ZonesRound>(world);
-    let mut v = vec![mount];
+    let mut v = view::Cids::new();
+    v.push(mount);
     v.extend(standing_riders(world, mount));
     v.retain(|c| {
         *c == who
