@@ -156,8 +156,7 @@ fn armour_with(
     w: &Weapon,
     mut part: impl FnMut(Modifier),
 ) -> i32 {
-    let lost = super::queries::armour_lost(world, target);
-    let worn = (stats(world, target).map_or(0, |s| s.armour) - lost).max(0);
+    let worn = stats(world, target).map_or(0, |s| (s.armour - lost_of(s)).max(0));
     if worn > 0 {
         part(Modifier::new("armour", -worn, RULE_ATTACK));
     }
@@ -300,10 +299,19 @@ pub fn broken(world: &World, who: Cid, item: &str) -> bool {
 
 /// Armour value lost to broken pieces.
 pub fn armour_lost(world: &World, who: Cid) -> i32 {
-    let Some(s) = stats(world, who) else { return 0 };
+    stats(world, who).map_or(0, lost_of)
+}
+
+/// [`armour_lost`], from the stat block already read.
+fn lost_of(s: &ZonesStats) -> i32 {
+    // Nothing broken, nothing lost: the pieces are not walked (every blow's
+    // odds ask this, and most fights break nothing).
+    if s.broken.is_empty() {
+        return 0;
+    }
     s.pieces
         .iter()
-        .filter(|p| p.damaged && broken(world, who, &p.name))
+        .filter(|p| p.damaged && s.broken.iter().any(|b| *b == p.name))
         .map(|p| p.value)
         .sum()
 }
