@@ -311,7 +311,7 @@ fn lost_of(s: &ZonesStats) -> i32 {
     }
     s.pieces
         .iter()
-        .filter(|p| p.damaged && s.broken.iter().any(|b| *b == p.name))
+        .filter(|p| p.damaged && s.broken.contains(&p.name))
         .map(|p| p.value)
         .sum()
 }
