@@ -169,15 +169,16 @@ pub fn start_seeded(
     seed: u64,
     control: Controls,
 ) -> Result<(), String> {
-    engine.start(
-        level,
-        ruleset,
-        &StartOptions {
-            seed,
-            script: Vec::new(),
-            control,
-        },
-    )
+    engine.start(level, ruleset, &seeded(seed, control))
+}
+
+/// A batch battle's start: `seed`, no scripted dice, `control`.
+fn seeded(seed: u64, control: Controls) -> StartOptions {
+    StartOptions {
+        seed,
+        script: Vec::new(),
+        control,
+    }
 }
 
 /// Run one battle on an engine to its end. The engine is a batch's: it
@@ -189,15 +190,7 @@ pub fn run_one(
     seed: u64,
     control: &Controls,
 ) -> Result<BattleResult, String> {
-    engine.start_same(
-        level,
-        ruleset,
-        &StartOptions {
-            seed,
-            script: Vec::new(),
-            control: control.clone(),
-        },
-    )?;
+    engine.start_same(level, ruleset, &seeded(seed, control.clone()))?;
     let stop = engine.run(MAX_STEPS);
     if stop == Stop::WaitingForHuman {
         return Err("a faction is controlled by a human; simulate with AI only".into());

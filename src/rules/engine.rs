@@ -117,7 +117,7 @@ impl Engine {
     /// this engine has started was set up on, unchanged (a batch's worker
     /// starts its one level again and again). A battle kept from the last
     /// start on it is set up again without comparing the level with the
-    /// one that passed (a tenth of a thousandth of a second a battle on
+    /// one that passed (some 10,000 instructions, about 1 % of a battle on
     /// `mirror_duel`); otherwise as `start`. Debug builds check the promise.
     pub fn start_same(
         &mut self,

@@ -192,21 +192,36 @@ pub fn check_strike(
     let Some(striker) = Striker::of(world, who) else {
         return illegal("no such weapon");
     };
-    check_strike_by(world, &striker, target, index, mode, reaction, false)
+    let strike = Strike {
+        target,
+        index,
+        mode,
+        reaction,
+        drawn: false,
+    };
+    match striker.refusal(world, strike) {
+        None => Ok(()),
+        Some(r) => Err(r.words(striker.loadout.weapons.get(index))),
+    }
 }
 
-/// Does [`check_strike`] let the strike through? (Its reasons not written
-/// out, for the AI.)
-pub fn may_strike(
-    world: &World,
-    who: Cid,
-    target: Cid,
-    index: usize,
-    mode: usize,
-    reaction: bool,
-) -> bool {
-    Striker::of(world, who)
-        .is_some_and(|s| may_strike_by(world, &s, target, index, mode, reaction, false))
+/// Does [`check_strike`] let `strike` by `who` through? Its reasons are
+/// not written out: the AI asks this of weapon after weapon.
+pub fn may_strike(world: &World, who: Cid, strike: Strike) -> bool {
+    Striker::of(world, who).is_some_and(|s| s.may(world, strike))
+}
+
+/// A strike the check is asked about: on `target` with weapon `index` in
+/// `mode`; `reaction`: a counter or opportunity attack (no action spent);
+/// `drawn`: judged as if the weapon were in hand (the AI weighing a draw
+/// first).
+#[derive(Clone, Copy, Debug)]
+pub struct Strike {
+    pub target: Cid,
+    pub index: usize,
+    pub mode: usize,
+    pub reaction: bool,
+    pub drawn: bool,
 }
 
 /// What the strike check reads of the striker, looked up once: the AI
@@ -240,38 +255,7 @@ impl<'w> Striker<'w> {
     }
 }
 
-/// [`check_strike`] with the striker already read; `drawn`: judge it as
-/// if the weapon were in hand (the AI weighing a draw first).
-pub fn check_strike_by(
-    world: &World,
-    striker: &Striker,
-    target: Cid,
-    index: usize,
-    mode: usize,
-    reaction: bool,
-    drawn: bool,
-) -> Result<(), Illegal> {
-    match strike_refusal(world, striker, target, index, mode, reaction, drawn) {
-        None => Ok(()),
-        Some(r) => Err(r.words(striker.loadout.weapons.get(index))),
-    }
-}
-
-/// Does [`check_strike_by`] let the strike through? Its reasons are not
-/// written out: the AI asks this of every weapon against every enemy.
-pub fn may_strike_by(
-    world: &World,
-    striker: &Striker,
-    target: Cid,
-    index: usize,
-    mode: usize,
-    reaction: bool,
-    drawn: bool,
-) -> bool {
-    strike_refusal(world, striker, target, index, mode, reaction, drawn).is_none()
-}
-
-/// Why [`check_strike_by`] refuses a strike; the words naming the weapon
+/// Why [`check_strike`] refuses a strike; the words naming the weapon
 /// or the distance written only when asked for.
 enum Refusal {
     Said(Illegal),
@@ -294,16 +278,27 @@ impl Refusal {
     }
 }
 
-/// The first reason [`check_strike_by`] refuses the strike, if any.
-fn strike_refusal(
-    world: &World,
-    striker: &Striker,
-    target: Cid,
-    index: usize,
-    mode: usize,
-    reaction: bool,
-    drawn: bool,
-) -> Option<Refusal> {
+impl Striker<'_> {
+    /// Does the strike check let `strike` through? (Its reasons not
+    /// written out: the AI weighs every weapon against every enemy.)
+    pub fn may(&self, world: &World, strike: Strike) -> bool {
+        self.refusal(world, strike).is_none()
+    }
+
+    /// The first reason the strike check refuses `strike`, if any.
+    fn refusal(&self, world: &World, strike: Strike) -> Option<Refusal> {
+        strike_refusal(world, self, strike)
+    }
+}
+
+fn strike_refusal(world: &World, striker: &Striker, strike: Strike) -> Option<Refusal> {
+    let Strike {
+        target,
+        index,
+        mode,
+        reaction,
+        drawn,
+    } = strike;
     let no = |why: &'static str| Some(Refusal::Said(Illegal(why.into())));
     let (who, l) = (striker.who, striker.loadout);
     let Some(w) = l.weapons.get(index) else {

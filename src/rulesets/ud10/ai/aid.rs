@@ -64,6 +64,19 @@ pub(super) fn first_aid(look: &Look, here: Cell, t: &Turn) -> Option<Command> {
     if worth <= moved {
         return None;
     }
+    give_or_walk(look, here, t, &patients)
+}
+
+/// The aid decided on: given to the first of `patients` the check allows
+/// from here, else the walk that keeps the action to the nearest cell
+/// beside one of them where no enemy engages the medic.
+pub(super) fn give_or_walk(
+    look: &Look,
+    here: Cell,
+    t: &Turn,
+    patients: &[crate::rules::components::Cid],
+) -> Option<Command> {
+    let (world, actor) = (look.world, look.actor);
     if let Some(&patient) = patients
         .iter()
         .find(|p| first_aid::check(world, actor, **p).is_ok())

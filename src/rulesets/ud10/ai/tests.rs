@@ -119,8 +119,8 @@ fn the_move_to_attack_is_what_weighing_every_cell_finds() {
 
 /// [`aid::first_aid`] with no bound: the aid weighed against the blow
 /// from here and against the best move to attack (every cell weighed)
-/// wherever the patients lie, then given beside one, or the nearest cell
-/// beside one walked to.
+/// wherever the patients lie, then carried out as the AI does
+/// ([`aid::give_or_walk`]).
 fn aid_weighing_everything(look: &Look, here: Cell, t: &Turn) -> Option<Command> {
     use crate::rulesets::ud10::first_aid;
     let (world, actor) = (look.world, look.actor);
@@ -141,29 +141,7 @@ fn aid_weighing_everything(look: &Look, here: Cell, t: &Turn) -> Option<Command>
     if worth <= now.max(moved) {
         return None;
     }
-    if let Some(&patient) = patients
-        .iter()
-        .find(|p| first_aid::check(world, actor, **p).is_ok())
-    {
-        return Some(Command::from(Ud10Command::FirstAid { patient }));
-    }
-    if t.moved_before_action {
-        return None;
-    }
-    let budget = standard_dm(world, actor).saturating_sub(t.moved_dm);
-    let tree = look.tree(budget)?;
-    let lying: Vec<Cell> = patients
-        .iter()
-        .filter_map(|p| view::cell(world, *p))
-        .collect();
-    let (cell, _) = tree
-        .within(budget)
-        .filter(|(c, _)| *c != here && lying.iter().any(|l| Map::chebyshev(*c, *l) <= 1))
-        .filter(|(c, _)| engaged_enemies(world, actor, *c).is_empty())
-        .min_by_key(|(c, cost)| (*cost, *c))?;
-    Some(Command::Move {
-        path: tree.path_to(cell)?,
-    })
+    aid::give_or_walk(look, here, t, &patients)
 }
 
 /// At every decision of whole battles where the actor may still act, the

@@ -7,7 +7,7 @@ use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Loadout};
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
-use crate::rulesets::zones::check::{self, Striker, may_strike_by};
+use crate::rulesets::zones::check::{self, Strike, Striker};
 use crate::rulesets::zones::command::ZonesCommand;
 use crate::rulesets::zones::data::MODE_STRIKE;
 use crate::rulesets::zones::odds::damage_odds;
@@ -66,8 +66,18 @@ pub(super) fn draw_for_range(world: &World, actor: Cid) -> Option<Command> {
     for (i, w) in l.weapons.iter().enumerate() {
         if Some(i) != l.ready && w.is_ranged() {
             let cmd = Command::Draw { weapon: i };
-            let can = view::each_enemy(world, actor)
-                .any(|t| may_strike_by(world, &striker, t, i, MODE_STRIKE, false, true));
+            let can = view::each_enemy(world, actor).any(|target| {
+                striker.may(
+                    world,
+                    Strike {
+                        target,
+                        index: i,
+                        mode: MODE_STRIKE,
+                        reaction: false,
+                        drawn: true,
+                    },
+                )
+            });
             if can && check::check(world, actor, &cmd).is_ok() {
                 return Some(cmd);
             }

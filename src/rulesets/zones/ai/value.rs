@@ -7,7 +7,7 @@ use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Health, Loadout, Weapon};
 use crate::rules::map::Map;
 use crate::rules::view;
-use crate::rulesets::zones::check::{self, Striker, may_strike, may_strike_by};
+use crate::rulesets::zones::check::{self, Strike, Striker, may_strike};
 use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
 use crate::rulesets::zones::data::{MODE_STRIKE, MODE_STUNT_SURRENDER};
 use crate::rulesets::zones::maneuvers::{
@@ -181,12 +181,24 @@ fn counter_risk(world: &World, who: Cid, t: Cid) -> (f64, f64) {
     l.weapons
         .iter()
         .enumerate()
-        .filter(|(i, _)| may_strike(world, t, who, *i, MODE_STRIKE, true))
+        .filter(|(i, _)| may_strike(world, t, counter(who, *i)))
         .map(|(_, w)| {
             let o = damage_odds(world, t, who, w, MODE_STRIKE);
             (o.mean + DOWN * o.p_down, o.p_down)
         })
         .fold((0.0, 0.0), |a, b| if b.0 > a.0 { b } else { a })
+}
+
+/// A strike with weapon `index` on `target` as a reaction (a counter or
+/// an opportunity attack: the weapon in hand, no action spent).
+pub(super) fn counter(target: Cid, index: usize) -> Strike {
+    Strike {
+        target,
+        index,
+        mode: MODE_STRIKE,
+        reaction: true,
+        drawn: false,
+    }
 }
 
 /// The best strike `who` could make from where it stands, if any: value,
@@ -209,7 +221,14 @@ pub(super) fn best_strike_here(
             continue;
         }
         for &t in &enemies {
-            if !may_strike_by(world, &striker, t, i, MODE_STRIKE, reaction, drawable) {
+            let strike = Strike {
+                target: t,
+                index: i,
+                mode: MODE_STRIKE,
+                reaction,
+                drawn: drawable,
+            };
+            if !striker.may(world, strike) {
                 continue;
             }
             let v = blow_value(world, who, t, w, MODE_STRIKE);
@@ -422,7 +441,7 @@ pub(super) fn counter_value(
     let (in_mean, in_down) = (inc.mean, inc.p_down);
     let mut best: Option<(f64, usize)> = None;
     for (i, w) in l.weapons.iter().enumerate() {
-        if !may_strike(world, actor, attacker, i, MODE_STRIKE, true) {
+        if !may_strike(world, actor, counter(attacker, i)) {
             continue;
         }
         let mine = damage_odds(world, actor, attacker, w, MODE_STRIKE);
