@@ -427,7 +427,7 @@ fn kept_reach(cells: usize) -> usize {
 /// The slot of `slots` a kept answer of a search from `start` within
 /// `budget_dm` never entering `held` (towards `goal`, if it has one) lies
 /// in: a hash of all of them.
-fn kept_slot(
+pub fn kept_slot(
     start: Cell,
     budget_dm: u32,
     held: &[Cell],
@@ -442,6 +442,21 @@ fn kept_slot(
             b.rotate_left(11) ^ (c.x as u32 as u64) << 16 ^ c.y as u32 as u64
         });
     (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize % slots
+}
+
+/// Which map a kept answer was worked out on ([`Map::key`]): that map or a
+/// copy of it, which share its table of steps. Terrain and zones are set
+/// when a map is made ([`Map::new`], [`Map::with_zones`], each with a table
+/// of its own) and never change after, so a map this key [`MapKey::is`]
+/// has the same cells, costs and zones.
+#[derive(Clone)]
+pub struct MapKey(std::sync::Arc<[[u32; 8]]>);
+
+impl MapKey {
+    /// Is `map` the map this key was taken from, or a copy of it?
+    pub fn is(&self, map: &Map) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &map.steps)
+    }
 }
 
 /// An answer of [`Map::toward_past`], and all its search read.
@@ -597,6 +612,8 @@ impl Map {
         }
         self.zones = zones;
         self.zone_links = links;
+        // A table of its own: a [`MapKey`] names one map and its zones.
+        self.steps = self.steps.iter().copied().collect();
         let n = self.zones.len();
         self.zone_dist = Vec::with_capacity(n * n);
         for a in 0..n {
@@ -606,6 +623,12 @@ impl Map {
             }
         }
         self
+    }
+
+    /// What names this map (and its copies) for answers kept across
+    /// battles; none for a map read without its table of steps (a test's).
+    pub fn key(&self) -> Option<MapKey> {
+        (!self.steps.is_empty()).then(|| MapKey(self.steps.clone()))
     }
 
     /// Number of columns.
@@ -2315,6 +2338,12 @@ mod tests {
         assert!(m.zones_adjacent(0, 2));
         assert!(m.zones_adjacent(2, 1));
         assert!(!m.zones_adjacent(2, 2));
+        // A map's key names it and its copies, not a map given other zones
+        // (answers kept by the key read the zones).
+        let key = m.key().expect("a map made by Map::new");
+        assert!(key.is(&m) && key.is(&m.clone()));
+        let regrouped = m.clone().with_zones(vec![zone("all", &[(0, 0), (1, 0)])]);
+        assert!(!key.is(&regrouped));
         // The south zone only touches walls.
         assert!(!m.zones_adjacent(2, 3));
         // A zone drawn over walls touches nothing.

@@ -45,33 +45,99 @@ pub(super) fn enemy_cells(world: &World, who: Cid) -> view::Cells {
 /// Every cell `who` can reach within `budget` zone crossings, by a 0-1
 /// breadth-first search over cells: the zone crossings to each and the
 /// way there. Paths are built only for the cells asked for.
-pub fn reach(world: &World, who: Cid, budget: u32) -> ZoneReach {
+///
+/// The answers are kept per thread ([`kept_reach`] of them, by a hash of
+/// their key), by all the search reads (the map, the start, the budget,
+/// the cells enemies hold, the cells others hold): a battle asks the same
+/// again when nobody has moved, and a batch of battles on one level asks
+/// its searches again and again (more than four in five of them on
+/// `mirror_duel` and `ruined_keep`, over a batch of 1,000).
+pub fn reach(world: &World, who: Cid, budget: u32) -> std::rc::Rc<ZoneReach> {
     let map = view::resource::<Map>(world);
+    let Some(start) = view::cell(world, who).filter(|c| map.in_bounds(*c)) else {
+        return std::rc::Rc::new(ZoneReach {
+            start: Cell::new(-1, -1),
+            width: map.width().max(0) as usize,
+            cost: Vec::new(),
+            parent: Vec::new(),
+            occupied: view::Cells::new(),
+        });
+    };
+    let held = enemy_cells(world, who);
+    let occupied = view::occupied(world, Some(who));
+    let Some(key) = map.key() else {
+        return std::rc::Rc::new(search(map, start, budget, &held, occupied));
+    };
+    let cells = (map.width().max(0) * map.height().max(0)) as usize;
+    let slots = kept_reach(cells);
+    let slot = crate::rules::map::kept_slot(start, budget, &occupied, None, slots);
+    KEPT.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        // Another size of map: its answers in place of the last map's.
+        if kept.len() != slots {
+            kept.clear();
+            kept.resize_with(slots, || None);
+        }
+        if let Some(k) = &kept[slot]
+            && k.tree.start == start
+            && k.budget == budget
+            && k.map.is(map)
+            && k.held == held
+            && k.tree.occupied == occupied
+        {
+            return k.tree.clone();
+        }
+        let tree = std::rc::Rc::new(search(map, start, budget, &held, occupied));
+        kept[slot] = Some(Kept {
+            map: key,
+            budget,
+            held,
+            tree: tree.clone(),
+        });
+        tree
+    })
+}
+
+/// How many bytes of answers [`reach`] keeps a thread, at most (a
+/// search's costs and parents: 8 bytes a cell).
+const KEPT_BYTES: usize = 4 << 20;
+
+/// How many answers [`reach`] keeps a thread on a map of `cells` cells: as
+/// many as [`KEPT_BYTES`] holds, no more than 8,192.
+fn kept_reach(cells: usize) -> usize {
+    (KEPT_BYTES / (8 * cells.max(1))).clamp(1, 8192)
+}
+
+/// An answer [`reach`] keeps, and all its search read (the start and the
+/// cells others hold are the answer's own).
+struct Kept {
+    map: crate::rules::map::MapKey,
+    budget: u32,
+    held: view::Cells,
+    tree: std::rc::Rc<ZoneReach>,
+}
+
+thread_local! {
+    /// The answers [`reach`] keeps, by a hash of their key.
+    static KEPT: std::cell::RefCell<Vec<Option<Kept>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// [`reach`], searched: from `start` (on the map), never entering the
+/// cells `held` (by enemies); `occupied`, the cells others hold, kept for
+/// the answer.
+fn search(map: &Map, start: Cell, budget: u32, held: &[Cell], occupied: view::Cells) -> ZoneReach {
     let w = map.width().max(0) as usize;
     let h = map.height().max(0) as usize;
-    let mut tree = ZoneReach {
-        start: Cell::new(-1, -1),
-        width: w,
-        cost: Vec::new(),
-        parent: Vec::new(),
-        occupied: view::Cells::new(),
-    };
-    let Some(start) = view::cell(world, who) else {
-        return tree;
-    };
-    if !map.in_bounds(start) {
-        return tree;
-    }
     let idx = |c: Cell| c.y as usize * w + c.x as usize;
     let mut cost = vec![u32::MAX; w * h];
     let mut parent = vec![u32::MAX; w * h];
     let from = idx(start);
     // Cells enemies hold look already reached at no cost: no step improves
     // on that, so none is entered. Made unreached again after the search.
-    let held: smallvec::SmallVec<[usize; 16]> = enemy_cells(world, who)
-        .into_iter()
-        .filter(|c| map.in_bounds(*c))
-        .map(idx)
+    let held: smallvec::SmallVec<[usize; 16]> = held
+        .iter()
+        .filter(|c| map.in_bounds(**c))
+        .map(|c| idx(*c))
         .filter(|&i| i != from)
         .collect();
     for &i in &held {
@@ -110,11 +176,13 @@ pub fn reach(world: &World, who: Cid, budget: u32) -> ZoneReach {
     for i in held {
         cost[i] = u32::MAX;
     }
-    tree.start = start;
-    tree.cost = cost;
-    tree.parent = parent;
-    tree.occupied = view::occupied(world, Some(who));
-    tree
+    ZoneReach {
+        start,
+        width: w,
+        cost,
+        parent,
+        occupied,
+    }
 }
 
 /// The result of [`reach`].
@@ -346,5 +414,72 @@ pub fn chase(world: &World, who: Cid) -> Chase {
         Some(f) if mine > f => Chase::Escapes,
         Some(f) if mine == f => Chase::Save,
         Some(_) => Chase::Impossible,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::engine::Controls;
+    use crate::testkit::{engine, start_shipped};
+
+    /// A kept answer is the search's own; asked again it is given again,
+    /// also after other searches; asked for another budget or start it is
+    /// searched; and as a battle goes on (people moving, falling), every
+    /// answer is what a search finds then.
+    #[test]
+    fn a_kept_zone_reach_is_the_searchs_own_and_only_for_its_own_key() {
+        let mut e = engine();
+        start_shipped(
+            &mut e,
+            "mirror_duel",
+            crate::rulesets::zones::ID,
+            5,
+            Controls::AllAi,
+        );
+        let fresh = |w: &World, who: Cid, budget: u32| {
+            let map = view::resource::<Map>(w);
+            let start = view::cell(w, who).expect("on the map");
+            search(
+                map,
+                start,
+                budget,
+                &enemy_cells(w, who),
+                view::occupied(w, Some(who)),
+            )
+        };
+        let same = |a: &ZoneReach, b: &ZoneReach| {
+            a.start == b.start
+                && a.cost == b.cost
+                && a.parent == b.parent
+                && a.occupied == b.occupied
+        };
+        let (a, b) = (Cid(0), Cid(1));
+        view::reading(e.world(), |w| {
+            let first = reach(w, a, 2);
+            assert!(same(&first, &fresh(w, a, 2)));
+            assert!(std::rc::Rc::ptr_eq(&first, &reach(w, a, 2)));
+            for (who, budget) in [(a, 1), (b, 2)] {
+                let other = reach(w, who, budget);
+                assert!(!std::rc::Rc::ptr_eq(&first, &other));
+                assert!(same(&other, &fresh(w, who, budget)));
+            }
+            assert!(std::rc::Rc::ptr_eq(&first, &reach(w, a, 2)));
+        });
+        // Step by step to the end: whoever stands, each answer is the
+        // search's.
+        let mut steps = 0;
+        while e.outcome().is_none() && steps < 400 {
+            e.run(1);
+            steps += 1;
+            view::reading(e.world(), |w| {
+                for who in view::standing_all(w) {
+                    for budget in 0..3 {
+                        assert!(same(&reach(w, who, budget), &fresh(w, who, budget)));
+                    }
+                }
+            });
+        }
+        assert!(e.outcome().is_some());
     }
 }
