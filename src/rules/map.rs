@@ -406,23 +406,12 @@ thread_local! {
     static FRONTIER: std::cell::RefCell<Frontier> = std::cell::RefCell::new(Frontier::default());
     /// The answers [`Map::toward_past`] keeps, by a hash of their key.
     static TOWARD: std::cell::RefCell<Vec<Option<TowardKept>>> = const { std::cell::RefCell::new(Vec::new()) };
-    /// The trees [`Map::reach_tree_kept`] keeps, by a hash of their key.
-    static REACH: std::cell::RefCell<Vec<Option<LastReach>>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The last tree [`Map::reach_tree_kept`] searched on this thread.
+    static LAST_REACH: std::cell::RefCell<Option<LastReach>> = const { std::cell::RefCell::new(None) };
 }
 
 /// How many answers of [`Map::toward_past`] a thread keeps.
 const KEPT_TOWARD: usize = 1024;
-
-/// How many bytes of trees [`Map::reach_tree_kept`] keeps a thread, at
-/// most (a tree's costs and parents: 8 bytes a cell).
-const KEPT_REACH_BYTES: usize = 4 << 20;
-
-/// How many trees [`Map::reach_tree_kept`] keeps a thread on a map of
-/// `cells` cells: as many as [`KEPT_REACH_BYTES`] holds (5,461 on
-/// `mirror_duel`, 1,747 on `ruined_keep`), no more than 8,192.
-fn kept_reach(cells: usize) -> usize {
-    (KEPT_REACH_BYTES / (8 * cells.max(1))).clamp(1, 8192)
-}
 
 /// The slot of `slots` a kept answer of a search from `start` within
 /// `budget_dm` never entering `held` (towards `goal`, if it has one) lies
@@ -469,7 +458,7 @@ struct TowardKept {
     path: Option<Vec<Cell>>,
 }
 
-/// A tree [`Map::reach_tree_kept`] keeps, and all the search read.
+/// A tree [`Map::reach_tree_kept`] searched, and all the search read.
 struct LastReach {
     steps: std::sync::Arc<[[u32; 8]]>,
     budget_dm: u32,
@@ -927,18 +916,14 @@ impl Map {
         self.search_past(start, budget_dm, held, |_, _, _| Settled::Expand)
     }
 
-    /// [`Map::reach_tree_past`], shared: the trees searched on a thread are
-    /// kept ([`kept_reach`] of them, by a hash of their key: a tree whose
-    /// slot another takes is searched again when asked), each with all its
-    /// search read
-    /// (this map's table of steps, the start, the budget, the held cells),
-    /// and asked for the same again, given again, not searched. An AI's
-    /// decisions sometimes ask for the tree the decision before did (a
-    /// blow struck, then where to go); and a batch of battles on one level
-    /// asks its opening moves again every battle, until the dice set the
-    /// battles apart (a third of ud10's searches on `mirror_duel` over a
-    /// batch of 1,000, nearly half on `ruined_keep`). A lone battle gains
-    /// only the first.
+    /// [`Map::reach_tree_past`], shared: the last tree searched on a thread
+    /// is kept with all its search read (this map's table of steps, the
+    /// start, the budget, the held cells), and asked for the same again,
+    /// it is given again, not searched: an AI's decisions sometimes ask for
+    /// the tree the decision before did (a blow struck, then where to go).
+    /// (Keeping hundreds, for a batch's battles, which open alike, spared a
+    /// third of ud10's searches on `mirror_duel` and ran no faster: the
+    /// kept trees' memory cost what the searches did.)
     pub fn reach_tree_kept(
         &self,
         start: Cell,
@@ -949,19 +934,12 @@ impl Map {
         if self.steps.is_empty() {
             return std::sync::Arc::new(self.reach_tree_past(start, budget_dm, held));
         }
-        let slots = kept_reach(self.steps.len());
-        let slot = kept_slot(start, budget_dm, held, None, slots);
-        REACH.with(|kept| {
-            let mut kept = kept.borrow_mut();
-            // Another size of map: its trees in place of the last map's.
-            if kept.len() != slots {
-                kept.clear();
-                kept.resize_with(slots, || None);
-            }
+        LAST_REACH.with(|last| {
+            let mut last = last.borrow_mut();
             // The table is the map's own, made once by `Map::new`, never
             // changed, shared by the map's copies only; the memo holds it,
             // so no other table can come to lie where it lay.
-            if let Some(l) = &kept[slot]
+            if let Some(l) = last.as_ref()
                 && std::sync::Arc::ptr_eq(&l.steps, &self.steps)
                 && l.tree.start == start
                 && l.budget_dm == budget_dm
@@ -970,7 +948,7 @@ impl Map {
                 return l.tree.clone();
             }
             let tree = std::sync::Arc::new(self.reach_tree_past(start, budget_dm, held));
-            kept[slot] = Some(LastReach {
+            *last = Some(LastReach {
                 steps: self.steps.clone(),
                 budget_dm,
                 held: held.into(),
@@ -1996,9 +1974,8 @@ mod tests {
     }
 
     /// A kept tree is the tree a fresh search finds; asked for the same
-    /// (by this map or a copy of it) it is given again, also after other
-    /// searches, asked for another start, budget, held cells or map, it is
-    /// searched.
+    /// (by this map or a copy of it) it is given again, asked for another
+    /// start, budget, held cells or map, it is searched.
     #[test]
     fn a_kept_tree_is_given_again_only_for_the_same_search() {
         let rows = ["....", ".#..", "..,.", "...."];
@@ -2024,12 +2001,6 @@ mod tests {
             assert!(!std::sync::Arc::ptr_eq(&first, &other));
             assert!(same(&other, &m.reach_tree_past(start, budget, held)));
         }
-        // Not only the last: the first is still kept after the others (a
-        // batch's next battle asks its opening searches again).
-        assert!(std::sync::Arc::ptr_eq(
-            &first,
-            &m.reach_tree_kept(c(0, 0), 45, &held)
-        ));
         let m2 = grid(&rows);
         let first = m.reach_tree_kept(c(0, 0), 45, &held);
         assert!(!std::sync::Arc::ptr_eq(

@@ -306,8 +306,7 @@ pub fn reach_paths(world: &World, who: Cid, budget_dm: u32) -> Vec<(Cell, Vec<Ce
 /// Where `who` can still go this turn, as one tree: the paths are built
 /// only for the cells asked (the AI weighs every cell but walks to one).
 /// The same tree asked for again (the decision before asked for it, and
-/// nobody has moved since; an earlier battle of a batch asked it from the
-/// same cells) is not searched again ([`Map::reach_tree_kept`]).
+/// nobody has moved since) is not searched again ([`Map::reach_tree_kept`]).
 pub fn reach(world: &World, who: Cid, budget_dm: u32) -> Option<std::sync::Arc<ReachTree>> {
     let start = view::cell(world, who)?;
     let map = view::resource::<Map>(world);
