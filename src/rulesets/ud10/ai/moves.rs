@@ -83,12 +83,6 @@ pub(super) fn approach(look: &Look, full: bool) -> Option<Vec<Cell>> {
     // The whole turn's movement, or only what keeps the action.
     let budget = if full { look.far } else { look.near };
     let here_d = field.cost(here).unwrap_or(u32::MAX);
-    // Closing in never means running from a fight already joined.
-    let engaged: &[Cid] = if view::resource::<Ud10Settings>(world).fleeing {
-        look.engaged()
-    } else {
-        &[]
-    };
     // Can the archer shoot someone from here already?
     let shoots_here = ranged
         && ready.as_ref().is_some_and(|w| {
@@ -125,6 +119,14 @@ pub(super) fn approach(look: &Look, full: bool) -> Option<Vec<Cell>> {
             return None;
         }
     }
+    // Closing in never means running from a fight already joined (asked
+    // only now: most calls end above, an engaged fighter beside its
+    // target after its blow).
+    let engaged: &[Cid] = if view::resource::<Ud10Settings>(world).fleeing {
+        look.engaged()
+    } else {
+        &[]
+    };
     // One reach tree: every cell weighed, the path built for the one chosen.
     let tree = look.tree(budget)?;
     let breaks = look.breaks(tree);
