@@ -105,9 +105,10 @@ const KEPT_BYTES: usize = 1 << 20;
 
 /// How many answers [`reach`] keeps a thread on a map of `cells` cells: as
 /// many as [`KEPT_BYTES`] holds, no more than 256. (More ran no faster:
-/// 5,461 on `mirror_duel` spared more searches and cost more in memory;
-/// 256 ran a zones batch there in 7 % less processor time than keeping
-/// only the last answer, and 3.5 % less on `ruined_keep`.)
+/// 5,461 on `mirror_duel` spared more searches and cost more in memory.
+/// 256 ran a zones batch in 0.9 % less processor time than keeping only
+/// the last answer on `mirror_duel` and 2.9 % less on `ruined_keep`, 15
+/// runs each; 64, about 1.3 % more than 256.)
 fn kept_reach(cells: usize) -> usize {
     (KEPT_BYTES / (8 * cells.max(1))).clamp(1, 256)
 }
