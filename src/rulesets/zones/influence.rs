@@ -63,7 +63,8 @@ pub fn subject_to_intimidation(world: &World, target: Cid) -> Result<(), Illegal
 }
 
 /// Is faction `f` reduced to half its numbers or less (of more than one at
-/// the start)?
+/// the start)? One of the ways §Morale makes a character subject to morale,
+/// as [`subject_to_intimidation`] reads it.
 pub fn side_down_to_half(world: &World, f: usize) -> bool {
     let original = view::resource::<ZonesRound>(world)
         .original

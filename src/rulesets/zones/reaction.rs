@@ -76,10 +76,10 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
             finish(world);
         }
         (Stage::Target, _, Some(ZonesCommand::CounterManeuver { kind })) => {
-            answer_counter(world, who, &state, Strike::Maneuver(*kind));
+            answer_counter(world, who, &state, CounterWith::Maneuver(*kind));
         }
         (Stage::Target, _, Some(ZonesCommand::Counter { weapon })) => {
-            answer_counter(world, who, &state, Strike::Blow(*weapon));
+            answer_counter(world, who, &state, CounterWith::Blow(*weapon));
         }
         (Stage::Target, _, Some(ZonesCommand::HideBehind { who: other })) => {
             hide_behind(world, who, *other, state);
@@ -93,7 +93,7 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
 }
 
 /// §Reactions, counter-attack: strike back instead of being hit.
-fn answer_counter(world: &mut World, who: Cid, state: &AttackState, strike: Strike) {
+fn answer_counter(world: &mut World, who: Cid, state: &AttackState, strike: CounterWith) {
     taken(world, who, Reaction::Counter, state.attacker, RULE_COUNTER);
     counter(world, state, strike);
     finish(world);
@@ -169,7 +169,7 @@ pub(super) fn taken(world: &mut World, who: Cid, kind: Reaction, against: Cid, r
 
 /// What a counter strikes back with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Strike {
+pub(super) enum CounterWith {
     Blow(usize),
     Maneuver(Maneuver),
 }
@@ -181,10 +181,10 @@ pub(super) enum Strike {
 /// normal attack is countered by a non-lethal attack, or viceversa, the
 /// non-lethal attack is resolved last. If a non-lethal attack is countered
 /// by a non-lethal attack, the counter is resolved last."
-pub(super) fn counter(world: &mut World, state: &AttackState, answer: Strike) {
+pub(super) fn counter(world: &mut World, state: &AttackState, answer: CounterWith) {
     let (a, t) = (state.attacker, state.target);
     let wt = match answer {
-        Strike::Blow(i) => {
+        CounterWith::Blow(i) => {
             let Some(wt) = weapon(world, t, i) else {
                 return;
             };
@@ -206,7 +206,7 @@ pub(super) fn counter(world: &mut World, state: &AttackState, answer: Strike) {
             }
             Some(wt)
         }
-        Strike::Maneuver(kind) => {
+        CounterWith::Maneuver(kind) => {
             emit(
                 world,
                 ZonesEvent::ManeuverMade {
@@ -221,7 +221,7 @@ pub(super) fn counter(world: &mut World, state: &AttackState, answer: Strike) {
         }
     };
     match (state.maneuver, answer, wt) {
-        (None, Strike::Blow(_), Some(wt)) => {
+        (None, CounterWith::Blow(_), Some(wt)) => {
             let Some(wa) = weapon(world, a, state.weapon) else {
                 return;
             };
@@ -242,17 +242,17 @@ pub(super) fn counter(world: &mut World, state: &AttackState, answer: Strike) {
             }
         }
         // A blow against a non-lethal attack: the blow first.
-        (Some(kind), Strike::Blow(_), Some(wt)) => {
+        (Some(kind), CounterWith::Blow(_), Some(wt)) => {
             let b = blow(world, t, a, &wt, MODE_STRIKE);
             land(world, &b);
             land_maneuver(world, a, t, kind);
         }
-        (None, Strike::Maneuver(kind), _) => {
+        (None, CounterWith::Maneuver(kind), _) => {
             hit(world, state);
             land_maneuver(world, t, a, kind);
         }
         // Both non-lethal: "the counter is resolved last".
-        (Some(first), Strike::Maneuver(kind), _) => {
+        (Some(first), CounterWith::Maneuver(kind), _) => {
             land_maneuver(world, a, t, first);
             land_maneuver(world, t, a, kind);
         }

@@ -15,8 +15,8 @@ use crate::rulesets::zones::queries::{can_react, save_chance, stats};
 use crate::rulesets::zones::state::{AttackState, Pending, Stage};
 
 use super::value::{
-    DOWN, ally_can_harm, best_strike_here, blow_value, can_harm, counter, counter_value,
-    p_fails_str, turn_worth,
+    DOWN, ally_can_harm, best_strike_here, blow_value, can_harm, counter_value, p_fails_str,
+    reaction_strike, turn_worth,
 };
 
 /// The chance of being taken out, whatever one does, at which a proposed
@@ -206,7 +206,7 @@ pub(super) fn opportunity(world: &World, actor: Cid, mover: Cid) -> Option<(f64,
     l.weapons
         .iter()
         .enumerate()
-        .filter(|(i, _)| may_strike(world, actor, counter(mover, *i)))
+        .filter(|(i, _)| may_strike(world, actor, reaction_strike(mover, *i)))
         .map(|(i, w)| (blow_value(world, actor, mover, w, MODE_STRIKE), i, mover))
         .max_by(|a, b| a.0.total_cmp(&b.0))
 }

@@ -181,7 +181,7 @@ fn counter_risk(world: &World, who: Cid, t: Cid) -> (f64, f64) {
     l.weapons
         .iter()
         .enumerate()
-        .filter(|(i, _)| may_strike(world, t, counter(who, *i)))
+        .filter(|(i, _)| may_strike(world, t, reaction_strike(who, *i)))
         .map(|(_, w)| {
             let o = damage_odds(world, t, who, w, MODE_STRIKE);
             (o.mean + DOWN * o.p_down, o.p_down)
@@ -191,7 +191,7 @@ fn counter_risk(world: &World, who: Cid, t: Cid) -> (f64, f64) {
 
 /// A strike with weapon `index` on `target` as a reaction (a counter or
 /// an opportunity attack: the weapon in hand, no action spent).
-pub(super) fn counter(target: Cid, index: usize) -> Strike {
+pub(super) fn reaction_strike(target: Cid, index: usize) -> Strike {
     Strike {
         target,
         index,
@@ -441,7 +441,7 @@ pub(super) fn counter_value(
     let (in_mean, in_down) = (inc.mean, inc.p_down);
     let mut best: Option<(f64, usize)> = None;
     for (i, w) in l.weapons.iter().enumerate() {
-        if !may_strike(world, actor, counter(attacker, i)) {
+        if !may_strike(world, actor, reaction_strike(attacker, i)) {
             continue;
         }
         let mine = damage_odds(world, actor, attacker, w, MODE_STRIKE);
