@@ -197,6 +197,11 @@ impl Engine {
             .ok_or_else(|| format!("the {ruleset} ruleset is not implemented yet"))?;
         // The battle kept for starting again was set up under the old value.
         self.world_mut().remove_resource::<StartKept>();
+        // Nor is an answer kept at a moment of the battle before it right
+        // after it.
+        if let Some(mut log) = self.world_mut().get_resource_mut::<BattleLog>() {
+            log.renew();
+        }
         (hooks.configure)(self.world_mut(), key, value)
     }
 

@@ -317,6 +317,9 @@ pub fn restore(world: &mut World, snap: &Snapshot) {
     if let Some(mut log) = view::get_resource_mut::<BattleLog>(world) {
         log.restored_from = Some(snap.id);
         log.restored_at = Some(at);
+        // The same events may now follow from another state: no moment
+        // before this restore is one after it.
+        log.renew();
     }
     world.increment_change_tick();
 }

@@ -5,6 +5,7 @@
 //! intimidate or use a medicine box (`words.rs`), and what a broken
 //! character does (gets away, else surrenders).
 
+mod kept;
 mod moves;
 mod react;
 mod riding;
@@ -26,7 +27,9 @@ use super::state::ZonesRound;
 use moves::{approach, broken, draw_for_range, free_an_ally, pick_up, sneak_closer};
 use react::react;
 use riding::{get_off_to_fight, rider_can_strike, steer};
-use value::{best_maneuver, best_split, best_strike_here, stunt_or_strike, turn_value};
+use value::{
+    best_maneuver, best_split, best_strike_here, stunt_or_strike, turn_value, turn_value_from,
+};
 
 /// The AI's command for `actor` (the speaker, for an activation) now.
 pub fn decide(world: &World, actor: Cid) -> Command {
@@ -59,13 +62,19 @@ pub fn decide(world: &World, actor: Cid) -> Command {
 fn activation(world: &World, faction: u8) -> Command {
     let mut best: Option<(f64, Cid)> = None;
     let mut can_strike = false;
+    // What is weighed here, the one chosen weighs again first in its turn.
+    kept::begin(world);
     for c in eligible(world, faction) {
         let mut v = if view::conditions(world, c).has(Condition::Broken) {
             100.0
         } else {
             // Its best blow, or word, item or power.
-            let words = words::best_word_or_item(world, c).map_or(0.0, |b| b.0);
-            turn_value(world, c).max(words)
+            let word = words::best_word_or_item(world, c);
+            let strike = best_strike_here(world, c, false);
+            let v = turn_value_from(world, c, strike.map_or(0.0, |b| b.0))
+                .max(word.as_ref().map_or(0.0, |b| b.0));
+            kept::keep(c, kept::Weighed { strike, word });
+            v
         };
         can_strike |= v > 0.0;
         // Someone who can still close in is worth something.
@@ -156,7 +165,21 @@ fn act(world: &World, actor: Cid) -> Command {
         return c;
     }
     if !t.main && t.bonus < 2 && !t.beyond(half) {
-        let strike = best_strike_here(world, actor, false);
+        // The activation that chose it weighed its strike and its words
+        // at this very state, but for who the round says acts.
+        let weighed = kept::for_first_decision(world, actor);
+        debug_assert!(
+            weighed.as_ref().is_none_or(|w| *w
+                == kept::Weighed {
+                    strike: best_strike_here(world, actor, false),
+                    word: words::best_word_or_item(world, actor),
+                }),
+            "the activation's weighing kept for {actor:?} is not its own now"
+        );
+        let (strike, word) = match weighed {
+            Some(w) => (w.strike, Some(w.word)),
+            None => (best_strike_here(world, actor, false), None),
+        };
         let strike_v = strike.map_or(0.0, |s| s.0);
         if let Some((v, c)) = best_maneuver(world, actor, strike_v)
             && v > strike_v
@@ -174,7 +197,7 @@ fn act(world: &World, actor: Cid) -> Command {
         }
         // Words and items, when worth more than the turn's blow (or, with
         // none to strike, than closing in).
-        if let Some((v, c)) = words::best_word_or_item(world, actor)
+        if let Some((v, c)) = word.unwrap_or_else(|| words::best_word_or_item(world, actor))
             && v > value::turn_worth_from(world, actor, strike_v)
             && check::check(world, actor, &c).is_ok()
         {

@@ -287,7 +287,7 @@ pub fn turn_value(world: &World, who: Cid) -> f64 {
 
 /// [`turn_value`], the best strike from here known (`here`: what
 /// [`best_strike_here`] gives, not as a reaction, in this same state).
-fn turn_value_from(world: &World, who: Cid, here: f64) -> f64 {
+pub(super) fn turn_value_from(world: &World, who: Cid, here: f64) -> f64 {
     let Some(s) = stats(world, who) else {
         return here;
     };
