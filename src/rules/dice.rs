@@ -586,6 +586,19 @@ impl DiceExpr {
     }
 
     /// The expression with its `db` terms left out: the weapon's own dice.
+    /// The mean and the highest total of [`DiceExpr::without_db`] (as its
+    /// `mean(None, None)` and `max(None)` give them), without making it:
+    /// with no damage bonus given, a `db` term adds nothing, and the other
+    /// terms are read in the same order. The AI weighs a weapon's damage
+    /// at every statement of intent.
+    pub fn without_db_mean_max(&self) -> (f64, i32) {
+        if self.terms.iter().all(|t| matches!(t, Term::Db { .. })) {
+            let none = DiceExpr::flat(0);
+            return (none.mean(None, None), none.max(None));
+        }
+        (self.mean(None, None), self.max(None))
+    }
+
     pub fn without_db(&self) -> DiceExpr {
         let terms: Terms = self
             .terms
@@ -954,6 +967,27 @@ mod tests {
         let mut d = Dice::with_script(7, script);
         let r = p(expr).roll(&mut d, opts);
         (r, d)
+    }
+
+    #[test]
+    fn without_db_mean_and_most_are_the_expression_without_its_bonus_bit_for_bit() {
+        for text in [
+            "1D6+1+db",
+            "1D8+1+½db",
+            "2D6+2",
+            "db",
+            "½db",
+            "1D3+db",
+            "1D10+1D6+2+db",
+            "3",
+            "1D4-1",
+        ] {
+            let e = p(text);
+            let bare = e.without_db();
+            let (mean, most) = e.without_db_mean_max();
+            assert_eq!(mean.to_bits(), bare.mean(None, None).to_bits(), "{text}");
+            assert_eq!(most, bare.max(None), "{text}");
+        }
     }
 
     #[test]

@@ -21,8 +21,8 @@ use super::check::{self, attackable};
 use super::command::{BrpCommand, Intent};
 use super::legal::{nearest, patients, toward};
 use super::query::{
-    Blow, HALF_FROM_DM, armor_against, attack_numbers, best_defense, blow_by, defenses,
-    enemy_adjacent, move_left, round, settings,
+    HALF_FROM_DM, armor_against, attack_numbers, best_defense, defenses, enemy_adjacent, move_left,
+    rolled_by, round, settings, through_armor,
 };
 use super::settings::SpecialBoundary;
 use super::state::PendingAttack;
@@ -88,8 +88,8 @@ fn react(world: &World, actor: Cid) -> Command {
 /// enemy after enemy ([`Weighed::against`]): what comes of the attacker and
 /// the weapon (the dice, the damage bonus) worked out once.
 struct Weighed {
-    blow: Blow,
-    /// The blow's [`Blow::rolled`], the same against every target.
+    /// The blow's [`Blow::rolled`](super::query::Blow::rolled), the same
+    /// against every target ([`rolled_by`]).
     rolled: (f64, f64),
     velocity: Option<super::data::Velocity>,
     /// The game's special success boundary (§5.13), read once.
@@ -99,10 +99,8 @@ struct Weighed {
 impl Weighed {
     fn of(world: &World, actor: Cid, w: &Weapon) -> Option<Weighed> {
         let g = gear(w)?;
-        let blow = blow_by(world, actor, w.damage.without_db(), g.db);
         Some(Weighed {
-            rolled: blow.rolled(),
-            blow,
+            rolled: rolled_by(world, actor, &w.damage, g.db),
             velocity: g.velocity,
             boundary: settings(world).special,
         })
@@ -111,16 +109,17 @@ impl Weighed {
     /// What a blow at `chance` is worth against `target`: the expected hit
     /// points it takes, through the defender's best defence and armor, as
     /// a share of what the target has left before it falls.
-    fn against(&mut self, world: &World, chance: i32, target: Cid, guards: &mut Guards) -> f64 {
+    fn against(&self, world: &World, chance: i32, target: Cid, guards: &mut Guards) -> f64 {
         let boundary = self.boundary;
         let p_hit = f64::from(chance.clamp(0, 100)) / 100.0;
         let p_spec = f64::from(special_up_to(chance, boundary).clamp(0, 100)) / 100.0;
         let (def, ap, left) = guards.of(world, target, self.velocity);
         let p_def = f64::from(def.clamp(0, 100)) / 100.0;
         let p_def_spec = f64::from(special_up_to(def, boundary).clamp(0, 100)) / 100.0;
-        self.blow.ap = ap;
-        let b = &self.blow;
-        let (normal, special) = (b.through(self.rolled, false), b.through(self.rolled, true));
+        let (normal, special) = (
+            through_armor(self.rolled, ap, false),
+            through_armor(self.rolled, ap, true),
+        );
         let expected = (p_hit - p_spec) * (1.0 - p_def) * normal
             + p_spec * ((1.0 - p_def) * special + (p_def - p_def_spec) * normal);
         expected / f64::from(left)
@@ -290,7 +289,7 @@ fn best_target(world: &World, actor: Cid, here: Cell, engaged: bool) -> Option<(
     let enemies = view::enemies(world, actor);
     for (i, w) in weapons(world, actor) {
         let Some(g) = gear(w) else { continue };
-        let Some(mut weighed) = Weighed::of(world, actor, w) else {
+        let Some(weighed) = Weighed::of(world, actor, w) else {
             continue;
         };
         for &e in &enemies {
@@ -456,14 +455,14 @@ fn action(world: &World, actor: Cid) -> Command {
                     mode: 0,
                 };
             }
-            let mut weighed = view::get::<Loadout>(world, actor)
+            let weighed = view::get::<Loadout>(world, actor)
                 .and_then(|l| l.weapons.get(weapon))
                 .and_then(|w| Weighed::of(world, actor, w));
             let mut best: Option<(f64, Cid)> = None;
             let mut guards = Guards::default();
             for e in view::enemies(world, actor) {
                 if let (Some(wb), Ok(n)) = (
-                    weighed.as_mut(),
+                    weighed.as_ref(),
                     attack_numbers(world, actor, here, e, weapon),
                 ) {
                     let v = wb.against(world, n.chance, e, &mut guards);

@@ -435,23 +435,51 @@ impl Blow {
     /// half the bonus's mean and a quarter) and the dice's most (§5.13). The AI weighs one
     /// weapon's blow against every enemy.
     pub fn rolled(&self) -> (f64, f64) {
-        let bonus = match &self.bonus {
-            None => 0.0,
-            Some(b) if self.half => b.mean(None, None) / 2.0 + 0.25,
-            Some(b) => b.mean(None, None),
-        };
         (
-            self.dice.mean(None, None) + bonus,
+            self.dice.mean(None, None) + bonus_mean(self.bonus.as_ref(), self.half),
             f64::from(self.dice.max(None)),
         )
     }
 
     /// [`Blow::mean`] from what [`Blow::rolled`] found: through this
     /// blow's armor, a special success adding the dice's most (§5.13).
-    pub fn through(&self, (mean, most): (f64, f64), special: bool) -> f64 {
-        let extra = if special { most } else { 0.0 };
-        (extra + mean - f64::from(self.ap)).max(0.0)
+    pub fn through(&self, rolled: (f64, f64), special: bool) -> f64 {
+        through_armor(rolled, self.ap, special)
     }
+}
+
+/// What a damage bonus adds on average: all of it, or half of it (§5.9's
+/// "½ damage bonus ... rounding up" taken as half its mean and a quarter).
+fn bonus_mean(bonus: Option<&DiceExpr>, half: bool) -> f64 {
+    match bonus {
+        None => 0.0,
+        Some(b) if half => b.mean(None, None) / 2.0 + 0.25,
+        Some(b) => b.mean(None, None),
+    }
+}
+
+/// [`Blow::through`]: what of a blow's `rolled` mean (and, for a special
+/// success, the dice's most, §5.13) gets through `ap` armor points.
+pub fn through_armor((mean, most): (f64, f64), ap: i32, special: bool) -> f64 {
+    let extra = if special { most } else { 0.0 };
+    (extra + mean - f64::from(ap)).max(0.0)
+}
+
+/// [`Blow::rolled`] of [`blow_by`]`(world, attacker, damage.without_db(),
+/// db)`, without making the blow (nor copying its dice and the damage
+/// bonus's): the AI weighs every weapon at every statement of intent.
+pub fn rolled_by(
+    world: &World,
+    attacker: Cid,
+    damage: &DiceExpr,
+    db: Option<DbShare>,
+) -> (f64, f64) {
+    let (mean, most) = damage.without_db_mean_max();
+    let bonus = db.and_then(|_| stats(world, attacker)).map(|s| &s.db);
+    (
+        mean + bonus_mean(bonus, db == Some(DbShare::Half)),
+        f64::from(most),
+    )
 }
 
 /// The numbers of a blow by `attacker` with weapon damage `dice` (its `db`

@@ -606,4 +606,19 @@ fn a_blows_numbers_are_the_texts_for_preview_ai_and_roll_alike() {
         Some((3, 11)),
         "the preview reads the same numbers"
     );
+    // The AI's means, worked out without making the blow, are the blow's
+    // to the bit, with all, half or none of the bonus.
+    use crate::rulesets::brp::query::{blow_by, rolled_by};
+    for text in ["1D6+1+db", "1D8+1+½db", "2D6+2", "db"] {
+        let damage = crate::rules::dice::DiceExpr::parse(text).expect("dice");
+        for share in [None, full, Some(crate::rules::dice::DbShare::Half)] {
+            let made = blow_by(e.world(), a, damage.without_db(), share).rolled();
+            let (mean, most) = rolled_by(e.world(), a, &damage, share);
+            assert_eq!(
+                (mean.to_bits(), most.to_bits()),
+                (made.0.to_bits(), made.1.to_bits()),
+                "{text} {share:?}"
+            );
+        }
+    }
 }
