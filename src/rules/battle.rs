@@ -355,6 +355,9 @@ pub struct RulesetHooks {
     pub legal_commands: fn(&World, Cid) -> Vec<Command>,
     /// The ruleset's tactical AI: the command it chooses for the actor now.
     pub decide: fn(&World, Cid) -> Command,
+    /// [`RulesetHooks::decide`], with the legality check's answer on the
+    /// command when the AI asked it (the core's decide takes it).
+    pub decision: fn(&World, Cid) -> crate::rules::command::Decision,
     /// One of the ruleset's own commands, from the JSON it serialises to
     /// (`fray versus` sends commands between two builds so).
     pub parse_own: fn(serde_json::Value) -> Result<Command, String>,

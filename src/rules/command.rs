@@ -204,6 +204,35 @@ pub fn illegal<T>(reason: impl Into<std::borrow::Cow<'static, str>>) -> Result<T
     Err(Illegal(reason.into()))
 }
 
+/// An AI's answer to the prompt: its command, and, when the AI asked the
+/// ruleset's legality check about that very command in the scope it
+/// decided in (as it does of the command it settles on), the check's
+/// answer. The core's decide takes that answer as its [`Verdict`] instead
+/// of asking the check again.
+#[derive(Clone, Debug)]
+pub struct Decision {
+    pub command: Command,
+    pub judged: Option<Result<(), Illegal>>,
+}
+
+impl Decision {
+    /// A command the AI found legal with the ruleset's check.
+    pub fn legal(command: Command) -> Decision {
+        Decision {
+            command,
+            judged: Some(Ok(())),
+        }
+    }
+
+    /// A command the AI did not ask the check about (its fallback).
+    pub fn unjudged(command: Command) -> Decision {
+        Decision {
+            command,
+            judged: None,
+        }
+    }
+}
+
 /// The legality check's verdict on the one command the step's AI sent
 /// ([`crate::rules::decide::decide`]), reached with the same check in the
 /// reading scope the AI decided in, where what the check reads has been

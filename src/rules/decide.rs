@@ -132,17 +132,24 @@ fn ask(
         return None;
     }
     let controller = view::get::<Controller>(world, actor).copied()?;
-    let planned = match controller {
+    let decision = match controller {
         Controller::Ai | Controller::HardAi | Controller::EasyAi => {
-            Some((hooks.decide)(world, actor))
+            Some((hooks.decision)(world, actor))
         }
         Controller::RandomAi | Controller::Human | Controller::Remote => None,
     };
-    let verdict = match (controller, &planned) {
-        (Controller::Ai, Some(c)) => Some(Verdict::new(actor, (hooks.check)(world, actor, c))),
+    // The AI's own answer from the check when it asked, else the check's.
+    let verdict = match (controller, &decision) {
+        (Controller::Ai, Some(d)) => Some(Verdict::new(
+            actor,
+            match &d.judged {
+                Some(judged) => judged.clone(),
+                None => (hooks.check)(world, actor, &d.command),
+            },
+        )),
         _ => None,
     };
-    Some((actor, controller, planned, verdict))
+    Some((actor, controller, decision.map(|d| d.command), verdict))
 }
 
 #[cfg(test)]

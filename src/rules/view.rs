@@ -49,8 +49,8 @@ const FAST_MUT_SLOTS: usize = 4;
 /// stretch in which what was found stays where it was found (a [`reading`]
 /// scope, or a [`fixed`] one and every reading scope inside it): the
 /// components found ([`FOUND`]) are marked with it. `reading` numbers the
-/// reading scope in force, in which nothing changes at all (0: none):
-/// [`checked`]'s answers are marked with it.
+/// reading scope in force, in which nothing changes at all (0: none): a
+/// reading scope opened inside it is that one.
 struct ScopeCells {
     world: Shared<*const World>,
     at: [Shared<*const ()>; FAST_SLOTS],
@@ -199,9 +199,9 @@ thread_local! {
 /// answers the prompt, then the AI's hook) is that scope: the world has
 /// been borrowed immutably since the outer one began, so what it found
 /// still holds. One opened inside a [`fixed`] scope on the same world
-/// shares what that one found (nothing has moved since) and is a reading
-/// scope of its own only for [`checked`]'s answers (values may have
-/// changed since). One on another world starts afresh and restores the
+/// shares what that one found (nothing has moved since), as a reading
+/// scope of its own (values may have changed since, and nothing may
+/// change inside it). One on another world starts afresh and restores the
 /// outer one when it ends; a panic restores it too.
 ///
 /// The components [`get`] finds on combatants are remembered the same way
@@ -210,8 +210,8 @@ pub fn reading<T>(world: &World, f: impl FnOnce(&World) -> T) -> T {
     match SCOPE.with(|s| std::ptr::eq(s.world.get(), world).then(|| s.reading.get())) {
         // A reading scope on this world: this one is it.
         Some(r) if r != 0 => return f(world),
-        // A fixed scope on this world: what it found stays; only the
-        // checks' answers are this reading scope's own.
+        // A fixed scope on this world: what it found stays; the reading
+        // scope is marked in force until it ends.
         Some(_) => {
             struct Unread;
             impl Drop for Unread {
@@ -686,15 +686,6 @@ fn remember_resource<R: Resource>(world: &World, n: u64) -> Option<&R> {
     found.map(|r| unsafe { &*r })
 }
 
-/// The number of the [`reading`] scope in force on `world`, if one is.
-fn reading_on(world: &World) -> Option<u64> {
-    SCOPE.with(|s| {
-        std::ptr::eq(s.world.get(), world)
-            .then(|| s.reading.get())
-            .filter(|&n| n != 0)
-    })
-}
-
 /// The number of the scope in force on `world` ([`reading`] or
 /// [`fixed`]), if one is: what it found is marked with it.
 #[inline]
@@ -727,53 +718,13 @@ fn remember(n: u64, cid: Cid, kind: TypeId, at: *const ()) {
     });
 }
 
-/// A ruleset's legality check, as a type: [`checked`] remembers what it
-/// answered by the type, which names exactly one function. Each ruleset's
-/// `check.rs` has one (`check::Legality`), which its AI asks and which it
-/// gives the core as `Ruleset::Check`.
+/// A ruleset's legality check, as a type, which names exactly one
+/// function. Each ruleset's `check.rs` has one (`check::Legality`), which
+/// it gives the core as `Ruleset::Check` and whose function its AI asks
+/// of the command it settles on (`command::Decision`).
 pub trait LegalityCheck: 'static {
     /// Is `command` legal for `actor` now? (Reads only.)
     fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal>;
-}
-
-/// A legality check [`checked`] answered: in which scope, by which check,
-/// for whom, of what, and its answer.
-type Checked = (u64, TypeId, Cid, Command, Result<(), Illegal>);
-
-thread_local! {
-    /// The last check [`checked`] answered.
-    static CHECKED: std::cell::RefCell<Option<Checked>> = const { std::cell::RefCell::new(None) };
-}
-
-/// The legality check `C` of `actor`'s `command`, asked a second time in
-/// the same [`reading`] scope answered from the first: the AI checks the
-/// command it settles on, and the core judges that same command in the
-/// same scope with the ruleset's check ([`crate::rules::command::Verdict`];
-/// the ruleset's `Ruleset::Check` is the check its AI asks). The world
-/// cannot change within a scope, so neither can the answer. An answer is
-/// found by scope, check, actor and command: another check is asked
-/// itself. Outside a scope, `C` is simply asked.
-pub fn checked<C: LegalityCheck>(
-    world: &World,
-    actor: Cid,
-    command: &Command,
-) -> Result<(), Illegal> {
-    let Some(n) = reading_on(world) else {
-        return C::check(world, actor, command);
-    };
-    let by = TypeId::of::<C>();
-    let known = CHECKED.with(|c| {
-        c.borrow()
-            .as_ref()
-            .filter(|(m, k, a, cmd, _)| *m == n && *k == by && *a == actor && cmd == command)
-            .map(|(.., answer)| answer.clone())
-    });
-    if let Some(answer) = known {
-        return answer;
-    }
-    let answer = C::check(world, actor, command);
-    CHECKED.with(|c| *c.borrow_mut() = Some((n, by, actor, command.clone(), answer.clone())));
-    answer
 }
 
 /// The combatant a resource is remembered under in [`FOUND`]: none has it.
@@ -1499,75 +1450,6 @@ mod tests {
         assert!(SCOPE.with(|s| s.get()).0.world.is_null());
     }
 
-    thread_local! {
-        static ASKED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
-    }
-
-    fn asked() -> u32 {
-        ASKED.with(|a| a.get())
-    }
-
-    /// A check that counts how often it is asked: only ending the turn is
-    /// legal.
-    struct Counting;
-
-    impl LegalityCheck for Counting {
-        fn check(_: &World, _: Cid, c: &Command) -> Result<(), Illegal> {
-            ASKED.with(|a| a.set(a.get() + 1));
-            if *c == Command::EndTurn {
-                Ok(())
-            } else {
-                Err(Illegal("no".into()))
-            }
-        }
-    }
-
-    /// Another check, counted alike: everything is legal.
-    struct Lenient;
-
-    impl LegalityCheck for Lenient {
-        fn check(_: &World, _: Cid, _: &Command) -> Result<(), Illegal> {
-            ASKED.with(|a| a.set(a.get() + 1));
-            Ok(())
-        }
-    }
-
-    /// A check asked again for the same actor and command in one scope is
-    /// answered from the first time; another command, another actor,
-    /// another check, another scope or no scope at all asks it.
-    #[test]
-    fn a_check_is_asked_once_per_scope_and_command() {
-        let w = world_with_map(3);
-        let (a, b) = (Cid(1), Cid(2));
-        let before = asked();
-        reading(&w, |w| {
-            assert_eq!(checked::<Counting>(w, a, &Command::EndTurn), Ok(()));
-            assert_eq!(checked::<Counting>(w, a, &Command::EndTurn), Ok(()));
-            assert_eq!(asked() - before, 1, "the same question in the same scope");
-            assert!(checked::<Counting>(w, a, &Command::Flee).is_err());
-            assert_eq!(
-                checked::<Counting>(w, b, &Command::Flee),
-                Err(Illegal("no".into()))
-            );
-            assert_eq!(asked() - before, 3, "another command, another actor");
-            assert_eq!(
-                checked::<Lenient>(w, b, &Command::Flee),
-                Ok(()),
-                "another function is asked itself, not answered for"
-            );
-            assert_eq!(asked() - before, 4);
-            assert!(checked::<Counting>(w, b, &Command::Flee).is_err());
-            assert_eq!(asked() - before, 5, "the last answer was the other's");
-        });
-        reading(&w, |w| {
-            let _ = checked::<Counting>(w, b, &Command::Flee);
-        });
-        assert_eq!(asked() - before, 6, "another scope asks again");
-        let _ = checked::<Counting>(&w, b, &Command::Flee);
-        let _ = checked::<Counting>(&w, b, &Command::Flee);
-        assert_eq!(asked() - before, 8, "outside a scope, always asked");
-    }
-
     /// A fixed scope remembers where things lie across its writes: a value
     /// written in place is read back changed, in the scope and in the
     /// reading scopes inside it, which share what it found; a scope on
@@ -1659,30 +1541,6 @@ mod tests {
             }
         });
         assert_eq!(w.resource::<Battle>().steps, 5);
-    }
-
-    /// Values may change within a fixed scope, so a check's answer holds
-    /// only within the reading scope that got it: two reading scopes
-    /// inside one fixed scope each ask.
-    #[test]
-    fn inside_a_fixed_scope_each_reading_scope_asks_its_own_checks() {
-        let mut w = world_with_map(3);
-        let before = asked();
-        fixed(&mut w, |w| {
-            for _ in 0..2 {
-                reading(w, |w| {
-                    let _ = checked::<Counting>(w, Cid(1), &Command::Flee);
-                    let _ = checked::<Counting>(w, Cid(1), &Command::Flee);
-                });
-            }
-            let _ = checked::<Counting>(w, Cid(1), &Command::Flee);
-            let _ = checked::<Counting>(w, Cid(1), &Command::Flee);
-        });
-        assert_eq!(
-            asked() - before,
-            4,
-            "once in each reading scope, every time outside one"
-        );
     }
 
     /// A fixed scope told that where things lie has changed ([`moved`])

@@ -12,7 +12,7 @@ use bevy::prelude::*;
 use crate::rules::view;
 
 use crate::rules::battle::{Offers, Preview, RulesetHooks, RulesetId, RulesetRegistry};
-use crate::rules::command::{Command, Illegal, Verdict, resolve_with};
+use crate::rules::command::{Command, Decision, Illegal, Verdict, resolve_with};
 use crate::rules::components::Cid;
 use crate::rules::error::{DataError, DefError};
 use crate::rules::event::BattleEvent;
@@ -67,8 +67,8 @@ pub trait Ruleset: 'static {
     fn fork(registry: &mut ForkRegistry);
 
     /// Is this command legal for this actor now? (Reads only.) The one
-    /// check the core and the ruleset's AI both ask: a verdict reached with
-    /// it in a reading scope answers for it there (`view::checked`).
+    /// check the core and the ruleset's AI both ask: the AI's answer on the
+    /// command it settles on is the core's verdict ([`Decision`]).
     type Check: view::LegalityCheck;
     /// [`Ruleset::Check`], asked.
     fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
@@ -78,8 +78,10 @@ pub trait Ruleset: 'static {
     fn execute(world: &mut World, actor: Cid, command: &Command);
     /// A representative list of the actor's legal commands.
     fn legal_commands(world: &World, actor: Cid) -> Vec<Command>;
-    /// The ruleset's AI: the command it chooses for the actor now.
-    fn decide(world: &World, actor: Cid) -> Command;
+    /// The ruleset's AI: the command it chooses for the actor now, with
+    /// the check's answer on it when the AI asked (it asks of the command
+    /// it settles on, and the core takes that answer).
+    fn decide(world: &World, actor: Cid) -> Decision;
     /// What a command would do, in the rules' numbers, before it is sent.
     fn preview(world: &World, actor: Cid, command: &Command) -> Preview;
     /// The combatant's stat block as labelled lines.
@@ -175,6 +177,7 @@ pub fn hooks<R: Ruleset>() -> RulesetHooks {
         check: check::<R>,
         legal_commands: legal_commands::<R>,
         decide: decide::<R>,
+        decision: decision::<R>,
         parse_own: |json| {
             serde_json::from_value::<R::Command>(json)
                 .map(Command::from)
@@ -272,9 +275,7 @@ fn configure<R: Ruleset>(world: &mut World, key: &str, value: &str) -> Result<()
 // ask for the same few resources thousands of times.
 
 fn check<R: Ruleset>(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
-    view::reading(world, |world| {
-        view::checked::<R::Check>(world, actor, command)
-    })
+    view::reading(world, |world| R::check(world, actor, command))
 }
 
 fn legal_commands<R: Ruleset>(world: &World, actor: Cid) -> Vec<Command> {
@@ -282,6 +283,10 @@ fn legal_commands<R: Ruleset>(world: &World, actor: Cid) -> Vec<Command> {
 }
 
 fn decide<R: Ruleset>(world: &World, actor: Cid) -> Command {
+    decision::<R>(world, actor).command
+}
+
+fn decision<R: Ruleset>(world: &World, actor: Cid) -> Decision {
     view::reading(world, |world| R::decide(world, actor))
 }
 

@@ -11,7 +11,7 @@
 use bevy::prelude::*;
 
 use crate::rules::battle::{Battle, Phase, Prompt};
-use crate::rules::command::Command;
+use crate::rules::command::{Command, Decision};
 use crate::rules::components::{Cid, Health, Loadout, Weapon};
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
@@ -30,6 +30,12 @@ use super::stats::{gear, stats};
 
 /// The AI's command for `actor` now; always legal.
 pub fn decide(world: &World, actor: Cid) -> Command {
+    decision(world, actor).command
+}
+
+/// [`decide`], with the ruleset's check's answer on the command it
+/// settles on: the core's verdict on it.
+pub fn decision(world: &World, actor: Cid) -> Decision {
     let b = view::resource::<Battle>(world);
     let cmd = match (b.prompt, b.phase) {
         (Prompt::React { .. }, _) => react(world, actor),
@@ -40,16 +46,14 @@ pub fn decide(world: &World, actor: Cid) -> Command {
         (Prompt::Act { .. }, Phase::Actions) => action(world, actor),
         _ => Command::EndTurn,
     };
-    // The ruleset's check, remembered for the core's verdict on the same
-    // command in this scope.
-    if view::checked::<check::Legality>(world, actor, &cmd).is_ok() {
-        return cmd;
+    if check::check(world, actor, &cmd).is_ok() {
+        return Decision::legal(cmd);
     }
-    match (b.prompt, b.phase) {
+    Decision::unjudged(match (b.prompt, b.phase) {
         (Prompt::React { .. }, _) => Command::NoReaction,
         (_, Phase::Intent) => Command::from(BrpCommand::Declare(Intent::Defend)),
         _ => Command::EndTurn,
-    }
+    })
 }
 
 /// The likeliest defence against the attack waiting (a defence costs

@@ -103,8 +103,8 @@ impl Ruleset for Brp {
     fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
         legal::legal_commands(world, actor)
     }
-    fn decide(world: &World, actor: Cid) -> Command {
-        ai::decide(world, actor)
+    fn decide(world: &World, actor: Cid) -> crate::rules::command::Decision {
+        ai::decision(world, actor)
     }
     fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
         preview::preview(world, actor, command)

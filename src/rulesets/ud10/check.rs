@@ -17,7 +17,8 @@ use super::query::{Turn, loadout, stats, turn};
 use super::settings::Ud10Settings;
 
 /// [`check`] as a type: what the core asks (`Ruleset::Check`) and the AI
-/// asks through `view::checked`, one answer for both.
+/// asks of the command it settles on, one answer for both
+/// (`command::Decision`).
 pub struct Legality;
 
 impl view::LegalityCheck for Legality {

@@ -18,7 +18,8 @@ use super::reach::{check_flee, check_move};
 use super::state::{Pending, Stage, ZonesRound};
 
 /// [`check`] as a type: what the core asks (`Ruleset::Check`) and the AI
-/// asks through `view::checked`, one answer for both.
+/// asks of the command it settles on, one answer for both
+/// (`command::Decision`).
 pub struct Legality;
 
 impl view::LegalityCheck for Legality {

@@ -10,7 +10,7 @@
 use bevy::prelude::*;
 
 use crate::rules::battle::{Battle, Prompt};
-use crate::rules::command::Command;
+use crate::rules::command::{Command, Decision};
 use crate::rules::components::{Cid, Condition, Health, Loadout, MoveMode, Weapon, WeaponKind};
 use crate::rules::map::{Cell, Map, ReachTree};
 use crate::rules::view;
@@ -38,19 +38,23 @@ use targets::{Targets, best_attack_from, best_attack_with, targets};
 /// The AI's command for `actor` now. Always legal; `EndTurn` or
 /// `NoReaction` when nothing better is.
 pub fn decide(world: &World, actor: Cid) -> Command {
+    decision(world, actor).command
+}
+
+/// [`decide`], with the ruleset's check's answer on the command it
+/// settles on: the core's verdict on it.
+pub fn decision(world: &World, actor: Cid) -> Decision {
     let cmd = match view::resource::<Battle>(world).prompt {
         Prompt::React { .. } => react(world, actor),
         Prompt::Act { .. } => act(world, actor),
-        Prompt::None | Prompt::Activate { .. } => return Command::EndTurn,
+        Prompt::None | Prompt::Activate { .. } => return Decision::unjudged(Command::EndTurn),
     };
-    // The ruleset's check, remembered for the core's verdict on the same
-    // command in this scope.
-    if view::checked::<check::Legality>(world, actor, &cmd).is_ok() {
-        cmd
+    if check::check(world, actor, &cmd).is_ok() {
+        Decision::legal(cmd)
     } else if matches!(view::resource::<Battle>(world).prompt, Prompt::React { .. }) {
-        Command::NoReaction
+        Decision::unjudged(Command::NoReaction)
     } else {
-        Command::EndTurn
+        Decision::unjudged(Command::EndTurn)
     }
 }
 

@@ -15,7 +15,7 @@ mod words;
 use bevy::prelude::*;
 
 use crate::rules::battle::{Battle, Prompt};
-use crate::rules::command::Command;
+use crate::rules::command::{Command, Decision};
 use crate::rules::components::{Cid, Condition, Loadout};
 use crate::rules::view;
 use crate::rulesets::zones::command::ZonesCommand;
@@ -33,6 +33,12 @@ use value::{
 
 /// The AI's command for `actor` (the speaker, for an activation) now.
 pub fn decide(world: &World, actor: Cid) -> Command {
+    decision(world, actor).command
+}
+
+/// [`decide`], with the ruleset's check's answer on the command it
+/// settles on: the core's verdict on it.
+pub fn decision(world: &World, actor: Cid) -> Decision {
     let prompt = view::resource::<Battle>(world).prompt;
     let cmd = match prompt {
         Prompt::None => Command::EndTurn,
@@ -40,16 +46,14 @@ pub fn decide(world: &World, actor: Cid) -> Command {
         Prompt::React { attacker, .. } => react(world, actor, attacker),
         Prompt::Act { .. } => act(world, actor),
     };
-    // The ruleset's check, remembered for the core's verdict on the same
-    // command in this scope.
-    if view::checked::<check::Legality>(world, actor, &cmd).is_ok() {
-        return cmd;
+    if check::check(world, actor, &cmd).is_ok() {
+        return Decision::legal(cmd);
     }
-    match prompt {
+    Decision::unjudged(match prompt {
         Prompt::Activate { .. } => Command::from(ZonesCommand::Pass),
         Prompt::React { .. } => Command::NoReaction,
         _ => Command::EndTurn,
-    }
+    })
 }
 
 /// Which character takes the faction's turn: the one whose turn is worth
