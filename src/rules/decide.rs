@@ -143,7 +143,16 @@ fn ask(
         (Controller::Ai, Some(d)) => Some(Verdict::new(
             actor,
             match &d.judged {
-                Some(judged) => judged.clone(),
+                Some(judged) => {
+                    // Debug builds hold the AI to its word.
+                    debug_assert_eq!(
+                        *judged,
+                        (hooks.check)(world, actor, &d.command),
+                        "the AI's answer from the check on {:?} is not the check's",
+                        d.command
+                    );
+                    judged.clone()
+                }
                 None => (hooks.check)(world, actor, &d.command),
             },
         )),

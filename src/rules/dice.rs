@@ -585,7 +585,6 @@ impl DiceExpr {
         DiceExpr { terms }
     }
 
-    /// The expression with its `db` terms left out: the weapon's own dice.
     /// The mean and the highest total of [`DiceExpr::without_db`] (as its
     /// `mean(None, None)` and `max(None)` give them), without making it:
     /// with no damage bonus given, a `db` term adds nothing, and the other
@@ -599,6 +598,7 @@ impl DiceExpr {
         (self.mean(None, None), self.max(None))
     }
 
+    /// The expression with its `db` terms left out: the weapon's own dice.
     pub fn without_db(&self) -> DiceExpr {
         let terms: Terms = self
             .terms
