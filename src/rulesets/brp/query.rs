@@ -435,9 +435,10 @@ impl Blow {
     /// half the bonus's mean and a quarter) and the dice's most (§5.13). The AI weighs one
     /// weapon's blow against every enemy.
     pub fn rolled(&self) -> (f64, f64) {
-        (
-            self.dice.mean(None, None) + bonus_mean(self.bonus.as_ref(), self.half),
-            f64::from(self.dice.max(None)),
+        rolled_with(
+            (self.dice.mean(None, None), self.dice.max(None)),
+            self.bonus.as_ref(),
+            self.half,
         )
     }
 
@@ -448,14 +449,16 @@ impl Blow {
     }
 }
 
-/// What a damage bonus adds on average: all of it, or half of it (§5.9's
-/// "½ damage bonus ... rounding up" taken as half its mean and a quarter).
-fn bonus_mean(bonus: Option<&DiceExpr>, half: bool) -> f64 {
-    match bonus {
+/// [`Blow::rolled`] from the weapon's own dice's mean and most, and the
+/// damage bonus it adds: all of it, or half (§5.9's "½ damage bonus ...
+/// rounding up" taken as half its mean and a quarter).
+fn rolled_with((mean, most): (f64, i32), bonus: Option<&DiceExpr>, half: bool) -> (f64, f64) {
+    let bonus = match bonus {
         None => 0.0,
         Some(b) if half => b.mean(None, None) / 2.0 + 0.25,
         Some(b) => b.mean(None, None),
-    }
+    };
+    (mean + bonus, f64::from(most))
 }
 
 /// [`Blow::through`]: what of a blow's `rolled` mean (and, for a special
@@ -474,11 +477,11 @@ pub fn rolled_by(
     damage: &DiceExpr,
     db: Option<DbShare>,
 ) -> (f64, f64) {
-    let (mean, most) = damage.without_db_mean_max();
     let bonus = db.and_then(|_| stats(world, attacker)).map(|s| &s.db);
-    (
-        mean + bonus_mean(bonus, db == Some(DbShare::Half)),
-        f64::from(most),
+    rolled_with(
+        damage.without_db_mean_max(),
+        bonus,
+        db == Some(DbShare::Half),
     )
 }
 
