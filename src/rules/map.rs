@@ -2398,9 +2398,16 @@ impl ReachTree {
         self.cost.len()
     }
 
-    /// `c`'s place in a table of [`ReachTree::cells`] answers.
+    /// `c`'s place in a table of [`ReachTree::cells`] answers: slots in
+    /// increasing order are cells in row order.
     pub fn slot(&self, c: Cell) -> Option<usize> {
         self.index(c)
+    }
+
+    /// The cell whose [`ReachTree::slot`] is `slot` (below
+    /// [`ReachTree::cells`]).
+    pub fn cell_of_slot(&self, slot: usize) -> Cell {
+        Cell::new(slot as i32 % self.width, slot as i32 / self.width)
     }
 
     /// Every cell but the start reached within `budget_dm`, with its cost,

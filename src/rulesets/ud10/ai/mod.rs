@@ -522,26 +522,37 @@ fn engaged_cells_beat(
 /// The cells of `tree` within `budget` but its start (those
 /// [`ReachTree::within`] gives, in its row order) from which a weapon of
 /// `reach` cells reaches the target of one of `rows`: only the squares
-/// around the targets are looked at.
+/// around the targets are looked at, each cell marked once in a set of the
+/// tree's slots, which gives them back in row order.
 fn cells_within_reach(
     tree: &ReachTree,
     budget: u32,
     rows: &[targets::TargetRow],
     reach: i32,
 ) -> smallvec::SmallVec<[Cell; 64]> {
-    let mut cells: smallvec::SmallVec<[Cell; 64]> = smallvec::SmallVec::new();
+    let mut marked: smallvec::SmallVec<[u64; 4]> =
+        smallvec::smallvec![0; tree.cells().div_ceil(64)];
     for r in rows {
         for y in r.cell.y - reach..=r.cell.y + reach {
             for x in r.cell.x - reach..=r.cell.x + reach {
                 let c = Cell::new(x, y);
-                if c != tree.start && tree.cost(c).is_some_and(|k| k <= budget) {
-                    cells.push(c);
+                if c != tree.start
+                    && tree.cost(c).is_some_and(|k| k <= budget)
+                    && let Some(i) = tree.slot(c)
+                {
+                    marked[i / 64] |= 1 << (i % 64);
                 }
             }
         }
     }
-    cells.sort_unstable_by_key(|c| (c.y, c.x));
-    cells.dedup();
+    let mut cells = smallvec::SmallVec::new();
+    for (k, word) in marked.iter().enumerate() {
+        let mut bits = *word;
+        while bits != 0 {
+            cells.push(tree.cell_of_slot(k * 64 + bits.trailing_zeros() as usize));
+            bits &= bits - 1;
+        }
+    }
     cells
 }
 
