@@ -283,6 +283,16 @@ impl Striker<'_> {
     /// Does the strike check let `strike` through? (Its reasons not
     /// written out: the AI weighs every weapon against every enemy.)
     pub fn may(&self, world: &World, strike: Strike) -> bool {
+        // A blow with a weapon that shoots nothing reaches only the enemies
+        // in melee reach: the check's last question, and the one that turns
+        // away most of the AI's weighing. Asked first, the answer is the
+        // same, for less.
+        if let Some(w) = self.loadout.weapons.get(strike.index)
+            && !w.is_ranged()
+            && !melee_reach_from(world, self.who, self.zone, strike.target)
+        {
+            return false;
+        }
         self.refusal(world, strike).is_none()
     }
 
