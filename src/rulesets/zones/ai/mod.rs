@@ -146,12 +146,27 @@ fn act(world: &World, actor: Cid) -> Command {
     if let Some(c) = steer(world, actor) {
         return c;
     }
+    // The activation that chose it weighed its strike and its words at
+    // this very state, but for who the round says acts (at its turn's
+    // first decision only).
+    let weighed = kept::for_first_decision(world, actor);
+    debug_assert!(
+        weighed.as_ref().is_none_or(|w| *w
+            == kept::Weighed {
+                strike: best_strike_here(world, actor, false),
+                word: words::best_word_or_item(world, actor),
+            }),
+        "the activation's weighing kept for {actor:?} is not its own now"
+    );
     // When nobody left on the side can hurt the enemy, the fight is lost:
     // leave it as the broken do ("surrender or retreat", §Morale). Not a
     // mount or a vehicle, which carry others. (Those who cannot hurt the
     // enemy still help while an ally can: the goblins of the wyrm's lair
-    // draw its bites.)
-    if !value::can_harm(world, actor)
+    // draw its bites.) A strike weighed is a blow worth something on an
+    // enemy with a weapon it may use (a bow only with arrows): it can harm,
+    // as `can_harm` would answer.
+    let strikes = weighed.as_ref().is_some_and(|w| w.strike.is_some());
+    if !(strikes || value::can_harm(world, actor))
         && !crate::rulesets::zones::riders::is_vehicle(world, actor)
         && crate::rulesets::zones::riders::standing_riders(world, actor).is_empty()
         && !value::ally_can_harm(world, actor, true)
@@ -169,17 +184,6 @@ fn act(world: &World, actor: Cid) -> Command {
         return c;
     }
     if !t.main && t.bonus < 2 && !t.beyond(half) {
-        // The activation that chose it weighed its strike and its words
-        // at this very state, but for who the round says acts.
-        let weighed = kept::for_first_decision(world, actor);
-        debug_assert!(
-            weighed.as_ref().is_none_or(|w| *w
-                == kept::Weighed {
-                    strike: best_strike_here(world, actor, false),
-                    word: words::best_word_or_item(world, actor),
-                }),
-            "the activation's weighing kept for {actor:?} is not its own now"
-        );
         let (strike, word) = match weighed {
             Some(w) => (w.strike, Some(w.word)),
             None => (best_strike_here(world, actor, false), None),
