@@ -283,26 +283,54 @@ impl Striker<'_> {
     /// Does the strike check let `strike` through? (Its reasons not
     /// written out: the AI weighs every weapon against every enemy.)
     pub fn may(&self, world: &World, strike: Strike) -> bool {
+        self.may_reaching(world, strike, None)
+    }
+
+    /// Does a blow that shoots nothing, struck now, reach `target`: nearby,
+    /// or one zone off for a massive striker (the strike check's question
+    /// for such a weapon)?
+    pub fn reaches(&self, world: &World, target: Cid) -> bool {
+        melee_reach_from(world, self.who, self.zone, target)
+    }
+
+    /// [`Striker::may`], with what [`Striker::reaches`] answers for the
+    /// target when it is known already (the AI weighs weapon after weapon
+    /// against each enemy): the same answer.
+    pub fn may_reaching(&self, world: &World, strike: Strike, reaches: Option<bool>) -> bool {
         // A blow with a weapon that shoots nothing reaches only the enemies
         // in melee reach: the check's last question, and the one that turns
         // away most of the AI's weighing. Asked first, the answer is the
         // same, for less.
-        if let Some(w) = self.loadout.weapons.get(strike.index)
-            && !w.is_ranged()
-            && !melee_reach_from(world, self.who, self.zone, strike.target)
-        {
+        let melee = self
+            .loadout
+            .weapons
+            .get(strike.index)
+            .is_some_and(|w| !w.is_ranged());
+        let reaches = match reaches {
+            Some(r) => Some(r),
+            None if melee => Some(self.reaches(world, strike.target)),
+            None => None,
+        };
+        if melee && reaches == Some(false) {
             return false;
         }
-        self.refusal(world, strike).is_none()
+        strike_refusal(world, self, strike, reaches).is_none()
     }
 
     /// The first reason the strike check refuses `strike`, if any.
     fn refusal(&self, world: &World, strike: Strike) -> Option<Refusal> {
-        strike_refusal(world, self, strike)
+        strike_refusal(world, self, strike, None)
     }
 }
 
-fn strike_refusal(world: &World, striker: &Striker, strike: Strike) -> Option<Refusal> {
+/// The strike check's refusal of `strike` by `striker`; `reaches`: what
+/// [`Striker::reaches`] answers for its target, when known.
+fn strike_refusal(
+    world: &World,
+    striker: &Striker,
+    strike: Strike,
+    reaches: Option<bool>,
+) -> Option<Refusal> {
     let Strike {
         target,
         index,
@@ -370,7 +398,7 @@ fn strike_refusal(world: &World, striker: &Striker, strike: Strike) -> Option<Re
         if moved && 2 * dist > range {
             return no("beyond half range while moving");
         }
-    } else if !melee_reach_from(world, who, striker.zone, target) {
+    } else if !reaches.unwrap_or_else(|| melee_reach_from(world, who, striker.zone, target)) {
         return no("melee attacks only reach nearby enemies (the same zone)");
     }
     None

@@ -213,6 +213,9 @@ pub(super) fn best_strike_here(
     let enemies = view::enemies(world, who);
     let drawable = can_draw(world, reaction);
     let l = striker.loadout();
+    // Whether a blow reaches each enemy, found at the first weapon that
+    // asks and read by the others.
+    let mut reach: smallvec::SmallVec<[Option<bool>; 8]> = smallvec::smallvec![None; enemies.len()];
     for (i, w) in l.weapons.iter().enumerate() {
         // A weapon neither in hand nor to be drawn (the last, bare hands,
         // always is) fails the strike check against everyone: it is not
@@ -220,7 +223,7 @@ pub(super) fn best_strike_here(
         if !drawable && i + 1 != l.weapons.len() && l.ready != Some(i) {
             continue;
         }
-        for &t in &enemies {
+        for (k, &t) in enemies.iter().enumerate() {
             let strike = Strike {
                 target: t,
                 index: i,
@@ -228,7 +231,12 @@ pub(super) fn best_strike_here(
                 reaction,
                 drawn: drawable,
             };
-            if !striker.may(world, strike) {
+            let reaches = if w.is_ranged() {
+                None
+            } else {
+                Some(*reach[k].get_or_insert_with(|| striker.reaches(world, t)))
+            };
+            if !striker.may_reaching(world, strike, reaches) {
                 continue;
             }
             let v = blow_value(world, who, t, w, MODE_STRIKE);
