@@ -152,9 +152,10 @@ fn defend(world: &World, actor: Cid, attacker: Cid, state: &AttackState, w: &Wea
     }
 }
 
-/// Is `who` the last of its side who can harm the enemy?
+/// Is `who` the last of its side who can harm the enemy? (Its allies asked
+/// first: one of them nearly always can, and `who` need not be weighed.)
 fn last_fighter(world: &World, who: Cid) -> bool {
-    can_harm(world, who) && !ally_can_harm(world, who, true)
+    !ally_can_harm(world, who, true) && can_harm(world, who)
 }
 
 /// Dodge or strike back at a disarm, shove or grapple, when it is worth the
