@@ -307,23 +307,33 @@ pub(super) fn broken(world: &World, actor: Cid) -> Command {
 /// The legal move in `tree` to the cell of lowest `key` (cells without one
 /// are not weighed; ties go to the first in the tree's order). The cells
 /// are tried best first: only those better than the first legal one are
-/// checked and found wanting.
+/// checked and found wanting. The best is nearly always legal: it is
+/// found and tried before the others are put in order.
 fn best_legal_move<K: Ord>(
     world: &World,
     actor: Cid,
     tree: &ZoneReach,
     key: impl Fn(Cell) -> Option<K>,
 ) -> Option<(K, Vec<Cell>)> {
+    let order = |a: &(K, usize, Cell), b: &(K, usize, Cell)| a.0.cmp(&b.0).then(a.1.cmp(&b.1));
+    let legal = |cell: Cell| {
+        let path = tree.path_to(cell);
+        check::check(world, actor, &Command::Move { path: path.clone() })
+            .is_ok()
+            .then_some(path)
+    };
     let mut cells: Vec<(K, usize, Cell)> = tree
         .reached()
         .enumerate()
         .filter_map(|(n, (cell, _))| key(cell).map(|k| (k, n, cell)))
         .collect();
-    cells.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
-    cells.into_iter().find_map(|(k, _, cell)| {
-        let path = tree.path_to(cell);
-        check::check(world, actor, &Command::Move { path: path.clone() })
-            .is_ok()
-            .then_some((k, path))
-    })
+    let first = (0..cells.len()).min_by(|&i, &j| order(&cells[i], &cells[j]))?;
+    let (k, _, cell) = cells.swap_remove(first);
+    if let Some(path) = legal(cell) {
+        return Some((k, path));
+    }
+    cells.sort_unstable_by(order);
+    cells
+        .into_iter()
+        .find_map(|(k, _, cell)| legal(cell).map(|path| (k, path)))
 }
