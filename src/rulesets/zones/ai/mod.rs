@@ -165,8 +165,9 @@ fn act(world: &World, actor: Cid) -> Command {
     // draw its bites.) A strike weighed is a blow worth something on an
     // enemy with a weapon it may use (a bow only with arrows): it can harm,
     // as `can_harm` would answer.
-    let strikes = weighed.as_ref().is_some_and(|w| w.strike.is_some());
-    if !(strikes || value::can_harm(world, actor))
+    let harms =
+        weighed.as_ref().is_some_and(|w| w.strike.is_some()) || value::can_harm(world, actor);
+    if !harms
         && !crate::rulesets::zones::riders::is_vehicle(world, actor)
         && crate::rulesets::zones::riders::standing_riders(world, actor).is_empty()
         && !value::ally_can_harm(world, actor, true)
