@@ -220,6 +220,11 @@ fn approach_within(
                 continue;
             }
         }
+        // Nearness and the path's length only lower the score: a cell
+        // that cannot beat the best so far without them is not weighed.
+        if best.as_ref().is_some_and(|b| score <= b.0) {
+            continue;
+        }
         // Prefer short paths and cells next to the target.
         let closeness = enemy_cells
             .iter()
