@@ -72,7 +72,7 @@ fn check_activation(world: &World, faction: u8, command: &Command) -> Result<(),
             {
                 return illegal("only those lying in ambush act in the bonus round");
             }
-            if !eligible(world, faction).contains(who) {
+            if !is_eligible(world, faction, *who) {
                 return illegal(format!(
                     "{} has taken a turn this round or is out of the fight",
                     name(world, *who)
@@ -633,9 +633,32 @@ pub fn eligible(world: &World, faction: u8) -> view::Cids {
     // every activation, its check, and the AI's.)
     view::standing_in(world, faction)
         .into_iter()
-        .filter(|c| view::get::<TurnState>(world, *c).is_some_and(|t| !t.done))
-        .filter(|c| !r.bonus || view::conditions(world, *c).has(Condition::Concealed))
-        .filter(|c| !r.reserved.contains(c))
-        .filter(|c| !super::riders::idle_vehicle(world, *c))
+        .filter(|c| may_take_turn(world, r, *c))
         .collect()
+}
+
+/// The first of [`eligible`]'s characters, if any, without the others.
+pub fn first_eligible(world: &World, faction: u8) -> Option<Cid> {
+    let r = view::resource::<ZonesRound>(world);
+    view::standing_in(world, faction)
+        .into_iter()
+        .find(|c| may_take_turn(world, r, *c))
+}
+
+/// Is `who` one of [`eligible`]'s characters of `faction`? Asked of one
+/// character, without the others (the check of an activation).
+pub fn is_eligible(world: &World, faction: u8, who: Cid) -> bool {
+    view::faction(world, who) == Some(faction)
+        && view::standing(world, who)
+        && may_take_turn(world, view::resource::<ZonesRound>(world), who)
+}
+
+/// What [`eligible`] asks of each standing character of the faction: a
+/// turn not yet taken, concealed in the bonus round, not reserved, not an
+/// idle vehicle.
+fn may_take_turn(world: &World, r: &ZonesRound, c: Cid) -> bool {
+    view::get::<TurnState>(world, c).is_some_and(|t| !t.done)
+        && (!r.bonus || view::conditions(world, c).has(Condition::Concealed))
+        && !r.reserved.contains(&c)
+        && !super::riders::idle_vehicle(world, c)
 }

@@ -13,7 +13,7 @@ use crate::rules::event::BattleEvent;
 use crate::rules::view;
 use crate::rulesets::zones::event::ZonesEvent;
 
-use super::check::eligible;
+use super::check::first_eligible;
 use super::queries::standing_per_faction;
 use super::state::{TurnBudget, ZonesRound};
 
@@ -123,7 +123,7 @@ pub fn next_activation(world: &mut World) {
             end_round(world);
             return;
         }
-        if let Some(&speaker) = view::reading(world, |world| eligible(world, next)).first() {
+        if let Some(speaker) = view::reading(world, |world| first_eligible(world, next)) {
             view::resource_mut::<Battle>(world).prompt = Prompt::Activate {
                 faction: next,
                 speaker,

@@ -191,3 +191,51 @@ fn an_action_limits_movement_to_half_speed() {
     assert_eq!(crate::rulesets::zones::reach::remaining(e.world(), b1), 0);
     assert_eq!(at(&e, b1), Cell::new(11, 1));
 }
+
+/// Who may take the faction's turn, asked of one character (the check of
+/// an activation, `is_eligible`) or only for the first (the round's next
+/// speaker, `first_eligible`), answers as the whole list does, at every
+/// step of whole battles on levels with an ambush (the bonus round), mounts
+/// and vehicles (`caravan_ambush`) and without (`mirror_duel`).
+#[test]
+fn one_characters_eligibility_is_the_lists() {
+    use crate::rulesets::zones::check::{eligible, first_eligible, is_eligible};
+    let mut asked = 0;
+    for (level, seeds) in [("mirror_duel", 1..=3), ("caravan_ambush", 1..=3)] {
+        for seed in seeds {
+            let mut e = engine();
+            crate::testkit::start_shipped(
+                &mut e,
+                level,
+                crate::rulesets::zones::ID,
+                seed,
+                Controls::AllAi,
+            );
+            let mut steps = 0;
+            while e.outcome().is_none() && steps < 2_000 {
+                view::reading(e.world(), |w| {
+                    let factions = view::resource::<crate::rules::battle::Factions>(w).0.len();
+                    for f in 0..factions as u8 {
+                        let list = eligible(w, f);
+                        assert_eq!(
+                            first_eligible(w, f),
+                            list.first().copied(),
+                            "{level} {seed}"
+                        );
+                        for c in view::all(w) {
+                            assert_eq!(
+                                is_eligible(w, f, c),
+                                list.contains(&c),
+                                "{level} seed {seed} step {steps}: {c:?} of faction {f}"
+                            );
+                            asked += 1;
+                        }
+                    }
+                });
+                e.run(1);
+                steps += 1;
+            }
+        }
+    }
+    assert!(asked > 1_000, "asked {asked} times");
+}
