@@ -302,8 +302,12 @@ pub(super) fn turn_value_from(world: &World, who: Cid, here: f64) -> f64 {
     let Some(l) = view::get::<Loadout>(world, who) else {
         return here;
     };
-    // A melee strike after moving into an enemy's zone.
+    // A melee strike after moving into an enemy's zone: with a weapon in
+    // hand that shoots nothing (else none, and no enemy is looked at).
     let mut after = 0.0f64;
+    let Some(w) = l.ready_weapon().filter(|w| !w.is_ranged()) else {
+        return here.max(after);
+    };
     let my = zone(world, who);
     let map = view::resource::<Map>(world);
     for t in view::enemies(world, who) {
@@ -313,7 +317,6 @@ pub(super) fn turn_value_from(world: &World, who: Cid, here: f64) -> f64 {
         if map
             .zone_distance(a, b)
             .is_some_and(|d| d >= 1 && d <= s.half_speed())
-            && let Some(w) = l.ready_weapon().filter(|w| !w.is_ranged())
         {
             after = after.max(blow_value(world, who, t, w, MODE_STRIKE) * 0.9);
         }
