@@ -5,7 +5,7 @@ use bevy::prelude::*;
 
 use crate::rules::battle::{Battle, Factions, Prompt};
 use crate::rules::command::{Command, Illegal, illegal};
-use crate::rules::components::{Cid, Condition, Conditions, Loadout, TurnState, Weapon};
+use crate::rules::components::{Cid, Condition, Conditions, Loadout, Weapon};
 use crate::rules::map::Cell;
 use crate::rules::view::{self, name};
 use crate::rulesets::zones::command::ZonesCommand;
@@ -16,6 +16,8 @@ use super::maneuvers::{check_break_free, check_free_ally, check_maneuver, holder
 use super::queries::{melee_reach_from, nearby, range_against, stats, visible, zone_distance};
 use super::reach::{check_flee, check_move};
 use super::state::{Pending, Stage, ZonesRound};
+
+pub use super::turns::{eligible, first_eligible, is_eligible, turn_left};
 
 /// [`check`] as a type: what the core asks (`Ruleset::Check`) and the AI
 /// asks of the command it settles on, one answer for both
@@ -617,48 +619,4 @@ fn check_flee_afoot(world: &World, actor: Cid) -> Result<(), Illegal> {
         return illegal("a vehicle moves only with someone aboard");
     }
     check_flee(world, actor)
-}
-
-/// Has `who` not yet taken its turn this round?
-pub fn turn_left(world: &World, who: Cid) -> bool {
-    view::get::<TurnState>(world, who).is_some_and(|t| !t.done)
-}
-
-/// Characters of `faction` who can still take a turn this round (in the
-/// bonus round, only the concealed; never one who reserved its turn to
-/// react, nor a vehicle with nobody aboard).
-pub fn eligible(world: &World, faction: u8) -> view::Cids {
-    let r = view::resource::<ZonesRound>(world);
-    // (The faction's standing found in the roster's one look: asked at
-    // every activation, its check, and the AI's.)
-    view::standing_in(world, faction)
-        .into_iter()
-        .filter(|c| may_take_turn(world, r, *c))
-        .collect()
-}
-
-/// The first of [`eligible`]'s characters, if any, without the others.
-pub fn first_eligible(world: &World, faction: u8) -> Option<Cid> {
-    let r = view::resource::<ZonesRound>(world);
-    view::standing_in(world, faction)
-        .into_iter()
-        .find(|c| may_take_turn(world, r, *c))
-}
-
-/// Is `who` one of [`eligible`]'s characters of `faction`? Asked of one
-/// character, without the others (the check of an activation).
-pub fn is_eligible(world: &World, faction: u8, who: Cid) -> bool {
-    view::faction(world, who) == Some(faction)
-        && view::standing(world, who)
-        && may_take_turn(world, view::resource::<ZonesRound>(world), who)
-}
-
-/// What [`eligible`] asks of each standing character of the faction: a
-/// turn not yet taken, concealed in the bonus round, not reserved, not an
-/// idle vehicle.
-fn may_take_turn(world: &World, r: &ZonesRound, c: Cid) -> bool {
-    view::get::<TurnState>(world, c).is_some_and(|t| !t.done)
-        && (!r.bonus || view::conditions(world, c).has(Condition::Concealed))
-        && !r.reserved.contains(&c)
-        && !super::riders::idle_vehicle(world, c)
 }

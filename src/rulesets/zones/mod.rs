@@ -37,6 +37,7 @@ pub mod settings;
 pub mod sheet;
 pub mod state;
 pub mod stunt;
+pub mod turns;
 pub mod weapon;
 
 use std::path::Path;
