@@ -308,6 +308,10 @@ impl Striker<'_> {
             .weapons
             .get(strike.index)
             .is_some_and(|w| !w.is_ranged());
+        debug_assert!(
+            !melee || reaches.is_none_or(|r| r == self.reaches(world, strike.target)),
+            "a reach handed to the strike check is not its own answer"
+        );
         let reaches = match reaches {
             Some(r) => Some(r),
             None if melee => Some(self.reaches(world, strike.target)),
