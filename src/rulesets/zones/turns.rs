@@ -1,5 +1,6 @@
-//! Who may take a turn (§Procedure): a character whose turn this round is
-//! still to take, and which of a faction's characters may take the
+//! Who may take a turn: "each character can only take a turn once per
+//! round" (§Combat procedure), and in the bonus round only the concealed
+//! act (§Sneaking in combat). Which of a faction's characters may take the
 //! faction's turn now. Read only: the check of an activation, the round's
 //! next speaker and the AI ask it.
 
@@ -45,10 +46,10 @@ pub fn is_eligible(world: &World, faction: u8, who: Cid) -> bool {
 }
 
 /// What [`eligible`] asks of each standing character of the faction: a
-/// turn not yet taken, concealed in the bonus round, not reserved, not an
-/// idle vehicle.
+/// turn not yet taken ([`turn_left`], §Combat procedure), concealed in the
+/// bonus round (§Sneaking in combat), not reserved, not an idle vehicle.
 fn may_take_turn(world: &World, r: &ZonesRound, c: Cid) -> bool {
-    view::get::<TurnState>(world, c).is_some_and(|t| !t.done)
+    turn_left(world, c)
         && (!r.bonus || view::conditions(world, c).has(Condition::Concealed))
         && !r.reserved.contains(&c)
         && !super::riders::idle_vehicle(world, c)
