@@ -384,12 +384,11 @@ enum Settled {
 /// cost, and cells of one cost by index: the order a binary heap of
 /// `(cost, index)` gives, for a fraction of its work. Kept per thread and
 /// reused: a battle runs thousands of searches.
-#[derive(Default)]
 struct Frontier {
     /// Cells waiting, by `cost % RING`.
-    ring: Vec<Vec<u32>>,
+    ring: Box<[Vec<u32>; RING]>,
     /// Which buckets hold cells.
-    filled: u128,
+    filled: u64,
     /// The cost of the bucket being emptied, and its cells, sorted.
     cost: u32,
     now: Vec<u32>,
@@ -399,8 +398,20 @@ struct Frontier {
 /// The costliest single step: a diagonal into water (a climb costs at
 /// most a diagonal onto high ground, 2 × 21).
 const MAX_STEP_DM: u32 = DIAG_DM * 3;
-const RING: usize = 128;
+const RING: usize = 64;
 const _: () = assert!((MAX_STEP_DM as usize) < RING);
+
+impl Default for Frontier {
+    fn default() -> Frontier {
+        Frontier {
+            ring: Box::new(std::array::from_fn(|_| Vec::new())),
+            filled: 0,
+            cost: 0,
+            now: Vec::new(),
+            next: 0,
+        }
+    }
+}
 
 thread_local! {
     static FRONTIER: std::cell::RefCell<Frontier> = std::cell::RefCell::new(Frontier::default());
@@ -468,9 +479,6 @@ struct LastReach {
 
 impl Frontier {
     fn clear(&mut self) {
-        if self.ring.len() != RING {
-            self.ring = (0..RING).map(|_| Vec::new()).collect();
-        }
         // Only the buckets still holding cells (a search cut short leaves
         // some): the others are empty.
         let mut filled = self.filled;
@@ -489,7 +497,7 @@ impl Frontier {
     fn push(&mut self, cost: u32, i: u32) {
         let slot = cost as usize % RING;
         self.ring[slot].push(i);
-        self.filled |= 1u128 << slot;
+        self.filled |= 1u64 << slot;
     }
 
     /// The cheapest waiting cell, lowest index first among equals.
@@ -506,7 +514,7 @@ impl Frontier {
             let ahead = self.filled.rotate_right(at as u32).trailing_zeros();
             self.cost += ahead;
             let slot = (at + ahead as usize) % RING;
-            self.filled &= !(1u128 << slot);
+            self.filled &= !(1u64 << slot);
             self.now.clear();
             std::mem::swap(&mut self.now, &mut self.ring[slot]);
             // (Most buckets hold one cell.)
@@ -913,7 +921,80 @@ impl Map {
     /// combatants stand on): the same tree as `reach_tree` with a `blocked`
     /// that answers true for them, found faster.
     pub fn reach_tree_past(&self, start: Cell, budget_dm: u32, held: &[Cell]) -> ReachTree {
-        self.search_past(start, budget_dm, held, |_, _, _| Settled::Expand)
+        let n = (self.width * self.height) as usize;
+        let Some(s) = self.index(start).filter(|_| self.steps.len() == n) else {
+            return self.search_past(start, budget_dm, held, |_, _, _| Settled::Expand);
+        };
+        // The search of `search_from` with nothing to ask of a cell as it
+        // leaves the frontier and nothing blocked but the cells held: the
+        // AI's one search a decision, on its own.
+        // (No step's cost, u32::MAX, is then over the budget.)
+        let budget_dm = budget_dm.min(u32::MAX - 1);
+        let mut cost = vec![u32::MAX; n];
+        let mut parent = vec![u32::MAX; n];
+        let offset = STEP_ORDER.map(|(dx, dy)| (dy * self.width + dx) as isize);
+        let held: smallvec::SmallVec<[usize; 16]> = held
+            .iter()
+            .filter_map(|c| self.index(*c))
+            .filter(|&i| i != s)
+            .collect();
+        for &i in &held {
+            cost[i] = 0;
+        }
+        cost[s] = 0;
+        FRONTIER.with(|kept| {
+            let mut fresh = Frontier::default();
+            let mut kept = kept.try_borrow_mut();
+            let frontier = match kept.as_mut() {
+                Ok(f) => &mut **f,
+                Err(_) => &mut fresh,
+            };
+            frontier.clear();
+            frontier.push(0, s as u32);
+            while let Some((c, i)) = frontier.pop() {
+                let iu = i as usize;
+                // Left behind by a cheaper way found later, or too dear to
+                // step out of within the budget.
+                if c > cost[iu] || c.saturating_add(ORTHO_DM) > budget_dm {
+                    continue;
+                }
+                let row = &self.steps[iu];
+                // The eight steps written out: the compiler does not unroll
+                // the loop, and the frontier is the search's only other work.
+                let mut relax = |k: usize| {
+                    // No step (u32::MAX) never fits the budget.
+                    let nc = c.saturating_add(row[k]);
+                    if nc > budget_dm {
+                        return;
+                    }
+                    // A possible step never leaves the map.
+                    let j = iu.wrapping_add_signed(offset[k]);
+                    if nc < cost[j] {
+                        cost[j] = nc;
+                        parent[j] = i;
+                        frontier.push(nc, j as u32);
+                    }
+                };
+                relax(0);
+                relax(1);
+                relax(2);
+                relax(3);
+                relax(4);
+                relax(5);
+                relax(6);
+                relax(7);
+            }
+        });
+        for &i in &held {
+            cost[i] = u32::MAX;
+        }
+        ReachTree {
+            start,
+            width: self.width,
+            height: self.height,
+            cost,
+            parent,
+        }
     }
 
     /// [`Map::reach_tree_past`], shared: the last tree searched on a thread
