@@ -220,11 +220,12 @@ impl<'w> Sides<'w> {
     /// back.
     pub fn of(world: &'w World, attacker: Cid, target: Cid, free: bool) -> Sides<'w> {
         let place = view::place(world, target).copied().unwrap_or_default();
+        let map = view::resource::<Map>(world);
         Sides {
             target,
             at: place.cell,
             free,
-            map: view::resource::<Map>(world),
+            map,
             settings: view::resource::<Ud10Settings>(world),
             bad_visibility: view::get_resource::<BattleRules>(world)
                 .is_some_and(|r| r.bad_visibility),
@@ -241,7 +242,30 @@ impl<'w> Sides<'w> {
             target_busy: std::cell::OnceCell::new(),
             world,
             attacker,
-            cover_near: cover_near(view::resource::<Map>(world), place.cell),
+            cover_near: cover_near(map, place.cell),
+        }
+    }
+
+    /// [`Sides::of`] the same attacker (and `free`) against `target`: what
+    /// it reads of the attacker and the battle taken from these sides, the
+    /// target looked up (the AI's table of targets reads the attacker once).
+    pub fn against(&self, target: Cid) -> Sides<'w> {
+        let world = self.world;
+        let place = view::place(world, target).copied().unwrap_or_default();
+        Sides {
+            target,
+            at: place.cell,
+            target_conditions: place.conditions,
+            target_heading: view::get::<Heading>(world, target).map(|h| h.0),
+            target_stats: view::get::<Ud10Stats>(world, target),
+            target_shield: shield_bonus(
+                view::get::<Shield>(world, target),
+                view::get::<Loadout>(world, target),
+            ),
+            target_size: place.size,
+            target_busy: std::cell::OnceCell::new(),
+            cover_near: cover_near(self.map, place.cell),
+            ..*self
         }
     }
 

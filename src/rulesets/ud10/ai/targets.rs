@@ -160,8 +160,13 @@ pub(super) fn targets(world: &World, actor: Cid, steps: i32) -> Option<Targets<'
     }
     let here = view::cell(world, actor);
     let melee = w.kind == WeaponKind::Melee;
-    let mut rows = Vec::new();
-    for e in view::enemies(world, actor) {
+    let enemies = view::enemies(world, actor);
+    // (A row is large: grown one by one, the list is copied each time.)
+    let mut rows = Vec::with_capacity(enemies.len() * w.mode_count());
+    // What the numbers read of the actor, read once (the first enemy's
+    // sides, the others' made from them).
+    let mut first: Option<Sides> = None;
+    for e in enemies {
         let Some(cell) = view::cell(world, e) else {
             continue;
         };
@@ -185,7 +190,10 @@ pub(super) fn targets(world: &World, actor: Cid, steps: i32) -> Option<Targets<'
         } else {
             None
         };
-        let sides = Sides::of(world, actor, e, false);
+        let sides = match &first {
+            Some(f) => f.against(e),
+            None => first.insert(Sides::of(world, actor, e, false)).clone(),
+        };
         for mode in 0..w.mode_count() {
             if check::has_ammo(w, mode).is_err() {
                 continue;
