@@ -144,6 +144,13 @@ pub struct Map {
     /// Shared: a battle's copy of the level's map costs no copy of it.
     #[serde(skip)]
     steps: std::sync::Arc<[[u32; 8]]>,
+    /// The terrains of each cell's block of nine (itself and its eight
+    /// neighbours, off the map `Wall` as [`Map::terrain`] reads it), one
+    /// bit a [`Terrain`], row by row ([`Map::near_any`]): a ruleset asks
+    /// whether cover stands by a target for every attack its AI weighs.
+    /// Made by [`Map::new`]; a map read some other way looks.
+    #[serde(skip)]
+    near: std::sync::Arc<[u8]>,
     /// What is known of the line between every two cells ([`Lines`]),
     /// filled as the rules ask. Shared by every copy of the map.
     #[serde(skip)]
@@ -546,6 +553,7 @@ impl Map {
             zone_links: Vec::new(),
             zone_dist: Vec::new(),
             steps: std::sync::Arc::from([]),
+            near: std::sync::Arc::from([]),
             lines: Kept(std::sync::Arc::new(Lines::for_cells(n))),
             fields: Kept(std::sync::Arc::new(if n <= Lines::MAX_CELLS {
                 Fields(
@@ -565,7 +573,31 @@ impl Map {
                 })
             })
             .collect();
+        map.near = map
+            .cells()
+            .map(|c| {
+                NEIGHBOURS
+                    .iter()
+                    .chain(&[(0, 0)])
+                    .fold(0u8, |bits, (dx, dy)| {
+                        bits | 1 << map.terrain(Cell::new(c.x + dx, c.y + dy)) as u8
+                    })
+            })
+            .collect();
         map
+    }
+
+    /// Does the block of nine cells around `c` (`c` and its eight
+    /// neighbours) hold any of `kinds`? Off the map counts as `Wall`.
+    pub fn near_any(&self, c: Cell, kinds: &[Terrain]) -> bool {
+        let wanted = kinds.iter().fold(0u8, |bits, t| bits | 1 << *t as u8);
+        match self.index(c).and_then(|i| self.near.get(i)) {
+            Some(bits) => bits & wanted != 0,
+            None => NEIGHBOURS
+                .iter()
+                .chain(&[(0, 0)])
+                .any(|(dx, dy)| kinds.contains(&self.terrain(Cell::new(c.x + dx, c.y + dy)))),
+        }
     }
 
     /// Attaches zones, filling the cell → zone table and the adjacency graph.
@@ -1683,6 +1715,42 @@ mod tests {
             assert_eq!(a.cost, b.cost, "{start}");
             assert_eq!(a.parent, b.parent, "{start}");
         }
+    }
+
+    /// The table of terrains near each cell answers as looking at the
+    /// nine cells does, off the map (as `Wall`) too.
+    #[test]
+    fn the_table_of_terrains_near_is_the_nine_cells() {
+        let m = grid(&["..c~", "#.^.", "C,.."]);
+        let bare = Map {
+            near: std::sync::Arc::from([]),
+            ..m.clone()
+        };
+        let kinds: [&[Terrain]; 4] = [
+            &[Terrain::LowCover, Terrain::HighCover],
+            &[Terrain::Wall],
+            &[Terrain::Water],
+            &[Terrain::Open, Terrain::Pit],
+        ];
+        let mut seen = [0; 2];
+        for y in -1..=3 {
+            for x in -1..=4 {
+                let c = Cell::new(x, y);
+                for k in kinds {
+                    let near = m.near_any(c, k);
+                    assert_eq!(near, bare.near_any(c, k), "{c} {k:?}");
+                    seen[usize::from(near)] += 1;
+                }
+            }
+        }
+        // Both answers given, and the table read (not the walk) on the map.
+        assert!(seen[0] > 0 && seen[1] > 0);
+        assert_eq!(m.near.len(), 12);
+        assert!(m.near_any(Cell::new(3, 1), &[Terrain::Water]));
+        assert!(!m.near_any(Cell::new(3, 2), &[Terrain::Water]));
+        assert!(m.near_any(Cell::new(1, 1), &[Terrain::LowCover]));
+        assert!(!m.near_any(Cell::new(3, 2), &[Terrain::LowCover]));
+        assert!(m.near_any(Cell::new(0, 0), &[Terrain::Wall]), "off the map");
     }
 
     /// A field searched until a cell is reached agrees with the whole

@@ -134,14 +134,7 @@ pub fn cover(map: &Map, s: &Ud10Settings, from: Cell, at: Cell) -> Option<(&'sta
 /// from anywhere when there is not: it looks at `at` and at the cells of
 /// the line of fire that touch it.
 fn cover_near(map: &Map, at: Cell) -> bool {
-    (-1..=1).any(|dy| {
-        (-1..=1).any(|dx| {
-            matches!(
-                map.terrain(Cell::new(at.x + dx, at.y + dy)),
-                Terrain::LowCover | Terrain::HighCover
-            )
-        })
-    })
+    map.near_any(at, &[Terrain::LowCover, Terrain::HighCover])
 }
 
 /// The numbers of an attack by `attacker` standing at `from` on `target`
