@@ -568,7 +568,7 @@ impl Map {
             .cells()
             .map(|c| {
                 STEP_ORDER.map(|(dx, dy)| {
-                    map.step_cost(c, Cell::new(c.x + dx, c.y + dy))
+                    map.terrain_step_cost(c, Cell::new(c.x + dx, c.y + dy))
                         .unwrap_or(u32::MAX)
                 })
             })
@@ -702,6 +702,25 @@ impl Map {
     /// base ORTHO_DM/DIAG_DM × to.cost_factor(), and ×2 when stepping from
     /// non-HighGround onto HighGround (climbing).
     pub fn step_cost(&self, from: Cell, to: Cell) -> Option<u32> {
+        // Read from the table `Map::new` made of this very function's
+        // answers (below), when the map has it.
+        let (dx, dy) = (to.x - from.x, to.y - from.y);
+        if let Some(row) = self.index(from).and_then(|i| self.steps.get(i))
+            && dx.abs() <= 1
+            && dy.abs() <= 1
+            && (dx, dy) != (0, 0)
+        {
+            // `STEP_ORDER`'s place of the step: the row above, then left
+            // and right, then the row below.
+            let k = (3 * (dy + 1) + dx + 1) as usize;
+            let step = row[if k > 4 { k - 1 } else { k }];
+            return (step != u32::MAX).then_some(step);
+        }
+        self.terrain_step_cost(from, to)
+    }
+
+    /// [`Map::step_cost`] worked out from the terrain.
+    fn terrain_step_cost(&self, from: Cell, to: Cell) -> Option<u32> {
         let dx = to.x - from.x;
         let dy = to.y - from.y;
         if Map::chebyshev(from, to) != 1 {
@@ -1698,9 +1717,22 @@ mod tests {
                 let n = Cell::new(c.x + dx, c.y + dy);
                 assert_eq!(
                     m.steps[i][k],
-                    m.step_cost(c, n).unwrap_or(u32::MAX),
+                    m.terrain_step_cost(c, n).unwrap_or(u32::MAX),
                     "{c} -> {n}"
                 );
+            }
+        }
+        // Asked of any two cells (the same, a step apart, further, off the
+        // map), the table answers as the terrain does.
+        for y in -1..=4 {
+            for x in -1..=4 {
+                let c = Cell::new(x, y);
+                for dy in -2..=2 {
+                    for dx in -2..=2 {
+                        let n = Cell::new(x + dx, y + dy);
+                        assert_eq!(m.step_cost(c, n), m.terrain_step_cost(c, n), "{c} -> {n}");
+                    }
+                }
             }
         }
         let bare = Map {
