@@ -262,36 +262,58 @@ pub fn resolve_with(
     check: fn(&World, Cid, &Command) -> Result<(), Illegal>,
     execute: fn(&mut World, Cid, &Command),
 ) {
-    use crate::rules::battle::{Battle, BattleLog, LastRejection};
-    // Mostly the one command the AI sent: kept inline.
-    let msgs: smallvec::SmallVec<[CommandMsg; 1]> =
-        view::resource_mut::<bevy::ecs::message::Messages<CommandMsg>>(world)
-            .drain()
-            .collect();
+    let mut messages = view::resource_mut::<bevy::ecs::message::Messages<CommandMsg>>(world);
+    // Mostly the one command the AI sent: taken alone, not gathered.
+    if messages.len() <= 1 {
+        let Some(msg) = messages.drain().next() else {
+            return;
+        };
+        let verdict = verdict.filter(|v| msg.actor == v.actor);
+        resolve_one(world, msg, verdict, check, execute);
+        return;
+    }
+    let msgs: smallvec::SmallVec<[CommandMsg; 4]> = messages.drain().collect();
     debug_assert!(
-        verdict.is_none() || msgs.len() == 1,
+        verdict.is_none(),
         "a verdict comes with the only command of the step"
     );
     let mut verdict = verdict.filter(|v| msgs.first().is_some_and(|m| m.actor == v.actor));
     for msg in msgs {
-        if view::resource::<Battle>(world).is_over() {
+        if !resolve_one(world, msg, verdict.take(), check, execute) {
             break;
         }
-        let judged = match verdict.take() {
-            Some(v) => v.judged,
-            None => check(world, msg.actor, &msg.command),
-        };
-        match judged {
-            Err(e) => view::resource_mut::<LastRejection>(world).0 = Some((msg, e)),
-            Ok(()) => {
-                view::resource_mut::<LastRejection>(world).0 = None;
-                execute(world, msg.actor, &msg.command);
-                // Recorded once carried out (nothing reads the list while a
-                // command executes): the message itself, not a copy.
-                view::resource_mut::<BattleLog>(world).commands.push(msg);
-            }
+    }
+}
+
+/// [`resolve_with`] for one command: judged (by `verdict`, if given) and
+/// carried out, or refused; false, and nothing done, once the battle is
+/// over.
+fn resolve_one(
+    world: &mut World,
+    msg: CommandMsg,
+    verdict: Option<Verdict>,
+    check: fn(&World, Cid, &Command) -> Result<(), Illegal>,
+    execute: fn(&mut World, Cid, &Command),
+) -> bool {
+    use crate::rules::battle::{Battle, BattleLog, LastRejection};
+    if view::resource::<Battle>(world).is_over() {
+        return false;
+    }
+    let judged = match verdict {
+        Some(v) => v.judged,
+        None => check(world, msg.actor, &msg.command),
+    };
+    match judged {
+        Err(e) => view::resource_mut::<LastRejection>(world).0 = Some((msg, e)),
+        Ok(()) => {
+            view::resource_mut::<LastRejection>(world).0 = None;
+            execute(world, msg.actor, &msg.command);
+            // Recorded once carried out (nothing reads the list while a
+            // command executes): the message itself, not a copy.
+            view::resource_mut::<BattleLog>(world).commands.push(msg);
         }
     }
+    true
 }
 
 #[cfg(test)]
@@ -321,17 +343,24 @@ mod tests {
     /// Resolve with one command from `actor` sent, and `verdict`: how many
     /// times the check ran, how many commands ran, and the refusal kept.
     fn resolve(actor: Cid, verdict: Option<Verdict>) -> (u32, u32, Option<Illegal>) {
+        resolve_sent(&[actor], verdict)
+    }
+
+    /// [`resolve`] with a command from each of `actors` sent, in order.
+    fn resolve_sent(actors: &[Cid], verdict: Option<Verdict>) -> (u32, u32, Option<Illegal>) {
         let mut world = World::new();
         world.init_resource::<Battle>();
         world.init_resource::<BattleLog>();
         world.init_resource::<LastRejection>();
         world.init_resource::<Messages<CommandMsg>>();
-        world
-            .resource_mut::<Messages<CommandMsg>>()
-            .write(CommandMsg {
-                actor,
-                command: Command::EndTurn,
-            });
+        for &actor in actors {
+            world
+                .resource_mut::<Messages<CommandMsg>>()
+                .write(CommandMsg {
+                    actor,
+                    command: Command::EndTurn,
+                });
+        }
         CHECKED.with(|c| c.set(0));
         EXECUTED.with(|c| c.set(0));
         resolve_with(&mut world, verdict, refuse, record);
@@ -361,7 +390,20 @@ mod tests {
         assert_eq!(resolve(Cid(3), None), (1, 0, checked.clone()));
         assert_eq!(
             resolve(Cid(3), Some(Verdict::new(Cid(4), Ok(())))),
-            (1, 0, checked)
+            (1, 0, checked.clone())
+        );
+        // Nothing sent: nothing checked, run or refused.
+        assert_eq!(resolve_sent(&[], None), (0, 0, None));
+    }
+
+    /// Several commands in one step (sent between steps, as a player's
+    /// can be; no verdict comes with them): each is checked in turn.
+    #[test]
+    fn several_commands_are_each_judged_in_turn() {
+        let checked = Some(Illegal("the check refuses everything".into()));
+        assert_eq!(
+            resolve_sent(&[Cid(1), Cid(2), Cid(1)], None),
+            (3, 0, checked)
         );
     }
 }
