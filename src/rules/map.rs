@@ -484,6 +484,22 @@ struct LastReach {
     tree: std::sync::Arc<ReachTree>,
 }
 
+/// Runs `f` with this thread's frontier, emptied: a fresh one when a
+/// search is under way on the thread already (one searching inside
+/// another's question).
+fn with_frontier<T>(f: impl FnOnce(&mut Frontier) -> T) -> T {
+    FRONTIER.with(|kept| {
+        let mut fresh = None;
+        let mut kept = kept.try_borrow_mut();
+        let frontier = match kept.as_mut() {
+            Ok(f) => &mut **f,
+            Err(_) => fresh.insert(Frontier::default()),
+        };
+        frontier.clear();
+        f(frontier)
+    })
+}
+
 impl Frontier {
     fn clear(&mut self) {
         // Only the buckets still holding cells (a search cut short leaves
@@ -993,14 +1009,7 @@ impl Map {
             cost[i] = 0;
         }
         cost[s] = 0;
-        FRONTIER.with(|kept| {
-            let mut fresh = Frontier::default();
-            let mut kept = kept.try_borrow_mut();
-            let frontier = match kept.as_mut() {
-                Ok(f) => &mut **f,
-                Err(_) => &mut fresh,
-            };
-            frontier.clear();
+        with_frontier(|frontier| {
             frontier.push(0, s as u32);
             while let Some((c, i)) = frontier.pop() {
                 let iu = i as usize;
@@ -1039,6 +1048,11 @@ impl Map {
         for &i in &held {
             cost[i] = u32::MAX;
         }
+        self.tree(start, cost, parent)
+    }
+
+    /// The tree of a search from `start` on this map: its costs and parents.
+    fn tree(&self, start: Cell, cost: Vec<u32>, parent: Vec<u32>) -> ReachTree {
         ReachTree {
             start,
             width: self.width,
@@ -1417,14 +1431,7 @@ impl Map {
         for &i in &held {
             cost[i] = 0;
         }
-        FRONTIER.with(|kept| {
-            let mut fresh = Frontier::default();
-            let mut kept = kept.try_borrow_mut();
-            let frontier = match kept.as_mut() {
-                Ok(f) => &mut **f,
-                Err(_) => &mut fresh,
-            };
-            frontier.clear();
+        with_frontier(|frontier| {
             for start in starts {
                 if let Some(i) = self.index(*start) {
                     cost[i] = 0;
@@ -1478,13 +1485,7 @@ impl Map {
                 cost[i] = u32::MAX;
             }
         }
-        ReachTree {
-            start,
-            width: self.width,
-            height: self.height,
-            cost,
-            parent,
-        }
+        self.tree(start, cost, parent)
     }
 
     /// The costs of the eight steps out of cell `i` ([`Map::steps`]'s row),

@@ -212,36 +212,34 @@ impl<'w> Sides<'w> {
     /// `free`: a free attack on a fleeing character, who has turned their
     /// back.
     pub fn of(world: &'w World, attacker: Cid, target: Cid, free: bool) -> Sides<'w> {
-        let place = view::place(world, target).copied().unwrap_or_default();
-        let map = view::resource::<Map>(world);
+        // The attacker's side and the battle's, then the target's.
         Sides {
             target,
-            at: place.cell,
+            at: Cell::default(),
             free,
-            map,
+            map: view::resource::<Map>(world),
             settings: view::resource::<Ud10Settings>(world),
             bad_visibility: view::get_resource::<BattleRules>(world)
                 .is_some_and(|r| r.bad_visibility),
             attacker_stats: view::get::<Ud10Stats>(world, attacker),
             attacker_turn: view::get::<Ud10Turn>(world, attacker),
-            target_conditions: place.conditions,
-            target_heading: view::get::<Heading>(world, target).map(|h| h.0),
-            target_stats: view::get::<Ud10Stats>(world, target),
-            target_shield: shield_bonus(
-                view::get::<Shield>(world, target),
-                view::get::<Loadout>(world, target),
-            ),
-            target_size: place.size,
+            target_conditions: Conditions::default(),
+            target_heading: None,
+            target_stats: None,
+            target_shield: None,
+            target_size: Size::default(),
             target_busy: std::cell::OnceCell::new(),
             world,
             attacker,
-            cover_near: cover_near(map, place.cell),
+            cover_near: false,
         }
+        .against(target)
     }
 
     /// [`Sides::of`] the same attacker (and `free`) against `target`: what
     /// it reads of the attacker and the battle taken from these sides, the
     /// target looked up (the AI's table of targets reads the attacker once).
+    #[inline(always)]
     pub fn against(&self, target: Cid) -> Sides<'w> {
         let world = self.world;
         let place = view::place(world, target).copied().unwrap_or_default();
