@@ -32,7 +32,8 @@ impl fmt::Display for Cell {
     }
 }
 
-/// What a cell is made of.
+/// What a cell is made of. At most eight kinds: [`Map::near_any`]'s table
+/// keeps one bit a kind in a byte ([`Terrain::near_bit`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Terrain {
     Open,
@@ -48,6 +49,30 @@ pub enum Terrain {
 }
 
 impl Terrain {
+    /// The kind's number, 0 to 7, in the order of the enum (the game's
+    /// tile sheet holds the kinds in this order).
+    pub const fn ordinal(self) -> u8 {
+        match self {
+            Terrain::Open => 0,
+            Terrain::Wall => 1,
+            Terrain::Difficult => 2,
+            Terrain::Water => 3,
+            Terrain::LowCover => 4,
+            Terrain::HighCover => 5,
+            Terrain::HighGround => 6,
+            Terrain::Pit => 7,
+        }
+    }
+
+    /// The kind's bit in [`Map::near_any`]'s byte a cell. (A ninth kind
+    /// needs a wider table: its ordinal, which the match above makes its
+    /// author write, fails this assertion in a debug build as soon as a
+    /// map holds it.)
+    const fn near_bit(self) -> u8 {
+        debug_assert!(self.ordinal() < 8, "Map::near holds eight kinds");
+        1 << self.ordinal()
+    }
+
     /// Whether a combatant can stand on or move through the cell
     /// (`Wall`, `HighCover` and `Pit` cannot be entered).
     pub fn passable(self) -> bool {
@@ -596,7 +621,7 @@ impl Map {
                     .iter()
                     .chain(&[(0, 0)])
                     .fold(0u8, |bits, (dx, dy)| {
-                        bits | 1 << map.terrain(Cell::new(c.x + dx, c.y + dy)) as u8
+                        bits | map.terrain(Cell::new(c.x + dx, c.y + dy)).near_bit()
                     })
             })
             .collect();
@@ -606,7 +631,7 @@ impl Map {
     /// Does the block of nine cells around `c` (`c` and its eight
     /// neighbours) hold any of `kinds`? Off the map counts as `Wall`.
     pub fn near_any(&self, c: Cell, kinds: &[Terrain]) -> bool {
-        let wanted = kinds.iter().fold(0u8, |bits, t| bits | 1 << *t as u8);
+        let wanted = kinds.iter().fold(0u8, |bits, t| bits | t.near_bit());
         match self.index(c).and_then(|i| self.near.get(i)) {
             Some(bits) => bits & wanted != 0,
             None => NEIGHBOURS
@@ -718,8 +743,8 @@ impl Map {
     /// base ORTHO_DM/DIAG_DM × to.cost_factor(), and ×2 when stepping from
     /// non-HighGround onto HighGround (climbing).
     pub fn step_cost(&self, from: Cell, to: Cell) -> Option<u32> {
-        // Read from the table `Map::new` made of this very function's
-        // answers (below), when the map has it.
+        // Read from the table `Map::new` made of the terrain's answers
+        // (`terrain_step_cost`, below), when the map has it.
         let (dx, dy) = (to.x - from.x, to.y - from.y);
         if let Some(row) = self.index(from).and_then(|i| self.steps.get(i))
             && dx.abs() <= 1

@@ -15,18 +15,10 @@ use crate::rules::view;
 
 use super::{TILE, cell_to_world};
 
-/// Index of a terrain kind in `assets/tiles/terrain.png`.
+/// Index of a terrain kind in `assets/tiles/terrain.png`, which holds the
+/// kinds in their order ([`Terrain::ordinal`]).
 pub fn tile_index(t: Terrain) -> u32 {
-    match t {
-        Terrain::Open => 0,
-        Terrain::Wall => 1,
-        Terrain::Difficult => 2,
-        Terrain::Water => 3,
-        Terrain::LowCover => 4,
-        Terrain::HighCover => 5,
-        Terrain::HighGround => 6,
-        Terrain::Pit => 7,
-    }
+    u32::from(t.ordinal())
 }
 
 /// Show zone borders (the zones ruleset uses them; a toggle elsewhere).
