@@ -8,7 +8,9 @@
 //! - [`bench`]: `fray bench`, battles per second side by side.
 //! - [`versus`]: `fray versus`, two builds' AIs against each other.
 //! - [`cli`]: the `fray` command line.
+//! - [`alloc`]: the `fray` binary's allocator.
 
+pub mod alloc;
 pub mod audit;
 pub mod bench;
 pub mod cli;

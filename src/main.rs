@@ -4,7 +4,7 @@ use clap::Parser;
 /// frees thousands of small blocks, and batch simulation, live odds and the
 /// look-ahead AI run millions of battles (see the README's speed section).
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: fray::alloc::Mimalloc = fray::alloc::Mimalloc;
 
 fn main() -> std::process::ExitCode {
     fray::cli::run(fray::cli::Cli::parse())
