@@ -100,16 +100,34 @@ impl ScopeCells {
 /// lacks): where it lies, kept until another answer takes its place.
 #[derive(Clone, Copy)]
 struct Found {
-    /// The scope that found it (0: none).
+    /// The scope that found it (0: none, and nothing else is set).
     scope: u64,
     cid: u16,
     /// The component's type: a remembered answer is found by it, without
-    /// looking the type's id up in the world first.
-    kind: TypeId,
+    /// looking the type's id up in the world first. Set whenever `scope`
+    /// is not 0 (the table starts all zeros, so that it costs a thread
+    /// nothing to make).
+    kind: std::mem::MaybeUninit<TypeId>,
     at: *const (),
 }
 
-const FOUND_BITS: u32 = 10;
+impl Found {
+    /// What it remembers of `cid`'s `kind` for the scope `n` (not 0), if
+    /// it is that.
+    #[inline(always)]
+    fn answer(self, n: u64, cid: Cid, kind: TypeId) -> Option<*const ()> {
+        // SAFETY: `kind` is set when `scope` is not 0, and `n` is not.
+        (self.scope == n && self.cid == cid.0 && unsafe { self.kind.assume_init() } == kind)
+            .then_some(self.at)
+    }
+}
+
+/// 4,096 slots: a battle's hot answers (a few kinds of component on each
+/// of a dozen or so combatants) seldom share one. With 1,024, which hot
+/// answers shared a slot and pushed each other out was the build's luck
+/// (the type ids decide it): one build of the same code looked up three
+/// times as many components as another, about 2 % of a ud10 battle.
+const FOUND_BITS: u32 = 12;
 const FOUND_SLOTS: usize = 1 << FOUND_BITS;
 
 thread_local! {
@@ -120,7 +138,7 @@ thread_local! {
             Shared::new(Found {
                 scope: 0,
                 cid: 0,
-                kind: TypeId::of::<()>(),
+                kind: std::mem::MaybeUninit::zeroed(),
                 at: std::ptr::null(),
             })
         }; FOUND_SLOTS]
@@ -701,18 +719,21 @@ fn scope_on(world: &World) -> Option<u64> {
 /// it lies, null where it found none; `None` if it has not looked.
 #[inline]
 fn found_in_scope(n: u64, cid: Cid, kind: TypeId) -> Option<*const ()> {
-    let f = FOUND.with(|f| f[found_slot(cid, kind)].get());
-    (f.scope == n && f.cid == cid.0 && f.kind == kind).then_some(f.at)
+    debug_assert_ne!(n, 0, "scopes are numbered from 1");
+    FOUND
+        .with(|f| f[found_slot(cid, kind)].get())
+        .answer(n, cid, kind)
 }
 
 /// Remember for the scope `n` where `cid`'s component (or resource) of type
 /// `kind` lies (null: it has none).
 fn remember(n: u64, cid: Cid, kind: TypeId, at: *const ()) {
+    debug_assert_ne!(n, 0, "scopes are numbered from 1");
     FOUND.with(|f| {
         f[found_slot(cid, kind)].set(Found {
             scope: n,
             cid: cid.0,
-            kind,
+            kind: std::mem::MaybeUninit::new(kind),
             at,
         })
     });
