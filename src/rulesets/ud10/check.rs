@@ -29,6 +29,24 @@ impl view::LegalityCheck for Legality {
 
 /// Is the command legal for `actor` now?
 pub fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
+    check_in(world, actor, command, None)
+}
+
+/// [`check`], the actor's turn read already (`t`, [`turn`]'s answer in
+/// this same world): the AI's decision has read it, and the check asks
+/// again what it read (every decision's command is checked).
+pub fn check_with_turn(
+    world: &World,
+    actor: Cid,
+    command: &Command,
+    t: &Turn,
+) -> Result<(), Illegal> {
+    debug_assert_eq!(*t, turn(world, actor), "the turn given is the actor's");
+    check_in(world, actor, command, Some(t))
+}
+
+/// [`check`], with the actor's turn if read already.
+fn check_in(world: &World, actor: Cid, command: &Command, t: Option<&Turn>) -> Result<(), Illegal> {
     let battle = view::resource::<Battle>(world);
     if battle.is_over() {
         return illegal("the battle is over");
@@ -53,7 +71,7 @@ pub fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal
             if command.is_reaction() {
                 return illegal("there is no attack to react to");
             }
-            check_turn(world, actor, command)
+            check_turn(world, actor, command, t)
         }
         Prompt::None | Prompt::Activate { .. } => illegal("the battle is between turns"),
     }
@@ -65,11 +83,23 @@ fn view_name(world: &World, cid: Cid) -> String {
         .to_string()
 }
 
-fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
+fn check_turn(
+    world: &World,
+    actor: Cid,
+    command: &Command,
+    t: Option<&Turn>,
+) -> Result<(), Illegal> {
     if !view::standing(world, actor) {
         return illegal("out of the fight");
     }
-    let t = turn(world, actor);
+    let read;
+    let t = match t {
+        Some(t) => t,
+        None => {
+            read = turn(world, actor);
+            &read
+        }
+    };
     let conds = view::conditions(world, actor);
     let retreating = t.movement == MoveMode::Retreat;
     match (command, command.own::<Ud10Command>()) {
@@ -78,7 +108,7 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             if retreating {
                 return illegal("retreating takes the whole round");
             }
-            super::reach::check_move_in(world, actor, &t, path).map(|_| ())
+            super::reach::check_move_in(world, actor, t, path).map(|_| ())
         }
         (_, Some(Ud10Command::Retreat { path })) => {
             super::reach::check_retreat(world, actor, path).map(|_| ())
@@ -91,26 +121,26 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
                 mode,
             },
             _,
-        ) => check_attack_in(world, actor, &t, *target, *weapon, *mode),
+        ) => check_attack_in(world, actor, t, *target, *weapon, *mode),
         (_, Some(Ud10Command::Aim { target, weapon })) => {
-            action_available(&t, retreating)?;
+            action_available(t, retreating)?;
             let w = ready_weapon(world, actor, *weapon)?;
             if !w.is_ranged() {
                 return illegal("only ranged weapons are aimed");
             }
             target_in_range(world, actor, *target, w)
         }
-        (_, Some(Ud10Command::Reload { weapon })) => check_reload(world, actor, &t, *weapon),
-        (Command::Draw { weapon }, _) => check_draw(world, actor, &t, *weapon),
+        (_, Some(Ud10Command::Reload { weapon })) => check_reload(world, actor, t, *weapon),
+        (Command::Draw { weapon }, _) => check_draw(world, actor, t, *weapon),
         (_, Some(Ud10Command::CutFree)) => {
-            action_available(&t, retreating)?;
+            action_available(t, retreating)?;
             if !conds.has(Condition::Immobilized) {
                 return illegal("nothing holds you");
             }
             Ok(())
         }
         (_, Some(Ud10Command::FirstAid { patient })) => {
-            action_available(&t, retreating)?;
+            action_available(t, retreating)?;
             super::first_aid::check(world, actor, *patient)
         }
         (_, Some(Ud10Command::TakeCover)) => {

@@ -15,7 +15,7 @@ pub fn stats(world: &World, cid: Cid) -> Option<&Ud10Stats> {
 
 /// A combatant's turn as UD10 reads it: the core's shared bookkeeping and
 /// UD10's own ([`Ud10Turn`]) side by side.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Turn {
     pub initiative: Option<i32>,
     pub done: bool,

@@ -44,12 +44,22 @@ pub fn decide(world: &World, actor: Cid) -> Command {
 /// [`decide`], with the ruleset's check's answer on the command it
 /// settles on: the core's verdict on it.
 pub fn decision(world: &World, actor: Cid) -> Decision {
-    let cmd = match view::resource::<Battle>(world).prompt {
-        Prompt::React { .. } => react(world, actor),
-        Prompt::Act { .. } => act(world, actor),
+    let (cmd, verdict) = match view::resource::<Battle>(world).prompt {
+        Prompt::React { .. } => {
+            let cmd = react(world, actor);
+            let verdict = check::check(world, actor, &cmd);
+            (cmd, verdict)
+        }
+        Prompt::Act { .. } => {
+            // The turn the decision reads is the one the check reads.
+            let t = turn(world, actor);
+            let cmd = act(world, actor, &t);
+            let verdict = check::check_with_turn(world, actor, &cmd, &t);
+            (cmd, verdict)
+        }
         Prompt::None | Prompt::Activate { .. } => return Decision::unjudged(Command::EndTurn),
     };
-    if check::check(world, actor, &cmd).is_ok() {
+    if verdict.is_ok() {
         Decision::legal(cmd)
     } else if matches!(view::resource::<Battle>(world).prompt, Prompt::React { .. }) {
         Decision::unjudged(Command::NoReaction)
@@ -193,32 +203,32 @@ fn enemy_has_ranged(world: &World, actor: Cid) -> bool {
     })
 }
 
-fn act(world: &World, actor: Cid) -> Command {
+/// The command for `actor`'s turn, `t` ([`turn`]'s answer).
+fn act(world: &World, actor: Cid, t: &Turn) -> Command {
     let Some(here) = view::cell(world, actor) else {
         return Command::EndTurn;
     };
     if view::each_enemy(world, actor).next().is_none() {
         return Command::EndTurn;
     }
-    let t = turn(world, actor);
     let can_act = !t.action_used && t.movement != MoveMode::Full && t.movement != MoveMode::Retreat;
-    let look = Look::new(world, actor, here, &t);
-    if let Some(cmd) = give_up(&look, &t) {
+    let look = Look::new(world, actor, here, t);
+    if let Some(cmd) = give_up(&look, t) {
         return cmd;
     }
     // Held by a net: strike from where it stands if it can, else spend the
     // action cutting itself free.
     if can_act && view::conditions(world, actor).has(Condition::Immobilized) {
-        return match use_the_action(&look, here, &t) {
+        return match use_the_action(&look, here, t) {
             Some(attack @ Command::Attack { .. }) => attack,
             _ => Command::from(Ud10Command::CutFree),
         };
     }
     // Bring a fallen ally round when that is worth more than a blow.
-    if can_act && let Some(cmd) = aid::first_aid(&look, here, &t) {
+    if can_act && let Some(cmd) = aid::first_aid(&look, here, t) {
         return cmd;
     }
-    if can_act && let Some(cmd) = use_the_action(&look, here, &t) {
+    if can_act && let Some(cmd) = use_the_action(&look, here, t) {
         return cmd;
     }
     // Close in on the most valuable target when the action is still unused
