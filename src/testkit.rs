@@ -314,10 +314,8 @@ pub fn set_hp(e: &mut Engine, c: Cid, hp: i32) {
 pub fn set_condition(e: &mut Engine, c: Cid, cond: Condition) {
     e.world_mut()
         .resource_mut::<crate::rules::battle::Roster>()
-        .place_mut(c)
-        .expect("a combatant")
-        .conditions
-        .insert(cond);
+        .update_place(c, |p| p.conditions.insert(cond))
+        .expect("a combatant");
 }
 
 /// Whether a combatant has a condition.

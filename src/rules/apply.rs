@@ -446,9 +446,7 @@ fn pos(world: &World, cid: Cid) -> Option<Cell> {
 
 /// Change a combatant's [`Place`] (the core's apply only).
 fn place(world: &mut World, cid: Cid, f: impl FnOnce(&mut Place)) {
-    if let Some(p) = view::resource_mut::<Roster>(world).place_mut(cid) {
-        f(p);
-    }
+    view::resource_mut::<Roster>(world).update_place(cid, f);
 }
 
 /// Change one component of a combatant, if it has it (for the core's and

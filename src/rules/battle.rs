@@ -128,8 +128,19 @@ pub struct Factions(pub Vec<Faction>);
 pub struct Roster {
     pub entities: Vec<Entity>,
     pub names: Vec<String>,
+    /// Each combatant's faction: set when it joins the roster, never
+    /// changed.
     pub factions: Vec<u8>,
     places: Vec<Place>,
+    /// Who stands ([`Roster::standing`]) and who belongs to each faction
+    /// ([`Roster::members`]), a bit per combatant: the AI asks a
+    /// combatant's standing enemies or allies thousands of times a battle,
+    /// and a row of bits answers without walking every place. Row 0 is
+    /// the standing, row `1 + f` faction `f`'s members, each
+    /// [`Roster::words`] long; kept with the places by
+    /// [`Roster::update_place`] and [`Roster::push`], the only ways to
+    /// change them.
+    bits: smallvec::SmallVec<[u64; 8]>,
 }
 
 /// Where a combatant stands, what has befallen it, what it rides and
@@ -161,10 +172,23 @@ impl Roster {
     pub fn places(&self) -> &[Place] {
         &self.places
     }
-    /// A combatant's place, to change: for [`apply`](crate::rules::apply)
-    /// and the spawn (and tests setting a scene up), nothing else.
-    pub(crate) fn place_mut(&mut self, cid: Cid) -> Option<&mut Place> {
-        self.places.get_mut(cid.0 as usize)
+    /// Change a combatant's place: for [`apply`](crate::rules::apply)
+    /// and the spawn (and tests setting a scene up), nothing else. `None`
+    /// when there is no such combatant.
+    pub(crate) fn update_place<T>(
+        &mut self,
+        cid: Cid,
+        f: impl FnOnce(&mut Place) -> T,
+    ) -> Option<T> {
+        let i = cid.0 as usize;
+        let answer = f(self.places.get_mut(i)?);
+        let (word, bit) = (i / 64, 1u64 << (i % 64));
+        if self.places[i].conditions.out_of_fight() {
+            self.bits[word] &= !bit;
+        } else {
+            self.bits[word] |= bit;
+        }
+        Some(answer)
     }
     /// Adds the next combatant: its entity, name, faction and place.
     pub(crate) fn push(&mut self, entity: Entity, name: String, faction: u8, place: Place) {
@@ -172,6 +196,40 @@ impl Roster {
         self.names.push(name);
         self.factions.push(faction);
         self.places.push(place);
+        // Made again whole: the rows grow a word every 64 combatants, and
+        // a roster is made once a battle (a batch restores it).
+        let words = self.words();
+        let rows = 1 + self
+            .factions
+            .iter()
+            .map(|&f| usize::from(f) + 1)
+            .max()
+            .unwrap_or(0);
+        self.bits = smallvec::smallvec![0; rows * words];
+        for (i, (p, &f)) in self.places.iter().zip(&self.factions).enumerate() {
+            let (word, bit) = (i / 64, 1u64 << (i % 64));
+            if !p.conditions.out_of_fight() {
+                self.bits[word] |= bit;
+            }
+            self.bits[(1 + usize::from(f)) * words + word] |= bit;
+        }
+    }
+    /// How many `u64` words a row of [`Roster::standing`] or
+    /// [`Roster::members`] holds: a bit per combatant.
+    pub fn words(&self) -> usize {
+        self.places.len().div_ceil(64)
+    }
+    /// Who stands (is not [out of the fight](Conditions::out_of_fight)):
+    /// bit `i % 64` of word `i / 64` for combatant `i`.
+    pub fn standing(&self) -> &[u64] {
+        &self.bits[..self.words()]
+    }
+    /// Faction `f`'s combatants, standing or not, as [`Roster::standing`]
+    /// gives them; none for a faction no combatant is of.
+    pub fn members(&self, f: u8) -> &[u64] {
+        let words = self.words();
+        let start = (1 + usize::from(f)) * words;
+        self.bits.get(start..start + words).unwrap_or(&[])
     }
     pub fn entity(&self, cid: Cid) -> Option<Entity> {
         self.entities.get(cid.0 as usize).copied()

@@ -684,9 +684,7 @@ fn seat_riders(level: &Level, roster: &mut Roster, ruleset: RulesetId) -> Result
                 steed.carries
             ));
         }
-        if let Some(p) = roster.place_mut(Cid(i as u16)) {
-            p.riding = Some(Cid(m as u16));
-        }
+        roster.update_place(Cid(i as u16), |p| p.riding = Some(Cid(m as u16)));
     }
     Ok(())
 }

@@ -960,15 +960,32 @@ pub type Cells = smallvec::SmallVec<[Cell; 16]>;
 
 /// Combatants still in the fight, in roster order.
 pub fn standing_all(world: &World) -> Cids {
-    standing_where(world, |_| true)
-}
-
-/// Standing combatants whose faction passes `keep`, in roster order. One
-/// look at the roster: the AI asks this thousands of times a battle.
-fn standing_where(world: &World, keep: impl Fn(u8) -> bool) -> Cids {
     let Some(r) = roster(world) else {
         return Cids::new();
     };
+    let all = ones(r.standing().iter().copied());
+    debug_assert_eq!(all, standing_scan(r, |_| true));
+    all
+}
+
+/// The combatants of a row of the roster's bits ([`Roster::standing`]),
+/// word by word, in roster order.
+#[inline]
+fn ones(words: impl Iterator<Item = u64>) -> Cids {
+    let mut cids = Cids::new();
+    for (k, mut word) in words.enumerate() {
+        while word != 0 {
+            cids.push(Cid((k * 64 + word.trailing_zeros() as usize) as u16));
+            word &= word - 1;
+        }
+    }
+    cids
+}
+
+/// Standing combatants whose faction passes `keep`, in roster order, the
+/// places walked one by one: what the roster's bits must say (debug
+/// builds check them against it).
+fn standing_scan(r: &Roster, keep: impl Fn(u8) -> bool) -> Cids {
     r.places()
         .iter()
         .zip(&r.factions)
@@ -978,12 +995,31 @@ fn standing_where(world: &World, keep: impl Fn(u8) -> bool) -> Cids {
         .collect()
 }
 
+/// Standing combatants of faction `f` (`mine`: true) or of any other
+/// (`mine`: false), in roster order: one row of bits each.
+#[inline]
+fn standing_of(r: &Roster, f: u8, mine: bool) -> Cids {
+    let members = r.members(f);
+    let flip = if mine { 0 } else { u64::MAX };
+    let found = ones(
+        r.standing()
+            .iter()
+            .enumerate()
+            .map(|(k, s)| s & (members.get(k).copied().unwrap_or(0) ^ flip)),
+    );
+    debug_assert_eq!(found, standing_scan(r, |g| (g == f) == mine));
+    found
+}
+
 /// Standing enemies of `cid`, in roster order.
 pub fn enemies(world: &World, cid: Cid) -> Cids {
-    let Some(f) = faction(world, cid) else {
+    let Some(r) = roster(world) else {
         return Cids::new();
     };
-    standing_where(world, |g| g != f)
+    let Some(&f) = r.factions.get(cid.0 as usize) else {
+        return Cids::new();
+    };
+    standing_of(r, f, false)
 }
 
 /// [`enemies`] one at a time, in the same order, without building the
@@ -1024,18 +1060,20 @@ pub fn is_enemy(world: &World, who: Cid, target: Cid) -> bool {
 /// Standing combatants of faction `f`, in roster order: one look at the
 /// roster.
 pub fn standing_in(world: &World, f: u8) -> Cids {
-    standing_where(world, |g| g == f)
+    roster(world).map_or_else(Cids::new, |r| standing_of(r, f, true))
 }
 
 /// Standing allies of `cid` (not counting itself), in roster order.
 pub fn allies(world: &World, cid: Cid) -> Cids {
-    let Some(f) = faction(world, cid) else {
+    let Some(r) = roster(world) else {
         return Cids::new();
     };
-    standing_where(world, |g| g == f)
-        .into_iter()
-        .filter(|c| *c != cid)
-        .collect()
+    let Some(&f) = r.factions.get(cid.0 as usize) else {
+        return Cids::new();
+    };
+    let mut allies = standing_of(r, f, true);
+    allies.retain(|c| *c != cid);
+    allies
 }
 
 /// The standing combatant on a cell (the fallen do not hold their cell);

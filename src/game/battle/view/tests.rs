@@ -224,9 +224,8 @@ fn tokens_show_facing_and_a_grab() {
     let hold = |app: &mut App, by: Option<Cid>| {
         app.world_mut()
             .resource_mut::<Roster>()
-            .place_mut(held)
-            .expect("a place")
-            .held_by = by;
+            .update_place(held, |p| p.held_by = by)
+            .expect("a place");
         app.update();
     };
     hold(&mut app, Some(actor));

@@ -177,10 +177,8 @@ fn broken_in_a_cave(ally: bool) -> Command {
     let bal = cid(&e, "Balthasar");
     e.world_mut()
         .resource_mut::<crate::rules::battle::Roster>()
-        .place_mut(bal)
-        .expect("a combatant")
-        .conditions
-        .insert(Condition::Broken);
+        .update_place(bal, |p| p.conditions.insert(Condition::Broken))
+        .expect("a combatant");
     activate(&mut e, bal);
     crate::rulesets::zones::ai::decide(e.world(), bal)
 }

@@ -549,9 +549,8 @@ fn the_preview_warns_before_an_action_lets_go_of_a_grab() {
     let (me, them) = (cid(&e, "Balthasar"), cid(&e, "Bandit"));
     e.world_mut()
         .resource_mut::<crate::rules::battle::Roster>()
-        .place_mut(them)
-        .expect("a combatant")
-        .held_by = Some(me);
+        .update_place(them, |p| p.held_by = Some(me))
+        .expect("a combatant");
     let warns = |e: &Engine, c: Command| {
         crate::rulesets::zones::preview::preview(e.world(), me, &c)
             .lines
