@@ -126,7 +126,7 @@ impl Found {
 /// of a dozen or so combatants) seldom share one. With 1,024, which hot
 /// answers shared a slot and pushed each other out was the build's luck
 /// (the type ids decide it): one build of the same code looked up three
-/// times as many components as another, about 2 % of a ud10 battle.
+/// times as many components as another, nearly 2 % of a ud10 battle.
 const FOUND_BITS: u32 = 12;
 const FOUND_SLOTS: usize = 1 << FOUND_BITS;
 
