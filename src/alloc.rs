@@ -16,9 +16,9 @@ use libmimalloc_sys as mi;
 
 /// The alignment every `mi_malloc` block of at least this size has
 /// (mimalloc's `MI_MAX_ALIGN_SIZE`, `sizeof(max_align_t)`: its size
-/// classes are whole multiples of it from there on); a smaller block is
-/// aligned to the largest power of two its size class holds, at least a
-/// word.
+/// classes are whole multiples of it from there on); a smaller block (its
+/// one class below, a word) is aligned to a word, which is at least any
+/// alignment no larger than its size.
 const PLAIN_ALIGN: usize = 16;
 
 /// Is a block of `size` bytes asked with `align` aligned as it must be when

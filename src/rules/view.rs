@@ -1658,4 +1658,52 @@ mod tests {
             w.entity_mut(e).insert(Other);
         });
     }
+
+    /// The roster's rows of bits answer who stands, a combatant's enemies
+    /// and allies and a faction's standing as the places say, past the
+    /// first word's 64 combatants, and follow every change a place goes
+    /// through `Roster::update_place`, out of the fight and back.
+    #[test]
+    fn standing_enemies_and_allies_follow_the_places_past_64() {
+        use crate::rules::components::Condition;
+        let mut w = World::new();
+        let mut roster = Roster::default();
+        // 70 combatants: faction i % 3, one of them (68) down from the start.
+        for i in 0..70u16 {
+            let mut place = Place::default();
+            if i == 68 {
+                place.conditions.insert(Condition::Dead);
+            }
+            roster.push(w.spawn_empty().id(), format!("c{i}"), (i % 3) as u8, place);
+        }
+        w.insert_resource(roster);
+        let ids = |v: Cids| v.iter().map(|c| c.0).collect::<Vec<_>>();
+        let of = |f: u16, skip: &[u16]| {
+            (0..70u16)
+                .filter(|i| i % 3 == f && !skip.contains(i))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(ids(standing_all(&w)).len(), 69);
+        assert!(!ids(standing_all(&w)).contains(&68));
+        // 67 is of faction 1: its enemies are factions 0 and 2 standing.
+        let mut others = [of(0, &[]), of(2, &[68])].concat();
+        others.sort();
+        assert_eq!(ids(enemies(&w, Cid(67))), others);
+        assert_eq!(ids(allies(&w, Cid(67))), of(1, &[67]));
+        assert_eq!(ids(standing_in(&w, 2)), of(2, &[68]));
+        // 65 (faction 2, in the second word) and 3 (faction 0) fall; 68
+        // is brought round.
+        let mut r = w.resource_mut::<Roster>();
+        r.update_place(Cid(65), |p| p.conditions.insert(Condition::Unconscious));
+        r.update_place(Cid(3), |p| p.conditions.insert(Condition::Fled));
+        r.update_place(Cid(68), |p| p.conditions.remove(Condition::Dead));
+        assert_eq!(ids(standing_in(&w, 2)), of(2, &[65]));
+        assert_eq!(ids(standing_in(&w, 0)), of(0, &[3]));
+        let mut others = [of(0, &[3]), of(2, &[65])].concat();
+        others.sort();
+        assert_eq!(ids(enemies(&w, Cid(67))), others);
+        assert_eq!(ids(standing_all(&w)).len(), 68);
+        // One who is down still has its enemies and allies (the standing).
+        assert_eq!(ids(allies(&w, Cid(65))), of(2, &[65]));
+    }
 }
