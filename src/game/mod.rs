@@ -8,6 +8,7 @@ pub mod screens;
 pub mod screenshot;
 pub mod session;
 pub mod tour;
+pub mod widgets;
 
 use std::path::PathBuf;
 

@@ -6,6 +6,7 @@ use bevy_egui::{EguiPrimaryContextPass, egui};
 use crate::game::battle::view::panels::{colour32, egui_ctx, root_ui};
 use crate::game::flow::ScreenIntent;
 use crate::game::session::{Catalog, Screen, Session};
+use crate::game::widgets::Tag;
 use crate::rules::battle::{ActiveRuleset, Battle, BattleLog, Factions, Roster};
 use crate::rules::components::{Cid, Controller, Health};
 use crate::rules::event::BattleEvent;
@@ -28,11 +29,12 @@ fn send(world: &mut World, asked: Vec<ScreenIntent>) {
     }
 }
 
-fn big_button(ui: &mut egui::Ui, text: &str) -> bool {
+fn big_button(ui: &mut egui::Ui, text: &str, kind: &str) -> bool {
     ui.add_sized(
         [300.0, 44.0],
         egui::Button::new(egui::RichText::new(text).size(20.0)),
     )
+    .tag(kind)
     .clicked()
 }
 
@@ -55,19 +57,19 @@ fn title(world: &mut World) {
                     .italics(),
             );
             ui.add_space(40.0);
-            if big_button(ui, "Skirmish against the AI") {
+            if big_button(ui, "Skirmish against the AI", "title: skirmish") {
                 asked.push(ScreenIntent::Skirmish);
             }
             ui.add_space(8.0);
-            if big_button(ui, "GM preview (AI against AI)") {
+            if big_button(ui, "GM preview (AI against AI)", "title: preview") {
                 asked.push(ScreenIntent::GmPreview);
             }
             ui.add_space(8.0);
-            if big_button(ui, "Set up a battle…") {
+            if big_button(ui, "Set up a battle…", "title: setup") {
                 asked.push(ScreenIntent::Open(Screen::Setup));
             }
             ui.add_space(8.0);
-            if big_button(ui, "Quit") {
+            if big_button(ui, "Quit", "title: quit") {
                 asked.push(ScreenIntent::Quit);
             }
             ui.add_space(30.0);
@@ -108,6 +110,7 @@ fn setup(world: &mut World) {
                                     ))
                                     .size(16.0),
                                 );
+                                let r = r.tag("setup: level");
                                 if r.clicked() && !chosen {
                                     asked.push(ScreenIntent::PickLevel(path.clone()));
                                 }
@@ -128,7 +131,8 @@ fn setup(world: &mut World) {
                     let resp = ui.add_enabled(
                         supported,
                         egui::Button::selectable(session.ruleset == r, r.id()),
-                    );
+                    )
+                    .tag("setup: ruleset");
                     if resp.clicked() {
                         asked.push(ScreenIntent::PickRuleset(r));
                     }
@@ -169,6 +173,7 @@ fn setup(world: &mut World) {
                         if ui
                             .selectable_label(now == Some(c), label)
                             .on_hover_text(tip)
+                            .tag("setup: control")
                             .clicked()
                         {
                             asked.push(ScreenIntent::Control(i, c));
@@ -181,7 +186,10 @@ fn setup(world: &mut World) {
             ui.horizontal(|ui| {
                 ui.label(egui::RichText::new("Seed").strong());
                 let mut seed = session.seed;
-                if ui.add(egui::DragValue::new(&mut seed)).changed() {
+                if ui
+                    .add(egui::DragValue::new(&mut seed))
+                    .tag("setup: seed")
+                    .changed() {
                     asked.push(ScreenIntent::Seed(seed));
                 }
             });
@@ -204,10 +212,10 @@ fn setup(world: &mut World) {
             minimap(ui, &session.level.map, &pieces);
             ui.add_space(20.0);
             ui.horizontal(|ui| {
-                if big_button(ui, "Start battle") {
+                if big_button(ui, "Start battle", "setup: start") {
                     asked.push(ScreenIntent::Start);
                 }
-                if ui.button("Back").clicked() {
+                if ui.button("Back").tag("setup: back").clicked() {
                     asked.push(ScreenIntent::Open(Screen::Title));
                 }
             });
@@ -332,7 +340,7 @@ fn results(world: &mut World) {
                 });
                 ui.add_space(12.0);
                 // The board as the battle left it.
-                egui::CollapsingHeader::new("The final board")
+                let board = egui::CollapsingHeader::new("The final board")
                     .default_open(true)
                     .show(ui, |ui| {
                         let pieces: Vec<Piece> = roster
@@ -359,42 +367,45 @@ fn results(world: &mut World) {
                             .collect();
                         minimap(ui, &map, &pieces);
                     });
+                board.header_response.tag("results: final board");
                 ui.add_space(12.0);
                 // The whole battle, line by line (as the battle screen's log).
-                egui::CollapsingHeader::new(format!("The whole log ({} lines)", log.events.len()))
-                    .default_open(false)
-                    .show(ui, |ui| {
-                        let names = crate::rules::narrate::Names {
-                            roster: &roster,
-                            factions: &factions,
-                        };
-                        egui::ScrollArea::vertical()
-                            .max_height(260.0)
-                            .auto_shrink([false, true])
-                            .show_rows(ui, 16.0, log.events.len(), |ui, range| {
-                                for e in &log.events[range] {
-                                    ui.label(
-                                        egui::RichText::new(crate::rules::narrate::describe(
-                                            &names, e,
-                                        ))
+                let whole = egui::CollapsingHeader::new(format!(
+                    "The whole log ({} lines)",
+                    log.events.len()
+                ))
+                .default_open(false)
+                .show(ui, |ui| {
+                    let names = crate::rules::narrate::Names {
+                        roster: &roster,
+                        factions: &factions,
+                    };
+                    egui::ScrollArea::vertical()
+                        .max_height(260.0)
+                        .auto_shrink([false, true])
+                        .show_rows(ui, 16.0, log.events.len(), |ui, range| {
+                            for e in &log.events[range] {
+                                ui.label(
+                                    egui::RichText::new(crate::rules::narrate::describe(&names, e))
                                         .monospace()
                                         .size(12.0),
-                                    );
-                                }
-                            });
-                    });
+                                );
+                            }
+                        });
+                });
+                whole.header_response.tag("results: whole log");
                 ui.add_space(12.0);
                 ui.vertical_centered(|ui| {
-                    if big_button(ui, "Play again (new seed)") {
+                    if big_button(ui, "Play again (new seed)", "results: play again") {
                         asked.push(ScreenIntent::PlayAgain);
                     }
-                    if big_button(ui, &format!("Replay this seed ({seed})")) {
+                    if big_button(ui, &format!("Replay this seed ({seed})"), "results: replay") {
                         asked.push(ScreenIntent::Replay);
                     }
-                    if big_button(ui, "Battle setup") {
+                    if big_button(ui, "Battle setup", "results: setup") {
                         asked.push(ScreenIntent::Open(Screen::Setup));
                     }
-                    if big_button(ui, "Title screen") {
+                    if big_button(ui, "Title screen", "results: title") {
                         asked.push(ScreenIntent::Open(Screen::Title));
                     }
                 });

@@ -11,6 +11,7 @@ use crate::game::battle::logic::{
 };
 use crate::game::flow::ScreenIntent;
 use crate::game::session::{Screen, Session, Speed};
+use crate::game::widgets::{Tag, command_kind};
 use crate::rules::battle::{
     ActiveRuleset, Battle, BattleLog, Factions, Give, LastRejection, Prompt, Roster,
 };
@@ -174,10 +175,10 @@ fn draw(ctx: &egui::Context, world: &World, asked: &mut Asked) {
                 ui.label(format!("({by})"));
             }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if ui.button("Menu (Esc)").clicked() {
+                if ui.button("Menu (Esc)").tag("battle: menu").clicked() {
                     asked.screens.push(ScreenIntent::Menu(true));
                 }
-                if ui.button("Help (F1)").clicked() {
+                if ui.button("Help (F1)").tag("battle: help").clicked() {
                     asked.help = Some(!world.resource::<HelpOpen>().0);
                 }
             });
@@ -261,7 +262,7 @@ fn draw(ctx: &egui::Context, world: &World, asked: &mut Asked) {
                             }
                         });
                 }
-                if ui.button("Close").clicked() {
+                if ui.button("Close").tag("help: close").clicked() {
                     asked.help = Some(false);
                 }
             });
@@ -313,17 +314,23 @@ fn pause_menu(
             }
             ui.separator();
             // What leaving would throw away, asked before it is thrown.
-            const EXITS: [(&str, &str); 4] = [
+            const EXITS: [(&str, &str, &str); 4] = [
                 (
                     "Restart with a new seed",
                     "Restart this battle with a new seed?",
+                    "menu: restart",
                 ),
                 (
                     "Back to battle setup",
                     "Leave this battle for the setup screen?",
+                    "menu: to setup",
                 ),
-                ("Title screen", "Leave this battle for the title screen?"),
-                ("Quit", "Quit Fray?"),
+                (
+                    "Title screen",
+                    "Leave this battle for the title screen?",
+                    "menu: to title",
+                ),
+                ("Quit", "Quit Fray?", "menu: quit"),
             ];
             let intent = |i: u8| match i {
                 0 => ScreenIntent::PlayAgain,
@@ -335,22 +342,22 @@ fn pause_menu(
                 ui.label(egui::RichText::new(EXITS[i as usize].1).strong());
                 ui.label("The battle in progress will be lost.");
                 ui.horizontal(|ui| {
-                    if ui.button("Yes").clicked() {
+                    if ui.button("Yes").tag("confirm: yes").clicked() {
                         ctx.data_mut(|d| d.remove::<u8>(confirm_id));
                         asked.screens.push(intent(i));
                     }
-                    if ui.button("No, go back").clicked() {
+                    if ui.button("No, go back").tag("confirm: no").clicked() {
                         ctx.data_mut(|d| d.remove::<u8>(confirm_id));
                     }
                 });
                 return;
             }
             ui.vertical_centered_justified(|ui| {
-                if ui.button("Resume (Esc)").clicked() {
+                if ui.button("Resume (Esc)").tag("menu: resume").clicked() {
                     asked.screens.push(ScreenIntent::Menu(false));
                 }
-                for (i, (label, _)) in EXITS.iter().enumerate() {
-                    if ui.button(*label).clicked() {
+                for (i, (label, _, kind)) in EXITS.iter().enumerate() {
+                    if ui.button(*label).tag(*kind).clicked() {
                         if over {
                             asked.screens.push(intent(i as u8));
                         } else {
@@ -364,12 +371,17 @@ fn pause_menu(
             let mut follow = world.resource::<super::camera::Follow>().0;
             if ui
                 .checkbox(&mut follow, "Camera follows the acting combatant")
+                .tag("menu: follow")
                 .changed()
             {
                 asked.follow = Some(follow);
             }
             let mut zones = world.resource::<super::board::ShowZones>().0;
-            if ui.checkbox(&mut zones, "Show zone borders (Z)").changed() {
+            if ui
+                .checkbox(&mut zones, "Show zone borders (Z)")
+                .tag("menu: zones")
+                .changed()
+            {
                 asked.zones = Some(zones);
             }
             ui.horizontal(|ui| {
@@ -377,6 +389,7 @@ fn pause_menu(
                 for sp in Speed::ALL {
                     if ui
                         .selectable_label(pacing.speed == sp, sp.label())
+                        .tag("menu: speed")
                         .clicked()
                     {
                         let mut p = pacing.clone();
@@ -453,7 +466,9 @@ fn turn_order(ui: &mut egui::Ui, world: &World, roster: &Roster, asked: &mut Ask
                 text = text.strikethrough().weak();
             }
             ui.horizontal(|ui| {
-                let row = ui.selectable_label(Some(c) == acting, text);
+                let row = ui
+                    .selectable_label(Some(c) == acting, text)
+                    .tag("order: row");
                 let row = match &note {
                     Some((_, long)) => row.on_hover_text(long),
                     None => row,
@@ -573,7 +588,13 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
         // core's preview, with what it costs), or what the tool does.
         let tool_button =
             |ui: &mut egui::Ui, t: Tool, label: &str, example: Option<&Command>, asked: &mut Asked| {
-                let r = ui.selectable_label(st.tool == t, label);
+                let kind = match (&t, example) {
+                    (Tool::Offer(_), Some(c)) => format!("tool: {}", command_kind(c)),
+                    (Tool::Offer(name), None) => format!("tool: {name}"),
+                    (Tool::Attack { .. }, _) => "tool: blow".to_string(),
+                    (Tool::Move, _) => "tool: move".to_string(),
+                };
+                let r = ui.selectable_label(st.tool == t, label).tag(kind);
                 let r = match example {
                     Some(c) => r.on_hover_ui(|ui| {
                         preview_lines(ui, world, c);
@@ -585,7 +606,7 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
                     asked.intents.push(UiIntent::Tool(t));
                 }
             };
-        let r = ui.selectable_label(st.tool == Tool::Move, "Move / attack").on_hover_text(
+        let r = ui.selectable_label(st.tool == Tool::Move, "Move / attack").tag("tool: move").on_hover_text(
             "Click a highlighted cell to move there (blue cells keep your action, amber cells \
              are a full movement), or a ringed enemy to attack it with the weapon in hand.",
         );
@@ -618,13 +639,15 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
                     Some(m) => format!("{} ({})…", w.name, w.mode_name(m)),
                     None => format!("{}: other blows…", w.name),
                 };
-                ui.menu_button(label, |ui| {
+                let menu = ui.menu_button(label, |ui| {
                     for &mode in &modes {
                         let t = Tool::Attack {
                             weapon: ready,
                             mode,
                         };
-                        let r = ui.selectable_label(st.tool == t, w.mode_name(mode));
+                        let r = ui
+                            .selectable_label(st.tool == t, w.mode_name(mode))
+                            .tag("tool: blow");
                         let r = match example(mode) {
                             Some(c) => r.on_hover_ui(|ui| preview_lines(ui, world, c)),
                             None => r,
@@ -635,6 +658,7 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
                         }
                     }
                 });
+                menu.response.tag("tool: blows menu");
             } else {
                 for mode in modes {
                     tool_button(
@@ -677,20 +701,25 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
             ui.label("On a mount, strike:");
             if ui
                 .selectable_label(!st.strike_mounts, "the rider")
+                .tag("tool: strike the rider")
                 .clicked()
             {
                 asked.intents.push(UiIntent::StrikeMounts(false));
             }
-            if ui.selectable_label(st.strike_mounts, "the mount").clicked() {
+            if ui
+                .selectable_label(st.strike_mounts, "the mount")
+                .tag("tool: strike the mount")
+                .clicked() {
                 asked.intents.push(UiIntent::StrikeMounts(true));
             }
         }
         ui.separator();
         // Every button's tooltip is the rules core's preview of its
         // command: what it does and what it costs.
-        let mut button = |ui: &mut egui::Ui, label: &str, c: Command| {
+        let mut button = |ui: &mut egui::Ui, label: &str, kind: String, c: Command| {
             let r = ui
                 .add_enabled(legal(&c), egui::Button::new(label))
+                .tag(kind)
                 .on_hover_ui(|ui| preview_lines(ui, world, &c))
                 .on_disabled_hover_ui(|ui| preview_lines(ui, world, &c));
             if r.clicked() {
@@ -698,33 +727,48 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
             }
         };
         // Only what the ruleset allows now (End turn always shows).
-        let mut offer = |ui: &mut egui::Ui, label: &str, c: Command| {
+        let mut offer = |ui: &mut egui::Ui, label: &str, kind: String, c: Command| {
             if legal(&c) {
-                button(ui, label, c);
+                button(ui, label, kind, c);
             }
         };
         if let Some(l) = view::get::<Loadout>(world, actor) {
             for (i, w) in l.weapons.iter().enumerate() {
                 if Some(i) != l.ready {
-                    offer(ui, &format!("Draw {}", w.name), Command::Draw { weapon: i });
+                    offer(
+                        ui,
+                        &format!("Draw {}", w.name),
+                        "action: draw".into(),
+                        Command::Draw { weapon: i },
+                    );
                 }
             }
         }
         // The ruleset's own buttons (take cover, reload, break free, ...).
         for o in &st.options.offers.list {
             if matches!(o.give, Give::Button | Give::Click(_)) {
-                offer(ui, &o.label, o.command.clone());
+                offer(
+                    ui,
+                    &o.label,
+                    format!("offer: {}", command_kind(&o.command)),
+                    o.command.clone(),
+                );
             }
         }
         // Set apart: what gives up more than a turn, then the turn's end.
         ui.separator();
-        offer(ui, "Flee (F)", Command::Flee);
+        offer(ui, "Flee (F)", "action: flee".into(), Command::Flee);
         for o in &st.options.offers.list {
             if o.give == Give::Apart {
-                offer(ui, &o.label, o.command.clone());
+                offer(
+                    ui,
+                    &o.label,
+                    format!("offer: {}", command_kind(&o.command)),
+                    o.command.clone(),
+                );
             }
         }
-        button(ui, "End turn (Enter)", Command::EndTurn);
+        button(ui, "End turn (Enter)", "action: end turn".into(), Command::EndTurn);
     });
     if let Some((_, why)) = world.resource::<LastRejection>().0.as_ref() {
         ui.label(egui::RichText::new(format!("Refused: {why}")).color(egui::Color32::LIGHT_RED));
@@ -769,7 +813,7 @@ fn activation_bar(ui: &mut egui::Ui, world: &World, st: &TurnUi, asked: &mut Ask
     ui.horizontal_wrapped(|ui| {
         for o in &st.options.offers.list {
             let (c, label) = (&o.command, o.label.clone());
-            let b = ui.button(label);
+            let b = ui.button(label).tag(format!("offer: {}", command_kind(c)));
             if b.hovered() {
                 asked.hover_preview = Some(c.clone());
             }
@@ -804,12 +848,21 @@ fn preview_controls(ui: &mut egui::Ui, pacing: &Pacing, asked: &mut Asked) {
         } else {
             "⏸ Pause (P)"
         };
-        if ui.button(label).clicked() {
+        let kind = if pacing.paused {
+            "preview: play"
+        } else {
+            "preview: pause"
+        };
+        if ui.button(label).tag(kind).clicked() {
             let mut p = pacing.clone();
             p.paused = !p.paused;
             asked.pacing = Some(p);
         }
-        if ui.button("Step one action (Space)").clicked() {
+        if ui
+            .button("Step one action (Space)")
+            .tag("preview: step")
+            .clicked()
+        {
             let mut p = pacing.clone();
             p.paused = true;
             p.step_once = true;
@@ -818,7 +871,11 @@ fn preview_controls(ui: &mut egui::Ui, pacing: &Pacing, asked: &mut Asked) {
         ui.separator();
         ui.label("Speed:");
         for s in Speed::ALL {
-            if ui.selectable_label(pacing.speed == s, s.label()).clicked() {
+            if ui
+                .selectable_label(pacing.speed == s, s.label())
+                .tag("preview: speed")
+                .clicked()
+            {
                 let mut p = pacing.clone();
                 p.speed = s;
                 asked.pacing = Some(p);
@@ -913,7 +970,9 @@ fn reaction_dialog(
                 let stakes = p
                     .damage
                     .map_or(String::new(), |(lo, hi)| format!(" — if hit: {lo}-{hi} HP"));
-                let b = ui.button(format!("{}: {}{odds}{stakes}", i + 1, p.title));
+                let b = ui
+                    .button(format!("{}: {}{odds}{stakes}", i + 1, p.title))
+                    .tag(format!("reaction: {}", command_kind(&c)));
                 if b.hovered() {
                     for l in &p.lines {
                         ui.label(egui::RichText::new(l).small());
@@ -946,6 +1005,7 @@ fn combat_log(ui: &mut egui::Ui, world: &World) {
     ui.horizontal(|ui| {
         if ui
             .checkbox(&mut rules, "Rules")
+            .tag("log: rules")
             .on_hover_text("Show the rule behind every line (hover a line to see just its own)")
             .changed()
         {
@@ -958,11 +1018,12 @@ fn combat_log(ui: &mut egui::Ui, world: &World) {
             back_down = ui
                 .button(
                     egui::RichText::new(format!(
-                        "▼ {new} new line{} below: back to the latest",
+                        "⬇ {new} new line{} below: back to the latest",
                         if new == 1 { "" } else { "s" }
                     ))
                     .strong(),
                 )
+                .tag("log: back to the latest")
                 .clicked();
         }
     });
@@ -970,10 +1031,15 @@ fn combat_log(ui: &mut egui::Ui, world: &World) {
         .id_salt("combat_log")
         .stick_to_bottom(true)
         .auto_shrink([false, false]);
+    // Back down to the last line: the offset of the log's end, not a huge
+    // number (egui counts rows from the offset, and f32::MAX's row count
+    // overflowed).
+    const ROW: f32 = 16.0;
     if back_down {
-        area = area.vertical_scroll_offset(f32::MAX);
+        let end = n as f32 * (ROW + ui.spacing().item_spacing.y);
+        area = area.vertical_scroll_offset(end);
     }
-    let out = area.show_rows(ui, 16.0, n, |ui, range| {
+    let out = area.show_rows(ui, ROW, n, |ui, range| {
         for i in range {
             let e = &log.events[i];
             let full = describe(&names, e);
