@@ -11,9 +11,9 @@ use crate::rules::dice::{Dice, DiceRoll, Die, Rolled};
 use crate::rules::event::{BattleEvent, Modifier};
 use crate::rules::view;
 use crate::rulesets::ud10::command::Ud10Command;
-use crate::rulesets::ud10::event::{Reaction, Ud10Event};
+use crate::rulesets::ud10::event::{Barred, Reaction, Ud10Event};
 
-use super::check::{may_dodge, may_parry, reaction_bonus};
+use super::check::{dodge_barred, parry_barred, reaction_bonus};
 use super::damage;
 use super::numbers::{
     Pending, PendingAttack, RULE_ATTACK, RULE_FROM_BEHIND, RULE_PARRY, RULE_RANGED, numbers,
@@ -137,17 +137,33 @@ pub fn execute_attack(
         dex_counts: n.dex_counts,
     };
     view::resource_mut::<PendingAttack>(world).0 = Some(pending.clone());
-    let may_react = !free
-        && view::reading(world, |world| {
-            may_parry(world, target) || may_dodge(world, target)
-        });
-    if may_react {
+    // Why neither reaction may come, if neither may: said in the log.
+    let barred = view::reading(world, |world| {
+        if free {
+            return Some((Barred::Fleeing, Barred::Fleeing));
+        }
+        let parry = parry_barred(world, target).err()?;
+        let dodge = dodge_barred(world, target).err()?;
+        Some((parry, dodge))
+    });
+    if barred.is_none() {
         view::resource_mut::<Battle>(world).prompt = Prompt::React {
             actor: target,
             attacker,
         };
     } else {
         view::resource_mut::<PendingAttack>(world).0 = None;
+        if let Some((parry, dodge)) = barred {
+            emit(
+                world,
+                Ud10Event::NoReaction {
+                    who: target,
+                    parry,
+                    dodge,
+                    rule: RULE_PARRY,
+                },
+            );
+        }
         damage::hit(world, &pending);
     }
 }

@@ -9,7 +9,7 @@ use crate::rules::components::{Cid, Condition, Loadout, MoveMode, ReloadCost, We
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 use crate::rulesets::ud10::command::Ud10Command;
-use crate::rulesets::ud10::event::Reaction;
+use crate::rulesets::ud10::event::{Barred, Reaction};
 use crate::rulesets::ud10::weapon::Ud10Gear;
 
 use super::armor::Shield;
@@ -347,18 +347,18 @@ fn check_reaction(
     }
 }
 
-fn reaction_common(world: &World, actor: Cid) -> Result<super::numbers::Pending, Illegal> {
+fn reaction_common(world: &World, actor: Cid) -> Result<super::numbers::Pending, Barred> {
     if super::query::reaction_used(world, actor) {
-        return illegal("the reaction of this round is spent");
+        return Err(Barred::Spent);
     }
     let pending = view::get_resource::<super::numbers::PendingAttack>(world)
         .and_then(|p| p.0.clone())
-        .ok_or_else(|| Illegal("no attack is pending".into()))?;
+        .ok_or(Barred::NothingPending)?;
     if !pending.dex_counts {
-        return illegal("an attack that cannot be foreseen cannot be parried or dodged");
+        return Err(Barred::Unforeseen);
     }
     if pending.ranged {
-        return illegal("missiles cannot be parried or dodged");
+        return Err(Barred::Missile);
     }
     Ok(pending)
 }
@@ -380,55 +380,13 @@ pub fn reaction_bonus(world: &World, who: Cid, kind: Reaction) -> (&'static str,
     }
 }
 
-/// Why a reaction is not offered, before it is written out: the check
-/// writes it out, while an attack's execution and the AI ask only whether
-/// one is offered ([`may_parry`], [`may_dodge`]), thousands of times a
-/// battle, and a sentence with numbers in it costs more than the check.
-enum Refusal {
-    Said(Illegal),
-    CannotBeat {
-        kind: Reaction,
-        against: i32,
-        name: &'static str,
-        bonus: i32,
-    },
-}
-
-impl From<Illegal> for Refusal {
-    fn from(reason: Illegal) -> Refusal {
-        Refusal::Said(reason)
-    }
-}
-
-impl From<Refusal> for Illegal {
-    fn from(refusal: Refusal) -> Illegal {
-        match refusal {
-            Refusal::Said(reason) => reason,
-            Refusal::CannotBeat {
-                kind,
-                against,
-                name,
-                bonus,
-            } => Illegal(
-                format!(
-                    "cannot beat the attack's {against}: a {} is 10 + {name} {bonus} = {} at best",
-                    kind.name(),
-                    10 + bonus
-                )
-                .into(),
-            ),
-        }
-    }
-}
-
 /// A reaction must roll *higher* than the attack; one that cannot, even
 /// with a ten, is not offered (Fray decides, docs/rulesets/ud10.md:
 /// offering a hopeless roll only misleads).
-fn can_beat(world: &World, who: Cid, kind: Reaction, against: i32) -> Result<(), Refusal> {
+fn can_beat(world: &World, who: Cid, kind: Reaction, against: i32) -> Result<(), Barred> {
     let (name, bonus) = reaction_bonus(world, who, kind);
     if 10 + bonus <= against {
-        return Err(Refusal::CannotBeat {
-            kind,
+        return Err(Barred::Beyond {
             against,
             name,
             bonus,
@@ -439,44 +397,79 @@ fn can_beat(world: &World, who: Cid, kind: Reaction, against: i32) -> Result<(),
 
 /// Parry: an appropriate weapon ready, once per round (§Parrying and Dodging).
 pub fn can_parry(world: &World, actor: Cid, _attacker: Cid) -> Result<(), Illegal> {
-    parry_refusal(world, actor).map_err(Illegal::from)
+    parry_barred(world, actor).map_err(|b| Illegal(b.why(Reaction::Parry).into()))
 }
 
 /// Dodge (§Parrying and Dodging: "maybe possible to dodge the attack"):
 /// as a parry, with no weapon needed, when the game's settings allow it.
 pub fn can_dodge(world: &World, actor: Cid, _attacker: Cid) -> Result<(), Illegal> {
-    dodge_refusal(world, actor).map_err(Illegal::from)
+    dodge_barred(world, actor).map_err(|b| Illegal(b.why(Reaction::Dodge).into()))
 }
 
 /// May `actor` parry the pending attack? [`can_parry`]'s answer, its
 /// reason not written out.
 pub fn may_parry(world: &World, actor: Cid) -> bool {
-    parry_refusal(world, actor).is_ok()
+    parry_barred(world, actor).is_ok()
 }
 
 /// May `actor` dodge the pending attack? [`can_dodge`]'s answer, its
 /// reason not written out.
 pub fn may_dodge(world: &World, actor: Cid) -> bool {
-    dodge_refusal(world, actor).is_ok()
+    dodge_barred(world, actor).is_ok()
 }
 
-fn parry_refusal(world: &World, actor: Cid) -> Result<(), Refusal> {
+/// Why `actor` may not parry the pending attack, if it may not.
+pub fn parry_barred(world: &World, actor: Cid) -> Result<(), Barred> {
     let pending = reaction_common(world, actor)?;
-    let l = loadout(world, actor).ok_or_else(|| Illegal("no weapon to parry with".into()))?;
-    match l.ready_weapon() {
-        Some(w) if w.ud10().parry && w.kind == WeaponKind::Melee => {}
-        Some(w) => return Err(Illegal(format!("cannot parry with the {}", w.name).into()).into()),
-        None => return Err(Illegal("no weapon ready to parry with".into()).into()),
-    }
+    parry_weapon(world, actor)?;
     can_beat(world, actor, Reaction::Parry, pending.total)
 }
 
-fn dodge_refusal(world: &World, actor: Cid) -> Result<(), Refusal> {
+/// Why `actor` may not dodge the pending attack, if it may not.
+pub fn dodge_barred(world: &World, actor: Cid) -> Result<(), Barred> {
     if !view::resource::<Ud10Settings>(world).dodge {
-        return Err(Illegal("dodging is off in this game's settings".into()).into());
+        return Err(Barred::DodgeOff);
     }
     let pending = reaction_common(world, actor)?;
     can_beat(world, actor, Reaction::Dodge, pending.total)
+}
+
+/// "To Parry, a character has to have an appropriate weapon ready".
+fn parry_weapon(world: &World, actor: Cid) -> Result<(), Barred> {
+    let ready = loadout(world, actor).and_then(|l| l.ready_weapon());
+    match ready {
+        Some(w) if w.ud10().parry && w.kind == WeaponKind::Melee => Ok(()),
+        Some(w) => Err(Barred::Weapon(Some(w.name.to_string()))),
+        None => Err(Barred::Weapon(None)),
+    }
+}
+
+/// What an attack's preview may promise of the target's reactions before
+/// the roll: whether it could parry or dodge a hit at all (its round's
+/// reaction, a weapon to parry with, an attack it can see coming, dodging
+/// allowed), the roll it would have to beat aside.
+pub fn reactions_open(
+    world: &World,
+    target: Cid,
+    ranged: bool,
+    dex_counts: bool,
+) -> (Result<(), Barred>, Result<(), Barred>) {
+    let common = if super::query::reaction_used(world, target) {
+        Err(Barred::Spent)
+    } else if !dex_counts {
+        Err(Barred::Unforeseen)
+    } else if ranged {
+        Err(Barred::Missile)
+    } else {
+        Ok(())
+    };
+    let parry = common.clone().and_then(|_| parry_weapon(world, target));
+    let dodge = if view::resource::<Ud10Settings>(world).dodge {
+        common
+    } else {
+        Err(Barred::DodgeOff)
+    };
+    (parry, dodge)
 }
 
 /// The shield counts while no two-handed weapon is in hand.

@@ -97,6 +97,108 @@ pub enum Ud10Event {
         zone: BodyZone,
         rule: Rule,
     },
+    /// A hit `who` could neither parry nor dodge, and why not each
+    /// (§Parrying and Dodging: the GM determines whether the opponent is
+    /// eligible); the damage follows.
+    NoReaction {
+        who: Cid,
+        parry: Barred,
+        dodge: Barred,
+        rule: Rule,
+    },
+}
+
+/// Why a reaction to a hit cannot come (§Parrying and Dodging).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Barred {
+    /// "only one Parry attempt per combat round": this round's is spent.
+    Spent,
+    /// No attack waits for an answer.
+    NothingPending,
+    /// The defender could not see it coming (from behind, helpless): its
+    /// DEX does not count, nor may it react.
+    Unforeseen,
+    /// Missiles are not parried or dodged.
+    Missile,
+    /// A free attack on one who turns to flee (§Fleeing From Battle).
+    Fleeing,
+    /// "an appropriate weapon ready": the one in hand (if any) is not.
+    Weapon(Option<String>),
+    /// Dodging is off in this game's settings.
+    DodgeOff,
+    /// The reaction must roll higher than the attack's `against`, and
+    /// cannot even with a ten: 10 + `name` `bonus`.
+    Beyond {
+        against: i32,
+        name: &'static str,
+        bonus: i32,
+    },
+}
+
+/// "Red spearman cannot parry: 18 is beyond 10 + Parry 5": one line for a
+/// hit `who` cannot answer, each reaction's reason said once (one reason
+/// for both where they share it; dodging left out where it is off).
+pub fn cannot_react(who: &str, parry: &Barred, dodge: &Barred) -> String {
+    if parry == dodge {
+        return format!("{who} cannot parry or dodge: {}", parry.plain());
+    }
+    if *dodge == Barred::DodgeOff {
+        return format!("{who} cannot parry: {}", parry.plain());
+    }
+    format!(
+        "{who} cannot parry ({}) or dodge ({})",
+        parry.plain(),
+        dodge.plain()
+    )
+}
+
+impl Barred {
+    /// The reason as the check states it (`kind` the reaction refused).
+    pub fn why(&self, kind: Reaction) -> String {
+        match self {
+            Barred::Spent => "the reaction of this round is spent".into(),
+            Barred::NothingPending => "no attack is pending".into(),
+            Barred::Unforeseen => {
+                "an attack that cannot be foreseen cannot be parried or dodged".into()
+            }
+            Barred::Missile => "missiles cannot be parried or dodged".into(),
+            Barred::Fleeing => "a free attack on one who flees cannot be parried or dodged".into(),
+            Barred::Weapon(Some(w)) => format!("cannot parry with the {w}"),
+            Barred::Weapon(None) => "no weapon ready to parry with".into(),
+            Barred::DodgeOff => "dodging is off in this game's settings".into(),
+            Barred::Beyond {
+                against,
+                name,
+                bonus,
+            } => format!(
+                "cannot beat the attack's {against}: a {} is 10 + {name} {bonus} = {} at best",
+                kind.name(),
+                10 + bonus
+            ),
+        }
+    }
+
+    /// The reason in a player's words, after "cannot parry: ".
+    pub fn plain(&self) -> String {
+        match self {
+            Barred::Spent => "this round's reaction is spent".into(),
+            Barred::NothingPending => "no attack to answer".into(),
+            Barred::Unforeseen => "the blow came unseen".into(),
+            Barred::Missile => "missiles cannot be parried or dodged".into(),
+            Barred::Fleeing => "the blow falls on one turning to flee".into(),
+            Barred::Weapon(Some(w)) => format!("the {} cannot parry", w.to_lowercase()),
+            Barred::Weapon(None) => "no weapon in hand".into(),
+            Barred::DodgeOff => "dodging is off".into(),
+            Barred::Beyond {
+                against,
+                name,
+                bonus,
+            } => format!(
+                "{against} is beyond 10 + {} {bonus}",
+                name.trim_end_matches(" skill")
+            ),
+        }
+    }
 }
 
 /// UD10's reactions to an attack that hit (§Reactions).

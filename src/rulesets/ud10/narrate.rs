@@ -2,7 +2,7 @@
 
 use crate::rules::event::{Cue, OwnEvent, Tone};
 use crate::rules::narrate::{Names, defense_text, dice_text, mods_text, names};
-use crate::rulesets::ud10::event::{Reaction, Ud10Event};
+use crate::rulesets::ud10::event::{Reaction, Ud10Event, cannot_react};
 
 impl OwnEvent for Ud10Event {
     fn describe(&self, n: &Names) -> String {
@@ -35,6 +35,27 @@ impl OwnEvent for Ud10Event {
             Ud10Event::AttackRolled { .. } => describe_attack_rolled(n, e),
             Ud10Event::ReactionRolled { .. } => describe_reaction_rolled(n, e),
             Ud10Event::HitLocation { .. } => describe_hit_location(n, e),
+            Ud10Event::NoReaction {
+                who,
+                parry,
+                dodge,
+                rule,
+            } if parry == dodge => format!(
+                "{} may not react: {}  [{rule}]",
+                n.who(*who),
+                parry.why(Reaction::Parry)
+            ),
+            Ud10Event::NoReaction {
+                who,
+                parry,
+                dodge,
+                rule,
+            } => format!(
+                "{} may not react: parry: {}; dodge: {}  [{rule}]",
+                n.who(*who),
+                parry.why(Reaction::Parry),
+                dodge.why(Reaction::Dodge)
+            ),
             Ud10Event::Turned {
                 who, towards, rule, ..
             } => format!(
@@ -82,6 +103,9 @@ impl OwnEvent for Ud10Event {
                 },
                 against + 1
             )),
+            Ud10Event::NoReaction {
+                who, parry, dodge, ..
+            } => Some(cannot_react(n.who(*who), parry, dodge)),
             Ud10Event::HitLocation { target, zone, .. } => Some(format!(
                 "The blow lands on {}'s {}",
                 n.who(*target),

@@ -251,11 +251,17 @@ fn attack_preview(
             .collect::<Vec<_>>()
             .join(", ")
     ));
-    if !n.ranged && n.dex_counts {
-        p.lines.push(
-            "a foreseen melee hit may be parried or dodged  (ud10 §Parrying and Dodging)".into(),
-        );
-    }
+    // What the target may answer a hit with, said only where it may.
+    let (parry, dodge) = check::reactions_open(world, target, n.ranged, n.dex_counts);
+    let who = name(world, target);
+    let line = match (&parry, &dodge) {
+        (Ok(()), Ok(())) => format!("{who} may parry or dodge a hit (a roll above the attack's)"),
+        (Ok(()), Err(_)) => format!("{who} may parry a hit (a roll above the attack's)"),
+        (Err(_), Ok(())) => format!("{who} may dodge a hit (a roll above the attack's)"),
+        (Err(p), Err(d)) => crate::rulesets::ud10::event::cannot_react(&who, p, d),
+    };
+    p.lines
+        .push(format!("{line}  (ud10 §Parrying and Dodging)"));
     damage_preview(world, target, w, mode, p);
 }
 

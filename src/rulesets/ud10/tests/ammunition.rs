@@ -61,7 +61,7 @@ fn volley_mode_uses_three_shots_and_its_own_damage_code() {
             mode: 1,
         },
     );
-    let ev = since(&e, at);
+    let ev = past_no_reaction(since(&e, at));
     match ev[0].own::<Ud10Event>() {
         Some(Ud10Event::AttackRolled {
             modifiers,

@@ -1,6 +1,7 @@
 //! §Attacking and §Determining the Damage: the whole pipeline, body zones, armor, buffer, penetration, knock-out.
 
 use super::*;
+use crate::rulesets::ud10::event::Barred;
 
 #[test]
 fn whole_damage_pipeline_with_exploding_ten() {
@@ -24,15 +25,30 @@ fn whole_damage_pipeline_with_exploding_ten() {
         }) => assert_eq!((*total, *defense, *hit), (13, 13, true)),
         other => panic!("{other:?}"),
     }
+    // The log says why: no weapon that parries, and a dodge beyond reach.
+    match ev[1].own::<Ud10Event>() {
+        Some(Ud10Event::NoReaction { parry, dodge, .. }) => {
+            assert!(matches!(parry, Barred::Weapon(Some(_))), "{parry:?}");
+            assert_eq!(
+                *dodge,
+                Barred::Beyond {
+                    against: 13,
+                    name: "DEX",
+                    bonus: 3
+                }
+            );
+        }
+        other => panic!("{other:?}"),
+    }
     assert!(matches!(
-        ev[1].own::<Ud10Event>(),
+        ev[2].own::<Ud10Event>(),
         Some(Ud10Event::HitLocation {
             die: 5,
             zone: BodyZone::Trunk,
             ..
         })
     ));
-    match &ev[2] {
+    match &ev[3] {
         BattleEvent::DamageRolled { roll, .. } => {
             // 10 + 4 (the ten rolled again) + 4 = 18.
             assert_eq!(roll.total, 18);
@@ -41,7 +57,7 @@ fn whole_damage_pipeline_with_exploding_ten() {
         }
         other => panic!("{other:?}"),
     }
-    match &ev[3] {
+    match &ev[4] {
         BattleEvent::Damaged {
             rolled,
             steps,
@@ -70,7 +86,7 @@ fn whole_damage_pipeline_with_exploding_ten() {
     }
     // -5 HP is death (Fray's setting dead_at_hp = -5).
     assert!(matches!(
-        ev[4],
+        ev[5],
         BattleEvent::ConditionAdded {
             condition: Condition::Dead,
             ..
@@ -83,7 +99,7 @@ fn whole_damage_pipeline_with_exploding_ten() {
         roster: w.resource::<crate::rules::battle::Roster>(),
         factions: w.resource::<crate::rules::battle::Factions>(),
     };
-    let plain: Vec<Option<String>> = ev[..4]
+    let plain: Vec<Option<String>> = ev[..5]
         .iter()
         .map(|x| crate::rules::narrate::plain(&names, x))
         .collect();
@@ -91,6 +107,10 @@ fn whole_damage_pipeline_with_exploding_ten() {
         plain,
         vec![
             Some("A's longsword hits B (rolled 13, needed 13)".into()),
+            Some(
+                "B cannot parry (the short bow cannot parry) or dodge (13 is beyond 10 + DEX 3)"
+                    .into()
+            ),
             Some("The blow lands on B's trunk".into()),
             Some("Damage to B: 18".into()),
             Some("B loses 15 HP and 1 EP (-5 HP left)".into()),
@@ -212,7 +232,7 @@ fn head_hit_uses_the_helmet() {
     let (a, b) = (cid(&e, "A"), cid(&e, "B"));
     let at = e.events().len();
     strike(&mut e, a, b);
-    let ev = since(&e, at);
+    let ev = past_no_reaction(since(&e, at));
     // Missiles cannot be parried: damage follows at once.
     match &ev[3] {
         BattleEvent::Damaged {
@@ -253,7 +273,7 @@ fn without_body_zones_armor_is_averaged() {
     let (a, b) = (cid(&e, "A"), cid(&e, "B"));
     let at = e.events().len();
     strike(&mut e, a, b);
-    let ev = since(&e, at);
+    let ev = past_no_reaction(since(&e, at));
     assert!(
         !ev.iter()
             .any(|e| matches!(e.own::<Ud10Event>(), Some(Ud10Event::HitLocation { .. })))

@@ -44,6 +44,15 @@ fn names(mods: &[Modifier]) -> Vec<(&'static str, i32)> {
     mods.iter().map(|m| (m.name, m.value)).collect()
 }
 
+/// The events of a blow past the reaction it could not get: the tests of
+/// the damage that follows read them in order (the `NoReaction` line is
+/// `parrying.rs`'s to check).
+fn past_no_reaction(ev: Vec<BattleEvent>) -> Vec<BattleEvent> {
+    ev.into_iter()
+        .filter(|e| !matches!(e.own::<Ud10Event>(), Some(Ud10Event::NoReaction { .. })))
+        .collect()
+}
+
 /// Attack with the weapon in hand (firing mode 0).
 fn strike(e: &mut Engine, attacker: Cid, target: Cid) {
     cmd(

@@ -233,3 +233,93 @@ fn a_hopeless_reaction_is_refused_with_its_numbers() {
         });
     }
 }
+
+/// The plain log line of `e`'s event of this kind, if one was logged
+/// since `at`.
+fn no_reaction_line(e: &Engine, at: usize) -> Option<String> {
+    let w = e.world();
+    let names = crate::rules::narrate::Names {
+        roster: w.resource::<crate::rules::battle::Roster>(),
+        factions: w.resource::<crate::rules::battle::Factions>(),
+    };
+    since(e, at)
+        .iter()
+        .find(|x| matches!(x.own::<Ud10Event>(), Some(Ud10Event::NoReaction { .. })))
+        .and_then(|x| crate::rules::narrate::plain(&names, x))
+}
+
+/// §Parrying and Dodging: "If the parry check's result is higher than the
+/// attack roll's result": a hit of 17 is beyond what B's parry (10 +
+/// Parry skill 6 at best) or dodge (10 + DEX 2) could beat, so no prompt
+/// comes, and the log says why in one plain line; a second hit in the
+/// round finds the reaction spent.
+#[test]
+fn a_hit_that_cannot_be_answered_says_why() {
+    let mut e = engine();
+    // initiative A1 10, A2 9, B 1; A1's attack 9 (9 + 8 = 17 vs 14: hit);
+    // location 5; damage 3.
+    start(&mut e, &parry_level(), &[10, 9, 1, 9, 5, 3]);
+    let (a1, b) = (cid(&e, "A1"), cid(&e, "B"));
+    let at = e.events().len();
+    cmd(
+        &mut e,
+        a1,
+        Command::Attack {
+            target: b,
+            weapon: 0,
+            mode: 0,
+        },
+    );
+    assert_eq!(prompt(&e), Prompt::Act { actor: a1 }, "no reaction prompt");
+    assert_eq!(
+        no_reaction_line(&e, at).as_deref(),
+        Some("B cannot parry (17 is beyond 10 + Parry 6) or dodge (17 is beyond 10 + DEX 2)")
+    );
+}
+
+/// With dodging off, only the parry's reason is said. "Only one Parry
+/// attempt per combat round": the attack preview promises B a parry until
+/// B has parried, then says it is spent, and the next hit's log line says
+/// why no parry came.
+#[test]
+fn a_spent_reaction_is_said_in_the_preview_and_the_log() {
+    let mut e = engine();
+    e.world_mut().resource_mut::<Ud10Settings>().dodge = false;
+    // initiative A1 10, A2 9, B 1; A1's attack 6 (14 vs 14: hit); B's parry
+    // 9 (9 + 6 = 15 > 14); A2's attack 6 (hit); location 5; damage 3.
+    start(&mut e, &parry_level(), &[10, 9, 1, 6, 9, 6, 5, 3]);
+    let (a1, a2, b) = (cid(&e, "A1"), cid(&e, "A2"), cid(&e, "B"));
+    let attack = |t| Command::Attack {
+        target: t,
+        weapon: 0,
+        mode: 0,
+    };
+    let preview_lines = |e: &Engine, actor: Cid| {
+        let hooks = e
+            .world()
+            .resource::<crate::rules::battle::ActiveRuleset>()
+            .0;
+        (hooks.preview)(e.world(), actor, &attack(b)).lines
+    };
+    let says = |e: &Engine, actor: Cid, line: &str| {
+        let lines = preview_lines(e, actor);
+        assert!(
+            lines.iter().any(|l| l.starts_with(line)),
+            "{line:?} not in {lines:?}"
+        );
+    };
+    says(&e, a1, "B may parry a hit (a roll above the attack's)");
+    cmd(&mut e, a1, attack(b));
+    cmd(&mut e, b, Ud10Command::Parry);
+    cmd(&mut e, a1, Command::EndTurn);
+    e.step();
+    assert_eq!(prompt(&e), Prompt::Act { actor: a2 });
+    says(&e, a2, "B cannot parry: this round's reaction is spent");
+    let at = e.events().len();
+    cmd(&mut e, a2, attack(b));
+    assert_eq!(prompt(&e), Prompt::Act { actor: a2 });
+    assert_eq!(
+        no_reaction_line(&e, at).as_deref(),
+        Some("B cannot parry: this round's reaction is spent")
+    );
+}
