@@ -469,6 +469,10 @@ pub struct RulesetHooks {
     pub audit_figures: &'static [crate::rulesets::skeleton::AuditFigure],
     /// The ruleset's own keys and prompts for the game's help overlay.
     pub help: &'static [(&'static str, &'static str)],
+    /// How a round goes under the ruleset, a line a step, for a player who
+    /// has not read its text (the game's primer on a battle's first round,
+    /// and its help).
+    pub round: &'static [&'static str],
     /// Whether the way a combatant faces matters under the ruleset (the
     /// board then shows it on every token).
     pub facing: bool,

@@ -106,6 +106,8 @@ pub trait Ruleset: 'static {
     /// The ruleset's own keys and prompts for the game's help overlay
     /// (keys, what they do), beside the keys every ruleset shares.
     const HELP: &'static [(&'static str, &'static str)] = &[];
+    /// How a round goes, a line a step (the game's primer and help).
+    const ROUND: &'static [&'static str] = &[];
     /// Whether the way a combatant faces matters under this ruleset (an
     /// attack from behind, say): the board shows it on every token.
     const FACING: bool = false;
@@ -199,6 +201,7 @@ pub fn hooks<R: Ruleset>() -> RulesetHooks {
         offers: R::offers,
         audit_figures: R::AUDIT,
         help: R::HELP,
+        round: R::ROUND,
         facing: R::FACING,
         sheet_tip: |world, cid, label| {
             view::reading(world, |world| R::sheet_tip(world, cid, label))

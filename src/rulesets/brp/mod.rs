@@ -133,6 +133,14 @@ impl Ruleset for Brp {
     fn apply(world: &mut World, event: &BattleEvent) {
         apply::apply(world, event)
     }
+    /// §5.1 to §5.4, §5.13.
+    const ROUND: &'static [&'static str] = &[
+        "A round has four phases: Statement of Intent, Movement, Actions, Resolution.",
+        "Statements: each character states what it will do, in DEX order, highest first (click an enemy to state an attack on it). Parries and dodges are not stated.",
+        "Movement: up to 4.5 m keeps your DEX rank; 6-15 m acts at half of it, 16-29 m at a quarter; 30 m leaves only parries and dodges.",
+        "Actions go by DEX rank, highest first. An attack rolls D100 under its skill (under a fifth: a special success); the defender may parry or dodge at the same rank, and a special needs a special to stop it.",
+        "A weapon or shield that parries a blow takes damage from it, and can break.",
+    ];
     const HELP: &'static [(&'static str, &'static str)] = &[
         (
             "click an enemy",

@@ -118,6 +118,15 @@ impl Ruleset for Ud10 {
     fn terrain_note(world: &World, t: crate::rules::map::Terrain) -> Option<String> {
         sheet::terrain_note(world, t)
     }
+    /// §Starting a Combat Round, §Courses of Action, §Movement,
+    /// §Attacking, §Parrying and Dodging, §Determining The Damage.
+    const ROUND: &'static [&'static str] = &[
+        "Initiative: each combatant rolls d10 + its Initiative skill; the highest acts first, then the next (rolled once and kept, unless the table's setting says each round).",
+        "A turn: a standard movement (5 m + STR) and one action, before or after moving; or a full movement, up to twice as far, and no action. Blue cells keep the action, amber ones are a full movement.",
+        "An attack hits when d10 + skill + modifiers reaches the target's Defense (10 + DEX, shield, cover; no DEX or shield against a blow from behind).",
+        "A melee hit may be answered once a round: a parry with a ready weapon, or a dodge, each needing a roll higher than the attack's. Missiles and unseen blows cannot be answered.",
+        "Damage: the weapon's dice (a 10 rolls again), less armour, the buffer (taken as EP) and CON; what is left comes off HP.",
+    ];
     const HELP: &'static [(&'static str, &'static str)] = &[
         ("Q", "take cover (crouch) / stand up"),
         ("R", "reload the weapon in hand"),

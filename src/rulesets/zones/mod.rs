@@ -156,6 +156,15 @@ impl Ruleset for Zones {
     fn terrain_note(_world: &World, t: crate::rules::map::Terrain) -> Option<String> {
         sheet::terrain_note(t)
     }
+    /// §Combat procedure, §Taking a turn, §Attacking, §Reacting to an
+    /// attack.
+    const ROUND: &'static [&'static str] = &[
+        "Sides alternate: on your side's turn, pick one of your characters who has not acted this round (click it), or pass. The side holding the initiative may hand the first turn over.",
+        "A character's turn: full speed (two zones, four sprinting), or half speed with a main action and a bonus action (or two bonus actions); the movement may be split around the actions.",
+        "Attacks: melee at nearby enemies, ranged at visible ones in range; a WIT save when unseen, beyond half range or shooting on the move.",
+        "Attacked, a character may react (dodge, counter, guard an ally, hide behind one): a reaction takes its whole turn this round.",
+        "The round ends when every side passes in a row.",
+    ];
     const HELP: &'static [(&'static str, &'static str)] = &[
         (
             "Click / Enter",
