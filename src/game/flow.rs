@@ -48,7 +48,8 @@ pub enum ScreenIntent {
 }
 
 pub fn plugin(app: &mut App) {
-    app.add_message::<ScreenIntent>()
+    app.init_resource::<NewSeeds>()
+        .add_message::<ScreenIntent>()
         .add_systems(Update, carry_out.in_set(crate::game::AppSystems::Flow));
 }
 
@@ -75,6 +76,9 @@ fn apply(world: &mut World, intent: ScreenIntent) {
                 return;
             };
             s.controls = skirmish_controls(&s, all_ai);
+            // A new battle each time, its seed shown (the top bar, the
+            // pause menu, the results) so it can be played again.
+            s.seed = world.resource_mut::<NewSeeds>().draw();
             world.insert_resource(s);
             world.resource_mut::<Pacing>().menu = false;
             go(world, Screen::Battle);
@@ -144,6 +148,35 @@ fn apply(world: &mut World, intent: ScreenIntent) {
     }
 }
 
+/// The seeds of the title screen's battles: a new one each time. The
+/// first is drawn from the clock when the game starts (a choice of which
+/// battle to play, not a roll in one: every battle is its seed's), the
+/// next ones follow from it; the screen walk starts them from a fixed
+/// number.
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct NewSeeds(pub u64);
+
+impl Default for NewSeeds {
+    fn default() -> Self {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        NewSeeds(nanos)
+    }
+}
+
+impl NewSeeds {
+    /// The next seed: six digits, easy to read out and type.
+    pub fn draw(&mut self) -> u64 {
+        // splitmix64
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        (z ^ (z >> 31)) % 1_000_000
+    }
+}
+
 /// Who plays each faction of a title-screen battle: in a skirmish the
 /// player takes the first faction, and any other the level gives a human;
 /// in a GM preview the AI plays every side.
@@ -158,4 +191,24 @@ fn skirmish_controls(s: &Session, all_ai: bool) -> Vec<Controller> {
             (false, _, Control::Ai) => Controller::Ai,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NewSeeds;
+
+    /// Each title-screen battle gets a new six-digit seed; from the same
+    /// start, the same seeds (the screen walk's are fixed).
+    #[test]
+    fn each_new_battle_draws_a_new_seed() {
+        let mut a = NewSeeds(7);
+        let seeds: Vec<u64> = (0..5).map(|_| a.draw()).collect();
+        assert!(seeds.iter().all(|s| *s < 1_000_000));
+        let mut unique = seeds.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), 5, "{seeds:?}");
+        let mut b = NewSeeds(7);
+        assert_eq!(b.draw(), seeds[0]);
+    }
 }

@@ -128,19 +128,37 @@ fn setup(world: &mut World) {
             ui.horizontal(|ui| {
                 for r in crate::rulesets::KNOWN {
                     let supported = session.supported.contains(&r);
-                    let resp = ui.add_enabled(
-                        supported,
-                        egui::Button::selectable(session.ruleset == r, r.id()),
-                    )
-                    .tag("setup: ruleset");
+                    // Why a ruleset is greyed out: not built yet, or not
+                    // for this level (the level's own words).
+                    let why = if supported {
+                        String::new()
+                    } else {
+                        match crate::rules::engine::validate(world, &session.level, r) {
+                            Err(e) if e.message.contains("not implemented") => format!(
+                                "{r} is not playable yet: its rules are still being built \
+                                 into Fray (rule text: shared/rules/{r}.txt)"
+                            ),
+                            Err(e) => format!("Not for this level: {}", e.message),
+                            Ok(()) => String::new(),
+                        }
+                    };
+                    let resp = ui
+                        .add_enabled(
+                            supported,
+                            egui::Button::selectable(session.ruleset == r, r.id()),
+                        )
+                        .tag("setup: ruleset")
+                        .on_disabled_hover_text(why);
                     if resp.clicked() {
                         asked.push(ScreenIntent::PickRuleset(r));
                     }
                 }
             });
             ui.label(
-                egui::RichText::new("Rulesets this level cannot be played under are greyed out.")
-                    .weak(),
+                egui::RichText::new(
+                    "Greyed out: not playable yet, or not for this level (hover one to see why).",
+                )
+                .weak(),
             );
             ui.add_space(12.0);
             ui.label(
@@ -181,7 +199,20 @@ fn setup(world: &mut World) {
                     }
                 });
             }
-            ui.label(egui::RichText::new("Two humans: hotseat. All AI: a GM preview.").weak());
+            // What Start will begin, said before it is pressed.
+            let humans = session
+                .controls
+                .iter()
+                .filter(|c| **c == Controller::Human)
+                .count();
+            let start = match humans {
+                0 => "Every side is played by the AI: Start opens a GM preview \
+                      (you watch, pause and step)."
+                    .to_string(),
+                1 => "You play one side against the AI.".to_string(),
+                n => format!("{n} humans at this desk: hotseat, each side in turn."),
+            };
+            ui.label(egui::RichText::new(start).strong());
             ui.add_space(12.0);
             ui.horizontal(|ui| {
                 ui.label(egui::RichText::new("Seed").strong());
@@ -435,7 +466,7 @@ fn minimap(ui: &mut egui::Ui, map: &crate::rules::map::Map, pieces: &[Piece]) {
     let grass = egui::Color32::from_rgb(104, 142, 74);
     for c in map.cells() {
         // As the board draws them: cover is an object on grass (crates a
-        // brown box, trees a dark green disc), rough ground a darker,
+        // brown box, trees a dark green fir), rough ground a darker,
         // speckled grass.
         let t = map.terrain(c);
         let col = match t {
@@ -457,8 +488,19 @@ fn minimap(ui: &mut egui::Ui, map: &crate::rules::map::Map, pieces: &[Piece]) {
                     egui::Color32::from_rgb(150, 98, 48),
                 );
             }
+            // A tree as a small fir, not a disc: discs are the pieces.
             Terrain::HighCover => {
-                painter.circle_filled(r.center(), cell * 0.4, egui::Color32::from_rgb(34, 76, 34));
+                let c = r.center();
+                let d = cell * 0.38;
+                painter.add(egui::Shape::convex_polygon(
+                    vec![
+                        c + egui::vec2(0.0, -d),
+                        c + egui::vec2(d * 0.8, d),
+                        c + egui::vec2(-d * 0.8, d),
+                    ],
+                    egui::Color32::from_rgb(34, 76, 34),
+                    egui::Stroke::NONE,
+                ));
             }
             Terrain::Difficult => {
                 painter.circle_filled(

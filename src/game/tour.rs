@@ -97,7 +97,12 @@ const OPENS: &[&str] = &[
     "tool: blows menu",
 ];
 /// Kinds that close what an opener opened.
-const CLOSES: &[&str] = &["confirm: no", "help: close", "menu: resume"];
+const CLOSES: &[&str] = &[
+    "confirm: no",
+    "help: close",
+    "menu: resume",
+    "primer: close",
+];
 /// Kinds that give up a character's part or turn: clicked after the rest.
 const LATE: &[&str] = &[
     "action: end turn",
@@ -304,6 +309,7 @@ impl Tour {
 
 pub fn plugin(app: &mut App, tour: Tour) {
     app.insert_resource(tour)
+        .insert_resource(crate::game::flow::NewSeeds(7))
         .init_resource::<Audit>()
         .add_systems(Update, walk.in_set(AppSystems::Input));
 }
@@ -502,7 +508,11 @@ fn walk(world: &mut World) {
             }
             if w.at.is_some() && was_at.get(&w.id) != w.at.as_ref() {
                 w.at = None;
-                moving = true;
+                // A kind not clicked yet on the move: wait for it.
+                moving |= w
+                    .kind
+                    .as_deref()
+                    .is_some_and(|k| !audit.clicked.contains(k) && !LEAVES.contains(&k));
             }
             w
         })

@@ -9,7 +9,7 @@ use crate::game::session::Screen;
 use crate::rules::map::Map;
 
 use super::TILE;
-use super::input::{PanelCover, Player, UiAction, pointer_free};
+use super::input::{PanelCover, PanelEdges, Player, UiAction, pointer_free};
 use super::playback::{Shown, Timeline};
 
 /// The one camera (the egui panels draw through it too).
@@ -26,11 +26,22 @@ impl Default for Follow {
     }
 }
 
+/// How the battle is framed: fitted to the panels as they were drawn (the
+/// first frame guesses their sizes), and whether the player has moved or
+/// zoomed the camera since; until then a change of the panels fits the map
+/// again.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct Framing {
+    pub fitted_to: Option<PanelEdges>,
+    pub held: bool,
+}
+
 pub fn plugin(app: &mut App) {
     // Spawned at once, not in `Startup`: a game started straight into a
     // battle enters it before `Startup` runs, and fits the map to this camera.
     app.world_mut().spawn((Camera2d, MainCamera));
     app.init_resource::<Follow>()
+        .init_resource::<Framing>()
         .add_systems(
             OnEnter(Screen::Battle),
             fit_map.in_set(crate::game::AppSystems::View),
@@ -38,7 +49,8 @@ pub fn plugin(app: &mut App) {
         .add_systems(OnExit(Screen::Battle), reset_camera)
         .add_systems(
             Update,
-            (pan_zoom, follow)
+            (pan_zoom, refit, follow)
+                .chain()
                 .in_set(crate::game::AppSystems::View)
                 .run_if(in_state(Screen::Battle)),
         );
@@ -57,30 +69,85 @@ fn set_scale(p: &mut Projection, s: f32) {
     }
 }
 
+/// The zoom and camera position that show the whole map, with half a tile
+/// around it, in the space the panels leave free (and no closer than
+/// twice the tiles' size).
+pub fn fit(map: &Map, window: Vec2, e: &PanelEdges) -> (f32, Vec2) {
+    let (w, h) = (map.width() as f32 * TILE, map.height() as f32 * TILE);
+    let avail = Vec2::new(
+        (window.x - e.left - e.right).max(160.0),
+        (window.y - e.top - e.bottom).max(120.0),
+    );
+    let s = ((w + TILE) / avail.x)
+        .max((h + TILE) / avail.y)
+        .clamp(0.5, 6.0);
+    (s, panel_offset(s, e))
+}
+
 /// Start a battle with the whole map in view.
 fn fit_map(
     map: Res<Map>,
+    edges: Res<PanelEdges>,
+    mut framing: ResMut<Framing>,
     window: Single<&Window, With<PrimaryWindow>>,
     mut cam: Single<(&mut Transform, &mut Projection), With<MainCamera>>,
 ) {
-    let (w, h) = (map.width() as f32 * TILE, map.height() as f32 * TILE);
-    // Leave room for the panels around the map.
-    let avail = Vec2::new(
-        (window.width() - 640.0).max(320.0),
-        (window.height() - 300.0).max(240.0),
-    );
-    let s = (w / avail.x).max(h / avail.y).max(0.5);
+    let (s, at) = fit(&map, window.size(), &edges);
     set_scale(&mut cam.1, s);
-    let off = panel_offset(s);
-    cam.0.translation.x = off.x;
-    cam.0.translation.y = off.y;
+    cam.0.translation.x = at.x;
+    cam.0.translation.y = at.y;
+    *framing = Framing {
+        fitted_to: Some(*edges),
+        held: false,
+    };
+}
+
+/// Fit the map again when the panels' sizes become known (their first
+/// drawing) or change, unless the player has framed the battle since; and
+/// when the player asks (M, Home).
+fn refit(
+    action: Single<&ActionState<UiAction>, With<Player>>,
+    map: Res<Map>,
+    edges: Res<PanelEdges>,
+    framing: ResMut<Framing>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    cam: Single<(&mut Transform, &mut Projection), With<MainCamera>>,
+) {
+    let asked = action.just_pressed(&UiAction::FitMap);
+    if asked || (!framing.held && framing.fitted_to != Some(*edges)) {
+        fit_map(map, edges, framing, window, cam);
+    }
 }
 
 /// Where the camera must stand, relative to a point, to show that point in
-/// the middle of the space the panels leave free (left 260 px, right 330 px,
-/// top 25 px, bottom 250 px), at zoom `scale`.
-pub fn panel_offset(scale: f32) -> Vec2 {
-    Vec2::new((330.0 - 260.0) / 2.0, -(250.0 - 25.0) / 2.0) * scale
+/// the middle of the space the panels `e` leave free, at zoom `scale`.
+pub fn panel_offset(scale: f32, e: &PanelEdges) -> Vec2 {
+    Vec2::new((e.right - e.left) / 2.0, -(e.bottom - e.top) / 2.0) * scale
+}
+
+/// The free space's rectangle in the window (logical pixels, y down).
+fn free_space(window: Vec2, e: &PanelEdges) -> Rect {
+    Rect::new(e.left, e.top, window.x - e.right, window.y - e.bottom)
+}
+
+/// Is the whole map in the free space, with the camera at `cam`?
+pub fn map_in_view(map: &Map, cam: Vec2, scale: f32, window: Vec2, e: &PanelEdges) -> bool {
+    let (w, h) = (map.width() as f32 * TILE, map.height() as f32 * TILE);
+    let free = free_space(window, e);
+    let to_screen = |p: Vec2| {
+        Vec2::new(
+            (p.x - cam.x) / scale + window.x / 2.0,
+            window.y / 2.0 - (p.y - cam.y) / scale,
+        )
+    };
+    let (a, b) = (
+        to_screen(Vec2::new(-w / 2.0, h / 2.0)),
+        to_screen(Vec2::new(w / 2.0, -h / 2.0)),
+    );
+    a.x >= free.min.x - 1.0
+        && a.y >= free.min.y - 1.0
+        && b.x <= free.max.x + 1.0
+        && b.y <= free.max.y + 1.0
 }
 
 fn reset_camera(mut cam: Single<(&mut Transform, &mut Projection), With<MainCamera>>) {
@@ -91,6 +158,7 @@ fn reset_camera(mut cam: Single<(&mut Transform, &mut Projection), With<MainCame
 #[allow(clippy::too_many_arguments)]
 fn pan_zoom(
     time: Res<Time>,
+    mut framing: ResMut<Framing>,
     action: Single<&ActionState<UiAction>, With<Player>>,
     window: Single<&Window, With<PrimaryWindow>>,
     free: Option<Res<bevy_egui::input::EguiWantsInput>>,
@@ -148,6 +216,10 @@ fn pan_zoom(
     if zoom != 0.0 {
         set_scale(&mut cam.1, scale * (1.0 + zoom));
     }
+    // The player framed the battle: it stays as they left it.
+    if pan != Vec2::ZERO || zoom != 0.0 || action.pressed(&UiAction::Drag) {
+        framing.held = true;
+    }
     // Keep the map in reach.
     let (w, h) = (map.width() as f32 * TILE, map.height() as f32 * TILE);
     cam.0.translation.x = cam.0.translation.x.clamp(-w, w);
@@ -157,10 +229,13 @@ fn pan_zoom(
 /// Bring the acting combatant into view when its turn starts, and the
 /// human's prompted character (a reaction, an activation) when the prompt
 /// changes; the camera moves only as far as needed to show it clear of the
-/// panels. The centre key always centres.
+/// panels, and not at all while the whole map is in view. The centre key
+/// always centres; fitting the map stops a glide.
 #[allow(clippy::too_many_arguments)]
 fn follow(
     follow: Res<Follow>,
+    map: Res<Map>,
+    edges: Res<PanelEdges>,
     action: Single<&ActionState<UiAction>, With<Player>>,
     mut tl: ResMut<Timeline>,
     shown: Res<Shown>,
@@ -172,27 +247,32 @@ fn follow(
     mut cam: Single<(&mut Transform, &Projection), With<MainCamera>>,
 ) {
     let scale = scale_of(cam.1);
-    let off = panel_offset(scale);
+    let off = panel_offset(scale, &edges);
     let cur = cam.0.translation.truncate();
     let new_turn = std::mem::take(&mut tl.focus_new);
-    if action.just_pressed(&UiAction::Centre)
+    let all_in_view = map_in_view(&map, cur, scale, window.size(), &edges);
+    if action.just_pressed(&UiAction::FitMap) {
+        *target = None;
+    } else if action.just_pressed(&UiAction::Centre)
         && let Some(cid) = tl.focus
     {
         *target = shown.get(cid).map(|s| s.pos + off);
     } else if new_turn
         && follow.0
+        && !all_in_view
         && let Some(cid) = tl.focus
     {
         *target = shown
             .get(cid)
-            .and_then(|s| into_view(s.pos, cur, scale, window.size()));
+            .and_then(|s| into_view(s.pos, cur, scale, window.size(), &edges));
     }
     let prompted = turn.options.actor;
     if prompted != *last_prompted {
         *last_prompted = prompted;
         if let Some(cid) = prompted
+            && !all_in_view
             && let Some(s) = shown.get(cid)
-            && let Some(t) = into_view(s.pos, target.unwrap_or(cur), scale, window.size())
+            && let Some(t) = into_view(s.pos, target.unwrap_or(cur), scale, window.size(), &edges)
         {
             *target = Some(t);
         }
@@ -215,12 +295,12 @@ fn follow(
 /// The camera position that shows world point `p` inside the space the
 /// panels leave free (with a margin of a tile and a half), moving the
 /// camera at `cam` as little as possible; `None` if it is in view already.
-pub fn into_view(p: Vec2, cam: Vec2, scale: f32, window: Vec2) -> Option<Vec2> {
+pub fn into_view(p: Vec2, cam: Vec2, scale: f32, window: Vec2, e: &PanelEdges) -> Option<Vec2> {
     let m = TILE * 1.5 / scale;
-    let (left, right) = (260.0 + m, window.x - 330.0 - m);
-    let (top, bottom) = (25.0 + m, window.y - 250.0 - m);
+    let (left, right) = (e.left + m, window.x - e.right - m);
+    let (top, bottom) = (e.top + m, window.y - e.bottom - m);
     if left >= right || top >= bottom {
-        return Some(p + panel_offset(scale));
+        return Some(p + panel_offset(scale, e));
     }
     // Screen position of p with the camera at `cam`.
     let sx = (p.x - cam.x) / scale + window.x / 2.0;
@@ -249,17 +329,21 @@ mod tests {
     #[test]
     fn into_view_moves_only_as_far_as_needed() {
         let win = Vec2::new(1440.0, 900.0);
+        let e = PanelEdges::default();
         // The camera at the origin, zoom 1: screen x = p.x + 720.
         // A point in the free space needs no move.
-        assert_eq!(into_view(Vec2::new(0.0, 0.0), Vec2::ZERO, 1.0, win), None);
+        assert_eq!(
+            into_view(Vec2::new(0.0, 0.0), Vec2::ZERO, 1.0, win, &e),
+            None
+        );
         // A point under the left panel (screen x 120): the camera moves
         // left until it sits at the panel's edge plus the margin.
-        let t = into_view(Vec2::new(-600.0, 0.0), Vec2::ZERO, 1.0, win).unwrap();
+        let t = into_view(Vec2::new(-600.0, 0.0), Vec2::ZERO, 1.0, win, &e).unwrap();
         let sx = (-600.0 - t.x) + 720.0;
         assert!((sx - (260.0 + TILE * 1.5)).abs() < 0.01, "{sx}");
         assert_eq!(t.y, 0.0);
         // Below the bottom panel: the camera moves down (y falls).
-        let t = into_view(Vec2::new(0.0, -400.0), Vec2::ZERO, 1.0, win).unwrap();
+        let t = into_view(Vec2::new(0.0, -400.0), Vec2::ZERO, 1.0, win, &e).unwrap();
         assert!(t.y < 0.0 && t.x == 0.0);
     }
 }

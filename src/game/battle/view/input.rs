@@ -35,6 +35,8 @@ pub enum UiAction {
     Drag,
     /// Centre the camera on the acting combatant.
     Centre,
+    /// The whole map in view again.
+    FitMap,
     Help,
     Menu,
     /// Gamepad cursor, one cell at a time.
@@ -83,6 +85,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("Middle mouse drag", "drag the map"),
     ("Mouse wheel, + and - / triggers", "zoom"),
     ("C / left stick click", "centre on the acting combatant"),
+    ("M, Home", "the whole map in view"),
     ("Gamepad d-pad", "move the cell cursor"),
     (
         "Tab",
@@ -110,6 +113,8 @@ pub const KEYS: &[(UiAction, KeyCode)] = &[
     (ZoomOut, KeyCode::Minus),
     (ZoomOut, KeyCode::NumpadSubtract),
     (Centre, KeyCode::KeyC),
+    (FitMap, KeyCode::KeyM),
+    (FitMap, KeyCode::Home),
     (Help, KeyCode::F1),
     (Help, KeyCode::Slash),
     (Menu, KeyCode::Escape),
@@ -195,6 +200,30 @@ pub fn tapped(
 #[derive(Resource, Clone, Debug, Default)]
 pub struct PanelCover(pub Vec<Rect>);
 
+/// How far the four docked panels reach into the window (logical pixels:
+/// the top bar's height, the turn order's width, the sheet's width, the
+/// bottom panel's height), as last drawn: the map is framed in what they
+/// leave free.
+#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+pub struct PanelEdges {
+    pub top: f32,
+    pub left: f32,
+    pub right: f32,
+    pub bottom: f32,
+}
+
+impl Default for PanelEdges {
+    /// The panels' sizes before they are first drawn.
+    fn default() -> Self {
+        PanelEdges {
+            top: 36.0,
+            left: 260.0,
+            right: 330.0,
+            bottom: 280.0,
+        }
+    }
+}
+
 impl PanelCover {
     /// Is this window position over a panel or a window?
     pub fn covers(&self, at: Vec2) -> bool {
@@ -250,6 +279,7 @@ pub fn plugin(app: &mut App) {
             commands.spawn((input_map(), Player));
         })
         .init_resource::<PanelCover>()
+        .init_resource::<PanelEdges>()
         .add_systems(
             PreUpdate,
             keep_game_keys_from_egui

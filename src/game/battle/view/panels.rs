@@ -25,11 +25,20 @@ use super::input::{HELP, HelpOpen, PanelCover};
 use super::playback::Shown;
 
 pub fn plugin(app: &mut App) {
-    app.add_systems(
-        EguiPrimaryContextPass,
-        battle_panels.run_if(in_state(Screen::Battle)),
-    );
+    app.init_resource::<PrimerOpen>()
+        .add_systems(OnEnter(Screen::Battle), |mut p: ResMut<PrimerOpen>| {
+            p.0 = true
+        })
+        .add_systems(
+            EguiPrimaryContextPass,
+            battle_panels.run_if(in_state(Screen::Battle)),
+        );
 }
+
+/// The primer on how a round goes is open (each battle's first round, until
+/// dismissed).
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct PrimerOpen(pub bool);
 
 /// The primary egui context, if there is a window.
 pub fn egui_ctx(world: &mut World) -> Option<egui::Context> {
@@ -64,6 +73,10 @@ struct Asked {
     hover_preview: Option<Command>,
     /// Where the panels and windows were drawn this frame.
     covered: Vec<egui::Rect>,
+    /// How far the docked panels reach in.
+    edges: Option<super::input::PanelEdges>,
+    /// The primer dismissed.
+    primer_closed: bool,
     /// The pause menu's settings.
     follow: Option<bool>,
     zones: Option<bool>,
@@ -89,11 +102,19 @@ fn battle_panels(world: &mut World) {
     for intent in asked.screens {
         world.write_message(intent);
     }
+    if asked.primer_closed {
+        world.resource_mut::<PrimerOpen>().0 = false;
+    }
     if let Some(f) = asked.follow {
         world.resource_mut::<super::camera::Follow>().0 = f;
     }
     if let Some(z) = asked.zones {
         world.resource_mut::<super::board::ShowZones>().0 = z;
+    }
+    if let Some(e) = asked.edges
+        && *world.resource::<super::input::PanelEdges>() != e
+    {
+        world.insert_resource(e);
     }
     world.resource_mut::<PanelCover>().0 = asked
         .covered
@@ -216,19 +237,34 @@ fn draw(ctx: &egui::Context, world: &World, asked: &mut Asked) {
 
     // ---- Bottom: actions and preview, then the log.
     let bottom = egui::Panel::bottom("bottom")
-        .exact_size(250.0)
+        .exact_size(280.0)
         .show(&mut root, |ui| {
-            if let Some(actor) = human {
-                action_bar(ui, world, actor, &ui_state, asked);
-            } else if session.as_ref().is_some_and(|s| s.is_preview()) {
-                preview_controls(ui, &pacing, asked);
-            } else {
-                ui.label("The AI is acting…");
-            }
+            // The bar and the preview of what the pointer is on keep one
+            // height (scrolled if a preview runs long), so the log below
+            // never jumps as the mouse moves.
+            egui::ScrollArea::vertical()
+                .id_salt("bar_and_preview")
+                .max_height(BAR_HEIGHT)
+                .auto_shrink([false, false])
+                .show(ui, |ui| {
+                    if let Some(actor) = human {
+                        action_bar(ui, world, actor, &ui_state, asked);
+                    } else if session.as_ref().is_some_and(|s| s.is_preview()) {
+                        preview_controls(ui, &pacing, asked);
+                    } else {
+                        ui.label("The AI is acting…");
+                    }
+                });
             ui.separator();
             combat_log(ui, world);
         });
     asked.covered.push(bottom.response.rect);
+    asked.edges = Some(super::input::PanelEdges {
+        top: top.response.rect.height(),
+        left: left.response.rect.width(),
+        right: right.response.rect.width(),
+        bottom: bottom.response.rect.height(),
+    });
 
     // ---- Reaction dialog.
     if let (Some(actor), Prompt::React { attacker, .. }) = (human, battle.prompt) {
@@ -248,8 +284,17 @@ fn draw(ctx: &egui::Context, world: &World, asked: &mut Asked) {
                         ui.end_row();
                     }
                 });
-                // The ruleset's own keys and prompts.
+                // The ruleset's own keys and prompts, and its round.
                 if let Some(hooks) = world.get_resource::<ActiveRuleset>().map(|h| h.0) {
+                    if !hooks.round.is_empty() {
+                        ui.separator();
+                        ui.label(
+                            egui::RichText::new(format!("A round under {}", hooks.id)).strong(),
+                        );
+                        for line in hooks.round {
+                            ui.add(egui::Label::new(*line).wrap());
+                        }
+                    }
                     ui.separator();
                     ui.label(egui::RichText::new(format!("Under {}", hooks.id)).strong());
                     egui::Grid::new("help_ruleset")
@@ -267,6 +312,31 @@ fn draw(ctx: &egui::Context, world: &World, asked: &mut Asked) {
                 }
             });
         asked.covered.extend(help.map(|r| r.response.rect));
+    }
+
+    // How a round goes, on the battle's first round, until dismissed.
+    if world.resource::<PrimerOpen>().0
+        && battle.round <= 1
+        && battle.outcome.is_none()
+        && let Some(hooks) = world.get_resource::<ActiveRuleset>().map(|h| h.0)
+        && !hooks.round.is_empty()
+    {
+        let primer = egui::Window::new(format!("How a round goes under {}", hooks.id))
+            .collapsible(false)
+            .resizable(false)
+            .default_width(400.0)
+            .anchor(egui::Align2::LEFT_TOP, egui::vec2(275.0, 50.0))
+            .show(ctx, |ui| {
+                ui.set_max_width(400.0);
+                for line in hooks.round {
+                    ui.add(egui::Label::new(format!("• {line}")).wrap());
+                }
+                ui.label(egui::RichText::new("F1 shows this again, with every key.").weak());
+                if ui.button("Got it").tag("primer: close").clicked() {
+                    asked.primer_closed = true;
+                }
+            });
+        asked.covered.extend(primer.map(|r| r.response.rect));
     }
 
     if pacing.menu {
@@ -552,6 +622,24 @@ fn sheet(ui: &mut egui::Ui, world: &World, c: Cid) {
     }
 }
 
+/// The height of the bottom panel's action bar and preview.
+const BAR_HEIGHT: f32 = 136.0;
+
+/// A preview's detail line, readable: the size of the text around it, in
+/// a light grey; what turns a fight (a blow from behind) in amber.
+fn detail(line: &str) -> egui::RichText {
+    let shouting = line
+        .split_whitespace()
+        .next()
+        .is_some_and(|w| w.len() > 2 && w.chars().all(|c| c.is_ascii_uppercase()));
+    let colour = if shouting {
+        egui::Color32::from_rgb(250, 200, 110)
+    } else {
+        egui::Color32::from_gray(205)
+    };
+    egui::RichText::new(line).size(13.0).color(colour)
+}
+
 fn preview_lines(ui: &mut egui::Ui, world: &World, command: &Command) {
     let Some(p) = preview(world, command) else {
         return;
@@ -568,7 +656,7 @@ fn preview_lines(ui: &mut egui::Ui, world: &World, command: &Command) {
         ui.label(egui::RichText::new(format!("not now: {why}")).color(egui::Color32::LIGHT_RED));
     }
     for l in &p.lines {
-        ui.label(egui::RichText::new(l).small());
+        ui.label(detail(l));
     }
 }
 
@@ -935,7 +1023,7 @@ fn reaction_dialog(
     // Keep the dialog off the character it asks about: at the top of the
     // map, unless the character stands in the upper half of the window.
     let anchor = if reactor_in_upper_half(world, actor) {
-        (egui::Align2::CENTER_BOTTOM, egui::vec2(0.0, -260.0))
+        (egui::Align2::CENTER_BOTTOM, egui::vec2(0.0, -290.0))
     } else {
         (egui::Align2::CENTER_TOP, egui::vec2(0.0, 80.0))
     };
@@ -975,7 +1063,7 @@ fn reaction_dialog(
                     .tag(format!("reaction: {}", command_kind(&c)));
                 if b.hovered() {
                     for l in &p.lines {
-                        ui.label(egui::RichText::new(l).small());
+                        ui.label(detail(l));
                     }
                 }
                 if b.clicked() {
@@ -984,6 +1072,30 @@ fn reaction_dialog(
             }
         });
     asked.covered.extend(dialog.map(|r| r.response.rect));
+}
+
+/// A rules log line as the game shows it: where it cites a call Fray makes
+/// for the GM ("[Fray decides: docs/rulesets/brp.md, \"Resolution\"]"),
+/// the call named for a player ("[Fray's ruling, where the text leaves it
+/// to the GM: brp, Resolution]"), not a path into the source tree.
+pub fn for_players(line: &str) -> String {
+    const CITE: &str = "Fray decides: docs/rulesets/";
+    let Some(at) = line.find(CITE) else {
+        return line.to_string();
+    };
+    let rest = &line[at + CITE.len()..];
+    let end = rest.find(']').unwrap_or(rest.len());
+    let (id, section) = rest[..end].split_once(".md").unwrap_or((&rest[..end], ""));
+    let section = section
+        .trim_start_matches([',', ' ', '§'])
+        .trim_matches('"')
+        .trim();
+    let call = if section.is_empty() {
+        format!("Fray's ruling, where the text leaves it to the GM: {id}")
+    } else {
+        format!("Fray's ruling, where the text leaves it to the GM: {id}, {section}")
+    };
+    format!("{}{call}{}", &line[..at], &rest[end..])
 }
 
 fn combat_log(ui: &mut egui::Ui, world: &World) {
@@ -1042,7 +1154,7 @@ fn combat_log(ui: &mut egui::Ui, world: &World) {
     let out = area.show_rows(ui, ROW, n, |ui, range| {
         for i in range {
             let e = &log.events[i];
-            let full = describe(&names, e);
+            let full = for_players(&describe(&names, e));
             // The player's log reads like the story ("the spearman's spear
             // misses Theobald (rolled 9, needed 12)"); the rules log's line,
             // every number and its rule ("  [ud10 §Attacking]"), is a hover
@@ -1093,4 +1205,25 @@ fn combat_log(ui: &mut egui::Ui, world: &World) {
             d.insert_temp(id, n);
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::for_players;
+
+    /// The game's log names Fray's calls for the GM by ruleset and section,
+    /// never by a path into the docs.
+    #[test]
+    fn a_call_for_the_gm_is_named_not_pathed() {
+        assert_eq!(
+            for_players("A and B tie at 7  [Fray decides: docs/rulesets/brp.md, \"Resolution\"]"),
+            "A and B tie at 7  [Fray's ruling, where the text leaves it to the GM: brp, Resolution]"
+        );
+        assert_eq!(
+            for_players("B is dead  [Fray decides: docs/rulesets/ud10.md §Unconscious and dead]"),
+            "B is dead  [Fray's ruling, where the text leaves it to the GM: ud10, Unconscious and dead]"
+        );
+        let plain = "A hits B  [ud10 §Attacking]";
+        assert_eq!(for_players(plain), plain);
+    }
 }

@@ -146,7 +146,7 @@ fn zoom_after_a_wheel_at(app: &mut App, at: Vec2) -> f32 {
 #[test]
 fn the_wheel_over_a_panel_never_zooms_the_map() {
     let mut app = at_the_humans_turn();
-    // The window is 1440 x 900: the log is in the bottom panel (250 px),
+    // The window is 1440 x 900: the log is in the bottom panel (280 px),
     // the sheet on the right (330 px), the turn order on the left (260 px).
     for (what, at) in [
         ("the log", Vec2::new(720.0, 860.0)),
@@ -268,4 +268,89 @@ fn statements_of_intent_are_drawn_on_the_board() {
         note.as_deref().is_some_and(|n| n.contains("will attack")),
         "{note:?}"
     );
+}
+
+/// The camera's position and zoom.
+fn camera_at(app: &mut App) -> (Vec2, f32) {
+    let (t, p) = app
+        .world_mut()
+        .query_filtered::<(&Transform, &Projection), With<MainCamera>>()
+        .single(app.world())
+        .map(|(t, p)| (*t, p.clone()))
+        .expect("the camera");
+    let s = match p {
+        Projection::Orthographic(o) => o.scale,
+        _ => 1.0,
+    };
+    (t.translation.truncate(), s)
+}
+
+/// Is the whole map in the space the panels leave free, as they were
+/// last drawn?
+fn whole_map_in_view(app: &mut App) -> bool {
+    let (cam, scale) = camera_at(app);
+    let w = app.world();
+    let edges = *w.resource::<super::input::PanelEdges>();
+    let win = w
+        .iter_entities()
+        .find_map(|e| e.get::<Window>().map(|w| w.size()))
+        .expect("a window");
+    super::camera::map_in_view(
+        w.resource::<crate::rules::map::Map>(),
+        cam,
+        scale,
+        win,
+        &edges,
+    )
+}
+
+/// Every shipped level opens with the whole map in the space the panels
+/// leave free (Ruined Keep's top row once lay under the top bar), and
+/// keeps that framing while the AI plays on with the camera following
+/// (no column cut when an actor stands at an edge); zoomed in by the
+/// player it stays so, and M fits the whole map again.
+#[test]
+fn a_battle_opens_with_the_whole_map_in_view_and_keeps_it() {
+    let dir = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/levels"));
+    let mut levels: Vec<_> = std::fs::read_dir(&dir)
+        .expect("levels/")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .collect();
+    levels.sort();
+    assert!(levels.len() >= 10);
+    for level in levels {
+        let opts = GameOptions {
+            level: Some(level.clone()),
+            all_ai: true,
+            ..Default::default()
+        };
+        let mut app = build_app(&opts, Display::Headless).expect("the game app");
+        app.finish();
+        app.cleanup();
+        for _ in 0..5 {
+            app.update();
+        }
+        let name = level.display().to_string();
+        assert!(whole_map_in_view(&mut app), "{name} opens cut");
+        let start = camera_at(&mut app);
+        for _ in 0..200 {
+            app.update();
+        }
+        assert!(whole_map_in_view(&mut app), "{name}: the map left the view");
+        assert_eq!(camera_at(&mut app), start, "{name}: the framing moved");
+        if level.ends_with("ruined_keep.ron") {
+            let z = zoom_after_a_wheel_at(&mut app, Vec2::new(720.0, 350.0));
+            assert!(z < 1.0);
+            for _ in 0..30 {
+                app.update();
+            }
+            assert!(!whole_map_in_view(&mut app), "zoomed in, not kept");
+            key(&mut app, KeyCode::KeyM, Key::Character("m".into()));
+            app.update();
+            assert!(whole_map_in_view(&mut app), "M did not fit the map");
+            assert_eq!(camera_at(&mut app), start);
+        }
+    }
 }
