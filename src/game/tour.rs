@@ -69,6 +69,9 @@ pub enum Step {
     ScrollLogUp,
     /// Let a paused GM preview play on.
     Unpause,
+    /// Save a screenshot named `NAME.png` of the next reaction dialog the
+    /// human is shown in this battle (if one comes).
+    ShotNextReaction(&'static str),
 }
 
 /// Kinds that leave the screen or the battle: only a step of the walk
@@ -163,6 +166,8 @@ pub struct Tour {
     looked: Option<(Prompt, usize, u32)>,
     /// The screen of the frame before (whose pass the walk reads).
     drawn_on: Option<Screen>,
+    /// A screenshot to take of the next reaction dialog.
+    react_shot: Option<&'static str>,
     /// Where each widget was in the pass before: only one that stays put
     /// (a window that opens settles in its second pass) is clicked.
     was_at: std::collections::HashMap<egui::Id, egui::Pos2>,
@@ -194,6 +199,7 @@ impl Tour {
             was_at: Default::default(),
             drawn_on: None,
             looked: None,
+            react_shot: None,
         }
     }
 
@@ -226,6 +232,7 @@ impl Tour {
             Shot("battle"),
             ClickAround,
             ScrollLogUp,
+            ShotNextReaction("reaction_ud10"),
             ByHand(6),
             Send(I::Menu(true)),
             Frames(10),
@@ -267,6 +274,7 @@ impl Tour {
             ByHand(1),
             Frames(10),
             Shot("zones_turn"),
+            ShotNextReaction("reaction_zones"),
             ByHand(5),
             PlayOut,
             Reach(Screen::Results, 10),
@@ -538,9 +546,29 @@ fn walk(world: &mut World) {
         (None, _) => None,
     };
     let looked = tour.looked.is_some_and(|l| l.2 >= 3);
+    if screen != Screen::Battle {
+        tour.react_shot = None;
+    }
+    // The reaction dialog asked for, once it has been in view a while.
+    if let Some(name) = tour.react_shot
+        && looked
+        && matches!(world.resource::<Battle>().prompt, Prompt::React { .. })
+    {
+        if shoot(world, &mut tour, name) {
+            tour.react_shot = None;
+        }
+        world.insert_resource(tour);
+        return;
+    }
     // At the human's prompt, whatever is new in view is clicked first.
     let around = match step {
-        Step::ByHand(_) | Step::PlayOut => human_actor(world).is_some() && screen == Screen::Battle,
+        // (Not while a reaction dialog waits for its screenshot.)
+        Step::ByHand(_) | Step::PlayOut => {
+            human_actor(world).is_some()
+                && screen == Screen::Battle
+                && !(tour.react_shot.is_some()
+                    && matches!(world.resource::<Battle>().prompt, Prompt::React { .. }))
+        }
         Step::ClickAround => true,
         _ => false,
     };
@@ -616,6 +644,10 @@ fn walk(world: &mut World) {
                     modifiers: egui::Modifiers::default(),
                 },
             );
+            true
+        }
+        Step::ShotNextReaction(name) => {
+            tour.react_shot = Some(name);
             true
         }
         Step::Unpause => {

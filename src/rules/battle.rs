@@ -566,6 +566,10 @@ pub struct Preview {
     /// Cells the command sends someone to, to mark on the board (where a
     /// shoved target lands).
     pub lands: Vec<Cell>,
+    /// For an answer to an attack: what the blow does to the one it hits if
+    /// it lands, in one line ("If the blow lands: 3-12 HP, 40% to take
+    /// Theobald out"), said above the answers.
+    pub stakes: Option<String>,
 }
 
 /// The hooks of the ruleset in force.

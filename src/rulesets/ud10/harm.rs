@@ -59,6 +59,18 @@ pub fn pipeline(
     }
 }
 
+/// The EP and HP a blow of `rolled` takes, by the same [`pipeline`]
+/// without its steps written down (a preview's odds).
+pub fn losses(
+    rolled: i32,
+    protection: Protection,
+    penetration: i32,
+    con: i32,
+    s: &Ud10Settings,
+) -> (i32, i32) {
+    steps_of(rolled, protection, penetration, con, s, |_| {})
+}
+
 /// The HP a blow of `rolled` takes, by the same [`pipeline`] without its
 /// steps written down: the AI weighs every damage roll of every weapon
 /// against every enemy.

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 
 use crate::rules::battle::Preview;
 use crate::rules::command::Command;
-use crate::rules::components::{Cid, Loadout, MoveMode, Weapon};
+use crate::rules::components::{Cid, Health, Loadout, MoveMode, Weapon};
 use crate::rules::event::Modifier;
 use crate::rules::map::{Cell, Map};
 use crate::rules::view::{self, name};
@@ -280,7 +280,55 @@ fn pending_damage(world: &World, target: Cid, p: &mut Preview) {
         view::get::<Loadout>(world, pending.attacker).and_then(|l| l.weapons.get(pending.weapon))
     {
         damage_preview(world, target, w, pending.mode, p);
+        let out = chance_down(world, target, w, pending.mode);
+        if let Some((lo, hi)) = p.damage {
+            p.stakes = Some(format!(
+                "If the blow lands: {lo}-{hi} HP, {:.0}% to take {} out (HP {})",
+                out * 100.0,
+                name(world, target),
+                view::get::<Health>(world, target).map_or(0, |h| h.hp)
+            ));
+        }
     }
+}
+
+/// The chance a blow of `w` in `mode` that lands takes `target` out of the
+/// fight (§Summary: Taking Damage, and Fray's knock-out and death
+/// thresholds: docs/rulesets/ud10.md): over the damage code's totals (tens
+/// exploding, two rolls deep) and the body zone's die.
+pub fn chance_down(world: &World, target: Cid, w: &Weapon, mode: usize) -> f64 {
+    let s = view::resource::<Ud10Settings>(world);
+    let Some(h) = view::get::<Health>(world, target) else {
+        return 0.0;
+    };
+    let armor = view::get::<Armor>(world, target)
+        .cloned()
+        .unwrap_or_default();
+    // "01: head 02: left arm 03: right arm 04-06: trunk 7/8: left leg
+    // 9/10: right leg", or the armor averaged.
+    let zones: Vec<(Protection, f64)> = if s.body_zones {
+        (1..=10)
+            .map(|d| (armor.zone(super::harm::body_zone(d)), 0.1))
+            .collect()
+    } else {
+        vec![(armor.averaged(), 1.0)]
+    };
+    let con = stats(world, target).map_or(0, |t| t.con);
+    let pen = w.ud10().penetration;
+    let mut out = 0.0;
+    for (rolled, q) in w.mode_damage(mode).distribution(None, Some(10), 2) {
+        for (prot, zq) in &zones {
+            let (ep_loss, hp_loss) = super::harm::losses(rolled, *prot, pen, con, s);
+            let (hp, ep) = (h.hp - hp_loss, h.ep - ep_loss);
+            let down = hp <= s.unconscious_at_hp
+                || hp <= s.dead_at_hp
+                || (h.ep_max > 0 && ep <= 0 && s.ep_zero == super::settings::EpZero::Unconscious);
+            if down {
+                out += q * zq;
+            }
+        }
+    }
+    out.min(1.0)
 }
 
 /// §Summary: Taking Damage: the damage code's range, then what armor,

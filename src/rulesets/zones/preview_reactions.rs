@@ -31,6 +31,14 @@ pub(super) fn incoming(world: &World, actor: Cid, attacker: Option<Cid>, p: &mut
     };
     let o = damage_odds(world, a, actor, w, state.mode);
     p.damage = Some((o.least, o.most));
+    // §Reacting to an attack: "a reaction takes the character's turn".
+    let me = name(world, actor);
+    p.stakes = Some(format!(
+        "If the blow lands: {}-{} damage, {:.0}% to take {me} out. Any reaction takes {me}'s turn this round.",
+        o.least,
+        o.most,
+        o.p_down * 100.0
+    ));
     p.lines.push(format!(
         "the blow, if it lands: {}-{} damage to you, {:.0}% to take you out",
         o.least,

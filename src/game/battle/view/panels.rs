@@ -1043,6 +1043,17 @@ fn reaction_dialog(
         .default_pos(start)
         .show(ctx, |ui| {
             ui.label(question);
+            // What is at stake for the one hit, said once above the answers.
+            if let Some(stakes) = choices
+                .iter()
+                .find_map(|c| preview(world, c).and_then(|p| p.stakes))
+            {
+                ui.label(
+                    egui::RichText::new(stakes)
+                        .strong()
+                        .color(egui::Color32::from_rgb(255, 170, 150)),
+                );
+            }
             let mut kind = None;
             for (i, c) in choices.into_iter().enumerate() {
                 let p = preview(world, &c).unwrap_or_default();
@@ -1055,11 +1066,8 @@ fn reaction_dialog(
                 let odds = p
                     .chance
                     .map_or(String::new(), |ch| format!(" — {:.0}%", ch * 100.0));
-                let stakes = p
-                    .damage
-                    .map_or(String::new(), |(lo, hi)| format!(" — if hit: {lo}-{hi} HP"));
                 let b = ui
-                    .button(format!("{}: {}{odds}{stakes}", i + 1, p.title))
+                    .button(format!("{}: {}{odds}", i + 1, p.title))
                     .tag(format!("reaction: {}", command_kind(&c)));
                 if b.hovered() {
                     for l in &p.lines {

@@ -323,3 +323,70 @@ fn a_spent_reaction_is_said_in_the_preview_and_the_log() {
         Some("B cannot parry: this round's reaction is spent")
     );
 }
+
+/// The reaction dialog's stakes (§Summary: Taking Damage, §Optional Rule:
+/// Body Zones): a longsword (1D10+4, penetration 1, tens explode) on B, a
+/// swordsman (HP 12, CON 2; leather: arms 1, trunk 2, legs 1, buffer 2;
+/// helmet: head 3, buffer 1), knocked out at 0 HP. With penetration the
+/// head and trunk take rolled - 4 HP, the arms and legs rolled - 3; so 12
+/// HP falls to a roll of 16 or more (head, trunk: 0.09, a ten and a second
+/// roll above 1) or 15 or more (arms, legs: 0.1, any ten): 0.1 x 0.09 + 0.2
+/// x 0.1 + 0.3 x 0.09 + 0.4 x 0.1 = 9.6 %. At 3 HP a roll of 7 or more
+/// (head, trunk: 0.8) or 6 or more (arms, legs: 0.9) does it: 0.4 x 0.8 +
+/// 0.6 x 0.9 = 86 %.
+#[test]
+fn the_stakes_say_how_likely_the_blow_takes_the_defender_out() {
+    let mut e = engine();
+    // initiative A1 10, A2 9, B 1; A1's attack 6 (14 vs 14: hit).
+    start(&mut e, &parry_level(), &[10, 9, 1, 6]);
+    let (a1, b) = (cid(&e, "A1"), cid(&e, "B"));
+    cmd(
+        &mut e,
+        a1,
+        Command::Attack {
+            target: b,
+            weapon: 0,
+            mode: 0,
+        },
+    );
+    assert_eq!(
+        prompt(&e),
+        Prompt::React {
+            actor: b,
+            attacker: a1
+        }
+    );
+    let hooks = e
+        .world()
+        .resource::<crate::rules::battle::ActiveRuleset>()
+        .0;
+    let stakes = |e: &Engine| {
+        (hooks.preview)(e.world(), b, &Command::NoReaction)
+            .stakes
+            .expect("stakes")
+    };
+    let w = view::get::<Loadout>(e.world(), a1)
+        .expect("loadout")
+        .weapons[0]
+        .clone();
+    let full = super::super::preview::chance_down(e.world(), b, &w, 0);
+    assert!((full - 0.096).abs() < 1e-9, "{full}");
+    assert!(
+        stakes(&e).starts_with("If the blow lands: "),
+        "{}",
+        stakes(&e)
+    );
+    assert!(
+        stakes(&e).contains("to take B out (HP 12)"),
+        "{}",
+        stakes(&e)
+    );
+    set_hp(&mut e, b, 3);
+    let hurt = super::super::preview::chance_down(e.world(), b, &w, 0);
+    assert!((hurt - 0.86).abs() < 1e-9, "{hurt}");
+    assert!(
+        stakes(&e).ends_with("86% to take B out (HP 3)"),
+        "{}",
+        stakes(&e)
+    );
+}
