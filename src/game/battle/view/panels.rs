@@ -637,7 +637,9 @@ fn detail(line: &str) -> egui::RichText {
     } else {
         egui::Color32::from_gray(205)
     };
-    egui::RichText::new(line).size(13.0).color(colour)
+    egui::RichText::new(for_players(line))
+        .size(13.0)
+        .color(colour)
 }
 
 fn preview_lines(ui: &mut egui::Ui, world: &World, command: &Command) {
@@ -885,7 +887,7 @@ fn terrain_line(ui: &mut egui::Ui, world: &World, hover: Option<crate::rules::ma
     };
     let t = world.resource::<crate::rules::map::Map>().terrain(h);
     if let Some(note) = (hooks.0.terrain_note)(world, t) {
-        ui.label(egui::RichText::new(note).italics());
+        ui.label(egui::RichText::new(for_players(&note)).italics());
     }
 }
 
@@ -1092,7 +1094,7 @@ pub fn for_players(line: &str) -> String {
         return line.to_string();
     };
     let rest = &line[at + CITE.len()..];
-    let end = rest.find(']').unwrap_or(rest.len());
+    let end = rest.find([']', ')']).unwrap_or(rest.len());
     let (id, section) = rest[..end].split_once(".md").unwrap_or((&rest[..end], ""));
     let section = section
         .trim_start_matches([',', ' ', '§'])
@@ -1230,6 +1232,12 @@ mod tests {
         assert_eq!(
             for_players("B is dead  [Fray decides: docs/rulesets/ud10.md §Unconscious and dead]"),
             "B is dead  [Fray's ruling, where the text leaves it to the GM: ud10, Unconscious and dead]"
+        );
+        assert_eq!(
+            for_players(
+                "climbing over costs double (Fray decides: docs/rulesets/ud10.md §Movement)"
+            ),
+            "climbing over costs double (Fray's ruling, where the text leaves it to the GM: ud10, Movement)"
         );
         let plain = "A hits B  [ud10 §Attacking]";
         assert_eq!(for_players(plain), plain);

@@ -414,8 +414,13 @@ fn sync_tokens(
                 t.translation.x = -BAR_W * (1.0 - f) / 2.0;
             }
             if let Ok((mark, mut sprite, mut vis)) = marks.get_mut(child) {
-                let shown_marks: Vec<Condition> =
+                let mut shown_marks: Vec<Condition> =
                     MARKED.iter().copied().filter(|c| s.conds.has(*c)).collect();
+                // The fallen keep only what took them out (dead,
+                // unconscious, fled...): no crouching or grabbed beside it.
+                if out {
+                    shown_marks.truncate(1);
+                }
                 match shown_marks.get(mark.0).and_then(|c| mark_art.get(*c)) {
                     Some(h) => {
                         if sprite.image != h {
