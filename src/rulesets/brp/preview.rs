@@ -32,6 +32,10 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
         (Command::NoReaction, _) => Preview {
             title: "Take the blow".into(),
             lines: vec!["The attack goes through the matrix unopposed (§5.8)".into()],
+            stakes: view::resource::<PendingAttack>(world)
+                .0
+                .as_ref()
+                .and_then(|p| stakes(world, p)),
             ..Preview::default()
         },
         (_, Some(BrpCommand::Declare(intent))) => declare(world, actor, intent),
@@ -277,8 +281,67 @@ fn defense(world: &World, actor: Cid, kind: Defense, shield: bool) -> Preview {
         title,
         chance: Some(f64::from(o.chance.clamp(0, 100)) / 100.0),
         lines,
+        stakes: stakes(world, p),
         ..Preview::default()
     }
+}
+
+/// What the pending blow does to its target if nothing stops it, in one
+/// line: its quality (a special success rolls the weapon's maximum on top,
+/// §5.13), what gets through armor (§5.10), and the chance it drops the
+/// target to the unconscious line (§5.12), over every roll of the weapon
+/// and the damage bonus.
+fn stakes(world: &World, p: &Pending) -> Option<String> {
+    let h = view::get::<Health>(world, p.target)?;
+    let b = blow(world, p.attacker, &p.damage, p.db, p.velocity, p.target);
+    let special = p.level == Level::Special;
+    let weapon_max = b.dice.max(None);
+    let bonus: Vec<(i32, f64)> = match &b.bonus {
+        Some(db) if b.rolls_bonus() => db
+            .distribution(None, None, 0)
+            .into_iter()
+            .map(|(v, q)| {
+                (
+                    if b.half {
+                        super::numbers::half_bonus(v)
+                    } else {
+                        v
+                    },
+                    q,
+                )
+            })
+            .collect(),
+        _ => vec![(0, 1.0)],
+    };
+    let line = settings(world).unconscious_at_hp;
+    let (mut lo, mut hi, mut down) = (i32::MAX, i32::MIN, 0.0);
+    for (w, qw) in b.dice.distribution(None, None, 0) {
+        for (d, qd) in &bonus {
+            let total = if special {
+                super::numbers::special_damage(weapon_max, w, *d)
+            } else {
+                w + d
+            };
+            let through = super::numbers::through_armor(total, b.ap);
+            lo = lo.min(through);
+            hi = hi.max(through);
+            if through > 0 && h.hp - through <= line {
+                down += qw * qd;
+            }
+        }
+    }
+    Some(format!(
+        "If the blow lands: a {} with the {}, {lo}-{hi} HP through armor, {:.0}% to put {} down (HP {})",
+        if special {
+            "special success"
+        } else {
+            "success"
+        },
+        p.weapon.to_lowercase(),
+        down * 100.0,
+        view::name(world, p.target),
+        h.hp
+    ))
 }
 
 fn declare(world: &World, actor: Cid, intent: &Intent) -> Preview {
