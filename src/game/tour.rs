@@ -368,7 +368,7 @@ fn press_on(world: &mut World, tour: &mut Tour, ctx: &egui::Context) -> bool {
             let landed = ctx.viewport(|v| v.interact_widgets.clicked) == Some(p.id);
             if landed {
                 world.resource_mut::<Audit>().clicked.insert(p.kind.clone());
-                if OPENS.contains(&p.kind.as_str()) {
+                if OPENS.contains(&p.kind.as_str()) || p.kind.ends_with(" menu") {
                     tour.detour += 1;
                 } else if CLOSES.contains(&p.kind.as_str()) {
                     tour.detour = tour.detour.saturating_sub(1);
@@ -467,6 +467,15 @@ fn final_count(world: &mut World, tour: &mut Tour) {
     for (kind, n) in &tour.missed {
         if !audit.clicked.contains(kind) {
             fails.push(format!("{kind}: {n} clicks on it never landed (covered?)"));
+        }
+    }
+    // The action bar keeps to one row at the window's size.
+    if let Some(ctx) = crate::game::battle::view::panels::egui_ctx(world) {
+        for (name, n) in widgets::rows(&ctx) {
+            info!("{name}: at most {n} row(s)");
+            if n > 1 {
+                fails.push(format!("the {name} wrapped onto {n} rows"));
+            }
         }
     }
     info!("{report}");

@@ -59,6 +59,42 @@ pub fn command_kind(c: &crate::rules::command::Command) -> String {
         .collect()
 }
 
+/// The most rows a row of buttons has taken (the action bar: one at the
+/// window's size) for two passes running (a bar's first pass lays out
+/// before its buttons' widths are known), kept for the walk.
+#[derive(Clone, Default)]
+struct Rows(BTreeMap<String, RowCount>);
+
+#[derive(Clone, Copy, Default)]
+struct RowCount {
+    most: u32,
+    last: u32,
+    pass: u64,
+}
+
+/// Note that the row of buttons `name` took `rows` rows in this pass.
+pub fn note_rows(ctx: &egui::Context, name: &str, rows: u32) {
+    let pass = ctx.cumulative_pass_nr();
+    ctx.data_mut(|d| {
+        let r = d.get_temp_mut_or_default::<Rows>(egui::Id::new("widget rows"));
+        let e = r.0.entry(name.to_string()).or_default();
+        if e.pass + 1 == pass && e.last == rows {
+            e.most = e.most.max(rows);
+        }
+        e.last = rows;
+        e.pass = pass;
+    });
+}
+
+/// The most rows each row of buttons has taken so far.
+pub fn rows(ctx: &egui::Context) -> BTreeMap<String, u32> {
+    ctx.data(|d| {
+        d.get_temp::<Rows>(egui::Id::new("widget rows"))
+            .map(|r| r.0.into_iter().map(|(k, c)| (k, c.most)).collect())
+            .unwrap_or_default()
+    })
+}
+
 /// One interactive widget of the last pass, as the walk sees it.
 #[derive(Clone, Debug)]
 pub struct Seen {

@@ -207,6 +207,31 @@ fn draw(ctx: &egui::Context, world: &World, asked: &mut Asked) {
     });
     asked.covered.push(top.response.rect);
 
+    // ---- Bottom, the window's whole width (laid out before the side
+    // panels, which end above it): actions and preview, then the log.
+    let bottom = egui::Panel::bottom("bottom")
+        .exact_size(280.0)
+        .show(&mut root, |ui| {
+            // The bar and the preview of what the pointer is on keep one
+            // height (scrolled if a preview runs long), so the log below
+            // never jumps as the mouse moves.
+            egui::ScrollArea::vertical()
+                .id_salt("bar_and_preview")
+                .max_height(BAR_HEIGHT)
+                .auto_shrink([false, false])
+                .show(ui, |ui| {
+                    if let Some(actor) = human {
+                        action_bar(ui, world, actor, &ui_state, asked);
+                    } else if session.as_ref().is_some_and(|s| s.is_preview()) {
+                        preview_controls(ui, &pacing, asked);
+                    } else {
+                        ui.label("The AI is acting…");
+                    }
+                });
+            ui.separator();
+            combat_log(ui, world);
+        });
+    asked.covered.push(bottom.response.rect);
     // ---- Left: the turn order of this round.
     let left = egui::Panel::left("order")
         .exact_size(260.0)
@@ -235,30 +260,6 @@ fn draw(ctx: &egui::Context, world: &World, asked: &mut Asked) {
         });
     asked.covered.push(right.response.rect);
 
-    // ---- Bottom: actions and preview, then the log.
-    let bottom = egui::Panel::bottom("bottom")
-        .exact_size(280.0)
-        .show(&mut root, |ui| {
-            // The bar and the preview of what the pointer is on keep one
-            // height (scrolled if a preview runs long), so the log below
-            // never jumps as the mouse moves.
-            egui::ScrollArea::vertical()
-                .id_salt("bar_and_preview")
-                .max_height(BAR_HEIGHT)
-                .auto_shrink([false, false])
-                .show(ui, |ui| {
-                    if let Some(actor) = human {
-                        action_bar(ui, world, actor, &ui_state, asked);
-                    } else if session.as_ref().is_some_and(|s| s.is_preview()) {
-                        preview_controls(ui, &pacing, asked);
-                    } else {
-                        ui.label("The AI is acting…");
-                    }
-                });
-            ui.separator();
-            combat_log(ui, world);
-        });
-    asked.covered.push(bottom.response.rect);
     asked.edges = Some(super::input::PanelEdges {
         top: top.response.rect.height(),
         left: left.response.rect.width(),
@@ -622,6 +623,20 @@ fn sheet(ui: &mut egui::Ui, world: &World, c: Cid) {
     }
 }
 
+/// A command kind as words: "UseItem" -> "Use item".
+fn spaced(kind: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in kind.chars().enumerate() {
+        if i > 0 && c.is_uppercase() {
+            out.push(' ');
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// The height of the bottom panel's action bar and preview.
 const BAR_HEIGHT: f32 = 136.0;
 
@@ -673,7 +688,7 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
         activation_bar(ui, world, st, asked);
         return;
     }
-    ui.horizontal_wrapped(|ui| {
+    let bar = ui.horizontal_wrapped(|ui| {
         // A tool's tooltip: what its first target would get (the rules
         // core's preview, with what it costs), or what the tool does.
         let tool_button =
@@ -764,23 +779,52 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
                 }
             }
         }
-        // The ruleset's board tools (aim, retreat, shove, get off, ...).
-        let mut tools: Vec<&str> = Vec::new();
+        // The ruleset's board tools (aim, retreat, shove, get off, ...):
+        // those of one kind of command (shove, grab and disarm; the
+        // words) share one menu, as a weapon's blows do, so the bar stays
+        // one line.
+        let mut tools: Vec<(&str, String, &Command)> = Vec::new();
         for o in &st.options.offers.list {
-            if matches!(o.give, Give::On(_) | Give::At { .. }) && !tools.contains(&o.label.as_str())
+            if matches!(o.give, Give::On(_) | Give::At { .. })
+                && !tools.iter().any(|(l, _, _)| *l == o.label.as_str())
             {
-                tools.push(&o.label);
+                tools.push((&o.label, command_kind(&o.command), &o.command));
             }
         }
-        for name in tools {
-            let example = st
-                .options
-                .offers
-                .list
+        let mut kinds: Vec<&str> = Vec::new();
+        for (_, k, _) in &tools {
+            if !kinds.contains(&k.as_str()) {
+                kinds.push(k);
+            }
+        }
+        for kind in kinds {
+            let members: Vec<&(&str, String, &Command)> =
+                tools.iter().filter(|(_, k, _)| k == kind).collect();
+            if let [(name, _, example)] = members.as_slice() {
+                tool_button(ui, Tool::Offer(name.to_string()), name, Some(example), asked);
+                continue;
+            }
+            let current = members
                 .iter()
-                .find(|o| o.label == name)
-                .map(|o| &o.command);
-            tool_button(ui, Tool::Offer(name.to_string()), name, example, asked);
+                .find(|(name, _, _)| st.tool == Tool::Offer(name.to_string()));
+            let label = match current {
+                Some((name, _, _)) => format!("{name}…"),
+                None => format!("{}…", spaced(kind)),
+            };
+            let menu = ui.menu_button(label, |ui| {
+                for (name, _, example) in &members {
+                    let t = Tool::Offer(name.to_string());
+                    let r = ui
+                        .selectable_label(st.tool == t, *name)
+                        .tag(format!("tool: {kind}"))
+                        .on_hover_ui(|ui| preview_lines(ui, world, example));
+                    if r.clicked() {
+                        asked.intents.push(UiIntent::Tool(t));
+                        ui.close();
+                    }
+                }
+            });
+            menu.response.tag(format!("tool: {kind} menu"));
         }
         // Riders on their mounts: which of the two a click strikes.
         let riders_about = view::enemies(world, actor)
@@ -860,6 +904,13 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
         }
         button(ui, "End turn (Enter)", "action: end turn".into(), Command::EndTurn);
     });
+    // How many rows the bar took: the screen walk holds it to one.
+    let row = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
+    crate::game::widgets::note_rows(
+        ui.ctx(),
+        "action bar",
+        (bar.response.rect.height() / row).round() as u32,
+    );
     if let Some((_, why)) = world.resource::<LastRejection>().0.as_ref() {
         ui.label(egui::RichText::new(format!("Refused: {why}")).color(egui::Color32::LIGHT_RED));
     }
