@@ -71,7 +71,7 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
         }
         (_, Some(Ud10Command::Aim { target, .. })) => {
             p.title = format!(
-                "Aim at {}: +2 next round, +4 after two rounds",
+                "Aim at {}: +2 next round, +4 after two rounds; spends the action",
                 name(world, *target)
             )
         }

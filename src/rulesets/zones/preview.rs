@@ -449,6 +449,10 @@ fn maneuver(world: &World, actor: Cid, target: Cid, kind: Maneuver, p: &mut Prev
         Maneuver::Grapple => format!("Grab {}", name(world, target)),
     };
     p.title = what;
+    // §Taking a turn: "Attacking an enemy is a main action", a non-lethal
+    // one too.
+    p.lines
+        .push("spends the main action  (zones §Taking a turn)".into());
     if may_resist(world, actor, target) {
         let str_ = stats(world, target).map_or(0, |s| s.str);
         let resist = save_chance(world, str_);

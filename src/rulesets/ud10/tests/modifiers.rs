@@ -122,6 +122,20 @@ fn aiming_one_and_two_rounds() {
     let mut e = engine();
     start(&mut e, &archer_duel(8, ""), &[10, 1]);
     let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    // Its tooltip says what it costs: aiming is the turn's action.
+    let hooks = e
+        .world()
+        .resource::<crate::rules::battle::ActiveRuleset>()
+        .0;
+    let aim = crate::rules::command::Command::from(Ud10Command::Aim {
+        target: b,
+        weapon: 0,
+    });
+    assert!(
+        (hooks.preview)(e.world(), a, &aim)
+            .title
+            .ends_with("; spends the action")
+    );
     cmd(
         &mut e,
         a,
@@ -129,6 +143,10 @@ fn aiming_one_and_two_rounds() {
             target: b,
             weapon: 0,
         },
+    );
+    assert!(
+        view::get::<crate::rules::components::TurnState>(e.world(), a)
+            .is_some_and(|t| t.action_used)
     );
     cmd(&mut e, a, Command::EndTurn);
     e.step(); // B's turn

@@ -530,6 +530,14 @@ fn the_shove_preview_names_how_far_and_into_which_zone() {
     );
     // The board marks where it lands: two cells on, straight away.
     assert_eq!(p.lands, vec![Cell::new(9, 0)]);
+    // And what it costs (§Taking a turn: attacking is a main action).
+    assert!(
+        p.lines
+            .iter()
+            .any(|l| l == "spends the main action  (zones §Taking a turn)"),
+        "{:?}",
+        p.lines
+    );
 }
 
 /// §Non-lethal attacks: "Any other action frees the grabbed character."
