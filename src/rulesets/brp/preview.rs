@@ -366,6 +366,16 @@ fn declare(world: &World, actor: Cid, intent: &Intent) -> Preview {
         Intent::Defend => "State: only parry and dodge".into(),
     };
     let mut lines = vec![];
+    // A stated attack's odds as they stand now (the attack itself comes on
+    // the DEX rank, from wherever the Movement phase leaves the two).
+    let mut chance = None;
+    if let Intent::Attack { target, weapon } = intent {
+        let now = attack(world, actor, *target, *weapon);
+        chance = now.chance;
+        if let Some(first) = now.lines.first() {
+            lines.push(format!("{first}, from where both stand now"));
+        }
+    }
     if *intent == Intent::Defend {
         lines.push("May move the full 30 m if not next to an enemy (§5.3)".into());
     } else {
@@ -374,6 +384,7 @@ fn declare(world: &World, actor: Cid, intent: &Intent) -> Preview {
     lines.push("Parries and dodges need no statement (§5.2)".into());
     Preview {
         title,
+        chance,
         lines,
         ..Preview::default()
     }

@@ -623,6 +623,33 @@ fn sheet(ui: &mut egui::Ui, world: &World, c: Cid) {
     }
 }
 
+/// A menu's name for its buttons: the words their labels begin with
+/// ("State: attack X", "State: only parry" -> "State"), else the command
+/// kind as words.
+fn group_name(labels: &[&str], kind: &str) -> String {
+    let first = labels.first().copied().unwrap_or("");
+    let mut common = first.len();
+    for l in labels {
+        common = common.min(
+            first
+                .char_indices()
+                .zip(l.chars())
+                .take_while(|((_, a), b)| a == b)
+                .count(),
+        );
+    }
+    let prefix: String = first.chars().take(common).collect();
+    let prefix = prefix
+        .rsplit_once(' ')
+        .map_or(prefix.as_str(), |(head, _)| head)
+        .trim_end_matches([':', ' ', ',']);
+    if prefix.chars().count() >= 3 {
+        prefix.to_string()
+    } else {
+        spaced(kind)
+    }
+}
+
 /// A command kind as words: "UseItem" -> "Use item".
 fn spaced(kind: &str) -> String {
     let mut out = String::new();
@@ -681,6 +708,12 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
     let battle = world.resource::<Battle>();
     if matches!(battle.prompt, Prompt::React { .. }) {
         ui.label("Choose a reaction in the dialog (keys 1, 2, 3, ...).");
+        return;
+    }
+    // Options laid out for another prompt (the frame before the screen
+    // catches up) are not shown: their buttons would flash and vanish.
+    if !st.is_current(world) || st.options.actor != Some(actor) {
+        ui.label(egui::RichText::new("…").weak());
         return;
     }
     let legal = |c: &Command| st.options.legal.contains(c);
@@ -860,6 +893,9 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
                 asked.intents.push(UiIntent::Command(c));
             }
         };
+        // A button picked from a menu of the ruleset's (sent below, once
+        // the buttons' closures are done with the intents).
+        let mut picked: Option<Command> = None;
         // Only what the ruleset allows now (End turn always shows).
         let mut offer = |ui: &mut egui::Ui, label: &str, kind: String, c: Command| {
             if legal(&c) {
@@ -878,16 +914,48 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
                 }
             }
         }
-        // The ruleset's own buttons (take cover, reload, break free, ...).
-        for o in &st.options.offers.list {
-            if matches!(o.give, Give::Button | Give::Click(_)) {
-                offer(
-                    ui,
-                    &o.label,
-                    format!("offer: {}", command_kind(&o.command)),
-                    o.command.clone(),
-                );
+        // The ruleset's own buttons (take cover, reload, break free, ...);
+        // three or more of one kind of command (brp's statements, one a
+        // target) share a menu, so the bar stays one line.
+        let buttons: Vec<&crate::rules::battle::Offer> = st
+            .options
+            .offers
+            .list
+            .iter()
+            .filter(|o| matches!(o.give, Give::Button | Give::Click(_)) && legal(&o.command))
+            .collect();
+        let mut kinds: Vec<String> = Vec::new();
+        for o in &buttons {
+            let k = command_kind(&o.command);
+            if !kinds.contains(&k) {
+                kinds.push(k);
             }
+        }
+        for kind in &kinds {
+            let members: Vec<&&crate::rules::battle::Offer> = buttons
+                .iter()
+                .filter(|o| command_kind(&o.command) == *kind)
+                .collect();
+            if members.len() < 3 {
+                for o in members {
+                    offer(ui, &o.label, format!("offer: {kind}"), o.command.clone());
+                }
+                continue;
+            }
+            let labels: Vec<&str> = members.iter().map(|o| o.label.as_str()).collect();
+            let menu = ui.menu_button(format!("{}…", group_name(&labels, kind)), |ui| {
+                for o in &members {
+                    let r = ui
+                        .button(&o.label)
+                        .tag(format!("offer: {kind}"))
+                        .on_hover_ui(|ui| preview_lines(ui, world, &o.command));
+                    if r.clicked() {
+                        picked = Some(o.command.clone());
+                        ui.close();
+                    }
+                }
+            });
+            menu.response.tag(format!("offer: {kind} menu"));
         }
         // Set apart: what gives up more than a turn, then the turn's end.
         ui.separator();
@@ -903,6 +971,9 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
             }
         }
         button(ui, "End turn (Enter)", "action: end turn".into(), Command::EndTurn);
+        if let Some(c) = picked {
+            asked.intents.push(UiIntent::Command(c));
+        }
     });
     // How many rows the bar took: the screen walk holds it to one.
     let row = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;

@@ -593,3 +593,34 @@ fn surprise_lasts_the_first_round_and_mounts_give_no_first_aid() {
         "over with the first round"
     );
 }
+
+/// A statement of an attack says its chance as things stand (§5.2, §5.5):
+/// A's short sword at 60%, the number the attack itself then rolls under.
+#[test]
+fn a_stated_attack_says_its_chance() {
+    let e = battle(
+        6,
+        &[
+            r#"(archetype: "swordsman", faction: "red", at: (1, 1), name: "A", overrides: (weapons: ["short_sword"]))"#,
+            r#"(archetype: "swordsman", faction: "blue", at: (2, 1), name: "B", overrides: (armor: [], shield: None, stats: {"DEX": 10}))"#,
+        ],
+        &[],
+    );
+    let (a, b) = (cid(&e, "A"), cid(&e, "B"));
+    let hooks = e
+        .world()
+        .resource::<crate::rules::battle::ActiveRuleset>()
+        .0;
+    let stated = Command::from(crate::rulesets::brp::command::BrpCommand::Declare(
+        crate::rulesets::brp::command::Intent::Attack {
+            target: b,
+            weapon: 0,
+        },
+    ));
+    let p = (hooks.preview)(e.world(), a, &stated);
+    assert_eq!(p.chance, Some(0.6));
+    assert_eq!(
+        p.lines.first().map(String::as_str),
+        Some("Chance 60% (skill), from where both stand now")
+    );
+}
