@@ -31,7 +31,7 @@ pub(super) fn incoming(world: &World, actor: Cid, attacker: Option<Cid>, p: &mut
     };
     let o = damage_odds(world, a, actor, w, state.mode);
     p.damage = Some((o.least, o.most));
-    // §Reacting to an attack: "a reaction takes the character's turn".
+    // §Taking a turn: "A reaction takes the whole turn".
     let me = name(world, actor);
     p.stakes = Some(format!(
         "If the blow lands: {}-{} damage, {:.0}% to take {me} out. Any reaction takes {me}'s turn this round.",
