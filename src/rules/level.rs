@@ -190,6 +190,22 @@ impl Facing {
         let d = (dx.signum(), dy.signum());
         Facing::ALL.into_iter().find(|f| f.delta() == d)
     }
+
+    /// The one of the eight directions nearest the bearing `(dx, dy)`, in
+    /// exact integers: within 22.5° of an axis (`|minor| < (√2 − 1)·|major|`,
+    /// squared: `(|minor| + |major|)² < 2·major²`) it is the axis, else the
+    /// diagonal; exactly on 22.5° it is the diagonal. None for `(0,0)`.
+    pub fn toward(dx: i32, dy: i32) -> Option<Facing> {
+        let (ax, ay) = (i64::from(dx).abs(), i64::from(dy).abs());
+        let axis = |major: i64, minor: i64| (minor + major).pow(2) < 2 * major * major;
+        if axis(ax, ay) {
+            Facing::from_delta(dx, 0)
+        } else if axis(ay, ax) {
+            Facing::from_delta(0, dy)
+        } else {
+            Facing::from_delta(dx, dy)
+        }
+    }
 }
 
 /// One combatant placed by the level.

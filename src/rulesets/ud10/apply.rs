@@ -108,7 +108,9 @@ fn apply_own(world: &mut World, event: &Ud10Event) {
         }
         Ud10Event::AttackRolled { .. } => apply_attack_rolled(world, event),
         Ud10Event::ReactionRolled { .. } => apply_reaction_rolled(world, event),
-        Ud10Event::Turned { who, facing, .. } => with::<Heading>(world, *who, |h| h.0 = *facing),
+        Ud10Event::Turned { who, facing, .. } | Ud10Event::Faced { who, facing, .. } => {
+            with::<Heading>(world, *who, |h| h.0 = *facing)
+        }
         Ud10Event::TieBroken { .. }
         | Ud10Event::HitLocation { .. }
         | Ud10Event::NoReaction { .. } => {}

@@ -5,7 +5,9 @@ use bevy::prelude::*;
 
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::{Command, Illegal, illegal};
-use crate::rules::components::{Cid, Condition, Loadout, MoveMode, ReloadCost, Weapon, WeaponKind};
+use crate::rules::components::{
+    Cid, Condition, Heading, Loadout, MoveMode, ReloadCost, Weapon, WeaponKind,
+};
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 use crate::rulesets::ud10::command::Ud10Command;
@@ -152,6 +154,15 @@ fn check_turn(
         (_, Some(Ud10Command::Stand)) => {
             if !conds.has(Condition::Crouching) {
                 return illegal("not crouching");
+            }
+            Ok(())
+        }
+        (_, Some(Ud10Command::Face { facing })) => {
+            if retreating {
+                return illegal("a retreat keeps its facing");
+            }
+            if view::get::<Heading>(world, actor).map(|h| h.0) == Some(*facing) {
+                return illegal(format!("already facing {}", facing.name()));
             }
             Ok(())
         }

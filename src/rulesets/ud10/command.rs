@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::rules::command::OwnCommand;
 use crate::rules::components::Cid;
+use crate::rules::level::Facing;
 use crate::rules::map::Cell;
 
 /// A command of UD10's own.
@@ -18,6 +19,9 @@ pub enum Ud10Command {
     TakeCover,
     /// Stand up from a crouch (a free action).
     Stand,
+    /// Turn to face a direction, in one's own turn (free; Fray decides:
+    /// docs/rulesets/ud10.md, "From behind").
+    Face { facing: Facing },
     /// Disengage from melee along a path; costs the whole round.
     Retreat { path: Vec<Cell> },
     /// Reaction: parry the attack that just hit.

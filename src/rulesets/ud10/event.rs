@@ -91,6 +91,16 @@ pub enum Ud10Event {
         facing: Facing,
         rule: Rule,
     },
+    /// A combatant faces a new way: the nearest enemy at the end of its
+    /// move (`towards`), or the way it chose (Fray decides:
+    /// docs/rulesets/ud10.md, "From behind").
+    Faced {
+        who: Cid,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        towards: Option<Cid>,
+        facing: Facing,
+        rule: Rule,
+    },
     HitLocation {
         target: Cid,
         die: u32,

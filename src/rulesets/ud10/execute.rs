@@ -68,6 +68,15 @@ pub fn execute(world: &mut World, actor: Cid, command: &Command) {
                 rule: RULE_FREE_ACTIONS,
             },
         ),
+        (_, Some(Ud10Command::Face { facing })) => emit(
+            world,
+            Ud10Event::Faced {
+                who: actor,
+                towards: None,
+                facing: *facing,
+                rule: numbers::RULE_FROM_BEHIND,
+            },
+        ),
         (_, Some(Ud10Command::Retreat { path })) => {
             movement::execute_retreat(world, actor, path);
             end_turn(world, actor);

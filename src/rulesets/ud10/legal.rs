@@ -68,6 +68,9 @@ pub fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
     }
     push(Command::from(Ud10Command::TakeCover));
     push(Command::from(Ud10Command::Stand));
+    for facing in super::facing::facings(world, actor) {
+        push(Command::from(Ud10Command::Face { facing }));
+    }
     push(Command::Flee);
     out
 }

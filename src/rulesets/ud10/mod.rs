@@ -14,6 +14,7 @@ pub mod damage;
 pub mod data;
 pub mod event;
 pub mod execute;
+pub mod facing;
 pub mod first_aid;
 pub mod harm;
 pub mod legal;
@@ -123,7 +124,7 @@ impl Ruleset for Ud10 {
     const ROUND: &'static [&'static str] = &[
         "Initiative: each combatant rolls d10 + its Initiative skill; the highest acts first, then the next (rolled once and kept, unless the table's setting says each round).",
         "A turn: a standard movement (5 m + STR) and one action, before or after moving; or a full movement, up to twice as far, and no action. Blue cells keep the action, amber ones are a full movement.",
-        "An attack hits when d10 + skill + modifiers reaches the target's Defense (10 + DEX, shield, cover; no DEX or shield against a blow from behind).",
+        "An attack hits when d10 + skill + modifiers reaches the target's Defense (10 + DEX, shield, cover; no DEX or shield against a blow from behind, from an enemy straight behind you while another engages you). A move ends facing the nearest enemy; turning (T) is free.",
         "A melee hit may be answered once a round: a parry with a ready weapon, or a dodge, each needing a roll higher than the attack's. Missiles and unseen blows cannot be answered.",
         "Damage: the weapon's dice (a 10 rolls again), less armour, the buffer (taken as EP) and CON; what is left comes off HP.",
     ];
@@ -135,6 +136,10 @@ impl Ruleset for Ud10 {
             "aim tool: click the target to aim at (spends the action)",
         ),
         ("X", "retreat tool: click where to back away to"),
+        (
+            "T",
+            "face tool: click a cell beside you to turn that way (free; a move ends facing the nearest enemy)",
+        ),
         ("V", "cut yourself free of a net (spends the action)"),
         (
             "H",

@@ -10,6 +10,8 @@ use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 
 use super::attack;
+use super::event::Ud10Event;
+use super::numbers::RULE_FROM_BEHIND;
 use super::reach::{RULE_FLEEING, RULE_MOVEMENT, RULE_RETREAT, Threat, engaged_enemies, threat};
 use super::settings::Ud10Settings;
 
@@ -69,6 +71,24 @@ pub fn execute_move(world: &mut World, who: Cid, path: &[Cell], mode: MoveMode) 
         cur = next;
     }
     flush(world, who, seg_from, &mut segment, mode, rule);
+    // The mover ends facing the nearest enemy, not its last step; a retreat
+    // keeps the facing it had (Fray decides: docs/rulesets/ud10.md, "From
+    // behind").
+    if mode != MoveMode::Retreat
+        && let Some((e, facing)) = view::reading(world, |world| {
+            super::facing::turn_after_move(world, who, cur)
+        })
+    {
+        emit(
+            world,
+            Ud10Event::Faced {
+                who,
+                towards: Some(e),
+                facing,
+                rule: RULE_FROM_BEHIND,
+            },
+        );
+    }
     let conds = view::conditions(world, who);
     if matches!(mode, MoveMode::Standard | MoveMode::Full) {
         if !conds.has(Condition::Moving) {

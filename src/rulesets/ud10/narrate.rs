@@ -63,6 +63,23 @@ impl OwnEvent for Ud10Event {
                 n.who(*who),
                 n.who(*towards)
             ),
+            Ud10Event::Faced {
+                who,
+                towards: Some(towards),
+                facing,
+                rule,
+            } => format!(
+                "{} faces {}, the nearest enemy ({})  [{rule}]",
+                n.who(*who),
+                n.who(*towards),
+                facing.name()
+            ),
+            Ud10Event::Faced {
+                who,
+                towards: None,
+                facing,
+                rule,
+            } => format!("{} turns to face {}  [{rule}]", n.who(*who), facing.name()),
         }
     }
 
@@ -106,6 +123,12 @@ impl OwnEvent for Ud10Event {
             Ud10Event::NoReaction {
                 who, parry, dodge, ..
             } => Some(cannot_react(n.who(*who), parry, dodge)),
+            Ud10Event::Faced {
+                who,
+                towards: None,
+                facing,
+                ..
+            } => Some(format!("{} turns to face {}", n.who(*who), facing.name())),
             Ud10Event::HitLocation { target, zone, .. } => Some(format!(
                 "The blow lands on {}'s {}",
                 n.who(*target),

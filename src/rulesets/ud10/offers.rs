@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use crate::rules::battle::{Give, Offer, OfferKey, Offers};
 use crate::rules::command::Command;
 use crate::rules::components::Cid;
+use crate::rules::map::Cell;
 use crate::rulesets::ud10::command::Ud10Command;
 
 use super::query::loadout;
@@ -31,6 +32,16 @@ pub fn offers(world: &World, actor: Cid, legal: &[Command]) -> Offers {
                 ),
                 Ud10Command::TakeCover => ("Take cover (Q)".into(), Give::Button, 'Q'),
                 Ud10Command::Stand => ("Stand (Q)".into(), Give::Button, 'Q'),
+                // A click on the neighbouring cell the way it would face.
+                Ud10Command::Face { facing } => {
+                    let at = crate::rules::view::cell(world, actor)?;
+                    let (dx, dy) = facing.delta();
+                    let cell = Cell {
+                        x: at.x + dx,
+                        y: at.y + dy,
+                    };
+                    ("Face (T)".into(), Give::At { cell, path: vec![] }, 'T')
+                }
                 // The weapon in hand: the one the bar shows.
                 Ud10Command::Reload { weapon } if Some(*weapon) == ready => {
                     ("Reload (R)".into(), Give::Button, 'R')

@@ -97,6 +97,13 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
             p.title = "Crouch: ranged attacks at you -2 (free action)".into()
         }
         (_, Some(Ud10Command::Stand)) => p.title = "Stand up (free action)".into(),
+        (_, Some(Ud10Command::Face { facing })) => {
+            p.title = format!("Turn to face {} (free)", facing.name());
+            p.lines.push(
+                "an attack from the rear arc may come from behind: no DEX, no shield, no parry or dodge  (ud10 §Attacking: from behind, Fray decides)"
+                    .into(),
+            );
+        }
         (Command::Flee, _) => p.title = "Flee the battle over the map's edge".into(),
         (Command::EndTurn, _) => p.title = "End the turn".into(),
         _ => p.title = "Not part of a ud10 round".into(),
@@ -133,6 +140,15 @@ fn move_preview(world: &World, actor: Cid, path: &[Cell], p: &mut Preview) {
         "standard movement 5 m + STR = {:.1} m; full movement twice that  (ud10 §Movement)",
         std as f64 / 10.0
     ));
+    if let Some(&end) = path.last()
+        && let Some((e, f)) = super::facing::nearest_enemy(world, actor, end)
+    {
+        p.lines.push(format!(
+            "ends facing {} ({}), the nearest enemy; Face (T) turns another way, free  (ud10 §Attacking: from behind, Fray decides)",
+            name(world, e),
+            f.name()
+        ));
+    }
     let engaged =
         super::reach::engaged_enemies(world, actor, view::cell(world, actor).unwrap_or_default());
     if view::resource::<Ud10Settings>(world).fleeing && !engaged.is_empty() {

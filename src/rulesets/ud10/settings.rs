@@ -35,8 +35,9 @@ pub enum FromBehind {
     /// melee: a combatant fighting one opponent turns to face it.
     #[default]
     Busy,
-    /// From the rear arc of whatever way the defender's last move or
-    /// attack left it facing, even in a duel.
+    /// From the rear arc of whatever way the defender faces (its last
+    /// attack, the nearest enemy at the end of its move, or where it
+    /// turned), even in a duel.
     Facing,
 }
 

@@ -26,6 +26,7 @@ mod ammunition;
 mod attack_and_damage;
 mod audit;
 mod defense;
+mod facing;
 mod first_aid;
 mod initiative;
 mod modifiers;
