@@ -664,6 +664,55 @@ mod tests {
         assert_eq!(app.world().resource::<TurnUi>().tool, Tool::Move);
     }
 
+    /// Facing, as the player meets it (ud10): a move clicked away from the
+    /// near enemy ends facing it, not the last step's way; the "Face (T)"
+    /// tool offers the cells beside the mover, and a click on one turns it
+    /// that way, free (the action still there).
+    #[test]
+    fn a_player_ends_a_move_facing_the_nearest_enemy_and_turns_with_the_face_tool() {
+        use crate::rules::components::Heading;
+        use crate::rules::level::Facing;
+        let l = level(
+            &["..........", "..........", ".........."],
+            &[
+                r#"(archetype: "swordsman", faction: "red", at: (3, 1), name: "A", facing: E)"#,
+                r#"(archetype: "archer", faction: "blue", at: (9, 1), name: "B", facing: W)"#,
+            ],
+        );
+        let a = Cid(0);
+        let mut app = ud10_at_turn_of(l, a);
+        let heading = |app: &App| view::get::<Heading>(app.world(), a).map(|h| h.0);
+        app.world_mut()
+            .write_message(UiIntent::Hover(Some(Cell::new(1, 1))));
+        app.world_mut()
+            .write_message(UiIntent::Click(Cell::new(1, 1)));
+        app.update();
+        assert_eq!(view::cell(app.world(), a), Some(Cell::new(1, 1)));
+        assert_eq!(heading(&app), Some(Facing::E), "the last step went west");
+        app.update();
+        let cells: Vec<Cell> = app
+            .world()
+            .resource::<TurnUi>()
+            .options
+            .tool_offers("Face (T)")
+            .map(|o| match &o.give {
+                Give::At { cell, .. } => *cell,
+                g => panic!("{g:?}"),
+            })
+            .collect();
+        assert_eq!(cells.len(), 7, "eight ways but the one faced: {cells:?}");
+        assert!(!cells.contains(&Cell::new(2, 1)));
+        app.world_mut()
+            .write_message(UiIntent::Tool(Tool::Offer("Face (T)".into())));
+        app.update();
+        app.world_mut()
+            .write_message(UiIntent::Click(Cell::new(1, 0)));
+        app.update();
+        assert_eq!(heading(&app), Some(Facing::N));
+        assert!(!crate::rulesets::ud10::query::action_used(app.world(), a));
+        assert_eq!(app.world().resource::<TurnUi>().tool, Tool::Move);
+    }
+
     #[test]
     fn a_human_turn_of_clicks_reaches_the_core_as_commands() {
         // Red (the human) has a swordsman, blue (AI) an archer out of reach.
