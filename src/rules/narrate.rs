@@ -266,6 +266,9 @@ pub fn plain(n: &Names, e: &BattleEvent) -> Option<String> {
                 (hp, ep) => format!("{who} loses {hp} HP and {ep} EP ({hp_after} HP left)"),
             })
         }
+        BattleEvent::MoveInterrupted { who, .. } => {
+            Some(format!("{}'s movement ends there", n.who(*who)))
+        }
         BattleEvent::Ruleset(own) => own.plain(n),
         _ => None,
     }

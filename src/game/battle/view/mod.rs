@@ -7,6 +7,7 @@ pub mod input;
 pub mod panels;
 pub mod playback;
 pub mod tokens;
+pub mod whereabouts;
 
 use bevy::prelude::*;
 
@@ -39,6 +40,7 @@ pub fn plugin(app: &mut App) {
     tokens::plugin(app);
     playback::plugin(app);
     panels::plugin(app);
+    whereabouts::plugin(app);
 }
 
 #[cfg(test)]

@@ -1236,6 +1236,7 @@ fn combat_log(ui: &mut egui::Ui, world: &World) {
         roster: world.resource::<Roster>(),
         factions: world.resource::<Factions>(),
     };
+    let places = world.get_resource::<super::whereabouts::Whereabouts>();
     let n = log.events.len();
     // Scrolled up to read, the log stays put; new lines gather below and a
     // button says how many and takes the log back down to them.
@@ -1298,7 +1299,12 @@ fn combat_log(ui: &mut egui::Ui, world: &World) {
                     Some(i) if full.ends_with(']') => full[..i].to_string(),
                     _ => full.clone(),
                 };
-                let text = crate::rules::narrate::plain(&names, e).unwrap_or(bare);
+                // Where the one who moved went, by name (the places as
+                // they were then); the coordinates stay in the rules log.
+                let text = match places.and_then(|w| w.line(i)) {
+                    Some(line) => line.to_string(),
+                    None => crate::rules::narrate::plain(&names, e).unwrap_or(bare),
+                };
                 let more = full.ends_with(']') || text != full;
                 (text, more.then_some(full))
             };

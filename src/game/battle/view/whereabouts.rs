@@ -1,0 +1,362 @@
+//! Where everyone stood when each move was made, so the player's log names
+//! places as the previews do ("Red spearman moves 5 m toward Blue archer",
+//! "moves 1 zone to the Well"): the coordinates stay in the rules log.
+//!
+//! It follows the battle log, not the world: the world has moved on by the
+//! time a line is drawn (the AI plays several turns a frame), so the places
+//! are kept event by event from the level's start cells, by the events that
+//! put someone somewhere else (a move, a push, a swap, getting on or off a
+//! mount, fleeing) and those that take someone out of the fight or back.
+
+use std::collections::HashMap;
+
+use bevy::prelude::*;
+
+use crate::game::AppSystems;
+use crate::game::session::{Screen, Session};
+use crate::rules::battle::{BattleLog, Roster};
+use crate::rules::components::{Cid, Conditions, MoveMode};
+use crate::rules::event::BattleEvent;
+use crate::rules::level::Level;
+use crate::rules::map::{Cell, Map};
+
+pub fn plugin(app: &mut App) {
+    app.init_resource::<Whereabouts>()
+        .add_systems(OnEnter(Screen::Battle), |mut w: ResMut<Whereabouts>| {
+            *w = Whereabouts::default()
+        })
+        .add_systems(
+            Update,
+            follow
+                .in_set(AppSystems::View)
+                .run_if(in_state(Screen::Battle)),
+        );
+}
+
+/// The player's log lines of the events that move someone, by the event's
+/// index in the battle log, and the places they were worked out from.
+#[derive(Resource, Debug, Default)]
+pub struct Whereabouts {
+    /// Events read so far.
+    seen: usize,
+    /// Each combatant's cell, none once it has left the map.
+    cells: Vec<Option<Cell>>,
+    /// Out of the fight, as of the events read.
+    conditions: Vec<Conditions>,
+    /// Whom each combatant rides.
+    riding: Vec<Option<Cid>>,
+    lines: HashMap<usize, String>,
+}
+
+impl Whereabouts {
+    /// The player's line for event `i`, if it moves someone.
+    pub fn line(&self, i: usize) -> Option<&str> {
+        self.lines.get(&i).map(String::as_str)
+    }
+}
+
+fn follow(
+    mut w: ResMut<Whereabouts>,
+    log: Option<Res<BattleLog>>,
+    session: Option<Res<Session>>,
+    roster: Option<Res<Roster>>,
+    map: Option<Res<Map>>,
+) {
+    let (Some(log), Some(session), Some(roster), Some(map)) = (log, session, roster, map) else {
+        return;
+    };
+    // A new battle (restarted, or the log begun again): start over.
+    if log.events.len() < w.seen || w.cells.len() != roster.len() {
+        *w = Whereabouts::at_start(&session.level, roster.len());
+    }
+    if log.events.len() == w.seen {
+        return;
+    }
+    let from = w.seen;
+    for (i, e) in log.events.iter().enumerate().skip(from) {
+        if let Some(line) = w.read(&roster, &map, e) {
+            w.lines.insert(i, line);
+        }
+    }
+    w.seen = log.events.len();
+}
+
+impl Whereabouts {
+    /// Everyone where the level puts them (a combatant is the level's
+    /// combatant of its index), nobody out of the fight.
+    fn at_start(level: &Level, combatants: usize) -> Whereabouts {
+        let mut cells: Vec<Option<Cell>> = level.combatants.iter().map(|c| Some(c.at)).collect();
+        cells.resize(combatants, None);
+        Whereabouts {
+            cells,
+            conditions: vec![Conditions::default(); combatants],
+            riding: vec![None; combatants],
+            ..Whereabouts::default()
+        }
+    }
+
+    /// Take in one event; the player's line if it moves someone.
+    fn read(&mut self, roster: &Roster, map: &Map, e: &BattleEvent) -> Option<String> {
+        match e {
+            BattleEvent::Moved {
+                who,
+                from,
+                path,
+                cost_dm,
+                zones,
+                mode,
+                ..
+            } => {
+                let to = *path.last()?;
+                let verb = if *mode == MoveMode::Retreat {
+                    "backs away"
+                } else {
+                    "moves"
+                };
+                let how_far = if *cost_dm > 0 {
+                    format!(" {}", metres(*cost_dm))
+                } else if *zones > 0 {
+                    format!(" {zones} zone{}", if *zones == 1 { "" } else { "s" })
+                } else {
+                    String::new()
+                };
+                let line = format!(
+                    "{} {verb}{how_far}{}",
+                    roster.name(*who),
+                    joined(
+                        place(map, *from, to),
+                        self.relation(roster, *who, *from, to)
+                    ),
+                );
+                self.put(*who, Some(to));
+                Some(line)
+            }
+            BattleEvent::Displaced {
+                who, by, from, to, ..
+            } => {
+                let line = format!(
+                    "{} is moved by {}{}",
+                    roster.name(*who),
+                    roster.name(*by),
+                    joined(
+                        place(map, *from, *to),
+                        self.relation(roster, *who, *from, *to)
+                    ),
+                );
+                self.put(*who, Some(*to));
+                Some(line)
+            }
+            BattleEvent::TargetChanged {
+                from,
+                to,
+                swapped: true,
+                ..
+            } => {
+                let (a, b) = (self.cell(*from), self.cell(*to));
+                self.put(*from, b);
+                self.put(*to, a);
+                None
+            }
+            BattleEvent::Mounted { who, mount, .. } => {
+                let at = self.cell(*mount);
+                self.set(*who, at);
+                if let Some(r) = self.riding.get_mut(who.0 as usize) {
+                    *r = Some(*mount);
+                }
+                None
+            }
+            BattleEvent::Dismounted {
+                who,
+                mount,
+                to,
+                thrown,
+                ..
+            } => {
+                if let Some(r) = self.riding.get_mut(who.0 as usize) {
+                    *r = None;
+                }
+                self.set(*who, Some(*to));
+                Some(format!(
+                    "{} {} {}",
+                    roster.name(*who),
+                    if *thrown {
+                        "is thrown from"
+                    } else {
+                        "gets off"
+                    },
+                    roster.name(*mount)
+                ))
+            }
+            BattleEvent::Fled { who, .. } => {
+                self.set(*who, None);
+                None
+            }
+            BattleEvent::ConditionAdded { who, condition, .. } => {
+                if let Some(c) = self.conditions.get_mut(who.0 as usize) {
+                    c.insert(*condition);
+                }
+                None
+            }
+            BattleEvent::ConditionRemoved { who, condition, .. } => {
+                if let Some(c) = self.conditions.get_mut(who.0 as usize) {
+                    c.remove(*condition);
+                }
+                None
+            }
+            _ => None,
+        }
+    }
+
+    fn cell(&self, c: Cid) -> Option<Cell> {
+        self.cells.get(c.0 as usize).copied().flatten()
+    }
+
+    fn set(&mut self, c: Cid, at: Option<Cell>) {
+        if let Some(slot) = self.cells.get_mut(c.0 as usize) {
+            *slot = at;
+        }
+    }
+
+    /// `c` and those who ride it go to `at`.
+    fn put(&mut self, c: Cid, at: Option<Cell>) {
+        self.set(c, at);
+        let riders: Vec<Cid> = (0..self.riding.len())
+            .filter(|&r| self.riding[r] == Some(c))
+            .map(|r| Cid(r as u16))
+            .collect();
+        for r in riders {
+            self.set(r, at);
+        }
+    }
+
+    /// Where `who`, gone from `from` to `to`, stands to the nearest enemy
+    /// still in the fight: " up to X" beside it, " toward X" or " away
+    /// from X" as the distance went, nothing if it stayed the same.
+    fn relation(&self, roster: &Roster, who: Cid, from: Cell, to: Cell) -> String {
+        let mine = roster.factions.get(who.0 as usize);
+        let nearest = roster
+            .cids()
+            .filter(|&e| roster.factions.get(e.0 as usize) != mine)
+            .filter(|&e| !self.conditions[e.0 as usize].out_of_fight())
+            .filter_map(|e| self.cell(e).map(|c| (e, c)))
+            .min_by_key(|&(e, c)| {
+                let (dx, dy) = (c.x - to.x, c.y - to.y);
+                (Map::chebyshev(to, c), dx * dx + dy * dy, e.0)
+            });
+        let Some((e, at)) = nearest else {
+            return String::new();
+        };
+        let (before, after) = (Map::chebyshev(from, at), Map::chebyshev(to, at));
+        let name = roster.name(e);
+        match after {
+            1 => format!(" up to {name}"),
+            _ if after < before => format!(" toward {name}"),
+            _ if after > before => format!(" away from {name}"),
+            _ => String::new(),
+        }
+    }
+}
+
+/// " to the Well": the zone the move ends in, named, if it left another.
+fn place(map: &Map, from: Cell, to: Cell) -> String {
+    match map.zone_of(to) {
+        Some(z) if map.zone_of(from) != Some(z) => map
+            .zones()
+            .get(z)
+            .map_or(String::new(), |z| format!(" to {}", the(&z.name))),
+        _ => String::new(),
+    }
+}
+
+/// " to the Well, toward X": the place and the enemy, a comma between.
+fn joined(place: String, relation: String) -> String {
+    if place.is_empty() || relation.is_empty() {
+        place + &relation
+    } else {
+        format!("{place},{relation}")
+    }
+}
+
+/// A zone's name as a place: "the Well", but "The Old Mill" as it is.
+fn the(name: &str) -> String {
+    if name.len() > 4 && name[..4].eq_ignore_ascii_case("the ") {
+        name.to_string()
+    } else {
+        format!("the {name}")
+    }
+}
+
+/// "4.5 m", "5 m".
+fn metres(dm: u32) -> String {
+    if dm % 10 == 0 {
+        format!("{} m", dm / 10)
+    } else {
+        format!("{:.1} m", dm as f64 / 10.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::view;
+
+    /// Whole battles under each ruleset on a level with zones: every move
+    /// gets a line without coordinates; zones are named; enemies are named
+    /// as moved toward, up to or away from; and the places kept from the
+    /// events alone end where the world has everyone.
+    #[test]
+    fn the_player_s_log_names_places_and_keeps_up_with_the_battle() {
+        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("levels/village_crossroads.ron");
+        let level = crate::data::level::load_level(&path).expect("level");
+        let mut all = Vec::new();
+        for ruleset in [
+            crate::rulesets::ud10::ID,
+            crate::rulesets::zones::ID,
+            crate::rulesets::brp::ID,
+        ] {
+            let e = crate::testkit::play_shipped("village_crossroads", ruleset, 2);
+            let world = e.world();
+            let (roster, map) = (world.resource::<Roster>(), world.resource::<Map>());
+            let mut w = Whereabouts::at_start(&level, roster.len());
+            let mut moves = 0;
+            let mut lines = Vec::new();
+            for ev in e.events() {
+                let line = w.read(roster, map, ev);
+                if matches!(ev, BattleEvent::Moved { .. }) {
+                    moves += 1;
+                    lines.push(line.expect("a move has a line"));
+                }
+            }
+            assert!(moves >= 3, "{ruleset:?}: {moves} moves");
+            for l in &lines {
+                assert!(!l.contains('('), "{ruleset:?}: {l}");
+            }
+            assert!(
+                lines.iter().any(|l| l.contains(" to the ")),
+                "{ruleset:?}: no zone named in {lines:#?}"
+            );
+            assert!(
+                lines.iter().any(|l| l.contains(" up to ")),
+                "{ruleset:?}: {lines:#?}"
+            );
+            all.extend(lines);
+            for c in roster.cids() {
+                if !view::conditions(world, c).has(crate::rules::components::Condition::Fled) {
+                    assert_eq!(
+                        w.cell(c),
+                        view::cell(world, c),
+                        "{ruleset:?}: {}",
+                        roster.name(c)
+                    );
+                }
+            }
+        }
+        for word in [" toward ", " away from ", ", up to "] {
+            assert!(all.iter().any(|l| l.contains(word)), "{word:?}: {all:#?}");
+        }
+        assert!(
+            all.contains(&"Balthasar moves 2 zones to the Well, toward Bandit archer".to_string())
+        );
+    }
+}
