@@ -248,7 +248,20 @@ fn defense(world: &World, actor: Cid, kind: Defense, shield: bool) -> Preview {
         // §5.7 for a dodge.
         o.rule.trim_start_matches("brp ")
     )];
-    // Each outcome of the matrix for the attack as it came.
+    // Each outcome of the matrix for the attack as it came, and what it
+    // does to the weapons (§5.8; at 0 HP one breaks, §5.6).
+    let mine = o.with(world, actor).to_lowercase();
+    let my_hp = o.item_hp(world, actor);
+    let their_hp = super::query::weapon_hp(world, p.attacker, p.weapon_index);
+    let wear = |whose: &str, item: &str, hp: Option<i32>, points: i32| match hp {
+        Some(hp) if points >= hp => format!(", {whose} {item} takes {points} and breaks ({hp} HP)"),
+        Some(hp) => format!(
+            ", {whose} {item} takes {points} ({hp} HP, {} left)",
+            hp - points
+        ),
+        None => String::new(),
+    };
+    let mut breaks = Vec::new();
     for (lv, what) in [
         (Level::Special, "a special"),
         (Level::Success, "a success"),
@@ -262,20 +275,33 @@ fn defense(world: &World, actor: Cid, kind: Defense, shield: bool) -> Preview {
         };
         let mut s = format!("On {what}: {harm}");
         if out.to_parrying_weapon > 0 {
-            s.push_str(&format!(
-                ", your {} takes {}",
-                o.with(world, actor).to_lowercase(),
-                out.to_parrying_weapon
-            ));
+            s.push_str(&wear("your", &mine, my_hp, out.to_parrying_weapon));
+            if my_hp.is_some_and(|hp| out.to_parrying_weapon >= hp) {
+                breaks.push(format!("{} points on {what}", out.to_parrying_weapon));
+            }
         }
         if out.to_attacking_weapon > 0 {
-            s.push_str(&format!(
-                ", the attacker's {} takes {}",
-                p.weapon.to_lowercase(),
-                out.to_attacking_weapon
+            s.push_str(&wear(
+                "the attacker's",
+                &p.weapon.to_lowercase(),
+                their_hp,
+                out.to_attacking_weapon,
             ));
         }
         lines.push(s);
+    }
+    // The risk to the parrying item first, where it is one: it can break.
+    if let Some(hp) = my_hp
+        && !breaks.is_empty()
+    {
+        lines.insert(
+            1,
+            format!(
+                "The {} can break your {mine}: {hp} HP, {} (§5.6, §5.8)",
+                p.weapon.to_lowercase(),
+                breaks.join(", ")
+            ),
+        );
     }
     Preview {
         title,

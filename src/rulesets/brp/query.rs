@@ -228,6 +228,26 @@ impl DefenseOption {
                 .map_or(String::new(), |w| String::from(&*w.name)),
         }
     }
+
+    /// The hit points left in what `who` parries with (§5.8: the matrix
+    /// wears it down); none for a dodge, or a weapon with none ("n/a" in
+    /// §5.9's tables), which takes no wear.
+    pub fn item_hp(&self, world: &World, who: Cid) -> Option<i32> {
+        match (self.kind, self.shield) {
+            (Defense::Dodge, _) => None,
+            (Defense::Parry, true) => view::get::<BrpShield>(world, who).map(|sh| sh.hp),
+            (Defense::Parry, false) => view::get::<Loadout>(world, who)
+                .and_then(|l| l.ready_weapon())
+                .and_then(|w| super::stats::gear(w)?.hp),
+        }
+    }
+}
+
+/// The hit points left in weapon `index` of `who`, if it has any (§5.9).
+pub fn weapon_hp(world: &World, who: Cid, index: usize) -> Option<i32> {
+    view::get::<Loadout>(world, who)
+        .and_then(|l| l.weapons.get(index))
+        .and_then(|w| super::stats::gear(w)?.hp)
 }
 
 /// The ways to meet an attack: three at most (a parry with the weapon in

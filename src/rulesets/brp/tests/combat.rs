@@ -101,7 +101,7 @@ fn twelve_hit_points_hard_leather_and_six_damage_leave_eight() {
 /// Two swordsmen side by side; A attacks B at its rank with `script`'s
 /// dice: the engine (B to answer, if it can), A, B, and the index of the
 /// attack's first event.
-fn matrix_duel(script: &[u32]) -> (Engine, Cid, Cid, usize) {
+pub(super) fn matrix_duel(script: &[u32]) -> (Engine, Cid, Cid, usize) {
     let mut e = battle(
         6,
         &[

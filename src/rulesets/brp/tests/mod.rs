@@ -7,6 +7,7 @@ mod damage;
 mod mounts;
 mod round;
 mod tables;
+mod wear;
 
 use crate::rules::battle::Prompt;
 use crate::rules::command::Command;
