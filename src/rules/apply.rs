@@ -395,7 +395,7 @@ fn carry_riders(world: &mut World, mount: Cid, to: Cell) {
 
 /// Emit that `who` draws its weapon `index`, by the weapon's name; as part
 /// of a movement or as an action, under the ruleset's `rule`.
-pub fn draw(world: &mut World, who: Cid, index: usize, as_movement: bool, rule: Rule) {
+pub fn draw(world: &mut World, who: Cid, index: usize, as_movement: bool, cost: Rule, rule: Rule) {
     let weapon = crate::rules::view::get::<Loadout>(world, who)
         .and_then(|l| l.weapons.get(index))
         .map_or(String::new(), |w| String::from(&*w.name));
@@ -406,6 +406,7 @@ pub fn draw(world: &mut World, who: Cid, index: usize, as_movement: bool, rule: 
             weapon,
             index,
             as_movement,
+            cost,
             rule,
         },
     );

@@ -101,6 +101,9 @@ pub enum BattleEvent {
         weapon: String,
         index: usize,
         as_movement: bool,
+        /// What the draw costs, in the ruleset's words ("spends the
+        /// action", "part of its movement").
+        cost: Rule,
         rule: Rule,
     },
     ReactionDeclined {

@@ -220,18 +220,14 @@ fn describe_drew(n: &Names, e: &BattleEvent) -> String {
     let BattleEvent::Drew {
         who,
         weapon,
-        as_movement,
+        cost,
         rule,
         ..
     } = e
     else {
         return String::new();
     };
-    format!(
-        "{} draws the {weapon}{}  [{rule}]",
-        n.who(*who),
-        if *as_movement { " (as movement)" } else { "" }
-    )
+    format!("{} draws the {weapon} ({cost})  [{rule}]", n.who(*who))
 }
 
 fn describe_reaction_declined(n: &Names, e: &BattleEvent) -> String {

@@ -91,6 +91,7 @@ pub fn execute_attack(world: &mut World, attacker: Cid, target: Cid, index: usiz
                 // brp has no turn budget for the core to mark: the draw is
                 // part of the attack, which spends the round's action.
                 as_movement: false,
+                cost: "part of the attack",
                 rule: RULE_ATTACK,
             },
         );

@@ -158,12 +158,12 @@ fn execute_draw(world: &mut World, actor: Cid, weapon: usize) {
         return;
     };
     let as_movement = check::draw_as_movement(&t, w);
-    let rule = if as_movement {
-        reach::RULE_MOVEMENT
+    let (cost, rule) = if as_movement {
+        ("part of its standard movement", reach::RULE_MOVEMENT)
     } else {
-        RULE_ACTIONS
+        ("spends the action", RULE_ACTIONS)
     };
-    draw(world, actor, weapon, as_movement, rule);
+    draw(world, actor, weapon, as_movement, cost, rule);
 }
 
 /// §Performing Actions, a skill action (Fray decides: first aid): d10 + First

@@ -204,9 +204,9 @@ fn draw_title(world: &World, actor: Cid, weapon: usize) -> String {
     let w = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(weapon));
     match w {
         Some(w) if check::draw_as_movement(&t, w) => {
-            format!("Draw the {} (as standard movement)", w.name)
+            format!("Draw the {} (part of your standard movement)", w.name)
         }
-        Some(w) => format!("Draw the {} (the action)", w.name),
+        Some(w) => format!("Draw the {} (spends the action)", w.name),
         None => "Draw".into(),
     }
 }

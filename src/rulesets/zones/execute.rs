@@ -163,7 +163,14 @@ fn execute_first_turn_to(world: &mut World, to: u8) {
 
 /// Drawing a weapon: a bonus action.
 fn execute_draw(world: &mut World, actor: Cid, weapon: usize) {
-    draw(world, actor, weapon, false, RULE_BONUS);
+    draw(
+        world,
+        actor,
+        weapon,
+        false,
+        "spends the bonus action",
+        RULE_BONUS,
+    );
     view::resource_mut::<ZonesRound>(world).turn.bonus += 1;
 }
 

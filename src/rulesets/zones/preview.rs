@@ -259,7 +259,7 @@ fn preview_draw(world: &World, actor: Cid, p: &mut Preview, command: &Command) {
     };
     let w = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon));
     p.title = format!(
-        "Take the {} in hand (bonus action)",
+        "Take the {} in hand (spends the bonus action)",
         w.map_or("weapon", |w| &*w.name)
     );
 }

@@ -222,13 +222,37 @@ fn drawing_a_small_weapon_is_part_of_standard_movement() {
     let mut e = engine();
     start(&mut e, &l, &[10, 1]);
     let a = cid(&e, "A");
+    // The preview and the log line (the player's Tab) state the cost.
+    let title = |e: &Engine, weapon| {
+        crate::rulesets::ud10::preview::preview(e.world(), a, &Command::Draw { weapon }).title
+    };
+    let drew = |e: &Engine| {
+        let n = crate::rules::narrate::Names {
+            roster: e.world().resource::<crate::rules::battle::Roster>(),
+            factions: e.world().resource::<crate::rules::battle::Factions>(),
+        };
+        crate::rules::narrate::describe(&n, e.events().last().expect("an event"))
+    };
+    assert_eq!(
+        title(&e, 1),
+        "Draw the Dagger (part of your standard movement)"
+    );
     // The dagger (small) as movement: the action stays free.
     cmd(&mut e, a, Command::Draw { weapon: 1 });
+    assert_eq!(
+        drew(&e),
+        "A draws the Dagger (part of its standard movement)  [ud10 §Movement]"
+    );
     let t = crate::rulesets::ud10::query::turn(e.world(), a);
     assert!(!t.action_used);
     assert_eq!(t.movement, MoveMode::Standard);
     // Drawing the longsword back takes the action.
+    assert_eq!(title(&e, 0), "Draw the Longsword (spends the action)");
     cmd(&mut e, a, Command::Draw { weapon: 0 });
+    assert_eq!(
+        drew(&e),
+        "A draws the Longsword (spends the action)  [ud10 §Performing Actions]"
+    );
     assert!(
         view::get::<TurnState>(e.world(), a)
             .expect("turn")
