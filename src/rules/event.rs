@@ -108,6 +108,9 @@ pub enum BattleEvent {
     },
     ReactionDeclined {
         who: Cid,
+        /// What it could have done, in the ruleset's words ("parry or
+        /// dodge", "guard"): the line says what was not done.
+        forgoes: String,
     },
     DamageRolled {
         target: Cid,

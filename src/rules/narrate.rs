@@ -231,10 +231,23 @@ fn describe_drew(n: &Names, e: &BattleEvent) -> String {
 }
 
 fn describe_reaction_declined(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::ReactionDeclined { who } = e else {
+    let BattleEvent::ReactionDeclined { who, forgoes } = e else {
         return String::new();
     };
-    format!("{} does not react", n.who(*who))
+    if forgoes.is_empty() {
+        format!("{} does not react", n.who(*who))
+    } else {
+        format!("{} does not {forgoes}", n.who(*who))
+    }
+}
+
+/// Words as a choice: "parry", "parry or dodge", "dodge, counter or guard".
+pub fn either(words: &[&str]) -> String {
+    match words {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
 }
 
 /// An event's line in the player's log: the story without the arithmetic

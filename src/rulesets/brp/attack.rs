@@ -156,7 +156,18 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
             .find(|o| o.kind == kind && o.shield == shield)
     });
     let Some(o) = option else {
-        emit(world, BattleEvent::ReactionDeclined { who });
+        let mut kinds: Vec<&str> = Vec::new();
+        for o in defenses(world, who, &p) {
+            let w = match o.kind {
+                Defense::Parry => "parry",
+                Defense::Dodge => "dodge",
+            };
+            if !kinds.contains(&w) {
+                kinds.push(w);
+            }
+        }
+        let forgoes = crate::rules::narrate::either(&kinds);
+        emit(world, BattleEvent::ReactionDeclined { who, forgoes });
         settle(world, &p, None);
         return;
     };

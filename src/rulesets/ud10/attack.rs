@@ -170,6 +170,20 @@ pub fn execute_attack(
 
 /// The defender answers the reaction prompt.
 pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
+    // Declining, what the defender could have done ("does not parry or
+    // dodge"), read while the attack is still pending.
+    let forgoes = if *command == Command::NoReaction {
+        let open: Vec<&str> = [
+            ("parry", super::check::parry_barred(world, who).is_ok()),
+            ("dodge", super::check::dodge_barred(world, who).is_ok()),
+        ]
+        .into_iter()
+        .filter_map(|(w, open)| open.then_some(w))
+        .collect();
+        crate::rules::narrate::either(&open)
+    } else {
+        String::new()
+    };
     let Some(p) = view::resource_mut::<PendingAttack>(world).0.take() else {
         return;
     };
@@ -180,7 +194,7 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
         _ => None,
     };
     let Some(kind) = kind else {
-        emit(world, BattleEvent::ReactionDeclined { who });
+        emit(world, BattleEvent::ReactionDeclined { who, forgoes });
         finish_hit(world, &p);
         return;
     };

@@ -125,7 +125,7 @@ pub(super) fn ask_blast(world: &mut World) {
     }
 }
 
-pub(super) fn blast_answer(world: &mut World, who: Cid, command: &Command) {
+pub(super) fn blast_answer(world: &mut World, who: Cid, command: &Command, forgoes: String) {
     let Some(mut b) = view::resource_mut::<Pending>(world).blast.take() else {
         return;
     };
@@ -143,7 +143,7 @@ pub(super) fn blast_answer(world: &mut World, who: Cid, command: &Command) {
             taken(world, who, Reaction::Counter, b.attacker, RULE_COUNTER);
             b.counter = Some((who, *weapon));
         }
-        _ => emit(world, BattleEvent::ReactionDeclined { who }),
+        _ => emit(world, BattleEvent::ReactionDeclined { who, forgoes }),
     }
     view::resource_mut::<Pending>(world).blast = Some(b);
     ask_blast(world);

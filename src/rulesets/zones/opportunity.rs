@@ -53,7 +53,7 @@ pub(super) fn next_opportunist(world: &mut World) {
 }
 
 /// An enemy at the border answers: strike at the mover, or let it go.
-pub(super) fn opportunity_answer(world: &mut World, who: Cid, command: &Command) {
+pub(super) fn opportunity_answer(world: &mut World, who: Cid, command: &Command, forgoes: String) {
     let Some(mover) = view::resource::<Pending>(world)
         .moving
         .as_ref()
@@ -91,7 +91,7 @@ pub(super) fn opportunity_answer(world: &mut World, who: Cid, command: &Command)
                 }
             }
         }
-        _ => emit(world, BattleEvent::ReactionDeclined { who }),
+        _ => emit(world, BattleEvent::ReactionDeclined { who, forgoes }),
     }
     next_opportunist(world);
 }

@@ -38,14 +38,43 @@ pub(super) fn ask_guard(world: &mut World, mut state: AttackState) {
     }
 }
 
+/// What `who` could do at this prompt, for the line that says it did not
+/// ("does not dodge, counter or hide behind someone"), read before the
+/// answer changes anything.
+pub(super) fn forgone(world: &World, who: Cid) -> String {
+    let mut words: Vec<&str> = Vec::new();
+    for c in super::legal::legal_commands(world, who) {
+        let w = match (&c, c.own::<ZonesCommand>()) {
+            (Command::Dodge, _) => "dodge",
+            (_, Some(ZonesCommand::Counter { .. } | ZonesCommand::CounterManeuver { .. })) => {
+                "counter"
+            }
+            (_, Some(ZonesCommand::HideBehind { .. })) => "hide behind someone",
+            (_, Some(ZonesCommand::Guard)) => "guard",
+            (_, Some(ZonesCommand::Accept)) => "accept the stunt",
+            (_, Some(ZonesCommand::Opportunity { .. })) => "make an opportunity attack",
+            _ => continue,
+        };
+        if !words.contains(&w) {
+            words.push(w);
+        }
+    }
+    crate::rules::narrate::either(&words)
+}
+
 /// Answer to a `React` prompt (checked legal).
 pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
+    let forgoes = if *command == Command::NoReaction {
+        forgone(world, who)
+    } else {
+        String::new()
+    };
     if view::resource::<Pending>(world).blast.is_some() {
-        blast_answer(world, who, command);
+        blast_answer(world, who, command, forgoes);
         return;
     }
     let Some(mut state) = view::resource_mut::<Pending>(world).attack.take() else {
-        opportunity_answer(world, who, command);
+        opportunity_answer(world, who, command, forgoes);
         return;
     };
     match (state.stage, command, command.own::<ZonesCommand>()) {
@@ -54,17 +83,17 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
             finish(world);
         }
         (Stage::Stunt, Command::NoReaction, _) => {
-            emit(world, BattleEvent::ReactionDeclined { who });
+            emit(world, BattleEvent::ReactionDeclined { who, forgoes });
             state.mode = damage_mode(state.mode);
             ask_target(world, state);
         }
         (Stage::Target, Command::NoReaction, _) => {
-            emit(world, BattleEvent::ReactionDeclined { who });
+            emit(world, BattleEvent::ReactionDeclined { who, forgoes });
             state.guards = guards(world, &state);
             ask_guard(world, state);
         }
         (Stage::Guard, Command::NoReaction, _) => {
-            emit(world, BattleEvent::ReactionDeclined { who });
+            emit(world, BattleEvent::ReactionDeclined { who, forgoes });
             state.guards.retain(|g| *g != who);
             ask_guard(world, state);
         }

@@ -56,3 +56,15 @@ fn the_parry_dialog_states_each_items_hit_points_and_when_it_can_break() {
     let dodge = crate::rulesets::brp::preview::preview(e.world(), b, &Command::Dodge).lines;
     assert!(dodge.iter().all(|l| !l.contains("takes")), "{dodge:?}");
 }
+
+/// Declining, the log says what was not done: "B does not parry or dodge".
+#[test]
+fn declining_says_what_was_not_done() {
+    let (mut e, _, b, at) = matrix_duel(&[5, 40, 4, 1]);
+    cmd(&mut e, b, Command::NoReaction);
+    let line = since(&e, at).into_iter().find_map(|x| match x {
+        BattleEvent::ReactionDeclined { forgoes, .. } => Some(forgoes),
+        _ => None,
+    });
+    assert_eq!(line.as_deref(), Some("parry or dodge"));
+}

@@ -390,3 +390,29 @@ fn the_stakes_say_how_likely_the_blow_takes_the_defender_out() {
         stakes(&e)
     );
 }
+
+/// Declining, the log says what was not done: what the defender could
+/// still do against this blow: B's parry (10 + Parry skill) can beat A1's
+/// 14, its dodge (10 + DEX 2 = 12 at best) cannot: "B does not parry".
+#[test]
+fn declining_says_what_was_not_done() {
+    let mut e = engine();
+    // initiative A1 10, A2 9, B 1; A1's attack 6 (14 vs 14: hit).
+    start(&mut e, &parry_level(), &[10, 9, 1, 6]);
+    let (a1, b) = (cid(&e, "A1"), cid(&e, "B"));
+    strike(&mut e, a1, b);
+    assert_eq!(
+        prompt(&e),
+        Prompt::React {
+            actor: b,
+            attacker: a1
+        }
+    );
+    let from = e.events().len();
+    cmd(&mut e, b, Command::NoReaction);
+    let forgoes = since(&e, from).into_iter().find_map(|x| match x {
+        BattleEvent::ReactionDeclined { forgoes, .. } => Some(forgoes),
+        _ => None,
+    });
+    assert_eq!(forgoes.as_deref(), Some("parry"));
+}
