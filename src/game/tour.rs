@@ -102,6 +102,7 @@ const OPENS: &[&str] = &[
 /// Kinds that close what an opener opened.
 const CLOSES: &[&str] = &[
     "confirm: no",
+    "give up: no",
     "help: close",
     "menu: resume",
     "primer: close",
@@ -112,7 +113,11 @@ const LATE: &[&str] = &[
     "action: flee",
     "offer: Surrender",
     "offer: Pass",
+    "give up: yes",
 ];
+/// Kinds that ask first ("give up: yes" or "no"): clicked again, once the
+/// question has been turned down, to be answered yes.
+const ASKS_FIRST: &[&str] = &["action: flee", "offer: Surrender"];
 
 /// A click in progress on one widget.
 #[derive(Clone, Debug)]
@@ -449,9 +454,20 @@ fn pick_around<'a>(seen: &'a [Seen], audit: &Audit, tour: &Tour) -> Option<&'a S
     };
     let visible: Vec<&Seen> = seen.iter().filter(clickable).collect();
     let first = |f: &dyn Fn(&&Seen) -> bool| visible.iter().copied().find(|w| f(w));
+    // A question is turned down first (its closer), then asked again and
+    // answered yes (the asker, no longer fresh, clicked again).
+    let yes_untried = !audit.clicked.contains("give up: yes")
+        && !visible
+            .iter()
+            .any(|w| w.kind.as_deref() == Some("give up: yes"));
     first(&|w| fresh(w) && !kind_in(CLOSES)(w) && !kind_in(LATE)(w))
-        .or_else(|| first(&|w| fresh(w) && kind_in(LATE)(w)))
         .or_else(|| first(&|w| fresh(w) && kind_in(CLOSES)(w)))
+        .or_else(|| {
+            yes_untried
+                .then(|| first(&|w| !fresh(w) && kind_in(ASKS_FIRST)(w)))
+                .flatten()
+        })
+        .or_else(|| first(&|w| fresh(w) && kind_in(LATE)(w)))
         .or_else(|| {
             (tour.detour > 0)
                 .then(|| first(&|w| kind_in(CLOSES)(w)))

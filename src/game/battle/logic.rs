@@ -53,6 +53,10 @@ pub enum UiIntent {
     /// On a cell where a rider sits on its mount, strike the mount (true)
     /// or the rider.
     StrikeMounts(bool),
+    /// Ask before sending this command (one that gives up a character's
+    /// part in the battle: surrender, flight); none: the question is
+    /// dropped.
+    AskFirst(Option<Command>),
 }
 
 /// Pacing of the battle: GM preview controls and animation speed.
@@ -110,6 +114,9 @@ pub struct TurnUi {
     /// On a cell where a rider sits on its mount, a click strikes the mount
     /// rather than the rider.
     pub strike_mounts: bool,
+    /// A command that gives up a character's part, waiting for the player
+    /// to confirm it.
+    pub confirm: Option<Command>,
     /// The prompt and log length the options were computed for.
     key: Option<(Prompt, usize)>,
 }
@@ -363,6 +370,7 @@ fn refresh_options(world: &mut World) {
     {
         ui.tool = Tool::Move;
         ui.selected = None;
+        ui.confirm = None;
     }
     ui.options = options;
     ui.key = Some((prompt, len));
@@ -377,6 +385,7 @@ fn handle_intents(world: &mut World) {
             UiIntent::Tool(t) => world.resource_mut::<TurnUi>().tool = t,
             UiIntent::Select(c) => world.resource_mut::<TurnUi>().selected = c,
             UiIntent::StrikeMounts(b) => world.resource_mut::<TurnUi>().strike_mounts = b,
+            UiIntent::AskFirst(c) => world.resource_mut::<TurnUi>().confirm = c,
             UiIntent::Click(cell) => {
                 let ui = world.resource::<TurnUi>().clone();
                 match ui.command_at(world, cell) {
@@ -399,7 +408,10 @@ fn handle_intents(world: &mut World) {
                     }
                 }
             }
-            UiIntent::Command(command) => send(world, command),
+            UiIntent::Command(command) => {
+                world.resource_mut::<TurnUi>().confirm = None;
+                send(world, command);
+            }
             UiIntent::React(i) => {
                 if let Some(c) = reaction_choices(world).get(i).cloned() {
                     send(world, c);

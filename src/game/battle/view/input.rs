@@ -91,7 +91,10 @@ pub const HELP: &[(&str, &str)] = &[
         "Tab",
         "draw the next weapon (its button's tooltip says the cost)",
     ),
-    ("F", "flee over the map's edge (from an edge cell)"),
+    (
+        "F",
+        "flee over the map's edge (from an edge cell; asks first)",
+    ),
     ("Space / gamepad X", "GM preview: one action"),
     ("P", "GM preview: pause or resume"),
     ("] and [", "faster / slower (x1, x2, x4, instant)"),
@@ -432,27 +435,34 @@ fn keys(
         }
         return;
     }
-    let mut send = |c: Command| {
-        intents.write(UiIntent::Command(c));
+    let mut say = |i: UiIntent| {
+        intents.write(i);
     };
+    let send = |c: Command| UiIntent::Command(c);
     let offers = &turn.options.offers.list;
     if tap(UiAction::EndTurn) {
         // Where a turn cannot be ended (an activation), the ruleset's offer
         // on the end-turn key: passing.
         match offers.iter().find(|o| o.key == Some(OfferKey::EndTurn)) {
-            Some(o) => send(o.command.clone()),
-            None => send(Command::EndTurn),
+            Some(o) => say(send(o.command.clone())),
+            None => say(send(Command::EndTurn)),
         }
     }
+    // Flight gives up the character's part: asked first (when it is legal;
+    // else sent, for the reason it is refused).
     if tap(UiAction::Flee) {
-        send(Command::Flee);
+        if turn.options.legal.contains(&Command::Flee) {
+            say(UiIntent::AskFirst(Some(Command::Flee)));
+        } else {
+            say(send(Command::Flee));
+        }
     }
     if tap(UiAction::SwitchWeapon)
         && let Some(l) = loadout
         && !l.weapons.is_empty()
     {
         let next = l.ready.map_or(0, |r| (r + 1) % l.weapons.len());
-        send(Command::Draw { weapon: next });
+        say(send(Command::Draw { weapon: next }));
     }
     // The ruleset's letter keys: a button's command, or a board tool.
     if let Some(o) = offers.iter().find(|o| match o.key {
@@ -460,10 +470,9 @@ fn keys(
         _ => false,
     }) {
         match o.give {
-            Give::Button | Give::Apart | Give::Click(_) => send(o.command.clone()),
-            Give::On(_) | Give::At { .. } => {
-                intents.write(UiIntent::Tool(Tool::Offer(o.label.clone())));
-            }
+            Give::Button | Give::Click(_) => say(send(o.command.clone())),
+            Give::Apart => say(UiIntent::AskFirst(Some(o.command.clone()))),
+            Give::On(_) | Give::At { .. } => say(UiIntent::Tool(Tool::Offer(o.label.clone()))),
         }
     }
     if tap(UiAction::Cancel) {

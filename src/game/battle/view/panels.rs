@@ -271,6 +271,10 @@ fn draw(ctx: &egui::Context, world: &World, asked: &mut Asked) {
     if let (Some(actor), Prompt::React { attacker, .. }) = (human, battle.prompt) {
         reaction_dialog(ctx, world, actor, attacker, asked);
     }
+    // ---- Giving up a character's part: asked first.
+    if let Some(actor) = human {
+        give_up_dialog(ctx, world, actor, &ui_state, asked);
+    }
 
     if world.resource::<HelpOpen>().0 {
         let help = egui::Window::new("Controls")
@@ -896,6 +900,8 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
         // A button picked from a menu of the ruleset's (sent below, once
         // the buttons' closures are done with the intents).
         let mut picked: Option<Command> = None;
+        // One that gives up a character's part, to ask about first.
+        let mut picked_ask: Option<Command> = None;
         // Only what the ruleset allows now (End turn always shows).
         let mut offer = |ui: &mut egui::Ui, label: &str, kind: String, c: Command| {
             if legal(&c) {
@@ -957,22 +963,37 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
             });
             menu.response.tag(format!("offer: {kind} menu"));
         }
-        // Set apart: what gives up more than a turn, then the turn's end.
+        // Set apart: what gives up more than a turn (asked first), then
+        // the turn's end.
         ui.separator();
-        offer(ui, "Flee (F)", "action: flee".into(), Command::Flee);
+        let mut apart: Vec<(String, String, Command)> =
+            vec![("Flee (F)".into(), "action: flee".into(), Command::Flee)];
         for o in &st.options.offers.list {
             if o.give == Give::Apart {
-                offer(
-                    ui,
-                    &o.label,
+                apart.push((
+                    o.label.clone(),
                     format!("offer: {}", command_kind(&o.command)),
                     o.command.clone(),
-                );
+                ));
+            }
+        }
+        for (label, kind, c) in apart {
+            if legal(&c)
+                && ui
+                    .button(label)
+                    .tag(kind)
+                    .on_hover_ui(|ui| preview_lines(ui, world, &c))
+                    .clicked()
+            {
+                picked_ask = Some(c);
             }
         }
         button(ui, "End turn (Enter)", "action: end turn".into(), Command::EndTurn);
         if let Some(c) = picked {
             asked.intents.push(UiIntent::Command(c));
+        }
+        if let Some(c) = picked_ask {
+            asked.intents.push(UiIntent::AskFirst(Some(c)));
         }
     });
     // How many rows the bar took: the screen walk holds it to one.
@@ -1119,6 +1140,52 @@ fn reactor_in_upper_half(world: &World, who: Cid) -> bool {
     };
     // World y above the camera centre is the upper half of the window.
     (pos.y - t.translation.y) / scale > 0.0
+}
+
+/// Before a command that gives up a character's part in the battle (a
+/// surrender, a flight over the edge): what it does, then yes or no.
+fn give_up_dialog(ctx: &egui::Context, world: &World, actor: Cid, st: &TurnUi, asked: &mut Asked) {
+    let Some(c) = st.confirm.as_ref() else {
+        return;
+    };
+    if !st.options.legal.contains(c) {
+        return;
+    }
+    let name = world.resource::<Roster>().name(actor).to_string();
+    let (title, says, yes) = match c {
+        Command::Flee => (
+            format!("{name} flees?"),
+            format!(
+                "{name} leaves the battle over the map's edge and takes no further part in it."
+            ),
+            "Yes, flee",
+        ),
+        _ => (
+            format!("{name} gives up?"),
+            format!("{name} takes no further part in the battle."),
+            "Yes, give up",
+        ),
+    };
+    let dialog = egui::Window::new(title)
+        .id(egui::Id::new("give_up"))
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, -80.0])
+        .show(ctx, |ui| {
+            ui.label(egui::RichText::new(says).strong());
+            preview_lines(ui, world, c);
+            ui.horizontal(|ui| {
+                if ui.button(yes).tag("give up: yes").clicked() {
+                    asked.intents.push(UiIntent::Command(c.clone()));
+                }
+                if ui.button("No, fight on").tag("give up: no").clicked() {
+                    asked.intents.push(UiIntent::AskFirst(None));
+                }
+            });
+        });
+    if let Some(d) = dialog {
+        asked.covered.push(d.response.rect);
+    }
 }
 
 fn reaction_dialog(

@@ -354,3 +354,62 @@ fn a_battle_opens_with_the_whole_map_in_view_and_keeps_it() {
         }
     }
 }
+
+/// Flight gives up a character's part: F asks first ("Yes, flee" or "No,
+/// fight on" drawn), "No" keeps the character on the field, and only
+/// "Yes" sends it off the map.
+#[test]
+fn fleeing_by_key_asks_first() {
+    use crate::game::battle::logic::{TurnUi, UiIntent};
+    use crate::rules::command::Command;
+    let mut app = at_the_humans_turn();
+    let actor = human_actor(app.world_mut()).expect("the human's turn");
+    // Onto the west edge first, along a path the bar offers.
+    let path = app
+        .world()
+        .resource::<TurnUi>()
+        .options
+        .moves
+        .iter()
+        .find(|(c, _)| c.x == 0)
+        .map(|(_, (p, _))| p.clone())
+        .expect("a cell on the west edge in reach");
+    app.world_mut()
+        .write_message(UiIntent::Command(Command::Move { path }));
+    for _ in 0..3 {
+        app.update();
+    }
+    let standing = |app: &App| crate::rules::view::standing(app.world(), actor);
+    let kinds = |app: &mut App| -> Vec<String> {
+        crate::game::widgets::last_pass(app.world_mut())
+            .into_iter()
+            .filter_map(|w| w.kind)
+            .collect()
+    };
+    key(&mut app, KeyCode::KeyF, Key::Character("f".into()));
+    app.update();
+    assert_eq!(
+        app.world().resource::<TurnUi>().confirm,
+        Some(Command::Flee)
+    );
+    assert!(standing(&app), "F alone sent the flight");
+    let drawn = kinds(&mut app);
+    assert!(
+        drawn.iter().any(|k| k == "give up: yes") && drawn.iter().any(|k| k == "give up: no"),
+        "{drawn:?}"
+    );
+    app.world_mut().write_message(UiIntent::AskFirst(None));
+    for _ in 0..3 {
+        app.update();
+    }
+    assert!(standing(&app));
+    assert!(!kinds(&mut app).iter().any(|k| k.starts_with("give up")));
+    key(&mut app, KeyCode::KeyF, Key::Character("f".into()));
+    app.world_mut()
+        .write_message(UiIntent::Command(Command::Flee));
+    for _ in 0..3 {
+        app.update();
+    }
+    assert!(!standing(&app), "the flight was confirmed");
+    assert_eq!(app.world().resource::<TurnUi>().confirm, None);
+}
