@@ -4,12 +4,65 @@
 
 use bevy::prelude::*;
 
+use crate::rules::battle::BattleLog;
 use crate::rules::components::{Cid, Condition, Health, Loadout, Size, TurnState, Weapon};
+use crate::rules::event::BattleEvent;
 use crate::rules::view::{self, name};
 use crate::rulesets::zones::data::ZonesStats;
 use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::queries::{critical_threshold, stats};
+use super::state::RULE_STUNT;
+
+/// What put `cid` down, from the battle log: the blow (its size against
+/// the critical threshold, or the health it left), or the stunt it gave in
+/// to, and the round.
+fn how_it_went_down(world: &World, cid: Cid) -> String {
+    let events = &view::resource::<BattleLog>(world).events;
+    let Some(at) = events.iter().rposition(|e| {
+        matches!(e, BattleEvent::ConditionAdded { who, condition: Condition::Incapacitated, .. } if *who == cid)
+    }) else {
+        return "down and helpless".into();
+    };
+    let round = events[..at]
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            BattleEvent::RoundStarted { round } => Some(*round),
+            _ => None,
+        })
+        .unwrap_or(0);
+    if let BattleEvent::ConditionAdded { rule, .. } = &events[at]
+        && *rule == RULE_STUNT
+    {
+        return format!("down since round {round}: it gave in to an attack stunt");
+    }
+    let blow = events[..at].iter().rev().find_map(|e| match e {
+        BattleEvent::Damaged {
+            target,
+            by,
+            hp_loss,
+            hp_after,
+            ..
+        } if *target == cid => Some((*by, *hp_loss, *hp_after)),
+        _ => None,
+    });
+    match blow {
+        Some((by, loss, after)) => {
+            let from = by.map_or(String::new(), |b| format!(" from {}", name(world, b)));
+            if after <= 0 {
+                format!("down since round {round}: a blow of {loss}{from} ran its health out")
+            } else {
+                format!(
+                    "down since round {round}: a blow of {loss}{from}, critical damage (half \
+                     its health: {} or more)",
+                    critical_threshold(world, cid)
+                )
+            }
+        }
+        None => format!("down since round {round}"),
+    }
+}
 
 /// The zones sheet of `cid`.
 pub fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
@@ -32,10 +85,9 @@ pub fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
         out.push((
             "Incapacitated".into(),
             format!(
-                "down and helpless: a blow of {} or more (half its health, critical \
-                 damage), its health run out, or a stunt it accepted; it cannot act or \
-                 react, and a nearby enemy can finish it with a death blow",
-                critical_threshold(world, cid)
+                "{}; it cannot act or react, and a nearby enemy can finish it with a death \
+                 blow",
+                how_it_went_down(world, cid)
             ),
         ));
     }

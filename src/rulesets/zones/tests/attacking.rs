@@ -27,6 +27,14 @@ fn sword_blow_incapacitates_then_death_blow_kills() {
     cmd(&mut e, b1, Command::NoReaction);
     assert_eq!(damaged(&since(&e, at)), vec![(b1, 4, 4)]);
     assert!(has(&e, b1, Condition::Incapacitated));
+    // The sheet says what happened, not what the word means.
+    assert_eq!(
+        incapacitated_row(&e, b1).as_deref(),
+        Some(
+            "down since round 1: a blow of 4 from Balthasar, critical damage (half its health: \
+             4 or more); it cannot act or react, and a nearby enemy can finish it with a death blow"
+        )
+    );
     cmd(&mut e, bal, Command::EndTurn);
     pass(&mut e); // the bandits
     activate(&mut e, syb);

@@ -149,6 +149,10 @@ fn the_stunt_example_and_a_refused_stunt() {
     assert!(damaged(&ev).is_empty());
     assert!(has(&e, b1, Condition::Incapacitated));
     assert!(
+        incapacitated_row(&e, b1)
+            .is_some_and(|r| r.starts_with("down since round 1: it gave in to an attack stunt;"))
+    );
+    assert!(
         ev.iter()
             .any(|x| matches!(x, BattleEvent::Disarmed { weapon, .. } if weapon == "Axe"))
     );

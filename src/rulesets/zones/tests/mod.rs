@@ -276,3 +276,11 @@ fn rolled(events: &[BattleEvent]) -> Vec<(Cid, String, i32)> {
         })
         .collect()
 }
+
+/// The "Incapacitated" row of `c`'s sheet, if it has one.
+fn incapacitated_row(e: &Engine, c: Cid) -> Option<String> {
+    crate::rulesets::zones::sheet::sheet(e.world(), c)
+        .into_iter()
+        .find(|(k, _)| k == "Incapacitated")
+        .map(|(_, v)| v)
+}
