@@ -76,6 +76,13 @@ pub struct Timeline {
 /// fading.
 const FLOAT_SECONDS: f32 = 2.6;
 const FLOAT_BACK: Color = Color::srgba(0.0, 0.0, 0.0, 0.6);
+/// Where a floating text starts, above the centre of its token: clear of
+/// the token (half a tile) and its badges.
+const FLOAT_RISE: f32 = super::TILE * 0.5 + 12.0;
+/// The height of a line of floating text, and how near two must be across
+/// to share a column (one stacks above the other).
+const FLOAT_LINE: f32 = 24.0;
+const FLOAT_COLUMN: f32 = 90.0;
 
 /// A floating text that rises and fades.
 #[derive(Component)]
@@ -330,7 +337,9 @@ impl Stage<'_, '_, '_> {
                     offset: Vec2::new(1.5, -1.5),
                     color: Color::BLACK,
                 },
-                Transform::from_xyz(pos.x, pos.y + 30.0, 50.0),
+                // Above the token and its badges (the cell's top edge is
+                // half a tile up), over everything on the board.
+                Transform::from_xyz(pos.x, pos.y + FLOAT_RISE, 50.0),
                 Float {
                     t: 0.0,
                     dur: FLOAT_SECONDS,
@@ -500,6 +509,35 @@ impl Stage<'_, '_, '_> {
     }
 }
 
+/// Lay floating texts out so none covers another: oldest first, each one
+/// that would overlap an earlier one in its column (closer than
+/// [`FLOAT_COLUMN`] across and [`FLOAT_LINE`] up or down) goes a line above
+/// it. `texts` are (age, entity, position); the new heights of those moved.
+fn unstack(texts: &mut [(f32, Entity, Vec2)]) -> std::collections::HashMap<Entity, f32> {
+    texts.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut moved = std::collections::HashMap::new();
+    for i in 0..texts.len() {
+        let mut p = texts[i].2;
+        // Up past every earlier one it meets, in order of height.
+        let mut below: Vec<Vec2> = texts[..i]
+            .iter()
+            .map(|t| t.2)
+            .filter(|q| (q.x - p.x).abs() < FLOAT_COLUMN)
+            .collect();
+        below.sort_by(|a, b| a.y.total_cmp(&b.y));
+        for q in below {
+            if (q.y - p.y).abs() < FLOAT_LINE {
+                p.y = q.y + FLOAT_LINE;
+            }
+        }
+        if p != texts[i].2 {
+            texts[i].2 = p;
+            moved.insert(texts[i].1, p.y);
+        }
+    }
+    moved
+}
+
 fn floats(
     mut commands: Commands,
     time: Res<Time>,
@@ -512,7 +550,17 @@ fn floats(
         &mut Text2dShadow,
     )>,
 ) {
+    // Texts over one token at once stack, the newer above, instead of
+    // printing over each other: they rise alike, so once apart they stay.
+    let mut column: Vec<(f32, Entity, Vec2)> = q
+        .iter()
+        .map(|(e, f, tr, ..)| (f.t, e, tr.translation.truncate()))
+        .collect();
+    let placed = unstack(&mut column);
     for (e, mut f, mut tr, mut colour, mut back, mut shadow) in &mut q {
+        if let Some(y) = placed.get(&e) {
+            tr.translation.y = *y;
+        }
         f.t += time.delta_secs();
         tr.translation.y += 18.0 * time.delta_secs();
         let a: f32 = ((1.0 - f.t / f.dur) / 0.4).clamp(0.0, 1.0);
@@ -522,5 +570,33 @@ fn floats(
         if f.t >= f.dur {
             commands.entity(e).despawn();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Three texts spawned over one token at once (a hit, its damage, a
+    /// fall) and one over a neighbour two tiles off: the three stack a line
+    /// apart, oldest lowest; the neighbour's stays where it is.
+    #[test]
+    fn floating_texts_over_one_token_stack_instead_of_overlapping() {
+        let e = |i: u32| Entity::from_raw_u32(i).unwrap();
+        let at = Vec2::new(0.0, FLOAT_RISE);
+        let mut texts = vec![
+            (0.0, e(3), at),
+            (0.2, e(2), at),
+            (0.3, e(1), at),
+            (0.0, e(4), at + Vec2::new(2.0 * super::super::TILE, 0.0)),
+        ];
+        let moved = unstack(&mut texts);
+        let y = |i| moved.get(&e(i)).copied().unwrap_or(at.y);
+        assert_eq!(y(1), at.y);
+        assert_eq!(y(2), at.y + FLOAT_LINE);
+        assert_eq!(y(3), at.y + 2.0 * FLOAT_LINE);
+        assert!(!moved.contains_key(&e(4)));
+        // Laid out again a frame later, nothing moves.
+        assert!(unstack(&mut texts).is_empty());
     }
 }
