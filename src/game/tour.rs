@@ -309,6 +309,29 @@ impl Tour {
             Reach(Screen::Results, 10),
             Click("results: title"),
             Reach(Screen::Title, 10),
+            Click("title: setup"),
+            Reach(Screen::Setup, 5),
+            // brp: statements, movement, DEX ranks, parries and dodges.
+            Send(I::PickLevel(level("mirror_duel.ron"))),
+            Send(I::PickRuleset(crate::rulesets::brp::ID)),
+            Send(I::Control(0, Controller::Human)),
+            Send(I::Control(1, Controller::Ai)),
+            Frames(5),
+            Click("setup: start"),
+            Reach(Screen::Battle, 5),
+            AwaitHuman,
+            Frames(10),
+            Shot("brp"),
+            ClickAround,
+            ShotNextReaction("reaction_brp"),
+            ByHand(8),
+            AwaitHuman,
+            ClickAround,
+            Speed(crate::game::session::Speed::Instant),
+            PlayOut,
+            Reach(Screen::Results, 10),
+            Click("results: title"),
+            Reach(Screen::Title, 10),
             Click("title: quit"),
         ];
         Tour::new(steps, shots)
@@ -460,7 +483,16 @@ fn pick_around<'a>(seen: &'a [Seen], audit: &Audit, tour: &Tour) -> Option<&'a S
         && !visible
             .iter()
             .any(|w| w.kind.as_deref() == Some("give up: yes"));
-    first(&|w| fresh(w) && !kind_in(CLOSES)(w) && !kind_in(LATE)(w))
+    // What an opened menu shows comes before another opener (which would
+    // close it).
+    let opener = |w: &&Seen| {
+        w.kind
+            .as_deref()
+            .is_some_and(|k| OPENS.contains(&k) || k.ends_with(" menu"))
+    };
+    let plain = |w: &&Seen| fresh(w) && !kind_in(CLOSES)(w) && !kind_in(LATE)(w);
+    first(&|w| plain(w) && !opener(w))
+        .or_else(|| first(&|w| plain(w) && opener(w)))
         .or_else(|| first(&|w| fresh(w) && kind_in(CLOSES)(w)))
         .or_else(|| {
             yes_untried
@@ -922,7 +954,8 @@ mod tests {
             tour.seen,
             [
                 Title, Setup, Battle, Results, Battle, Title, Battle, Results, Setup, Battle,
-                Results, Battle, Setup, Title, Battle, Results, Title
+                Results, Battle, Setup, Title, Battle, Results, Title, Setup, Battle, Results,
+                Title
             ]
         );
         // Every kind of widget drawn was clicked (the walk fails otherwise:
@@ -939,6 +972,12 @@ mod tests {
             "help: close",
             "preview: step",
             "setup: seed",
+            // brp's statements, ud10's facing, a surrender confirmed.
+            "tool: Declare",
+            "offer: Declare",
+            "tool: Face",
+            "give up: no",
+            "give up: yes",
         ] {
             assert!(audit.clicked.contains(kind), "{kind} was never clicked");
         }
