@@ -288,7 +288,7 @@ fn the(name: &str) -> String {
 
 /// "4.5 m", "5 m".
 fn metres(dm: u32) -> String {
-    if dm % 10 == 0 {
+    if dm.is_multiple_of(10) {
         format!("{} m", dm / 10)
     } else {
         format!("{:.1} m", dm as f64 / 10.0)
