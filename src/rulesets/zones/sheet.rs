@@ -148,6 +148,10 @@ pub fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
             ));
         }
     }
+    // Down or gone, it has no turn to take.
+    if !view::standing(world, cid) {
+        return out;
+    }
     let done = view::get::<TurnState>(world, cid).is_some_and(|t| t.done);
     out.push((
         "This round".into(),

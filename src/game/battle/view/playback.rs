@@ -83,6 +83,8 @@ const FLOAT_RISE: f32 = super::TILE * 0.5 + 12.0;
 /// to share a column (one stacks above the other).
 const FLOAT_LINE: f32 = 24.0;
 const FLOAT_COLUMN: f32 = 90.0;
+/// How many floating texts a column keeps at once (the newest).
+const FLOAT_KEPT: usize = 3;
 
 /// A floating text that rises and fades.
 #[derive(Component)]
@@ -512,17 +514,36 @@ impl Stage<'_, '_, '_> {
 /// Lay floating texts out so none covers another: oldest first, each one
 /// that would overlap an earlier one in its column (closer than
 /// [`FLOAT_COLUMN`] across and [`FLOAT_LINE`] up or down) goes a line above
-/// it. `texts` are (age, entity, position); the new heights of those moved.
-fn unstack(texts: &mut [(f32, Entity, Vec2)]) -> std::collections::HashMap<Entity, f32> {
+/// it; of a burst (a melee of several blows at once) only the newest
+/// [`FLOAT_KEPT`] of a column stay, so the stack never climbs off the
+/// board. `texts` are (age, entity, position); the new heights of those
+/// moved, and those to drop.
+fn unstack(
+    texts: &mut [(f32, Entity, Vec2)],
+) -> (std::collections::HashMap<Entity, f32>, Vec<Entity>) {
     texts.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     let mut moved = std::collections::HashMap::new();
+    let near = |a: Vec2, b: Vec2| (a.x - b.x).abs() < FLOAT_COLUMN;
+    let dropped: Vec<usize> = (0..texts.len())
+        .filter(|&i| {
+            texts[i + 1..]
+                .iter()
+                .filter(|t| near(t.2, texts[i].2))
+                .count()
+                >= FLOAT_KEPT
+        })
+        .collect();
     for i in 0..texts.len() {
+        if dropped.contains(&i) {
+            continue;
+        }
         let mut p = texts[i].2;
         // Up past every earlier one it meets, in order of height.
         let mut below: Vec<Vec2> = texts[..i]
             .iter()
-            .map(|t| t.2)
-            .filter(|q| (q.x - p.x).abs() < FLOAT_COLUMN)
+            .enumerate()
+            .filter(|(j, t)| !dropped.contains(j) && near(t.2, p))
+            .map(|(_, t)| t.2)
             .collect();
         below.sort_by(|a, b| a.y.total_cmp(&b.y));
         for q in below {
@@ -535,7 +556,7 @@ fn unstack(texts: &mut [(f32, Entity, Vec2)]) -> std::collections::HashMap<Entit
             moved.insert(texts[i].1, p.y);
         }
     }
-    moved
+    (moved, dropped.into_iter().map(|i| texts[i].1).collect())
 }
 
 fn floats(
@@ -556,7 +577,10 @@ fn floats(
         .iter()
         .map(|(e, f, tr, ..)| (f.t, e, tr.translation.truncate()))
         .collect();
-    let placed = unstack(&mut column);
+    let (placed, dropped) = unstack(&mut column);
+    for e in dropped {
+        commands.entity(e).despawn();
+    }
     for (e, mut f, mut tr, mut colour, mut back, mut shadow) in &mut q {
         if let Some(y) = placed.get(&e) {
             tr.translation.y = *y;
@@ -590,13 +614,18 @@ mod tests {
             (0.3, e(1), at),
             (0.0, e(4), at + Vec2::new(2.0 * super::super::TILE, 0.0)),
         ];
-        let moved = unstack(&mut texts);
+        let (moved, dropped) = unstack(&mut texts);
+        assert!(dropped.is_empty());
         let y = |i| moved.get(&e(i)).copied().unwrap_or(at.y);
         assert_eq!(y(1), at.y);
         assert_eq!(y(2), at.y + FLOAT_LINE);
         assert_eq!(y(3), at.y + 2.0 * FLOAT_LINE);
         assert!(!moved.contains_key(&e(4)));
         // Laid out again a frame later, nothing moves.
-        assert!(unstack(&mut texts).is_empty());
+        assert!(unstack(&mut texts).0.is_empty());
+        // A fourth over the same token: the oldest goes, the rest stay.
+        texts.push((0.0, e(5), at));
+        let (_, dropped) = unstack(&mut texts);
+        assert_eq!(dropped, vec![e(1)]);
     }
 }

@@ -35,6 +35,12 @@ fn sword_blow_incapacitates_then_death_blow_kills() {
              4 or more); it cannot act or react, and a nearby enemy can finish it with a death blow"
         )
     );
+    assert!(
+        crate::rulesets::zones::sheet::sheet(e.world(), b1)
+            .iter()
+            .all(|(k, _)| k != "This round"),
+        "no turn to take while down"
+    );
     cmd(&mut e, bal, Command::EndTurn);
     pass(&mut e); // the bandits
     activate(&mut e, syb);
