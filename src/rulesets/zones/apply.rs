@@ -83,7 +83,9 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
         | ZonesEvent::StuntProposed { .. }
         | ZonesEvent::StuntAccepted { .. }
         | ZonesEvent::TurnHandedOver { .. }
-        | ZonesEvent::TurnReserved { .. } => {}
+        | ZonesEvent::TurnReserved { .. }
+        | ZonesEvent::CounterOrder { .. }
+        | ZonesEvent::BlowStopped { .. } => {}
         // §Taking a turn: words and items are main actions.
         ZonesEvent::InfluenceTried { .. } => {
             view::resource_mut::<ZonesRound>(world).turn.main = true

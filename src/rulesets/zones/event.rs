@@ -145,6 +145,20 @@ pub enum ZonesEvent {
     /// `by` spends its main action trying to pull `who` free of a grab
     /// (its STR save follows).
     FreeTried { by: Cid, who: Cid, rule: Rule },
+    /// §Reacting to an attack, Counter: "Whoever suffers the most damage,
+    /// after reductions, is hit first. In case of a tie both characters are
+    /// hit at the same time": `first` would suffer `suffers`, `then`
+    /// `then_suffers`.
+    CounterOrder {
+        first: Cid,
+        then: Cid,
+        suffers: i32,
+        then_suffers: i32,
+        tie: bool,
+        rule: Rule,
+    },
+    /// The blow of `who`, hit first, never lands: it is out of the fight.
+    BlowStopped { who: Cid, rule: Rule },
     /// `by` invokes its `index`-th profane power at `target`; the save (if
     /// the power is resisted) and the effect follow.
     PowerInvoked {

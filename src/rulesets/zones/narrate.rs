@@ -67,6 +67,13 @@ impl OwnEvent for ZonesEvent {
                 n.who(*by),
                 n.who(*who)
             ),
+            ZonesEvent::CounterOrder { rule, .. } => {
+                format!("{}  [{rule}]", counter_order(n, self))
+            }
+            ZonesEvent::BlowStopped { who, rule } => format!(
+                "{}'s blow never lands: it is down first  [{rule}]",
+                n.who(*who)
+            ),
             ZonesEvent::BackOnFeet { who, rule } => format!(
                 "{} is back on its feet (no turn this round)  [{rule}]",
                 n.who(*who)
@@ -91,6 +98,11 @@ impl OwnEvent for ZonesEvent {
 
     fn plain(&self, n: &Names) -> Option<String> {
         match self {
+            ZonesEvent::CounterOrder { .. } => Some(counter_order(n, self)),
+            ZonesEvent::BlowStopped { who, .. } => Some(format!(
+                "{}'s blow never lands: it is down first",
+                n.who(*who)
+            )),
             // "Theobald passes a STR save to avoid being grabbed (rolled 5,
             // needed 14 or less)".
             ZonesEvent::SaveRolled {
@@ -410,5 +422,35 @@ fn article(attribute: &str) -> &'static str {
         "an"
     } else {
         "a"
+    }
+}
+
+/// "Counter: Sybilla would suffer 7, Bandit leader 4: Sybilla is hit
+/// first"; on a tie, both at once.
+fn counter_order(n: &Names, e: &ZonesEvent) -> String {
+    let ZonesEvent::CounterOrder {
+        first,
+        then,
+        suffers,
+        then_suffers,
+        tie,
+        ..
+    } = e
+    else {
+        return String::new();
+    };
+    if *tie {
+        format!(
+            "Counter: {} and {} would each suffer {suffers}: both are hit at once",
+            n.who(*first),
+            n.who(*then)
+        )
+    } else {
+        format!(
+            "Counter: {} would suffer {suffers}, {} {then_suffers}: {} is hit first",
+            n.who(*first),
+            n.who(*then),
+            n.who(*first)
+        )
     }
 }

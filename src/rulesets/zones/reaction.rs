@@ -262,12 +262,31 @@ pub(super) fn counter(world: &mut World, state: &AttackState, answer: CounterWit
                 [&on_target, &on_attacker]
             };
             let tie = on_attacker.suffered == on_target.suffered;
+            emit(
+                world,
+                ZonesEvent::CounterOrder {
+                    first: order[0].target,
+                    then: order[1].target,
+                    suffers: order[0].suffered,
+                    then_suffers: order[1].suffered,
+                    tie,
+                    rule: RULE_COUNTER,
+                },
+            );
             land(world, order[0]);
             // The one hit first strikes back only if still standing (or at
             // once, on a tie).
             let striker = if order[0].target == a { a } else { t };
             if tie || view::standing(world, striker) {
                 land(world, order[1]);
+            } else {
+                emit(
+                    world,
+                    ZonesEvent::BlowStopped {
+                        who: striker,
+                        rule: RULE_COUNTER,
+                    },
+                );
             }
         }
         // A blow against a non-lethal attack: the blow first.

@@ -63,6 +63,17 @@ fn the_leader_counters_the_spear_and_is_hit_first() {
     assert_eq!(damaged(&ev), vec![(leader, 4, 4)]);
     assert!(has(&e, leader, Condition::Incapacitated));
     assert_eq!(hp(&e, theo), 8);
+    // The log says who is hit first and why, and that the axe never lands.
+    assert_eq!(
+        plain_lines(&e, &ev, |x| matches!(
+            x,
+            ZonesEvent::CounterOrder { .. } | ZonesEvent::BlowStopped { .. }
+        )),
+        vec![
+            "Counter: Leader would suffer 4, Theobald 3: Leader is hit first".to_string(),
+            "Leader's blow never lands: it is down first".into(),
+        ]
+    );
     assert_eq!(prompt(&e), Prompt::Act { actor: theo });
 }
 
@@ -78,9 +89,14 @@ fn a_counter_tie_hits_both_and_a_bigger_counter_stops_the_attack() {
     let at = e.events().len();
     attack(&mut e, theo, leader, 0, MODE_STRIKE);
     cmd(&mut e, leader, ZonesCommand::Counter { weapon: 0 });
-    let mut got = damaged(&since(&e, at));
+    let ev = since(&e, at);
+    let mut got = damaged(&ev);
     got.sort();
     assert_eq!(got, vec![(theo, 3, 5), (leader, 3, 5)]);
+    assert_eq!(
+        plain_lines(&e, &ev, |x| matches!(x, ZonesEvent::CounterOrder { .. })),
+        vec!["Counter: Leader and Theobald would each suffer 3: both are hit at once".to_string()]
+    );
 
     // The axe's 8 (6 after armour, critical for Theobald's 8 health) lands
     // first: the spear's 2 never does.
@@ -278,4 +294,16 @@ fn a_reaction_preview_states_the_blow_it_meets() {
             .iter()
             .any(|l| l.contains("takes the whole turn"))
     );
+}
+
+/// The player's log lines of the zones events in `ev` that `pick` picks.
+fn plain_lines(e: &Engine, ev: &[BattleEvent], pick: impl Fn(&ZonesEvent) -> bool) -> Vec<String> {
+    let n = crate::rules::narrate::Names {
+        roster: e.world().resource::<crate::rules::battle::Roster>(),
+        factions: e.world().resource::<crate::rules::battle::Factions>(),
+    };
+    ev.iter()
+        .filter(|x| x.own::<ZonesEvent>().is_some_and(&pick))
+        .filter_map(|x| crate::rules::narrate::plain(&n, x))
+        .collect()
 }
