@@ -34,6 +34,13 @@ pub fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal
     }
     match b.prompt {
         Prompt::React { actor: a, .. } if a == actor => check_reaction(world, actor, command),
+        // Fray decides (docs/rulesets/brp.md, "Readying"): no draw of its
+        // own; the player's Tab hears why.
+        Prompt::Act { actor: a } if a == actor && matches!(command, Command::Draw { .. }) => {
+            illegal(
+                "under brp a weapon is readied as part of attacking with it: state an attack with it",
+            )
+        }
         Prompt::Act { actor: a } if a == actor => match b.phase {
             Phase::Intent => check_statement(world, actor, command),
             Phase::Movement => check_movement(world, actor, command),

@@ -89,7 +89,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("Gamepad d-pad", "move the cell cursor"),
     (
         "Tab",
-        "draw the next weapon (its button's tooltip says the cost)",
+        "draw the next weapon (its button's tooltip says the cost; brp readies a weapon by attacking with it)",
     ),
     (
         "F",

@@ -1,7 +1,9 @@
 //! What a parry risks for the weapon or shield (§5.6: "Weapons and shields
 //! occasionally take damage from being used to parry and can even break if
 //! their hit points are overcome"; §5.8's matrix says how many points), as
-//! the reaction dialog states it.
+//! the reaction dialog states it; what the log says when a defence is
+//! declined; and why a draw is refused (a weapon is readied by attacking
+//! with it).
 
 use super::combat::matrix_duel;
 use super::*;
@@ -67,4 +69,24 @@ fn declining_says_what_was_not_done() {
         _ => None,
     });
     assert_eq!(line.as_deref(), Some("parry or dodge"));
+}
+
+/// brp has no draw of its own (docs/rulesets/brp.md, "Readying"): the
+/// player's Tab hears why.
+#[test]
+fn a_draw_is_refused_with_the_reason() {
+    let mut e = battle(
+        6,
+        &[
+            r#"(archetype: "swordsman", faction: "red", at: (1, 1), name: "A")"#,
+            r#"(archetype: "swordsman", faction: "blue", at: (4, 1), name: "B")"#,
+        ],
+        &[],
+    );
+    let actor = prompt(&e).actor().expect("someone states first");
+    let why = crate::testkit::refused(&mut e, actor, Command::Draw { weapon: 1 });
+    assert!(
+        why.contains("readied as part of attacking with it"),
+        "{why}"
+    );
 }
