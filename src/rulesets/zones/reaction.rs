@@ -64,10 +64,20 @@ pub(super) fn forgone(world: &World, who: Cid) -> String {
 
 /// Answer to a `React` prompt (checked legal).
 pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
-    let forgoes = if *command == Command::NoReaction {
-        forgone(world, who)
-    } else {
-        String::new()
+    // A guard or a stunt prompt has one answer besides none: named
+    // without asking for every legal command (the AI declines to guard
+    // often, and batch simulation feels it).
+    let pending = view::resource::<Pending>(world);
+    let stage = pending
+        .attack
+        .as_ref()
+        .filter(|_| pending.blast.is_none())
+        .map(|a| a.stage);
+    let forgoes = match (command, stage) {
+        (Command::NoReaction, Some(Stage::Guard)) => "guard".to_string(),
+        (Command::NoReaction, Some(Stage::Stunt)) => "accept the stunt".to_string(),
+        (Command::NoReaction, _) => forgone(world, who),
+        _ => String::new(),
     };
     if view::resource::<Pending>(world).blast.is_some() {
         blast_answer(world, who, command, forgoes);
