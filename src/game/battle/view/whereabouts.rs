@@ -15,7 +15,7 @@ use bevy::prelude::*;
 use crate::game::AppSystems;
 use crate::game::session::{Screen, Session};
 use crate::rules::battle::{BattleLog, Roster};
-use crate::rules::components::{Cid, Conditions, MoveMode};
+use crate::rules::components::{Cid, Condition, Conditions, MoveMode};
 use crate::rules::event::BattleEvent;
 use crate::rules::level::Level;
 use crate::rules::map::{Cell, Map};
@@ -87,10 +87,29 @@ impl Whereabouts {
     fn at_start(level: &Level, combatants: usize) -> Whereabouts {
         let mut cells: Vec<Option<Cell>> = level.combatants.iter().map(|c| Some(c.at)).collect();
         cells.resize(combatants, None);
+        // Those the level hides in ambush start concealed (zones §Sneaking
+        // in combat): the log does not name them until they are seen.
+        let mut conditions = vec![Conditions::default(); combatants];
+        for (c, def) in conditions.iter_mut().zip(&level.combatants) {
+            if def.overrides.concealed {
+                c.insert(Condition::Concealed);
+            }
+        }
+        // Riders the level seats on their mounts go where the mount goes.
+        let mut riding = vec![None; combatants];
+        for (r, def) in riding.iter_mut().zip(&level.combatants) {
+            *r = def.riding.as_ref().and_then(|m| {
+                level
+                    .combatants
+                    .iter()
+                    .position(|o| o.name.as_deref() == Some(m.as_str()))
+                    .map(|i| Cid(i as u16))
+            });
+        }
         Whereabouts {
             cells,
-            conditions: vec![Conditions::default(); combatants],
-            riding: vec![None; combatants],
+            conditions,
+            riding,
             ..Whereabouts::default()
         }
     }
@@ -237,7 +256,10 @@ impl Whereabouts {
         let nearest = roster
             .cids()
             .filter(|&e| roster.factions.get(e.0 as usize) != mine)
-            .filter(|&e| !self.conditions[e.0 as usize].out_of_fight())
+            .filter(|&e| {
+                let c = self.conditions[e.0 as usize];
+                !c.out_of_fight() && !c.has(Condition::Concealed)
+            })
             .filter_map(|e| self.cell(e).map(|c| (e, c)))
             .min_by_key(|&(e, c)| {
                 let (dx, dy) = (c.x - to.x, c.y - to.y);
@@ -357,6 +379,72 @@ mod tests {
         }
         assert!(
             all.contains(&"Balthasar moves 2 zones to the Well, toward Bandit archer".to_string())
+        );
+    }
+
+    /// Caravan Ambush under zones: the riders the level seats on the wagon
+    /// and the horses go with them, and a bandit the level hides in ambush
+    /// is not named while concealed (zones §Sneaking in combat), but is
+    /// once seen.
+    #[test]
+    fn riders_go_with_their_mounts_and_a_concealed_enemy_is_not_named() {
+        let path =
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels/caravan_ambush.ron");
+        let level = crate::data::level::load_level(&path).expect("level");
+        let e = crate::testkit::play_shipped("caravan_ambush", crate::rulesets::zones::ID, 1);
+        let world = e.world();
+        let (roster, map) = (world.resource::<Roster>(), world.resource::<Map>());
+        // The whole battle: the places kept end where the world has them.
+        let mut w = Whereabouts::at_start(&level, roster.len());
+        for ev in e.events() {
+            w.read(roster, map, ev);
+        }
+        for c in roster.cids() {
+            if !view::conditions(world, c).has(Condition::Fled) {
+                assert_eq!(w.cell(c), view::cell(world, c), "{}", roster.name(c));
+            }
+        }
+        // Tamsin (5) rides up beside the hidden bandit at (9, 1).
+        let (tamsin, bandit) = (Cid(7), Cid(10));
+        assert_eq!(level.combatants[10].at, Cell::new(9, 1));
+        let ride = |w: &mut Whereabouts| {
+            w.read(
+                roster,
+                map,
+                &BattleEvent::Moved {
+                    who: Cid(6),
+                    from: Cell::new(3, 5),
+                    path: vec![Cell::new(8, 2)],
+                    cost_dm: 0,
+                    zones: 1,
+                    mode: MoveMode::Standard,
+                    rule: "test",
+                },
+            )
+            .expect("a line")
+        };
+        let mut w = Whereabouts::at_start(&level, roster.len());
+        let line = ride(&mut w);
+        assert!(!line.contains(roster.name(bandit)), "{line}");
+        assert_eq!(
+            w.cell(tamsin),
+            Some(Cell::new(8, 2)),
+            "the rider goes along"
+        );
+        let mut w = Whereabouts::at_start(&level, roster.len());
+        w.read(
+            roster,
+            map,
+            &BattleEvent::ConditionRemoved {
+                who: bandit,
+                condition: Condition::Concealed,
+                rule: "test",
+            },
+        );
+        let line = ride(&mut w);
+        assert!(
+            line.ends_with(&format!("up to {}", roster.name(bandit))),
+            "{line}"
         );
     }
 }
