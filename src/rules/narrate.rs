@@ -310,7 +310,8 @@ fn describe_damaged(n: &Names, e: &BattleEvent) -> String {
     else {
         return String::new();
     };
-    let ep = if *ep_loss != 0 || *ep_after != 0 {
+    // A blow the buffer took none of says nothing of EP ("EP -0").
+    let ep = if *ep_loss != 0 {
         format!("EP -{ep_loss} (now {ep_after}), ")
     } else {
         String::new()

@@ -109,18 +109,22 @@ fn steps_of(
     if s.buffer && protection.buffer > 0 {
         // "the weapon's penetration score is also subtracted from the
         // buffer's value".
+        // Written as armour is (the rating, then what penetration gives
+        // back), so that the steps add up to the harm.
         let buffer = (protection.buffer - pen).max(0);
+        step(Modifier::new(
+            "buffer (to EP)",
+            -protection.buffer,
+            RULE_BUFFER,
+        ));
         if buffer < protection.buffer {
             step(Modifier::new(
                 "buffer lessened by penetration",
-                buffer - protection.buffer,
+                protection.buffer - buffer,
                 RULE_PENETRATION,
             ));
         }
         ep_loss = remaining.min(buffer);
-        if buffer > 0 {
-            step(Modifier::new("buffer (to EP)", -buffer, RULE_BUFFER));
-        }
         remaining -= ep_loss;
     }
     if con != 0 {
