@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use crate::rules::battle::{RulesetId, RulesetRegistry};
-use crate::rules::engine::{Controls, Engine, StartOptions, Stop};
+use crate::rules::engine::{Controls, StartOptions, Stop};
 use crate::rules::level::Level;
 use crate::sim::{End, MAX_STEPS, battle_seed, result_of};
 
@@ -78,7 +78,7 @@ pub struct AuditReport {
 
 /// Audit every level under its rulesets (or the one asked).
 pub fn audit(cfg: &AuditConfig) -> Result<AuditReport, String> {
-    let probe = Engine::with_assets(&cfg.assets).map_err(|e| e.to_string())?;
+    let probe = crate::rulesets::engine_with_assets(&cfg.assets).map_err(|e| e.to_string())?;
     let mut jobs: Vec<(usize, RulesetId)> = Vec::new();
     let mut refused: Option<String> = None;
     for (i, (path, level)) in cfg.levels.iter().enumerate() {
@@ -145,7 +145,7 @@ fn audit_level(
             })
             .collect()
     });
-    let probe = Engine::with_assets(&cfg.assets).map_err(|e| e.to_string())?;
+    let probe = crate::rulesets::engine_with_assets(&cfg.assets).map_err(|e| e.to_string())?;
     let hooks = probe
         .world()
         .resource::<RulesetRegistry>()
@@ -202,7 +202,7 @@ fn audit_share(
     t: u64,
     threads: u64,
 ) -> Result<Counted, String> {
-    let mut engine = Engine::with_assets(&cfg.assets).map_err(|e| e.to_string())?;
+    let mut engine = crate::rulesets::engine_with_assets(&cfg.assets).map_err(|e| e.to_string())?;
     for (k, v) in &cfg.settings {
         engine.configure(ruleset, k, v)?;
     }

@@ -11,7 +11,7 @@ use std::process::Command;
 use serde::Serialize;
 
 use crate::data::level::load_levels;
-use crate::rules::engine::{Engine, supported_rulesets};
+use crate::rules::engine::supported_rulesets;
 
 /// What to measure.
 #[derive(Clone, Debug)]
@@ -143,7 +143,7 @@ pub fn bench_forks(
     playouts: u64,
     mut progress: impl FnMut(&ForkRow),
 ) -> Result<Vec<ForkRow>, String> {
-    let engine = Engine::new().map_err(|e| e.to_string())?;
+    let engine = crate::rulesets::engine().map_err(|e| e.to_string())?;
     let level = crate::data::level::load_level(level_path).map_err(|e| e.to_string())?;
     let threads = cfg.threads.iter().copied().max().unwrap_or(1);
     let mut rows = Vec::new();
@@ -219,7 +219,7 @@ pub fn shipped_levels(dir: &Path) -> Vec<PathBuf> {
 /// Measure every level × ruleset × thread count; `progress` hears of each
 /// figure as it is taken.
 pub fn bench(cfg: &BenchConfig, mut progress: impl FnMut(&Row)) -> Result<Vec<Row>, String> {
-    let engine = Engine::new().map_err(|e| e.to_string())?;
+    let engine = crate::rulesets::engine().map_err(|e| e.to_string())?;
     let mut rows = Vec::new();
     for path in &cfg.levels {
         let level = crate::data::level::load_level(path).map_err(|e| e.to_string())?;

@@ -769,7 +769,7 @@ fn cmd_odds(a: &OddsArgs) -> Result<(), String> {
     }
     let level = load(&a.level)?;
     let ruleset = pick_ruleset(&level, a.ruleset.as_deref())?;
-    let mut engine = Engine::new().map_err(|e| e.to_string())?;
+    let mut engine = crate::rulesets::engine().map_err(|e| e.to_string())?;
     for (k, v) in parse_settings(&a.workers.settings)? {
         engine.configure(ruleset, &k, &v)?;
     }
@@ -808,7 +808,7 @@ fn cmd_log(
     let level = load(level_path)?;
     let ruleset = pick_ruleset(&level, ruleset)?;
     let control = level_control(&level, control)?;
-    let mut engine = Engine::new().map_err(|e| e.to_string())?;
+    let mut engine = crate::rulesets::engine().map_err(|e| e.to_string())?;
     for (k, v) in parse_settings(settings)? {
         engine.configure(ruleset, &k, &v)?;
     }
@@ -874,7 +874,7 @@ fn ruleset_folder(dir: &Path) -> Option<RulesetId> {
 fn cmd_check(paths: &[PathBuf]) -> Result<(), String> {
     let mut failures = 0usize;
     let mut checked = 0usize;
-    let engine = Engine::new();
+    let engine = crate::rulesets::engine();
     let mut report = |path: &Path, r: Result<String, String>| match r {
         Ok(note) => {
             checked += 1;
@@ -942,7 +942,7 @@ fn check_level(
     validate(engine.world(), &level, default).map_err(|e| e.to_string())?;
     let supported = supported_rulesets(engine.world(), &level);
     // Every supported ruleset must be able to set the battle up.
-    let mut scratch = Engine::new().map_err(|e| e.to_string())?;
+    let mut scratch = crate::rulesets::engine().map_err(|e| e.to_string())?;
     for r in &supported {
         scratch
             .start(&level, *r, &StartOptions::default())

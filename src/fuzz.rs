@@ -275,7 +275,7 @@ fn mutated_ruleset_data_is_refused_where_it_goes_wrong_or_plays_to_the_end() {
             let (id, file, text) = &files[which];
             case.set(case.get() + 1);
             let root = data_with(id, file, &apply(text, &m), case.get());
-            let result = match Engine::with_assets(&root) {
+            let result = match crate::rulesets::engine_with_assets(&root) {
                 Err(err) => positioned(&err),
                 Ok(mut e) => plays_or_refuses(&mut e, &level),
             };

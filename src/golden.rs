@@ -12,7 +12,7 @@
 use std::path::Path;
 
 use crate::data::level::load_level;
-use crate::rules::engine::{Controls, Engine, StartOptions, supported_rulesets};
+use crate::rules::engine::{Controls, StartOptions, supported_rulesets};
 
 /// The seeds every level and ruleset is played with.
 const SEEDS: [u64; 3] = [1, 2, 3];
@@ -24,7 +24,7 @@ fn battle_logs(
     seed: u64,
 ) -> (String, String) {
     let l = load_level(level).expect("a shipped level loads");
-    let mut engine = Engine::new().expect("the shipped rulesets load");
+    let mut engine = crate::rulesets::engine().expect("the shipped rulesets load");
     engine
         .start(
             &l,
@@ -57,7 +57,7 @@ fn golden_battle_logs() {
         .collect();
     levels.sort();
     assert!(levels.len() >= 9, "{levels:?}");
-    let world = Engine::new().expect("rulesets");
+    let world = crate::rulesets::engine().expect("rulesets");
     let mut settings = insta::Settings::clone_current();
     settings.set_snapshot_path(root.join("tests/golden"));
     settings.set_prepend_module_to_snapshot(false);

@@ -79,7 +79,7 @@ impl Playouts {
             let assets = assets.to_path_buf();
             let ready = ready_tx.clone();
             let handle = std::thread::spawn(move || {
-                let mut engine = match Engine::with_assets(&assets) {
+                let mut engine = match crate::rulesets::engine_with_assets(&assets) {
                     Ok(e) => {
                         let _ = ready.send(Ok(()));
                         e

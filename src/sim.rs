@@ -299,7 +299,8 @@ pub fn simulate(cfg: &SimConfig) -> Result<SimReport, String> {
         threads,
         cfg.battles,
         || {
-            let mut engine = Engine::with_assets(&cfg.assets).map_err(|e| e.to_string())?;
+            let mut engine =
+                crate::rulesets::engine_with_assets(&cfg.assets).map_err(|e| e.to_string())?;
             for (k, v) in &cfg.settings {
                 engine.configure(cfg.ruleset, k, v)?;
             }

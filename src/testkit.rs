@@ -19,7 +19,7 @@ pub fn assets() -> PathBuf {
 }
 
 pub fn engine() -> Engine {
-    match Engine::with_assets(&assets()) {
+    match crate::rulesets::engine_with_assets(&assets()) {
         Ok(e) => e,
         Err(e) => panic!("assets do not load: {e}"),
     }

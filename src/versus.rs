@@ -152,7 +152,7 @@ pub struct Server {
 impl Server {
     pub fn new(assets: &Path) -> Result<Server, String> {
         Ok(Server {
-            engine: Engine::with_assets(assets).map_err(|e| e.to_string())?,
+            engine: crate::rulesets::engine_with_assets(assets).map_err(|e| e.to_string())?,
             assets: assets.to_path_buf(),
             settings: Vec::new(),
             ruleset: None,
@@ -181,7 +181,8 @@ impl Server {
             // Settings stay with the engine: other settings than the last
             // battle's start from a new one, with the data's own.
             if settings != self.settings {
-                self.engine = Engine::with_assets(&self.assets).map_err(|e| e.to_string())?;
+                self.engine =
+                    crate::rulesets::engine_with_assets(&self.assets).map_err(|e| e.to_string())?;
                 for (k, v) in &settings {
                     self.engine.configure(ruleset, k, v)?;
                 }
@@ -400,7 +401,8 @@ pub fn versus_with(
         threads,
         total,
         || {
-            let mut engine = Engine::with_assets(&cfg.assets).map_err(|e| e.to_string())?;
+            let mut engine =
+                crate::rulesets::engine_with_assets(&cfg.assets).map_err(|e| e.to_string())?;
             for (k, v) in &cfg.settings {
                 engine.configure(cfg.ruleset, k, v)?;
             }

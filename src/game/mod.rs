@@ -60,7 +60,7 @@ pub enum AppSystems {
 /// Everything the game adds to an app, except the window and rendering
 /// plugins (tests add `MinimalPlugins` instead).
 pub fn logic_plugins(app: &mut App) {
-    crate::rules::engine::add_rules(app);
+    crate::rulesets::add_rules(app);
     app.add_plugins(bevy::state::app::StatesPlugin)
         .init_state::<Screen>();
     game_logic(app);
@@ -131,7 +131,7 @@ pub fn build_app(opts: &GameOptions, display: Display) -> Result<App, String> {
     app.add_plugins(bevy_ecs_tilemap::TilemapPlugin)
         .add_plugins(bevy_egui::EguiPlugin::default());
     // The rules core, its data and the game's logic.
-    crate::rules::engine::add_rules(&mut app);
+    crate::rulesets::add_rules(&mut app);
     crate::rules::engine::load_rulesets(app.world_mut(), &assets).map_err(|e| e.to_string())?;
     app.init_state::<Screen>();
     game_logic(&mut app);

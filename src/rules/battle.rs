@@ -401,6 +401,15 @@ impl Default for BattleRules {
     }
 }
 
+/// One figure `fray audit` counts: a short name and what it counts.
+#[derive(Clone, Copy, Debug)]
+pub struct AuditFigure {
+    pub name: &'static str,
+    pub counts: &'static str,
+    /// The figure this one is a part of (shown as a share of it).
+    pub of: Option<&'static str>,
+}
+
 /// The hooks a ruleset gives the core, the AI and the UI: one legality check,
 /// the list of legal commands, and its tactical AI.
 #[derive(Clone, Copy)]
@@ -441,6 +450,9 @@ pub struct RulesetHooks {
         Entity,
         &crate::rules::level::CombatantDef,
     ) -> Result<(), crate::rules::error::DefError>,
+    /// Add the ruleset to an app (its resources, these hooks, what a fork
+    /// copies): an engine like another is built from these.
+    pub plugin: fn(&mut App),
     /// Clear the ruleset's per-battle state.
     pub reset: fn(&mut World),
     /// Change one of the ruleset's settings (`key=value`).
@@ -466,7 +478,7 @@ pub struct RulesetHooks {
     /// legal ones (labels, buttons, board tools, keys).
     pub offers: fn(&World, Cid, &[Command]) -> Offers,
     /// What `fray audit` counts of the AI's play under the ruleset.
-    pub audit_figures: &'static [crate::rulesets::skeleton::AuditFigure],
+    pub audit_figures: &'static [AuditFigure],
     /// The ruleset's own keys and prompts for the game's help overlay.
     pub help: &'static [(&'static str, &'static str)],
     /// How a round goes under the ruleset, a line a step, for a player who

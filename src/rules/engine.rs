@@ -76,23 +76,29 @@ pub struct Engine {
     pub app: App,
 }
 
-/// Add the rules core and every implemented ruleset to an app.
-pub fn add_rules(app: &mut App) {
-    crate::rules::plugin(app);
-    crate::rulesets::plugin(app);
-}
-
 impl Engine {
-    /// An engine reading ruleset data from [`assets_dir`].
-    pub fn new() -> Result<Engine, DataError> {
-        Engine::with_assets(&assets_dir())
-    }
-
-    pub fn with_assets(dir: &Path) -> Result<Engine, DataError> {
+    /// An engine with the rules core and the rulesets `rulesets` adds
+    /// (the composition root, `crate::rulesets::engine`, adds every one),
+    /// their data read from `dir`.
+    pub fn build(dir: &Path, rulesets: impl FnOnce(&mut App)) -> Result<Engine, DataError> {
         let mut app = App::new();
-        add_rules(&mut app);
+        crate::rules::plugin(&mut app);
+        rulesets(&mut app);
         load_rulesets(app.world_mut(), dir)?;
         Ok(Engine { app })
+    }
+
+    /// An engine with the rulesets `world`'s has (a look-ahead plays its
+    /// candidates out on one), their data read from [`assets_dir`].
+    pub fn like(world: &World) -> Result<Engine, DataError> {
+        let plugins: Vec<fn(&mut App)> = view::get_resource::<RulesetRegistry>(world)
+            .map(|r| r.0.iter().map(|h| h.plugin).collect())
+            .unwrap_or_default();
+        Engine::build(&assets_dir(), |app| {
+            for p in plugins {
+                p(app);
+            }
+        })
     }
 
     pub fn world(&self) -> &World {

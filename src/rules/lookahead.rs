@@ -122,7 +122,7 @@ pub fn decide(
     let scores = ENGINE.with(|cell| {
         let mut slot = cell.borrow_mut();
         if slot.is_none() {
-            *slot = Engine::new().ok();
+            *slot = Engine::like(world).ok();
         }
         let engine = slot.as_mut()?;
         Some(weigh(

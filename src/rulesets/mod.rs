@@ -9,7 +9,11 @@ pub mod zones;
 
 use bevy::prelude::*;
 
+use std::path::Path;
+
 use crate::rules::battle::RulesetId;
+use crate::rules::engine::{Engine, assets_dir};
+use crate::rules::error::DataError;
 
 /// Every ruleset Fray knows, in the order the setup screen shows them. The
 /// implemented ones also add their plugin in [`plugin`]; the others are
@@ -32,6 +36,26 @@ pub fn plugin(app: &mut App) {
     ud10::plugin(app);
     zones::plugin(app);
     brp::plugin(app);
+}
+
+// The composition root: the core never names a ruleset; these put the two
+// together.
+
+/// Add the rules core and every implemented ruleset to an app.
+pub fn add_rules(app: &mut App) {
+    crate::rules::plugin(app);
+    plugin(app);
+}
+
+/// An engine with every implemented ruleset, its data read from
+/// [`assets_dir`].
+pub fn engine() -> Result<Engine, DataError> {
+    engine_with_assets(&assets_dir())
+}
+
+/// An engine with every implemented ruleset, its data read from `dir`.
+pub fn engine_with_assets(dir: &Path) -> Result<Engine, DataError> {
+    Engine::build(dir, plugin)
 }
 
 /// The shape every ruleset folder keeps (docs/architecture.md, "Inside a

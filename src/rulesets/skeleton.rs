@@ -11,7 +11,9 @@ use bevy::prelude::*;
 
 use crate::rules::view;
 
-use crate::rules::battle::{Offers, Preview, RulesetHooks, RulesetId, RulesetRegistry};
+use crate::rules::battle::{
+    AuditFigure, Offers, Preview, RulesetHooks, RulesetId, RulesetRegistry,
+};
 use crate::rules::command::{Command, Decision, Illegal, Verdict, resolve_with};
 use crate::rules::components::Cid;
 use crate::rules::error::{DataError, DefError};
@@ -143,15 +145,6 @@ pub trait Ruleset: 'static {
     fn audit(_world: &World, _first: usize, _counts: &mut [u64]) {}
 }
 
-/// One figure `fray audit` counts: a short name and what it counts.
-#[derive(Clone, Copy, Debug)]
-pub struct AuditFigure {
-    pub name: &'static str,
-    pub counts: &'static str,
-    /// The figure this one is a part of (shown as a share of it).
-    pub of: Option<&'static str>,
-}
-
 /// Add a ruleset to the app.
 pub fn plugin<R: Ruleset>(app: &mut App) {
     app.init_resource::<R::Round>()
@@ -191,6 +184,7 @@ pub fn hooks<R: Ruleset>() -> RulesetHooks {
         check_data: |dir| R::load(dir).map(|_| ()),
         validate: validate::<R>,
         equip: R::equip,
+        plugin: plugin::<R>,
         reset: reset::<R>,
         configure: configure::<R>,
         preview: preview::<R>,

@@ -5,12 +5,12 @@
 
 use bevy::prelude::*;
 
+use crate::rules::battle::AuditFigure;
 use crate::rules::battle::BattleLog;
 use crate::rules::components::{Cid, Condition, Loadout, WeaponKind};
 use crate::rules::event::BattleEvent;
 use crate::rules::map::Map;
 use crate::rules::view;
-use crate::rulesets::skeleton::AuditFigure;
 
 use super::event::Ud10Event;
 use super::numbers::{DEX_BEHIND, cover};

@@ -37,13 +37,14 @@ use bevy::prelude::*;
 
 use crate::rules::view;
 
+use crate::rules::battle::AuditFigure;
 use crate::rules::battle::{Offers, Preview, RulesetId};
 use crate::rules::command::Command;
 use crate::rules::components::Cid;
 use crate::rules::error::{DataError, DefError};
 use crate::rules::event::BattleEvent;
 use crate::rules::level::CombatantDef;
-use crate::rulesets::skeleton::{self, AuditFigure, Ruleset};
+use crate::rulesets::skeleton::{self, Ruleset};
 
 use crate::rules::fork::ForkRegistry;
 use data::{Ud10Data, Ud10Stats};

@@ -5,11 +5,11 @@
 
 use bevy::prelude::*;
 
+use crate::rules::battle::AuditFigure;
 use crate::rules::battle::BattleLog;
 use crate::rules::components::{Cid, Condition};
 use crate::rules::event::BattleEvent;
 use crate::rules::view;
-use crate::rulesets::skeleton::AuditFigure;
 
 use super::event::{Reaction, ZonesEvent};
 

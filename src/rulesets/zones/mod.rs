@@ -46,13 +46,14 @@ use bevy::prelude::*;
 
 use crate::rules::view;
 
+use crate::rules::battle::AuditFigure;
 use crate::rules::battle::{Offers, Preview, RulesetId};
 use crate::rules::command::Command;
 use crate::rules::components::Cid;
 use crate::rules::error::{DataError, DefError};
 use crate::rules::event::BattleEvent;
 use crate::rules::level::{CombatantDef, Level};
-use crate::rulesets::skeleton::{self, AuditFigure, Ruleset};
+use crate::rulesets::skeleton::{self, Ruleset};
 
 use crate::rules::fork::ForkRegistry;
 use data::{ZonesData, ZonesStats};
