@@ -10,8 +10,9 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::rules::battle::{RulesetId, RulesetRegistry};
+use crate::rules::battle::RulesetId;
 use crate::rules::engine::{Controls, StartOptions, Stop};
+use crate::rules::hooks::RulesetRegistry;
 use crate::rules::level::Level;
 use crate::sim::{End, MAX_STEPS, battle_seed, result_of};
 

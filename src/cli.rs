@@ -922,7 +922,7 @@ fn check_ruleset_dir(
     let engine = engine.as_ref().map_err(|e| e.to_string())?;
     let hooks = engine
         .world()
-        .resource::<crate::rules::battle::RulesetRegistry>()
+        .resource::<crate::rules::hooks::RulesetRegistry>()
         .get(id)
         .ok_or_else(|| format!("{}: the {id} ruleset is not implemented yet", dir.display()))?;
     (hooks.check_data)(dir)

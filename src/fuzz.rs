@@ -165,7 +165,7 @@ fn plays_or_refuses(
     for id in crate::rulesets::KNOWN {
         if let Err(err) = validate(e.world(), level, id)
             && e.world()
-                .resource::<crate::rules::battle::RulesetRegistry>()
+                .resource::<crate::rules::hooks::RulesetRegistry>()
                 .get(id)
                 .is_some()
         {

@@ -26,5 +26,7 @@ pub mod rules;
 pub mod rulesets;
 pub mod sim;
 #[cfg(test)]
+mod sources;
+#[cfg(test)]
 pub mod testkit;
 pub mod versus;

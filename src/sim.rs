@@ -7,10 +7,11 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::rules::battle::{Factions, Roster, RulesetId};
+use crate::rules::battle::RulesetId;
 use crate::rules::engine::{Controls, Engine, StartOptions, Stop};
 use crate::rules::event::EndReason;
 use crate::rules::level::Level;
+use crate::rules::roster::{Factions, Roster};
 
 /// What to simulate.
 #[derive(Clone, Debug)]

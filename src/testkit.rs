@@ -313,7 +313,7 @@ pub fn set_hp(e: &mut Engine, c: Cid, hp: i32) {
 /// Give a combatant a condition, as a scenario needs it.
 pub fn set_condition(e: &mut Engine, c: Cid, cond: Condition) {
     e.world_mut()
-        .resource_mut::<crate::rules::battle::Roster>()
+        .resource_mut::<crate::rules::roster::Roster>()
         .update_place(c, |p| p.conditions.insert(cond))
         .expect("a combatant");
 }

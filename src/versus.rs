@@ -12,7 +12,7 @@
 //! The protocol is one JSON object a line, this build asking and the other
 //! answering, each command in its JSON form (`{"core": ...}` for the
 //! core's own, `{"own": ...}` for a ruleset's, read back by the ruleset's
-//! [`parse_own`](crate::rules::battle::RulesetHooks::parse_own) hook):
+//! [`parse_own`](crate::rules::hooks::RulesetHooks::parse_own) hook):
 //! `{"start": {"level", "ruleset", "seed", "settings"}}`, `{"decide": cid}`,
 //! `{"play": {"actor", "command"}}`; answers `{"log": {"events", "hash"}}`,
 //! `{"command": ...}` or `{"error": "..."}`.
@@ -24,10 +24,11 @@ use std::process::{Child, ChildStdin, ChildStdout, Stdio};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::rules::battle::{Battle, RulesetId, RulesetRegistry};
+use crate::rules::battle::{Battle, RulesetId};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Controller};
 use crate::rules::engine::{Controls, Engine, Stop};
+use crate::rules::hooks::RulesetRegistry;
 use crate::rules::level::Level;
 use crate::rules::view;
 use crate::sim::{BattleResult, End, MAX_STEPS, battle_seed, result_of, start_seeded, wilson};

@@ -7,9 +7,12 @@ use crate::game::battle::view::panels::{colour32, egui_ctx, root_ui};
 use crate::game::flow::ScreenIntent;
 use crate::game::session::{Catalog, Screen, Session};
 use crate::game::widgets::Tag;
-use crate::rules::battle::{ActiveRuleset, Battle, BattleLog, Factions, Roster};
+use crate::rules::battle::Battle;
 use crate::rules::components::{Cid, Controller, Health};
 use crate::rules::event::BattleEvent;
+use crate::rules::hooks::ActiveRuleset;
+use crate::rules::log::BattleLog;
+use crate::rules::roster::{Factions, Roster};
 
 pub fn plugin(app: &mut App) {
     app.add_systems(
@@ -407,7 +410,7 @@ fn results(world: &mut World) {
                 ))
                 .default_open(false)
                 .show(ui, |ui| {
-                    let names = crate::rules::narrate::Names {
+                    let names = crate::rules::roster::Names {
                         roster: &roster,
                         factions: &factions,
                     };

@@ -29,9 +29,10 @@ use crate::game::battle::logic::{Pacing, TurnUi, UiIntent, human_actor};
 use crate::game::flow::ScreenIntent;
 use crate::game::session::{Screen, Speed, levels_dir};
 use crate::game::widgets::{self, Audit, Seen};
-use crate::rules::battle::{ActiveRuleset, Battle, Give, Prompt};
+use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Controller, Loadout};
+use crate::rules::hooks::{ActiveRuleset, Give};
 use crate::rules::map::Cell;
 use crate::rules::view;
 
@@ -592,7 +593,7 @@ fn walk(world: &mut World) {
         (
             world.resource::<Battle>().prompt,
             world
-                .resource::<crate::rules::battle::BattleLog>()
+                .resource::<crate::rules::log::BattleLog>()
                 .events
                 .len(),
         )

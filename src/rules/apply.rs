@@ -9,11 +9,14 @@ use bevy::prelude::*;
 
 use crate::rules::view;
 
-use crate::rules::battle::{ActiveRuleset, Battle, BattleLog, Outcome, Place, Roster};
+use crate::rules::battle::{Battle, Outcome};
 use crate::rules::components::{Cid, Condition, Heading, Health, Loadout, MoveMode, TurnState};
 use crate::rules::event::{BattleEvent, Rule};
+use crate::rules::hooks::ActiveRuleset;
 use crate::rules::level::Facing;
+use crate::rules::log::BattleLog;
 use crate::rules::map::Cell;
+use crate::rules::roster::{Place, Roster};
 
 /// Apply an event to the world and record it in the log.
 pub fn emit(world: &mut World, event: impl Into<BattleEvent>) {

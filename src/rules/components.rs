@@ -23,7 +23,7 @@ pub struct CombatantName(pub String);
 #[derive(Component, Clone, Debug, PartialEq, Eq)]
 pub struct Archetype(pub String);
 
-/// Index of the combatant's faction in [`crate::rules::battle::Factions`].
+/// Index of the combatant's faction in [`crate::rules::roster::Factions`].
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FactionId(pub u8);
 
@@ -113,7 +113,7 @@ pub enum Condition {
     Broken,
     /// Passed a morale check: not subject to morale for the rest of the fight.
     Steadfast,
-    /// Held by an enemy (who: its [`Place`](crate::rules::battle::Place)'s
+    /// Held by an enemy (who: its [`Place`](crate::rules::roster::Place)'s
     /// `held_by`): can only try to break free.
     Grabbed,
 }
@@ -174,7 +174,7 @@ pub struct Steed {
 }
 
 /// The set of conditions a combatant is in (kept in its
-/// [`Place`](crate::rules::battle::Place)).
+/// [`Place`](crate::rules::roster::Place)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Conditions(u32);
 

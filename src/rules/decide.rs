@@ -7,9 +7,20 @@ use bevy::prelude::*;
 
 use crate::rules::battle::Battle;
 use crate::rules::command::{Command, CommandMsg, Verdict};
-use crate::rules::components::Controller;
+use crate::rules::components::{Cid, Controller};
 use crate::rules::dice::Dice;
 use crate::rules::view;
+
+/// The hard AI: the command it chooses for an actor, given the tactical
+/// AI's (`planned`) and the ruleset's legal commands. The core's plugin
+/// puts in the look-ahead's (`lookahead::decide`); it is reached through
+/// this rather than named, because a look-ahead plays battles out, and
+/// those ask the AI here again: the files form no circle.
+#[derive(Resource, Clone, Copy)]
+pub struct HardAi(pub fn(&World, Cid, Command, LegalCommands) -> Command);
+
+/// A ruleset's list of an actor's legal commands.
+pub type LegalCommands = fn(&World, Cid) -> Vec<Command>;
 
 /// Who answers the current prompt, if anyone must.
 pub fn prompted_controller(world: &World) -> Option<Controller> {
@@ -64,7 +75,7 @@ pub const EASY_SLIPS: usize = 2;
 /// legality check's verdict on it, reached in the scope the AI read the
 /// battle in: the step's Resolve takes it ([`Verdict`]); and so does
 /// whether the battle is in force under the hooks ([`Decided`]).
-pub fn decide(world: &mut World, hooks: Option<&crate::rules::battle::RulesetHooks>) -> Decided {
+pub fn decide(world: &mut World, hooks: Option<&crate::rules::hooks::RulesetHooks>) -> Decided {
     let Some(hooks) = hooks else {
         return Decided::default();
     };
@@ -89,9 +100,10 @@ pub fn decide(world: &mut World, hooks: Option<&crate::rules::battle::RulesetHoo
             let i = view::resource_mut::<Dice>(world).pick(legal.len());
             legal[i].clone()
         }
-        (Controller::HardAi, Some(planned)) => {
-            crate::rules::lookahead::decide(world, actor, planned, hooks.legal_commands)
-        }
+        (Controller::HardAi, Some(planned)) => match view::get_resource::<HardAi>(world) {
+            Some(hard) => (hard.0)(world, actor, planned, hooks.legal_commands),
+            None => planned,
+        },
         (Controller::EasyAi, Some(planned)) => weaker(world, actor, planned, hooks.legal_commands),
         _ => return decided(None),
     };
@@ -119,11 +131,7 @@ type Asked = (
 );
 
 /// [`decide`]'s reading part, in its scope.
-fn ask(
-    world: &World,
-    hooks: &crate::rules::battle::RulesetHooks,
-    battle: &Battle,
-) -> Option<Asked> {
+fn ask(world: &World, hooks: &crate::rules::hooks::RulesetHooks, battle: &Battle) -> Option<Asked> {
     if battle.is_over() {
         return None;
     }

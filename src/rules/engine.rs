@@ -12,10 +12,7 @@ use bevy::prelude::*;
 use crate::rules::view;
 
 use crate::rules::apply::emit;
-use crate::rules::battle::{
-    ActiveRuleset, Battle, BattleLog, BattleRules, BattleStep, Faction, Factions, LastRejection,
-    Outcome, Place, Roster, RulesetHooks, RulesetId, RulesetRegistry, VictoryRule,
-};
+use crate::rules::battle::{Battle, BattleRules, BattleStep, Outcome, RulesetId, VictoryRule};
 use crate::rules::command::{Command, CommandMsg};
 use crate::rules::components::{
     Archetype, Cid, CombatantName, Condition, Conditions, Controller, FactionId, Heading, Size,
@@ -24,8 +21,11 @@ use crate::rules::components::{
 use crate::rules::dice::Dice;
 use crate::rules::error::DataError;
 use crate::rules::event::BattleEvent;
+use crate::rules::hooks::{ActiveRuleset, RulesetHooks, RulesetRegistry};
 use crate::rules::level::{Control, Level};
+use crate::rules::log::{BattleLog, LastRejection};
 use crate::rules::map::Cell;
+use crate::rules::roster::{Faction, Factions, Place, Roster};
 
 /// The folder holding `rulesets/<id>/`: `FRAY_ASSETS`, else `assets/` in the
 /// working directory, else the one in the source tree.
@@ -173,7 +173,7 @@ impl Engine {
     /// The readable log of the battle so far, one line per event.
     pub fn log_text(&self) -> String {
         let w = self.world();
-        let names = crate::rules::narrate::Names {
+        let names = crate::rules::roster::Names {
             roster: w.resource::<Roster>(),
             factions: w.resource::<Factions>(),
         };
@@ -248,7 +248,7 @@ fn run_fixed(world: &mut World, max_steps: u64) -> Stop {
     // Controllers change only between runs (a battle's start, a playout's),
     // never within one: with no human among them, none can be waited for,
     // and the question is not asked every step.
-    let humans = view::resource::<crate::rules::battle::Roster>(world)
+    let humans = view::resource::<crate::rules::roster::Roster>(world)
         .cids()
         .any(|c| view::get::<Controller>(world, c).is_some_and(|c| c.waits()));
     // Change ticks are kept from growing too old once a run, as a schedule
@@ -480,7 +480,7 @@ fn clear_previous(
     level: &Level,
     opts: &StartOptions,
 ) {
-    despawn_combatants(world);
+    crate::rules::roster::despawn_combatants(world);
     view::resource_mut::<Messages<CommandMsg>>(world).clear();
     (hooks.reset)(world);
     put(world, ActiveRuleset(hooks));
@@ -516,17 +516,6 @@ pub(crate) fn put<R: Resource<Mutability = bevy::ecs::component::Mutable>>(
     match view::get_resource_mut::<R>(world) {
         Some(mut have) => *have = value,
         None => world.insert_resource(value),
-    }
-}
-
-/// Despawn every combatant of the battle in `world`.
-pub fn despawn_combatants(world: &mut World) {
-    let old: Vec<Entity> = world
-        .query_filtered::<Entity, With<Cid>>()
-        .iter(world)
-        .collect();
-    for e in old {
-        world.despawn(e);
     }
 }
 

@@ -19,7 +19,7 @@ use serde::Serialize;
 use crate::rules::components::{Cid, Condition, MoveMode};
 use crate::rules::dice::DiceRoll;
 use crate::rules::map::Cell;
-use crate::rules::narrate::Names;
+use crate::rules::roster::Names;
 
 /// A citation of the rule text: `"ud10 §Attacking"`.
 pub type Rule = &'static str;

@@ -12,7 +12,7 @@
 //! not copied. A test ([`tests::every_component_and_resource_is_accounted`])
 //! fails when a new component or resource is neither.
 //!
-//! A *playout* ([`Engine::playout`]) continues a restored fork with a fresh
+//! A *playout* (`playout.rs`) continues a restored fork with a fresh
 //! random stream and the AI playing every side: the primitive of live odds
 //! and of a look-ahead AI. `crate::playouts::Playouts` runs many in parallel.
 
@@ -24,18 +24,17 @@ use bevy::prelude::*;
 
 use crate::rules::view;
 
-use crate::rules::battle::{
-    ActiveRuleset, Battle, BattleLog, BattleRules, Factions, Ground, LastRejection, Roster,
-    RulesetId, RulesetRegistry,
-};
+use crate::rules::battle::{Battle, BattleRules, Ground, RulesetId};
 use crate::rules::command::CommandMsg;
 use crate::rules::components::{
     Archetype, Cid, CombatantName, Controller, FactionId, Heading, Health, Loadout, Size, Steed,
     TurnState,
 };
 use crate::rules::dice::Dice;
-use crate::rules::engine::{Engine, Stop};
+use crate::rules::hooks::{ActiveRuleset, RulesetRegistry};
+use crate::rules::log::{BattleLog, LastRejection};
 use crate::rules::map::Map;
+use crate::rules::roster::{Factions, Roster};
 
 /// One registered type's part of a snapshot.
 type Part = Box<dyn Any + Send + Sync>;
@@ -188,10 +187,7 @@ pub fn plugin(app: &mut App) {
         .resource::<Dice>()
         .resource::<Map>()
         .fixed::<RulesetRegistry>()
-        .fixed::<ForkRegistry>()
-        .fixed::<crate::rules::engine::LevelChecked>()
-        .fixed::<crate::rules::engine::StartKept>()
-        .fixed::<crate::rules::lookahead::LookAhead>();
+        .fixed::<ForkRegistry>();
 }
 
 /// A running battle's whole state, out of its world. Send it to other
@@ -272,7 +268,7 @@ pub fn restore(world: &mut World, snap: &Snapshot) {
     let entities: Vec<Entity> = if reuse {
         view::resource::<Roster>(world).entities.clone()
     } else {
-        crate::rules::engine::despawn_combatants(world);
+        crate::rules::roster::despawn_combatants(world);
         (0..snap.combatants)
             .map(|_| world.spawn_empty().id())
             .collect()
@@ -346,78 +342,6 @@ impl ForkRegistry {
             .chain(res)
             .map(|(k, part)| (k.name, (k.show)(part.as_ref())))
             .collect()
-    }
-}
-
-impl Engine {
-    /// The battle's state as it stands (see [`snapshot`]).
-    pub fn snapshot(&self) -> Snapshot {
-        snapshot(self.world())
-    }
-
-    /// Replace this engine's battle with an exact copy of `snap`'s.
-    pub fn restore(&mut self, snap: &Snapshot) {
-        restore(self.world_mut(), snap);
-    }
-
-    /// Continue `snap`'s battle to its end as a playout: an exact copy,
-    /// then a fresh random stream from `seed` (any scripted dice dropped),
-    /// commands sent but not yet resolved dropped, and the AI playing every
-    /// side. Deterministic for a given snapshot and seed.
-    pub fn playout(&mut self, snap: &Snapshot, seed: u64, max_steps: u64) -> Stop {
-        self.playout_with(snap, None, seed, None, max_steps)
-    }
-
-    /// [`Engine::playout`], but the first command is `first` (the command
-    /// a look-ahead weighs: it still goes through the legality check), and
-    /// the playout stops at the start of round `until_round` when it has
-    /// not ended by then (`Stop::StepLimit`).
-    pub fn playout_with(
-        &mut self,
-        snap: &Snapshot,
-        first: Option<CommandMsg>,
-        seed: u64,
-        until_round: Option<u32>,
-        max_steps: u64,
-    ) -> Stop {
-        let world = self.world_mut();
-        restore(world, snap);
-        {
-            let mut messages = view::resource_mut::<Messages<CommandMsg>>(world);
-            messages.clear();
-            if let Some(first) = first {
-                messages.write(first);
-            }
-        }
-        view::resource_mut::<Dice>(world).reseed(seed);
-        for f in &mut view::resource_mut::<Factions>(world).0 {
-            f.control = Controller::Ai;
-        }
-        // The roster's entities, not a new query: a playout is started
-        // thousands of times a second.
-        for e in view::resource::<Roster>(world).entities.clone() {
-            if let Some(mut c) = view::get_mut::<Controller>(world, e) {
-                *c = Controller::Ai;
-            }
-        }
-        let Some(until) = until_round else {
-            return self.run(max_steps);
-        };
-        for _ in 0..max_steps {
-            let battle = view::resource::<Battle>(self.world());
-            if battle.is_over() {
-                return Stop::Over;
-            }
-            if battle.round >= until {
-                return Stop::StepLimit;
-            }
-            self.step();
-        }
-        if view::resource::<Battle>(self.world()).is_over() {
-            Stop::Over
-        } else {
-            Stop::StepLimit
-        }
     }
 }
 

@@ -26,13 +26,15 @@ use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 
-use crate::rules::battle::{Battle, BattleLog, Prompt, Roster};
+use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::{Command, CommandMsg};
 use crate::rules::components::{Cid, Health};
 use crate::rules::dice::stream_seed;
 use crate::rules::engine::{Engine, assets_dir};
 use crate::rules::fork::{Snapshot, snapshot};
+use crate::rules::log::BattleLog;
 use crate::rules::map::Map;
+use crate::rules::roster::Roster;
 use crate::rules::view;
 
 /// How hard the hard AI looks. Set once per world (the game, `fray
@@ -404,7 +406,7 @@ mod tests {
                 let Some(actor) = view::resource::<Battle>(world).prompt.actor() else {
                     break;
                 };
-                let hooks = view::resource::<crate::rules::battle::ActiveRuleset>(world).0;
+                let hooks = view::resource::<crate::rules::hooks::ActiveRuleset>(world).0;
                 let planned = (hooks.decide)(world, actor);
                 let list = candidates(world, actor, &planned, hooks.legal_commands, 5);
                 assert_eq!(list.first(), Some(&planned));
@@ -460,7 +462,7 @@ mod tests {
             .prompt
             .actor()
             .expect("an actor");
-        let hooks = view::resource::<crate::rules::battle::ActiveRuleset>(world).0;
+        let hooks = view::resource::<crate::rules::hooks::ActiveRuleset>(world).0;
         let list = candidates(
             world,
             actor,

@@ -13,21 +13,26 @@ pub mod engine;
 pub mod error;
 pub mod event;
 pub mod fork;
+pub mod hooks;
 pub mod kept;
 pub mod level;
+pub mod log;
 pub mod lookahead;
 pub mod map;
 pub mod narrate;
+pub mod playout;
+pub mod resolve;
+pub mod roster;
 pub mod victory;
 pub mod view;
 
 use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::prelude::*;
 
-use battle::{
-    ActiveRuleset, Battle, BattleLog, BattleRules, BattleStep, Factions, Ground, LastRejection,
-    Roster, RulesetRegistry,
-};
+use battle::{Battle, BattleRules, BattleStep, Ground};
+use hooks::{ActiveRuleset, RulesetRegistry};
+use log::{BattleLog, LastRejection};
+use roster::{Factions, Roster};
 
 /// The core: resources, the command message, the battle step schedule and
 /// the ruleset-independent systems (AI decisions, victory). Every resource a
@@ -52,6 +57,13 @@ pub fn plugin(app: &mut App) {
     step.add_systems(battle_step);
     app.add_schedule(step);
     fork::plugin(app);
+    app.insert_resource(decide::HardAi(lookahead::decide));
+    // What does not change in a battle, which a fork leaves as it is.
+    fork::register(app)
+        .fixed::<decide::HardAi>()
+        .fixed::<engine::LevelChecked>()
+        .fixed::<engine::StartKept>()
+        .fixed::<lookahead::LookAhead>();
 }
 
 /// One battle step, its parts in their order ([`battle::BattleSet`]): the
@@ -86,7 +98,7 @@ fn step(world: &mut World) {
 }
 
 /// Is the battle played under the ruleset of `hooks`, and not over?
-fn in_force(world: &World, hooks: &battle::RulesetHooks) -> bool {
+fn in_force(world: &World, hooks: &hooks::RulesetHooks) -> bool {
     let battle = view::resource::<Battle>(world);
     battle.ruleset == Some(hooks.id) && !battle.is_over()
 }

@@ -4,28 +4,10 @@
 
 use std::fmt::Write;
 
-use crate::rules::battle::{Factions, Roster};
 use crate::rules::components::{Cid, MoveMode};
 use crate::rules::dice::DiceRoll;
 use crate::rules::event::{BattleEvent, EndReason, Modifier};
-
-/// What narration needs to name things.
-pub struct Names<'a> {
-    pub roster: &'a Roster,
-    pub factions: &'a Factions,
-}
-
-impl Names<'_> {
-    pub fn who(&self, c: Cid) -> &str {
-        self.roster.name(c)
-    }
-    pub fn faction(&self, f: u8) -> &str {
-        self.factions
-            .0
-            .get(f as usize)
-            .map_or("?", |f| f.name.as_str())
-    }
-}
+use crate::rules::roster::Names;
 
 /// The dice of a roll: `1D10 [7]`, `1D10+2 [10!, 3] +2`.
 pub fn dice_text(r: &DiceRoll) -> String {

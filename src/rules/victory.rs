@@ -3,9 +3,11 @@
 use bevy::prelude::*;
 
 use crate::rules::apply::emit;
-use crate::rules::battle::{ActiveRuleset, Battle, BattleRules, Factions, VictoryRule};
+use crate::rules::battle::{Battle, BattleRules, VictoryRule};
 use crate::rules::event::{BattleEvent, EndReason};
+use crate::rules::hooks::ActiveRuleset;
 use crate::rules::map::Map;
+use crate::rules::roster::Factions;
 use crate::rules::view;
 
 /// Factions with at least one combatant still in the fight, as a set of

@@ -11,15 +11,15 @@ use bevy::prelude::*;
 use bevy::ecs::change_detection::{MaybeLocation, Tick};
 use bevy::ecs::message::Messages;
 
-use crate::rules::battle::{
-    ActiveRuleset, Battle, BattleLog, BattleRules, Factions, Place, Roster,
-};
+use crate::rules::battle::{Battle, BattleRules};
 use crate::rules::command::CommandMsg;
-use crate::rules::command::{Command, Illegal};
 use crate::rules::components::{Cid, Conditions, Size, Steed};
 use crate::rules::dice::Dice;
+use crate::rules::hooks::ActiveRuleset;
+use crate::rules::log::BattleLog;
 use crate::rules::map::Cell;
 use crate::rules::map::Map;
+use crate::rules::roster::{Factions, Place, Roster};
 
 /// The world a [`reading`] scope reads, and where the resources every
 /// check and weighing asks for ([`fast_slot`]) lie in it, once looked up (null
@@ -737,15 +737,6 @@ fn remember(n: u64, cid: Cid, kind: TypeId, at: *const ()) {
             at,
         })
     });
-}
-
-/// A ruleset's legality check, as a type, which names exactly one
-/// function. Each ruleset's `check.rs` has one (`check::Legality`), which
-/// it gives the core as `Ruleset::Check` and whose function its AI asks
-/// of the command it settles on (`command::Decision`).
-pub trait LegalityCheck: 'static {
-    /// Is `command` legal for `actor` now? (Reads only.)
-    fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal>;
 }
 
 /// The combatant a resource is remembered under in [`FOUND`]: none has it.

@@ -11,15 +11,15 @@ use bevy::prelude::*;
 
 use crate::rules::view;
 
-use crate::rules::battle::{
-    AuditFigure, Offers, Preview, RulesetHooks, RulesetId, RulesetRegistry,
-};
-use crate::rules::command::{Command, Decision, Illegal, Verdict, resolve_with};
+use crate::rules::battle::RulesetId;
+use crate::rules::command::{Command, Decision, Illegal, Verdict};
 use crate::rules::components::Cid;
 use crate::rules::error::{DataError, DefError};
 use crate::rules::event::BattleEvent;
 use crate::rules::fork::{self, ForkRegistry};
+use crate::rules::hooks::{AuditFigure, Offers, Preview, RulesetHooks, RulesetRegistry};
 use crate::rules::level::{CombatantDef, Level};
+use crate::rules::resolve::resolve_with;
 use crate::rulesets::settings::{self, RulesetSettings};
 
 /// A ruleset: its types and its rules.
@@ -71,10 +71,10 @@ pub trait Ruleset: 'static {
     /// Is this command legal for this actor now? (Reads only.) The one
     /// check the core and the ruleset's AI both ask: the AI's answer on the
     /// command it settles on is the core's verdict ([`Decision`]).
-    type Check: view::LegalityCheck;
+    type Check: crate::rules::command::LegalityCheck;
     /// [`Ruleset::Check`], asked.
     fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
-        <Self::Check as view::LegalityCheck>::check(world, actor, command)
+        <Self::Check as crate::rules::command::LegalityCheck>::check(world, actor, command)
     }
     /// Carry out a legal command: roll, emit events, apply them.
     fn execute(world: &mut World, actor: Cid, command: &Command);

@@ -8,13 +8,14 @@ use std::collections::BTreeMap;
 use bevy::ecs::message::Messages;
 use bevy::prelude::*;
 
-use crate::rules::battle::{
-    ActiveRuleset, Battle, BattleLog, Give, Offer, Offers, Preview, Prompt, Roster,
-};
+use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::{Command, CommandMsg};
 use crate::rules::components::{Cid, Condition, Controller, Loadout, MoveMode};
 use crate::rules::engine::{Controls, StartOptions, start_battle, waiting_for_human};
+use crate::rules::hooks::{ActiveRuleset, Give, Offer, Offers, Preview};
+use crate::rules::log::BattleLog;
 use crate::rules::map::Cell;
+use crate::rules::roster::Roster;
 use crate::rules::view;
 
 use crate::game::AppSystems;
@@ -495,9 +496,9 @@ mod tests {
 
     use super::*;
     use crate::game::session::{Screen, Session, Speed};
-    use crate::rules::battle::BattleLog;
     use crate::rules::command::Command;
     use crate::rules::components::Controller;
+    use crate::rules::log::BattleLog;
 
     /// The reaction dialog's answers come grouped by kind, the kinds in the
     /// ruleset's order ("Counter: Shove ..." is a counter like "Counter
@@ -651,7 +652,7 @@ mod tests {
             .expect("the aim tool is offered")
             .clone();
         assert_eq!(aim.give, Give::On(b));
-        assert_eq!(aim.key, Some(crate::rules::battle::OfferKey::Letter('G')));
+        assert_eq!(aim.key, Some(crate::rules::hooks::OfferKey::Letter('G')));
         let at_b = view::cell(app.world(), b).unwrap();
         app.world_mut()
             .write_message(UiIntent::Tool(Tool::Offer(aim.label.clone())));

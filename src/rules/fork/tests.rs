@@ -67,7 +67,7 @@ fn run_until(engine: &mut Engine, at: impl Fn(&World) -> bool) -> bool {
 fn state(engine: &Engine) -> Vec<(&'static str, String)> {
     let snap = engine.snapshot();
     let registry = engine.world().resource::<ForkRegistry>();
-    let roster = engine.world().resource::<crate::rules::battle::Roster>();
+    let roster = engine.world().resource::<crate::rules::roster::Roster>();
     let mut parts: Vec<(&'static str, String)> = registry
         .describe(&snap)
         .into_iter()
@@ -219,11 +219,11 @@ fn restoring_the_same_snapshot_again_is_the_snapshot_exactly() {
             other.playout(snap, seed, 100_000);
             let played = other
                 .world()
-                .resource::<crate::rules::battle::BattleLog>()
+                .resource::<crate::rules::log::BattleLog>()
                 .events
                 .len();
             other.restore(snap);
-            let log = other.world().resource::<crate::rules::battle::BattleLog>();
+            let log = other.world().resource::<crate::rules::log::BattleLog>();
             assert!(
                 played > log.events.len(),
                 "{ruleset}: the playout wrote to the log"
@@ -247,10 +247,10 @@ fn a_second_restore_puts_back_whatever_changed_since_the_first() {
         assert_same_state(parent, other, &format!("{ruleset}, restored"));
         for round in 0..3 {
             let world = other.world_mut();
-            let e = world.resource::<crate::rules::battle::Roster>().entities[round];
+            let e = world.resource::<crate::rules::roster::Roster>().entities[round];
             world.get_mut::<Health>(e).unwrap().hp = -99;
             world.entity_mut(e).remove::<Heading>();
-            let f = world.resource::<crate::rules::battle::Roster>().entities[round + 1];
+            let f = world.resource::<crate::rules::roster::Roster>().entities[round + 1];
             world.entity_mut(f).insert(Heading(Facing::N));
             world.resource_mut::<Battle>().round = 99;
             world.resource_mut::<Battle>().prompt = Prompt::None;
@@ -311,7 +311,7 @@ fn a_fork_on_a_humans_turn_is_played_out_by_the_ai_and_keeps_the_command_sent() 
             .expect("a prompt");
         let hooks = parent
             .world()
-            .resource::<crate::rules::battle::ActiveRuleset>()
+            .resource::<crate::rules::hooks::ActiveRuleset>()
             .0;
         let command = (hooks.legal_commands)(parent.world(), actor)
             .pop()
@@ -324,7 +324,7 @@ fn a_fork_on_a_humans_turn_is_played_out_by_the_ai_and_keeps_the_command_sent() 
         other.step();
         let sent = CommandMsg { actor, command };
         for e in [&parent, &other] {
-            let log = e.world().resource::<crate::rules::battle::BattleLog>();
+            let log = e.world().resource::<crate::rules::log::BattleLog>();
             assert_eq!(log.commands.last(), Some(&sent), "{ruleset}");
         }
         assert!(parent.log_text() == other.log_text(), "{ruleset}");

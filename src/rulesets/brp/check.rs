@@ -21,7 +21,7 @@ use super::stats::{Wounds, gear};
 /// (`command::Decision`).
 pub struct Legality;
 
-impl view::LegalityCheck for Legality {
+impl crate::rules::command::LegalityCheck for Legality {
     fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
         check(world, actor, command)
     }

@@ -31,12 +31,13 @@ use std::path::Path;
 
 use bevy::prelude::*;
 
-use crate::rules::battle::{Offers, Preview, RulesetId};
+use crate::rules::battle::RulesetId;
 use crate::rules::command::Command;
 use crate::rules::components::Cid;
 use crate::rules::error::{DataError, DefError};
 use crate::rules::event::BattleEvent;
 use crate::rules::fork::ForkRegistry;
+use crate::rules::hooks::{Offers, Preview};
 use crate::rules::level::CombatantDef;
 use crate::rules::view;
 use crate::rulesets::skeleton::{self, Ruleset};

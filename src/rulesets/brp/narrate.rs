@@ -1,7 +1,8 @@
 //! brp's own events in the battle log and on the board.
 
 use crate::rules::event::{Cue, OwnEvent, Tone};
-use crate::rules::narrate::{Names, dice_text};
+use crate::rules::narrate::dice_text;
+use crate::rules::roster::Names;
 
 use super::chance::{Difficulty, Level};
 use super::command::Intent;

@@ -6,9 +6,10 @@
 
 use bevy::prelude::*;
 
-use crate::rules::battle::{Battle, Give, Offer, OfferKey, Offers, Phase};
+use crate::rules::battle::{Battle, Phase};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Loadout};
+use crate::rules::hooks::{Give, Offer, OfferKey, Offers};
 use crate::rules::view;
 
 use super::command::{BrpCommand, Intent};

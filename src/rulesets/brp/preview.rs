@@ -6,9 +6,10 @@
 
 use bevy::prelude::*;
 
-use crate::rules::battle::{Battle, Phase, Preview};
+use crate::rules::battle::{Battle, Phase};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Health, Loadout, MoveMode};
+use crate::rules::hooks::Preview;
 use crate::rules::map::Map;
 use crate::rules::view;
 

@@ -77,7 +77,7 @@ fn start_round(world: &mut World) {
         },
     );
     {
-        let n = view::resource::<crate::rules::battle::Roster>(world).len();
+        let n = view::resource::<crate::rules::roster::Roster>(world).len();
         let mut r = view::resource_mut::<BrpRound>(world);
         r.order = order;
         r.slots = vec![Default::default(); n];
@@ -118,7 +118,7 @@ fn next_in_order(world: &mut World, phase: Phase) {
     let r = round(world);
     // The roster once for every candidate (standing, a vehicle): asked
     // after every statement and every move.
-    let roster = view::resource::<crate::rules::battle::Roster>(world);
+    let roster = view::resource::<crate::rules::roster::Roster>(world);
     let next = r.order.iter().flatten().copied().find(|c| {
         let place = roster.place(*c);
         r.slot(*c).is_some_and(|s| !s.done)

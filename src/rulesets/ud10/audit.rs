@@ -5,10 +5,10 @@
 
 use bevy::prelude::*;
 
-use crate::rules::battle::AuditFigure;
-use crate::rules::battle::BattleLog;
 use crate::rules::components::{Cid, Condition, Loadout, WeaponKind};
 use crate::rules::event::BattleEvent;
+use crate::rules::hooks::AuditFigure;
+use crate::rules::log::BattleLog;
 use crate::rules::map::Map;
 use crate::rules::view;
 

@@ -23,7 +23,7 @@ use super::settings::Ud10Settings;
 /// (`command::Decision`).
 pub struct Legality;
 
-impl view::LegalityCheck for Legality {
+impl crate::rules::command::LegalityCheck for Legality {
     fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
         check(world, actor, command)
     }
@@ -80,7 +80,7 @@ fn check_in(world: &World, actor: Cid, command: &Command, t: Option<&Turn>) -> R
 }
 
 fn view_name(world: &World, cid: Cid) -> String {
-    view::resource::<crate::rules::battle::Roster>(world)
+    view::resource::<crate::rules::roster::Roster>(world)
         .name(cid)
         .to_string()
 }

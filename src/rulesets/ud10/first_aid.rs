@@ -6,11 +6,11 @@
 
 use bevy::prelude::*;
 
-use crate::rules::battle::Roster;
 use crate::rules::command::{Illegal, illegal};
 use crate::rules::components::{Cid, Condition};
 use crate::rules::event::Modifier;
 use crate::rules::map::Map;
+use crate::rules::roster::Roster;
 use crate::rules::view;
 
 use super::numbers::reaction_chance;

@@ -37,12 +37,13 @@ use bevy::prelude::*;
 
 use crate::rules::view;
 
-use crate::rules::battle::AuditFigure;
-use crate::rules::battle::{Offers, Preview, RulesetId};
+use crate::rules::battle::RulesetId;
 use crate::rules::command::Command;
 use crate::rules::components::Cid;
 use crate::rules::error::{DataError, DefError};
 use crate::rules::event::BattleEvent;
+use crate::rules::hooks::AuditFigure;
+use crate::rules::hooks::{Offers, Preview};
 use crate::rules::level::CombatantDef;
 use crate::rulesets::skeleton::{self, Ruleset};
 

@@ -1,7 +1,8 @@
 //! UD10's own events in the battle log and on the board.
 
 use crate::rules::event::{Cue, OwnEvent, Tone};
-use crate::rules::narrate::{Names, defense_text, dice_text, mods_text, names};
+use crate::rules::narrate::{defense_text, dice_text, mods_text, names};
+use crate::rules::roster::Names;
 use crate::rulesets::ud10::event::{Reaction, Ud10Event, cannot_react};
 
 impl OwnEvent for Ud10Event {

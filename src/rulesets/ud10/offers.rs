@@ -4,16 +4,16 @@
 
 use bevy::prelude::*;
 
-use crate::rules::battle::{Give, Offer, OfferKey, Offers};
 use crate::rules::command::Command;
 use crate::rules::components::Cid;
+use crate::rules::hooks::{Give, Offer, OfferKey, Offers};
 use crate::rules::map::Cell;
 use crate::rulesets::ud10::command::Ud10Command;
 
 use super::query::loadout;
 
 fn name(world: &World, cid: Cid) -> String {
-    crate::rules::view::resource::<crate::rules::battle::Roster>(world)
+    crate::rules::view::resource::<crate::rules::roster::Roster>(world)
         .name(cid)
         .to_string()
 }

@@ -4,10 +4,10 @@
 
 use bevy::prelude::*;
 
-use crate::rules::battle::Preview;
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Health, Loadout, MoveMode, Weapon};
 use crate::rules::event::Modifier;
+use crate::rules::hooks::Preview;
 use crate::rules::map::{Cell, Map};
 use crate::rules::view::{self, name};
 use crate::rulesets::ud10::armor::BodyZone;

@@ -5,10 +5,11 @@
 use bevy::prelude::*;
 
 use crate::rules::apply::emit;
-use crate::rules::battle::{Battle, Factions, Phase, Prompt};
+use crate::rules::battle::{Battle, Phase, Prompt};
 use crate::rules::components::{Cid, Condition, Controller, TurnState};
 use crate::rules::dice::Dice;
 use crate::rules::event::{BattleEvent, Modifier};
+use crate::rules::roster::Factions;
 use crate::rules::view;
 use crate::rulesets::ud10::event::Ud10Event;
 

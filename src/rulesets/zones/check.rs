@@ -3,10 +3,11 @@
 
 use bevy::prelude::*;
 
-use crate::rules::battle::{Battle, Factions, Prompt};
+use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::{Command, Illegal, illegal};
 use crate::rules::components::{Cid, Condition, Conditions, Loadout, Weapon};
 use crate::rules::map::Cell;
+use crate::rules::roster::Factions;
 use crate::rules::view::{self, name};
 use crate::rulesets::zones::command::ZonesCommand;
 use crate::rulesets::zones::weapon::ZonesGear;
@@ -24,7 +25,7 @@ pub use super::turns::{eligible, first_eligible, is_eligible, turn_left};
 /// (`command::Decision`).
 pub struct Legality;
 
-impl view::LegalityCheck for Legality {
+impl crate::rules::command::LegalityCheck for Legality {
     fn check(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
         check(world, actor, command)
     }

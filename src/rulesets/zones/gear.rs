@@ -13,10 +13,10 @@ use bevy::prelude::*;
 use super::queries::{broken, stats};
 
 use crate::rules::apply::emit;
-use crate::rules::battle::BattleLog;
 use crate::rules::components::{Cid, Loadout, Weapon};
 use crate::rules::dice::{Dice, DiceRoll};
 use crate::rules::event::BattleEvent;
+use crate::rules::log::BattleLog;
 use crate::rules::view;
 use crate::rulesets::zones::event::{GearOutcome, ZonesEvent};
 use crate::rulesets::zones::weapon::ZonesGear;

@@ -3,10 +3,11 @@
 
 use bevy::prelude::*;
 
-use crate::rules::battle::{Battle, Factions, Ground, Prompt};
+use crate::rules::battle::{Battle, Ground, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Loadout};
 use crate::rules::map::Cell;
+use crate::rules::roster::Factions;
 use crate::rules::view;
 use crate::rulesets::zones::command::{Influence, Maneuver, ZonesCommand};
 

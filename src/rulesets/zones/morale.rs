@@ -11,9 +11,9 @@
 use bevy::prelude::*;
 
 use crate::rules::apply::emit;
-use crate::rules::battle::Factions;
 use crate::rules::components::{Cid, Condition, Health};
 use crate::rules::event::BattleEvent;
+use crate::rules::roster::Factions;
 use crate::rules::view;
 
 use super::attack::save;

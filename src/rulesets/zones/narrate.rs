@@ -1,7 +1,8 @@
 //! zones' own events in the battle log.
 
 use crate::rules::event::{Cue, OwnEvent, Tone};
-use crate::rules::narrate::{Names, dice_text};
+use crate::rules::narrate::dice_text;
+use crate::rules::roster::Names;
 use crate::rulesets::zones::command::Influence;
 use crate::rulesets::zones::event::{GearOutcome, ZonesEvent};
 

@@ -7,9 +7,11 @@
 
 use bevy::prelude::*;
 
-use crate::rules::battle::{Battle, Factions, Give, Ground, Offer, OfferKey, Offers, Prompt};
+use crate::rules::battle::{Battle, Ground, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Loadout};
+use crate::rules::hooks::{Give, Offer, OfferKey, Offers};
+use crate::rules::roster::Factions;
 use crate::rules::view;
 use crate::rulesets::zones::command::{Influence, Maneuver, ZonesCommand};
 

@@ -3,10 +3,12 @@
 
 use bevy::prelude::*;
 
-use crate::rules::battle::{Battle, Factions, Preview, Prompt};
+use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Loadout, Weapon};
+use crate::rules::hooks::Preview;
 use crate::rules::map::{Cell, Map};
+use crate::rules::roster::Factions;
 use crate::rules::view::{self, name};
 use crate::rulesets::zones::command::{Influence, Maneuver, ZonesCommand};
 use crate::rulesets::zones::weapon::ZonesGear;

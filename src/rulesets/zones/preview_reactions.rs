@@ -5,9 +5,9 @@
 
 use bevy::prelude::*;
 
-use crate::rules::battle::Preview;
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Loadout};
+use crate::rules::hooks::Preview;
 use crate::rules::view::{self, name};
 use crate::rulesets::zones::command::ZonesCommand;
 

@@ -5,8 +5,8 @@
 
 use bevy::prelude::*;
 
-use crate::rules::battle::Factions;
 use crate::rules::event::Modifier;
+use crate::rules::roster::Factions;
 
 use crate::rules::components::{Cid, Condition, Health, Loadout, Size, TurnState, Weapon};
 use crate::rules::map::{Cell, Map, Terrain};

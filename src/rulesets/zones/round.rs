@@ -6,10 +6,11 @@
 use bevy::prelude::*;
 
 use crate::rules::apply::emit;
-use crate::rules::battle::{Battle, Factions, Phase, Prompt};
+use crate::rules::battle::{Battle, Phase, Prompt};
 use crate::rules::components::{Cid, Condition, Health};
 use crate::rules::dice::{Dice, DiceExpr, RollOptions};
 use crate::rules::event::BattleEvent;
+use crate::rules::roster::Factions;
 use crate::rules::view;
 use crate::rulesets::zones::event::ZonesEvent;
 

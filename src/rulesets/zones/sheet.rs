@@ -4,9 +4,9 @@
 
 use bevy::prelude::*;
 
-use crate::rules::battle::BattleLog;
 use crate::rules::components::{Cid, Condition, Health, Loadout, Size, TurnState, Weapon};
 use crate::rules::event::BattleEvent;
+use crate::rules::log::BattleLog;
 use crate::rules::view::{self, name};
 use crate::rulesets::zones::data::ZonesStats;
 use crate::rulesets::zones::weapon::ZonesGear;

@@ -7,9 +7,9 @@ use bevy_ecs_tilemap::prelude::*;
 
 use crate::game::battle::logic::{Tool, TurnUi};
 use crate::game::session::Screen;
-use crate::rules::battle::Give;
 use crate::rules::command::Command;
 use crate::rules::components::MoveMode;
+use crate::rules::hooks::Give;
 use crate::rules::map::{Cell, Map, Terrain};
 use crate::rules::view;
 

@@ -8,10 +8,12 @@ use leafwing_input_manager::prelude::*;
 
 use crate::game::battle::logic::{Pacing, Tool, TurnUi, UiIntent};
 use crate::game::session::{Screen, Speed};
-use crate::rules::battle::{Battle, Give, OfferKey, Prompt, Roster};
+use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Controller, Loadout};
+use crate::rules::hooks::{Give, OfferKey};
 use crate::rules::map::{Cell, Map};
+use crate::rules::roster::Roster;
 
 use super::board::ShowZones;
 use super::camera::MainCamera;

@@ -12,13 +12,15 @@ use crate::game::battle::logic::{
 use crate::game::flow::ScreenIntent;
 use crate::game::session::{Screen, Session, Speed};
 use crate::game::widgets::{Tag, command_kind};
-use crate::rules::battle::{
-    ActiveRuleset, Battle, BattleLog, Factions, Give, LastRejection, Prompt, Roster,
-};
+use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Controller, Loadout};
 use crate::rules::event::{BattleEvent, Cue};
-use crate::rules::narrate::{Names, describe};
+use crate::rules::hooks::{ActiveRuleset, Give};
+use crate::rules::log::{BattleLog, LastRejection};
+use crate::rules::narrate::describe;
+use crate::rules::roster::Names;
+use crate::rules::roster::{Factions, Roster};
 use crate::rules::view;
 
 use super::input::{HELP, HelpOpen, PanelCover};
@@ -163,7 +165,7 @@ fn draw(ctx: &egui::Context, world: &World, asked: &mut Asked) {
             // The ruleset's word on where the round is (brp: its phase, the
             // DEX rank the count has reached).
             if let Some(note) = world
-                .get_resource::<crate::rules::battle::ActiveRuleset>()
+                .get_resource::<crate::rules::hooks::ActiveRuleset>()
                 .and_then(|h| (h.0.round_note)(world))
             {
                 ui.label(egui::RichText::new(note).strong());
@@ -532,7 +534,7 @@ fn turn_order(ui: &mut egui::Ui, world: &World, roster: &Roster, asked: &mut Ask
                 None
             } else {
                 world
-                    .get_resource::<crate::rules::battle::ActiveRuleset>()
+                    .get_resource::<crate::rules::hooks::ActiveRuleset>()
                     .and_then(|h| (h.0.order_note)(world, c))
             };
             let mut text = egui::RichText::new(format!("{mark} {init}  {}", roster.name(c)))
@@ -923,7 +925,7 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
         // The ruleset's own buttons (take cover, reload, break free, ...);
         // three or more of one kind of command (brp's statements, one a
         // target) share a menu, so the bar stays one line.
-        let buttons: Vec<&crate::rules::battle::Offer> = st
+        let buttons: Vec<&crate::rules::hooks::Offer> = st
             .options
             .offers
             .list
@@ -938,7 +940,7 @@ fn action_bar(ui: &mut egui::Ui, world: &World, actor: Cid, st: &TurnUi, asked: 
             }
         }
         for kind in &kinds {
-            let members: Vec<&&crate::rules::battle::Offer> = buttons
+            let members: Vec<&&crate::rules::hooks::Offer> = buttons
                 .iter()
                 .filter(|o| command_kind(&o.command) == *kind)
                 .collect();

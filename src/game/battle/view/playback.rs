@@ -10,10 +10,11 @@ use bevy::sprite::Text2dShadow;
 use crate::game::AppSystems;
 use crate::game::battle::logic::{Pacing, Playback};
 use crate::game::session::{Screen, Speed};
-use crate::rules::battle::{BattleLog, Roster};
 use crate::rules::components::{Cid, Condition, Conditions, Health};
 use crate::rules::event::{BattleEvent, Cue, Tone};
+use crate::rules::log::BattleLog;
 use crate::rules::map::{Cell, Map};
+use crate::rules::roster::Roster;
 
 use super::cell_to_world;
 

@@ -189,8 +189,8 @@ fn the_pointer_over_a_panel_points_at_no_cell() {
 /// grabber to the one it holds, gone once it lets go.
 #[test]
 fn tokens_show_facing_and_a_grab() {
-    use crate::rules::battle::Roster;
     use crate::rules::components::{Cid, Heading};
+    use crate::rules::roster::Roster;
     let mut app = at_the_humans_turn();
     let actor = human_actor(app.world_mut()).expect("the human's turn");
     let heading = crate::rules::view::get::<Heading>(app.world(), actor)
@@ -247,7 +247,7 @@ fn statements_of_intent_are_drawn_on_the_board() {
     let target = crate::rules::view::enemies(app.world(), actor)[0];
     let hooks = app
         .world()
-        .resource::<crate::rules::battle::ActiveRuleset>()
+        .resource::<crate::rules::hooks::ActiveRuleset>()
         .0;
     assert_eq!(
         (hooks.round_note)(app.world()).as_deref(),

@@ -7,9 +7,10 @@ use bevy::prelude::*;
 
 use crate::game::AppSystems;
 use crate::game::session::Screen;
-use crate::rules::battle::{Factions, Ground, Roster};
+use crate::rules::battle::Ground;
 use crate::rules::components::{Archetype, Cid, Condition};
 use crate::rules::map::Map;
+use crate::rules::roster::{Factions, Roster};
 
 use super::TILE;
 use super::playback::Shown;
@@ -440,7 +441,7 @@ fn sync_tokens(
 /// face as their mount does).
 fn sync_noses(
     roster: Res<Roster>,
-    active: Option<Res<crate::rules::battle::ActiveRuleset>>,
+    active: Option<Res<crate::rules::hooks::ActiveRuleset>>,
     shown: Res<Shown>,
     headings: Query<&crate::rules::components::Heading>,
     tokens: Query<(&Token, &Children)>,
@@ -517,7 +518,7 @@ fn sync_ropes(
 /// alone); kept only when it changes.
 fn collect_aims(world: &mut World) {
     let Some(hooks) = world
-        .get_resource::<crate::rules::battle::ActiveRuleset>()
+        .get_resource::<crate::rules::hooks::ActiveRuleset>()
         .map(|h| h.0)
     else {
         return;

@@ -14,11 +14,12 @@ use bevy::prelude::*;
 
 use crate::game::AppSystems;
 use crate::game::session::{Screen, Session};
-use crate::rules::battle::{BattleLog, Roster};
 use crate::rules::components::{Cid, Condition, Conditions, MoveMode};
 use crate::rules::event::BattleEvent;
 use crate::rules::level::Level;
+use crate::rules::log::BattleLog;
 use crate::rules::map::{Cell, Map};
+use crate::rules::roster::Roster;
 
 pub fn plugin(app: &mut App) {
     app.init_resource::<Whereabouts>()

@@ -45,10 +45,7 @@ fn a_special_success_with_a_short_sword_deals_7_plus_4_plus_2() {
     // The dialog's stakes before B answers: 7 + 1D6+1 + 1D4 is 10 to 18
     // (no armor), and B (13 HP) falls unconscious at 2 HP or less, so at 11
     // or more: all but a 1 on both dice, 23 in 24 (96%).
-    let hooks = e
-        .world()
-        .resource::<crate::rules::battle::ActiveRuleset>()
-        .0;
+    let hooks = e.world().resource::<crate::rules::hooks::ActiveRuleset>().0;
     assert_eq!(
         (hooks.preview)(e.world(), b, &Command::NoReaction)
             .stakes

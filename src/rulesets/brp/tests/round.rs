@@ -607,10 +607,7 @@ fn a_stated_attack_says_its_chance() {
         &[],
     );
     let (a, b) = (cid(&e, "A"), cid(&e, "B"));
-    let hooks = e
-        .world()
-        .resource::<crate::rules::battle::ActiveRuleset>()
-        .0;
+    let hooks = e.world().resource::<crate::rules::hooks::ActiveRuleset>().0;
     let stated = Command::from(crate::rulesets::brp::command::BrpCommand::Declare(
         crate::rulesets::brp::command::Intent::Attack {
             target: b,

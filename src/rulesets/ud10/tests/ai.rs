@@ -134,10 +134,10 @@ fn a_hopeless_ai_retreats_from_melee() {
 mod properties {
     use proptest::prelude::*;
 
-    use crate::rules::battle::BattleLog;
     use crate::rules::components::Health;
     use crate::rules::engine::{Controls, StartOptions, Stop};
     use crate::rules::event::BattleEvent;
+    use crate::rules::log::BattleLog;
     use crate::testkit::engine;
 
     proptest! {
@@ -157,7 +157,7 @@ mod properties {
             e.start(&level, crate::rulesets::ud10::ID, &opts).expect("start");
             prop_assert_eq!(e.run(200_000), Stop::Over);
             let events = e.world().resource::<BattleLog>().events.clone();
-            let roster = e.world().resource::<crate::rules::battle::Roster>().clone();
+            let roster = e.world().resource::<crate::rules::roster::Roster>().clone();
             for cid in roster.cids() {
                 let ent = roster.entity(cid).expect("entity");
                 let hp = e.world().get::<Health>(ent).expect("health");

@@ -95,9 +95,9 @@ fn whole_damage_pipeline_with_exploding_ten() {
     // The player's log tells it without the arithmetic (the rules log's
     // lines stay a hover away).
     let w = e.world();
-    let names = crate::rules::narrate::Names {
-        roster: w.resource::<crate::rules::battle::Roster>(),
-        factions: w.resource::<crate::rules::battle::Factions>(),
+    let names = crate::rules::roster::Names {
+        roster: w.resource::<crate::rules::roster::Roster>(),
+        factions: w.resource::<crate::rules::roster::Factions>(),
     };
     let plain: Vec<Option<String>> = ev[..5]
         .iter()

@@ -368,7 +368,7 @@ fn every_sheet_row_has_a_tip() {
         1,
         crate::rules::engine::Controls::AllAi,
     );
-    let roster = z.world().resource::<crate::rules::battle::Roster>().clone();
+    let roster = z.world().resource::<crate::rules::roster::Roster>().clone();
     for c in roster.cids() {
         for (label, _) in (zones.sheet)(z.world(), c) {
             let tip = (zones.sheet_tip)(z.world(), c, &label);

@@ -123,10 +123,7 @@ fn aiming_one_and_two_rounds() {
     start(&mut e, &archer_duel(8, ""), &[10, 1]);
     let (a, b) = (cid(&e, "A"), cid(&e, "B"));
     // Its tooltip says what it costs: aiming is the turn's action.
-    let hooks = e
-        .world()
-        .resource::<crate::rules::battle::ActiveRuleset>()
-        .0;
+    let hooks = e.world().resource::<crate::rules::hooks::ActiveRuleset>().0;
     let aim = crate::rules::command::Command::from(Ud10Command::Aim {
         target: b,
         weapon: 0,

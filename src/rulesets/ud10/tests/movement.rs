@@ -227,9 +227,9 @@ fn drawing_a_small_weapon_is_part_of_standard_movement() {
         crate::rulesets::ud10::preview::preview(e.world(), a, &Command::Draw { weapon }).title
     };
     let drew = |e: &Engine| {
-        let n = crate::rules::narrate::Names {
-            roster: e.world().resource::<crate::rules::battle::Roster>(),
-            factions: e.world().resource::<crate::rules::battle::Factions>(),
+        let n = crate::rules::roster::Names {
+            roster: e.world().resource::<crate::rules::roster::Roster>(),
+            factions: e.world().resource::<crate::rules::roster::Factions>(),
         };
         crate::rules::narrate::describe(&n, e.events().last().expect("an event"))
     };

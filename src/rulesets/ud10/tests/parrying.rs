@@ -238,9 +238,9 @@ fn a_hopeless_reaction_is_refused_with_its_numbers() {
 /// since `at`.
 fn no_reaction_line(e: &Engine, at: usize) -> Option<String> {
     let w = e.world();
-    let names = crate::rules::narrate::Names {
-        roster: w.resource::<crate::rules::battle::Roster>(),
-        factions: w.resource::<crate::rules::battle::Factions>(),
+    let names = crate::rules::roster::Names {
+        roster: w.resource::<crate::rules::roster::Roster>(),
+        factions: w.resource::<crate::rules::roster::Factions>(),
     };
     since(e, at)
         .iter()
@@ -295,10 +295,7 @@ fn a_spent_reaction_is_said_in_the_preview_and_the_log() {
         mode: 0,
     };
     let preview_lines = |e: &Engine, actor: Cid| {
-        let hooks = e
-            .world()
-            .resource::<crate::rules::battle::ActiveRuleset>()
-            .0;
+        let hooks = e.world().resource::<crate::rules::hooks::ActiveRuleset>().0;
         (hooks.preview)(e.world(), actor, &attack(b)).lines
     };
     let says = |e: &Engine, actor: Cid, line: &str| {
@@ -356,10 +353,7 @@ fn the_stakes_say_how_likely_the_blow_takes_the_defender_out() {
             attacker: a1
         }
     );
-    let hooks = e
-        .world()
-        .resource::<crate::rules::battle::ActiveRuleset>()
-        .0;
+    let hooks = e.world().resource::<crate::rules::hooks::ActiveRuleset>().0;
     let stakes = |e: &Engine| {
         (hooks.preview)(e.world(), b, &Command::NoReaction)
             .stakes

@@ -13,10 +13,10 @@ use std::cell::RefCell;
 
 use bevy::prelude::*;
 
-use crate::rules::battle::{BattleLog, Moment};
 use crate::rules::command::Command;
 use crate::rules::components::Cid;
 use crate::rules::event::BattleEvent;
+use crate::rules::log::{BattleLog, Moment};
 use crate::rules::view;
 use crate::rulesets::zones::event::ZonesEvent;
 

@@ -113,7 +113,7 @@ fn activation(world: &World, faction: u8) -> Command {
 /// Another faction with a character still to act who can strike this
 /// turn, if any: it will not pass, so waiting for it never stalls a round.
 fn striking_enemy(world: &World, faction: u8) -> Option<u8> {
-    let factions = view::resource::<crate::rules::battle::Factions>(world)
+    let factions = view::resource::<crate::rules::roster::Factions>(world)
         .0
         .len();
     (0..factions as u8).filter(|f| *f != faction).find(|f| {

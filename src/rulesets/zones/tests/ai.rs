@@ -176,7 +176,7 @@ fn broken_in_a_cave(ally: bool) -> Command {
     let mut e = start(&l, &[1]);
     let bal = cid(&e, "Balthasar");
     e.world_mut()
-        .resource_mut::<crate::rules::battle::Roster>()
+        .resource_mut::<crate::rules::roster::Roster>()
         .update_place(bal, |p| p.conditions.insert(Condition::Broken))
         .expect("a combatant");
     activate(&mut e, bal);

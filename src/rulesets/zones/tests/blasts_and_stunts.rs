@@ -122,7 +122,7 @@ fn the_stunt_example_and_a_refused_stunt() {
     let [bal, b1, b2] = ["Balthasar", "Bandit 1", "Bandit 2"].map(|n| cid(&e, n));
     let l1 = e
         .world()
-        .resource::<crate::rules::battle::Roster>()
+        .resource::<crate::rules::roster::Roster>()
         .entity(b1)
         .unwrap();
     e.world_mut().get_mut::<Health>(l1).unwrap().hp = 3;

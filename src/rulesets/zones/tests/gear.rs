@@ -35,7 +35,7 @@ fn after_the_fight_used_gear_rolls_for_durability() {
             (theo, "Spear".to_string(), 4, GearOutcome::Fine),
         ]
     );
-    let log = e.world().resource::<crate::rules::battle::BattleLog>();
+    let log = e.world().resource::<crate::rules::log::BattleLog>();
     assert_eq!(
         crate::rulesets::zones::gear::gear_report(log, theo),
         vec![("Light armour".to_string(), "damaged")]

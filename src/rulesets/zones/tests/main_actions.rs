@@ -379,7 +379,7 @@ fn the_fearless_are_immune_to_dread_and_black_mending_heals_the_invoker() {
     let (mut e, [cultist, _, leader]) = cult(&[4]);
     // Put the leader in the cultist's zone.
     e.world_mut()
-        .resource_mut::<crate::rules::battle::Roster>()
+        .resource_mut::<crate::rules::roster::Roster>()
         .update_place(leader, |p| p.cell = Cell::new(1, 1))
         .expect("a combatant");
     let why = crate::rulesets::zones::influence::check_invoke(e.world(), cultist, 1, leader)

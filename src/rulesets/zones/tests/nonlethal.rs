@@ -556,7 +556,7 @@ fn the_preview_warns_before_an_action_lets_go_of_a_grab() {
     let mut e = start(&l, &[]);
     let (me, them) = (cid(&e, "Balthasar"), cid(&e, "Bandit"));
     e.world_mut()
-        .resource_mut::<crate::rules::battle::Roster>()
+        .resource_mut::<crate::rules::roster::Roster>()
         .update_place(them, |p| p.held_by = Some(me))
         .expect("a combatant");
     let warns = |e: &Engine, c: Command| {

@@ -214,7 +214,7 @@ fn one_characters_eligibility_is_the_lists() {
             let mut steps = 0;
             while e.outcome().is_none() && steps < 2_000 {
                 view::reading(e.world(), |w| {
-                    let factions = view::resource::<crate::rules::battle::Factions>(w).0.len();
+                    let factions = view::resource::<crate::rules::roster::Factions>(w).0.len();
                     for f in 0..factions as u8 {
                         let list = eligible(w, f);
                         assert_eq!(

@@ -298,9 +298,9 @@ fn a_reaction_preview_states_the_blow_it_meets() {
 
 /// The player's log lines of the zones events in `ev` that `pick` picks.
 fn plain_lines(e: &Engine, ev: &[BattleEvent], pick: impl Fn(&ZonesEvent) -> bool) -> Vec<String> {
-    let n = crate::rules::narrate::Names {
-        roster: e.world().resource::<crate::rules::battle::Roster>(),
-        factions: e.world().resource::<crate::rules::battle::Factions>(),
+    let n = crate::rules::roster::Names {
+        roster: e.world().resource::<crate::rules::roster::Roster>(),
+        factions: e.world().resource::<crate::rules::roster::Factions>(),
     };
     ev.iter()
         .filter(|x| x.own::<ZonesEvent>().is_some_and(&pick))

@@ -1,0 +1,238 @@
+//! The shape of the house, checked on the sources themselves
+//! (`docs/architecture.md`, "The layering"): the rules core names nothing
+//! above it, and its files import one another without a circle. (Each
+//! ruleset folder's own checks: `rulesets::layering`.) Test code is left
+//! out: a test of the core may play a shipped ruleset.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Every `.rs` file under `dir`.
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).expect("a source folder").flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// A file's code without its test module and without comment lines.
+fn code_of(text: &str) -> String {
+    let code = text.split("#[cfg(test)]").next().unwrap_or("");
+    code.lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The words of `s`, split at anything not part of a Rust name.
+fn words(s: &str) -> impl Iterator<Item = &str> {
+    s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+}
+
+/// The modules of `among` that `code` names: through `base` (a path such
+/// as `crate::rules`) or `super`, alone or in a `use base::{..}` group.
+fn named(code: &str, base: &str, among: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for prefix in [format!("{base}::"), "super::".to_string()] {
+        let mut rest = code;
+        while let Some(i) = rest.find(&prefix) {
+            rest = &rest[i + prefix.len()..];
+            if let Some(group) = rest.strip_prefix('{') {
+                // `use base::{a, b::C, c}`: the first word of each item.
+                let inner = &group[..group.find('}').unwrap_or(group.len())];
+                for item in inner.split(',') {
+                    if let Some(w) = words(item).next() {
+                        out.push(w.to_string());
+                    }
+                }
+            } else if let Some(w) = words(rest).next() {
+                out.push(w.to_string());
+            }
+        }
+    }
+    out.retain(|m| among.contains(m));
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The import graph of the files of `dir` (a file in a subfolder counts
+/// as the subfolder's module): each module and the modules it names.
+fn graph(dir: &Path, base: &str) -> BTreeMap<String, Vec<String>> {
+    let mut files = Vec::new();
+    rust_files(dir, &mut files);
+    let module = |f: &Path| -> String {
+        let rel = f.strip_prefix(dir).unwrap_or(f);
+        let first = rel.components().next().map_or(String::new(), |c| {
+            c.as_os_str().to_string_lossy().to_string()
+        });
+        first.trim_end_matches(".rs").to_string()
+    };
+    let mut code: BTreeMap<String, String> = BTreeMap::new();
+    for f in &files {
+        let m = module(f);
+        if m == "mod" || m == "tests" || f.ends_with("tests.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(f).expect("readable source");
+        code.entry(m).or_default().push_str(&code_of(&text));
+    }
+    let mods: Vec<String> = code.keys().cloned().collect();
+    code.iter()
+        .map(|(m, c)| {
+            let mut to = named(c, base, &mods);
+            to.retain(|t| t != m);
+            (m.clone(), to)
+        })
+        .collect()
+}
+
+/// The circles of a graph: each set of two or more modules that reach one
+/// another (Tarjan's strongly connected components).
+fn circles(g: &BTreeMap<String, Vec<String>>) -> Vec<Vec<String>> {
+    struct Walk<'a> {
+        g: &'a BTreeMap<String, Vec<String>>,
+        index: BTreeMap<&'a str, usize>,
+        low: BTreeMap<&'a str, usize>,
+        stack: Vec<&'a str>,
+        out: Vec<Vec<String>>,
+    }
+    impl<'a> Walk<'a> {
+        fn visit(&mut self, v: &'a str) {
+            let n = self.index.len();
+            self.index.insert(v, n);
+            self.low.insert(v, n);
+            self.stack.push(v);
+            for w in self.g.get(v).into_iter().flatten() {
+                let w = w.as_str();
+                if !self.index.contains_key(w) {
+                    self.visit(w);
+                    let lw = self.low[w];
+                    let lv = self.low.get_mut(v).expect("visited");
+                    *lv = (*lv).min(lw);
+                } else if self.stack.contains(&w) {
+                    let iw = self.index[w];
+                    let lv = self.low.get_mut(v).expect("visited");
+                    *lv = (*lv).min(iw);
+                }
+            }
+            if self.low[v] == self.index[v] {
+                let mut comp = Vec::new();
+                while let Some(w) = self.stack.pop() {
+                    comp.push(w.to_string());
+                    if w == v {
+                        break;
+                    }
+                }
+                if comp.len() > 1 {
+                    comp.sort();
+                    self.out.push(comp);
+                }
+            }
+        }
+    }
+    let mut walk = Walk {
+        g,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        out: Vec::new(),
+    };
+    for v in g.keys() {
+        if !walk.index.contains_key(v.as_str()) {
+            walk.visit(v);
+        }
+    }
+    walk.out
+}
+
+/// What a file of the core names above it: `crate::x` for any `x` but
+/// `rules`.
+fn upward(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = code;
+    while let Some(i) = rest.find("crate::") {
+        rest = &rest[i + "crate::".len()..];
+        if let Some(w) = words(rest).next()
+            && w != "rules"
+        {
+            out.push(w.to_string());
+        }
+    }
+    out
+}
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+#[test]
+fn the_core_names_nothing_above_it() {
+    let mut files = Vec::new();
+    rust_files(&src().join("rules"), &mut files);
+    let mut bad = Vec::new();
+    for f in files {
+        if f.ends_with("tests.rs") || f.components().any(|c| c.as_os_str() == "tests") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&f).expect("readable source");
+        for (n, line) in code_of(&text).lines().enumerate() {
+            for up in upward(line) {
+                bad.push(format!("{}:{}: names crate::{up}", f.display(), n + 1));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "the core names what is above it (the composition root, rulesets::add_rules, puts them together):\n{}",
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn the_core_s_files_import_one_another_without_a_circle() {
+    let g = graph(&src().join("rules"), "crate::rules");
+    assert!(g.len() > 15, "the core's files were found: {g:?}");
+    assert_eq!(circles(&g), Vec::<Vec<String>>::new(), "{g:#?}");
+}
+
+#[test]
+fn the_checks_see_a_planted_violation() {
+    // An upward name, in a path and in a `use`.
+    assert_eq!(
+        upward("let x = crate::rulesets::plugin(app);"),
+        ["rulesets"]
+    );
+    assert_eq!(upward("use crate::data::level::load_level;"), ["data"]);
+    assert!(upward("use crate::rules::battle::Battle;").is_empty());
+    // A circle through a group import and a path, and one through super.
+    let mods: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+    assert_eq!(
+        named("use crate::rules::{b::X, c};", "crate::rules", &mods),
+        ["b", "c"]
+    );
+    assert_eq!(named("super::a::f()", "crate::rules", &mods), ["a"]);
+    let g: BTreeMap<String, Vec<String>> = [
+        ("a", vec!["b"]),
+        ("b", vec!["c"]),
+        ("c", vec!["a"]),
+        ("d", vec!["a"]),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v.into_iter().map(String::from).collect()))
+    .collect();
+    assert_eq!(circles(&g), vec![vec!["a", "b", "c"]]);
+    // A file planted in a copy of the core that names the one above it.
+    let dir = std::env::temp_dir().join(format!("fray-sources-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    std::fs::write(dir.join("x.rs"), "use crate::rules::y::Y;\n").expect("written");
+    std::fs::write(dir.join("y.rs"), "pub fn f() { super::x::g() }\n").expect("written");
+    let planted = circles(&graph(&dir, "crate::rules"));
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(planted, vec![vec!["x", "y"]]);
+}
