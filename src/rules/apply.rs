@@ -9,14 +9,23 @@ use bevy::prelude::*;
 
 use crate::rules::view;
 
-use crate::rules::battle::{Battle, Outcome};
+use crate::rules::battle::{Battle, Outcome, Phase, Prompt};
 use crate::rules::components::{Cid, Condition, Heading, Health, Loadout, MoveMode, TurnState};
-use crate::rules::event::{BattleEvent, Rule};
+use crate::rules::event::BattleEvent;
 use crate::rules::hooks::ActiveRuleset;
 use crate::rules::level::Facing;
 use crate::rules::log::BattleLog;
 use crate::rules::map::Cell;
 use crate::rules::roster::{Place, Roster};
+use crate::rules::scene::Scene;
+
+impl Scene<'_> {
+    /// Apply an event to the battle and record it in the log: the one way
+    /// a ruleset's writer changes the battle.
+    pub fn emit(&mut self, event: impl Into<BattleEvent>) {
+        emit(self.world, event);
+    }
+}
 
 /// Apply an event to the world and record it in the log.
 pub fn emit(world: &mut World, event: impl Into<BattleEvent>) {
@@ -43,10 +52,13 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
         BattleEvent::ConditionRemoved { .. } => apply_condition_removed(world, event),
         BattleEvent::Drew { .. } => apply_drew(world, event),
         BattleEvent::TurnOrder { .. }
-        | BattleEvent::TurnStarted { .. }
         | BattleEvent::MoveInterrupted { .. }
         | BattleEvent::ReactionDeclined { .. }
         | BattleEvent::DamageRolled { .. } => {}
+        BattleEvent::TurnStarted { who } => {
+            // The battle waits for the combatant whose turn it is.
+            view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: *who };
+        }
         BattleEvent::Damaged { .. } => apply_damaged(world, event),
         BattleEvent::Healed {
             target, hp_after, ..
@@ -238,13 +250,17 @@ fn apply_turn_ended(world: &mut World, event: &BattleEvent) {
         return;
     };
     with::<TurnState>(world, *who, |t| t.done = true);
+    // Nobody is prompted until the round moves on.
+    view::resource_mut::<Battle>(world).prompt = Prompt::None;
 }
 
 fn apply_round_ended(world: &mut World, event: &BattleEvent) {
     let BattleEvent::RoundEnded { round } = event else {
         return;
     };
-    view::resource_mut::<Battle>(world).rounds_completed = *round;
+    let mut battle = view::resource_mut::<Battle>(world);
+    battle.rounds_completed = *round;
+    battle.phase = Phase::RoundEnd;
 }
 
 fn apply_target_changed(world: &mut World, event: &BattleEvent) {
@@ -394,25 +410,6 @@ fn carry_riders(world: &mut World, mount: Cid, to: Cell) {
     for r in riders(world, mount) {
         place(world, r, |p| p.cell = to);
     }
-}
-
-/// Emit that `who` draws its weapon `index`, by the weapon's name; as part
-/// of a movement or as an action, under the ruleset's `rule`.
-pub fn draw(world: &mut World, who: Cid, index: usize, as_movement: bool, cost: Rule, rule: Rule) {
-    let weapon = crate::rules::view::get::<Loadout>(world, who)
-        .and_then(|l| l.weapons.get(index))
-        .map_or(String::new(), |w| String::from(&*w.name));
-    emit(
-        world,
-        BattleEvent::Drew {
-            who,
-            weapon,
-            index,
-            as_movement,
-            cost,
-            rule,
-        },
-    );
 }
 
 /// What every attack does to the attacker: it turns towards its target and

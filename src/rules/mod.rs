@@ -23,6 +23,7 @@ pub mod narrate;
 pub mod playout;
 pub mod resolve;
 pub mod roster;
+pub mod scene;
 pub mod victory;
 pub mod view;
 

@@ -10,6 +10,7 @@ use crate::rules::battle::Battle;
 use crate::rules::command::{Command, CommandMsg, Illegal, Verdict};
 use crate::rules::components::Cid;
 use crate::rules::log::{BattleLog, LastRejection};
+use crate::rules::scene::Scene;
 
 /// The Resolve step every ruleset shares: drain the commands sent since the
 /// last step, check each with the ruleset's legality check (the first with
@@ -19,7 +20,7 @@ pub fn resolve_with(
     world: &mut World,
     verdict: Option<Verdict>,
     check: fn(&World, Cid, &Command) -> Result<(), Illegal>,
-    execute: fn(&mut World, Cid, &Command),
+    execute: fn(&mut Scene, Cid, &Command),
 ) {
     let mut messages = view::resource_mut::<bevy::ecs::message::Messages<CommandMsg>>(world);
     // Mostly the one command the AI sent: taken alone, not gathered.
@@ -52,7 +53,7 @@ fn resolve_one(
     msg: CommandMsg,
     verdict: Option<Verdict>,
     check: fn(&World, Cid, &Command) -> Result<(), Illegal>,
-    execute: fn(&mut World, Cid, &Command),
+    execute: fn(&mut Scene, Cid, &Command),
 ) -> bool {
     if view::resource::<Battle>(world).is_over() {
         return false;
@@ -65,7 +66,7 @@ fn resolve_one(
         Err(e) => view::resource_mut::<LastRejection>(world).0 = Some((msg, e)),
         Ok(()) => {
             view::resource_mut::<LastRejection>(world).0 = None;
-            execute(world, msg.actor, &msg.command);
+            execute(&mut Scene::new(world), msg.actor, &msg.command);
             // Recorded once carried out (nothing reads the list while a
             // command executes): the message itself, not a copy.
             view::resource_mut::<BattleLog>(world).commands.push(msg);
@@ -94,7 +95,7 @@ mod tests {
         illegal("the check refuses everything")
     }
 
-    fn record(_: &mut World, _: Cid, _: &Command) {
+    fn record(_: &mut Scene, _: Cid, _: &Command) {
         EXECUTED.with(|c| c.set(c.get() + 1));
     }
 

@@ -20,6 +20,7 @@ use crate::rules::fork::{self, ForkRegistry};
 use crate::rules::hooks::{AuditFigure, Offers, Preview, RulesetHooks, RulesetRegistry};
 use crate::rules::level::{CombatantDef, Level};
 use crate::rules::resolve::resolve_with;
+use crate::rules::scene::Scene;
 use crate::rulesets::settings::{self, RulesetSettings};
 
 /// A ruleset: its types and its rules.
@@ -77,7 +78,7 @@ pub trait Ruleset: 'static {
         <Self::Check as crate::rules::command::LegalityCheck>::check(world, actor, command)
     }
     /// Carry out a legal command: roll, emit events, apply them.
-    fn execute(world: &mut World, actor: Cid, command: &Command);
+    fn execute(world: &mut Scene, actor: Cid, command: &Command);
     /// A representative list of the actor's legal commands.
     fn legal_commands(world: &World, actor: Cid) -> Vec<Command>;
     /// The ruleset's AI: the command it chooses for the actor now, with
@@ -89,12 +90,12 @@ pub trait Ruleset: 'static {
     /// The combatant's stat block as labelled lines.
     fn sheet(world: &World, cid: Cid) -> Vec<(String, String)>;
     /// Move the round on when nobody is to act (a battle step system).
-    fn advance(world: &mut World);
+    fn advance(world: &mut Scene);
     /// What the ruleset's own state takes from an event, after the core's
     /// shared apply (replays rebuild it from the log like the rest).
     fn apply(_world: &mut World, _event: &BattleEvent) {}
     /// What happens once the battle has ended.
-    fn aftermath(_world: &mut World) {}
+    fn aftermath(_world: &mut Scene) {}
     /// What the results screen says of a combatant beyond its health and
     /// fate.
     fn after_note(_world: &World, _cid: Cid) -> Option<String> {
@@ -179,7 +180,7 @@ pub fn hooks<R: Ruleset>() -> RulesetHooks {
                 .map_err(|e| e.to_string())
         },
         resolve: resolve::<R>,
-        advance: R::advance,
+        advance: |world| R::advance(&mut Scene::new(world)),
         load: load::<R>,
         check_data: |dir| R::load(dir).map(|_| ()),
         validate: validate::<R>,
@@ -190,7 +191,7 @@ pub fn hooks<R: Ruleset>() -> RulesetHooks {
         preview: preview::<R>,
         sheet: sheet::<R>,
         apply: R::apply,
-        aftermath: R::aftermath,
+        aftermath: |world| R::aftermath(&mut Scene::new(world)),
         after_note: R::after_note,
         offers: R::offers,
         audit_figures: R::AUDIT,

@@ -5,12 +5,13 @@
 
 use bevy::prelude::*;
 
-use crate::rules::apply::emit;
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Health, Loadout};
-use crate::rules::dice::{Dice, DiceExpr, DiceRoll, Die, RollOptions, Rolled};
+use crate::rules::dice::{DiceExpr, DiceRoll, Die, RollOptions, Rolled};
 use crate::rules::event::{BattleEvent, Modifier};
+use crate::rules::scene::Scene;
+use crate::rules::scene::emit;
 use crate::rules::view;
 
 use super::chance::{Level, RULE_ATTACK, level};
@@ -28,8 +29,8 @@ pub const RULE_RELOAD: &str = "brp §5.9 Weapons and Damage (reloading)";
 pub const RULE_DAMAGE: &str = "brp §5.9 Weapons and Damage";
 
 /// §5.5: roll D100 (1–100).
-pub fn d100(world: &mut World) -> DiceRoll {
-    let r = view::resource_mut::<Dice>(world).roll_die(100);
+pub fn d100(world: &mut Scene) -> DiceRoll {
+    let r = world.dice().roll_die(100);
     DiceRoll {
         expr: Rolled::dice(1, 100),
         dice: smallvec::smallvec![Die {
@@ -54,7 +55,7 @@ struct Held {
 /// §5.5: execute a legal attack: the roll; a success is met by the
 /// defender's parry or dodge (§5.6, §5.7) if it has one, else goes through
 /// the matrix (§5.8) at once.
-pub fn execute_attack(world: &mut World, attacker: Cid, target: Cid, index: usize) {
+pub fn execute_attack(world: &mut Scene, attacker: Cid, target: Cid, index: usize) {
     let Some(from) = view::cell(world, attacker) else {
         return;
     };
@@ -128,8 +129,8 @@ pub fn execute_attack(world: &mut World, attacker: Cid, target: Cid, index: usiz
     };
     // "If an attack fails, it does not need to be parried."
     if lv != Level::Failure && !defenses(world, target, &pending).is_empty() {
-        view::resource_mut::<PendingAttack>(world).0 = Some(pending);
-        view::resource_mut::<Battle>(world).prompt = Prompt::React {
+        view::resource_mut::<PendingAttack>(world.unlogged()).0 = Some(pending);
+        view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::React {
             actor: target,
             attacker,
         };
@@ -140,11 +141,14 @@ pub fn execute_attack(world: &mut World, attacker: Cid, target: Cid, index: usiz
 
 /// §5.6, §5.7, §5.11: the defender answers: a parry (weapon or shield), a
 /// dodge, or nothing; then the matrix (§5.8).
-pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
-    let Some(p) = view::resource_mut::<PendingAttack>(world).0.take() else {
+pub fn resolve_reaction(world: &mut Scene, who: Cid, command: &Command) {
+    let Some(p) = view::resource_mut::<PendingAttack>(world.unlogged())
+        .0
+        .take()
+    else {
         return;
     };
-    view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: p.attacker };
+    view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::Act { actor: p.attacker };
     let choice = match (command, command.own::<BrpCommand>()) {
         (_, Some(BrpCommand::Parry { shield })) => Some((Defense::Parry, *shield)),
         (Command::Dodge, _) => Some((Defense::Dodge, false)),
@@ -193,7 +197,7 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
 
 /// The matrix (§5.8), then its damage and the weapons it wears down, then
 /// the attacker's turn ends (one action a round).
-fn settle(world: &mut World, p: &Pending, defense: Option<(Defense, bool, Level)>) {
+fn settle(world: &mut Scene, p: &Pending, defense: Option<(Defense, bool, Level)>) {
     let o = outcome(p.level, defense.map(|(k, _, l)| (k, l)), p.melee());
     if p.level != Level::Failure {
         emit(
@@ -236,7 +240,7 @@ fn settle(world: &mut World, p: &Pending, defense: Option<(Defense, bool, Level)
 }
 
 /// The parrying weapon in hand, or the shield, takes `points` (§5.8).
-fn wear(world: &mut World, who: Cid, shield: bool, points: i32) {
+fn wear(world: &mut Scene, who: Cid, shield: bool, points: i32) {
     if shield {
         if let Some(s) = view::get::<BrpShield>(world, who) {
             let (name, hp) = (s.name.clone(), s.hp);
@@ -249,7 +253,7 @@ fn wear(world: &mut World, who: Cid, shield: bool, points: i32) {
 
 /// §5.8: weapon `index` of `who` takes `points`. A weapon with no hit
 /// points ("n/a" in §5.9's tables) takes none.
-fn wear_weapon(world: &mut World, who: Cid, index: usize, points: i32) {
+fn wear_weapon(world: &mut Scene, who: Cid, index: usize, points: i32) {
     if let Some((name, hp)) = view::get::<Loadout>(world, who)
         .and_then(|l| l.weapons.get(index))
         .and_then(|w| Some((String::from(&*w.name), gear(w)?.hp?)))
@@ -262,7 +266,7 @@ fn wear_weapon(world: &mut World, who: Cid, index: usize, points: i32) {
 /// `points`; at 0 it breaks (§5.6: "can even break if their hit points are
 /// overcome").
 fn wear_item(
-    world: &mut World,
+    world: &mut Scene,
     who: Cid,
     item: String,
     index: Option<usize>,
@@ -295,10 +299,10 @@ fn wear_item(
 }
 
 /// Roll a blow's damage and take it off the target's hit points.
-fn damage(world: &mut World, p: &Pending, special: bool) {
+fn damage(world: &mut Scene, p: &Pending, special: bool) {
     let b = blow(world, p.attacker, &p.damage, p.db, p.velocity, p.target);
     let (weapon, bonus) = {
-        let mut dice = view::resource_mut::<Dice>(world);
+        let mut dice = world.dice();
         let weapon = b.dice.roll(&mut dice, &RollOptions::default());
         let bonus = match &b.bonus {
             Some(db) if b.rolls_bonus() => Some(db.roll(&mut dice, &RollOptions::default())),
@@ -364,7 +368,7 @@ fn damage(world: &mut World, p: &Pending, special: bool) {
             .group()
             .is_some_and(|g| g.len() > 1 && g.contains(&p.target));
         if together {
-            let mut r = view::resource_mut::<BrpRound>(world);
+            let mut r = view::resource_mut::<BrpRound>(world.unlogged());
             if !r.falls.contains(&p.target) {
                 r.falls.push(p.target);
             }
@@ -386,7 +390,7 @@ pub const RULE_MOUNTS: &str = "Fray decides: docs/rulesets/brp.md, \"Mounts and 
 
 /// A mount or vehicle out of the fight throws its riders to the nearest
 /// free cells beside it (docs/rulesets/brp.md, "Mounts and vehicles").
-pub fn unseat(world: &mut World, mount: Cid) {
+pub fn unseat(world: &mut Scene, mount: Cid) {
     let Some(at) = view::cell(world, mount) else {
         return;
     };

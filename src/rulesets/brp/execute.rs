@@ -3,12 +3,13 @@
 
 use bevy::prelude::*;
 
-use crate::rules::apply::emit;
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Health, Loadout, MoveMode};
-use crate::rules::dice::{Dice, DiceExpr, RollOptions};
+use crate::rules::dice::{DiceExpr, RollOptions};
 use crate::rules::event::BattleEvent;
+use crate::rules::scene::Scene;
+use crate::rules::scene::emit;
 use crate::rules::view;
 
 use super::attack::{self, RULE_RELOAD, d100};
@@ -22,7 +23,7 @@ use super::stats::{Wounds, stats};
 pub const RULE_HEALING: &str = "brp §5.14 Healing";
 pub const RULE_KNEEL: &str = "brp §5.11 Shields (kneeling behind a large shield)";
 
-pub fn execute(world: &mut World, actor: Cid, command: &Command) {
+pub fn execute(world: &mut Scene, actor: Cid, command: &Command) {
     match (command, command.own::<BrpCommand>()) {
         (_, Some(BrpCommand::Declare(intent))) => {
             let weapon = match intent {
@@ -113,10 +114,9 @@ pub fn execute(world: &mut World, actor: Cid, command: &Command) {
 }
 
 /// The actor's turn in this phase is over.
-pub fn end_turn(world: &mut World, who: Cid) {
+pub fn end_turn(world: &mut Scene, who: Cid) {
     if view::resource::<Battle>(world).prompt == (Prompt::Act { actor: who }) {
         emit(world, BattleEvent::TurnEnded { who });
-        view::resource_mut::<Battle>(world).prompt = Prompt::None;
     }
 }
 
@@ -125,7 +125,7 @@ pub fn end_turn(world: &mut World, who: Cid) {
 /// individual wound. An injury may have First Aid applied to it only once.
 /// If the roll is unsuccessful, it is still bandaged". One treatment tends
 /// every untreated injury (docs/rulesets/brp.md, "First Aid").
-fn first_aid(world: &mut World, medic: Cid, patient: Cid) {
+fn first_aid(world: &mut Scene, medic: Cid, patient: Cid) {
     let chance = stats(world, medic).map_or(0, |s| s.first_aid);
     let roll = d100(world);
     let lv = level(roll.total as u32, chance, settings(world).special);
@@ -136,10 +136,7 @@ fn first_aid(world: &mut World, medic: Cid, patient: Cid) {
     if lv != Level::Failure {
         let d3 = DiceExpr::parse("1D3").unwrap_or_else(|_| DiceExpr::flat(1));
         for (i, hp) in &wounds {
-            let r = d3.roll(
-                &mut view::resource_mut::<Dice>(world),
-                &RollOptions::default(),
-            );
+            let r = d3.roll(&mut world.dice(), &RollOptions::default());
             let gained = r.total.min(*hp);
             healed.push((*i, r, gained));
         }

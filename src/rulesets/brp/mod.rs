@@ -39,6 +39,7 @@ use crate::rules::event::BattleEvent;
 use crate::rules::fork::ForkRegistry;
 use crate::rules::hooks::{Offers, Preview};
 use crate::rules::level::CombatantDef;
+use crate::rules::scene::Scene;
 use crate::rules::view;
 use crate::rulesets::skeleton::{self, Ruleset};
 
@@ -98,7 +99,7 @@ impl Ruleset for Brp {
             .component::<Wounds>();
     }
     type Check = check::Legality;
-    fn execute(world: &mut World, actor: Cid, command: &Command) {
+    fn execute(world: &mut Scene, actor: Cid, command: &Command) {
         execute::execute(world, actor, command)
     }
     fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
@@ -119,7 +120,7 @@ impl Ruleset for Brp {
     fn sheet_tip(world: &World, cid: Cid, label: &str) -> Option<String> {
         sheet::tip(world, cid, label)
     }
-    fn advance(world: &mut World) {
+    fn advance(world: &mut Scene) {
         round::advance(world)
     }
     fn round_note(world: &World) -> Option<String> {

@@ -5,10 +5,11 @@
 
 use bevy::prelude::*;
 
-use crate::rules::apply::emit;
 use crate::rules::battle::{Battle, Phase, Prompt};
 use crate::rules::components::{Cid, Condition, Health, Loadout};
 use crate::rules::event::BattleEvent;
+use crate::rules::scene::Scene;
+use crate::rules::scene::emit;
 use crate::rules::view;
 
 use super::command::Intent;
@@ -24,7 +25,7 @@ use super::stats::{gear, stats, weapon};
 pub const RULE_RESOLUTION: &str = "Fray decides: docs/rulesets/brp.md, \"Resolution\"";
 
 /// Move the battle on when nothing is prompted.
-pub fn advance(world: &mut World) {
+pub fn advance(world: &mut Scene) {
     let b = view::resource::<Battle>(world);
     if b.is_over() || b.prompt != Prompt::None {
         return;
@@ -38,12 +39,12 @@ pub fn advance(world: &mut World) {
     }
 }
 
-fn begin(world: &mut World, phase: Phase, named: RoundPhase, rule: &'static str) {
-    view::resource_mut::<Battle>(world).phase = phase;
+fn begin(world: &mut Scene, phase: Phase, named: RoundPhase, rule: &'static str) {
+    view::resource_mut::<Battle>(world.unlogged()).phase = phase;
     emit(world, BrpEvent::PhaseBegan { phase: named, rule });
 }
 
-fn start_round(world: &mut World) {
+fn start_round(world: &mut Scene) {
     let round_no = view::resource::<Battle>(world).round + 1;
     emit(world, BattleEvent::RoundStarted { round: round_no });
     let standing = view::standing_all(world);
@@ -78,7 +79,7 @@ fn start_round(world: &mut World) {
     );
     {
         let n = view::resource::<crate::rules::roster::Roster>(world).len();
-        let mut r = view::resource_mut::<BrpRound>(world);
+        let mut r = view::resource_mut::<BrpRound>(world.unlogged());
         r.order = order;
         r.slots = vec![Default::default(); n];
         r.queue.clear();
@@ -93,14 +94,14 @@ fn start_round(world: &mut World) {
     }
 }
 
-fn start_movement(world: &mut World) {
+fn start_movement(world: &mut Scene) {
     begin(world, Phase::Movement, RoundPhase::Movement, RULE_MOVEMENT);
     // Next to an enemy when movement begins is "involved in combat" (§5.3;
     // RULE_INVOLVED).
     let standing = view::standing_all(world);
     for c in standing {
         let involved = view::cell(world, c).is_some_and(|at| enemy_adjacent(world, c, at));
-        if let Some(s) = view::resource_mut::<BrpRound>(world)
+        if let Some(s) = view::resource_mut::<BrpRound>(world.unlogged())
             .slots
             .get_mut(c.0 as usize)
         {
@@ -114,7 +115,7 @@ fn start_movement(world: &mut World) {
 /// phase has not come: prompt it; when none is left, the next phase (a
 /// vehicle states nothing and moves only when manned: docs/rulesets/brp.md,
 /// "Mounts and vehicles").
-fn next_in_order(world: &mut World, phase: Phase) {
+fn next_in_order(world: &mut Scene, phase: Phase) {
     let r = round(world);
     // The roster once for every candidate (standing, a vehicle): asked
     // after every statement and every move.
@@ -129,10 +130,9 @@ fn next_in_order(world: &mut World, phase: Phase) {
     match next {
         Some(who) => {
             emit(world, BattleEvent::TurnStarted { who });
-            view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: who };
         }
         None => {
-            for s in &mut view::resource_mut::<BrpRound>(world).slots {
+            for s in &mut view::resource_mut::<BrpRound>(world.unlogged()).slots {
                 s.done = false;
             }
             match phase {
@@ -156,7 +156,7 @@ fn manned(world: &World, c: Cid) -> bool {
 }
 
 /// §5.3–5.4: each character's rank after its movement, and the count.
-fn start_actions(world: &mut World) {
+fn start_actions(world: &mut Scene) {
     begin(world, Phase::Actions, RoundPhase::Actions, RULE_ACTIONS);
     let bound = settings(world).statement_of_intent;
     let standing = view::standing_all(world);
@@ -222,7 +222,7 @@ fn start_actions(world: &mut World) {
         },
     );
     {
-        let mut round = view::resource_mut::<BrpRound>(world);
+        let mut round = view::resource_mut::<BrpRound>(world.unlogged());
         round.queue = queue;
         round.at = (0, 0, 0);
     }
@@ -231,14 +231,14 @@ fn start_actions(world: &mut World) {
 
 /// §5.4: the next character the count of DEX ranks reaches (highest
 /// first): prompt it; when the count is done, the resolution.
-fn next_actor(world: &mut World) {
+fn next_actor(world: &mut Scene) {
     loop {
         let (queue_len, (ri, gi, mi)) = {
             let r = round(world);
             (r.queue.len(), r.at)
         };
         if ri >= queue_len {
-            view::resource_mut::<Battle>(world).phase = Phase::Resolution;
+            view::resource_mut::<Battle>(world.unlogged()).phase = Phase::Resolution;
             resolve(world);
             return;
         }
@@ -249,7 +249,7 @@ fn next_actor(world: &mut World) {
             (*k, groups.get(gi).map(|g| g.get(mi).copied()))
         };
         let Some(member) = member else {
-            view::resource_mut::<BrpRound>(world).at = (ri + 1, 0, 0);
+            view::resource_mut::<BrpRound>(world.unlogged()).at = (ri + 1, 0, 0);
             continue;
         };
         if gi == 0 && mi == 0 {
@@ -266,24 +266,23 @@ fn next_actor(world: &mut World) {
         let Some(who) = member else {
             // The group is done: those it dropped fall now.
             fall_now(world);
-            view::resource_mut::<BrpRound>(world).at = (ri, gi + 1, 0);
+            view::resource_mut::<BrpRound>(world.unlogged()).at = (ri, gi + 1, 0);
             continue;
         };
         // `at` points past the member now acting.
-        view::resource_mut::<BrpRound>(world).at = (ri, gi, mi + 1);
+        view::resource_mut::<BrpRound>(world.unlogged()).at = (ri, gi, mi + 1);
         if !view::standing(world, who) {
             continue;
         }
         emit(world, BattleEvent::TurnStarted { who });
-        view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: who };
         return;
     }
 }
 
 /// §5.2 ("simultaneously") and §5.12: those dropped within a simultaneous
 /// group fall once the whole group has acted.
-pub fn fall_now(world: &mut World) {
-    let falls = std::mem::take(&mut view::resource_mut::<BrpRound>(world).falls);
+pub fn fall_now(world: &mut Scene) {
+    let falls = std::mem::take(&mut view::resource_mut::<BrpRound>(world.unlogged()).falls);
     let threshold = settings(world).unconscious_at_hp;
     for who in falls {
         // Tended back above the mark within the group: it does not fall.
@@ -305,7 +304,7 @@ pub fn fall_now(world: &mut World) {
 /// §5.1's fourth phase: reloads done, and "If a character is reduced to 0
 /// hit points and remains at 0 at the end of the combat round, they are
 /// dead" (§5.12).
-fn resolve(world: &mut World) {
+fn resolve(world: &mut Scene) {
     begin(
         world,
         Phase::Resolution,
@@ -363,5 +362,4 @@ fn resolve(world: &mut World) {
     }
     let round_no = view::resource::<Battle>(world).round;
     emit(world, BattleEvent::RoundEnded { round: round_no });
-    view::resource_mut::<Battle>(world).phase = Phase::RoundEnd;
 }

@@ -7,10 +7,12 @@ use bevy::prelude::*;
 use crate::rules::view;
 
 use crate::rules::apply::{each, strike, with};
+use crate::rules::battle::{Battle, Phase, Prompt};
 use crate::rules::components::{Condition, Heading, Loadout, MoveMode, TurnState};
 use crate::rules::event::BattleEvent;
 use crate::rulesets::ud10::event::Ud10Event;
 
+use super::numbers::PendingAttack;
 use super::query;
 use super::round::Ud10Round;
 use super::turn::{Ud10Turn, widest};
@@ -23,10 +25,26 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
             }
         }
         BattleEvent::RoundStarted { .. } => each::<Ud10Turn>(world, |t| t.start()),
-        BattleEvent::TurnStarted { who } => with::<Ud10Turn>(world, *who, |t| {
-            t.start();
-            t.aimed_this_turn = false;
-        }),
+        // §Starting a Combat Round: the round's order, and its actions open.
+        BattleEvent::TurnOrder { order } => {
+            *view::resource_mut::<Ud10Round>(world) = Ud10Round {
+                order: order.clone(),
+                next: 0,
+            };
+            view::resource_mut::<Battle>(world).phase = Phase::Actions;
+        }
+        BattleEvent::TurnStarted { who } => {
+            with::<Ud10Turn>(world, *who, |t| {
+                t.start();
+                t.aimed_this_turn = false;
+            });
+            // The order goes on after it (those before it who had fallen
+            // were passed over).
+            let mut r = view::resource_mut::<Ud10Round>(world);
+            if let Some(i) = r.order.iter().position(|c| c == who) {
+                r.next = i + 1;
+            }
+        }
         BattleEvent::Moved { .. } => apply_moved(world, event),
         BattleEvent::Drew {
             who,
@@ -43,6 +61,7 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
                 }
             });
         }
+        BattleEvent::ReactionDeclined { .. } => answered(world),
         // §Optional Rule: Retreat: the retreat takes the whole round.
         BattleEvent::ConditionAdded {
             who,
@@ -107,9 +126,19 @@ fn apply_own(world: &mut World, event: &Ud10Event) {
             }
         }
         Ud10Event::AttackRolled { .. } => apply_attack_rolled(world, event),
-        Ud10Event::ReactionRolled { .. } => apply_reaction_rolled(world, event),
+        Ud10Event::ReactionRolled { .. } => {
+            apply_reaction_rolled(world, event);
+            answered(world);
+        }
         Ud10Event::Turned { who, facing, .. } | Ud10Event::Faced { who, facing, .. } => {
             with::<Heading>(world, *who, |h| h.0 = *facing)
+        }
+        Ud10Event::ReactionOffered { attack, .. } => {
+            view::resource_mut::<Battle>(world).prompt = Prompt::React {
+                actor: attack.target,
+                attacker: attack.attacker,
+            };
+            view::resource_mut::<PendingAttack>(world).0 = Some(attack.clone());
         }
         Ud10Event::TieBroken { .. }
         | Ud10Event::HitLocation { .. }
@@ -184,4 +213,12 @@ fn apply_reaction_rolled(world: &mut World, event: &Ud10Event) {
         return;
     };
     with::<TurnState>(world, *who, |t| t.reaction_used = true);
+}
+
+/// The pending attack answered (a reaction rolled or declined): nothing is
+/// pending, and the attacker's turn goes on.
+fn answered(world: &mut World) {
+    if let Some(p) = view::resource_mut::<PendingAttack>(world).0.take() {
+        view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: p.attacker };
+    }
 }

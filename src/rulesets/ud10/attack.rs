@@ -3,17 +3,17 @@
 
 use bevy::prelude::*;
 
-use crate::rules::apply::emit;
-use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Loadout, WeaponKind};
-use crate::rules::dice::{Dice, DiceRoll, Die, Rolled};
+use crate::rules::dice::{DiceRoll, Die, Rolled};
 use crate::rules::event::{BattleEvent, Modifier};
+use crate::rules::scene::Scene;
+use crate::rules::scene::emit;
 use crate::rules::view;
 use crate::rulesets::ud10::command::Ud10Command;
 use crate::rulesets::ud10::event::{Barred, Reaction, Ud10Event};
 
-use super::check::{dodge_barred, parry_barred, reaction_bonus};
+use super::check::{dodge_barred_against, parry_barred_against, reaction_bonus};
 use super::damage;
 use super::numbers::{
     Pending, PendingAttack, RULE_ATTACK, RULE_FROM_BEHIND, RULE_PARRY, RULE_RANGED, numbers,
@@ -21,8 +21,8 @@ use super::numbers::{
 };
 
 /// Roll one d10 for a check.
-pub fn d10(world: &mut World) -> DiceRoll {
-    let r = view::resource_mut::<Dice>(world).roll_die(10);
+pub fn d10(world: &mut Scene) -> DiceRoll {
+    let r = world.dice().roll_die(10);
     DiceRoll {
         expr: Rolled::dice(1, 10),
         dice: smallvec::smallvec![Die {
@@ -39,7 +39,7 @@ pub fn d10(world: &mut World) -> DiceRoll {
 /// Execute a legal attack: the roll, and on a hit either a reaction prompt
 /// (the defender may parry or dodge) or the damage at once.
 pub fn execute_attack(
-    world: &mut World,
+    world: &mut Scene,
     attacker: Cid,
     target: Cid,
     weapon_idx: usize,
@@ -136,24 +136,19 @@ pub fn execute_attack(
         ranged: n.ranged,
         dex_counts: n.dex_counts,
     };
-    view::resource_mut::<PendingAttack>(world).0 = Some(pending.clone());
-    // Why neither reaction may come, if neither may: said in the log.
-    let barred = view::reading(world, |world| {
+    // Which reactions may come; why neither may, if neither may (said in
+    // the log).
+    let (parry, dodge) = view::reading(world, |world| {
         if free {
-            return Some((Barred::Fleeing, Barred::Fleeing));
+            return (Err(Barred::Fleeing), Err(Barred::Fleeing));
         }
-        let parry = parry_barred(world, target).err()?;
-        let dodge = dodge_barred(world, target).err()?;
-        Some((parry, dodge))
+        (
+            parry_barred_against(world, target, &pending),
+            dodge_barred_against(world, target, &pending),
+        )
     });
-    if barred.is_none() {
-        view::resource_mut::<Battle>(world).prompt = Prompt::React {
-            actor: target,
-            attacker,
-        };
-    } else {
-        view::resource_mut::<PendingAttack>(world).0 = None;
-        if let Some((parry, dodge)) = barred {
+    match (parry, dodge) {
+        (Err(parry), Err(dodge)) => {
             emit(
                 world,
                 Ud10Event::NoReaction {
@@ -163,13 +158,22 @@ pub fn execute_attack(
                     rule: RULE_PARRY,
                 },
             );
+            damage::hit(world, &pending);
         }
-        damage::hit(world, &pending);
+        (parry, dodge) => emit(
+            world,
+            Ud10Event::ReactionOffered {
+                attack: pending,
+                parry: parry.is_ok(),
+                dodge: dodge.is_ok(),
+                rule: RULE_PARRY,
+            },
+        ),
     }
 }
 
 /// The defender answers the reaction prompt.
-pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
+pub fn resolve_reaction(world: &mut Scene, who: Cid, command: &Command) {
     // Declining, what the defender could have done ("does not parry or
     // dodge"), read while the attack is still pending.
     let forgoes = if *command == Command::NoReaction {
@@ -184,10 +188,11 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
     } else {
         String::new()
     };
-    let Some(p) = view::resource_mut::<PendingAttack>(world).0.take() else {
+    // The attack stays pending until the answer's event (declined, or the
+    // reaction rolled) settles it and gives the attacker its turn back.
+    let Some(p) = view::resource::<PendingAttack>(world).0.clone() else {
         return;
     };
-    view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: p.attacker };
     let kind = match (command, command.own::<Ud10Command>()) {
         (_, Some(Ud10Command::Parry)) => Some(Reaction::Parry),
         (Command::Dodge, _) => Some(Reaction::Dodge),
@@ -223,6 +228,6 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
     }
 }
 
-fn finish_hit(world: &mut World, p: &Pending) {
+fn finish_hit(world: &mut Scene, p: &Pending) {
     damage::hit(world, p);
 }

@@ -365,13 +365,26 @@ fn reaction_common(world: &World, actor: Cid) -> Result<super::numbers::Pending,
     let pending = view::get_resource::<super::numbers::PendingAttack>(world)
         .and_then(|p| p.0.clone())
         .ok_or(Barred::NothingPending)?;
+    reaction_against(world, actor, &pending)?;
+    Ok(pending)
+}
+
+/// What bars any reaction of `actor` to the attack `pending`.
+fn reaction_against(
+    world: &World,
+    actor: Cid,
+    pending: &super::numbers::Pending,
+) -> Result<(), Barred> {
+    if super::query::reaction_used(world, actor) {
+        return Err(Barred::Spent);
+    }
     if !pending.dex_counts {
         return Err(Barred::Unforeseen);
     }
     if pending.ranged {
         return Err(Barred::Missile);
     }
-    Ok(pending)
+    Ok(())
 }
 
 /// What a reaction adds to its d10 (§Parrying and Dodging): the Parry or
@@ -432,6 +445,17 @@ pub fn may_dodge(world: &World, actor: Cid) -> bool {
 /// Why `actor` may not parry the pending attack, if it may not.
 pub fn parry_barred(world: &World, actor: Cid) -> Result<(), Barred> {
     let pending = reaction_common(world, actor)?;
+    parry_barred_against(world, actor, &pending)
+}
+
+/// Why `actor` may not parry the attack `pending` (the one just rolled,
+/// before it is pending), if it may not.
+pub fn parry_barred_against(
+    world: &World,
+    actor: Cid,
+    pending: &super::numbers::Pending,
+) -> Result<(), Barred> {
+    reaction_against(world, actor, pending)?;
     parry_weapon(world, actor)?;
     can_beat(world, actor, Reaction::Parry, pending.total)
 }
@@ -442,6 +466,19 @@ pub fn dodge_barred(world: &World, actor: Cid) -> Result<(), Barred> {
         return Err(Barred::DodgeOff);
     }
     let pending = reaction_common(world, actor)?;
+    dodge_barred_against(world, actor, &pending)
+}
+
+/// Why `actor` may not dodge the attack `pending`, if it may not.
+pub fn dodge_barred_against(
+    world: &World,
+    actor: Cid,
+    pending: &super::numbers::Pending,
+) -> Result<(), Barred> {
+    if !view::resource::<Ud10Settings>(world).dodge {
+        return Err(Barred::DodgeOff);
+    }
+    reaction_against(world, actor, pending)?;
     can_beat(world, actor, Reaction::Dodge, pending.total)
 }
 

@@ -5,10 +5,11 @@
 
 use bevy::prelude::*;
 
-use crate::rules::apply::emit;
 use crate::rules::components::{Condition, Health, Loadout};
-use crate::rules::dice::{Dice, RollOptions};
+use crate::rules::dice::RollOptions;
 use crate::rules::event::BattleEvent;
+use crate::rules::scene::Scene;
+use crate::rules::scene::emit;
 use crate::rules::view;
 use crate::rulesets::ud10::event::Ud10Event;
 use crate::rulesets::ud10::weapon::Ud10Gear;
@@ -21,7 +22,7 @@ use super::settings::{EpZero, Ud10Settings};
 
 /// Apply a hit with the attacker's weapon `p` names: location, damage
 /// roll, the pipeline, and what the losses do.
-pub fn hit(world: &mut World, p: &Pending) {
+pub fn hit(world: &mut Scene, p: &Pending) {
     let target = p.target;
     // What the blow needs of the weapon, read where it lies (its dice the
     // only part copied).
@@ -61,7 +62,7 @@ pub fn hit(world: &mut World, p: &Pending) {
         }
     };
     let protection = if s.body_zones {
-        let die = view::resource_mut::<Dice>(world).roll_die(10);
+        let die = world.dice().roll_die(10);
         let zone = body_zone(die);
         emit(
             world,
@@ -77,7 +78,7 @@ pub fn hit(world: &mut World, p: &Pending) {
         worn(world, None)
     };
     let roll = {
-        let mut dice = view::resource_mut::<Dice>(world);
+        let mut dice = world.dice();
         expr.roll(
             &mut dice,
             &RollOptions {
@@ -127,7 +128,7 @@ pub fn hit(world: &mut World, p: &Pending) {
 }
 
 fn consequences(
-    world: &mut World,
+    world: &mut Scene,
     who: crate::rules::components::Cid,
     hp: i32,
     ep: i32,

@@ -10,6 +10,7 @@ use crate::rules::dice::DiceRoll;
 use crate::rules::event::{Modifier, Rule};
 use crate::rules::level::Facing;
 use crate::rulesets::ud10::armor::BodyZone;
+use crate::rulesets::ud10::numbers::Pending;
 
 /// An event of UD10's own.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -114,6 +115,15 @@ pub enum Ud10Event {
         who: Cid,
         parry: Barred,
         dodge: Barred,
+        rule: Rule,
+    },
+    /// A hit its target may answer (§Parrying and Dodging): the attack
+    /// waits on the target's parry, dodge or neither, the ways open to it
+    /// named. Its apply makes it the pending attack and prompts the target.
+    ReactionOffered {
+        attack: Pending,
+        parry: bool,
+        dodge: bool,
         rule: Rule,
     },
 }

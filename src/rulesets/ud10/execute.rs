@@ -3,11 +3,12 @@
 
 use bevy::prelude::*;
 
-use crate::rules::apply::{draw, emit};
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition};
 use crate::rules::event::BattleEvent;
+use crate::rules::scene::Scene;
+use crate::rules::scene::{draw, emit};
 use crate::rules::view;
 use crate::rulesets::ud10::command::Ud10Command;
 use crate::rulesets::ud10::event::Ud10Event;
@@ -16,7 +17,7 @@ use super::{
     RULE_ACTIONS, RULE_FREE_ACTIONS, attack, check, first_aid, movement, numbers, query, reach,
 };
 
-pub fn execute(world: &mut World, actor: Cid, command: &Command) {
+pub fn execute(world: &mut Scene, actor: Cid, command: &Command) {
     match (command, command.own::<Ud10Command>()) {
         (Command::Move { path }, _) => {
             if let Ok((mode, _)) = reach::check_move(world, actor, path) {
@@ -105,16 +106,15 @@ pub fn execute(world: &mut World, actor: Cid, command: &Command) {
     }
 }
 
-pub fn end_turn(world: &mut World, who: Cid) {
+pub fn end_turn(world: &mut Scene, who: Cid) {
     if view::resource::<Battle>(world).prompt == (Prompt::Act { actor: who }) {
         emit(world, BattleEvent::TurnEnded { who });
-        view::resource_mut::<Battle>(world).prompt = Prompt::None;
     }
 }
 
 /// §Attack Modifiers, aiming: a second round at the same target adds to
 /// the first (at most two).
-fn execute_aim(world: &mut World, actor: Cid, target: Cid) {
+fn execute_aim(world: &mut Scene, actor: Cid, target: Cid) {
     let rounds = match query::turn(world, actor).aim {
         Some((at, r)) if at == target => (r + 1).min(2),
         _ => 1,
@@ -131,7 +131,7 @@ fn execute_aim(world: &mut World, actor: Cid, target: Cid) {
 }
 
 /// §Performing Actions: reloading fills the magazine from what is spare.
-fn execute_reload(world: &mut World, actor: Cid, weapon: usize) {
+fn execute_reload(world: &mut Scene, actor: Cid, weapon: usize) {
     let Some(w) = query::loadout(world, actor).and_then(|l| l.weapons.get(weapon)) else {
         return;
     };
@@ -152,7 +152,7 @@ fn execute_reload(world: &mut World, actor: Cid, weapon: usize) {
 
 /// Drawing a weapon: an action, or part of a standard movement for a small
 /// one (§Free Actions).
-fn execute_draw(world: &mut World, actor: Cid, weapon: usize) {
+fn execute_draw(world: &mut Scene, actor: Cid, weapon: usize) {
     let t = query::turn(world, actor);
     let Some(w) = query::loadout(world, actor).and_then(|l| l.weapons.get(weapon)) else {
         return;
@@ -169,7 +169,7 @@ fn execute_draw(world: &mut World, actor: Cid, weapon: usize) {
 /// §Performing Actions, a skill action (Fray decides: first aid): d10 + First
 /// Aid (or DEX) against the difficulty; a success brings the patient round
 /// with at least 1 HP.
-fn execute_first_aid(world: &mut World, medic: Cid, patient: Cid) {
+fn execute_first_aid(world: &mut Scene, medic: Cid, patient: Cid) {
     let n = first_aid::numbers(world, medic);
     let roll = attack::d10(world);
     let total = roll.total + n.bonus();

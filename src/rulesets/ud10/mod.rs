@@ -35,6 +35,7 @@ use std::path::Path;
 
 use bevy::prelude::*;
 
+use crate::rules::scene::Scene;
 use crate::rules::view;
 
 use crate::rules::battle::RulesetId;
@@ -90,7 +91,7 @@ impl Ruleset for Ud10 {
             .component::<turn::Ud10Turn>();
     }
     type Check = check::Legality;
-    fn execute(world: &mut World, actor: Cid, command: &Command) {
+    fn execute(world: &mut Scene, actor: Cid, command: &Command) {
         execute::execute(world, actor, command)
     }
     fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
@@ -108,7 +109,7 @@ impl Ruleset for Ud10 {
     fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
         sheet::sheet(world, cid)
     }
-    fn advance(world: &mut World) {
+    fn advance(world: &mut Scene) {
         round::advance(world)
     }
     const AUDIT: &'static [AuditFigure] = audit::FIGURES;

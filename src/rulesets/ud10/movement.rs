@@ -3,10 +3,11 @@
 
 use bevy::prelude::*;
 
-use crate::rules::apply::emit;
 use crate::rules::components::{Cid, Condition, Loadout, MoveMode};
 use crate::rules::event::BattleEvent;
 use crate::rules::map::{Cell, Map};
+use crate::rules::scene::Scene;
+use crate::rules::scene::emit;
 use crate::rules::view;
 
 use super::attack;
@@ -18,7 +19,7 @@ use super::settings::Ud10Settings;
 /// Execute a legal move, step by step. With the fleeing rule, each opponent
 /// the mover runs away from gets a free attack before the step that breaks
 /// the engagement.
-pub fn execute_move(world: &mut World, who: Cid, path: &[Cell], mode: MoveMode) {
+pub fn execute_move(world: &mut Scene, who: Cid, path: &[Cell], mode: MoveMode) {
     let Some(mut cur) = view::cell(world, who) else {
         return;
     };
@@ -115,7 +116,7 @@ pub fn execute_move(world: &mut World, who: Cid, path: &[Cell], mode: MoveMode) 
 }
 
 fn flush(
-    world: &mut World,
+    world: &mut Scene,
     who: Cid,
     from: Cell,
     segment: &mut Vec<Cell>,
@@ -145,14 +146,14 @@ fn flush(
 /// "every one of those opponents gets an immediate free action to attack the
 /// fleeing character" — with the ready weapon, and from behind: the fleeing
 /// character has turned their back.
-fn free_attack(world: &mut World, attacker: Cid, target: Cid) {
+fn free_attack(world: &mut Scene, attacker: Cid, target: Cid) {
     let Some(weapon) = view::get::<Loadout>(world, attacker).and_then(|l| l.ready) else {
         return;
     };
     attack::execute_attack(world, attacker, target, weapon, 0, true);
 }
 
-pub fn execute_retreat(world: &mut World, who: Cid, path: &[Cell]) {
+pub fn execute_retreat(world: &mut Scene, who: Cid, path: &[Cell]) {
     emit(
         world,
         BattleEvent::ConditionAdded {
@@ -164,7 +165,7 @@ pub fn execute_retreat(world: &mut World, who: Cid, path: &[Cell]) {
     execute_move(world, who, path, MoveMode::Retreat);
 }
 
-pub fn execute_flee(world: &mut World, who: Cid) {
+pub fn execute_flee(world: &mut Scene, who: Cid) {
     let Some(at) = view::cell(world, who) else {
         return;
     };

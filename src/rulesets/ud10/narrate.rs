@@ -57,6 +57,24 @@ impl OwnEvent for Ud10Event {
                 parry.why(Reaction::Parry),
                 dodge.why(Reaction::Dodge)
             ),
+            Ud10Event::ReactionOffered {
+                attack,
+                parry,
+                dodge,
+                rule,
+            } => {
+                let open: Vec<&str> = [("parry", *parry), ("dodge", *dodge)]
+                    .into_iter()
+                    .filter_map(|(w, open)| open.then_some(w))
+                    .collect();
+                format!(
+                    "{} may {} against {}'s attack of {}  [{rule}]",
+                    n.who(attack.target),
+                    crate::rules::narrate::either(&open),
+                    n.who(attack.attacker),
+                    attack.total
+                )
+            }
             Ud10Event::Turned {
                 who, towards, rule, ..
             } => format!(

@@ -32,7 +32,7 @@ pub const RULE_PARRY: &str = "ud10 §Parrying and Dodging";
 pub const RULE_COVER: &str = "ud10 §Taking Cover";
 
 /// An attack that hit and waits for the defender's reaction.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Pending {
     pub attacker: Cid,
     pub target: Cid,

@@ -4,12 +4,12 @@
 
 use bevy::prelude::*;
 
-use crate::rules::apply::emit;
 use crate::rules::battle::{Battle, Phase, Prompt};
 use crate::rules::components::{Cid, Condition, Controller, TurnState};
-use crate::rules::dice::Dice;
 use crate::rules::event::{BattleEvent, Modifier};
 use crate::rules::roster::Factions;
+use crate::rules::scene::Scene;
+use crate::rules::scene::emit;
 use crate::rules::view;
 use crate::rulesets::ud10::event::Ud10Event;
 
@@ -29,7 +29,7 @@ pub struct Ud10Round {
 
 /// Move the battle on when nothing is prompted: start a round, or start the
 /// next combatant's turn, or end the round.
-pub fn advance(world: &mut World) {
+pub fn advance(world: &mut Scene) {
     let b = view::resource::<Battle>(world);
     if b.is_over() || b.prompt != Prompt::None {
         return;
@@ -40,7 +40,7 @@ pub fn advance(world: &mut World) {
     }
 }
 
-fn start_round(world: &mut World) {
+fn start_round(world: &mut Scene) {
     let round = view::resource::<Battle>(world).round + 1;
     emit(world, BattleEvent::RoundStarted { round });
     let keep = view::resource::<Ud10Settings>(world).keep_initiative;
@@ -52,18 +52,12 @@ fn start_round(world: &mut World) {
         roll_initiative(world, &standing);
     }
     let order = order(world, &standing);
-    emit(
-        world,
-        BattleEvent::TurnOrder {
-            order: order.clone(),
-        },
-    );
-    *view::resource_mut::<Ud10Round>(world) = Ud10Round { order, next: 0 };
-    view::resource_mut::<Battle>(world).phase = Phase::Actions;
+    // Its apply keeps the order in `Ud10Round` and opens the actions.
+    emit(world, BattleEvent::TurnOrder { order });
     next_turn(world);
 }
 
-fn roll_initiative(world: &mut World, who: &[Cid]) {
+fn roll_initiative(world: &mut Scene, who: &[Cid]) {
     let grouping = view::resource::<Ud10Settings>(world).initiative_grouping;
     let factions = view::resource::<Factions>(world).0.clone();
     let mut group_rolls: Vec<(u8, crate::rules::dice::DiceRoll)> = Vec::new();
@@ -102,7 +96,7 @@ fn roll_initiative(world: &mut World, who: &[Cid]) {
 /// "The entity with the highest result opens the round, after that, the
 /// character with the next lowest result can act". Ties: higher INI skill,
 /// then higher DEX, then a random roll-off (Fray decides).
-fn order(world: &mut World, who: &[Cid]) -> Vec<Cid> {
+fn order(world: &mut Scene, who: &[Cid]) -> Vec<Cid> {
     let key = |world: &World, c: Cid| {
         let ini = view::get::<TurnState>(world, c)
             .and_then(|t| t.initiative)
@@ -129,7 +123,7 @@ fn order(world: &mut World, who: &[Cid]) -> Vec<Cid> {
         let between = tied.clone();
         // Fisher-Yates with the battle's one RNG.
         for k in (1..tied.len()).rev() {
-            let r = view::resource_mut::<Dice>(world).pick(k + 1);
+            let r = world.dice().pick(k + 1);
             tied.swap(k, r);
         }
         out.extend_from_slice(&tied);
@@ -146,19 +140,19 @@ fn order(world: &mut World, who: &[Cid]) -> Vec<Cid> {
     out
 }
 
-fn next_turn(world: &mut World) {
+/// The next in the order who still stands takes its turn (its
+/// `TurnStarted` moves `Ud10Round::next` past it and prompts it), or the
+/// round ends.
+fn next_turn(world: &mut Scene) {
+    let mut at = view::resource::<Ud10Round>(world).next;
     loop {
-        let next = {
-            let r = view::resource::<Ud10Round>(world);
-            r.order.get(r.next).copied()
-        };
+        let next = view::resource::<Ud10Round>(world).order.get(at).copied();
         let Some(who) = next else {
             let round = view::resource::<Battle>(world).round;
             emit(world, BattleEvent::RoundEnded { round });
-            view::resource_mut::<Battle>(world).phase = Phase::RoundEnd;
             return;
         };
-        view::resource_mut::<Ud10Round>(world).next += 1;
+        at += 1;
         if !view::standing(world, who) {
             continue;
         }
@@ -186,7 +180,6 @@ fn next_turn(world: &mut World) {
                 );
             }
         }
-        view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: who };
         return;
     }
 }

@@ -5,11 +5,12 @@
 
 use bevy::prelude::*;
 
-use crate::rules::apply::emit;
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::components::{Cid, Condition, Health, Weapon};
-use crate::rules::dice::{Dice, DiceExpr, DiceRoll, RollOptions, Rolled};
+use crate::rules::dice::{DiceExpr, DiceRoll, RollOptions, Rolled};
 use crate::rules::event::{BattleEvent, Modifier};
+use crate::rules::scene::Scene;
+use crate::rules::scene::emit;
 use crate::rules::view;
 use crate::rulesets::zones::command::Maneuver;
 use crate::rulesets::zones::event::ZonesEvent;
@@ -36,14 +37,14 @@ use super::state::{
 /// Roll a d20 save under `target` and log it. Fray decides: equal or under
 /// passes; with `natural_extremes`, 1 always passes and 20 always fails.
 pub fn save(
-    world: &mut World,
+    world: &mut Scene,
     who: Cid,
     attribute: &'static str,
     target: i32,
     purpose: &'static str,
     rule: &'static str,
 ) -> bool {
-    let r = view::resource_mut::<Dice>(world).roll_die(20);
+    let r = world.dice().roll_die(20);
     let extremes = view::resource::<ZonesSettings>(world).natural_extremes;
     let pass = if extremes && r == 1 {
         true
@@ -71,7 +72,7 @@ pub fn save(
 /// with the dice doubled for each size the attacker is larger, or the
 /// result halved (rounded up) for each size it is smaller.
 pub fn roll_damage(
-    world: &mut World,
+    world: &mut Scene,
     attacker: Cid,
     target: Cid,
     w: &Weapon,
@@ -101,7 +102,7 @@ pub fn roll_damage(
 }
 
 /// `expr` rolled `times` times and added up ("2 x 1D8").
-pub(super) fn roll_times(world: &mut World, expr: &DiceExpr, times: u32) -> DiceRoll {
+pub(super) fn roll_times(world: &mut Scene, expr: &DiceExpr, times: u32) -> DiceRoll {
     let mut roll = DiceRoll {
         expr: if times > 1 {
             Rolled::Times(times, expr.clone())
@@ -113,10 +114,7 @@ pub(super) fn roll_times(world: &mut World, expr: &DiceExpr, times: u32) -> Dice
         total: 0,
     };
     for _ in 0..times {
-        let r = expr.roll(
-            &mut view::resource_mut::<Dice>(world),
-            &RollOptions::default(),
-        );
+        let r = expr.roll(&mut world.dice(), &RollOptions::default());
         roll.dice.extend(r.dice);
         roll.flat += r.flat;
         roll.total += r.total;
@@ -126,7 +124,7 @@ pub(super) fn roll_times(world: &mut World, expr: &DiceExpr, times: u32) -> Dice
 
 /// A split attack: one attack on several smaller targets; like a blast, it
 /// asks each target for its reaction, and only one may counter.
-pub fn execute_split(world: &mut World, attacker: Cid, index: usize, shares: &[(Cid, u32)]) {
+pub fn execute_split(world: &mut Scene, attacker: Cid, index: usize, shares: &[(Cid, u32)]) {
     let Some(w) = weapon(world, attacker, index) else {
         return;
     };
@@ -159,7 +157,7 @@ pub fn execute_split(world: &mut World, attacker: Cid, index: usize, shares: &[(
         .copied()
         .filter(|t| can_react(world, *t, attacker))
         .collect();
-    view::resource_mut::<Pending>(world).blast = Some(BlastState {
+    view::resource_mut::<Pending>(world.unlogged()).blast = Some(BlastState {
         attacker,
         weapon: index,
         mode: MODE_STRIKE,
@@ -187,7 +185,7 @@ pub struct Blow {
 }
 
 /// Roll a blow by `attacker` on `target`.
-pub fn blow(world: &mut World, attacker: Cid, target: Cid, w: &Weapon, mode: usize) -> Blow {
+pub fn blow(world: &mut Scene, attacker: Cid, target: Cid, w: &Weapon, mode: usize) -> Blow {
     let (roll, value, mut steps) = roll_damage(world, attacker, target, w, mode);
     emit(
         world,
@@ -213,7 +211,7 @@ pub fn blow(world: &mut World, attacker: Cid, target: Cid, w: &Weapon, mode: usi
 
 /// Apply a blow: health falls; critical damage incapacitates; health 0 or
 /// less kills (or incapacitates, by setting).
-pub fn land(world: &mut World, b: &Blow) {
+pub fn land(world: &mut Scene, b: &Blow) {
     let Some(h) = view::get::<Health>(world, b.target).copied() else {
         return;
     };
@@ -267,7 +265,7 @@ pub fn land(world: &mut World, b: &Blow) {
 /// "Enemies attacked by a concealed character are taken by surprise and
 /// can't react"; "Actions which might reveal a character include:
 /// attacking".
-pub fn reveal(world: &mut World, who: Cid) {
+pub fn reveal(world: &mut Scene, who: Cid) {
     if view::conditions(world, who).has(Condition::Concealed) {
         emit(
             world,
@@ -284,7 +282,7 @@ pub fn reveal(world: &mut World, who: Cid) {
 /// visible to the enemy ... walking right in front of the enemy". Fray
 /// decides: a concealed character sharing a zone with a standing enemy who
 /// can see it is revealed.
-pub fn reveal_seen(world: &mut World) {
+pub fn reveal_seen(world: &mut Scene) {
     for c in view::standing_all(world) {
         if !view::conditions(world, c).has(Condition::Concealed) {
             continue;
@@ -298,7 +296,7 @@ pub fn reveal_seen(world: &mut World) {
 
 /// An attack on the actor's turn (§Attacking). The state machine goes on in
 /// [`resolve_reaction`] when a reaction prompt is answered.
-pub fn execute_attack(world: &mut World, attacker: Cid, target: Cid, weapon: usize, mode: usize) {
+pub fn execute_attack(world: &mut Scene, attacker: Cid, target: Cid, weapon: usize, mode: usize) {
     if super::queries::weapon_ref(world, attacker, weapon).is_some_and(|w| w.zones().blast) {
         declare_blast(world, attacker, target, weapon, mode);
     } else {
@@ -310,7 +308,7 @@ pub fn execute_attack(world: &mut World, attacker: Cid, target: Cid, weapon: usi
 /// A non-lethal attack on the actor's turn (§Non-lethal attacks): no save
 /// to hit (the target is nearby), then the target may react as to any
 /// attack.
-pub fn execute_maneuver(world: &mut World, attacker: Cid, target: Cid, kind: Maneuver) {
+pub fn execute_maneuver(world: &mut Scene, attacker: Cid, target: Cid, kind: Maneuver) {
     emit(
         world,
         ZonesEvent::ManeuverMade {
@@ -338,7 +336,7 @@ pub fn execute_maneuver(world: &mut World, attacker: Cid, target: Cid, kind: Man
 
 /// The attack is made: the turn's main action (`apply.rs` spends it).
 pub(super) fn made(
-    world: &mut World,
+    world: &mut Scene,
     attacker: Cid,
     target: Cid,
     index: usize,
@@ -363,7 +361,7 @@ pub(super) fn made(
 /// The WIT save to hit, where the text asks for one; a failure is a miss.
 /// True when the attack goes on.
 pub(super) fn wit_to_hit(
-    world: &mut World,
+    world: &mut Scene,
     attacker: Cid,
     target: Cid,
     w: &Weapon,
@@ -389,7 +387,7 @@ pub(super) fn wit_to_hit(
 }
 
 pub(super) fn declare_attack(
-    world: &mut World,
+    world: &mut Scene,
     attacker: Cid,
     target: Cid,
     weapon: usize,
@@ -438,11 +436,11 @@ pub(super) fn declare_attack(
                 rule: RULE_STUNT,
             },
         );
-        view::resource_mut::<Battle>(world).prompt = Prompt::React {
+        view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::React {
             actor: target,
             attacker,
         };
-        view::resource_mut::<Pending>(world).attack = Some(AttackState {
+        view::resource_mut::<Pending>(world.unlogged()).attack = Some(AttackState {
             stage: Stage::Stunt,
             ..state
         });
@@ -452,7 +450,7 @@ pub(super) fn declare_attack(
 }
 
 /// Ask the target to react, or go on to the guards.
-pub(super) fn ask_target(world: &mut World, mut state: AttackState) {
+pub(super) fn ask_target(world: &mut Scene, mut state: AttackState) {
     let asked = view::reading(world, |world| {
         !state.surprise
             && can_react(world, state.target, state.attacker)
@@ -460,11 +458,11 @@ pub(super) fn ask_target(world: &mut World, mut state: AttackState) {
     });
     if asked {
         state.stage = Stage::Target;
-        view::resource_mut::<Battle>(world).prompt = Prompt::React {
+        view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::React {
             actor: state.target,
             attacker: state.attacker,
         };
-        view::resource_mut::<Pending>(world).attack = Some(state);
+        view::resource_mut::<Pending>(world.unlogged()).attack = Some(state);
         return;
     }
     state.guards = view::reading(world, |world| guards(world, &state));
@@ -472,7 +470,7 @@ pub(super) fn ask_target(world: &mut World, mut state: AttackState) {
 }
 
 /// The attack lands on its (current) target.
-pub(super) fn hit(world: &mut World, state: &AttackState) {
+pub(super) fn hit(world: &mut Scene, state: &AttackState) {
     if let Some(kind) = state.maneuver {
         land_maneuver(world, state.attacker, state.target, kind);
         return;
@@ -491,7 +489,7 @@ pub(super) fn hit(world: &mut World, state: &AttackState) {
 }
 
 /// The attack is over: back to the turn it interrupted.
-pub(super) fn finish(world: &mut World) {
+pub(super) fn finish(world: &mut Scene) {
     if view::resource::<Pending>(world).moving.is_some() {
         next_opportunist(world);
         return;
@@ -499,11 +497,11 @@ pub(super) fn finish(world: &mut World) {
     let who = view::resource::<ZonesRound>(world).turn.who;
     match who {
         Some(who) => {
-            view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: who };
+            view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::Act { actor: who };
             if !view::standing(world, who) {
                 end_turn(world, who);
             }
         }
-        None => view::resource_mut::<Battle>(world).prompt = Prompt::None,
+        None => view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::None,
     }
 }

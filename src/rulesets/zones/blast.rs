@@ -4,13 +4,14 @@
 
 use bevy::prelude::*;
 
-use crate::rules::apply::emit;
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Weapon};
-use crate::rules::dice::{Dice, DiceRoll};
+use crate::rules::dice::DiceRoll;
 use crate::rules::event::BattleEvent;
 use crate::rules::map::Map;
+use crate::rules::scene::Scene;
+use crate::rules::scene::emit;
 use crate::rules::view;
 use crate::rulesets::zones::command::ZonesCommand;
 use crate::rulesets::zones::event::{Reaction, ZonesEvent};
@@ -30,7 +31,7 @@ use super::state::{BlastState, Pending, RULE_BLAST, RULE_COUNTER, RULE_DODGE, RU
 /// deviated and hit a random neighbouring zone." Fray aims a ranged blast
 /// at the zone the target stands in.
 pub(super) fn declare_blast(
-    world: &mut World,
+    world: &mut Scene,
     attacker: Cid,
     target: Cid,
     weapon: usize,
@@ -70,7 +71,7 @@ pub(super) fn declare_blast(
                 );
                 return;
             }
-            let r = view::resource_mut::<Dice>(world).roll_die(around.len() as u32);
+            let r = world.dice().roll_die(around.len() as u32);
             hit_zone = usize::from(around[(r as usize - 1).min(around.len() - 1)]);
             deviated = Some(DiceRoll::one_die(around.len() as u32, r));
         }
@@ -92,7 +93,7 @@ pub(super) fn declare_blast(
         .copied()
         .filter(|t| *t != attacker && can_react(world, *t, attacker))
         .collect();
-    view::resource_mut::<Pending>(world).blast = Some(BlastState {
+    view::resource_mut::<Pending>(world.unlogged()).blast = Some(BlastState {
         attacker,
         weapon,
         mode,
@@ -106,27 +107,27 @@ pub(super) fn declare_blast(
 }
 
 /// Ask the next target of a blast for its reaction, or roll the damage.
-pub(super) fn ask_blast(world: &mut World) {
+pub(super) fn ask_blast(world: &mut Scene) {
     let Some(b) = view::resource::<Pending>(world).blast.clone() else {
         return;
     };
     match b.asking.first() {
         Some(&t) => {
-            view::resource_mut::<Battle>(world).prompt = Prompt::React {
+            view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::React {
                 actor: t,
                 attacker: b.attacker,
             };
         }
         None => {
-            view::resource_mut::<Pending>(world).blast = None;
+            view::resource_mut::<Pending>(world.unlogged()).blast = None;
             blast_damage(world, &b);
             finish(world);
         }
     }
 }
 
-pub(super) fn blast_answer(world: &mut World, who: Cid, command: &Command, forgoes: String) {
-    let Some(mut b) = view::resource_mut::<Pending>(world).blast.take() else {
+pub(super) fn blast_answer(world: &mut Scene, who: Cid, command: &Command, forgoes: String) {
+    let Some(mut b) = view::resource_mut::<Pending>(world.unlogged()).blast.take() else {
         return;
     };
     b.asking.retain(|t| *t != who);
@@ -145,14 +146,14 @@ pub(super) fn blast_answer(world: &mut World, who: Cid, command: &Command, forgo
         }
         _ => emit(world, BattleEvent::ReactionDeclined { who, forgoes }),
     }
-    view::resource_mut::<Pending>(world).blast = Some(b);
+    view::resource_mut::<Pending>(world.unlogged()).blast = Some(b);
     ask_blast(world);
 }
 
 /// One damage roll for the whole blast ("it always inflicts d6 damage"),
 /// each target's armour taken off. A counter is weighed against the blast's
 /// damage on the one who counters.
-pub(super) fn blast_damage(world: &mut World, b: &BlastState) {
+pub(super) fn blast_damage(world: &mut Scene, b: &BlastState) {
     let Some(w) = weapon(world, b.attacker, b.weapon) else {
         return;
     };
@@ -181,7 +182,7 @@ pub(super) fn blast_damage(world: &mut World, b: &BlastState) {
 /// One share of a split attack: `dice` times the weapon's dice, no size
 /// step (the share already counts the sizes), armour off.
 pub(super) fn share_blow(
-    world: &mut World,
+    world: &mut Scene,
     attacker: Cid,
     target: Cid,
     w: &Weapon,
@@ -211,7 +212,7 @@ pub(super) fn share_blow(
 
 /// A blast: one damage roll for everyone it hits.
 pub(super) fn blast_blows(
-    world: &mut World,
+    world: &mut Scene,
     b: &BlastState,
     w: &Weapon,
     first: Cid,
@@ -246,7 +247,7 @@ pub(super) fn blast_blows(
 }
 
 /// Land a blast's or a split attack's blows, weighing the one counter.
-pub(super) fn resolve_multi(world: &mut World, b: &BlastState, blows: Vec<Blow>) {
+pub(super) fn resolve_multi(world: &mut Scene, b: &BlastState, blows: Vec<Blow>) {
     let mut counter_blow = None;
     if let Some((c, i)) = b.counter
         && let Some(wc) = weapon(world, c, i)

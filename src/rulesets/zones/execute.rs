@@ -3,11 +3,12 @@
 
 use bevy::prelude::*;
 
-use crate::rules::apply::{draw, emit};
 use crate::rules::battle::{Battle, Ground, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition};
 use crate::rules::event::BattleEvent;
+use crate::rules::scene::Scene;
+use crate::rules::scene::{draw, emit};
 use crate::rules::view;
 use crate::rulesets::zones::command::{Influence, ZonesCommand};
 use crate::rulesets::zones::data::PowerEffect;
@@ -16,7 +17,7 @@ use crate::rulesets::zones::event::ZonesEvent;
 use super::state::{RULE_MAIN_ACTIONS, ZonesRound};
 use super::{RULE_BONUS, attack, morale, mounts, movement, nonlethal, reaction, round};
 
-pub fn execute(world: &mut World, actor: Cid, command: &Command) {
+pub fn execute(world: &mut Scene, actor: Cid, command: &Command) {
     if !matches!(
         command.own::<ZonesCommand>(),
         Some(
@@ -39,7 +40,7 @@ pub fn execute(world: &mut World, actor: Cid, command: &Command) {
     }
 }
 
-fn execute_command(world: &mut World, actor: Cid, command: &Command) {
+fn execute_command(world: &mut Scene, actor: Cid, command: &Command) {
     match (command, command.own::<ZonesCommand>()) {
         (_, Some(ZonesCommand::Activate { who })) => execute_activate(world, *who),
         (_, Some(ZonesCommand::Mount { mount })) => mounts::mount(world, actor, *mount),
@@ -100,7 +101,7 @@ fn execute_command(world: &mut World, actor: Cid, command: &Command) {
 
 /// §Procedure: the faction whose activation it is sends `who` into its
 /// turn; during a pair's turn, the turn passes to the other member.
-fn execute_activate(world: &mut World, who: Cid) {
+fn execute_activate(world: &mut Scene, who: Cid) {
     if let Prompt::Act { actor: from } = view::resource::<Battle>(world).prompt {
         mounts::hand_over(world, from, who);
         return;
@@ -110,7 +111,7 @@ fn execute_activate(world: &mut World, who: Cid) {
 }
 
 /// "Bonus actions: picking up or putting down something".
-fn execute_pick_up(world: &mut World, actor: Cid, item: usize) {
+fn execute_pick_up(world: &mut Scene, actor: Cid, item: usize) {
     let weapon = view::resource::<Ground>(world)
         .0
         .get(item)
@@ -124,11 +125,13 @@ fn execute_pick_up(world: &mut World, actor: Cid, item: usize) {
             rule: RULE_BONUS,
         },
     );
-    view::resource_mut::<ZonesRound>(world).turn.bonus += 1;
+    view::resource_mut::<ZonesRound>(world.unlogged())
+        .turn
+        .bonus += 1;
 }
 
 /// §Procedure: the faction whose activation it is passes.
-fn execute_pass(world: &mut World) {
+fn execute_pass(world: &mut Scene) {
     if let Prompt::Activate { faction, .. } = view::resource::<Battle>(world).prompt {
         emit(
             world,
@@ -139,12 +142,12 @@ fn execute_pass(world: &mut World) {
             },
         );
         round::pass_on(world, faction);
-        view::resource_mut::<Battle>(world).prompt = Prompt::None;
+        view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::None;
     }
 }
 
 /// §Procedure: the faction that won the first turn gives it to `to`.
-fn execute_first_turn_to(world: &mut World, to: u8) {
+fn execute_first_turn_to(world: &mut Scene, to: u8) {
     if let Prompt::Activate { faction, .. } = view::resource::<Battle>(world).prompt {
         emit(
             world,
@@ -154,15 +157,15 @@ fn execute_first_turn_to(world: &mut World, to: u8) {
                 rule: round::RULE_PROCEDURE,
             },
         );
-        let mut r = view::resource_mut::<ZonesRound>(world);
+        let mut r = view::resource_mut::<ZonesRound>(world.unlogged());
         r.opening = false;
         r.next = to;
-        view::resource_mut::<Battle>(world).prompt = Prompt::None;
+        view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::None;
     }
 }
 
 /// Drawing a weapon: a bonus action.
-fn execute_draw(world: &mut World, actor: Cid, weapon: usize) {
+fn execute_draw(world: &mut Scene, actor: Cid, weapon: usize) {
     draw(
         world,
         actor,
@@ -171,11 +174,13 @@ fn execute_draw(world: &mut World, actor: Cid, weapon: usize) {
         "spends the bonus action",
         RULE_BONUS,
     );
-    view::resource_mut::<ZonesRound>(world).turn.bonus += 1;
+    view::resource_mut::<ZonesRound>(world.unlogged())
+        .turn
+        .bonus += 1;
 }
 
 /// §Morale: surrendering ends the turn.
-fn execute_surrender(world: &mut World, actor: Cid) {
+fn execute_surrender(world: &mut Scene, actor: Cid) {
     emit(
         world,
         BattleEvent::ConditionAdded {
@@ -191,7 +196,7 @@ fn execute_surrender(world: &mut World, actor: Cid) {
 /// decides what each does: docs/rulesets/zones.md, "Main actions"). Words
 /// are noise: they reveal a concealed speaker (§Sneaking in combat:
 /// "talking").
-fn execute_influence(world: &mut World, by: Cid, target: Cid, kind: Influence) {
+fn execute_influence(world: &mut Scene, by: Cid, target: Cid, kind: Influence) {
     emit(
         world,
         ZonesEvent::InfluenceTried {
@@ -239,7 +244,7 @@ fn execute_influence(world: &mut World, by: Cid, target: Cid, kind: Influence) {
 
 /// "using a consumable item (a medicine box ...)": one use heals its die,
 /// never above the character's health (Fray decides).
-fn execute_use_item(world: &mut World, who: Cid, item: usize, on: Cid) {
+fn execute_use_item(world: &mut Scene, who: Cid, item: usize, on: Cid) {
     let Some(carried) = super::queries::stats(world, who).and_then(|s| s.items.get(item).cloned())
     else {
         return;
@@ -260,9 +265,9 @@ fn execute_use_item(world: &mut World, who: Cid, item: usize, on: Cid) {
 /// Heal `on` by a roll of `dice`, never above its health; an incapacitated
 /// character lifted above 0 is back on its feet, with no turn this round
 /// (Fray decides: docs/rulesets/zones.md, "Main actions").
-fn mend(world: &mut World, by: Cid, on: Cid, dice: &crate::rules::dice::DiceExpr) {
+fn mend(world: &mut Scene, by: Cid, on: Cid, dice: &crate::rules::dice::DiceExpr) {
     let roll = dice.roll(
-        &mut view::resource_mut::<crate::rules::dice::Dice>(world),
+        &mut world.dice(),
         &crate::rules::dice::RollOptions::default(),
     );
     let Some(h) = view::get::<crate::rules::components::Health>(world, on).copied() else {
@@ -312,7 +317,7 @@ fn mend(world: &mut World, by: Cid, on: Cid, dice: &crate::rules::dice::DiceExpr
 /// concealed invoker (§Sneaking in combat: "invoking a power"). A power is
 /// not an attack: it cannot be dodged nor countered; a hostile one is
 /// resisted with a WIT save.
-fn execute_invoke(world: &mut World, by: Cid, power: usize, target: Cid) {
+fn execute_invoke(world: &mut Scene, by: Cid, power: usize, target: Cid) {
     let Some(p) = super::queries::stats(world, by).and_then(|s| s.powers.get(power).cloned())
     else {
         return;

@@ -12,11 +12,12 @@ use bevy::prelude::*;
 
 use super::queries::{broken, stats};
 
-use crate::rules::apply::emit;
 use crate::rules::components::{Cid, Loadout, Weapon};
-use crate::rules::dice::{Dice, DiceRoll};
+use crate::rules::dice::DiceRoll;
 use crate::rules::event::BattleEvent;
 use crate::rules::log::BattleLog;
+use crate::rules::scene::Scene;
+use crate::rules::scene::emit;
 use crate::rules::view;
 use crate::rulesets::zones::event::{GearOutcome, ZonesEvent};
 use crate::rulesets::zones::weapon::ZonesGear;
@@ -64,7 +65,7 @@ pub fn used_items(world: &World) -> Vec<(Cid, String)> {
 
 /// Roll durability for everything used and not broken, once the battle is
 /// over.
-pub fn aftermath(world: &mut World) {
+pub fn aftermath(world: &mut Scene) {
     let settings = view::resource::<ZonesSettings>(world).clone();
     if !settings.gear_degradation {
         return;
@@ -74,7 +75,7 @@ pub fn aftermath(world: &mut World) {
             continue;
         }
         let sides = settings.durability_die.max(2);
-        let r = view::resource_mut::<Dice>(world).roll_die(sides);
+        let r = world.dice().roll_die(sides);
         let outcome = match (r == 1, was_damaged(world, who, &item)) {
             (false, _) => GearOutcome::Fine,
             (true, false) => GearOutcome::Damaged,
@@ -154,7 +155,7 @@ pub fn after_note(world: &World, who: Cid) -> Option<String> {
 /// "Damaged weapons ... are destroyed if used to attack and a 1 is rolled
 /// on the damage die": after the roll the weapon breaks (the blow still
 /// lands).
-pub fn break_worn_weapon(world: &mut World, who: Cid, w: &Weapon, roll: &DiceRoll) {
+pub fn break_worn_weapon(world: &mut Scene, who: Cid, w: &Weapon, roll: &DiceRoll) {
     if !w.zones().damaged || roll.dice.first().is_none_or(|d| d.result != 1) {
         return;
     }
@@ -179,7 +180,7 @@ pub fn break_worn_weapon(world: &mut World, who: Cid, w: &Weapon, roll: &DiceRol
 /// "Damaged shields and armour are destroyed by attacks inflicting at least
 /// 8 damage before armour reduction (shields are destroyed first)": one
 /// piece per attack; it still protects against that blow.
-pub fn break_worn_armour(world: &mut World, who: Cid, before_armour: i32) {
+pub fn break_worn_armour(world: &mut Scene, who: Cid, before_armour: i32) {
     if before_armour < 8 {
         return;
     }

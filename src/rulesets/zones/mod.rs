@@ -44,6 +44,7 @@ use std::path::Path;
 
 use bevy::prelude::*;
 
+use crate::rules::scene::Scene;
 use crate::rules::view;
 
 use crate::rules::battle::RulesetId;
@@ -130,7 +131,7 @@ impl Ruleset for Zones {
         registry.component::<state::Swayed>();
     }
     type Check = check::Legality;
-    fn execute(world: &mut World, actor: Cid, command: &Command) {
+    fn execute(world: &mut Scene, actor: Cid, command: &Command) {
         execute::execute(world, actor, command)
     }
     fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
@@ -148,7 +149,7 @@ impl Ruleset for Zones {
     fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
         sheet::sheet(world, cid)
     }
-    fn advance(world: &mut World) {
+    fn advance(world: &mut Scene) {
         round::advance(world)
     }
     const AUDIT: &'static [AuditFigure] = audit::FIGURES;
@@ -187,7 +188,7 @@ impl Ruleset for Zones {
     fn apply(world: &mut World, event: &BattleEvent) {
         apply::apply(world, event)
     }
-    fn aftermath(world: &mut World) {
+    fn aftermath(world: &mut Scene) {
         gear::aftermath(world)
     }
     fn after_note(world: &World, cid: Cid) -> Option<String> {

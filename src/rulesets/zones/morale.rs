@@ -10,10 +10,11 @@
 
 use bevy::prelude::*;
 
-use crate::rules::apply::emit;
 use crate::rules::components::{Cid, Condition, Health};
 use crate::rules::event::BattleEvent;
 use crate::rules::roster::Factions;
+use crate::rules::scene::Scene;
+use crate::rules::scene::emit;
 use crate::rules::view;
 
 use super::attack::save;
@@ -67,7 +68,7 @@ pub fn who_checks(world: &World) -> Vec<Cid> {
 }
 
 /// The end-of-round morale checks.
-pub fn check(world: &mut World) {
+pub fn check(world: &mut Scene) {
     if !view::resource::<ZonesSettings>(world).morale {
         return;
     }
@@ -91,7 +92,7 @@ pub fn check(world: &mut World) {
 
 /// "Surrendering characters who are harmed by the enemy can resume fighting
 /// normally, even if they previously failed a morale check."
-pub fn harmed(world: &mut World, who: Cid) {
+pub fn harmed(world: &mut Scene, who: Cid) {
     let conds = view::conditions(world, who);
     for c in [Condition::Surrendered, Condition::Broken] {
         if conds.has(Condition::Surrendered) && conds.has(c) {

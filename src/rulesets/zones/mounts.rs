@@ -28,11 +28,12 @@
 
 use bevy::prelude::*;
 
-use crate::rules::apply::emit;
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::components::{Cid, Condition};
 use crate::rules::event::BattleEvent;
 use crate::rules::map::Cell;
+use crate::rules::scene::Scene;
+use crate::rules::scene::emit;
 use crate::rules::view;
 use crate::rulesets::zones::event::ZonesEvent;
 
@@ -44,14 +45,14 @@ use super::state::{TurnBudget, ZonesRound};
 
 /// After `mount` moved: beyond half speed, its riders lose their actions and
 /// reactions for the round.
-pub fn after_mount_moved(world: &mut World, mount: Cid) {
+pub fn after_mount_moved(world: &mut Scene, mount: Cid) {
     let half = stats(world, mount).map_or(1, |s| s.half_speed());
     let fast = budget_of(world, mount).is_some_and(|b| b.beyond(half));
     if !fast {
         return;
     }
     let riders = standing_riders(world, mount);
-    let mut r = view::resource_mut::<ZonesRound>(world);
+    let mut r = view::resource_mut::<ZonesRound>(world.unlogged());
     for c in riders {
         if !r.carried_fast.contains(&c) {
             r.carried_fast.push(c);
@@ -61,8 +62,10 @@ pub fn after_mount_moved(world: &mut World, mount: Cid) {
 
 /// Get on: half a zone of movement; an AGI save if the mount is moving, a
 /// fall (d4 direct damage) on a failure.
-pub fn mount(world: &mut World, who: Cid, mount: Cid) {
-    view::resource_mut::<ZonesRound>(world).turn.halves += 1;
+pub fn mount(world: &mut Scene, who: Cid, mount: Cid) {
+    view::resource_mut::<ZonesRound>(world.unlogged())
+        .turn
+        .halves += 1;
     if moving(world, mount) && !fall_save(world, who, "to get on a moving mount") {
         return;
     }
@@ -82,7 +85,7 @@ pub fn mount(world: &mut World, who: Cid, mount: Cid) {
             .reserved
             .contains(&mount);
     if joins {
-        view::resource_mut::<ZonesRound>(world)
+        view::resource_mut::<ZonesRound>(world.unlogged())
             .team
             .push(TurnBudget {
                 who: Some(mount),
@@ -93,18 +96,20 @@ pub fn mount(world: &mut World, who: Cid, mount: Cid) {
 
 /// Get off onto `to`: half a zone of movement; an AGI save if the mount is
 /// moving, d4 direct damage on a failure (the rider lands all the same).
-pub fn dismount(world: &mut World, who: Cid, to: Cell) {
+pub fn dismount(world: &mut Scene, who: Cid, to: Cell) {
     let Some(mount) = view::riding(world, who) else {
         return;
     };
-    view::resource_mut::<ZonesRound>(world).turn.halves += 1;
+    view::resource_mut::<ZonesRound>(world.unlogged())
+        .turn
+        .halves += 1;
     get_off(world, who, mount, to, false);
     if moving(world, mount) {
         fall_save(world, who, "to get off a moving mount");
     }
 }
 
-fn get_off(world: &mut World, who: Cid, mount: Cid, to: Cell, thrown: bool) {
+fn get_off(world: &mut Scene, who: Cid, mount: Cid, to: Cell, thrown: bool) {
     emit(
         world,
         BattleEvent::Dismounted {
@@ -119,7 +124,7 @@ fn get_off(world: &mut World, who: Cid, mount: Cid, to: Cell, thrown: bool) {
 
 /// The AGI save against a fall; on a failure, d4 direct damage. True when
 /// it passes.
-fn fall_save(world: &mut World, who: Cid, purpose: &'static str) -> bool {
+fn fall_save(world: &mut Scene, who: Cid, purpose: &'static str) -> bool {
     let agi = stats(world, who).map_or(0, |s| s.agi);
     if save(world, who, "AGI", agi, purpose, RULE_MOUNTS) {
         return true;
@@ -130,7 +135,7 @@ fn fall_save(world: &mut World, who: Cid, purpose: &'static str) -> bool {
 
 /// `rider` comes off its mount against its will, onto `to`: the AGI save
 /// against the fall, unless it is out of the fight already.
-pub fn throw_off(world: &mut World, rider: Cid, to: Cell) {
+pub fn throw_off(world: &mut Scene, rider: Cid, to: Cell) {
     let Some(mount) = view::riding(world, rider) else {
         return;
     };
@@ -142,7 +147,7 @@ pub fn throw_off(world: &mut World, rider: Cid, to: Cell) {
 
 /// Riders whose mount is out of the fight are thrown; riders who are out of
 /// the fight slide off.
-pub fn tidy_riders(world: &mut World) {
+pub fn tidy_riders(world: &mut Scene) {
     // Only riders can be thrown: found in one look at the roster (this runs
     // every step; nobody becomes a rider on the way).
     for rider in view::all_riding(world) {
@@ -172,7 +177,7 @@ pub fn tidy_riders(world: &mut World) {
 }
 
 /// Keep the turn to react: the next of the pair goes on, else play passes.
-pub fn reserve(world: &mut World, who: Cid) {
+pub fn reserve(world: &mut Scene, who: Cid) {
     emit(
         world,
         ZonesEvent::TurnReserved {
@@ -180,14 +185,16 @@ pub fn reserve(world: &mut World, who: Cid) {
             rule: RULE_MOUNTS,
         },
     );
-    view::resource_mut::<ZonesRound>(world).reserved.push(who);
+    view::resource_mut::<ZonesRound>(world.unlogged())
+        .reserved
+        .push(who);
     super::round::finish_part(world, who);
 }
 
 /// `to` goes on with the pair's turn; `from` may take it back later.
-pub fn hand_over(world: &mut World, from: Cid, to: Cid) {
+pub fn hand_over(world: &mut Scene, from: Cid, to: Cid) {
     {
-        let mut r = view::resource_mut::<ZonesRound>(world);
+        let mut r = view::resource_mut::<ZonesRound>(world.unlogged());
         let Some(i) = r.team.iter().position(|b| b.who == Some(to)) else {
             return;
         };
@@ -203,15 +210,15 @@ pub fn hand_over(world: &mut World, from: Cid, to: Cid) {
             rule: RULE_MOUNTS,
         },
     );
-    view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: to };
+    view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::Act { actor: to };
 }
 
 /// `who` has ended its part of the turn: give it to the next standing one
 /// of its pair who has not yet. False when none is left.
-pub fn next_of_pair(world: &mut World, who: Cid) -> bool {
+pub fn next_of_pair(world: &mut Scene, who: Cid) -> bool {
     loop {
         let next = {
-            let mut r = view::resource_mut::<ZonesRound>(world);
+            let mut r = view::resource_mut::<ZonesRound>(world.unlogged());
             if r.team.is_empty() {
                 return false;
             }
@@ -222,7 +229,7 @@ pub fn next_of_pair(world: &mut World, who: Cid) -> bool {
         if !view::standing(world, to) || reserved || !super::check::turn_left(world, to) {
             continue;
         }
-        view::resource_mut::<ZonesRound>(world).turn = next;
+        view::resource_mut::<ZonesRound>(world.unlogged()).turn = next;
         emit(
             world,
             ZonesEvent::TurnHandedOver {
@@ -231,7 +238,7 @@ pub fn next_of_pair(world: &mut World, who: Cid) -> bool {
                 rule: RULE_MOUNTS,
             },
         );
-        view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: to };
+        view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::Act { actor: to };
         return true;
     }
 }

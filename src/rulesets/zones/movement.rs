@@ -9,11 +9,12 @@
 
 use bevy::prelude::*;
 
-use crate::rules::apply::emit;
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::components::{Cid, MoveMode};
 use crate::rules::event::BattleEvent;
 use crate::rules::map::{Cell, Map};
+use crate::rules::scene::Scene;
+use crate::rules::scene::emit;
 use crate::rules::view;
 
 use super::queries::stats;
@@ -25,7 +26,7 @@ use super::state::{Pending, ZonesRound};
 /// move: it stops at the border and each of them is asked in turn; the
 /// rest of the path waits in [`Pending`]. `resumed`: the first step was
 /// already offered.
-pub fn execute_move(world: &mut World, who: Cid, path: &[Cell], resumed: bool) {
+pub fn execute_move(world: &mut Scene, who: Cid, path: &[Cell], resumed: bool) {
     let Some(start) = view::cell(world, who) else {
         return;
     };
@@ -50,12 +51,13 @@ pub fn execute_move(world: &mut World, who: Cid, path: &[Cell], resumed: bool) {
             if !foes.is_empty() {
                 emit_segment(world, who, seg_start, &mut segment);
                 let first = foes[0];
-                view::resource_mut::<Pending>(world).moving = Some(super::state::MoveState {
-                    who,
-                    rest: path[i..].to_vec(),
-                    candidates: foes,
-                });
-                view::resource_mut::<Battle>(world).prompt = Prompt::React {
+                view::resource_mut::<Pending>(world.unlogged()).moving =
+                    Some(super::state::MoveState {
+                        who,
+                        rest: path[i..].to_vec(),
+                        candidates: foes,
+                    });
+                view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::React {
                     actor: first,
                     attacker: who,
                 };
@@ -71,7 +73,7 @@ pub fn execute_move(world: &mut World, who: Cid, path: &[Cell], resumed: bool) {
     emit_segment(world, who, seg_start, &mut segment);
 }
 
-fn emit_segment(world: &mut World, who: Cid, from: Cell, segment: &mut Vec<Cell>) {
+fn emit_segment(world: &mut Scene, who: Cid, from: Cell, segment: &mut Vec<Cell>) {
     if segment.is_empty() {
         return;
     }
@@ -97,17 +99,22 @@ fn emit_segment(world: &mut World, who: Cid, from: Cell, segment: &mut Vec<Cell>
         super::attack::reveal(world, who);
     }
     super::attack::reveal_seen(world);
-    view::resource_mut::<ZonesRound>(world).turn.zones += zones;
+    view::resource_mut::<ZonesRound>(world.unlogged())
+        .turn
+        .zones += zones;
     super::mounts::after_mount_moved(world, who);
 }
 
 /// After the opportunity attacks at a border: the move resumes if the mover
 /// is still standing; otherwise its turn is over.
-pub fn resume_move(world: &mut World) {
-    let Some(m) = view::resource_mut::<Pending>(world).moving.take() else {
+pub fn resume_move(world: &mut Scene) {
+    let Some(m) = view::resource_mut::<Pending>(world.unlogged())
+        .moving
+        .take()
+    else {
         return;
     };
-    view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: m.who };
+    view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::Act { actor: m.who };
     if !view::standing(world, m.who) {
         if let Some(at) = view::cell(world, m.who) {
             emit(world, BattleEvent::MoveInterrupted { who: m.who, at });
@@ -120,7 +127,7 @@ pub fn resume_move(world: &mut World) {
 
 /// Leave the map: escape, or make the AGI save of the chase; a failed save
 /// means the pursuers reach the fugitive, who stays on the field, turn spent.
-pub fn flee(world: &mut World, who: Cid) {
+pub fn flee(world: &mut Scene, who: Cid) {
     if chase(world, who) == Chase::Save {
         let agi = stats(world, who).map_or(0, |s| s.agi);
         if !super::attack::save(world, who, "AGI", agi, "to outrun the pursuers", RULE_CHASE) {

@@ -5,12 +5,13 @@
 
 use bevy::prelude::*;
 
-use crate::rules::apply::emit;
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Loadout};
-use crate::rules::dice::{Dice, DiceExpr, RollOptions};
+use crate::rules::dice::{DiceExpr, RollOptions};
 use crate::rules::event::BattleEvent;
 use crate::rules::map::{Cell, Map};
+use crate::rules::scene::Scene;
+use crate::rules::scene::emit;
 use crate::rules::view;
 use crate::rulesets::zones::command::Maneuver;
 use crate::rulesets::zones::event::ZonesEvent;
@@ -25,7 +26,7 @@ use super::queries::stats;
 use super::settings::ZonesSettings;
 
 /// Before `actor` does `command`: if that frees whom it holds, let go.
-pub fn let_go_unless_kept(world: &mut World, actor: Cid, command: &Command) {
+pub fn let_go_unless_kept(world: &mut Scene, actor: Cid, command: &Command) {
     if let Some(held) = holding(world, actor)
         && !keeps_hold(world, actor, held, command)
     {
@@ -33,14 +34,14 @@ pub fn let_go_unless_kept(world: &mut World, actor: Cid, command: &Command) {
     }
 }
 
-fn release(world: &mut World, by: Cid, who: Cid, rule: &'static str) {
+fn release(world: &mut Scene, by: Cid, who: Cid, rule: &'static str) {
     emit(world, BattleEvent::Released { by, who, rule });
 }
 
 /// Holds that can no longer be kept end: the grabber is out of the fight,
 /// the held character is dead or gone, or the two are no longer side by
 /// side (a shove, a swap).
-pub fn tidy_holds(world: &mut World) {
+pub fn tidy_holds(world: &mut Scene) {
     // The holds there are, in one look (a release only ends holds, so no
     // other can begin on the way).
     for (who, _) in view::holds(world) {
@@ -62,7 +63,7 @@ pub fn tidy_holds(world: &mut World) {
 /// A grabbing character moved: the held one comes along, to the cell the
 /// grabber left ("keep hold while moving together with the grabbed
 /// character").
-pub fn drag(world: &mut World, grabber: Cid, from: Cell, path: &[Cell]) {
+pub fn drag(world: &mut Scene, grabber: Cid, from: Cell, path: &[Cell]) {
     let Some(held) = holding(world, grabber) else {
         return;
     };
@@ -90,7 +91,7 @@ pub fn drag(world: &mut World, grabber: Cid, from: Cell, path: &[Cell]) {
 
 /// A non-lethal attack reaches its target (not dodged): the STR save, then
 /// the consequence.
-pub fn land_maneuver(world: &mut World, attacker: Cid, target: Cid, kind: Maneuver) {
+pub fn land_maneuver(world: &mut Scene, attacker: Cid, target: Cid, kind: Maneuver) {
     // Stopped when the attacker went down first (a counter), or pointless
     // on the dead.
     if !view::standing(world, attacker) || view::conditions(world, target).has(Condition::Dead) {
@@ -138,7 +139,7 @@ pub fn land_maneuver(world: &mut World, attacker: Cid, target: Cid, kind: Maneuv
 
 /// "The target must pass a STR save or drop a weapon chosen by the
 /// attacker. If the attacker has a free hand, they can grab the weapon."
-fn disarm(world: &mut World, attacker: Cid, target: Cid, weapon: usize) {
+fn disarm(world: &mut Scene, attacker: Cid, target: Cid, weapon: usize) {
     let Some(name) = view::get::<Loadout>(world, target)
         .and_then(|l| l.weapons.get(weapon))
         .map(|w| String::from(&*w.name))
@@ -168,7 +169,7 @@ fn disarm(world: &mut World, attacker: Cid, target: Cid, weapon: usize) {
 /// straight away from the shover, `shove_cells` cells per half zone, and
 /// stops at walls, other characters and the map's edge; a pit on the way
 /// is fallen into.
-fn shove(world: &mut World, attacker: Cid, target: Cid) {
+fn shove(world: &mut Scene, attacker: Cid, target: Cid) {
     let diff = size_difference(world, attacker, target).max(0);
     if diff > 0 {
         direct_damage(world, target, Some(attacker), &impaired(), RULE_SIZE_SHOVE);
@@ -211,16 +212,13 @@ fn shove(world: &mut World, attacker: Cid, target: Cid) {
 
 /// Damage no armour reduces, dealt `by` someone (none for a fall).
 pub(super) fn direct_damage(
-    world: &mut World,
+    world: &mut Scene,
     target: Cid,
     by: Option<Cid>,
     dice: &DiceExpr,
     rule: &'static str,
 ) {
-    let r = dice.roll(
-        &mut view::resource_mut::<Dice>(world),
-        &RollOptions::default(),
-    );
+    let r = dice.roll(&mut world.dice(), &RollOptions::default());
     emit(
         world,
         BattleEvent::DamageRolled {
@@ -241,7 +239,7 @@ pub(super) fn direct_damage(
     land(world, &b);
 }
 
-fn displace(world: &mut World, by: Cid, who: Cid, from: Cell, to: Cell, rule: &'static str) {
+fn displace(world: &mut Scene, by: Cid, who: Cid, from: Cell, to: Cell, rule: &'static str) {
     if from != to {
         emit(
             world,
@@ -256,7 +254,7 @@ fn displace(world: &mut World, by: Cid, who: Cid, from: Cell, to: Cell, rule: &'
     }
 }
 
-pub fn break_free(world: &mut World, who: Cid) {
+pub fn break_free(world: &mut Scene, who: Cid) {
     let Some(by) = holder(world, who) else {
         return;
     };
@@ -266,7 +264,7 @@ pub fn break_free(world: &mut World, who: Cid) {
     }
 }
 
-pub fn free_ally(world: &mut World, actor: Cid, who: Cid) {
+pub fn free_ally(world: &mut Scene, actor: Cid, who: Cid) {
     let Some(by) = holder(world, who) else {
         return;
     };

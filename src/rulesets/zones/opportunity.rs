@@ -3,11 +3,12 @@
 
 use bevy::prelude::*;
 
-use crate::rules::apply::emit;
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::Cid;
 use crate::rules::event::BattleEvent;
+use crate::rules::scene::Scene;
+use crate::rules::scene::emit;
 use crate::rules::view;
 use crate::rulesets::zones::command::ZonesCommand;
 use crate::rulesets::zones::event::{Reaction, ZonesEvent};
@@ -19,14 +20,14 @@ use super::reaction::taken;
 use super::state::{Pending, RULE_ATTACK};
 
 /// The next enemy at the border is asked, or the move resumes.
-pub(super) fn next_opportunist(world: &mut World) {
+pub(super) fn next_opportunist(world: &mut Scene) {
     let mover = view::resource::<Pending>(world)
         .moving
         .as_ref()
         .map(|m| m.who);
     let Some(mover) = mover else { return };
     let next = {
-        let mut p = view::resource_mut::<Pending>(world);
+        let mut p = view::resource_mut::<Pending>(world.unlogged());
         let m = p.moving.as_mut().expect("checked above");
         if !m.candidates.is_empty() {
             m.candidates.remove(0);
@@ -40,10 +41,13 @@ pub(super) fn next_opportunist(world: &mut World) {
     if view::standing(world, mover)
         && let Some(&first) = still.first()
     {
-        if let Some(m) = view::resource_mut::<Pending>(world).moving.as_mut() {
+        if let Some(m) = view::resource_mut::<Pending>(world.unlogged())
+            .moving
+            .as_mut()
+        {
             m.candidates = still.clone();
         }
-        view::resource_mut::<Battle>(world).prompt = Prompt::React {
+        view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::React {
             actor: first,
             attacker: mover,
         };
@@ -53,7 +57,7 @@ pub(super) fn next_opportunist(world: &mut World) {
 }
 
 /// An enemy at the border answers: strike at the mover, or let it go.
-pub(super) fn opportunity_answer(world: &mut World, who: Cid, command: &Command, forgoes: String) {
+pub(super) fn opportunity_answer(world: &mut Scene, who: Cid, command: &Command, forgoes: String) {
     let Some(mover) = view::resource::<Pending>(world)
         .moving
         .as_ref()

@@ -3,11 +3,12 @@
 
 use bevy::prelude::*;
 
-use crate::rules::apply::emit;
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::Cid;
 use crate::rules::event::BattleEvent;
+use crate::rules::scene::Scene;
+use crate::rules::scene::emit;
 use crate::rules::view;
 use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
 use crate::rulesets::zones::event::{Reaction, ZonesEvent};
@@ -21,15 +22,15 @@ use super::queries::{damage_mode, guards, stats, weapon};
 use super::state::{AttackState, Pending, RULE_COUNTER, RULE_DODGE, RULE_GUARD, RULE_HIDE, Stage};
 use super::stunt::accept_stunt;
 
-pub(super) fn ask_guard(world: &mut World, mut state: AttackState) {
+pub(super) fn ask_guard(world: &mut Scene, mut state: AttackState) {
     match state.guards.first() {
         Some(&g) => {
             state.stage = Stage::Guard;
-            view::resource_mut::<Battle>(world).prompt = Prompt::React {
+            view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::React {
                 actor: g,
                 attacker: state.attacker,
             };
-            view::resource_mut::<Pending>(world).attack = Some(state);
+            view::resource_mut::<Pending>(world.unlogged()).attack = Some(state);
         }
         None => {
             hit(world, &state);
@@ -63,7 +64,7 @@ pub(super) fn forgone(world: &World, who: Cid) -> String {
 }
 
 /// Answer to a `React` prompt (checked legal).
-pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
+pub fn resolve_reaction(world: &mut Scene, who: Cid, command: &Command) {
     // A guard or a stunt prompt has one answer besides none: named
     // without asking for every legal command (the AI declines to guard
     // often, and batch simulation feels it).
@@ -83,7 +84,10 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
         blast_answer(world, who, command, forgoes);
         return;
     }
-    let Some(mut state) = view::resource_mut::<Pending>(world).attack.take() else {
+    let Some(mut state) = view::resource_mut::<Pending>(world.unlogged())
+        .attack
+        .take()
+    else {
         opportunity_answer(world, who, command, forgoes);
         return;
     };
@@ -126,20 +130,20 @@ pub fn resolve_reaction(world: &mut World, who: Cid, command: &Command) {
         (Stage::Guard, _, Some(ZonesCommand::Guard)) => guard(world, who, state),
         _ => {
             // Not an answer to this stage (the check refuses these).
-            view::resource_mut::<Pending>(world).attack = Some(state);
+            view::resource_mut::<Pending>(world.unlogged()).attack = Some(state);
         }
     }
 }
 
 /// §Reactions, counter-attack: strike back instead of being hit.
-fn answer_counter(world: &mut World, who: Cid, state: &AttackState, strike: CounterWith) {
+fn answer_counter(world: &mut Scene, who: Cid, state: &AttackState, strike: CounterWith) {
     taken(world, who, Reaction::Counter, state.attacker, RULE_COUNTER);
     counter(world, state, strike);
     finish(world);
 }
 
 /// §Reactions, hide behind someone: the blow goes to `other` instead.
-fn hide_behind(world: &mut World, who: Cid, other: Cid, mut state: AttackState) {
+fn hide_behind(world: &mut Scene, who: Cid, other: Cid, mut state: AttackState) {
     taken(world, who, Reaction::HideBehind, state.attacker, RULE_HIDE);
     emit(
         world,
@@ -158,7 +162,7 @@ fn hide_behind(world: &mut World, who: Cid, other: Cid, mut state: AttackState) 
 }
 
 /// §Reactions, guard: an ally takes the blow in the target's place.
-fn guard(world: &mut World, who: Cid, mut state: AttackState) {
+fn guard(world: &mut Scene, who: Cid, mut state: AttackState) {
     taken(world, who, Reaction::Guard, state.attacker, RULE_GUARD);
     emit(
         world,
@@ -177,7 +181,7 @@ fn guard(world: &mut World, who: Cid, mut state: AttackState) {
 
 /// "Dodge. Make an AGI save: on a pass the attack misses." True when the
 /// attack still lands.
-pub(super) fn dodge(world: &mut World, who: Cid, attacker: Cid) -> bool {
+pub(super) fn dodge(world: &mut Scene, who: Cid, attacker: Cid) -> bool {
     let agi = stats(world, who).map_or(0, |s| s.agi);
     if save(world, who, "AGI", agi, "to dodge", RULE_DODGE) {
         emit(
@@ -194,7 +198,7 @@ pub(super) fn dodge(world: &mut World, who: Cid, attacker: Cid) -> bool {
     }
 }
 
-pub(super) fn taken(world: &mut World, who: Cid, kind: Reaction, against: Cid, rule: &'static str) {
+pub(super) fn taken(world: &mut Scene, who: Cid, kind: Reaction, against: Cid, rule: &'static str) {
     emit(
         world,
         ZonesEvent::ReactionTaken {
@@ -220,7 +224,7 @@ pub(super) enum CounterWith {
 /// normal attack is countered by a non-lethal attack, or viceversa, the
 /// non-lethal attack is resolved last. If a non-lethal attack is countered
 /// by a non-lethal attack, the counter is resolved last."
-pub(super) fn counter(world: &mut World, state: &AttackState, answer: CounterWith) {
+pub(super) fn counter(world: &mut Scene, state: &AttackState, answer: CounterWith) {
     let (a, t) = (state.attacker, state.target);
     let wt = match answer {
         CounterWith::Blow(i) => {

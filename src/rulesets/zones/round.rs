@@ -5,12 +5,13 @@
 
 use bevy::prelude::*;
 
-use crate::rules::apply::emit;
 use crate::rules::battle::{Battle, Phase, Prompt};
 use crate::rules::components::{Cid, Condition, Health};
-use crate::rules::dice::{Dice, DiceExpr, RollOptions};
+use crate::rules::dice::{DiceExpr, RollOptions};
 use crate::rules::event::BattleEvent;
 use crate::rules::roster::Factions;
+use crate::rules::scene::Scene;
+use crate::rules::scene::emit;
 use crate::rules::view;
 use crate::rulesets::zones::event::ZonesEvent;
 
@@ -23,7 +24,7 @@ pub const RULE_INITIATIVE: &str =
     "zones §Combat procedure: initiative is held by the faction which started the fight";
 
 /// Move the battle on when nothing is prompted.
-pub fn advance(world: &mut World) {
+pub fn advance(world: &mut Scene) {
     let b = view::resource::<Battle>(world);
     if b.is_over() || b.prompt != Prompt::None {
         return;
@@ -49,7 +50,7 @@ pub fn advance(world: &mut World) {
 
 /// "Initiative is held by the faction which started the fight, or is
 /// assigned randomly if that's unclear."
-fn choose_holder(world: &mut World) {
+fn choose_holder(world: &mut Scene) {
     let factions = view::resource::<Factions>(world).0.clone();
     let starter = factions.iter().position(|f| f.starts_fight);
     let (holder, roll) = match starter {
@@ -57,10 +58,7 @@ fn choose_holder(world: &mut World) {
         None => {
             let n = factions.len().max(1);
             let expr = DiceExpr::parse(&format!("d{n}")).unwrap_or_else(|_| DiceExpr::flat(1));
-            let roll = expr.roll(
-                &mut view::resource_mut::<Dice>(world),
-                &RollOptions::default(),
-            );
+            let roll = expr.roll(&mut world.dice(), &RollOptions::default());
             (((roll.total - 1).max(0) as usize % n) as u8, Some(roll))
         }
     };
@@ -73,31 +71,31 @@ fn choose_holder(world: &mut World) {
         },
     );
     let original = standing_per_faction(world);
-    let mut r = view::resource_mut::<ZonesRound>(world);
+    let mut r = view::resource_mut::<ZonesRound>(world.unlogged());
     r.holder = Some(holder);
     r.original = original;
 }
 
-fn start_bonus_round(world: &mut World) {
+fn start_bonus_round(world: &mut Scene) {
     emit(world, BattleEvent::RoundStarted { round: 0 });
-    view::resource_mut::<ZonesRound>(world).bonus = true;
+    view::resource_mut::<ZonesRound>(world.unlogged()).bonus = true;
     begin(world);
 }
 
-fn start_round(world: &mut World) {
+fn start_round(world: &mut Scene) {
     let round = view::resource::<Battle>(world).round + 1;
     emit(world, BattleEvent::RoundStarted { round });
-    view::resource_mut::<ZonesRound>(world).bonus = false;
+    view::resource_mut::<ZonesRound>(world.unlogged()).bonus = false;
     begin(world);
 }
 
-fn begin(world: &mut World) {
+fn begin(world: &mut Scene) {
     let start_standing = standing_per_faction(world);
     let start_health: Vec<i32> = view::all(world)
         .into_iter()
         .map(|c| view::get::<Health>(world, c).map_or(0, |h| h.hp))
         .collect();
-    let mut r = view::resource_mut::<ZonesRound>(world);
+    let mut r = view::resource_mut::<ZonesRound>(world.unlogged());
     r.next = r.holder.unwrap_or(0);
     r.passes = 0;
     r.opening = true;
@@ -107,13 +105,13 @@ fn begin(world: &mut World) {
     r.carried_fast.clear();
     r.start_standing = start_standing;
     r.start_health = start_health;
-    view::resource_mut::<Battle>(world).phase = Phase::Activation;
+    view::resource_mut::<Battle>(world.unlogged()).phase = Phase::Activation;
     next_activation(world);
 }
 
 /// Ask the next faction to take a turn or pass; a faction with nobody
 /// left to act must pass. All factions passing in a row ends the round.
-pub fn next_activation(world: &mut World) {
+pub fn next_activation(world: &mut Scene) {
     let n = view::resource::<Factions>(world).0.len();
     loop {
         let (next, passes) = {
@@ -125,7 +123,7 @@ pub fn next_activation(world: &mut World) {
             return;
         }
         if let Some(speaker) = view::reading(world, |world| first_eligible(world, next)) {
-            view::resource_mut::<Battle>(world).prompt = Prompt::Activate {
+            view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::Activate {
                 faction: next,
                 speaker,
             };
@@ -148,16 +146,16 @@ pub fn next_activation(world: &mut World) {
 }
 
 /// Count a pass by `faction` and hand play to the next faction.
-pub fn pass_on(world: &mut World, faction: u8) {
+pub fn pass_on(world: &mut Scene, faction: u8) {
     let n = view::resource::<Factions>(world).0.len().max(1) as u8;
-    let mut r = view::resource_mut::<ZonesRound>(world);
+    let mut r = view::resource_mut::<ZonesRound>(world.unlogged());
     r.passes += 1;
     r.opening = false;
     r.next = (faction + 1) % n;
 }
 
 /// The faction takes its turn with `who`.
-pub fn activate(world: &mut World, faction: u8, who: Cid) {
+pub fn activate(world: &mut Scene, faction: u8, who: Cid) {
     emit(
         world,
         ZonesEvent::Activated {
@@ -177,7 +175,7 @@ pub fn activate(world: &mut World, faction: u8, who: Cid) {
         })
         .collect();
     {
-        let mut r = view::resource_mut::<ZonesRound>(world);
+        let mut r = view::resource_mut::<ZonesRound>(world.unlogged());
         r.passes = 0;
         r.opening = false;
         r.turn = TurnBudget {
@@ -187,12 +185,11 @@ pub fn activate(world: &mut World, faction: u8, who: Cid) {
         r.team = team;
     }
     emit(world, BattleEvent::TurnStarted { who });
-    view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: who };
 }
 
 /// End `who`'s turn: the next of its pair goes on with the turn, else play
 /// passes to the next faction.
-pub fn end_turn(world: &mut World, who: Cid) {
+pub fn end_turn(world: &mut Scene, who: Cid) {
     if view::resource::<Battle>(world).prompt == (Prompt::Act { actor: who }) {
         emit(world, BattleEvent::TurnEnded { who });
     }
@@ -201,21 +198,20 @@ pub fn end_turn(world: &mut World, who: Cid) {
 
 /// `who` is through with its part of the turn (ended or reserved): the next
 /// of its pair goes on, else play passes to the next faction.
-pub fn finish_part(world: &mut World, who: Cid) {
+pub fn finish_part(world: &mut Scene, who: Cid) {
     if super::mounts::next_of_pair(world, who) {
         return;
     }
     let n = view::resource::<Factions>(world).0.len().max(1) as u8;
     let f = view::faction(world, who).unwrap_or(0);
-    let mut r = view::resource_mut::<ZonesRound>(world);
+    let mut r = view::resource_mut::<ZonesRound>(world.unlogged());
     r.next = (f + 1) % n;
     r.turn = TurnBudget::default();
-    view::resource_mut::<Battle>(world).prompt = Prompt::None;
+    view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::None;
 }
 
-fn end_round(world: &mut World) {
+fn end_round(world: &mut Scene) {
     super::morale::check(world);
     let round = view::resource::<Battle>(world).round;
     emit(world, BattleEvent::RoundEnded { round });
-    view::resource_mut::<Battle>(world).phase = Phase::RoundEnd;
 }

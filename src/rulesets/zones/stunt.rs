@@ -3,9 +3,10 @@
 
 use bevy::prelude::*;
 
-use crate::rules::apply::emit;
 use crate::rules::components::{Condition, Loadout};
 use crate::rules::event::BattleEvent;
+use crate::rules::scene::Scene;
+use crate::rules::scene::emit;
 use crate::rules::view;
 use crate::rulesets::zones::event::ZonesEvent;
 
@@ -15,7 +16,7 @@ use super::queries::stunt_effect;
 use super::state::{AttackState, RULE_STUNT};
 
 /// The target accepts the stunt: no damage, no reaction; the effect.
-pub(super) fn accept_stunt(world: &mut World, state: &AttackState) {
+pub(super) fn accept_stunt(world: &mut Scene, state: &AttackState) {
     let who = state.target;
     let effect = stunt_effect(state.mode);
     emit(

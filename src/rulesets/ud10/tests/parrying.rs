@@ -39,7 +39,16 @@ fn parry_is_a_comparative_check_once_a_round() {
     );
     cmd(&mut e, b, Ud10Command::Parry);
     let ev = since(&e, at);
+    // The hit waits on B's answer, in the log: the pending attack and the
+    // prompt are what that event's apply made them.
     match ev[1].own::<Ud10Event>() {
+        Some(Ud10Event::ReactionOffered { attack, parry, .. }) => {
+            assert_eq!((attack.attacker, attack.target, attack.total), (a1, b, 14));
+            assert!(*parry);
+        }
+        other => panic!("{other:?}"),
+    }
+    match ev[2].own::<Ud10Event>() {
         Some(Ud10Event::ReactionRolled {
             total,
             against,
@@ -52,7 +61,7 @@ fn parry_is_a_comparative_check_once_a_round() {
         }
         other => panic!("{other:?}"),
     }
-    assert_eq!(ev.len(), 2, "a parried attack does no damage");
+    assert_eq!(ev.len(), 3, "a parried attack does no damage");
     assert_eq!(prompt(&e), Prompt::Act { actor: a1 });
     cmd(&mut e, a1, Command::EndTurn);
     e.step();
@@ -88,7 +97,7 @@ fn a_parry_equal_to_the_attack_fails() {
     cmd(&mut e, b, Ud10Command::Parry);
     let ev = since(&e, at);
     assert!(matches!(
-        ev[1].own::<Ud10Event>(),
+        ev[2].own::<Ud10Event>(),
         Some(Ud10Event::ReactionRolled {
             total: 14,
             against: 14,
