@@ -238,9 +238,9 @@ fn the_checks_see_a_planted_violation() {
 }
 
 /// The writes outside apply that are not events yet ([`crate::rules::scene::Scene::unlogged`]):
-/// brp's and zones' round and pending state. Lower it as each becomes an
-/// event; it may never rise.
-const UNLOGGED_AT_MOST: usize = 64;
+/// zones' round and pending state. Lower it as each becomes an event; it
+/// may never rise.
+const UNLOGGED_AT_MOST: usize = 49;
 
 /// The uses of `.unlogged()` in `text`'s code (its test module left out).
 fn unlogged_in(text: &str) -> usize {
@@ -266,9 +266,11 @@ fn writes_outside_apply_only_fall() {
         total <= UNLOGGED_AT_MOST,
         "{total} writes outside apply, {UNLOGGED_AT_MOST} at most (emit an event instead): {by_file:?}"
     );
-    // ud10 writes only through its events.
+    // ud10 and brp write only through their events.
     assert!(
-        by_file.iter().all(|(f, _)| !f.contains("rulesets/ud10/")),
+        by_file
+            .iter()
+            .all(|(f, _)| !f.contains("rulesets/ud10/") && !f.contains("rulesets/brp/")),
         "{by_file:?}"
     );
     // The count sees a planted write.

@@ -40,7 +40,7 @@ impl<'w> Scene<'w> {
     }
 
     /// The world to write, for the writes not yet turned into events
-    /// (brp's and zones' round and pending state; issue #51). The sources
+    /// (zones' round and pending state; issue #51). The sources
     /// test counts its uses, which may only fall.
     pub fn unlogged(&mut self) -> &mut World {
         self.world

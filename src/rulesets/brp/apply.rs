@@ -6,11 +6,13 @@ use bevy::prelude::*;
 use crate::rules::view;
 
 use crate::rules::apply::{each, with};
+use crate::rules::battle::{Battle, Phase, Prompt};
 use crate::rules::components::{Cid, Loadout};
 use crate::rules::event::BattleEvent;
 
-use super::event::BrpEvent;
-use super::state::BrpRound;
+use super::event::{BrpEvent, RoundPhase};
+use super::query::enemy_adjacent;
+use super::state::{BrpRound, PendingAttack};
 use super::stats::{BrpShield, BrpWeapon, Wound, Wounds};
 
 pub fn apply(world: &mut World, event: &BattleEvent) {
@@ -21,6 +23,8 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
             }
         }
         BattleEvent::TurnEnded { who } => slot(world, *who, |s| s.done = true),
+        BattleEvent::TurnStarted { who } => count_past(world, *who),
+        BattleEvent::ReactionDeclined { .. } => answered(world),
         // Riders move with their mount, as far (docs/rulesets/brp.md,
         // "Mounts and vehicles").
         BattleEvent::Moved { who, cost_dm, .. } => {
@@ -61,10 +65,37 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
 
 fn apply_own(world: &mut World, e: &BrpEvent) {
     match e {
-        // Each phase gives everyone a turn anew (the tracker's "turn taken").
-        BrpEvent::PhaseBegan { .. } => {
-            each::<crate::rules::components::TurnState>(world, |t| t.done = false)
+        BrpEvent::PhaseBegan { phase, .. } => phase_began(world, *phase),
+        // §5.2: the round's DEX order, and its bookkeeping fresh.
+        BrpEvent::DexOrder { order, .. } => {
+            let n = view::resource::<crate::rules::roster::Roster>(world).len();
+            let mut r = view::resource_mut::<BrpRound>(world);
+            r.order = order.clone();
+            r.slots = vec![Default::default(); n];
+            r.queue.clear();
+            r.at = (0, 0, 0);
+            r.falls.clear();
         }
+        // §5.4: the count, from its top.
+        BrpEvent::Count { ranks, .. } => {
+            let mut r = view::resource_mut::<BrpRound>(world);
+            r.queue = ranks.clone();
+            r.at = (0, 0, 0);
+        }
+        BrpEvent::DefenseOffered { attack, .. } => {
+            view::resource_mut::<Battle>(world).prompt = Prompt::React {
+                actor: attack.target,
+                attacker: attack.attacker,
+            };
+            view::resource_mut::<PendingAttack>(world).0 = Some(attack.clone());
+        }
+        BrpEvent::FallDeferred { who, .. } => {
+            let mut r = view::resource_mut::<BrpRound>(world);
+            if !r.falls.contains(who) {
+                r.falls.push(*who);
+            }
+        }
+        BrpEvent::GroupActed { .. } => view::resource_mut::<BrpRound>(world).falls.clear(),
         BrpEvent::Declared { who, intent, .. } => slot(world, *who, |s| s.declared = Some(*intent)),
         BrpEvent::Ranked {
             who, rank, band, ..
@@ -145,10 +176,10 @@ fn apply_own(world: &mut World, e: &BrpEvent) {
             });
         }
         BrpEvent::DefenseRolled { who, .. } => {
-            slot(world, *who, |s| s.defences = s.defences.saturating_add(1))
+            slot(world, *who, |s| s.defences = s.defences.saturating_add(1));
+            answered(world);
         }
-        BrpEvent::DexOrder { .. }
-        | BrpEvent::RankCalled { .. }
+        BrpEvent::RankCalled { .. }
         | BrpEvent::Matrix { .. }
         | BrpEvent::DamageRolled { .. }
         | BrpEvent::AttackRolled { .. } => {}
@@ -193,5 +224,68 @@ fn slot(world: &mut World, who: Cid, f: impl FnOnce(&mut super::state::Slot)) {
         .get_mut(who.0 as usize)
     {
         f(s);
+    }
+}
+
+/// A phase of the round begins (§5.1): the battle is in it, and each
+/// phase gives everyone a turn anew (the tracker's "turn taken"); the
+/// Movement phase also marks who is "involved in combat" as it begins
+/// (§5.3): next to an enemy.
+fn phase_began(world: &mut World, phase: RoundPhase) {
+    view::resource_mut::<Battle>(world).phase = match phase {
+        RoundPhase::Intent => Phase::Intent,
+        RoundPhase::Movement => Phase::Movement,
+        RoundPhase::Actions => Phase::Actions,
+        RoundPhase::Resolution => Phase::Resolution,
+    };
+    each::<crate::rules::components::TurnState>(world, |t| t.done = false);
+    if matches!(phase, RoundPhase::Movement | RoundPhase::Actions) {
+        for s in &mut view::resource_mut::<BrpRound>(world).slots {
+            s.done = false;
+        }
+    }
+    if phase == RoundPhase::Movement {
+        for c in view::standing_all(world) {
+            let involved = view::cell(world, c).is_some_and(|at| enemy_adjacent(world, c, at));
+            slot(world, c, |s| s.involved = involved);
+        }
+    }
+}
+
+/// §5.4: a turn started in the count moves the count past its member
+/// (those before it passed over: they had fallen).
+fn count_past(world: &mut World, who: Cid) {
+    if view::resource::<Battle>(world).phase != Phase::Actions {
+        return;
+    }
+    let mut r = view::resource_mut::<BrpRound>(world);
+    let (ri, gi, mi) = r.at;
+    let mut found = None;
+    'search: for (i, (_, groups)) in r.queue.iter().enumerate().skip(ri) {
+        for (j, g) in groups.iter().enumerate() {
+            if (i, j) < (ri, gi) {
+                continue;
+            }
+            for (k, c) in g.iter().enumerate() {
+                if (i, j) == (ri, gi) && k < mi {
+                    continue;
+                }
+                if *c == who {
+                    found = Some((i, j, k + 1));
+                    break 'search;
+                }
+            }
+        }
+    }
+    if let Some(at) = found {
+        r.at = at;
+    }
+}
+
+/// The pending attack answered (a defence rolled or declined): nothing is
+/// pending, and the attacker's turn goes on.
+fn answered(world: &mut World) {
+    if let Some(p) = view::resource_mut::<PendingAttack>(world).0.take() {
+        view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: p.attacker };
     }
 }

@@ -5,7 +5,6 @@
 
 use bevy::prelude::*;
 
-use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Health, Loadout};
 use crate::rules::dice::{DiceExpr, DiceRoll, Die, RollOptions, Rolled};
@@ -22,11 +21,12 @@ use super::numbers::{
     RULE_ARMOR, RULE_HIT_POINTS, RULE_SPECIAL, half_bonus, special_damage, through_armor,
 };
 use super::query::{attack_numbers, blow, defenses, round, settings};
-use super::state::{BrpRound, Pending, PendingAttack};
+use super::state::{Pending, PendingAttack};
 use super::stats::{BrpShield, gear};
 
 pub const RULE_RELOAD: &str = "brp §5.9 Weapons and Damage (reloading)";
 pub const RULE_DAMAGE: &str = "brp §5.9 Weapons and Damage";
+pub const RULE_DEFENSE: &str = "brp §5.6 Parrying, §5.7 Dodging";
 
 /// §5.5: roll D100 (1–100).
 pub fn d100(world: &mut Scene) -> DiceRoll {
@@ -128,12 +128,20 @@ pub fn execute_attack(world: &mut Scene, attacker: Cid, target: Cid, index: usiz
         thrown,
     };
     // "If an attack fails, it does not need to be parried."
-    if lv != Level::Failure && !defenses(world, target, &pending).is_empty() {
-        view::resource_mut::<PendingAttack>(world.unlogged()).0 = Some(pending);
-        view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::React {
-            actor: target,
-            attacker,
-        };
+    let ways = if lv == Level::Failure {
+        Vec::new()
+    } else {
+        ways_open(world, target, &pending)
+    };
+    if !ways.is_empty() {
+        emit(
+            world,
+            BrpEvent::DefenseOffered {
+                attack: pending,
+                ways,
+                rule: RULE_DEFENSE,
+            },
+        );
         return;
     }
     settle(world, &pending, None);
@@ -142,13 +150,11 @@ pub fn execute_attack(world: &mut Scene, attacker: Cid, target: Cid, index: usiz
 /// §5.6, §5.7, §5.11: the defender answers: a parry (weapon or shield), a
 /// dodge, or nothing; then the matrix (§5.8).
 pub fn resolve_reaction(world: &mut Scene, who: Cid, command: &Command) {
-    let Some(p) = view::resource_mut::<PendingAttack>(world.unlogged())
-        .0
-        .take()
-    else {
+    // Pending until the answer's event (a defence rolled or declined)
+    // settles it and gives the attacker its turn back.
+    let Some(p) = view::resource::<PendingAttack>(world).0.clone() else {
         return;
     };
-    view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::Act { actor: p.attacker };
     let choice = match (command, command.own::<BrpCommand>()) {
         (_, Some(BrpCommand::Parry { shield })) => Some((Defense::Parry, *shield)),
         (Command::Dodge, _) => Some((Defense::Dodge, false)),
@@ -160,16 +166,8 @@ pub fn resolve_reaction(world: &mut Scene, who: Cid, command: &Command) {
             .find(|o| o.kind == kind && o.shield == shield)
     });
     let Some(o) = option else {
-        let mut kinds: Vec<&str> = Vec::new();
-        for o in defenses(world, who, &p) {
-            let w = match o.kind {
-                Defense::Parry => "parry",
-                Defense::Dodge => "dodge",
-            };
-            if !kinds.contains(&w) {
-                kinds.push(w);
-            }
-        }
+        let kinds: Vec<String> = kinds_open(world, who, &p);
+        let kinds: Vec<&str> = kinds.iter().map(String::as_str).collect();
         let forgoes = crate::rules::narrate::either(&kinds);
         emit(world, BattleEvent::ReactionDeclined { who, forgoes });
         settle(world, &p, None);
@@ -368,9 +366,14 @@ fn damage(world: &mut Scene, p: &Pending, special: bool) {
             .group()
             .is_some_and(|g| g.len() > 1 && g.contains(&p.target));
         if together {
-            let mut r = view::resource_mut::<BrpRound>(world.unlogged());
-            if !r.falls.contains(&p.target) {
-                r.falls.push(p.target);
+            if !round(world).falls.contains(&p.target) {
+                emit(
+                    world,
+                    BrpEvent::FallDeferred {
+                        who: p.target,
+                        rule: super::round::RULE_SIMULTANEOUS,
+                    },
+                );
             }
         } else {
             emit(
@@ -413,4 +416,31 @@ pub fn unseat(world: &mut Scene, mount: Cid) {
             },
         );
     }
+}
+
+/// The kinds of defence (parry, dodge) `who` may meet `p` with, each once.
+fn kinds_open(world: &World, who: Cid, p: &Pending) -> Vec<String> {
+    let mut kinds: Vec<String> = Vec::new();
+    for o in defenses(world, who, p) {
+        let w = match o.kind {
+            Defense::Parry => "parry",
+            Defense::Dodge => "dodge",
+        };
+        if !kinds.iter().any(|k| k == w) {
+            kinds.push(w.to_string());
+        }
+    }
+    kinds
+}
+
+/// The ways `who` may meet `p`: each parry by what parries ("parry with
+/// the round shield"), and the dodge.
+fn ways_open(world: &World, who: Cid, p: &Pending) -> Vec<String> {
+    defenses(world, who, p)
+        .into_iter()
+        .map(|o| match o.kind {
+            Defense::Parry => format!("parry with the {}", o.with(world, who).to_lowercase()),
+            Defense::Dodge => "dodge".to_string(),
+        })
+        .collect()
 }

@@ -13,6 +13,7 @@ use crate::rules::event::Rule;
 use super::chance::{Difficulty, Level};
 use super::command::Intent;
 use super::matrix::{Defense, Harm};
+use super::state::Pending;
 
 /// A phase of the round (§5.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -62,6 +63,12 @@ pub enum BrpEvent {
         rank: i32,
         rule: Rule,
     },
+    /// The count of the Actions phase (§5.4): each rank, highest first,
+    /// with its groups in acting order (each inner group simultaneous).
+    Count {
+        ranks: Vec<(i32, Vec<Vec<Cid>>)>,
+        rule: Rule,
+    },
     /// The count of DEX ranks reaches `rank`: these act, in this order;
     /// each inner group acts simultaneously (§5.4).
     RankCalled {
@@ -86,6 +93,20 @@ pub enum BrpEvent {
         shot: bool,
         rule: Rule,
     },
+    /// An attack that succeeded waits on its target's parry or dodge
+    /// (§5.6, §5.7): the ways open to it named. Its apply makes it the
+    /// pending attack and prompts the target.
+    DefenseOffered {
+        attack: Pending,
+        ways: Vec<String>,
+        rule: Rule,
+    },
+    /// `who`, dropped by a member of the simultaneous group now acting,
+    /// falls once the whole group has acted (§5.2).
+    FallDeferred { who: Cid, rule: Rule },
+    /// The simultaneous group has acted: those it dropped (`falls`) fall
+    /// now, those tended back above the mark meanwhile do not.
+    GroupActed { falls: Vec<Cid>, rule: Rule },
     /// A parry or a dodge (§5.6, §5.7, §5.11).
     DefenseRolled {
         who: Cid,

@@ -92,6 +92,37 @@ impl OwnEvent for BrpEvent {
             BrpEvent::RankCalled { rank, order, rule } => {
                 format!("DEX rank {rank}: {}  [{rule}]", groups(n, order))
             }
+            BrpEvent::Count { ranks, rule } => {
+                let ranks: Vec<String> = ranks
+                    .iter()
+                    .map(|(rank, order)| format!("{rank} ({})", groups(n, order)))
+                    .collect();
+                format!("The count: {}  [{rule}]", ranks.join(", "))
+            }
+            BrpEvent::DefenseOffered { attack, ways, rule } => {
+                let ways: Vec<&str> = ways.iter().map(String::as_str).collect();
+                format!(
+                    "{} may {} against {}'s {}  [{rule}]",
+                    n.who(attack.target),
+                    crate::rules::narrate::either(&ways),
+                    n.who(attack.attacker),
+                    attack.weapon.to_lowercase()
+                )
+            }
+            BrpEvent::FallDeferred { who, rule } => format!(
+                "{} falls once the simultaneous group has acted  [{rule}]",
+                n.who(*who)
+            ),
+            BrpEvent::GroupActed { falls, rule } => {
+                if falls.is_empty() {
+                    format!("The simultaneous group has acted: nobody falls  [{rule}]")
+                } else {
+                    format!(
+                        "The simultaneous group has acted: {} falls  [{rule}]",
+                        crate::rules::narrate::names(n, falls)
+                    )
+                }
+            }
             BrpEvent::AttackRolled {
                 attacker,
                 target,

@@ -16,13 +16,13 @@ use super::command::Intent;
 use super::event::{BrpEvent, RoundPhase};
 use super::numbers::RULE_HIT_POINTS;
 use super::query::{
-    RULE_ACTIONS, RULE_INTENT, RULE_MOVEMENT, WeaponOrder, band, enemy_adjacent, rank, round,
-    settings, tied_groups, weapon_order,
+    RULE_ACTIONS, RULE_INTENT, RULE_MOVEMENT, WeaponOrder, band, rank, round, settings,
+    tied_groups, weapon_order,
 };
-use super::state::BrpRound;
 use super::stats::{gear, stats, weapon};
 
 pub const RULE_RESOLUTION: &str = "Fray decides: docs/rulesets/brp.md, \"Resolution\"";
+pub const RULE_SIMULTANEOUS: &str = "Fray decides: docs/rulesets/brp.md, \"Simultaneous actions\"";
 
 /// Move the battle on when nothing is prompted.
 pub fn advance(world: &mut Scene) {
@@ -39,9 +39,9 @@ pub fn advance(world: &mut Scene) {
     }
 }
 
-fn begin(world: &mut Scene, phase: Phase, named: RoundPhase, rule: &'static str) {
-    view::resource_mut::<Battle>(world.unlogged()).phase = phase;
-    emit(world, BrpEvent::PhaseBegan { phase: named, rule });
+/// A phase begins: its event's apply puts the battle in it.
+fn begin(world: &mut Scene, phase: RoundPhase, rule: &'static str) {
+    emit(world, BrpEvent::PhaseBegan { phase, rule });
 }
 
 fn start_round(world: &mut Scene) {
@@ -70,24 +70,16 @@ fn start_round(world: &mut Scene) {
             order: order.iter().flatten().copied().collect(),
         },
     );
+    // Its apply makes the round's bookkeeping afresh.
     emit(
         world,
         BrpEvent::DexOrder {
-            order: order.clone(),
+            order,
             rule: RULE_INTENT,
         },
     );
-    {
-        let n = view::resource::<crate::rules::roster::Roster>(world).len();
-        let mut r = view::resource_mut::<BrpRound>(world.unlogged());
-        r.order = order;
-        r.slots = vec![Default::default(); n];
-        r.queue.clear();
-        r.at = (0, 0, 0);
-        r.falls.clear();
-    }
     if settings(world).statement_of_intent {
-        begin(world, Phase::Intent, RoundPhase::Intent, RULE_INTENT);
+        begin(world, RoundPhase::Intent, RULE_INTENT);
         next_in_order(world, Phase::Intent);
     } else {
         start_movement(world);
@@ -95,19 +87,9 @@ fn start_round(world: &mut Scene) {
 }
 
 fn start_movement(world: &mut Scene) {
-    begin(world, Phase::Movement, RoundPhase::Movement, RULE_MOVEMENT);
     // Next to an enemy when movement begins is "involved in combat" (§5.3;
-    // RULE_INVOLVED).
-    let standing = view::standing_all(world);
-    for c in standing {
-        let involved = view::cell(world, c).is_some_and(|at| enemy_adjacent(world, c, at));
-        if let Some(s) = view::resource_mut::<BrpRound>(world.unlogged())
-            .slots
-            .get_mut(c.0 as usize)
-        {
-            s.involved = involved;
-        }
-    }
+    // RULE_INVOLVED): the phase's apply marks it.
+    begin(world, RoundPhase::Movement, RULE_MOVEMENT);
     next_in_order(world, Phase::Movement);
 }
 
@@ -131,15 +113,11 @@ fn next_in_order(world: &mut Scene, phase: Phase) {
         Some(who) => {
             emit(world, BattleEvent::TurnStarted { who });
         }
-        None => {
-            for s in &mut view::resource_mut::<BrpRound>(world.unlogged()).slots {
-                s.done = false;
-            }
-            match phase {
-                Phase::Intent => start_movement(world),
-                _ => start_actions(world),
-            }
-        }
+        // The next phase's apply gives everyone a turn anew.
+        None => match phase {
+            Phase::Intent => start_movement(world),
+            _ => start_actions(world),
+        },
     }
 }
 
@@ -157,7 +135,7 @@ fn manned(world: &World, c: Cid) -> bool {
 
 /// §5.3–5.4: each character's rank after its movement, and the count.
 fn start_actions(world: &mut Scene) {
-    begin(world, Phase::Actions, RoundPhase::Actions, RULE_ACTIONS);
+    begin(world, RoundPhase::Actions, RULE_ACTIONS);
     let bound = settings(world).statement_of_intent;
     let standing = view::standing_all(world);
     let mut acting: Vec<((i32, WeaponOrder), Cid)> = Vec::with_capacity(standing.len());
@@ -221,24 +199,25 @@ fn start_actions(world: &mut Scene) {
                 .collect(),
         },
     );
-    {
-        let mut round = view::resource_mut::<BrpRound>(world.unlogged());
-        round.queue = queue;
-        round.at = (0, 0, 0);
-    }
+    emit(
+        world,
+        BrpEvent::Count {
+            ranks: queue,
+            rule: RULE_ACTIONS,
+        },
+    );
     next_actor(world);
 }
 
 /// §5.4: the next character the count of DEX ranks reaches (highest
 /// first): prompt it; when the count is done, the resolution.
 fn next_actor(world: &mut Scene) {
+    // Where the count stands: its member's `TurnStarted` moves it past
+    // them (apply); here it only looks ahead.
+    let (mut ri, mut gi, mut mi) = round(world).at;
     loop {
-        let (queue_len, (ri, gi, mi)) = {
-            let r = round(world);
-            (r.queue.len(), r.at)
-        };
+        let queue_len = round(world).queue.len();
         if ri >= queue_len {
-            view::resource_mut::<Battle>(world.unlogged()).phase = Phase::Resolution;
             resolve(world);
             return;
         }
@@ -249,7 +228,7 @@ fn next_actor(world: &mut Scene) {
             (*k, groups.get(gi).map(|g| g.get(mi).copied()))
         };
         let Some(member) = member else {
-            view::resource_mut::<BrpRound>(world.unlogged()).at = (ri + 1, 0, 0);
+            (ri, gi, mi) = (ri + 1, 0, 0);
             continue;
         };
         if gi == 0 && mi == 0 {
@@ -266,11 +245,10 @@ fn next_actor(world: &mut Scene) {
         let Some(who) = member else {
             // The group is done: those it dropped fall now.
             fall_now(world);
-            view::resource_mut::<BrpRound>(world.unlogged()).at = (ri, gi + 1, 0);
+            (gi, mi) = (gi + 1, 0);
             continue;
         };
-        // `at` points past the member now acting.
-        view::resource_mut::<BrpRound>(world.unlogged()).at = (ri, gi, mi + 1);
+        mi += 1;
         if !view::standing(world, who) {
             continue;
         }
@@ -282,22 +260,36 @@ fn next_actor(world: &mut Scene) {
 /// §5.2 ("simultaneously") and §5.12: those dropped within a simultaneous
 /// group fall once the whole group has acted.
 pub fn fall_now(world: &mut Scene) {
-    let falls = std::mem::take(&mut view::resource_mut::<BrpRound>(world.unlogged()).falls);
+    let pending = round(world).falls.clone();
+    if pending.is_empty() {
+        return;
+    }
     let threshold = settings(world).unconscious_at_hp;
+    // Tended back above the mark within the group: it does not fall.
+    let falls: Vec<Cid> = pending
+        .into_iter()
+        .filter(|&who| {
+            let healed = view::get::<Health>(world, who).is_some_and(|h| h.hp > threshold);
+            !healed && !view::conditions(world, who).has(Condition::Unconscious)
+        })
+        .collect();
+    emit(
+        world,
+        BrpEvent::GroupActed {
+            falls: falls.clone(),
+            rule: RULE_SIMULTANEOUS,
+        },
+    );
     for who in falls {
-        // Tended back above the mark within the group: it does not fall.
-        let healed = view::get::<Health>(world, who).is_some_and(|h| h.hp > threshold);
-        if !healed && !view::conditions(world, who).has(Condition::Unconscious) {
-            emit(
-                world,
-                BattleEvent::ConditionAdded {
-                    who,
-                    condition: Condition::Unconscious,
-                    rule: RULE_HIT_POINTS,
-                },
-            );
-            super::attack::unseat(world, who);
-        }
+        emit(
+            world,
+            BattleEvent::ConditionAdded {
+                who,
+                condition: Condition::Unconscious,
+                rule: RULE_HIT_POINTS,
+            },
+        );
+        super::attack::unseat(world, who);
     }
 }
 
@@ -305,12 +297,7 @@ pub fn fall_now(world: &mut Scene) {
 /// hit points and remains at 0 at the end of the combat round, they are
 /// dead" (§5.12).
 fn resolve(world: &mut Scene) {
-    begin(
-        world,
-        Phase::Resolution,
-        RoundPhase::Resolution,
-        RULE_RESOLUTION,
-    );
+    begin(world, RoundPhase::Resolution, RULE_RESOLUTION);
     fall_now(world);
     let n = round(world).slots.len();
     for i in 0..n {

@@ -69,7 +69,7 @@ impl BrpRound {
 }
 
 /// An attack that succeeded, waiting on the defender's parry or dodge.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Pending {
     pub attacker: Cid,
     pub target: Cid,

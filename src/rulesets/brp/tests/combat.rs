@@ -42,6 +42,18 @@ fn a_special_success_with_a_short_sword_deals_7_plus_4_plus_2() {
             attacker: a
         }
     );
+    // The prompt is the offer's: the log names the ways open to B.
+    let offered = own(&e, at).into_iter().find_map(|ev| match ev {
+        BrpEvent::DefenseOffered { attack, ways, .. } => Some((attack.target, ways)),
+        _ => None,
+    });
+    assert_eq!(
+        offered,
+        Some((
+            b,
+            vec!["parry with the broadsword".to_string(), "dodge".to_string()]
+        ))
+    );
     // The dialog's stakes before B answers: 7 + 1D6+1 + 1D4 is 10 to 18
     // (no armor), and B (13 HP) falls unconscious at 2 HP or less, so at 11
     // or more: all but a 1 on both dice, 23 in 24 (96%).
