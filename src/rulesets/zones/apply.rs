@@ -4,12 +4,14 @@
 use bevy::prelude::*;
 
 use crate::rules::apply::{each, face, strike, with};
+use crate::rules::battle::{Battle, Phase};
 use crate::rules::components::{Condition, TurnState};
 use crate::rules::event::BattleEvent;
 use crate::rules::view;
 use crate::rulesets::zones::command::Influence;
 use crate::rulesets::zones::data::ZonesStats;
 use crate::rulesets::zones::event::ZonesEvent;
+use crate::rulesets::zones::queries::standing_per_faction;
 use crate::rulesets::zones::state::{GearUse, Swayed, ZonesRound};
 
 pub fn apply(world: &mut World, event: &BattleEvent) {
@@ -44,6 +46,7 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
     // A distraction lasts the round; a taunt until the end of the taunted
     // one's next turn.
     match event {
+        BattleEvent::RoundStarted { round } => round_started(world, *round),
         BattleEvent::RoundEnded { .. } => each::<Swayed>(world, |s| s.distracted = false),
         BattleEvent::TurnEnded { who } => with::<Swayed>(world, *who, |s| s.taunted_by = None),
         // §Sneaking in combat: hiding again is the turn's main action (an
@@ -72,8 +75,15 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
                 t.done = true;
             });
         }
-        ZonesEvent::InitiativeHeld { .. }
-        | ZonesEvent::FirstTurnGiven { .. }
+        // The holder is asked first each round; what stands now is the
+        // fight's start for morale.
+        ZonesEvent::InitiativeHeld { faction, .. } => {
+            let original = standing_per_faction(world);
+            let mut r = view::resource_mut::<ZonesRound>(world);
+            r.holder = Some(*faction);
+            r.original = original;
+        }
+        ZonesEvent::FirstTurnGiven { .. }
         | ZonesEvent::Activated { .. }
         | ZonesEvent::Passed { .. }
         | ZonesEvent::SaveRolled { .. }
@@ -156,4 +166,28 @@ fn apply_maneuver_made(world: &mut World, event: &ZonesEvent) {
         with::<TurnState>(world, *attacker, |t| t.action_used = true);
         view::resource_mut::<ZonesRound>(world).turn.main = true;
     }
+}
+
+/// A round begins (§Combat procedure): the factions are asked in turn from
+/// the initiative's holder, nobody has passed or reserved; round 0 is the
+/// concealed characters' bonus round (§Sneaking in combat); who stands
+/// and each one's health now, for the round's morale checks.
+fn round_started(world: &mut World, round: u32) {
+    let start_standing = standing_per_faction(world);
+    let start_health: Vec<i32> = view::all(world)
+        .into_iter()
+        .map(|c| view::get::<crate::rules::components::Health>(world, c).map_or(0, |h| h.hp))
+        .collect();
+    let mut r = view::resource_mut::<ZonesRound>(world);
+    r.bonus = round == 0;
+    r.next = r.holder.unwrap_or(0);
+    r.passes = 0;
+    r.opening = true;
+    r.turn = Default::default();
+    r.team.clear();
+    r.reserved.clear();
+    r.carried_fast.clear();
+    r.start_standing = start_standing;
+    r.start_health = start_health;
+    view::resource_mut::<Battle>(world).phase = Phase::Activation;
 }

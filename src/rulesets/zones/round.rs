@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 
 use crate::rules::battle::{Battle, Phase, Prompt};
-use crate::rules::components::{Cid, Condition, Health};
+use crate::rules::components::{Cid, Condition};
 use crate::rules::dice::{DiceExpr, RollOptions};
 use crate::rules::event::BattleEvent;
 use crate::rules::roster::Factions;
@@ -16,7 +16,6 @@ use crate::rules::view;
 use crate::rulesets::zones::event::ZonesEvent;
 
 use super::check::first_eligible;
-use super::queries::standing_per_faction;
 use super::state::{TurnBudget, ZonesRound};
 
 pub const RULE_PROCEDURE: &str = "zones §Combat procedure";
@@ -70,42 +69,19 @@ fn choose_holder(world: &mut Scene) {
             rule: RULE_INITIATIVE,
         },
     );
-    let original = standing_per_faction(world);
-    let mut r = view::resource_mut::<ZonesRound>(world.unlogged());
-    r.holder = Some(holder);
-    r.original = original;
 }
 
+/// Round 0: the concealed characters' bonus round (its `RoundStarted`
+/// marks it so in the round's state).
 fn start_bonus_round(world: &mut Scene) {
     emit(world, BattleEvent::RoundStarted { round: 0 });
-    view::resource_mut::<ZonesRound>(world.unlogged()).bonus = true;
-    begin(world);
+    next_activation(world);
 }
 
+/// A round: its `RoundStarted` sets the round's state afresh (apply).
 fn start_round(world: &mut Scene) {
     let round = view::resource::<Battle>(world).round + 1;
     emit(world, BattleEvent::RoundStarted { round });
-    view::resource_mut::<ZonesRound>(world.unlogged()).bonus = false;
-    begin(world);
-}
-
-fn begin(world: &mut Scene) {
-    let start_standing = standing_per_faction(world);
-    let start_health: Vec<i32> = view::all(world)
-        .into_iter()
-        .map(|c| view::get::<Health>(world, c).map_or(0, |h| h.hp))
-        .collect();
-    let mut r = view::resource_mut::<ZonesRound>(world.unlogged());
-    r.next = r.holder.unwrap_or(0);
-    r.passes = 0;
-    r.opening = true;
-    r.turn = TurnBudget::default();
-    r.team.clear();
-    r.reserved.clear();
-    r.carried_fast.clear();
-    r.start_standing = start_standing;
-    r.start_health = start_health;
-    view::resource_mut::<Battle>(world.unlogged()).phase = Phase::Activation;
     next_activation(world);
 }
 
