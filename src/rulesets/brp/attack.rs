@@ -433,14 +433,11 @@ fn kinds_open(world: &World, who: Cid, p: &Pending) -> Vec<String> {
     kinds
 }
 
-/// The ways `who` may meet `p`: each parry by what parries ("parry with
-/// the round shield"), and the dodge.
+/// The ways `who` may meet `p`: each parry by what parries (the weapon's
+/// or the shield's name), and the dodge ("Dodge").
 fn ways_open(world: &World, who: Cid, p: &Pending) -> Vec<String> {
     defenses(world, who, p)
         .into_iter()
-        .map(|o| match o.kind {
-            Defense::Parry => format!("parry with the {}", o.with(world, who).to_lowercase()),
-            Defense::Dodge => "dodge".to_string(),
-        })
+        .map(|o| o.with(world, who))
         .collect()
 }

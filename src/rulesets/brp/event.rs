@@ -98,6 +98,8 @@ pub enum BrpEvent {
     /// pending attack and prompts the target.
     DefenseOffered {
         attack: Pending,
+        /// Each parry by what parries (the weapon's or the shield's
+        /// name), and `"Dodge"`.
         ways: Vec<String>,
         rule: Rule,
     },

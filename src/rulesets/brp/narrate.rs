@@ -100,6 +100,13 @@ impl OwnEvent for BrpEvent {
                 format!("The count: {}  [{rule}]", ranks.join(", "))
             }
             BrpEvent::DefenseOffered { attack, ways, rule } => {
+                let ways: Vec<String> = ways
+                    .iter()
+                    .map(|w| match w.as_str() {
+                        "Dodge" => "dodge".to_string(),
+                        parry => format!("parry with the {}", parry.to_lowercase()),
+                    })
+                    .collect();
                 let ways: Vec<&str> = ways.iter().map(String::as_str).collect();
                 format!(
                     "{} may {} against {}'s {}  [{rule}]",

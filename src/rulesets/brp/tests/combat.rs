@@ -49,10 +49,7 @@ fn a_special_success_with_a_short_sword_deals_7_plus_4_plus_2() {
     });
     assert_eq!(
         offered,
-        Some((
-            b,
-            vec!["parry with the broadsword".to_string(), "dodge".to_string()]
-        ))
+        Some((b, vec!["Broadsword".to_string(), "Dodge".to_string()]))
     );
     // The dialog's stakes before B answers: 7 + 1D6+1 + 1D4 is 10 to 18
     // (no armor), and B (13 HP) falls unconscious at 2 HP or less, so at 11
