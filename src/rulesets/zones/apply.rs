@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 
 use crate::rules::apply::{each, face, strike, with};
-use crate::rules::battle::{Battle, Phase};
+use crate::rules::battle::{Battle, Phase, Prompt};
 use crate::rules::components::{Condition, TurnState};
 use crate::rules::event::BattleEvent;
 use crate::rules::view;
@@ -12,7 +12,7 @@ use crate::rulesets::zones::command::Influence;
 use crate::rulesets::zones::data::ZonesStats;
 use crate::rulesets::zones::event::ZonesEvent;
 use crate::rulesets::zones::queries::standing_per_faction;
-use crate::rulesets::zones::state::{GearUse, Swayed, ZonesRound};
+use crate::rulesets::zones::state::{GearUse, Swayed, TurnBudget, ZonesRound};
 
 pub fn apply(world: &mut World, event: &BattleEvent) {
     // §Combat gear degradation: the gear the fight uses, for the rolls
@@ -47,6 +47,10 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
     // one's next turn.
     match event {
         BattleEvent::RoundStarted { round } => round_started(world, *round),
+        // "Bonus actions: picking up or putting down something", drawing.
+        BattleEvent::PickedUp { .. } | BattleEvent::Drew { .. } => {
+            view::resource_mut::<ZonesRound>(world).turn.bonus += 1;
+        }
         BattleEvent::RoundEnded { .. } => each::<Swayed>(world, |s| s.distracted = false),
         BattleEvent::TurnEnded { who } => with::<Swayed>(world, *who, |s| s.taunted_by = None),
         // §Sneaking in combat: hiding again is the turn's main action (an
@@ -83,10 +87,27 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
             r.holder = Some(*faction);
             r.original = original;
         }
-        ZonesEvent::FirstTurnGiven { .. }
-        | ZonesEvent::Activated { .. }
-        | ZonesEvent::Passed { .. }
-        | ZonesEvent::SaveRolled { .. }
+        // §Procedure: a pass counts, and play goes to the next faction.
+        ZonesEvent::Passed { faction, .. } => {
+            let n = view::resource::<crate::rules::roster::Factions>(world)
+                .0
+                .len()
+                .max(1) as u8;
+            let mut r = view::resource_mut::<ZonesRound>(world);
+            r.passes += 1;
+            r.opening = false;
+            r.next = (faction + 1) % n;
+            view::resource_mut::<Battle>(world).prompt = Prompt::None;
+        }
+        // The holder gives the first turn away.
+        ZonesEvent::FirstTurnGiven { to, .. } => {
+            let mut r = view::resource_mut::<ZonesRound>(world);
+            r.opening = false;
+            r.next = *to;
+            view::resource_mut::<Battle>(world).prompt = Prompt::None;
+        }
+        ZonesEvent::Activated { who, .. } => activated(world, *who),
+        ZonesEvent::SaveRolled { .. }
         | ZonesEvent::AttackMissed { .. }
         | ZonesEvent::BlastHits { .. }
         | ZonesEvent::GearRolled { .. }
@@ -190,4 +211,27 @@ fn round_started(world: &mut World, round: u32) {
     r.start_standing = start_standing;
     r.start_health = start_health;
     view::resource_mut::<Battle>(world).phase = Phase::Activation;
+}
+
+/// §Procedure: a faction takes its turn with `who`: nobody has passed
+/// since, and `who`'s turn budget is fresh; "Mounts and riders, as well as
+/// vehicles and passengers, take turn together": the others of its pair
+/// share the turn, each with a budget of its own.
+fn activated(world: &mut World, who: crate::rules::components::Cid) {
+    let team: Vec<TurnBudget> = crate::rulesets::zones::riders::pair(world, who)
+        .into_iter()
+        .filter(|c| *c != who)
+        .map(|c| TurnBudget {
+            who: Some(c),
+            ..Default::default()
+        })
+        .collect();
+    let mut r = view::resource_mut::<ZonesRound>(world);
+    r.passes = 0;
+    r.opening = false;
+    r.turn = TurnBudget {
+        who: Some(who),
+        ..Default::default()
+    };
+    r.team = team;
 }

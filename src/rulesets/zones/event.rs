@@ -25,10 +25,14 @@ pub enum ZonesEvent {
     FirstTurnGiven { by: u8, to: u8, rule: Rule },
     /// A faction takes its turn with one of its characters.
     Activated { faction: u8, who: Cid, rule: Rule },
-    /// A faction passes (forced: nobody of it can still take a turn).
+    /// A faction passes (forced: nobody of it can still take a turn;
+    /// `gone`: nobody of it stands, it passes without a word). Its apply
+    /// counts the pass and hands play to the next faction.
     Passed {
         faction: u8,
         forced: bool,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        gone: bool,
         rule: Rule,
     },
     /// A roll-under save: d20 against an attribute.

@@ -14,7 +14,7 @@ use crate::rulesets::zones::command::{Influence, ZonesCommand};
 use crate::rulesets::zones::data::PowerEffect;
 use crate::rulesets::zones::event::ZonesEvent;
 
-use super::state::{RULE_MAIN_ACTIONS, ZonesRound};
+use super::state::RULE_MAIN_ACTIONS;
 use super::{RULE_BONUS, attack, morale, mounts, movement, nonlethal, reaction, round};
 
 pub fn execute(world: &mut Scene, actor: Cid, command: &Command) {
@@ -125,9 +125,6 @@ fn execute_pick_up(world: &mut Scene, actor: Cid, item: usize) {
             rule: RULE_BONUS,
         },
     );
-    view::resource_mut::<ZonesRound>(world.unlogged())
-        .turn
-        .bonus += 1;
 }
 
 /// §Procedure: the faction whose activation it is passes.
@@ -138,11 +135,10 @@ fn execute_pass(world: &mut Scene) {
             ZonesEvent::Passed {
                 faction,
                 forced: false,
+                gone: false,
                 rule: round::RULE_PROCEDURE,
             },
         );
-        round::pass_on(world, faction);
-        view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::None;
     }
 }
 
@@ -157,10 +153,6 @@ fn execute_first_turn_to(world: &mut Scene, to: u8) {
                 rule: round::RULE_PROCEDURE,
             },
         );
-        let mut r = view::resource_mut::<ZonesRound>(world.unlogged());
-        r.opening = false;
-        r.next = to;
-        view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::None;
     }
 }
 
@@ -174,9 +166,6 @@ fn execute_draw(world: &mut Scene, actor: Cid, weapon: usize) {
         "spends the bonus action",
         RULE_BONUS,
     );
-    view::resource_mut::<ZonesRound>(world.unlogged())
-        .turn
-        .bonus += 1;
 }
 
 /// §Morale: surrendering ends the turn.

@@ -203,6 +203,7 @@ fn describe_passed(n: &Names, e: &ZonesEvent) -> String {
     let ZonesEvent::Passed {
         faction,
         forced,
+        gone,
         rule,
     } = e
     else {
@@ -211,7 +212,9 @@ fn describe_passed(n: &Names, e: &ZonesEvent) -> String {
     format!(
         "{} {}  [{rule}]",
         n.faction(*faction),
-        if *forced {
+        if *gone {
+            "pass: nobody of them stands"
+        } else if *forced {
             "must pass: nobody left to take a turn"
         } else {
             "pass"

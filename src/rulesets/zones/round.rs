@@ -105,29 +105,19 @@ pub fn next_activation(world: &mut Scene) {
             };
             return;
         }
-        // A faction with nobody standing passes without a word.
-        let anyone = super::queries::standing_in_faction(world, next as usize) > 0;
-        if anyone {
-            emit(
-                world,
-                ZonesEvent::Passed {
-                    faction: next,
-                    forced: true,
-                    rule: RULE_PROCEDURE,
-                },
-            );
-        }
-        pass_on(world, next);
+        // A faction with nobody standing passes without a word (the
+        // player's log); the pass still counts (apply).
+        let gone = super::queries::standing_in_faction(world, next as usize) == 0;
+        emit(
+            world,
+            ZonesEvent::Passed {
+                faction: next,
+                forced: true,
+                gone,
+                rule: RULE_PROCEDURE,
+            },
+        );
     }
-}
-
-/// Count a pass by `faction` and hand play to the next faction.
-pub fn pass_on(world: &mut Scene, faction: u8) {
-    let n = view::resource::<Factions>(world).0.len().max(1) as u8;
-    let mut r = view::resource_mut::<ZonesRound>(world.unlogged());
-    r.passes += 1;
-    r.opening = false;
-    r.next = (faction + 1) % n;
 }
 
 /// The faction takes its turn with `who`.
@@ -140,26 +130,8 @@ pub fn activate(world: &mut Scene, faction: u8, who: Cid) {
             rule: RULE_PROCEDURE,
         },
     );
-    // "Mounts and riders, as well as vehicles and passengers, take turn
-    // together."
-    let team: Vec<TurnBudget> = super::riders::pair(world, who)
-        .into_iter()
-        .filter(|c| *c != who)
-        .map(|c| TurnBudget {
-            who: Some(c),
-            ..default()
-        })
-        .collect();
-    {
-        let mut r = view::resource_mut::<ZonesRound>(world.unlogged());
-        r.passes = 0;
-        r.opening = false;
-        r.turn = TurnBudget {
-            who: Some(who),
-            ..default()
-        };
-        r.team = team;
-    }
+    // Its apply gives the turn (and the pair's: "Mounts and riders ...
+    // take turn together").
     emit(world, BattleEvent::TurnStarted { who });
 }
 
