@@ -8,13 +8,10 @@ use leafwing_input_manager::prelude::*;
 use crate::game::session::Screen;
 use crate::rules::map::Map;
 
+use super::MainCamera;
 use super::TILE;
 use super::input::{PanelCover, PanelEdges, Player, UiAction, pointer_free};
 use super::playback::{Shown, Timeline};
-
-/// The one camera (the egui panels draw through it too).
-#[derive(Component)]
-pub struct MainCamera;
 
 /// Follow the acting combatant when a turn starts.
 #[derive(Resource, Clone, Copy, Debug)]

@@ -15,8 +15,8 @@ use crate::rules::hooks::{Give, OfferKey};
 use crate::rules::map::{Cell, Map};
 use crate::rules::roster::Roster;
 
+use super::MainCamera;
 use super::board::ShowZones;
-use super::camera::MainCamera;
 use super::world_to_cell;
 
 /// Everything a player can do with a key, button or stick.

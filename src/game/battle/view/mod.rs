@@ -16,6 +16,11 @@ use crate::rules::map::{Cell, Map};
 /// World units per map cell.
 pub const TILE: f32 = 64.0;
 
+/// The one camera (the egui panels draw through it too); the camera
+/// moves it, the input reads the pointer through it.
+#[derive(Component)]
+pub struct MainCamera;
+
 /// The centre of a cell in world coordinates (cells count down, the world
 /// counts up).
 pub fn cell_to_world(map: &Map, c: Cell) -> Vec2 {

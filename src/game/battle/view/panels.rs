@@ -1129,7 +1129,7 @@ fn reactor_in_upper_half(world: &World, who: Cid) -> bool {
         return false;
     };
     let Some(mut q) =
-        world.try_query_filtered::<(&Transform, &Projection), With<super::camera::MainCamera>>()
+        world.try_query_filtered::<(&Transform, &Projection), With<super::MainCamera>>()
     else {
         return false;
     };

@@ -7,7 +7,7 @@ use bevy::input::mouse::{MouseScrollUnit, MouseWheel};
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 
-use super::camera::MainCamera;
+use super::MainCamera;
 use crate::game::battle::logic::human_actor;
 use crate::game::{Display, GameOptions, build_app};
 use crate::rules::components::{Controller, Loadout};
