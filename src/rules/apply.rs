@@ -18,6 +18,7 @@ use crate::rules::log::BattleLog;
 use crate::rules::map::Cell;
 use crate::rules::roster::{Place, Roster};
 use crate::rules::scene::Scene;
+use crate::rules::schedule::Schedule;
 
 impl Scene<'_> {
     /// Apply an event to the battle and record it in the log: the one way
@@ -58,7 +59,25 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
         BattleEvent::TurnStarted { who } => {
             // The battle waits for the combatant whose turn it is.
             view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: *who };
+            // A count, if the round runs one, moves past it.
+            let mut s = view::resource_mut::<Schedule>(world);
+            if !s.ranks.is_empty() {
+                s.past(*who);
+            }
         }
+        BattleEvent::Count { ranks, .. } => {
+            *view::resource_mut::<Schedule>(world) = Schedule {
+                ranks: ranks.clone(),
+                ..Default::default()
+            };
+        }
+        BattleEvent::FallDeferred { who, .. } => {
+            let mut s = view::resource_mut::<Schedule>(world);
+            if !s.falls.contains(who) {
+                s.falls.push(*who);
+            }
+        }
+        BattleEvent::GroupActed { .. } => view::resource_mut::<Schedule>(world).falls.clear(),
         BattleEvent::Damaged { .. } => apply_damaged(world, event),
         BattleEvent::Healed {
             target, hp_after, ..
@@ -154,6 +173,11 @@ fn apply_round_started(world: &mut World, event: &BattleEvent) {
         return;
     };
     view::resource_mut::<Battle>(world).round = *round;
+    // A round's count is set when its actions begin.
+    let mut s = view::resource_mut::<Schedule>(world);
+    if *s != Schedule::default() {
+        *s = Schedule::default();
+    }
     each::<TurnState>(world, |t| {
         t.done = false;
         t.action_used = false;

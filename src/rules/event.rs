@@ -151,6 +151,25 @@ pub enum BattleEvent {
     RoundEnded {
         round: u32,
     },
+    /// The count of a round counted down by score (`rules::schedule`):
+    /// each score, highest first, with its groups in acting order (each
+    /// group simultaneous).
+    Count {
+        ranks: crate::rules::schedule::Ranks,
+        rule: Rule,
+    },
+    /// `who`, dropped by a member of the simultaneous group now acting,
+    /// falls once the whole group has acted.
+    FallDeferred {
+        who: Cid,
+        rule: Rule,
+    },
+    /// The simultaneous group has acted: `falls` fall now (those tended
+    /// back above the mark meanwhile do not).
+    GroupActed {
+        falls: Vec<Cid>,
+        rule: Rule,
+    },
     BattleEnded {
         winner: Option<u8>,
         reason: EndReason,

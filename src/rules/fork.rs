@@ -182,6 +182,7 @@ pub fn plugin(app: &mut App) {
         .resource::<BattleRules>()
         .resource::<Factions>()
         .resource::<Roster>()
+        .resource::<crate::rules::schedule::Schedule>()
         .resource::<LastRejection>()
         .resource::<ActiveRuleset>()
         .resource::<Dice>()

@@ -24,6 +24,7 @@ pub mod playout;
 pub mod resolve;
 pub mod roster;
 pub mod scene;
+pub mod schedule;
 pub mod victory;
 pub mod view;
 
@@ -48,6 +49,7 @@ pub fn plugin(app: &mut App) {
         .init_resource::<Roster>()
         .init_resource::<LastRejection>()
         .init_resource::<RulesetRegistry>()
+        .init_resource::<schedule::Schedule>()
         .insert_resource(dice::Dice::seeded(0))
         .insert_resource(map::Map::new(1, 1, vec![map::Terrain::Open]))
         .add_message::<command::CommandMsg>();

@@ -92,6 +92,27 @@ pub fn describe(n: &Names, e: &BattleEvent) -> String {
         BattleEvent::Fled { .. } => describe_fled(n, e),
         BattleEvent::TurnEnded { .. } => describe_turn_ended(n, e),
         BattleEvent::RoundEnded { .. } => describe_round_ended(n, e),
+        BattleEvent::Count { ranks, rule } => {
+            let ranks: Vec<String> = ranks
+                .iter()
+                .map(|(score, order)| format!("{score} ({})", groups(n, order)))
+                .collect();
+            format!("The count: {}  [{rule}]", ranks.join(", "))
+        }
+        BattleEvent::FallDeferred { who, rule } => format!(
+            "{} falls once the simultaneous group has acted  [{rule}]",
+            n.who(*who)
+        ),
+        BattleEvent::GroupActed { falls, rule } => {
+            if falls.is_empty() {
+                format!("The simultaneous group has acted: nobody falls  [{rule}]")
+            } else {
+                format!(
+                    "The simultaneous group has acted: {} falls  [{rule}]",
+                    names(n, falls)
+                )
+            }
+        }
         BattleEvent::TargetChanged { .. } => describe_target_changed(n, e),
         BattleEvent::Grabbed { .. } => describe_grabbed(n, e),
         BattleEvent::Released { .. } => describe_released(n, e),
@@ -506,6 +527,15 @@ pub fn end_reason(reason: &EndReason) -> String {
 pub fn names(n: &Names, cids: &[Cid]) -> String {
     cids.iter()
         .map(|c| n.who(*c))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Groups in order, the members of one group joined: `A = B, C`.
+pub fn groups(n: &Names, order: &[Vec<Cid>]) -> String {
+    order
+        .iter()
+        .map(|g| g.iter().map(|c| n.who(*c)).collect::<Vec<_>>().join(" = "))
         .collect::<Vec<_>>()
         .join(", ")
 }

@@ -23,7 +23,6 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
             }
         }
         BattleEvent::TurnEnded { who } => slot(world, *who, |s| s.done = true),
-        BattleEvent::TurnStarted { who } => count_past(world, *who),
         BattleEvent::ReactionDeclined { .. } => answered(world),
         // Riders move with their mount, as far (docs/rulesets/brp.md,
         // "Mounts and vehicles").
@@ -72,15 +71,6 @@ fn apply_own(world: &mut World, e: &BrpEvent) {
             let mut r = view::resource_mut::<BrpRound>(world);
             r.order = order.clone();
             r.slots = vec![Default::default(); n];
-            r.queue.clear();
-            r.at = (0, 0, 0);
-            r.falls.clear();
-        }
-        // §5.4: the count, from its top.
-        BrpEvent::Count { ranks, .. } => {
-            let mut r = view::resource_mut::<BrpRound>(world);
-            r.queue = ranks.clone();
-            r.at = (0, 0, 0);
         }
         BrpEvent::DefenseOffered { attack, .. } => {
             view::resource_mut::<Battle>(world).prompt = Prompt::React {
@@ -89,13 +79,6 @@ fn apply_own(world: &mut World, e: &BrpEvent) {
             };
             view::resource_mut::<PendingAttack>(world).0 = Some(attack.clone());
         }
-        BrpEvent::FallDeferred { who, .. } => {
-            let mut r = view::resource_mut::<BrpRound>(world);
-            if !r.falls.contains(who) {
-                r.falls.push(*who);
-            }
-        }
-        BrpEvent::GroupActed { .. } => view::resource_mut::<BrpRound>(world).falls.clear(),
         BrpEvent::Declared { who, intent, .. } => slot(world, *who, |s| s.declared = Some(*intent)),
         BrpEvent::Ranked {
             who, rank, band, ..
@@ -249,36 +232,6 @@ fn phase_began(world: &mut World, phase: RoundPhase) {
             let involved = view::cell(world, c).is_some_and(|at| enemy_adjacent(world, c, at));
             slot(world, c, |s| s.involved = involved);
         }
-    }
-}
-
-/// §5.4: a turn started in the count moves the count past its member
-/// (those before it passed over: they had fallen).
-fn count_past(world: &mut World, who: Cid) {
-    if view::resource::<Battle>(world).phase != Phase::Actions {
-        return;
-    }
-    let mut r = view::resource_mut::<BrpRound>(world);
-    let (ri, gi, mi) = r.at;
-    let mut found = None;
-    'search: for (i, (_, groups)) in r.queue.iter().enumerate().skip(ri) {
-        for (j, g) in groups.iter().enumerate() {
-            if (i, j) < (ri, gi) {
-                continue;
-            }
-            for (k, c) in g.iter().enumerate() {
-                if (i, j) == (ri, gi) && k < mi {
-                    continue;
-                }
-                if *c == who {
-                    found = Some((i, j, k + 1));
-                    break 'search;
-                }
-            }
-        }
-    }
-    if let Some(at) = found {
-        r.at = at;
     }
 }
 

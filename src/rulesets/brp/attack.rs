@@ -20,7 +20,7 @@ use super::matrix::{Defense, Harm, RULE_MATRIX, outcome};
 use super::numbers::{
     RULE_ARMOR, RULE_HIT_POINTS, RULE_SPECIAL, half_bonus, special_damage, through_armor,
 };
-use super::query::{attack_numbers, blow, defenses, round, settings};
+use super::query::{attack_numbers, blow, defenses, settings};
 use super::state::{Pending, PendingAttack};
 use super::stats::{BrpShield, gear};
 
@@ -362,14 +362,15 @@ fn damage(world: &mut Scene, p: &Pending, special: bool) {
     {
         // A simultaneous group acts as one: who it drops falls when it is
         // done (docs/rulesets/brp.md, "Simultaneous actions").
-        let together = round(world)
+        let schedule = view::resource::<crate::rules::schedule::Schedule>(world);
+        let together = schedule
             .group()
             .is_some_and(|g| g.len() > 1 && g.contains(&p.target));
         if together {
-            if !round(world).falls.contains(&p.target) {
+            if !schedule.falls.contains(&p.target) {
                 emit(
                     world,
-                    BrpEvent::FallDeferred {
+                    BattleEvent::FallDeferred {
                         who: p.target,
                         rule: super::round::RULE_SIMULTANEOUS,
                     },

@@ -63,12 +63,6 @@ pub enum BrpEvent {
         rank: i32,
         rule: Rule,
     },
-    /// The count of the Actions phase (§5.4): each rank, highest first,
-    /// with its groups in acting order (each inner group simultaneous).
-    Count {
-        ranks: Vec<(i32, Vec<Vec<Cid>>)>,
-        rule: Rule,
-    },
     /// The count of DEX ranks reaches `rank`: these act, in this order;
     /// each inner group acts simultaneously (§5.4).
     RankCalled {
@@ -103,12 +97,6 @@ pub enum BrpEvent {
         ways: Vec<String>,
         rule: Rule,
     },
-    /// `who`, dropped by a member of the simultaneous group now acting,
-    /// falls once the whole group has acted (§5.2).
-    FallDeferred { who: Cid, rule: Rule },
-    /// The simultaneous group has acted: those it dropped (`falls`) fall
-    /// now, those tended back above the mark meanwhile do not.
-    GroupActed { falls: Vec<Cid>, rule: Rule },
     /// A parry or a dodge (§5.6, §5.7, §5.11).
     DefenseRolled {
         who: Cid,

@@ -2,6 +2,7 @@
 
 use crate::rules::event::{Cue, OwnEvent, Tone};
 use crate::rules::narrate::dice_text;
+use crate::rules::narrate::groups;
 use crate::rules::roster::Names;
 
 use super::chance::{Difficulty, Level};
@@ -19,14 +20,6 @@ fn intent_text(n: &Names, i: &Intent, weapon: Option<&str>) -> String {
         Intent::Reload { .. } => format!("will reload the {w}"),
         Intent::Defend => "will only parry and dodge".into(),
     }
-}
-
-fn groups(n: &Names, order: &[Vec<crate::rules::components::Cid>]) -> String {
-    order
-        .iter()
-        .map(|g| g.iter().map(|c| n.who(*c)).collect::<Vec<_>>().join(" = "))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 fn chance_text(rating: i32, difficulty: Difficulty, chance: i32) -> String {
@@ -92,13 +85,6 @@ impl OwnEvent for BrpEvent {
             BrpEvent::RankCalled { rank, order, rule } => {
                 format!("DEX rank {rank}: {}  [{rule}]", groups(n, order))
             }
-            BrpEvent::Count { ranks, rule } => {
-                let ranks: Vec<String> = ranks
-                    .iter()
-                    .map(|(rank, order)| format!("{rank} ({})", groups(n, order)))
-                    .collect();
-                format!("The count: {}  [{rule}]", ranks.join(", "))
-            }
             BrpEvent::DefenseOffered { attack, ways, rule } => {
                 let ways: Vec<String> = ways
                     .iter()
@@ -115,20 +101,6 @@ impl OwnEvent for BrpEvent {
                     n.who(attack.attacker),
                     attack.weapon.to_lowercase()
                 )
-            }
-            BrpEvent::FallDeferred { who, rule } => format!(
-                "{} falls once the simultaneous group has acted  [{rule}]",
-                n.who(*who)
-            ),
-            BrpEvent::GroupActed { falls, rule } => {
-                if falls.is_empty() {
-                    format!("The simultaneous group has acted: nobody falls  [{rule}]")
-                } else {
-                    format!(
-                        "The simultaneous group has acted: {} falls  [{rule}]",
-                        crate::rules::narrate::names(n, falls)
-                    )
-                }
             }
             BrpEvent::AttackRolled {
                 attacker,

@@ -10,6 +10,7 @@ use crate::rules::components::{Cid, Condition, Health, Loadout};
 use crate::rules::event::BattleEvent;
 use crate::rules::scene::Scene;
 use crate::rules::scene::emit;
+use crate::rules::schedule::{Due, Schedule};
 use crate::rules::view;
 
 use super::command::Intent;
@@ -201,7 +202,7 @@ fn start_actions(world: &mut Scene) {
     );
     emit(
         world,
-        BrpEvent::Count {
+        BattleEvent::Count {
             ranks: queue,
             rule: RULE_ACTIONS,
         },
@@ -214,53 +215,44 @@ fn start_actions(world: &mut Scene) {
 fn next_actor(world: &mut Scene) {
     // Where the count stands: its member's `TurnStarted` moves it past
     // them (apply); here it only looks ahead.
-    let (mut ri, mut gi, mut mi) = round(world).at;
+    let mut at = view::resource::<Schedule>(world).at;
     loop {
-        let queue_len = round(world).queue.len();
-        if ri >= queue_len {
-            resolve(world);
-            return;
-        }
-        // The group at the count, and its member due, read in place.
-        let (rank_no, member) = {
-            let r = round(world);
-            let (k, groups) = &r.queue[ri];
-            (*k, groups.get(gi).map(|g| g.get(mi).copied()))
-        };
-        let Some(member) = member else {
-            (ri, gi, mi) = (ri + 1, 0, 0);
-            continue;
-        };
-        if gi == 0 && mi == 0 {
-            let order = round(world).queue[ri].1.clone();
+        let s = view::resource::<Schedule>(world);
+        if let Some(i) = s.opens(at) {
+            let (rank, order) = s.ranks[i].clone();
             emit(
                 world,
                 BrpEvent::RankCalled {
-                    rank: rank_no,
+                    rank,
                     order,
                     rule: RULE_ACTIONS,
                 },
             );
         }
-        let Some(who) = member else {
+        let (due, next) = view::resource::<Schedule>(world).due(at);
+        at = next;
+        match due {
+            Due::Over => {
+                resolve(world);
+                return;
+            }
+            Due::ScoreDone => {}
             // The group is done: those it dropped fall now.
-            fall_now(world);
-            (gi, mi) = (gi + 1, 0);
-            continue;
-        };
-        mi += 1;
-        if !view::standing(world, who) {
-            continue;
+            Due::GroupDone => fall_now(world),
+            Due::Member(who) => {
+                if view::standing(world, who) {
+                    emit(world, BattleEvent::TurnStarted { who });
+                    return;
+                }
+            }
         }
-        emit(world, BattleEvent::TurnStarted { who });
-        return;
     }
 }
 
 /// §5.2 ("simultaneously") and §5.12: those dropped within a simultaneous
 /// group fall once the whole group has acted.
 pub fn fall_now(world: &mut Scene) {
-    let pending = round(world).falls.clone();
+    let pending = view::resource::<Schedule>(world).falls.clone();
     if pending.is_empty() {
         return;
     }
@@ -275,7 +267,7 @@ pub fn fall_now(world: &mut Scene) {
         .collect();
     emit(
         world,
-        BrpEvent::GroupActed {
+        BattleEvent::GroupActed {
             falls: falls.clone(),
             rule: RULE_SIMULTANEOUS,
         },

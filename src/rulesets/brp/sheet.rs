@@ -138,13 +138,10 @@ pub fn round_note(world: &World) -> Option<String> {
     Some(match b.phase {
         Phase::Intent => "Statement of intent".into(),
         Phase::Movement => "Movement".into(),
-        Phase::Actions => {
-            let r = round(world);
-            match r.queue.get(r.at.0) {
-                Some((rank, _)) => format!("Actions: DEX rank {rank}"),
-                None => "Actions".into(),
-            }
-        }
+        Phase::Actions => match view::resource::<crate::rules::schedule::Schedule>(world).score() {
+            Some(rank) => format!("Actions: DEX rank {rank}"),
+            None => "Actions".into(),
+        },
         Phase::Resolution => "Resolution".into(),
         _ => return None,
     })
@@ -183,7 +180,9 @@ pub fn aims_at(world: &World, cid: Cid) -> Option<Cid> {
     let phase = view::resource::<Battle>(world).phase;
     let r = round(world);
     let slot = r.slot(cid)?;
-    if phase == Phase::Actions && acted(r, cid) {
+    if phase == Phase::Actions
+        && view::resource::<crate::rules::schedule::Schedule>(world).acted(cid)
+    {
         return None;
     }
     match (phase, slot.declared) {
@@ -192,19 +191,4 @@ pub fn aims_at(world: &World, cid: Cid) -> Option<Cid> {
         }
         _ => None,
     }
-}
-
-/// Has `cid` had its turn in the count (its place in the queue is behind
-/// where the count is)?
-fn acted(r: &crate::rulesets::brp::state::BrpRound, cid: Cid) -> bool {
-    let (ri, gi, mi) = r.at;
-    for (i, (_, groups)) in r.queue.iter().enumerate() {
-        for (j, g) in groups.iter().enumerate() {
-            if let Some(k) = g.iter().position(|c| *c == cid) {
-                // `at` points past the member now acting.
-                return (i, j, k + 1) < (ri, gi, mi);
-            }
-        }
-    }
-    false
 }

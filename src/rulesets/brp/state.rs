@@ -41,14 +41,6 @@ pub struct BrpRound {
     pub order: Vec<Vec<Cid>>,
     /// Per combatant, by [`Cid`].
     pub slots: Vec<Slot>,
-    /// The count of the Actions phase: each rank, highest first, with its
-    /// groups in acting order (§5.4).
-    pub queue: Vec<(i32, Vec<Vec<Cid>>)>,
-    /// Where the count is: rank, group, member.
-    pub at: (usize, usize, usize),
-    /// Those a member of the group now acting dropped: a simultaneous
-    /// group acts as one, so they fall when it is done.
-    pub falls: Vec<Cid>,
 }
 
 impl BrpRound {
@@ -57,14 +49,6 @@ impl BrpRound {
     }
     pub fn declared(&self, cid: Cid) -> Option<Intent> {
         self.slot(cid).and_then(|s| s.declared)
-    }
-    /// The simultaneous group acting now, if the count has reached one.
-    pub fn group(&self) -> Option<&[Cid]> {
-        let (r, g, _) = self.at;
-        self.queue
-            .get(r)
-            .and_then(|(_, groups)| groups.get(g))
-            .map(|g| g.as_slice())
     }
 }
 

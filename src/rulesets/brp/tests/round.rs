@@ -6,8 +6,8 @@ use super::*;
 use crate::rules::battle::Phase;
 use crate::rules::components::{Condition, Health, Loadout};
 use crate::rules::map::Cell;
-use crate::rulesets::brp::event::{Band, BrpEvent};
-use crate::rulesets::brp::state::BrpRound;
+use crate::rules::schedule::Schedule;
+use crate::rulesets::brp::event::Band;
 use crate::testkit::{has, refused};
 
 fn hp(e: &Engine, c: Cid) -> i32 {
@@ -397,23 +397,22 @@ fn a_simultaneous_pair_both_act_before_either_falls() {
         "falls when the pair is done"
     );
     assert_eq!(prompt(&e), Prompt::Act { actor: b });
-    // The log says it will fall, and the round's bookkeeping keeps it there
-    // only through that event.
-    let said = |e: &Engine, f: &dyn Fn(&BrpEvent) -> bool| {
-        e.events().iter().filter_map(|x| x.own::<BrpEvent>()).any(f)
-    };
+    // The log says it will fall, and the round's count (the core's
+    // schedule) keeps it there only through that event.
+    let said = |e: &Engine, f: &dyn Fn(&BattleEvent) -> bool| e.events().iter().any(f);
+    let falls = |e: &Engine| e.world().resource::<Schedule>().falls.clone();
     assert!(said(
         &e,
-        &|x| matches!(x, BrpEvent::FallDeferred { who, .. } if *who == b)
+        &|x| matches!(x, BattleEvent::FallDeferred { who, .. } if *who == b)
     ));
-    assert_eq!(e.world().resource::<BrpRound>().falls, vec![b]);
+    assert_eq!(falls(&e), vec![b]);
     cmd(&mut e, b, attack(a));
     assert!(has(&e, b, Condition::Unconscious));
     assert!(said(
         &e,
-        &|x| matches!(x, BrpEvent::GroupActed { falls, .. } if *falls == vec![b])
+        &|x| matches!(x, BattleEvent::GroupActed { falls, .. } if *falls == vec![b])
     ));
-    assert!(e.world().resource::<BrpRound>().falls.is_empty());
+    assert!(falls(&e).is_empty());
 }
 
 #[test]
