@@ -199,7 +199,7 @@ mod layering {
             Some("gear")
         );
         assert_eq!(
-            names_writer("use super::queries::{stats, visible};", "zones"),
+            names_writer("use super::query::{stats, visible};", "zones"),
             None
         );
         assert_eq!(

@@ -21,8 +21,8 @@ use super::check::{self, attackable};
 use super::command::{BrpCommand, Intent};
 use super::legal::{nearest, patients, toward};
 use super::query::{
-    HALF_FROM_DM, armor_against, attack_numbers, best_defense, defenses, enemy_adjacent, move_left,
-    rolled_by, round, settings, through_armor,
+    HALF_FROM_DM, armor_against, attack_numbers, best_defense, defenses, enemy_adjacent,
+    mean_through_armor, move_left, rolled_by, round, settings,
 };
 use super::settings::SpecialBoundary;
 use super::state::PendingAttack;
@@ -121,8 +121,8 @@ impl Weighed {
         let p_def = f64::from(def.clamp(0, 100)) / 100.0;
         let p_def_spec = f64::from(special_up_to(def, boundary).clamp(0, 100)) / 100.0;
         let (normal, special) = (
-            through_armor(self.rolled, ap, false),
-            through_armor(self.rolled, ap, true),
+            mean_through_armor(self.rolled, ap, false),
+            mean_through_armor(self.rolled, ap, true),
         );
         let expected = (p_hit - p_spec) * (1.0 - p_def) * normal
             + p_spec * ((1.0 - p_def) * special + (p_def - p_def_spec) * normal);

@@ -465,7 +465,7 @@ impl Blow {
     /// [`Blow::mean`] from what [`Blow::rolled`] found: through this
     /// blow's armor, a special success adding the dice's most (§5.13).
     pub fn through(&self, rolled: (f64, f64), special: bool) -> f64 {
-        through_armor(rolled, self.ap, special)
+        mean_through_armor(rolled, self.ap, special)
     }
 }
 
@@ -483,7 +483,7 @@ fn rolled_with((mean, most): (f64, i32), bonus: Option<&DiceExpr>, half: bool) -
 
 /// [`Blow::through`]: what of a blow's `rolled` mean (and, for a special
 /// success, the dice's most, §5.13) gets through `ap` armor points.
-pub fn through_armor((mean, most): (f64, f64), ap: i32, special: bool) -> f64 {
+pub fn mean_through_armor((mean, most): (f64, f64), ap: i32, special: bool) -> f64 {
     let extra = if special { most } else { 0.0 };
     (extra + mean - f64::from(ap)).max(0.0)
 }

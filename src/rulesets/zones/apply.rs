@@ -11,7 +11,7 @@ use crate::rules::view;
 use crate::rulesets::zones::command::Influence;
 use crate::rulesets::zones::data::ZonesStats;
 use crate::rulesets::zones::event::ZonesEvent;
-use crate::rulesets::zones::queries::standing_per_faction;
+use crate::rulesets::zones::query::standing_per_faction;
 use crate::rulesets::zones::state::{GearUse, Swayed, TurnBudget, ZonesRound};
 
 pub fn apply(world: &mut World, event: &BattleEvent) {

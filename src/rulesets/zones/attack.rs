@@ -21,7 +21,7 @@ use super::data::{MODE_DEATH_BLOW, MODE_STRIKE, is_stunt};
 use super::nonlethal::{land_maneuver, tidy_holds};
 use super::odds::{BlowDice, blow_dice};
 use super::opportunity::next_opportunist;
-use super::queries::{
+use super::query::{
     armour, can_react, critical_threshold, damage_mode, guards, halved, mounted, nearby, stats,
     stunt_effect, visible, weapon, wit_save_reason,
 };
@@ -297,7 +297,7 @@ pub fn reveal_seen(world: &mut Scene) {
 /// An attack on the actor's turn (§Attacking). The state machine goes on in
 /// [`resolve_reaction`] when a reaction prompt is answered.
 pub fn execute_attack(world: &mut Scene, attacker: Cid, target: Cid, weapon: usize, mode: usize) {
-    if super::queries::weapon_ref(world, attacker, weapon).is_some_and(|w| w.zones().blast) {
+    if super::query::weapon_ref(world, attacker, weapon).is_some_and(|w| w.zones().blast) {
         declare_blast(world, attacker, target, weapon, mode);
     } else {
         declare_attack(world, attacker, target, weapon, mode);

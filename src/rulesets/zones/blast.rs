@@ -18,7 +18,7 @@ use crate::rulesets::zones::event::{Reaction, ZonesEvent};
 
 use super::attack::{Blow, blow, finish, land, made, roll_damage, roll_times, save, wit_to_hit};
 use super::data::MODE_STRIKE;
-use super::queries::{
+use super::query::{
     armour, blast_targets, can_react, damage_mode, stats, weapon, wit_save_reason, zone,
 };
 use super::reaction::{dodge, taken};

@@ -14,7 +14,7 @@ use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::data::{MODE_DEATH_BLOW, is_stunt};
 use super::maneuvers::{check_break_free, check_free_ally, check_maneuver, holder};
-use super::queries::{melee_reach_from, nearby, range_against, stats, visible, zone_distance};
+use super::query::{melee_reach_from, nearby, range_against, stats, visible, zone_distance};
 use super::reach::{check_flee, check_move};
 use super::state::{Pending, Stage, ZonesRound};
 
@@ -249,7 +249,7 @@ impl<'w> Striker<'w> {
             vehicle: super::riders::is_vehicle(world, who),
             faction: view::faction(world, who),
             mount: view::steed(world, who).is_some(),
-            zone: super::queries::zone(world, who),
+            zone: super::query::zone(world, who),
         })
     }
 
@@ -597,7 +597,7 @@ pub fn check_hide(world: &World, actor: Cid) -> Result<(), Illegal> {
     if view::riding(world, actor).is_some() || view::steed(world, actor).is_some() {
         return illegal("a mount and its riders cannot hide");
     }
-    if view::each_enemy(world, actor).any(|e| super::queries::visible(world, e, actor)) {
+    if view::each_enemy(world, actor).any(|e| super::query::visible(world, e, actor)) {
         return illegal("an enemy can see you: get out of sight first");
     }
     Ok(())

@@ -196,7 +196,7 @@ fn execute_influence(world: &mut Scene, by: Cid, target: Cid, kind: Influence) {
         },
     );
     attack::reveal(world, by);
-    let wit = super::queries::stats(world, target).map_or(0, |s| s.wit);
+    let wit = super::query::stats(world, target).map_or(0, |s| s.wit);
     let purpose = match kind {
         Influence::Intimidate => "against intimidation",
         Influence::Distract => "against a distraction",
@@ -234,7 +234,7 @@ fn execute_influence(world: &mut Scene, by: Cid, target: Cid, kind: Influence) {
 /// "using a consumable item (a medicine box ...)": one use heals its die,
 /// never above the character's health (Fray decides).
 fn execute_use_item(world: &mut Scene, who: Cid, item: usize, on: Cid) {
-    let Some(carried) = super::queries::stats(world, who).and_then(|s| s.items.get(item).cloned())
+    let Some(carried) = super::query::stats(world, who).and_then(|s| s.items.get(item).cloned())
     else {
         return;
     };
@@ -307,8 +307,7 @@ fn mend(world: &mut Scene, by: Cid, on: Cid, dice: &crate::rules::dice::DiceExpr
 /// not an attack: it cannot be dodged nor countered; a hostile one is
 /// resisted with a WIT save.
 fn execute_invoke(world: &mut Scene, by: Cid, power: usize, target: Cid) {
-    let Some(p) = super::queries::stats(world, by).and_then(|s| s.powers.get(power).cloned())
-    else {
+    let Some(p) = super::query::stats(world, by).and_then(|s| s.powers.get(power).cloned()) else {
         return;
     };
     emit(
@@ -326,7 +325,7 @@ fn execute_invoke(world: &mut Scene, by: Cid, power: usize, target: Cid) {
         mend(world, by, target, d);
         return;
     }
-    let wit = super::queries::stats(world, target).map_or(0, |s| s.wit);
+    let wit = super::query::stats(world, target).map_or(0, |s| s.wit);
     if attack::save(
         world,
         target,

@@ -10,7 +10,7 @@
 
 use bevy::prelude::*;
 
-use super::queries::{broken, stats};
+use super::query::{broken, stats};
 
 use crate::rules::components::{Cid, Loadout, Weapon};
 use crate::rules::dice::DiceRoll;

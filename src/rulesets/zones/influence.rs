@@ -12,7 +12,7 @@ use crate::rules::view;
 use crate::rulesets::zones::command::Influence;
 use crate::rulesets::zones::data::PowerEffect;
 
-use super::queries::{save_chance, standing_in_faction, stats, visible, zone_distance};
+use super::query::{save_chance, standing_in_faction, stats, visible, zone_distance};
 use super::riders::is_vehicle;
 use super::state::{Swayed, ZonesRound};
 
@@ -199,7 +199,7 @@ fn check_mending(world: &World, who: Cid, on: Cid) -> Result<(), Illegal> {
     if c.has(Condition::Dead) || c.has(Condition::Fled) {
         return illegal("beyond any help");
     }
-    if on != who && !super::queries::nearby(world, who, on) {
+    if on != who && !super::query::nearby(world, who, on) {
         return illegal("only on someone nearby (the same zone)");
     }
     if view::get::<Health>(world, on).is_some_and(|h| h.hp >= h.hp_max)

@@ -12,7 +12,7 @@ use crate::rules::view;
 use crate::rulesets::zones::command::{Influence, Maneuver, ZonesCommand};
 
 use super::state::ZonesRound;
-use super::{check, queries, reach};
+use super::{check, query, reach};
 
 /// A representative list of legal commands for the actor now.
 pub fn legal_commands(world: &World, actor: Cid) -> Vec<Command> {
@@ -52,12 +52,12 @@ pub fn split_candidates(world: &World, actor: Cid) -> Vec<Command> {
     let Some(weapon) = view::get::<Loadout>(world, actor).and_then(|l| l.ready) else {
         return Vec::new();
     };
-    let me = queries::size_rank(world, actor);
+    let me = query::size_rank(world, actor);
     let smaller: Vec<(Cid, u32)> = view::enemies(world, actor)
         .into_iter()
-        .filter(|t| queries::melee_reach(world, actor, *t))
+        .filter(|t| query::melee_reach(world, actor, *t))
         .filter_map(|t| {
-            let diff = me - queries::size_rank(world, t);
+            let diff = me - query::size_rank(world, t);
             (diff >= 1).then(|| (t, 1u32 << diff))
         })
         .collect();
@@ -184,7 +184,7 @@ fn turn(world: &World, actor: Cid, push: &mut impl FnMut(Command)) {
         }
     }
     let (items, powers) =
-        queries::stats(world, actor).map_or((0, 0), |s| (s.items.len(), s.powers.len()));
+        query::stats(world, actor).map_or((0, 0), |s| (s.items.len(), s.powers.len()));
     for item in 0..items {
         for on in view::all(world) {
             push(Command::from(ZonesCommand::UseItem { item, on }));

@@ -10,7 +10,7 @@ use crate::rules::map::{Cell, Map, Terrain};
 use crate::rules::view;
 use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
 
-use super::queries::{nearby, size_rank, stats};
+use super::query::{nearby, size_rank, stats};
 use super::settings::ZonesSettings;
 
 pub const RULE_NONLETHAL: &str = "zones §Non-lethal attacks";

@@ -28,7 +28,7 @@ pub mod offers;
 pub mod opportunity;
 pub mod preview;
 mod preview_reactions;
-pub mod queries;
+pub mod query;
 pub mod reach;
 pub mod reaction;
 pub mod riders;

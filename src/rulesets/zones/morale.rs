@@ -18,7 +18,7 @@ use crate::rules::scene::emit;
 use crate::rules::view;
 
 use super::attack::save;
-use super::queries::{standing_per_faction, stats};
+use super::query::{standing_per_faction, stats};
 use super::settings::ZonesSettings;
 use super::state::ZonesRound;
 

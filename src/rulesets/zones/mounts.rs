@@ -39,7 +39,7 @@ use crate::rulesets::zones::event::ZonesEvent;
 
 use super::attack::save;
 use super::data::impaired;
-use super::queries::stats;
+use super::query::stats;
 use super::riders::{RULE_MOUNTS, budget_of, landing_near, moving, standing_riders};
 use super::state::{TurnBudget, ZonesRound};
 

@@ -17,7 +17,7 @@ use crate::rules::scene::Scene;
 use crate::rules::scene::emit;
 use crate::rules::view;
 
-use super::queries::stats;
+use super::query::stats;
 use super::reach::{Chase, RULE_CHASE, RULE_MOVE, chase, crossings, mode_after, opportunists};
 use super::round::end_turn;
 use super::state::{Pending, ZonesRound};

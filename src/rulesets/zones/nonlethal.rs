@@ -22,7 +22,7 @@ use super::maneuvers::{
     RULE_DISARM, RULE_GRAPPLE, RULE_HOLD, RULE_PIT, RULE_SHOVE, RULE_SIZE_SHOVE, free_hand, holder,
     holding, keeps_hold, may_resist, shove_end, size_difference,
 };
-use super::queries::stats;
+use super::query::stats;
 use super::settings::ZonesSettings;
 
 /// Before `actor` does `command`: if that frees whom it holds, let go.

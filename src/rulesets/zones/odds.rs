@@ -13,7 +13,7 @@ use crate::rules::view;
 use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::data::{MODE_STRIKE, impaired};
-use super::queries::{
+use super::query::{
     armour_total, critical_threshold_of, halved, mounted, size_difference, size_rank,
     weapon_ref as weapon,
 };

@@ -97,13 +97,13 @@ fn offer(
             (4, label.into(), Give::On(*target), None)
         }
         ZonesCommand::UseItem { item, on } => {
-            let name = super::queries::stats(world, actor)
+            let name = super::query::stats(world, actor)
                 .and_then(|s| s.items.get(*item))
                 .map_or(String::new(), |i| i.name.clone());
             (5, format!("Use the {name}"), Give::On(*on), None)
         }
         ZonesCommand::Invoke { power, target } => {
-            let name = super::queries::stats(world, actor)
+            let name = super::query::stats(world, actor)
                 .and_then(|s| s.powers.get(*power))
                 .map_or(String::new(), |p| p.name.clone());
             (4, format!("Invoke {name}"), Give::On(*target), None)

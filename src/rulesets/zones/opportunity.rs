@@ -15,7 +15,7 @@ use crate::rulesets::zones::event::{Reaction, ZonesEvent};
 
 use super::attack::{blow, land, wit_to_hit};
 use super::movement::resume_move;
-use super::queries::{can_react, nearby, weapon};
+use super::query::{can_react, nearby, weapon};
 use super::reaction::taken;
 use super::state::{Pending, RULE_ATTACK};
 

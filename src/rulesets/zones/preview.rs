@@ -20,7 +20,7 @@ use super::preview_reactions::{
     incoming, preview_counter, preview_dodge, preview_guard, preview_hide_behind,
     preview_no_reaction, preview_opportunity,
 };
-use super::queries::{
+use super::query::{
     armour, blast_targets, critical_threshold, save_chance, stats, stunt_effect, wit_save_reason,
     zone, zone_distance,
 };
@@ -369,7 +369,7 @@ fn attack(world: &World, actor: Cid, target: Cid, weapon: usize, mode: usize, p:
             .push("kills a nearby incapacitated target  (zones §Attacking)".into());
         return;
     }
-    if super::queries::mounted(world, actor) {
+    if super::query::mounted(world, actor) {
         p.lines.push(
             "from the saddle: impaired damage, a d4  (zones §Mounts and vehicles in combat)".into(),
         );
@@ -524,7 +524,7 @@ fn preview_influence(world: &World, target: Cid, kind: Influence, p: &mut Previe
             format!("Taunt {who}: {pct:.0} % it may attack only you until the end of its next turn")
         }
     };
-    let wit = super::queries::stats(world, target).map_or(0, |s| s.wit);
+    let wit = super::query::stats(world, target).map_or(0, |s| s.wit);
     p.lines.push(format!(
         "its WIT save, d20 under {wit}; spends your main action; talking reveals you if hidden  (zones §Taking a turn)"
     ));
@@ -532,7 +532,7 @@ fn preview_influence(world: &World, target: Cid, kind: Influence, p: &mut Previe
 
 /// "using a consumable item (a medicine box ...)".
 fn preview_use_item(world: &World, actor: Cid, item: usize, on: Cid, p: &mut Preview) {
-    let Some(i) = super::queries::stats(world, actor).and_then(|s| s.items.get(item)) else {
+    let Some(i) = super::query::stats(world, actor).and_then(|s| s.items.get(item)) else {
         return;
     };
     let h = view::get::<crate::rules::components::Health>(world, on).copied();
@@ -559,7 +559,7 @@ fn preview_use_item(world: &World, actor: Cid, item: usize, on: Cid, p: &mut Pre
 
 /// §Taking a turn: "invoking a profane power" (Fray decides what powers do).
 fn preview_invoke(world: &World, actor: Cid, power: usize, target: Cid, p: &mut Preview) {
-    let Some(k) = super::queries::stats(world, actor).and_then(|s| s.powers.get(power)) else {
+    let Some(k) = super::query::stats(world, actor).and_then(|s| s.powers.get(power)) else {
         return;
     };
     let who = if target == actor {
@@ -584,7 +584,7 @@ fn preview_invoke(world: &World, actor: Cid, power: usize, target: Cid, p: &mut 
         PowerEffect::Mend(d) => format!("Invoke {} on {who}: heals {d}", k.name),
     };
     if k.effect.hostile() {
-        let wit = super::queries::stats(world, target).map_or(0, |s| s.wit);
+        let wit = super::query::stats(world, target).map_or(0, |s| s.wit);
         p.lines
             .push(format!("its WIT save, d20 under {wit}, resists it"));
     }

@@ -13,7 +13,7 @@ use crate::rulesets::zones::command::ZonesCommand;
 
 use super::maneuvers::holder;
 use super::odds::damage_odds;
-use super::queries::{save_chance, stats};
+use super::query::{save_chance, stats};
 use super::state::Pending;
 
 /// The stakes of a reaction: what the pending blow would do to `actor`

@@ -11,7 +11,7 @@ use crate::rules::components::{Cid, Condition, MoveMode, TurnState};
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 
-use super::queries::stats;
+use super::query::stats;
 use super::state::ZonesRound;
 
 pub const RULE_MOVE: &str = "zones §Taking a turn";

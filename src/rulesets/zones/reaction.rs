@@ -18,7 +18,7 @@ use super::blast::blast_answer;
 use super::data::MODE_STRIKE;
 use super::nonlethal::{land_maneuver, tidy_holds};
 use super::opportunity::opportunity_answer;
-use super::queries::{damage_mode, guards, stats, weapon};
+use super::query::{damage_mode, guards, stats, weapon};
 use super::state::{AttackState, Pending, RULE_COUNTER, RULE_DODGE, RULE_GUARD, RULE_HIDE, Stage};
 use super::stunt::accept_stunt;
 

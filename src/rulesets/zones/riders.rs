@@ -9,7 +9,7 @@ use crate::rules::components::{Cid, TurnState};
 use crate::rules::map::{Cell, Map, Terrain};
 use crate::rules::view;
 
-use super::queries::{nearby, stats};
+use super::query::{nearby, stats};
 use super::state::{TurnBudget, ZonesRound};
 
 pub const RULE_MOUNTS: &str = "zones §Mounts and vehicles in combat";

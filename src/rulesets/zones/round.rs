@@ -107,7 +107,7 @@ pub fn next_activation(world: &mut Scene) {
         }
         // A faction with nobody standing passes without a word (the
         // player's log); the pass still counts (apply).
-        let gone = super::queries::standing_in_faction(world, next as usize) == 0;
+        let gone = super::query::standing_in_faction(world, next as usize) == 0;
         emit(
             world,
             ZonesEvent::Passed {

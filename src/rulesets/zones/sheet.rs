@@ -11,7 +11,7 @@ use crate::rules::view::{self, name};
 use crate::rulesets::zones::data::ZonesStats;
 use crate::rulesets::zones::weapon::ZonesGear;
 
-use super::queries::{critical_threshold, stats};
+use super::query::{critical_threshold, stats};
 use super::state::RULE_STUNT;
 
 /// What put `cid` down, from the battle log: the blow (its size against
@@ -171,12 +171,12 @@ fn stat_rows(world: &World, cid: Cid, s: &ZonesStats, out: &mut Vec<(String, Str
         "Attributes".into(),
         format!("STR {}  AGI {}  WIT {}", s.str, s.agi, s.wit),
     ));
-    let lost = super::queries::armour_lost(world, cid);
+    let lost = super::query::armour_lost(world, cid);
     let names: Vec<String> = s
         .pieces
         .iter()
         .map(|p| {
-            if p.damaged && super::queries::broken(world, cid, &p.name) {
+            if p.damaged && super::query::broken(world, cid, &p.name) {
                 format!("{}: broken", p.name)
             } else if p.damaged {
                 format!("{}: damaged", p.name)

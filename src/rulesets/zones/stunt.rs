@@ -12,7 +12,7 @@ use crate::rulesets::zones::event::ZonesEvent;
 
 use super::data::MODE_STUNT_DISARM;
 use super::nonlethal::tidy_holds;
-use super::queries::stunt_effect;
+use super::query::stunt_effect;
 use super::state::{AttackState, RULE_STUNT};
 
 /// The target accepts the stunt: no damage, no reaction; the effect.

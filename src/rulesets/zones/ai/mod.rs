@@ -21,7 +21,7 @@ use crate::rules::view;
 use crate::rulesets::zones::command::ZonesCommand;
 
 use super::check::{self, eligible};
-use super::queries::stats;
+use super::query::stats;
 use super::state::ZonesRound;
 
 use moves::{approach, broken, draw_for_range, free_an_ally, pick_up, sneak_closer};

@@ -9,7 +9,7 @@ use crate::rules::view;
 use crate::rulesets::zones::check::{self};
 use crate::rulesets::zones::command::ZonesCommand;
 use crate::rulesets::zones::data::MODE_STRIKE;
-use crate::rulesets::zones::queries::{save_chance, stats};
+use crate::rulesets::zones::query::{save_chance, stats};
 use crate::rulesets::zones::state::ZonesRound;
 
 use super::moves::broken;
@@ -69,7 +69,7 @@ pub(super) fn get_off_to_fight(world: &World, actor: Cid) -> Option<Command> {
     let saddle = best_strike_here(world, actor, false).map_or(0.0, |b| b.0);
     let (foot, target) = view::enemies(world, actor)
         .into_iter()
-        .filter(|e| crate::rulesets::zones::queries::melee_reach(world, actor, *e))
+        .filter(|e| crate::rulesets::zones::query::melee_reach(world, actor, *e))
         .map(|e| {
             let o =
                 crate::rulesets::zones::odds::damage_odds_on_foot(world, actor, e, &w, MODE_STRIKE);

@@ -14,7 +14,7 @@ use crate::rulesets::zones::maneuvers::{
     check_any_maneuver, check_this_maneuver, holding, may_resist, shove_end,
 };
 use crate::rulesets::zones::odds::{damage_odds, split_odds};
-use crate::rulesets::zones::queries::{blast_targets, save_chance, stats, wit_save_reason, zone};
+use crate::rulesets::zones::query::{blast_targets, save_chance, stats, wit_save_reason, zone};
 use crate::rulesets::zones::state::ZonesRound;
 use crate::rulesets::zones::weapon::ZonesGear;
 
@@ -172,7 +172,7 @@ pub(super) fn best_maneuver(world: &World, who: Cid, floor: f64) -> Option<(f64,
 /// blow's expected damage and the chance it takes `who` out, weighed as a
 /// blow is), and that chance: nothing when `t` cannot react now.
 fn counter_risk(world: &World, who: Cid, t: Cid) -> (f64, f64) {
-    if !crate::rulesets::zones::queries::can_react(world, t, who) {
+    if !crate::rulesets::zones::query::can_react(world, t, who) {
         return (0.0, 0.0);
     }
     let Some(l) = view::get::<Loadout>(world, t) else {
@@ -332,7 +332,7 @@ pub(super) fn turn_value_from(world: &World, who: Cid, here: f64) -> f64 {
 /// for the rounding of the odds' sums; unbounded for a blast, which may
 /// strike many.
 pub(super) fn turn_value_ceiling(world: &World, who: Cid) -> f64 {
-    use crate::rulesets::zones::queries::{mounted, size_rank};
+    use crate::rulesets::zones::query::{mounted, size_rank};
     let Some(l) = view::get::<Loadout>(world, who) else {
         return 0.0;
     };
@@ -515,13 +515,13 @@ mod tests {
                             weighed += usize::from(v > 0.0);
                             let smallest = view::enemies(w, c)
                                 .iter()
-                                .map(|&e| crate::rulesets::zones::queries::size_rank(w, e))
+                                .map(|&e| crate::rulesets::zones::query::size_rank(w, e))
                                 .min();
                             outsized += usize::from(
                                 v > 0.0
                                     && top.is_finite()
                                     && smallest.is_some_and(|s| {
-                                        s < crate::rulesets::zones::queries::size_rank(w, c)
+                                        s < crate::rulesets::zones::query::size_rank(w, c)
                                     }),
                             );
                         }

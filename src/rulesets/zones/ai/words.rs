@@ -17,7 +17,7 @@ use crate::rulesets::zones::influence::{
     check_influence, check_invoke, check_item, p_swayed, side_down_to_half,
     subject_to_intimidation_with,
 };
-use crate::rulesets::zones::queries::{critical_threshold, stats};
+use crate::rulesets::zones::query::{critical_threshold, stats};
 
 use super::value::DOWN;
 

@@ -266,16 +266,16 @@ fn cover_adds_one_armour_unless_penetrated_never_above_three() {
 
     let w = crate::rulesets::zones::data::unarmed();
     let world = e.world();
-    let (musket, _) = crate::rulesets::zones::queries::armour(
+    let (musket, _) = crate::rulesets::zones::query::armour(
         world,
         b1,
         bal,
-        &crate::rulesets::zones::queries::weapon(world, cid(&e, "Sybilla"), 0).expect("musket"),
+        &crate::rulesets::zones::query::weapon(world, cid(&e, "Sybilla"), 0).expect("musket"),
     );
     assert_eq!(musket, 0, "a musket penetrates cover");
     // Melee: cover does not count.
     assert_eq!(
-        crate::rulesets::zones::queries::armour(world, b1, bal, &w).0,
+        crate::rulesets::zones::query::armour(world, b1, bal, &w).0,
         0
     );
 }
@@ -294,8 +294,8 @@ fn armour_never_above_three() {
     );
     let e = start(&l, &[]);
     let [s, a] = ["S", "A"].map(|n| cid(&e, n));
-    let bow = crate::rulesets::zones::queries::weapon(e.world(), a, 0).expect("bow");
-    let (armour, parts) = crate::rulesets::zones::queries::armour(e.world(), a, s, &bow);
+    let bow = crate::rulesets::zones::query::weapon(e.world(), a, 0).expect("bow");
+    let (armour, parts) = crate::rulesets::zones::query::armour(e.world(), a, s, &bow);
     assert_eq!(armour, 3);
     assert!(parts.iter().any(|m| m.name == "armour never above 3"));
 }
@@ -360,11 +360,11 @@ fn size_doubles_dice_or_halves_damage() {
         .weapon("bow")
         .expect("bow");
     assert_eq!(
-        crate::rulesets::zones::queries::range_against(e.world(), knight, wyrm, &bow),
+        crate::rulesets::zones::query::range_against(e.world(), knight, wyrm, &bow),
         16
     );
     assert_eq!(
-        crate::rulesets::zones::queries::range_against(e.world(), wyrm, knight, &bow),
+        crate::rulesets::zones::query::range_against(e.world(), wyrm, knight, &bow),
         4
     );
 }

@@ -267,7 +267,7 @@ fn a_level_gives_items_and_names_the_unknown_ones() {
     ]);
     let e = ok.start(&[1]);
     let a = cid(&e, "A");
-    let items = crate::rulesets::zones::queries::stats(e.world(), a).map(|s| s.items.len());
+    let items = crate::rulesets::zones::query::stats(e.world(), a).map(|s| s.items.len());
     assert_eq!(items, Some(2));
     let bad = Scenario::zones(&OPEN, &["aabbccddeeffgg", "aabbccddeeffgg"]).with(&[
         r#"(archetype: "bandit", faction: "players", at: (0, 0), name: "A", overrides: (items: ["antidote"]))"#,
@@ -317,7 +317,7 @@ fn invoke(power: usize, target: Cid) -> ZonesCommand {
 }
 
 fn uses(e: &Engine, who: Cid, power: usize) -> u32 {
-    crate::rulesets::zones::queries::stats(e.world(), who)
+    crate::rulesets::zones::query::stats(e.world(), who)
         .and_then(|s| s.powers.get(power))
         .map_or(0, |p| p.uses)
 }

@@ -478,10 +478,10 @@ fn fray_decides_for_mounts_and_vehicles() {
     let [bay, rider, leader] = ["Bay", "Rider", "Leader"].map(|n| cid(&e, n));
     // Morale and victory count the rider, not the horse.
     assert_eq!(
-        crate::rulesets::zones::queries::standing_per_faction(e.world()),
+        crate::rulesets::zones::query::standing_per_faction(e.world()),
         vec![1, 4]
     );
-    let one = |f| crate::rulesets::zones::queries::standing_in_faction(e.world(), f);
+    let one = |f| crate::rulesets::zones::query::standing_in_faction(e.world(), f);
     assert_eq!((one(0), one(1), one(2)), (1, 4, 0));
     activate(&mut e, leader);
     cmd(
@@ -573,12 +573,12 @@ fn fray_decides_for_mounts_and_vehicles() {
     ];
     let e = start(&level(&OPEN, &all), &[]);
     let [wagon, mira, leader] = ["Wagon", "Mira", "Leader"].map(|n| cid(&e, n));
-    assert!(!crate::rulesets::zones::queries::can_react(
+    assert!(!crate::rulesets::zones::query::can_react(
         e.world(),
         wagon,
         leader
     ));
-    assert!(crate::rulesets::zones::queries::can_react(
+    assert!(crate::rulesets::zones::query::can_react(
         e.world(),
         mira,
         leader
