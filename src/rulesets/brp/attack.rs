@@ -24,7 +24,6 @@ use super::query::{attack_numbers, blow, defenses, settings};
 use super::state::{Pending, PendingAttack};
 use super::stats::{BrpShield, gear};
 
-pub const RULE_RELOAD: &str = "brp §5.9 Weapons and Damage (reloading)";
 pub const RULE_DAMAGE: &str = "brp §5.9 Weapons and Damage";
 pub const RULE_DEFENSE: &str = "brp §5.6 Parrying, §5.7 Dodging";
 
@@ -234,7 +233,7 @@ fn settle(world: &mut Scene, p: &Pending, defense: Option<(Defense, bool, Level)
             },
         );
     }
-    super::execute::end_turn(world, p.attacker);
+    super::round::end_turn(world, p.attacker);
 }
 
 /// The parrying weapon in hand, or the shield, takes `points` (§5.8).
@@ -372,7 +371,7 @@ fn damage(world: &mut Scene, p: &Pending, special: bool) {
                     world,
                     BattleEvent::FallDeferred {
                         who: p.target,
-                        rule: super::round::RULE_SIMULTANEOUS,
+                        rule: super::query::RULE_SIMULTANEOUS,
                     },
                 );
             }
@@ -385,37 +384,8 @@ fn damage(world: &mut Scene, p: &Pending, special: bool) {
                     rule: RULE_HIT_POINTS,
                 },
             );
-            unseat(world, p.target);
+            super::mounts::unseat(world, p.target);
         }
-    }
-}
-
-pub const RULE_MOUNTS: &str = "Fray decides: docs/rulesets/brp.md, \"Mounts and vehicles\"";
-
-/// A mount or vehicle out of the fight throws its riders to the nearest
-/// free cells beside it (docs/rulesets/brp.md, "Mounts and vehicles").
-pub fn unseat(world: &mut Scene, mount: Cid) {
-    let Some(at) = view::cell(world, mount) else {
-        return;
-    };
-    for rider in view::riders(world, mount) {
-        let occupied = view::occupied(world, Some(rider));
-        let map = view::resource::<crate::rules::map::Map>(world);
-        let to = map
-            .steps_from(at)
-            .map(|(c, _)| c)
-            .find(|c| occupied.binary_search(c).is_err());
-        let Some(to) = to else { continue };
-        emit(
-            world,
-            BattleEvent::Dismounted {
-                who: rider,
-                mount,
-                to,
-                thrown: true,
-                rule: RULE_MOUNTS,
-            },
-        );
     }
 }
 

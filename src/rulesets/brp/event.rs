@@ -7,13 +7,13 @@
 use serde::Serialize;
 
 use crate::rules::components::Cid;
-use crate::rules::dice::DiceRoll;
+use crate::rules::dice::{DbShare, DiceExpr, DiceRoll};
 use crate::rules::event::Rule;
 
 use super::chance::{Difficulty, Level};
 use super::command::Intent;
+use super::data::Velocity;
 use super::matrix::{Defense, Harm};
-use super::state::Pending;
 
 /// A phase of the round (§5.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -178,4 +178,27 @@ pub enum BrpEvent {
         loaded: u32,
         rule: Rule,
     },
+}
+
+/// An attack that succeeded, waiting on the defender's parry or dodge.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Pending {
+    pub attacker: Cid,
+    pub target: Cid,
+    pub weapon_index: usize,
+    pub weapon: String,
+    pub level: Level,
+    /// The weapon's damage, its damage bonus share apart.
+    pub damage: DiceExpr,
+    pub db: Option<DbShare>,
+    /// `None`: a melee blow.
+    pub velocity: Option<Velocity>,
+    /// The weapon leaves the hand (thrown).
+    pub thrown: bool,
+}
+
+impl Pending {
+    pub fn melee(&self) -> bool {
+        self.velocity.is_none()
+    }
 }

@@ -3,7 +3,6 @@
 
 use bevy::prelude::*;
 
-use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Health, Loadout, MoveMode};
 use crate::rules::dice::{DiceExpr, RollOptions};
@@ -12,12 +11,14 @@ use crate::rules::scene::Scene;
 use crate::rules::scene::emit;
 use crate::rules::view;
 
-use super::attack::{self, RULE_RELOAD, d100};
+use super::attack::{self, d100};
 use super::chance::{Level, level};
 use super::check::check_move;
 use super::command::{BrpCommand, Intent};
 use super::event::BrpEvent;
+use super::query::RULE_RELOAD;
 use super::query::{RULE_INTENT, RULE_MOVEMENT, settings};
+use super::round::end_turn;
 use super::stats::{Wounds, stats};
 
 pub const RULE_HEALING: &str = "brp §5.14 Healing";
@@ -110,13 +111,6 @@ pub fn execute(world: &mut Scene, actor: Cid, command: &Command) {
         }
         (Command::EndTurn, _) => end_turn(world, actor),
         _ => {}
-    }
-}
-
-/// The actor's turn in this phase is over.
-pub fn end_turn(world: &mut Scene, who: Cid) {
-    if view::resource::<Battle>(world).prompt == (Prompt::Act { actor: who }) {
-        emit(world, BattleEvent::TurnEnded { who });
     }
 }
 

@@ -16,6 +16,7 @@ pub mod event;
 pub mod execute;
 pub mod legal;
 pub mod matrix;
+pub mod mounts;
 pub mod narrate;
 pub mod numbers;
 pub mod offers;

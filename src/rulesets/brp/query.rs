@@ -28,6 +28,8 @@ pub const RULE_ACTIONS: &str = "brp §5.4 Actions";
 pub const RULE_PARRY: &str = "brp §5.6 Parrying";
 pub const RULE_DODGE: &str = "brp §5.7 Dodging";
 pub const RULE_SHIELDS: &str = "brp §5.11 Shields";
+pub const RULE_RELOAD: &str = "brp §5.9 Weapons and Damage (reloading)";
+pub const RULE_SIMULTANEOUS: &str = "Fray decides: docs/rulesets/brp.md, \"Simultaneous actions\"";
 pub const RULE_INVOLVED: &str = "Fray decides: docs/rulesets/brp.md, \"Involved in combat\"";
 
 /// The most a character moves in a round: "around 30 meters" (§5.3), in

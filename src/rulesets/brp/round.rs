@@ -23,7 +23,6 @@ use super::query::{
 use super::stats::{gear, stats, weapon};
 
 pub const RULE_RESOLUTION: &str = "Fray decides: docs/rulesets/brp.md, \"Resolution\"";
-pub const RULE_SIMULTANEOUS: &str = "Fray decides: docs/rulesets/brp.md, \"Simultaneous actions\"";
 
 /// Move the battle on when nothing is prompted.
 pub fn advance(world: &mut Scene) {
@@ -269,7 +268,7 @@ pub fn fall_now(world: &mut Scene) {
         world,
         BattleEvent::GroupActed {
             falls: falls.clone(),
-            rule: RULE_SIMULTANEOUS,
+            rule: super::query::RULE_SIMULTANEOUS,
         },
     );
     for who in falls {
@@ -281,7 +280,7 @@ pub fn fall_now(world: &mut Scene) {
                 rule: RULE_HIT_POINTS,
             },
         );
-        super::attack::unseat(world, who);
+        super::mounts::unseat(world, who);
     }
 }
 
@@ -310,7 +309,7 @@ fn resolve(world: &mut Scene) {
                     weapon_index: index,
                     weapon: name,
                     loaded,
-                    rule: super::attack::RULE_RELOAD,
+                    rule: super::query::RULE_RELOAD,
                 },
             );
         }
@@ -336,9 +335,16 @@ fn resolve(world: &mut Scene) {
                     rule: RULE_HIT_POINTS,
                 },
             );
-            super::attack::unseat(world, who);
+            super::mounts::unseat(world, who);
         }
     }
     let round_no = view::resource::<Battle>(world).round;
     emit(world, BattleEvent::RoundEnded { round: round_no });
+}
+
+/// The actor's turn in this phase is over.
+pub fn end_turn(world: &mut Scene, who: Cid) {
+    if view::resource::<Battle>(world).prompt == (Prompt::Act { actor: who }) {
+        emit(world, BattleEvent::TurnEnded { who });
+    }
 }

@@ -6,12 +6,10 @@
 use bevy::prelude::*;
 
 use crate::rules::components::Cid;
-use crate::rules::dice::{DbShare, DiceExpr};
 
-use super::chance::Level;
 use super::command::Intent;
-use super::data::Velocity;
 use super::event::Band;
+pub use super::event::Pending;
 
 /// One combatant's round.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -49,29 +47,6 @@ impl BrpRound {
     }
     pub fn declared(&self, cid: Cid) -> Option<Intent> {
         self.slot(cid).and_then(|s| s.declared)
-    }
-}
-
-/// An attack that succeeded, waiting on the defender's parry or dodge.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct Pending {
-    pub attacker: Cid,
-    pub target: Cid,
-    pub weapon_index: usize,
-    pub weapon: String,
-    pub level: Level,
-    /// The weapon's damage, its damage bonus share apart.
-    pub damage: DiceExpr,
-    pub db: Option<DbShare>,
-    /// `None`: a melee blow.
-    pub velocity: Option<Velocity>,
-    /// The weapon leaves the hand (thrown).
-    pub thrown: bool,
-}
-
-impl Pending {
-    pub fn melee(&self) -> bool {
-        self.velocity.is_none()
     }
 }
 

@@ -79,3 +79,16 @@ pub struct Shield {
     /// Bonus to the bearer's defense while it can be used.
     pub defense: i32,
 }
+
+/// What a shield adds to the defense (`check::shield_usable` asks it of a
+/// combatant): its defense, while no two-handed weapon is in hand.
+pub fn shield_bonus(
+    shield: Option<&Shield>,
+    loadout: Option<&crate::rules::components::Loadout>,
+) -> Option<i32> {
+    let s = shield?;
+    let two_handed = loadout
+        .and_then(|l| l.ready_weapon())
+        .is_some_and(|w| w.hands >= 2);
+    (!two_handed).then_some(s.defense)
+}

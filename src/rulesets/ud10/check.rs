@@ -5,16 +5,14 @@ use bevy::prelude::*;
 
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::{Command, Illegal, illegal};
-use crate::rules::components::{
-    Cid, Condition, Heading, Loadout, MoveMode, ReloadCost, Weapon, WeaponKind,
-};
+use crate::rules::components::{Cid, Condition, Heading, MoveMode, ReloadCost, Weapon, WeaponKind};
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 use crate::rulesets::ud10::command::Ud10Command;
 use crate::rulesets::ud10::event::{Barred, Reaction};
 use crate::rulesets::ud10::weapon::Ud10Gear;
 
-use super::armor::Shield;
+use super::armor::{Shield, shield_bonus};
 use super::query::{Turn, loadout, stats, turn};
 use super::settings::Ud10Settings;
 
@@ -523,13 +521,4 @@ pub fn reactions_open(
 /// The shield counts while no two-handed weapon is in hand.
 pub fn shield_usable(world: &World, cid: Cid) -> Option<i32> {
     shield_bonus(view::get::<Shield>(world, cid), loadout(world, cid))
-}
-
-/// [`shield_usable`] from the shield and the loadout.
-pub fn shield_bonus(shield: Option<&Shield>, loadout: Option<&Loadout>) -> Option<i32> {
-    let s = shield?;
-    let two_handed = loadout
-        .and_then(|l| l.ready_weapon())
-        .is_some_and(|w| w.hands >= 2);
-    (!two_handed).then_some(s.defense)
 }

@@ -17,8 +17,7 @@ use crate::rules::map::{Cell, Map, Terrain};
 use crate::rules::view;
 use crate::rulesets::ud10::weapon::Ud10Gear;
 
-use super::armor::Shield;
-use super::check::shield_bonus;
+use super::armor::{Shield, shield_bonus};
 use super::data::Ud10Stats;
 use super::turn::Ud10Turn;
 
