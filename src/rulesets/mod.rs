@@ -64,6 +64,8 @@ pub fn engine_with_assets(dir: &Path) -> Result<Engine, DataError> {
 mod layering {
     use std::path::{Path, PathBuf};
 
+    use crate::sources::rust_files;
+
     /// Files that change the battle: they emit events or change state.
     const WRITING: [&str; 14] = [
         "execute",
@@ -81,17 +83,6 @@ mod layering {
         "morale",
         "gear",
     ];
-
-    fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-        for e in std::fs::read_dir(dir).expect("a source folder").flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                rust_files(&p, out);
-            } else if p.extension().is_some_and(|x| x == "rs") {
-                out.push(p);
-            }
-        }
-    }
 
     fn ruleset_folders() -> Vec<PathBuf> {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rulesets");
