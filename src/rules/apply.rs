@@ -60,9 +60,8 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
             // The battle waits for the combatant whose turn it is.
             view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: *who };
             // A count, if the round runs one, moves past it.
-            let mut s = view::resource_mut::<Schedule>(world);
-            if !s.ranks.is_empty() {
-                s.past(*who);
+            if !view::resource::<Schedule>(world).ranks.is_empty() {
+                view::resource_mut::<Schedule>(world).past(*who);
             }
         }
         BattleEvent::Count { ranks, .. } => {
@@ -174,9 +173,8 @@ fn apply_round_started(world: &mut World, event: &BattleEvent) {
     };
     view::resource_mut::<Battle>(world).round = *round;
     // A round's count is set when its actions begin.
-    let mut s = view::resource_mut::<Schedule>(world);
-    if *s != Schedule::default() {
-        *s = Schedule::default();
+    if *view::resource::<Schedule>(world) != Schedule::default() {
+        *view::resource_mut::<Schedule>(world) = Schedule::default();
     }
     each::<TurnState>(world, |t| {
         t.done = false;
