@@ -403,30 +403,33 @@ fn results(world: &mut World) {
                     });
                 board.header_response.tag("results: final board");
                 ui.add_space(12.0);
-                // The whole battle, line by line (as the battle screen's log).
-                let whole = egui::CollapsingHeader::new(format!(
-                    "The whole log ({} lines)",
-                    log.events.len()
-                ))
-                .default_open(false)
-                .show(ui, |ui| {
-                    let names = crate::rules::roster::Names {
-                        roster: &roster,
-                        factions: &factions,
-                    };
-                    egui::ScrollArea::vertical()
-                        .max_height(260.0)
-                        .auto_shrink([false, true])
-                        .show_rows(ui, 16.0, log.events.len(), |ui, range| {
-                            for e in &log.events[range] {
-                                ui.label(
-                                    egui::RichText::new(crate::rules::narrate::describe(&names, e))
-                                        .monospace()
-                                        .size(12.0),
-                                );
-                            }
+                // The whole battle, line by line (as the battle screen's log:
+                // silent events have no line).
+                let lines: Vec<&crate::rules::event::BattleEvent> =
+                    log.events.iter().filter(|e| !e.silent()).collect();
+                let whole =
+                    egui::CollapsingHeader::new(format!("The whole log ({} lines)", lines.len()))
+                        .default_open(false)
+                        .show(ui, |ui| {
+                            let names = crate::rules::roster::Names {
+                                roster: &roster,
+                                factions: &factions,
+                            };
+                            egui::ScrollArea::vertical()
+                                .max_height(260.0)
+                                .auto_shrink([false, true])
+                                .show_rows(ui, 16.0, lines.len(), |ui, range| {
+                                    for e in &lines[range] {
+                                        ui.label(
+                                            egui::RichText::new(crate::rules::narrate::describe(
+                                                &names, e,
+                                            ))
+                                            .monospace()
+                                            .size(12.0),
+                                        );
+                                    }
+                                });
                         });
-                });
                 whole.header_response.tag("results: whole log");
                 ui.add_space(12.0);
                 ui.vertical_centered(|ui| {

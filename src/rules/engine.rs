@@ -178,7 +178,12 @@ impl Engine {
             factions: w.resource::<Factions>(),
         };
         let mut s = String::new();
-        for e in &w.resource::<BattleLog>().events {
+        for e in w
+            .resource::<BattleLog>()
+            .events
+            .iter()
+            .filter(|e| !e.silent())
+        {
             s.push_str(&crate::rules::narrate::describe(&names, e));
             s.push('\n');
         }

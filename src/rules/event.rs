@@ -255,6 +255,14 @@ impl BattleEvent {
             _ => None,
         }
     }
+
+    /// Left out of the readable log (see [`OwnEvent::silent`]).
+    pub fn silent(&self) -> bool {
+        match self {
+            BattleEvent::Ruleset(e) => e.silent(),
+            _ => false,
+        }
+    }
 }
 
 /// A ruleset's own event type: what only that ruleset's rules emit. It is
@@ -272,6 +280,12 @@ pub trait OwnEvent: Clone + PartialEq + Debug + Serialize + Send + Sync + 'stati
     /// changes: nothing, unless the ruleset says.
     fn cues(&self) -> Vec<Cue> {
         Vec::new()
+    }
+    /// Kept in the log for what it changes (a question asked, a turn's
+    /// bookkeeping) but not a line a reader needs: the readable log and
+    /// the game's log leave it out; the JSON log keeps it.
+    fn silent(&self) -> bool {
+        false
     }
 }
 
@@ -324,6 +338,9 @@ impl RulesetEvent {
     pub fn plain(&self, n: &Names) -> Option<String> {
         self.0.plain(n)
     }
+    pub fn silent(&self) -> bool {
+        self.0.silent()
+    }
 }
 
 impl Clone for RulesetEvent {
@@ -358,6 +375,7 @@ trait DynEvent: erased_serde::Serialize + Debug + Send + Sync {
     fn describe(&self, n: &Names) -> String;
     fn cues(&self) -> Vec<Cue>;
     fn plain(&self, n: &Names) -> Option<String>;
+    fn silent(&self) -> bool;
 }
 
 impl<E: OwnEvent> DynEvent for E {
@@ -378,5 +396,8 @@ impl<E: OwnEvent> DynEvent for E {
     }
     fn plain(&self, n: &Names) -> Option<String> {
         OwnEvent::plain(self, n)
+    }
+    fn silent(&self) -> bool {
+        OwnEvent::silent(self)
     }
 }

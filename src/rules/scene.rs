@@ -38,13 +38,6 @@ impl<'w> Scene<'w> {
     pub fn dice(&mut self) -> Mut<'_, Dice> {
         view::resource_mut::<Dice>(self.world)
     }
-
-    /// The world to write, for the writes not yet turned into events
-    /// (zones' round and pending state; issue #51). The sources
-    /// test counts its uses, which may only fall.
-    pub fn unlogged(&mut self) -> &mut World {
-        self.world
-    }
 }
 
 impl std::ops::Deref for Scene<'_> {

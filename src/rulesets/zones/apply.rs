@@ -5,14 +5,14 @@ use bevy::prelude::*;
 
 use crate::rules::apply::{each, face, strike, with};
 use crate::rules::battle::{Battle, Phase, Prompt};
-use crate::rules::components::{Condition, TurnState};
+use crate::rules::components::{Cid, Condition, TurnState};
 use crate::rules::event::BattleEvent;
 use crate::rules::view;
 use crate::rulesets::zones::command::Influence;
 use crate::rulesets::zones::data::ZonesStats;
 use crate::rulesets::zones::event::ZonesEvent;
 use crate::rulesets::zones::query::standing_per_faction;
-use crate::rulesets::zones::state::{GearUse, Swayed, TurnBudget, ZonesRound};
+use crate::rulesets::zones::state::{GearUse, Pending, Swayed, TurnBudget, Waiting, ZonesRound};
 
 pub fn apply(world: &mut World, event: &BattleEvent) {
     // §Combat gear degradation: the gear the fight uses, for the rolls
@@ -50,6 +50,11 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
         // "Bonus actions: picking up or putting down something", drawing.
         BattleEvent::PickedUp { .. } | BattleEvent::Drew { .. } => {
             view::resource_mut::<ZonesRound>(world).turn.bonus += 1;
+        }
+        // §Taking a turn: the zone borders the mover crossed count against
+        // its speed.
+        BattleEvent::Moved { zones, .. } => {
+            view::resource_mut::<ZonesRound>(world).turn.zones += zones;
         }
         BattleEvent::RoundEnded { .. } => each::<Swayed>(world, |s| s.distracted = false),
         BattleEvent::TurnEnded { who } => with::<Swayed>(world, *who, |s| s.taunted_by = None),
@@ -107,14 +112,66 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
             view::resource_mut::<Battle>(world).prompt = Prompt::None;
         }
         ZonesEvent::Activated { who, .. } => activated(world, *who),
+        ZonesEvent::ActivationOffered {
+            faction, speaker, ..
+        } => {
+            view::resource_mut::<Battle>(world).prompt = Prompt::Activate {
+                faction: *faction,
+                speaker: *speaker,
+            };
+        }
+        ZonesEvent::ReactionOffered { who, by, waits, .. } => offered(world, *who, *by, waits),
+        ZonesEvent::TurnResumed { who, .. } => {
+            *view::resource_mut::<Pending>(world) = Pending::default();
+            view::resource_mut::<Battle>(world).prompt = match who {
+                Some(who) => Prompt::Act { actor: *who },
+                None => Prompt::None,
+            };
+        }
+        // The pair's turn is over: a fresh turn for the next faction.
+        ZonesEvent::PlayGoesTo { faction, .. } => {
+            let mut r = view::resource_mut::<ZonesRound>(world);
+            r.next = *faction;
+            r.turn = TurnBudget::default();
+            r.team.clear();
+            view::resource_mut::<Battle>(world).prompt = Prompt::None;
+        }
+        ZonesEvent::PairTurn { acting, others, .. } => {
+            let mut r = view::resource_mut::<ZonesRound>(world);
+            r.turn = acting.clone();
+            r.team = others.clone();
+        }
+        ZonesEvent::TurnHandedOver { to, .. } => {
+            view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: *to };
+        }
+        ZonesEvent::JoinsTurn { who, .. } => {
+            view::resource_mut::<ZonesRound>(world)
+                .team
+                .push(TurnBudget {
+                    who: Some(*who),
+                    ..Default::default()
+                });
+        }
+        ZonesEvent::TurnReserved { who, .. } => {
+            view::resource_mut::<ZonesRound>(world).reserved.push(*who);
+        }
+        ZonesEvent::HalfZoneSpent { .. } => {
+            view::resource_mut::<ZonesRound>(world).turn.halves += 1
+        }
+        ZonesEvent::CarriedFast { riders, .. } => {
+            let mut r = view::resource_mut::<ZonesRound>(world);
+            for c in riders {
+                if !r.carried_fast.contains(c) {
+                    r.carried_fast.push(*c);
+                }
+            }
+        }
         ZonesEvent::SaveRolled { .. }
         | ZonesEvent::AttackMissed { .. }
         | ZonesEvent::BlastHits { .. }
         | ZonesEvent::GearRolled { .. }
         | ZonesEvent::StuntProposed { .. }
         | ZonesEvent::StuntAccepted { .. }
-        | ZonesEvent::TurnHandedOver { .. }
-        | ZonesEvent::TurnReserved { .. }
         | ZonesEvent::CounterOrder { .. }
         | ZonesEvent::BlowStopped { .. } => {}
         // §Taking a turn: words and items are main actions.
@@ -217,7 +274,7 @@ fn round_started(world: &mut World, round: u32) {
 /// since, and `who`'s turn budget is fresh; "Mounts and riders, as well as
 /// vehicles and passengers, take turn together": the others of its pair
 /// share the turn, each with a budget of its own.
-fn activated(world: &mut World, who: crate::rules::components::Cid) {
+fn activated(world: &mut World, who: Cid) {
     let team: Vec<TurnBudget> = crate::rulesets::zones::riders::pair(world, who)
         .into_iter()
         .filter(|c| *c != who)
@@ -234,4 +291,30 @@ fn activated(world: &mut World, who: crate::rules::components::Cid) {
         ..Default::default()
     };
     r.team = team;
+}
+
+/// `who` is asked to react to `by`: what waits for the answer is kept, the
+/// other of an attack and a blast is over; a move at a border stands alone.
+fn offered(world: &mut World, who: Cid, by: Cid, waits: &Waiting) {
+    let mut p = view::resource_mut::<Pending>(world);
+    match waits {
+        Waiting::Attack(a) => {
+            p.attack = Some(a.clone());
+            p.blast = None;
+        }
+        Waiting::Blast(b) => {
+            p.blast = Some(b.clone());
+            p.attack = None;
+        }
+        Waiting::Move(m) => {
+            *p = Pending {
+                moving: Some(m.clone()),
+                ..Default::default()
+            };
+        }
+    }
+    view::resource_mut::<Battle>(world).prompt = Prompt::React {
+        actor: who,
+        attacker: by,
+    };
 }

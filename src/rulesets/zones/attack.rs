@@ -5,7 +5,6 @@
 
 use bevy::prelude::*;
 
-use crate::rules::battle::{Battle, Prompt};
 use crate::rules::components::{Cid, Condition, Health, Weapon};
 use crate::rules::dice::{DiceExpr, DiceRoll, RollOptions, Rolled};
 use crate::rules::event::{BattleEvent, Modifier};
@@ -31,8 +30,9 @@ use super::settings::{ZeroHealth, ZonesSettings};
 use super::state::ZonesRound;
 use super::state::{
     AttackState, BlastState, Pending, RULE_ATTACK, RULE_HEALTH, RULE_SIZE, RULE_SNEAK, RULE_STUNT,
-    Stage,
+    Stage, Waiting,
 };
+use super::waiting::{offer, resume};
 
 /// Roll a d20 save under `target` and log it. Fray decides: equal or under
 /// passes; with `natural_extremes`, 1 always passes and 20 always fails.
@@ -157,7 +157,7 @@ pub fn execute_split(world: &mut Scene, attacker: Cid, index: usize, shares: &[(
         .copied()
         .filter(|t| can_react(world, *t, attacker))
         .collect();
-    view::resource_mut::<Pending>(world.unlogged()).blast = Some(BlastState {
+    let b = BlastState {
         attacker,
         weapon: index,
         mode: MODE_STRIKE,
@@ -166,8 +166,8 @@ pub fn execute_split(world: &mut Scene, attacker: Cid, index: usize, shares: &[(
         dodged: Vec::new(),
         counter: None,
         shares: shares.to_vec(),
-    });
-    ask_blast(world);
+    };
+    ask_blast(world, b);
 }
 
 /// Damage `target` takes from a rolled attack, after armour.
@@ -436,14 +436,11 @@ pub(super) fn declare_attack(
                 rule: RULE_STUNT,
             },
         );
-        view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::React {
-            actor: target,
-            attacker,
-        };
-        view::resource_mut::<Pending>(world.unlogged()).attack = Some(AttackState {
+        let waits = Waiting::Attack(AttackState {
             stage: Stage::Stunt,
             ..state
         });
+        offer(world, target, attacker, waits);
         return;
     }
     ask_target(world, state);
@@ -458,11 +455,7 @@ pub(super) fn ask_target(world: &mut Scene, mut state: AttackState) {
     });
     if asked {
         state.stage = Stage::Target;
-        view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::React {
-            actor: state.target,
-            attacker: state.attacker,
-        };
-        view::resource_mut::<Pending>(world.unlogged()).attack = Some(state);
+        offer(world, state.target, state.attacker, Waiting::Attack(state));
         return;
     }
     state.guards = view::reading(world, |world| guards(world, &state));
@@ -495,13 +488,10 @@ pub(super) fn finish(world: &mut Scene) {
         return;
     }
     let who = view::resource::<ZonesRound>(world).turn.who;
-    match who {
-        Some(who) => {
-            view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::Act { actor: who };
-            if !view::standing(world, who) {
-                end_turn(world, who);
-            }
-        }
-        None => view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::None,
+    resume(world, who);
+    if let Some(who) = who
+        && !view::standing(world, who)
+    {
+        end_turn(world, who);
     }
 }

@@ -4,7 +4,6 @@
 
 use bevy::prelude::*;
 
-use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Weapon};
 use crate::rules::dice::DiceRoll;
@@ -22,7 +21,8 @@ use super::query::{
     armour, blast_targets, can_react, damage_mode, stats, weapon, wit_save_reason, zone,
 };
 use super::reaction::{dodge, taken};
-use super::state::{BlastState, Pending, RULE_BLAST, RULE_COUNTER, RULE_DODGE, RULE_SIZE};
+use super::state::{BlastState, Pending, RULE_BLAST, RULE_COUNTER, RULE_DODGE, RULE_SIZE, Waiting};
+use super::waiting::offer;
 
 /// A blast attack (§Blast attacks): "Melee blast attacks hit the
 /// attacker's zone and don't target the attacker themselves. They can't
@@ -93,7 +93,7 @@ pub(super) fn declare_blast(
         .copied()
         .filter(|t| *t != attacker && can_react(world, *t, attacker))
         .collect();
-    view::resource_mut::<Pending>(world.unlogged()).blast = Some(BlastState {
+    let b = BlastState {
         attacker,
         weapon,
         mode,
@@ -102,24 +102,18 @@ pub(super) fn declare_blast(
         dodged: Vec::new(),
         counter: None,
         shares: Vec::new(),
-    });
-    ask_blast(world);
+    };
+    ask_blast(world, b);
 }
 
 /// Ask the next target of a blast for its reaction, or roll the damage.
-pub(super) fn ask_blast(world: &mut Scene) {
-    let Some(b) = view::resource::<Pending>(world).blast.clone() else {
-        return;
-    };
+pub(super) fn ask_blast(world: &mut Scene, b: BlastState) {
     match b.asking.first() {
         Some(&t) => {
-            view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::React {
-                actor: t,
-                attacker: b.attacker,
-            };
+            let attacker = b.attacker;
+            offer(world, t, attacker, Waiting::Blast(b));
         }
         None => {
-            view::resource_mut::<Pending>(world.unlogged()).blast = None;
             blast_damage(world, &b);
             finish(world);
         }
@@ -127,7 +121,7 @@ pub(super) fn ask_blast(world: &mut Scene) {
 }
 
 pub(super) fn blast_answer(world: &mut Scene, who: Cid, command: &Command, forgoes: String) {
-    let Some(mut b) = view::resource_mut::<Pending>(world.unlogged()).blast.take() else {
+    let Some(mut b) = view::resource::<Pending>(world).blast.clone() else {
         return;
     };
     b.asking.retain(|t| *t != who);
@@ -146,8 +140,7 @@ pub(super) fn blast_answer(world: &mut Scene, who: Cid, command: &Command, forgo
         }
         _ => emit(world, BattleEvent::ReactionDeclined { who, forgoes }),
     }
-    view::resource_mut::<Pending>(world.unlogged()).blast = Some(b);
-    ask_blast(world);
+    ask_blast(world, b);
 }
 
 /// One damage roll for the whole blast ("it always inflicts d6 damage"),

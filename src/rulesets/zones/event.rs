@@ -10,6 +10,7 @@ use crate::rules::components::Cid;
 use crate::rules::dice::DiceRoll;
 use crate::rules::event::Rule;
 use crate::rulesets::zones::command::Influence;
+use crate::rulesets::zones::state::{TurnBudget, Waiting};
 
 /// An event of zones' own.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -35,6 +36,46 @@ pub enum ZonesEvent {
         gone: bool,
         rule: Rule,
     },
+    /// `faction` is asked to take a turn with one of its characters
+    /// (`speaker` is the first who may) or to pass. Its apply sets the
+    /// `Activate` prompt. A question, not an outcome: silent in the log.
+    ActivationOffered {
+        faction: u8,
+        speaker: Cid,
+        rule: Rule,
+    },
+    /// `who` is asked how it answers what `by` does: what waits for the
+    /// answer (an attack, a blast, a move stopped at a border) is kept by
+    /// its apply in `Pending`, with the `React` prompt. Silent in the log
+    /// (the answer is written).
+    ReactionOffered {
+        who: Cid,
+        by: Cid,
+        waits: Waiting,
+        rule: Rule,
+    },
+    /// Nothing waits for a reaction any more: the turn of `who` goes on
+    /// (none: the battle moves on). Silent in the log.
+    TurnResumed { who: Option<Cid>, rule: Rule },
+    /// The turn is over for its whole pair: play goes to `faction`, with a
+    /// fresh turn. Silent in the log.
+    PlayGoesTo { faction: u8, rule: Rule },
+    /// Who of a pair taking its turn together acts now (`acting`) and what
+    /// each of the others still in it has spent. Silent in the log (the
+    /// hand-over is written).
+    PairTurn {
+        acting: TurnBudget,
+        others: Vec<TurnBudget>,
+        rule: Rule,
+    },
+    /// `who` joins the turn in progress (a mount its rider got on). Silent.
+    JoinsTurn { who: Cid, rule: Rule },
+    /// Getting on or off counts as moving half a zone. Silent (the
+    /// mounting is written).
+    HalfZoneSpent { who: Cid, rule: Rule },
+    /// Their mount moved at full speed: these riders take no action nor
+    /// reaction this round.
+    CarriedFast { riders: Vec<Cid>, rule: Rule },
     /// A roll-under save: d20 against an attribute.
     SaveRolled {
         who: Cid,

@@ -38,6 +38,7 @@ pub mod sheet;
 pub mod state;
 pub mod stunt;
 pub mod turns;
+mod waiting;
 pub mod weapon;
 
 use std::path::Path;

@@ -28,7 +28,6 @@
 
 use bevy::prelude::*;
 
-use crate::rules::battle::{Battle, Prompt};
 use crate::rules::components::{Cid, Condition};
 use crate::rules::event::BattleEvent;
 use crate::rules::map::Cell;
@@ -40,7 +39,7 @@ use crate::rulesets::zones::event::ZonesEvent;
 use super::attack::save;
 use super::data::impaired;
 use super::query::stats;
-use super::riders::{RULE_MOUNTS, budget_of, landing_near, moving, standing_riders};
+use super::riders::{RULE_MOUNTS, budget_of, carried_fast, landing_near, moving, standing_riders};
 use super::state::{TurnBudget, ZonesRound};
 
 /// After `mount` moved: beyond half speed, its riders lose their actions and
@@ -51,21 +50,25 @@ pub fn after_mount_moved(world: &mut Scene, mount: Cid) {
     if !fast {
         return;
     }
-    let riders = standing_riders(world, mount);
-    let mut r = view::resource_mut::<ZonesRound>(world.unlogged());
-    for c in riders {
-        if !r.carried_fast.contains(&c) {
-            r.carried_fast.push(c);
-        }
+    let riders: Vec<Cid> = standing_riders(world, mount)
+        .into_iter()
+        .filter(|c| !carried_fast(world, *c))
+        .collect();
+    if !riders.is_empty() {
+        emit(
+            world,
+            ZonesEvent::CarriedFast {
+                riders,
+                rule: RULE_MOUNTS,
+            },
+        );
     }
 }
 
 /// Get on: half a zone of movement; an AGI save if the mount is moving, a
 /// fall (d4 direct damage) on a failure.
 pub fn mount(world: &mut Scene, who: Cid, mount: Cid) {
-    view::resource_mut::<ZonesRound>(world.unlogged())
-        .turn
-        .halves += 1;
+    half_zone(world, who);
     if moving(world, mount) && !fall_save(world, who, "to get on a moving mount") {
         return;
     }
@@ -85,13 +88,25 @@ pub fn mount(world: &mut Scene, who: Cid, mount: Cid) {
             .reserved
             .contains(&mount);
     if joins {
-        view::resource_mut::<ZonesRound>(world.unlogged())
-            .team
-            .push(TurnBudget {
-                who: Some(mount),
-                ..default()
-            });
+        emit(
+            world,
+            ZonesEvent::JoinsTurn {
+                who: mount,
+                rule: RULE_MOUNTS,
+            },
+        );
     }
+}
+
+/// "Mounting or dismounting ... counts as moving half a zone."
+fn half_zone(world: &mut Scene, who: Cid) {
+    emit(
+        world,
+        ZonesEvent::HalfZoneSpent {
+            who,
+            rule: RULE_MOUNTS,
+        },
+    );
 }
 
 /// Get off onto `to`: half a zone of movement; an AGI save if the mount is
@@ -100,9 +115,7 @@ pub fn dismount(world: &mut Scene, who: Cid, to: Cell) {
     let Some(mount) = view::riding(world, who) else {
         return;
     };
-    view::resource_mut::<ZonesRound>(world.unlogged())
-        .turn
-        .halves += 1;
+    half_zone(world, who);
     get_off(world, who, mount, to, false);
     if moving(world, mount) {
         fall_save(world, who, "to get off a moving mount");
@@ -185,23 +198,35 @@ pub fn reserve(world: &mut Scene, who: Cid) {
             rule: RULE_MOUNTS,
         },
     );
-    view::resource_mut::<ZonesRound>(world.unlogged())
-        .reserved
-        .push(who);
     super::round::finish_part(world, who);
 }
 
 /// `to` goes on with the pair's turn; `from` may take it back later.
 pub fn hand_over(world: &mut Scene, from: Cid, to: Cid) {
-    {
-        let mut r = view::resource_mut::<ZonesRound>(world.unlogged());
+    let (acting, others) = {
+        let r = view::resource::<ZonesRound>(world);
         let Some(i) = r.team.iter().position(|b| b.who == Some(to)) else {
             return;
         };
-        let next = r.team.remove(i);
-        let mine = std::mem::replace(&mut r.turn, next);
-        r.team.insert(0, mine);
-    }
+        let mut others = r.team.clone();
+        let acting = others.remove(i);
+        others.insert(0, r.turn.clone());
+        (acting, others)
+    };
+    take_turn(world, from, to, acting, others);
+}
+
+/// `to` acts now for the pair (`acting` its budget), the `others` after.
+fn take_turn(world: &mut Scene, from: Cid, to: Cid, acting: TurnBudget, others: Vec<TurnBudget>) {
+    emit(
+        world,
+        ZonesEvent::PairTurn {
+            acting,
+            others,
+            rule: RULE_MOUNTS,
+        },
+    );
+    // Its apply gives `to` the prompt.
     emit(
         world,
         ZonesEvent::TurnHandedOver {
@@ -210,35 +235,22 @@ pub fn hand_over(world: &mut Scene, from: Cid, to: Cid) {
             rule: RULE_MOUNTS,
         },
     );
-    view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::Act { actor: to };
 }
 
 /// `who` has ended its part of the turn: give it to the next standing one
-/// of its pair who has not yet. False when none is left.
+/// of its pair who has not yet. False when none is left (the turn's end
+/// clears the pair).
 pub fn next_of_pair(world: &mut Scene, who: Cid) -> bool {
-    loop {
-        let next = {
-            let mut r = view::resource_mut::<ZonesRound>(world.unlogged());
-            if r.team.is_empty() {
-                return false;
-            }
-            r.team.remove(0)
-        };
+    let mut others = view::resource::<ZonesRound>(world).team.clone();
+    while !others.is_empty() {
+        let next = others.remove(0);
         let Some(to) = next.who else { continue };
         let reserved = view::resource::<ZonesRound>(world).reserved.contains(&to);
         if !view::standing(world, to) || reserved || !super::check::turn_left(world, to) {
             continue;
         }
-        view::resource_mut::<ZonesRound>(world.unlogged()).turn = next;
-        emit(
-            world,
-            ZonesEvent::TurnHandedOver {
-                from: who,
-                to,
-                rule: RULE_MOUNTS,
-            },
-        );
-        view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::Act { actor: to };
+        take_turn(world, who, to, next, others);
         return true;
     }
+    false
 }

@@ -9,7 +9,6 @@
 
 use bevy::prelude::*;
 
-use crate::rules::battle::{Battle, Prompt};
 use crate::rules::components::{Cid, MoveMode};
 use crate::rules::event::BattleEvent;
 use crate::rules::map::{Cell, Map};
@@ -20,7 +19,8 @@ use crate::rules::view;
 use super::query::stats;
 use super::reach::{Chase, RULE_CHASE, RULE_MOVE, chase, crossings, mode_after, opportunists};
 use super::round::end_turn;
-use super::state::{Pending, ZonesRound};
+use super::state::{MoveState, Pending, Waiting};
+use super::waiting::{offer, resume};
 
 /// Walk `path`. Leaving a zone where enemies may strike interrupts the
 /// move: it stops at the border and each of them is asked in turn; the
@@ -51,16 +51,12 @@ pub fn execute_move(world: &mut Scene, who: Cid, path: &[Cell], resumed: bool) {
             if !foes.is_empty() {
                 emit_segment(world, who, seg_start, &mut segment);
                 let first = foes[0];
-                view::resource_mut::<Pending>(world.unlogged()).moving =
-                    Some(super::state::MoveState {
-                        who,
-                        rest: path[i..].to_vec(),
-                        candidates: foes,
-                    });
-                view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::React {
-                    actor: first,
-                    attacker: who,
-                };
+                let waits = Waiting::Move(MoveState {
+                    who,
+                    rest: path[i..].to_vec(),
+                    candidates: foes,
+                });
+                offer(world, first, who, waits);
                 return;
             }
         }
@@ -99,22 +95,16 @@ fn emit_segment(world: &mut Scene, who: Cid, from: Cell, segment: &mut Vec<Cell>
         super::attack::reveal(world, who);
     }
     super::attack::reveal_seen(world);
-    view::resource_mut::<ZonesRound>(world.unlogged())
-        .turn
-        .zones += zones;
     super::mounts::after_mount_moved(world, who);
 }
 
 /// After the opportunity attacks at a border: the move resumes if the mover
 /// is still standing; otherwise its turn is over.
 pub fn resume_move(world: &mut Scene) {
-    let Some(m) = view::resource_mut::<Pending>(world.unlogged())
-        .moving
-        .take()
-    else {
+    let Some(m) = view::resource::<Pending>(world).moving.clone() else {
         return;
     };
-    view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::Act { actor: m.who };
+    resume(world, Some(m.who));
     if !view::standing(world, m.who) {
         if let Some(at) = view::cell(world, m.who) {
             emit(world, BattleEvent::MoveInterrupted { who: m.who, at });

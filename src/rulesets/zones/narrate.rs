@@ -5,6 +5,7 @@ use crate::rules::narrate::dice_text;
 use crate::rules::roster::Names;
 use crate::rulesets::zones::command::Influence;
 use crate::rulesets::zones::event::{GearOutcome, ZonesEvent};
+use crate::rulesets::zones::state::Waiting;
 
 impl OwnEvent for ZonesEvent {
     fn describe(&self, n: &Names) -> String {
@@ -79,6 +80,14 @@ impl OwnEvent for ZonesEvent {
                 "{} is back on its feet (no turn this round)  [{rule}]",
                 n.who(*who)
             ),
+            ZonesEvent::ActivationOffered { .. }
+            | ZonesEvent::ReactionOffered { .. }
+            | ZonesEvent::TurnResumed { .. }
+            | ZonesEvent::PlayGoesTo { .. }
+            | ZonesEvent::PairTurn { .. }
+            | ZonesEvent::JoinsTurn { .. }
+            | ZonesEvent::HalfZoneSpent { .. }
+            | ZonesEvent::CarriedFast { .. } => describe_turn_keeping(n, self),
             ZonesEvent::PowerInvoked {
                 by,
                 target,
@@ -123,6 +132,19 @@ impl OwnEvent for ZonesEvent {
             )),
             _ => None,
         }
+    }
+
+    fn silent(&self) -> bool {
+        matches!(
+            self,
+            ZonesEvent::ActivationOffered { .. }
+                | ZonesEvent::ReactionOffered { .. }
+                | ZonesEvent::TurnResumed { .. }
+                | ZonesEvent::PlayGoesTo { .. }
+                | ZonesEvent::PairTurn { .. }
+                | ZonesEvent::JoinsTurn { .. }
+                | ZonesEvent::HalfZoneSpent { .. }
+        )
     }
 
     fn cues(&self) -> Vec<Cue> {
@@ -456,5 +478,63 @@ fn counter_order(n: &Names, e: &ZonesEvent) -> String {
             n.who(*then),
             n.who(*first)
         )
+    }
+}
+
+/// The turn's questions and bookkeeping (silent in the readable log but for
+/// riders carried fast): what the rules log would say of them.
+fn describe_turn_keeping(n: &Names, e: &ZonesEvent) -> String {
+    match e {
+        ZonesEvent::ActivationOffered {
+            faction,
+            speaker,
+            rule,
+        } => format!(
+            "{} may take a turn ({} first) or pass  [{rule}]",
+            n.faction(*faction),
+            n.who(*speaker)
+        ),
+        ZonesEvent::ReactionOffered {
+            who,
+            by,
+            waits,
+            rule,
+        } => {
+            let what = match waits {
+                Waiting::Attack(_) => "attack",
+                Waiting::Blast(_) => "attack on several",
+                Waiting::Move(_) => "move away",
+            };
+            format!(
+                "{} may react to {}'s {what}  [{rule}]",
+                n.who(*who),
+                n.who(*by)
+            )
+        }
+        ZonesEvent::TurnResumed {
+            who: Some(who),
+            rule,
+        } => format!("{}'s turn goes on  [{rule}]", n.who(*who)),
+        ZonesEvent::TurnResumed { who: None, rule } => format!("The battle goes on  [{rule}]"),
+        ZonesEvent::PlayGoesTo { faction, rule } => {
+            format!("Play goes to {}  [{rule}]", n.faction(*faction))
+        }
+        ZonesEvent::PairTurn { acting, rule, .. } => match acting.who {
+            Some(who) => format!("{} acts for its pair  [{rule}]", n.who(who)),
+            None => format!("Nobody of the pair acts  [{rule}]"),
+        },
+        ZonesEvent::JoinsTurn { who, rule } => {
+            format!("{} takes this turn with its rider  [{rule}]", n.who(*who))
+        }
+        ZonesEvent::HalfZoneSpent { who, rule } => {
+            format!("{} spends half a zone of movement  [{rule}]", n.who(*who))
+        }
+        ZonesEvent::CarriedFast { riders, rule } => {
+            format!(
+                "{}: carried at full speed, no action nor reaction this round  [{rule}]",
+                crate::rules::narrate::names(n, riders)
+            )
+        }
+        _ => String::new(),
     }
 }

@@ -3,7 +3,6 @@
 
 use bevy::prelude::*;
 
-use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::Cid;
 use crate::rules::event::BattleEvent;
@@ -17,40 +16,30 @@ use super::attack::{blow, land, wit_to_hit};
 use super::movement::resume_move;
 use super::query::{can_react, nearby, weapon};
 use super::reaction::taken;
-use super::state::{Pending, RULE_ATTACK};
+use super::state::{MoveState, Pending, RULE_ATTACK, Waiting};
+use super::waiting::offer;
 
 /// The next enemy at the border is asked, or the move resumes.
 pub(super) fn next_opportunist(world: &mut Scene) {
-    let mover = view::resource::<Pending>(world)
-        .moving
-        .as_ref()
-        .map(|m| m.who);
-    let Some(mover) = mover else { return };
-    let next = {
-        let mut p = view::resource_mut::<Pending>(world.unlogged());
-        let m = p.moving.as_mut().expect("checked above");
-        if !m.candidates.is_empty() {
-            m.candidates.remove(0);
-        }
-        m.candidates.clone()
+    let Some(m) = view::resource::<Pending>(world).moving.clone() else {
+        return;
     };
-    let still: Vec<Cid> = next
-        .into_iter()
+    let mover = m.who;
+    let still: Vec<Cid> = m
+        .candidates
+        .iter()
+        .skip(1)
+        .copied()
         .filter(|c| can_react(world, *c, mover) && nearby(world, *c, mover))
         .collect();
     if view::standing(world, mover)
         && let Some(&first) = still.first()
     {
-        if let Some(m) = view::resource_mut::<Pending>(world.unlogged())
-            .moving
-            .as_mut()
-        {
-            m.candidates = still.clone();
-        }
-        view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::React {
-            actor: first,
-            attacker: mover,
-        };
+        let waits = Waiting::Move(MoveState {
+            candidates: still,
+            ..m
+        });
+        offer(world, first, mover, waits);
         return;
     }
     resume_move(world);

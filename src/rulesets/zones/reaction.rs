@@ -3,7 +3,6 @@
 
 use bevy::prelude::*;
 
-use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::Cid;
 use crate::rules::event::BattleEvent;
@@ -19,18 +18,18 @@ use super::data::MODE_STRIKE;
 use super::nonlethal::{land_maneuver, tidy_holds};
 use super::opportunity::opportunity_answer;
 use super::query::{damage_mode, guards, stats, weapon};
-use super::state::{AttackState, Pending, RULE_COUNTER, RULE_DODGE, RULE_GUARD, RULE_HIDE, Stage};
+use super::state::{
+    AttackState, Pending, RULE_COUNTER, RULE_DODGE, RULE_GUARD, RULE_HIDE, Stage, Waiting,
+};
 use super::stunt::accept_stunt;
+use super::waiting::offer;
 
 pub(super) fn ask_guard(world: &mut Scene, mut state: AttackState) {
     match state.guards.first() {
         Some(&g) => {
             state.stage = Stage::Guard;
-            view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::React {
-                actor: g,
-                attacker: state.attacker,
-            };
-            view::resource_mut::<Pending>(world.unlogged()).attack = Some(state);
+            let attacker = state.attacker;
+            offer(world, g, attacker, Waiting::Attack(state));
         }
         None => {
             hit(world, &state);
@@ -84,10 +83,9 @@ pub fn resolve_reaction(world: &mut Scene, who: Cid, command: &Command) {
         blast_answer(world, who, command, forgoes);
         return;
     }
-    let Some(mut state) = view::resource_mut::<Pending>(world.unlogged())
-        .attack
-        .take()
-    else {
+    // Read as it waits: the answer's events offer the next question or
+    // resume the turn (`waiting.rs`).
+    let Some(mut state) = view::resource::<Pending>(world).attack.clone() else {
         opportunity_answer(world, who, command, forgoes);
         return;
     };
@@ -128,10 +126,9 @@ pub fn resolve_reaction(world: &mut Scene, who: Cid, command: &Command) {
             hide_behind(world, who, *other, state);
         }
         (Stage::Guard, _, Some(ZonesCommand::Guard)) => guard(world, who, state),
-        _ => {
-            // Not an answer to this stage (the check refuses these).
-            view::resource_mut::<Pending>(world.unlogged()).attack = Some(state);
-        }
+        // Not an answer to this stage (the check refuses these): the
+        // attack still waits.
+        _ => {}
     }
 }
 

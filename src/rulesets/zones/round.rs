@@ -16,7 +16,7 @@ use crate::rules::view;
 use crate::rulesets::zones::event::ZonesEvent;
 
 use super::check::first_eligible;
-use super::state::{TurnBudget, ZonesRound};
+use super::state::ZonesRound;
 
 pub const RULE_PROCEDURE: &str = "zones §Combat procedure";
 pub const RULE_INITIATIVE: &str =
@@ -99,10 +99,14 @@ pub fn next_activation(world: &mut Scene) {
             return;
         }
         if let Some(speaker) = view::reading(world, |world| first_eligible(world, next)) {
-            view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::Activate {
-                faction: next,
-                speaker,
-            };
+            emit(
+                world,
+                ZonesEvent::ActivationOffered {
+                    faction: next,
+                    speaker,
+                    rule: RULE_PROCEDURE,
+                },
+            );
             return;
         }
         // A faction with nobody standing passes without a word (the
@@ -152,10 +156,13 @@ pub fn finish_part(world: &mut Scene, who: Cid) {
     }
     let n = view::resource::<Factions>(world).0.len().max(1) as u8;
     let f = view::faction(world, who).unwrap_or(0);
-    let mut r = view::resource_mut::<ZonesRound>(world.unlogged());
-    r.next = (f + 1) % n;
-    r.turn = TurnBudget::default();
-    view::resource_mut::<Battle>(world.unlogged()).prompt = Prompt::None;
+    emit(
+        world,
+        ZonesEvent::PlayGoesTo {
+            faction: (f + 1) % n,
+            rule: RULE_PROCEDURE,
+        },
+    );
 }
 
 fn end_round(world: &mut Scene) {

@@ -5,6 +5,7 @@
 //! A leaf: it imports nothing of the ruleset.
 
 use bevy::prelude::*;
+use serde::Serialize;
 
 use crate::rules::components::Cid;
 use crate::rules::map::Cell;
@@ -34,7 +35,7 @@ pub struct Swayed {
 }
 
 /// An attack waiting for a reaction.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct AttackState {
     pub attacker: Cid,
     pub target: Cid,
@@ -54,7 +55,7 @@ pub struct AttackState {
 }
 
 /// Who is being asked about an attack.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Stage {
     /// The target: dodge, counter, hide behind, or take it.
     Target,
@@ -66,7 +67,7 @@ pub enum Stage {
 
 /// A blast attack asking the characters it hits for their reactions, one
 /// after the other, before its damage is rolled.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct BlastState {
     pub attacker: Cid,
     pub weapon: usize,
@@ -87,7 +88,7 @@ pub struct BlastState {
 
 /// A move stopped at a zone border while nearby enemies decide on
 /// opportunity attacks.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct MoveState {
     pub who: Cid,
     /// The rest of the path, starting with the first cell past the border.
@@ -96,7 +97,8 @@ pub struct MoveState {
     pub candidates: Vec<Cid>,
 }
 
-/// What the battle is in the middle of.
+/// What the battle is in the middle of: set by `ReactionOffered`, cleared
+/// by `TurnResumed` (apply.rs), read by the writers as it stands.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct Pending {
     pub attack: Option<AttackState>,
@@ -104,8 +106,26 @@ pub struct Pending {
     pub blast: Option<BlastState>,
 }
 
+impl Pending {
+    /// Nothing waits for a reaction.
+    pub fn is_empty(&self) -> bool {
+        self.attack.is_none() && self.moving.is_none() && self.blast.is_none()
+    }
+}
+
+/// What waits for the answer of the one asked (`ZonesEvent::ReactionOffered`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Waiting {
+    /// An attack asks its target, a guard, or the target of a stunt.
+    Attack(AttackState),
+    /// A blast or a split attack asks its targets one after the other.
+    Blast(BlastState),
+    /// A move stopped at a zone border asks the enemies it leaves.
+    Move(MoveState),
+}
+
 /// What the character whose turn it is has spent.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct TurnBudget {
     pub who: Option<Cid>,
     /// Zone borders crossed this turn.

@@ -1306,7 +1306,12 @@ fn combat_log(ui: &mut egui::Ui, world: &World) {
         factions: world.resource::<Factions>(),
     };
     let places = world.get_resource::<super::whereabouts::Whereabouts>();
-    let n = log.events.len();
+    // The lines a reader reads: a silent event (a question asked, a turn's
+    // bookkeeping) has none.
+    let shown: Vec<usize> = (0..log.events.len())
+        .filter(|&i| !log.events[i].silent())
+        .collect();
+    let n = shown.len();
     // Scrolled up to read, the log stays put; new lines gather below and a
     // button says how many and takes the log back down to them.
     let id = egui::Id::new("combat_log_read_up_to");
@@ -1354,7 +1359,7 @@ fn combat_log(ui: &mut egui::Ui, world: &World) {
         area = area.vertical_scroll_offset(end);
     }
     let out = area.show_rows(ui, ROW, n, |ui, range| {
-        for i in range {
+        for &i in &shown[range] {
             let e = &log.events[i];
             let full = for_players(&describe(&names, e));
             // The player's log reads like the story ("the spearman's spear
