@@ -275,7 +275,7 @@ fn round_started(world: &mut World, round: u32) {
 /// vehicles and passengers, take turn together": the others of its pair
 /// share the turn, each with a budget of its own.
 fn activated(world: &mut World, who: Cid) {
-    let team: Vec<TurnBudget> = crate::rulesets::zones::riders::pair(world, who)
+    let team: Vec<TurnBudget> = crate::rulesets::zones::turns::pair(world, who)
         .into_iter()
         .filter(|c| *c != who)
         .map(|c| TurnBudget {

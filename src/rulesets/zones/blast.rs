@@ -9,20 +9,20 @@ use crate::rules::components::{Cid, Weapon};
 use crate::rules::dice::DiceRoll;
 use crate::rules::event::BattleEvent;
 use crate::rules::map::Map;
-use crate::rules::scene::Scene;
-use crate::rules::scene::emit;
+use crate::rules::scene::{Scene, emit};
 use crate::rules::view;
 use crate::rulesets::zones::command::ZonesCommand;
 use crate::rulesets::zones::event::{Reaction, ZonesEvent};
 
-use super::attack::{Blow, blow, finish, land, made, roll_damage, roll_times, save, wit_to_hit};
+use super::blow::{Blow, blow, dodge, land, made, roll_damage, roll_times, wit_to_hit};
 use super::data::MODE_STRIKE;
+use super::opportunity::finish;
 use super::query::{
     armour, blast_targets, can_react, damage_mode, stats, weapon, wit_save_reason, zone,
 };
-use super::reaction::{dodge, taken};
+use super::save::save;
 use super::state::{BlastState, Pending, RULE_BLAST, RULE_COUNTER, RULE_DODGE, RULE_SIZE, Waiting};
-use super::waiting::offer;
+use super::waiting::{offer, taken};
 
 /// A blast attack (§Blast attacks): "Melee blast attacks hit the
 /// attacker's zone and don't target the attacker themselves. They can't

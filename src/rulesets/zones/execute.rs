@@ -15,7 +15,7 @@ use crate::rulesets::zones::data::PowerEffect;
 use crate::rulesets::zones::event::ZonesEvent;
 
 use super::state::RULE_MAIN_ACTIONS;
-use super::{RULE_BONUS, attack, morale, mounts, movement, nonlethal, reaction, round};
+use super::{RULE_BONUS, attack, blow, morale, mounts, movement, nonlethal, reaction, round, save};
 
 pub fn execute(world: &mut Scene, actor: Cid, command: &Command) {
     if !matches!(
@@ -45,7 +45,7 @@ fn execute_command(world: &mut Scene, actor: Cid, command: &Command) {
         (_, Some(ZonesCommand::Activate { who })) => execute_activate(world, *who),
         (_, Some(ZonesCommand::Mount { mount })) => mounts::mount(world, actor, *mount),
         (_, Some(ZonesCommand::Dismount { to })) => mounts::dismount(world, actor, *to),
-        (_, Some(ZonesCommand::Reserve)) => mounts::reserve(world, actor),
+        (_, Some(ZonesCommand::Reserve)) => round::reserve(world, actor),
         (_, Some(ZonesCommand::PickUp { item })) => execute_pick_up(world, actor, *item),
         (_, Some(ZonesCommand::Pass)) => execute_pass(world),
         (_, Some(ZonesCommand::FirstTurnTo { faction })) => execute_first_turn_to(world, *faction),
@@ -195,14 +195,14 @@ fn execute_influence(world: &mut Scene, by: Cid, target: Cid, kind: Influence) {
             rule: RULE_MAIN_ACTIONS,
         },
     );
-    attack::reveal(world, by);
+    blow::reveal(world, by);
     let wit = super::query::stats(world, target).map_or(0, |s| s.wit);
     let purpose = match kind {
         Influence::Intimidate => "against intimidation",
         Influence::Distract => "against a distraction",
         Influence::Taunt => "against a taunt",
     };
-    let pass = attack::save(world, target, "WIT", wit, purpose, RULE_MAIN_ACTIONS);
+    let pass = save::save(world, target, "WIT", wit, purpose, RULE_MAIN_ACTIONS);
     match (kind, pass) {
         // As a morale check: those who pass "aren't subject to morale for
         // the remainder of the stretch".
@@ -320,13 +320,13 @@ fn execute_invoke(world: &mut Scene, by: Cid, power: usize, target: Cid) {
             rule: RULE_MAIN_ACTIONS,
         },
     );
-    attack::reveal(world, by);
+    blow::reveal(world, by);
     if let PowerEffect::Mend(d) = &p.effect {
         mend(world, by, target, d);
         return;
     }
     let wit = super::query::stats(world, target).map_or(0, |s| s.wit);
-    if attack::save(
+    if save::save(
         world,
         target,
         "WIT",
@@ -338,7 +338,7 @@ fn execute_invoke(world: &mut Scene, by: Cid, power: usize, target: Cid) {
     }
     match &p.effect {
         PowerEffect::Harm(d) => {
-            super::nonlethal::direct_damage(world, target, Some(by), d, RULE_MAIN_ACTIONS);
+            super::blow::direct_damage(world, target, Some(by), d, RULE_MAIN_ACTIONS);
         }
         PowerEffect::Terrify => emit(
             world,

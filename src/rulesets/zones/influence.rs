@@ -13,8 +13,8 @@ use crate::rulesets::zones::command::Influence;
 use crate::rulesets::zones::data::PowerEffect;
 
 use super::query::{save_chance, standing_in_faction, stats, visible, zone_distance};
-use super::riders::is_vehicle;
 use super::state::{Swayed, ZonesRound};
+use super::turns::is_vehicle;
 
 /// Words carry to a visible enemy nearby or in a neighbouring zone.
 pub const WORDS_REACH: u32 = 1;

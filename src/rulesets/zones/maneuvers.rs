@@ -52,7 +52,7 @@ pub fn check_any_maneuver(world: &World, who: Cid, target: Cid) -> Result<(), Il
     if view::faction(world, who) == view::faction(world, target) {
         return illegal("not an enemy");
     }
-    super::check::check_target(world, target)?;
+    super::strike::check_target(world, target)?;
     if size_difference(world, target, who) > 0 {
         return illegal("larger characters can't be disarmed, shoved or grabbed by smaller ones");
     }

@@ -3,12 +3,25 @@
 //! WIT save is asked for; reactions take the character's whole turn; group
 //! morale. Fray's decisions where the text is silent are in
 //! `docs/rulesets/zones.md`.
+//!
+//! The writers (handed a `Scene`), each importing only those before it:
+//! `save` (the d20 save), `morale`, `gear`, `waiting` (what waits for a
+//! reaction, offered and resumed), `blow` (the steps every attack shares),
+//! `mounts`, `nonlethal`, `round`, `movement`, `opportunity` (and the end of
+//! an attack: back to the move or the turn), `blast`, `stunt`, `attack` (an
+//! attack's flow: declared, asked, hit), `reaction` (the answers), and
+//! `execute` (one step per command). The readers below them: `turns` (who
+//! takes part in the turn, who rides what) under `query`, then `odds`,
+//! `reach`, `maneuvers`, `riders`, `influence`, `strike` (may this attacker
+//! strike that target), `check`, `legal`, `preview`, `sheet`, `offers`, `ai`.
+//! `src/sources.rs` fails on an import circle among them.
 
 pub mod ai;
 pub mod apply;
 pub mod attack;
 pub mod audit;
 pub mod blast;
+pub mod blow;
 pub mod check;
 pub mod command;
 pub mod data;
@@ -33,9 +46,11 @@ pub mod reach;
 pub mod reaction;
 pub mod riders;
 pub mod round;
+pub mod save;
 pub mod settings;
 pub mod sheet;
 pub mod state;
+pub mod strike;
 pub mod stunt;
 pub mod turns;
 mod waiting;

@@ -17,8 +17,8 @@ use crate::rules::scene::Scene;
 use crate::rules::scene::emit;
 use crate::rules::view;
 
-use super::attack::save;
 use super::query::{standing_per_faction, stats};
+use super::save::save;
 use super::settings::ZonesSettings;
 use super::state::ZonesRound;
 

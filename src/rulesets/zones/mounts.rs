@@ -36,11 +36,12 @@ use crate::rules::scene::emit;
 use crate::rules::view;
 use crate::rulesets::zones::event::ZonesEvent;
 
-use super::attack::save;
 use super::data::impaired;
 use super::query::stats;
-use super::riders::{RULE_MOUNTS, budget_of, carried_fast, landing_near, moving, standing_riders};
+use super::riders::{RULE_MOUNTS, landing_near};
+use super::save::save;
 use super::state::{TurnBudget, ZonesRound};
+use super::turns::{budget_of, carried_fast, moving, standing_riders};
 
 /// After `mount` moved: beyond half speed, its riders lose their actions and
 /// reactions for the round.
@@ -142,7 +143,7 @@ fn fall_save(world: &mut Scene, who: Cid, purpose: &'static str) -> bool {
     if save(world, who, "AGI", agi, purpose, RULE_MOUNTS) {
         return true;
     }
-    super::nonlethal::direct_damage(world, who, None, &impaired(), RULE_MOUNTS);
+    super::blow::direct_damage(world, who, None, &impaired(), RULE_MOUNTS);
     false
 }
 
@@ -187,18 +188,6 @@ pub fn tidy_riders(world: &mut Scene) {
             throw_off(world, rider, to);
         }
     }
-}
-
-/// Keep the turn to react: the next of the pair goes on, else play passes.
-pub fn reserve(world: &mut Scene, who: Cid) {
-    emit(
-        world,
-        ZonesEvent::TurnReserved {
-            who,
-            rule: RULE_MOUNTS,
-        },
-    );
-    super::round::finish_part(world, who);
 }
 
 /// `to` goes on with the pair's turn; `from` may take it back later.

@@ -92,9 +92,9 @@ fn emit_segment(world: &mut Scene, who: Cid, from: Cell, segment: &mut Vec<Cell>
     // "moving without sneaking" reveals: Fray decides that moving beyond
     // half speed (running) is not sneaking.
     if mode == MoveMode::Full {
-        super::attack::reveal(world, who);
+        super::blow::reveal(world, who);
     }
-    super::attack::reveal_seen(world);
+    super::blow::reveal_seen(world);
     super::mounts::after_mount_moved(world, who);
 }
 
@@ -120,12 +120,12 @@ pub fn resume_move(world: &mut Scene) {
 pub fn flee(world: &mut Scene, who: Cid) {
     if chase(world, who) == Chase::Save {
         let agi = stats(world, who).map_or(0, |s| s.agi);
-        if !super::attack::save(world, who, "AGI", agi, "to outrun the pursuers", RULE_CHASE) {
+        if !super::save::save(world, who, "AGI", agi, "to outrun the pursuers", RULE_CHASE) {
             return;
         }
     }
     // A mount carries its riders away.
-    let riders = super::riders::standing_riders(world, who);
+    let riders = super::turns::standing_riders(world, who);
     for c in std::iter::once(who).chain(riders) {
         emit(
             world,

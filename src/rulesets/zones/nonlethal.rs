@@ -7,22 +7,21 @@ use bevy::prelude::*;
 
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Loadout};
-use crate::rules::dice::{DiceExpr, RollOptions};
 use crate::rules::event::BattleEvent;
-use crate::rules::map::{Cell, Map};
-use crate::rules::scene::Scene;
-use crate::rules::scene::emit;
+use crate::rules::map::Cell;
+use crate::rules::scene::{Scene, emit};
 use crate::rules::view;
 use crate::rulesets::zones::command::Maneuver;
 use crate::rulesets::zones::event::ZonesEvent;
 
-use super::attack::{Blow, land, save};
+use super::blow::{direct_damage, release, tidy_holds};
 use super::data::impaired;
 use super::maneuvers::{
-    RULE_DISARM, RULE_GRAPPLE, RULE_HOLD, RULE_PIT, RULE_SHOVE, RULE_SIZE_SHOVE, free_hand, holder,
-    holding, keeps_hold, may_resist, shove_end, size_difference,
+    RULE_DISARM, RULE_GRAPPLE, RULE_PIT, RULE_SHOVE, RULE_SIZE_SHOVE, free_hand, holder, holding,
+    keeps_hold, may_resist, shove_end, size_difference,
 };
 use super::query::stats;
+use super::save::save;
 use super::settings::ZonesSettings;
 
 /// Before `actor` does `command`: if that frees whom it holds, let go.
@@ -31,32 +30,6 @@ pub fn let_go_unless_kept(world: &mut Scene, actor: Cid, command: &Command) {
         && !keeps_hold(world, actor, held, command)
     {
         release(world, actor, held, RULE_GRAPPLE);
-    }
-}
-
-fn release(world: &mut Scene, by: Cid, who: Cid, rule: &'static str) {
-    emit(world, BattleEvent::Released { by, who, rule });
-}
-
-/// Holds that can no longer be kept end: the grabber is out of the fight,
-/// the held character is dead or gone, or the two are no longer side by
-/// side (a shove, a swap).
-pub fn tidy_holds(world: &mut Scene) {
-    // The holds there are, in one look (a release only ends holds, so no
-    // other can begin on the way).
-    for (who, _) in view::holds(world) {
-        let Some(by) = holder(world, who) else {
-            continue;
-        };
-        let apart = match (view::cell(world, who), view::cell(world, by)) {
-            (Some(a), Some(b)) => Map::chebyshev(a, b) > 1,
-            _ => true,
-        };
-        let gone = view::conditions(world, who).has(Condition::Dead)
-            || view::conditions(world, who).has(Condition::Fled);
-        if apart || gone || !view::standing(world, by) {
-            release(world, by, who, RULE_HOLD);
-        }
     }
 }
 
@@ -208,35 +181,6 @@ fn shove(world: &mut Scene, attacker: Cid, target: Cid) {
         (None, _) => displace(world, attacker, target, at, cur, RULE_SHOVE),
     }
     tidy_holds(world);
-}
-
-/// Damage no armour reduces, dealt `by` someone (none for a fall).
-pub(super) fn direct_damage(
-    world: &mut Scene,
-    target: Cid,
-    by: Option<Cid>,
-    dice: &DiceExpr,
-    rule: &'static str,
-) {
-    let r = dice.roll(&mut world.dice(), &RollOptions::default());
-    emit(
-        world,
-        BattleEvent::DamageRolled {
-            target,
-            roll: r.clone(),
-            rule,
-        },
-    );
-    let b = Blow {
-        target,
-        by,
-        rolled: r.total,
-        suffered: r.total,
-        roll: r,
-        steps: Vec::new(),
-        before_armour: None,
-    };
-    land(world, &b);
 }
 
 fn displace(world: &mut Scene, by: Cid, who: Cid, from: Cell, to: Cell, rule: &'static str) {

@@ -240,7 +240,7 @@ pub fn check_split(
             return illegal("each target once");
         }
         seen.push(t);
-        super::check::check_strike(world, who, t, index, MODE_STRIKE, false)?;
+        super::strike::check_strike(world, who, t, index, MODE_STRIKE, false)?;
         let diff = size_rank(world, who) - size_rank(world, t);
         if diff < 1 {
             return illegal("dice are shared only among smaller targets");

@@ -6,18 +6,17 @@ use bevy::prelude::*;
 use crate::rules::command::Command;
 use crate::rules::components::Cid;
 use crate::rules::event::BattleEvent;
-use crate::rules::scene::Scene;
-use crate::rules::scene::emit;
+use crate::rules::scene::{Scene, emit};
 use crate::rules::view;
 use crate::rulesets::zones::command::ZonesCommand;
 use crate::rulesets::zones::event::{Reaction, ZonesEvent};
 
-use super::attack::{blow, land, wit_to_hit};
+use super::blow::{blow, land, wit_to_hit};
 use super::movement::resume_move;
 use super::query::{can_react, nearby, weapon};
-use super::reaction::taken;
-use super::state::{MoveState, Pending, RULE_ATTACK, Waiting};
-use super::waiting::offer;
+use super::round::end_turn;
+use super::state::{MoveState, Pending, RULE_ATTACK, Waiting, ZonesRound};
+use super::waiting::{offer, resume, taken};
 
 /// The next enemy at the border is asked, or the move resumes.
 pub(super) fn next_opportunist(world: &mut Scene) {
@@ -87,4 +86,19 @@ pub(super) fn opportunity_answer(world: &mut Scene, who: Cid, command: &Command,
         _ => emit(world, BattleEvent::ReactionDeclined { who, forgoes }),
     }
     next_opportunist(world);
+}
+
+/// The attack is over: back to the turn it interrupted.
+pub(super) fn finish(world: &mut Scene) {
+    if view::resource::<Pending>(world).moving.is_some() {
+        next_opportunist(world);
+        return;
+    }
+    let who = view::resource::<ZonesRound>(world).turn.who;
+    resume(world, who);
+    if let Some(who) = who
+        && !view::standing(world, who)
+    {
+        end_turn(world, who);
+    }
 }

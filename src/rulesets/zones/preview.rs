@@ -18,7 +18,7 @@ use super::maneuvers::{may_resist, shove_end, size_difference};
 use super::odds::damage_odds;
 use super::preview_reactions::{
     incoming, preview_counter, preview_dodge, preview_guard, preview_hide_behind,
-    preview_no_reaction, preview_opportunity,
+    preview_no_reaction, preview_opportunity, with_weapon,
 };
 use super::query::{
     armour, blast_targets, critical_threshold, save_chance, stats, stunt_effect, wit_save_reason,
@@ -176,7 +176,7 @@ fn preview_activate(world: &World, p: &mut Preview, command: &Command) {
         );
     } else {
         p.title = format!("{} takes the turn", name(world, *who));
-        let pair = super::riders::pair(world, *who);
+        let pair = super::turns::pair(world, *who);
         if pair.len() > 1 {
             let names: Vec<String> = pair.iter().map(|c| name(world, *c)).collect();
             p.lines.push(format!(
@@ -196,7 +196,7 @@ fn preview_mount(world: &World, actor: Cid, p: &mut Preview, command: &Command) 
         "counts as moving half a zone; your attacks from the saddle are impaired  (zones §Mounts and vehicles in combat)"
             .into(),
     );
-    if super::riders::moving(world, *mount) {
+    if super::turns::moving(world, *mount) {
         let agi = stats(world, actor).map_or(0, |s| s.agi);
         p.chance = Some(save_chance(world, agi));
         p.lines.push(format!(
@@ -213,7 +213,7 @@ fn preview_dismount(world: &World, actor: Cid, p: &mut Preview, command: &Comman
     p.lines
         .push("counts as moving half a zone  (zones §Mounts and vehicles in combat)".into());
     if let Some(m) = view::riding(world, actor)
-        && super::riders::moving(world, m)
+        && super::turns::moving(world, m)
     {
         let agi = stats(world, actor).map_or(0, |s| s.agi);
         p.chance = Some(save_chance(world, agi));
@@ -593,13 +593,4 @@ fn preview_invoke(world: &World, actor: Cid, power: usize, target: Cid, p: &mut 
         k.uses,
         if k.uses == 1 { "" } else { "s" }
     ));
-}
-
-/// "with the Sword", or "bare-handed" for fists and feet.
-pub(super) fn with_weapon(w: &Weapon) -> String {
-    if &*w.id == "unarmed" {
-        "bare-handed".to_string()
-    } else {
-        format!("with the {}", w.name)
-    }
 }

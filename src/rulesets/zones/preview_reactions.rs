@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 
 use crate::rules::command::Command;
-use crate::rules::components::{Cid, Loadout};
+use crate::rules::components::{Cid, Loadout, Weapon};
 use crate::rules::hooks::Preview;
 use crate::rules::view::{self, name};
 use crate::rulesets::zones::command::ZonesCommand;
@@ -75,7 +75,7 @@ pub(super) fn preview_counter(
         p.title = format!(
             "Counter {} {} (deals {}-{}, {:.0}% to take them out)",
             name(world, a),
-            super::preview::with_weapon(w),
+            with_weapon(w),
             o.least,
             o.most,
             o.p_down * 100.0
@@ -153,4 +153,13 @@ pub(super) fn preview_no_reaction(world: &World, p: &mut Preview) {
     } else {
         "No reaction".into()
     };
+}
+
+/// "with the Sword", or "bare-handed" for fists and feet.
+pub(super) fn with_weapon(w: &Weapon) -> String {
+    if &*w.id == "unarmed" {
+        "bare-handed".to_string()
+    } else {
+        format!("with the {}", w.name)
+    }
 }

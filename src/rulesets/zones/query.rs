@@ -130,7 +130,7 @@ pub fn wit_save_reason(
     if dist.saturating_mul(2) > range_against(world, attacker, target, w) {
         return Some("to hit beyond half range");
     }
-    let moved = !reaction && super::riders::moved_this_turn(world, attacker);
+    let moved = !reaction && super::turns::moved_this_turn(world, attacker);
     moved.then_some("to hit while moving")
 }
 
@@ -232,8 +232,8 @@ pub fn critical_threshold_of(world: &World, max: i32) -> i32 {
 /// distracted one does not see it coming (Fray decides, §Main actions).
 pub fn can_react(world: &World, who: Cid, attacker: Cid) -> bool {
     // Vehicles never react; riders carried at full speed cannot.
-    !super::riders::is_vehicle(world, who)
-        && !super::riders::carried_fast(world, who)
+    !super::turns::is_vehicle(world, who)
+        && !super::turns::carried_fast(world, who)
         && view::standing(world, who)
         && view::get::<TurnState>(world, who).is_some_and(|t| !t.done)
         && !view::conditions(world, attacker).has(Condition::Concealed)

@@ -23,7 +23,7 @@ pub fn remaining(world: &World, who: Cid) -> u32 {
     let t = &view::resource::<ZonesRound>(world).turn;
     // A mount whose rider acted keeps to half speed (§Mounts and vehicles:
     // at full speed, riders "can't take any action").
-    let cap = if t.acted() || super::riders::riders_acted(world, who) {
+    let cap = if t.acted() || super::turns::riders_acted(world, who) {
         s.half_speed()
     } else {
         s.full_speed()

@@ -6,37 +6,21 @@ use bevy::prelude::*;
 use crate::rules::command::Command;
 use crate::rules::components::Cid;
 use crate::rules::event::BattleEvent;
-use crate::rules::scene::Scene;
-use crate::rules::scene::emit;
+use crate::rules::scene::{Scene, emit};
 use crate::rules::view;
 use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
 use crate::rulesets::zones::event::{Reaction, ZonesEvent};
 
-use super::attack::{Blow, ask_target, blow, finish, hit, land, save, wit_to_hit};
+use super::attack::{ask_guard, ask_target, hit};
 use super::blast::blast_answer;
+use super::blow::{Blow, blow, dodge, land, tidy_holds, wit_to_hit};
 use super::data::MODE_STRIKE;
-use super::nonlethal::{land_maneuver, tidy_holds};
-use super::opportunity::opportunity_answer;
-use super::query::{damage_mode, guards, stats, weapon};
-use super::state::{
-    AttackState, Pending, RULE_COUNTER, RULE_DODGE, RULE_GUARD, RULE_HIDE, Stage, Waiting,
-};
+use super::nonlethal::land_maneuver;
+use super::opportunity::{finish, opportunity_answer};
+use super::query::{damage_mode, guards, weapon};
+use super::state::{AttackState, Pending, RULE_COUNTER, RULE_DODGE, RULE_GUARD, RULE_HIDE, Stage};
 use super::stunt::accept_stunt;
-use super::waiting::offer;
-
-pub(super) fn ask_guard(world: &mut Scene, mut state: AttackState) {
-    match state.guards.first() {
-        Some(&g) => {
-            state.stage = Stage::Guard;
-            let attacker = state.attacker;
-            offer(world, g, attacker, Waiting::Attack(state));
-        }
-        None => {
-            hit(world, &state);
-            finish(world);
-        }
-    }
-}
+use super::waiting::taken;
 
 /// What `who` could do at this prompt, for the line that says it did not
 /// ("does not dodge, counter or hide behind someone"), read before the
@@ -174,37 +158,6 @@ fn guard(world: &mut Scene, who: Cid, mut state: AttackState) {
     state.target = who;
     hit(world, &state);
     finish(world);
-}
-
-/// "Dodge. Make an AGI save: on a pass the attack misses." True when the
-/// attack still lands.
-pub(super) fn dodge(world: &mut Scene, who: Cid, attacker: Cid) -> bool {
-    let agi = stats(world, who).map_or(0, |s| s.agi);
-    if save(world, who, "AGI", agi, "to dodge", RULE_DODGE) {
-        emit(
-            world,
-            ZonesEvent::AttackMissed {
-                attacker,
-                target: who,
-                rule: RULE_DODGE,
-            },
-        );
-        false
-    } else {
-        true
-    }
-}
-
-pub(super) fn taken(world: &mut Scene, who: Cid, kind: Reaction, against: Cid, rule: &'static str) {
-    emit(
-        world,
-        ZonesEvent::ReactionTaken {
-            who,
-            kind,
-            against,
-            rule,
-        },
-    );
 }
 
 /// What a counter strikes back with.

@@ -1,98 +1,19 @@
-//! §Mounts and vehicles in combat, read only: who rides what, the pair's
-//! turn and budget, whether getting on or off, reserving or handing the
-//! turn over is allowed.
+//! §Mounts and vehicles in combat, read only: whether getting on or off,
+//! reserving or handing the turn over is allowed; where a rider lands.
+//! (Who rides what and the pair's turn are `turns.rs`'s.)
 
 use bevy::prelude::*;
 
 use crate::rules::command::{Illegal, illegal};
-use crate::rules::components::{Cid, TurnState};
+use crate::rules::components::Cid;
 use crate::rules::map::{Cell, Map, Terrain};
 use crate::rules::view;
 
 use super::query::{nearby, stats};
-use super::state::{TurnBudget, ZonesRound};
+use super::state::ZonesRound;
+use super::turns::{mount_of, paired, standing_riders};
 
 pub const RULE_MOUNTS: &str = "zones §Mounts and vehicles in combat";
-
-/// The mount `who` belongs to, as mount or rider.
-pub(super) fn mount_of(world: &World, who: Cid) -> Cid {
-    view::riding(world, who).unwrap_or(who)
-}
-
-/// Is `who` one of a pair: riding, or carrying someone?
-pub fn paired(world: &World, who: Cid) -> bool {
-    view::riding(world, who).is_some() || !standing_riders(world, who).is_empty()
-}
-
-/// The standing riders of `mount`.
-pub fn standing_riders(world: &World, mount: Cid) -> Vec<Cid> {
-    view::riders(world, mount)
-        .into_iter()
-        .filter(|r| view::standing(world, *r))
-        .collect()
-}
-
-/// Those who take the turn together with `who`: the mount first, then its
-/// riders, as far as they are standing and still have their turn.
-pub fn pair(world: &World, who: Cid) -> view::Cids {
-    let mount = mount_of(world, who);
-    let r = view::resource::<ZonesRound>(world);
-    let mut v = view::Cids::new();
-    v.push(mount);
-    v.extend(standing_riders(world, mount));
-    v.retain(|c| {
-        *c == who
-            || (view::standing(world, *c)
-                && view::get::<TurnState>(world, *c).is_some_and(|t| !t.done)
-                && !r.reserved.contains(c))
-    });
-    v
-}
-
-/// A vehicle with nobody aboard: it cannot take a turn.
-pub fn idle_vehicle(world: &World, who: Cid) -> bool {
-    view::steed(world, who).is_some_and(|s| s.vehicle) && standing_riders(world, who).is_empty()
-}
-
-pub fn is_vehicle(world: &World, who: Cid) -> bool {
-    view::steed(world, who).is_some_and(|s| s.vehicle)
-}
-
-/// What `who` has spent in the turn in progress, if it takes part in it.
-pub fn budget_of(world: &World, who: Cid) -> Option<TurnBudget> {
-    let r = view::resource::<ZonesRound>(world);
-    if r.turn.who == Some(who) {
-        return Some(r.turn.clone());
-    }
-    r.team.iter().find(|b| b.who == Some(who)).cloned()
-}
-
-/// "If the mount or vehicle is moving": Fray decides, it has crossed a zone
-/// border in the turn in progress.
-pub fn moving(world: &World, mount: Cid) -> bool {
-    budget_of(world, mount).is_some_and(|b| b.zones > 0)
-}
-
-/// Has `who` moved in this turn, on its own feet or carried? (Shooting
-/// "while moving" needs a WIT save.)
-pub fn moved_this_turn(world: &World, who: Cid) -> bool {
-    budget_of(world, who).is_some_and(|b| b.zones > 0)
-        || view::riding(world, who).is_some_and(|m| moving(world, m))
-}
-
-/// A rider of `mount` has acted in this turn: the mount keeps to half speed.
-pub fn riders_acted(world: &World, mount: Cid) -> bool {
-    standing_riders(world, mount)
-        .into_iter()
-        .any(|r| budget_of(world, r).is_some_and(|b| b.acted()))
-}
-
-/// Carried at full speed this round: no action nor reaction.
-pub fn carried_fast(world: &World, who: Cid) -> bool {
-    view::resource::<ZonesRound>(world)
-        .carried_fast
-        .contains(&who)
-}
 
 /// Half zones `who` may still move this turn on its own.
 pub(super) fn halves_left(world: &World, who: Cid) -> u32 {

@@ -16,6 +16,7 @@ use crate::rules::view;
 use crate::rulesets::zones::event::ZonesEvent;
 
 use super::check::first_eligible;
+use super::riders::RULE_MOUNTS;
 use super::state::ZonesRound;
 
 pub const RULE_PROCEDURE: &str = "zones §Combat procedure";
@@ -169,4 +170,16 @@ fn end_round(world: &mut Scene) {
     super::morale::check(world);
     let round = view::resource::<Battle>(world).round;
     emit(world, BattleEvent::RoundEnded { round });
+}
+
+/// Keep the turn to react: the next of the pair goes on, else play passes.
+pub fn reserve(world: &mut Scene, who: Cid) {
+    emit(
+        world,
+        ZonesEvent::TurnReserved {
+            who,
+            rule: RULE_MOUNTS,
+        },
+    );
+    super::round::finish_part(world, who);
 }

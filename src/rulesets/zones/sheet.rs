@@ -96,7 +96,7 @@ pub fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
         out.push(("Size".into(), format!("{size:?}")));
     }
     steed_rows(world, cid, &mut out);
-    let vehicle = super::riders::is_vehicle(world, cid);
+    let vehicle = super::turns::is_vehicle(world, cid);
     if let Some(l) = view::get::<Loadout>(world, cid).filter(|_| !vehicle) {
         for (i, w) in l.weapons.iter().enumerate() {
             out.push((String::from(&*w.name), weapon_line(w, l.ready == Some(i))));
@@ -207,7 +207,7 @@ fn stat_rows(world: &World, cid: Cid, s: &ZonesStats, out: &mut Vec<(String, Str
 /// rides.
 fn steed_rows(world: &World, cid: Cid, out: &mut Vec<(String, String)>) {
     if let Some(st) = view::steed(world, cid) {
-        let aboard: Vec<String> = super::riders::standing_riders(world, cid)
+        let aboard: Vec<String> = super::turns::standing_riders(world, cid)
             .into_iter()
             .map(|c| name(world, c))
             .collect();

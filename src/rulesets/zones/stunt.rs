@@ -10,8 +10,8 @@ use crate::rules::scene::emit;
 use crate::rules::view;
 use crate::rulesets::zones::event::ZonesEvent;
 
+use super::blow::tidy_holds;
 use super::data::MODE_STUNT_DISARM;
-use super::nonlethal::tidy_holds;
 use super::query::stunt_effect;
 use super::state::{AttackState, RULE_STUNT};
 

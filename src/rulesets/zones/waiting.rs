@@ -8,7 +8,7 @@ use crate::rules::battle::{Battle, Prompt};
 use crate::rules::components::Cid;
 use crate::rules::scene::{Scene, emit};
 use crate::rules::view;
-use crate::rulesets::zones::event::ZonesEvent;
+use crate::rulesets::zones::event::{Reaction, ZonesEvent};
 
 use super::state::{Pending, Waiting};
 
@@ -45,4 +45,16 @@ pub(super) fn resume(world: &mut Scene, who: Option<Cid>) {
             },
         );
     }
+}
+
+pub(super) fn taken(world: &mut Scene, who: Cid, kind: Reaction, against: Cid, rule: &'static str) {
+    emit(
+        world,
+        ZonesEvent::ReactionTaken {
+            who,
+            kind,
+            against,
+            rule,
+        },
+    );
 }

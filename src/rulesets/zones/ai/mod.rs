@@ -101,7 +101,7 @@ fn activation(world: &World, faction: u8) -> Command {
         // A mount and its riders take their turn together: the mount goes
         // first, to carry them where they can strike.
         Some((_, who)) => Command::from(ZonesCommand::Activate {
-            who: crate::rulesets::zones::riders::pair(world, who)
+            who: crate::rulesets::zones::turns::pair(world, who)
                 .first()
                 .copied()
                 .unwrap_or(who),
@@ -168,8 +168,8 @@ fn act(world: &World, actor: Cid) -> Command {
     let harms =
         weighed.as_ref().is_some_and(|w| w.strike.is_some()) || value::can_harm(world, actor);
     if !harms
-        && !crate::rulesets::zones::riders::is_vehicle(world, actor)
-        && crate::rulesets::zones::riders::standing_riders(world, actor).is_empty()
+        && !crate::rulesets::zones::turns::is_vehicle(world, actor)
+        && crate::rulesets::zones::turns::standing_riders(world, actor).is_empty()
         && !value::ally_can_harm(world, actor, true)
     {
         return broken(world, actor);

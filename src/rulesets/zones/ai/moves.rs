@@ -7,7 +7,7 @@ use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Loadout};
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
-use crate::rulesets::zones::check::{self, Strike, Striker};
+use crate::rulesets::zones::check;
 use crate::rulesets::zones::command::ZonesCommand;
 use crate::rulesets::zones::data::MODE_STRIKE;
 use crate::rulesets::zones::odds::damage_odds;
@@ -16,6 +16,7 @@ use crate::rulesets::zones::reach::{
     ZoneReach, enemy_zones, nearest_enemy_zones, nearest_of, reach, remaining,
 };
 use crate::rulesets::zones::state::ZonesRound;
+use crate::rulesets::zones::strike::{Strike, Striker};
 use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::value::{DOWN, turn_value};
@@ -254,7 +255,7 @@ pub(super) fn broken(world: &World, actor: Cid) -> Command {
     // A rider is carried off by its mount, which goes first; if it did not
     // get away, the rider gives up.
     if let Some(m) = view::riding(world, actor) {
-        return if crate::rulesets::zones::riders::moving(world, m) {
+        return if crate::rulesets::zones::turns::moving(world, m) {
             Command::EndTurn
         } else {
             Command::from(ZonesCommand::Surrender)

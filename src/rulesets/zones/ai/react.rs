@@ -6,13 +6,14 @@ use bevy::prelude::*;
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Health, Loadout, Weapon};
 use crate::rules::view;
-use crate::rulesets::zones::check::{self, may_strike};
+use crate::rulesets::zones::check;
 use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
 use crate::rulesets::zones::data::MODE_STRIKE;
 use crate::rulesets::zones::maneuvers::{holding, shove_end};
 use crate::rulesets::zones::odds::damage_odds;
 use crate::rulesets::zones::query::{can_react, save_chance, stats};
 use crate::rulesets::zones::state::{AttackState, Pending, Stage};
+use crate::rulesets::zones::strike::may_strike;
 
 use super::value::{
     DOWN, ally_can_harm, best_strike_here, blow_value, can_harm, counter_value, p_fails_str,

@@ -20,7 +20,7 @@ use super::value::{DOWN, best_strike_here};
 /// mount keeps to half speed when a rider could strike from here. `None`:
 /// act as anyone would.
 pub(super) fn steer(world: &World, actor: Cid) -> Option<Command> {
-    let riders = crate::rulesets::zones::riders::standing_riders(world, actor);
+    let riders = crate::rulesets::zones::turns::standing_riders(world, actor);
     if riders.is_empty() {
         return None;
     }
@@ -40,14 +40,12 @@ pub(super) fn steer(world: &World, actor: Cid) -> Option<Command> {
     }
     let pending: Vec<Cid> = riders
         .into_iter()
-        .filter(|r| {
-            crate::rulesets::zones::riders::budget_of(world, *r).is_some_and(|b| !b.acted())
-        })
+        .filter(|r| crate::rulesets::zones::turns::budget_of(world, *r).is_some_and(|b| !b.acted()))
         .collect();
     if pending.is_empty() {
         return None;
     }
-    if crate::rulesets::zones::riders::is_vehicle(world, actor) {
+    if crate::rulesets::zones::turns::is_vehicle(world, actor) {
         return Some(Command::EndTurn);
     }
     None
@@ -76,7 +74,7 @@ pub(super) fn get_off_to_fight(world: &World, actor: Cid) -> Option<Command> {
             (o.mean + DOWN * o.p_down, e)
         })
         .max_by(|a, b| a.0.total_cmp(&b.0))?;
-    let fall = if crate::rulesets::zones::riders::moving(world, mount) {
+    let fall = if crate::rulesets::zones::turns::moving(world, mount) {
         let agi = stats(world, actor).map_or(0, |s| s.agi);
         (1.0 - save_chance(world, agi)) * 2.5
     } else {
@@ -93,10 +91,10 @@ pub(super) fn get_off_to_fight(world: &World, actor: Cid) -> Option<Command> {
 
 /// A rider who could strike from where it sits now.
 pub(super) fn rider_can_strike(world: &World, mount: Cid) -> bool {
-    crate::rulesets::zones::riders::standing_riders(world, mount)
+    crate::rulesets::zones::turns::standing_riders(world, mount)
         .into_iter()
         .any(|r| {
-            crate::rulesets::zones::riders::budget_of(world, r).is_some_and(|b| !b.acted())
+            crate::rulesets::zones::turns::budget_of(world, r).is_some_and(|b| !b.acted())
                 && best_strike_here(world, r, false).is_some()
         })
 }

@@ -7,7 +7,7 @@ use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Health, Loadout, Weapon};
 use crate::rules::map::Map;
 use crate::rules::view;
-use crate::rulesets::zones::check::{self, Strike, Striker, may_strike};
+use crate::rulesets::zones::check;
 use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
 use crate::rulesets::zones::data::{MODE_STRIKE, MODE_STUNT_SURRENDER};
 use crate::rulesets::zones::maneuvers::{
@@ -16,6 +16,7 @@ use crate::rulesets::zones::maneuvers::{
 use crate::rulesets::zones::odds::{damage_odds, split_odds};
 use crate::rulesets::zones::query::{blast_targets, save_chance, stats, wit_save_reason, zone};
 use crate::rulesets::zones::state::ZonesRound;
+use crate::rulesets::zones::strike::{Strike, Striker, may_strike};
 use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::react::ACCEPT_AT;
