@@ -64,6 +64,13 @@ fn broken_ud10(file: &str, text: &str) -> PathBuf {
     ud10
 }
 
+/// Remove the copy [`broken_ud10`] made (its root, two folders up).
+fn remove_copy(ud10: &Path) {
+    if let Some(root) = ud10.ancestors().nth(2) {
+        std::fs::remove_dir_all(root).ok();
+    }
+}
+
 #[test]
 fn check_names_file_line_and_column_of_bad_ruleset_data() {
     let dir = broken_ud10(
@@ -75,6 +82,7 @@ fn check_names_file_line_and_column_of_bad_ruleset_data() {
     let out = stdout(&o);
     assert!(out.contains("settings.ron:3:5:"), "{out}");
     assert!(out.contains("body_zone"), "{out}");
+    remove_copy(&dir);
 
     let dir = broken_ud10(
         "equipment.ron",
@@ -85,6 +93,7 @@ fn check_names_file_line_and_column_of_bad_ruleset_data() {
     let out = stdout(&o);
     assert!(out.contains("equipment.ron:3:"), "{out}");
     assert!(out.contains("expected a number of sides"), "{out}");
+    remove_copy(&dir);
 }
 
 #[test]
