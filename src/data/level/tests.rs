@@ -1,5 +1,12 @@
+use std::collections::BTreeMap;
 
 use super::*;
+use crate::rules::level::{
+    Control, Facing, MAX_COMBATANTS, MAX_FACTIONS, MAX_MAP_SIDE, Overrides, Victory, Visibility,
+};
+use crate::rules::map::{Cell, Terrain};
+use factions::parse_colour;
+use locator::{At, Locator};
 
 const EXAMPLE: &str = r##"Level(
     name: "Open Field",
