@@ -1,4 +1,4 @@
-
+use super::parse::EXPECT_TERM;
 use super::*;
 
 fn p(s: &str) -> DiceExpr {
