@@ -1,4 +1,4 @@
-
+use super::setup::member_of;
 use super::*;
 use crate::testkit::{engine, level};
 
