@@ -1,4 +1,3 @@
-
 use super::*;
 use crate::sim::run_one;
 use crate::testkit::{assets, engine};
