@@ -12,7 +12,8 @@ use super::factions::known_factions;
 use super::locator::Source;
 use super::raw::RawCombatant;
 
-/// Where combatant `i`'s field `name` is, else its entry, else the list.
+/// Where combatant `i`'s field `name` is, else its entry, else the list
+/// (asked only for an error: it reads the list's tokens).
 fn combatant_field(src: &Source, i: usize, name: &str) -> Option<usize> {
     let list = src.field("combatants");
     src.entry_field(&src.entries(list), i, name, list)
@@ -79,10 +80,9 @@ fn check_place(
     c: &RawCombatant,
     at: Cell,
 ) -> Result<(), DataError> {
-    let at_tok = combatant_field(src, i, "at");
     if !map.in_bounds(at) {
         return Err(src.error(
-            at_tok,
+            combatant_field(src, i, "at"),
             format!(
                 "combatant {} (`{}`) at {at} is outside the {}×{} map; expected 0 ≤ x < {} and 0 ≤ y < {}",
                 i + 1,
@@ -97,7 +97,7 @@ fn check_place(
     let terrain = map.terrain(at);
     if !terrain.passable() {
         return Err(src.error(
-            at_tok,
+            combatant_field(src, i, "at"),
             format!(
                 "combatant {} (`{}`) at {at} stands on {}; expected a passable cell",
                 i + 1,

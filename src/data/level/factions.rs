@@ -10,7 +10,8 @@ use crate::rules::level::{CombatantDef, FactionDef};
 use super::locator::Source;
 use super::raw::RawFaction;
 
-/// Where faction `i`'s field `name` is, else its entry, else the list.
+/// Where faction `i`'s field `name` is, else its entry, else the list
+/// (asked only for an error: it reads the list's tokens).
 fn faction_field(src: &Source, i: usize, name: &str) -> Option<usize> {
     let list = src.field("factions");
     src.entry_field(&src.entries(list), i, name, list)
