@@ -74,16 +74,43 @@ pub fn check_victory(world: &mut World) -> bool {
     let judged = b.judged;
     // Round-based conditions are judged once per completed round.
     let round_due = completed != 0 && completed != judged;
-    // Between rounds only whether fewer than two factions stand is asked:
-    // the roster is read up to the second faction seen.
-    if !round_due {
-        let mut fighting = view::fighters(world);
-        let first = fighting.next();
-        if first.is_some_and(|f| fighting.any(|g| g != f)) {
-            return false;
-        }
+    // Between rounds only whether fewer than two factions stand is asked.
+    if !round_due && two_factions_fight(world) {
+        return false;
     }
     let standing = standing_factions(world);
+    if end_if_one_stands(world, standing) {
+        return true;
+    }
+    if !round_due {
+        return false;
+    }
+    let rules = view::resource::<BattleRules>(world).clone();
+    view::resource_mut::<Battle>(world).judged = completed;
+    let ended = match rules.victory {
+        VictoryRule::LastStanding => false,
+        VictoryRule::Survive { faction, rounds } => {
+            end_if_survived(world, standing, completed, faction, rounds)
+        }
+        VictoryRule::HoldZone {
+            faction,
+            zone,
+            rounds,
+        } => end_if_zone_held(world, &rules, faction, zone, rounds),
+    };
+    ended || end_at_round_limit(world, completed, rules.max_rounds)
+}
+
+/// Do two factions still fight? The roster is read up to the second
+/// faction seen.
+fn two_factions_fight(world: &World) -> bool {
+    let mut fighting = view::fighters(world);
+    let first = fighting.next();
+    first.is_some_and(|f| fighting.any(|g| g != f))
+}
+
+/// The battle ends when one faction stands, or none, of several.
+fn end_if_one_stands(world: &mut World, standing: FactionSet) -> bool {
     // (The factions counted only then: this is asked after every step.)
     if standing.len() <= 1 && view::resource::<Factions>(world).0.len() > 1 {
         let (winner, reason) = match standing.first() {
@@ -93,65 +120,77 @@ pub fn check_victory(world: &mut World) -> bool {
         emit(world, BattleEvent::BattleEnded { winner, reason });
         return true;
     }
-    if !round_due {
-        return false;
+    false
+}
+
+/// `Survive`: the faction wins when it still stands after its rounds.
+fn end_if_survived(
+    world: &mut World,
+    standing: FactionSet,
+    completed: u32,
+    faction: u8,
+    rounds: u32,
+) -> bool {
+    if completed >= rounds && standing.contains(faction) {
+        emit(
+            world,
+            BattleEvent::BattleEnded {
+                winner: Some(faction),
+                reason: EndReason::Survived { rounds },
+            },
+        );
+        return true;
     }
-    let rules = view::resource::<BattleRules>(world).clone();
-    view::resource_mut::<Battle>(world).judged = completed;
-    match rules.victory {
-        VictoryRule::LastStanding => {}
-        VictoryRule::Survive { faction, rounds } => {
-            if completed >= rounds && standing.contains(faction) {
-                emit(
-                    world,
-                    BattleEvent::BattleEnded {
-                        winner: Some(faction),
-                        reason: EndReason::Survived { rounds },
-                    },
-                );
-                return true;
-            }
-        }
-        VictoryRule::HoldZone {
-            faction,
-            zone,
-            rounds,
-        } => {
-            let map = view::resource::<Map>(world).clone();
-            let mut ours = false;
-            let mut theirs = false;
-            for c in view::standing_all(world) {
-                if view::cell(world, c).and_then(|p| map.zone_of(p)) == Some(zone) {
-                    if view::faction(world, c) == Some(faction) {
-                        ours = true;
-                    } else {
-                        theirs = true;
-                    }
-                }
-            }
-            let held = if ours && !theirs {
-                rules.held_rounds + 1
+    false
+}
+
+/// `HoldZone`: a round counts as held when the faction stands in the zone
+/// and no other does; the faction wins after its rounds held in a row.
+fn end_if_zone_held(
+    world: &mut World,
+    rules: &BattleRules,
+    faction: u8,
+    zone: usize,
+    rounds: u32,
+) -> bool {
+    let map = view::resource::<Map>(world).clone();
+    let mut ours = false;
+    let mut theirs = false;
+    for c in view::standing_all(world) {
+        if view::cell(world, c).and_then(|p| map.zone_of(p)) == Some(zone) {
+            if view::faction(world, c) == Some(faction) {
+                ours = true;
             } else {
-                0
-            };
-            view::resource_mut::<BattleRules>(world).held_rounds = held;
-            if held >= rounds {
-                let name = map
-                    .zones()
-                    .get(zone)
-                    .map_or(String::new(), |z| z.name.clone());
-                emit(
-                    world,
-                    BattleEvent::BattleEnded {
-                        winner: Some(faction),
-                        reason: EndReason::HeldZone { zone: name, rounds },
-                    },
-                );
-                return true;
+                theirs = true;
             }
         }
     }
-    if completed >= rules.max_rounds {
+    let held = if ours && !theirs {
+        rules.held_rounds + 1
+    } else {
+        0
+    };
+    view::resource_mut::<BattleRules>(world).held_rounds = held;
+    if held >= rounds {
+        let name = map
+            .zones()
+            .get(zone)
+            .map_or(String::new(), |z| z.name.clone());
+        emit(
+            world,
+            BattleEvent::BattleEnded {
+                winner: Some(faction),
+                reason: EndReason::HeldZone { zone: name, rounds },
+            },
+        );
+        return true;
+    }
+    false
+}
+
+/// A draw once the level's last round is over.
+fn end_at_round_limit(world: &mut World, completed: u32, max_rounds: u32) -> bool {
+    if completed >= max_rounds {
         emit(
             world,
             BattleEvent::BattleEnded {

@@ -411,17 +411,7 @@ impl Map {
         // possible step never leaves the map.
         let offset = STEP_ORDER.map(|(dx, dy)| (dy * w + dx) as isize);
         let start = starts.first().copied().unwrap_or(Cell::new(0, 0));
-        // Cells held by others look already reached at no cost: no step
-        // ever improves on that, so none is entered (a cheaper test than
-        // asking `blocked`). Made unreached again after the search.
-        let held: smallvec::SmallVec<[usize; 16]> = held
-            .iter()
-            .filter_map(|c| self.index(*c))
-            .filter(|&i| cost[i] == u32::MAX)
-            .collect();
-        for &i in &held {
-            cost[i] = 0;
-        }
+        let held = self.mark_held(held, &mut cost);
         with_frontier(|frontier| {
             for start in starts {
                 if let Some(i) = self.index(*start) {
@@ -471,12 +461,34 @@ impl Map {
                 }
             }
         });
+        self.unmark_held(&held, starts, &mut cost);
+        self.tree(start, cost, parent)
+    }
+
+    /// Cells held by others look already reached at no cost: no step ever
+    /// improves on that, so none is entered (a cheaper test than asking
+    /// `blocked`). Returns their indices, to be made unreached again after
+    /// the search ([`Map::unmark_held`]).
+    fn mark_held(&self, held: &[Cell], cost: &mut [u32]) -> smallvec::SmallVec<[usize; 16]> {
+        let held: smallvec::SmallVec<[usize; 16]> = held
+            .iter()
+            .filter_map(|c| self.index(*c))
+            .filter(|&i| cost[i] == u32::MAX)
+            .collect();
         for &i in &held {
+            cost[i] = 0;
+        }
+        held
+    }
+
+    /// The held cells marked by [`Map::mark_held`] made unreached again,
+    /// but for a start.
+    fn unmark_held(&self, held: &[usize], starts: &[Cell], cost: &mut [u32]) {
+        for &i in held {
             if !starts.iter().any(|s| self.index(*s) == Some(i)) {
                 cost[i] = u32::MAX;
             }
         }
-        self.tree(start, cost, parent)
     }
 
     /// Cheapest path `start` → `goal` by A* (Chebyshev × ORTHO_DM heuristic),
