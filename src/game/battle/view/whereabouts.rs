@@ -183,16 +183,7 @@ impl Whereabouts {
                 ..
             } => {
                 self.mount(*who, None, Some(*to));
-                let how = if *thrown {
-                    "is thrown from"
-                } else {
-                    "gets off"
-                };
-                Some(format!(
-                    "{} {how} {}",
-                    roster.name(*who),
-                    roster.name(*mount)
-                ))
+                Some(dismounted(roster, *who, *mount, *thrown))
             }
             _ => {
                 self.note(e);
@@ -308,6 +299,12 @@ fn the(name: &str) -> String {
     } else {
         format!("the {name}")
     }
+}
+
+/// The line of `who` getting off `mount` (or thrown from it).
+fn dismounted(roster: &Roster, who: Cid, mount: Cid, thrown: bool) -> String {
+    let how = if thrown { "is thrown from" } else { "gets off" };
+    format!("{} {how} {}", roster.name(who), roster.name(mount))
 }
 
 /// How far a move went, for its line: metres, else zones, else nothing.
