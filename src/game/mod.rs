@@ -93,8 +93,35 @@ pub enum Display {
 /// headless by a test.
 pub fn build_app(opts: &GameOptions, display: Display) -> Result<App, String> {
     let assets = crate::rules::engine::assets_dir();
-    let assets_abs = std::fs::canonicalize(&assets).unwrap_or(assets.clone());
     let mut app = App::new();
+    add_engine(&mut app, display, &assets);
+    app.add_plugins(bevy_ecs_tilemap::TilemapPlugin)
+        .add_plugins(bevy_egui::EguiPlugin::default());
+    // The rules core, its data and the game's logic.
+    crate::rulesets::add_rules(&mut app);
+    crate::rules::engine::load_rulesets(app.world_mut(), &assets).map_err(|e| e.to_string())?;
+    app.init_state::<Screen>();
+    game_logic(&mut app);
+    // What the player sees and touches.
+    screens::plugin(&mut app);
+    battle::view::plugin(&mut app);
+    screenshot::plugin(&mut app, opts.screenshot.clone());
+    if let Some(dir) = &opts.tour {
+        tour::plugin(&mut app, tour::Tour::standard(Some(dir.clone())));
+    }
+
+    app.insert_resource(ClearColor(Color::srgb(0.11, 0.11, 0.13)));
+    let catalog = Catalog::load(app.world(), &session::levels_dir());
+    first_screen(&mut app, opts, &catalog)?;
+    start_options(&mut app, opts);
+    app.insert_resource(catalog);
+    Ok(app)
+}
+
+/// Bevy's default plugins, assets read from `assets`: with a window of
+/// 1440×900, or headless (no winit; the log set up once per process).
+fn add_engine(app: &mut App, display: Display, assets: &std::path::Path) {
+    let assets_abs = std::fs::canonicalize(assets).unwrap_or(assets.to_path_buf());
     let defaults = DefaultPlugins
         .set(WindowPlugin {
             primary_window: Some(Window {
@@ -128,24 +155,12 @@ pub fn build_app(opts: &GameOptions, display: Display) -> Result<App, String> {
             }
         }
     };
-    app.add_plugins(bevy_ecs_tilemap::TilemapPlugin)
-        .add_plugins(bevy_egui::EguiPlugin::default());
-    // The rules core, its data and the game's logic.
-    crate::rulesets::add_rules(&mut app);
-    crate::rules::engine::load_rulesets(app.world_mut(), &assets).map_err(|e| e.to_string())?;
-    app.init_state::<Screen>();
-    game_logic(&mut app);
-    // What the player sees and touches.
-    screens::plugin(&mut app);
-    battle::view::plugin(&mut app);
-    screenshot::plugin(&mut app, opts.screenshot.clone());
-    if let Some(dir) = &opts.tour {
-        tour::plugin(&mut app, tour::Tour::standard(Some(dir.clone())));
-    }
+}
 
-    app.insert_resource(ClearColor(Color::srgb(0.11, 0.11, 0.13)));
-    let catalog = Catalog::load(app.world(), &session::levels_dir());
-    // A battle straight away (`fray play`), or the title screen.
+/// The session and the first screen: a battle straight away (`fray
+/// play`), or the catalog's default level on the title screen (or the
+/// screen asked for); an error when no level loads.
+fn first_screen(app: &mut App, opts: &GameOptions, catalog: &Catalog) -> Result<(), String> {
     if let Some(level_path) = &opts.level {
         let level = crate::data::level::load_level(level_path).map_err(|e| e.to_string())?;
         let session = Session::new(
@@ -184,6 +199,12 @@ pub fn build_app(opts: &GameOptions, display: Display) -> Result<App, String> {
             session::levels_dir().display()
         ));
     }
+    Ok(())
+}
+
+/// What the command line asks of the start: the help or the menu open,
+/// the bench, the speed.
+fn start_options(app: &mut App, opts: &GameOptions) {
     match opts.show.as_deref() {
         Some("help") => {
             app.world_mut()
@@ -198,15 +219,13 @@ pub fn build_app(opts: &GameOptions, display: Display) -> Result<App, String> {
         _ => {}
     }
     if let Some(n) = opts.bench_frames {
-        battle::view::bench::plugin(&mut app, n);
+        battle::view::bench::plugin(app, n);
     }
     if let Some(speed) = opts.speed {
         app.world_mut()
             .resource_mut::<battle::logic::Pacing>()
             .speed = speed;
     }
-    app.insert_resource(catalog);
-    Ok(app)
 }
 
 /// Run the game in a window. Returns when the window closes; an error if

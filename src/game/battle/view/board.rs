@@ -8,7 +8,7 @@ use bevy_ecs_tilemap::prelude::*;
 use crate::game::battle::logic::{Tool, TurnUi};
 use crate::game::session::Screen;
 use crate::rules::command::Command;
-use crate::rules::components::MoveMode;
+use crate::rules::components::{Cid, MoveMode};
 use crate::rules::hooks::Give;
 use crate::rules::map::{Cell, Map, Terrain};
 use crate::rules::view;
@@ -142,6 +142,10 @@ fn compute_highlights(world: &mut World) {
     world.insert_resource(h);
 }
 
+/// The shapes over the map at a human's prompt, in the order they are
+/// drawn: the cells the tool reaches, the characters a click picks, the
+/// targets' rings, the acting combatant's frame, and what is under the
+/// cursor.
 fn shapes(world: &World, out: &mut Highlights) {
     let Some(ui) = world.get_resource::<TurnUi>() else {
         return;
@@ -150,6 +154,19 @@ fn shapes(world: &World, out: &mut Highlights) {
         return;
     };
     let mut gizmos = Shapes(out);
+    tool_cells(&mut gizmos, world, ui);
+    click_picks(&mut gizmos, world, ui);
+    target_rings(&mut gizmos, world, ui, actor);
+    acting_frame(&mut gizmos, world, actor);
+    if let Some(hover) = ui.hover {
+        under_cursor(&mut gizmos, world, ui, actor, hover);
+    }
+}
+
+/// The cells the tool reaches: a ruleset's board tool, the cells it names;
+/// else the moves (blue: keeps the action; amber: full movement). None
+/// for a blow.
+fn tool_cells(gizmos: &mut Shapes, world: &World, ui: &TurnUi) {
     let map = world.resource::<Map>();
     let size = Vec2::splat(TILE - 6.0);
     let cells: Vec<(Cell, Color)> = match &ui.tool {
@@ -184,7 +201,12 @@ fn shapes(world: &World, out: &mut Highlights) {
             );
         }
     }
-    // The characters a click picks (who takes the faction's turn, say).
+}
+
+/// The characters a click picks (who takes the faction's turn, say): a
+/// double green frame.
+fn click_picks(gizmos: &mut Shapes, world: &World, ui: &TurnUi) {
+    let map = world.resource::<Map>();
     for o in &ui.options.offers.list {
         if let Give::Click(who) = o.give
             && let Some(cell) = view::cell(world, who)
@@ -202,7 +224,12 @@ fn shapes(world: &World, out: &mut Highlights) {
             );
         }
     }
-    // Targets: every enemy the current tool can legally strike.
+}
+
+/// Targets: every enemy the current tool can legally strike (or a board
+/// tool names), in a double red ring.
+fn target_rings(gizmos: &mut Shapes, world: &World, ui: &TurnUi, actor: Cid) {
+    let map = world.resource::<Map>();
     let attacks = ui.options.legal.iter().filter_map(|c| match (&ui.tool, c) {
         (
             Tool::Move,
@@ -237,97 +264,107 @@ fn shapes(world: &World, out: &mut Highlights) {
             .collect(),
         _ => Vec::new(),
     };
-    for target in attacks.chain(tool_targets) {
-        let target = Some(target);
-        if let Some(t) = target
-            && let Some(cell) = view::cell(world, t)
-        {
-            // A rider's ring sits on its seat, smaller.
-            let (p, k) = if let Some(m) = view::riding(world, t) {
-                let i = view::riders(world, m)
-                    .iter()
-                    .position(|r| *r == t)
-                    .unwrap_or(0);
-                (cell_to_world(map, cell) + super::tokens::seat(i), 0.62)
-            } else {
-                (cell_to_world(map, cell), 1.0)
-            };
-            gizmos.circle_2d(
-                Isometry2d::from_translation(p),
-                TILE * 0.48 * k,
-                Color::srgb(1.0, 0.25, 0.2),
-            );
-            gizmos.circle_2d(
-                Isometry2d::from_translation(p),
-                TILE * 0.44 * k,
-                Color::srgb(1.0, 0.25, 0.2),
-            );
-        }
+    for t in attacks.chain(tool_targets) {
+        let Some(cell) = view::cell(world, t) else {
+            continue;
+        };
+        // A rider's ring sits on its seat, smaller.
+        let (p, k) = if let Some(m) = view::riding(world, t) {
+            let i = view::riders(world, m)
+                .iter()
+                .position(|r| *r == t)
+                .unwrap_or(0);
+            (cell_to_world(map, cell) + super::tokens::seat(i), 0.62)
+        } else {
+            (cell_to_world(map, cell), 1.0)
+        };
+        gizmos.circle_2d(
+            Isometry2d::from_translation(p),
+            TILE * 0.48 * k,
+            Color::srgb(1.0, 0.25, 0.2),
+        );
+        gizmos.circle_2d(
+            Isometry2d::from_translation(p),
+            TILE * 0.44 * k,
+            Color::srgb(1.0, 0.25, 0.2),
+        );
     }
-    // The acting combatant (not the one who merely speaks for its faction).
+}
+
+/// The acting combatant's yellow frame (not the one who merely speaks for
+/// its faction).
+fn acting_frame(gizmos: &mut Shapes, world: &World, actor: Cid) {
     let activating = matches!(
         world.resource::<crate::rules::battle::Battle>().prompt,
         crate::rules::battle::Prompt::Activate { .. }
     );
     if !activating && let Some(cell) = view::cell(world, actor) {
-        let p = cell_to_world(map, cell);
+        let p = cell_to_world(world.resource::<Map>(), cell);
         gizmos.rect_2d(
             Isometry2d::from_translation(p),
             Vec2::splat(TILE - 2.0),
             Color::srgb(1.0, 1.0, 0.4),
         );
     }
-    // The path under the cursor.
-    if let Some(hover) = ui.hover {
-        let path = match &ui.tool {
-            Tool::Move => ui.options.moves.get(&hover).map(|(p, _)| p.clone()),
-            Tool::Offer(name) => ui.options.tool_offers(name).find_map(|o| match &o.give {
-                Give::At { cell, path } if *cell == hover && !path.is_empty() => Some(path.clone()),
-                _ => None,
-            }),
+}
+
+/// Under the cursor at `hover`: the path there, the cell's frame, and
+/// where the board tool's command sends its target.
+fn under_cursor(gizmos: &mut Shapes, world: &World, ui: &TurnUi, actor: Cid, hover: Cell) {
+    let map = world.resource::<Map>();
+    let path = match &ui.tool {
+        Tool::Move => ui.options.moves.get(&hover).map(|(p, _)| p.clone()),
+        Tool::Offer(name) => ui.options.tool_offers(name).find_map(|o| match &o.give {
+            Give::At { cell, path } if *cell == hover && !path.is_empty() => Some(path.clone()),
             _ => None,
-        };
-        if let (Some(path), Some(start)) = (path, view::cell(world, actor)) {
-            let mut prev = cell_to_world(map, start);
-            for c in path {
-                let p = cell_to_world(map, c);
-                gizmos.line_2d(prev, p, Color::WHITE);
-                gizmos.circle_2d(Isometry2d::from_translation(p), 5.0, Color::WHITE);
-                prev = p;
-            }
+        }),
+        _ => None,
+    };
+    if let (Some(path), Some(start)) = (path, view::cell(world, actor)) {
+        let mut prev = cell_to_world(map, start);
+        for c in path {
+            let p = cell_to_world(map, c);
+            gizmos.line_2d(prev, p, Color::WHITE);
+            gizmos.circle_2d(Isometry2d::from_translation(p), 5.0, Color::WHITE);
+            prev = p;
         }
+    }
+    gizmos.rect_2d(
+        Isometry2d::from_translation(cell_to_world(map, hover)),
+        Vec2::splat(TILE),
+        Color::srgba(1.0, 1.0, 1.0, 0.7),
+    );
+    if let Tool::Offer(name) = &ui.tool {
+        landing_arrows(gizmos, world, ui, name, hover);
+    }
+}
+
+/// Where the tool's command under the cursor sends its target (a shove):
+/// an arrow from the target to the cell it lands on.
+fn landing_arrows(gizmos: &mut Shapes, world: &World, ui: &TurnUi, name: &str, hover: Cell) {
+    let map = world.resource::<Map>();
+    let under = ui.options.tool_offers(name).find(|o| match o.give {
+        Give::On(who) => view::cell(world, who) == Some(hover),
+        _ => false,
+    });
+    let lands = under
+        .and_then(|o| crate::game::battle::logic::preview(world, &o.command))
+        .map(|p| p.lands)
+        .unwrap_or_default();
+    let orange = Color::srgb(1.0, 0.6, 0.15);
+    for cell in lands {
+        let (a, b) = (cell_to_world(map, hover), cell_to_world(map, cell));
+        gizmos.line_2d(a, b, orange);
+        let d = (b - a).normalize_or_zero();
+        let side = Vec2::new(-d.y, d.x);
+        let tip = b - d * TILE * 0.2;
+        gizmos.line_2d(tip, tip - d * 10.0 + side * 7.0, orange);
+        gizmos.line_2d(tip, tip - d * 10.0 - side * 7.0, orange);
         gizmos.rect_2d(
-            Isometry2d::from_translation(cell_to_world(map, hover)),
-            Vec2::splat(TILE),
-            Color::srgba(1.0, 1.0, 1.0, 0.7),
+            Isometry2d::from_translation(b),
+            Vec2::splat(TILE - 10.0),
+            orange,
         );
-        // Where the tool's command under the cursor sends its target (a
-        // shove): an arrow from the target to the cell it lands on.
-        if let Tool::Offer(name) = &ui.tool {
-            let under = ui.options.tool_offers(name).find(|o| match o.give {
-                Give::On(who) => view::cell(world, who) == Some(hover),
-                _ => false,
-            });
-            let lands = under
-                .and_then(|o| crate::game::battle::logic::preview(world, &o.command))
-                .map(|p| p.lands)
-                .unwrap_or_default();
-            let orange = Color::srgb(1.0, 0.6, 0.15);
-            for cell in lands {
-                let (a, b) = (cell_to_world(map, hover), cell_to_world(map, cell));
-                gizmos.line_2d(a, b, orange);
-                let d = (b - a).normalize_or_zero();
-                let side = Vec2::new(-d.y, d.x);
-                let tip = b - d * TILE * 0.2;
-                gizmos.line_2d(tip, tip - d * 10.0 + side * 7.0, orange);
-                gizmos.line_2d(tip, tip - d * 10.0 - side * 7.0, orange);
-                gizmos.rect_2d(
-                    Isometry2d::from_translation(b),
-                    Vec2::splat(TILE - 10.0),
-                    orange,
-                );
-            }
-        }
     }
 }
 

@@ -365,7 +365,9 @@ fn pointer(
     }
 }
 
-/// Keyboard and gamepad shortcuts.
+/// Keyboard and gamepad shortcuts: the window's own (menu, help, zones),
+/// then, with the menu closed, the pacing's, then at a human's prompt its
+/// reaction or its turn's keys.
 #[allow(clippy::too_many_arguments)]
 fn keys(
     battle: Res<Battle>,
@@ -381,39 +383,11 @@ fn keys(
     turn: Res<TurnUi>,
 ) {
     let tap = |a: UiAction| tapped(a, &action, &keyboard, &mouse);
-    if tap(UiAction::Menu) {
-        if help.0 {
-            help.0 = false;
-        } else {
-            pacing.menu = !pacing.menu;
-        }
-    }
-    if tap(UiAction::Help) {
-        help.0 = !help.0;
-    }
-    if tap(UiAction::ToggleZones) {
-        zones.0 = !zones.0;
-    }
+    window_keys(&tap, &mut pacing, &mut help, &mut zones);
     if pacing.menu {
         return;
     }
-    if tap(UiAction::PreviewPause) {
-        pacing.paused = !pacing.paused;
-    }
-    if tap(UiAction::PreviewStep) {
-        pacing.paused = true;
-        pacing.step_once = true;
-    }
-    let i = Speed::ALL
-        .iter()
-        .position(|s| *s == pacing.speed)
-        .unwrap_or(0);
-    if tap(UiAction::SpeedUp) {
-        pacing.speed = Speed::ALL[(i + 1).min(Speed::ALL.len() - 1)];
-    }
-    if tap(UiAction::SpeedDown) {
-        pacing.speed = Speed::ALL[i.saturating_sub(1)];
-    }
+    pacing_keys(&tap, &mut pacing);
     let Some((_, loadout)) = battle
         .prompt
         .actor()
@@ -437,26 +411,84 @@ fn keys(
         }
         return;
     }
-    let mut say = |i: UiIntent| {
+    for i in turn_keys(&tap, &keyboard, &turn, loadout) {
         intents.write(i);
-    };
+    }
+    if tap(UiAction::Cancel) {
+        intents.write(UiIntent::Tool(Tool::Move));
+        intents.write(UiIntent::Select(None));
+    }
+}
+
+/// The menu (Esc closes the help first), the help, the zone borders.
+fn window_keys(
+    tap: &impl Fn(UiAction) -> bool,
+    pacing: &mut ResMut<Pacing>,
+    help: &mut ResMut<HelpOpen>,
+    zones: &mut ResMut<ShowZones>,
+) {
+    if tap(UiAction::Menu) {
+        if help.0 {
+            help.0 = false;
+        } else {
+            pacing.menu = !pacing.menu;
+        }
+    }
+    if tap(UiAction::Help) {
+        help.0 = !help.0;
+    }
+    if tap(UiAction::ToggleZones) {
+        zones.0 = !zones.0;
+    }
+}
+
+/// The GM preview's pause and step, and the speed up or down.
+fn pacing_keys(tap: &impl Fn(UiAction) -> bool, pacing: &mut ResMut<Pacing>) {
+    if tap(UiAction::PreviewPause) {
+        pacing.paused = !pacing.paused;
+    }
+    if tap(UiAction::PreviewStep) {
+        pacing.paused = true;
+        pacing.step_once = true;
+    }
+    let i = Speed::ALL
+        .iter()
+        .position(|s| *s == pacing.speed)
+        .unwrap_or(0);
+    if tap(UiAction::SpeedUp) {
+        pacing.speed = Speed::ALL[(i + 1).min(Speed::ALL.len() - 1)];
+    }
+    if tap(UiAction::SpeedDown) {
+        pacing.speed = Speed::ALL[i.saturating_sub(1)];
+    }
+}
+
+/// What a human's turn keys ask for, in order: end the turn, flee, switch
+/// weapons, the ruleset's letter keys.
+fn turn_keys(
+    tap: &impl Fn(UiAction) -> bool,
+    keyboard: &ButtonInput<KeyCode>,
+    turn: &TurnUi,
+    loadout: Option<&Loadout>,
+) -> Vec<UiIntent> {
+    let mut out = Vec::new();
     let send = |c: Command| UiIntent::Command(c);
     let offers = &turn.options.offers.list;
     if tap(UiAction::EndTurn) {
         // Where a turn cannot be ended (an activation), the ruleset's offer
         // on the end-turn key: passing.
         match offers.iter().find(|o| o.key == Some(OfferKey::EndTurn)) {
-            Some(o) => say(send(o.command.clone())),
-            None => say(send(Command::EndTurn)),
+            Some(o) => out.push(send(o.command.clone())),
+            None => out.push(send(Command::EndTurn)),
         }
     }
     // Flight gives up the character's part: asked first (when it is legal;
     // else sent, for the reason it is refused).
     if tap(UiAction::Flee) {
         if turn.options.legal.contains(&Command::Flee) {
-            say(UiIntent::AskFirst(Some(Command::Flee)));
+            out.push(UiIntent::AskFirst(Some(Command::Flee)));
         } else {
-            say(send(Command::Flee));
+            out.push(send(Command::Flee));
         }
     }
     if tap(UiAction::SwitchWeapon)
@@ -464,7 +496,7 @@ fn keys(
         && !l.weapons.is_empty()
     {
         let next = l.ready.map_or(0, |r| (r + 1) % l.weapons.len());
-        say(send(Command::Draw { weapon: next }));
+        out.push(send(Command::Draw { weapon: next }));
     }
     // The ruleset's letter keys: a button's command, or a board tool.
     if let Some(o) = offers.iter().find(|o| match o.key {
@@ -472,15 +504,12 @@ fn keys(
         _ => false,
     }) {
         match o.give {
-            Give::Button | Give::Click(_) => say(send(o.command.clone())),
-            Give::Apart => say(UiIntent::AskFirst(Some(o.command.clone()))),
-            Give::On(_) | Give::At { .. } => say(UiIntent::Tool(Tool::Offer(o.label.clone()))),
+            Give::Button | Give::Click(_) => out.push(send(o.command.clone())),
+            Give::Apart => out.push(UiIntent::AskFirst(Some(o.command.clone()))),
+            Give::On(_) | Give::At { .. } => out.push(UiIntent::Tool(Tool::Offer(o.label.clone()))),
         }
     }
-    if tap(UiAction::Cancel) {
-        intents.write(UiIntent::Tool(Tool::Move));
-        intents.write(UiIntent::Select(None));
-    }
+    out
 }
 
 /// The key of a letter a ruleset gives an offer.

@@ -133,16 +133,10 @@ impl Whereabouts {
                 } else {
                     "moves"
                 };
-                let how_far = if *cost_dm > 0 {
-                    format!(" {}", metres(*cost_dm))
-                } else if *zones > 0 {
-                    format!(" {zones} zone{}", if *zones == 1 { "" } else { "s" })
-                } else {
-                    String::new()
-                };
                 let line = format!(
-                    "{} {verb}{how_far}{}",
+                    "{} {verb}{}{}",
                     roster.name(*who),
+                    how_far(*cost_dm, *zones),
                     joined(
                         place(map, *from, to),
                         self.relation(roster, *who, *from, to)
@@ -178,11 +172,7 @@ impl Whereabouts {
                 None
             }
             BattleEvent::Mounted { who, mount, .. } => {
-                let at = self.cell(*mount);
-                self.set(*who, at);
-                if let Some(r) = self.riding.get_mut(who.0 as usize) {
-                    *r = Some(*mount);
-                }
+                self.mount(*who, Some(*mount), self.cell(*mount));
                 None
             }
             BattleEvent::Dismounted {
@@ -192,38 +182,40 @@ impl Whereabouts {
                 thrown,
                 ..
             } => {
-                if let Some(r) = self.riding.get_mut(who.0 as usize) {
-                    *r = None;
-                }
-                self.set(*who, Some(*to));
-                Some(format!(
-                    "{} {} {}",
-                    roster.name(*who),
-                    if *thrown {
-                        "is thrown from"
-                    } else {
-                        "gets off"
-                    },
-                    roster.name(*mount)
-                ))
+                self.mount(*who, None, Some(*to));
+                Some(dismounted(roster, *who, *mount, *thrown))
             }
-            BattleEvent::Fled { who, .. } => {
-                self.set(*who, None);
+            _ => {
+                self.note(e);
                 None
             }
+        }
+    }
+
+    /// `who` gets on `mount` (or off, with none) and is at `at`.
+    fn mount(&mut self, who: Cid, mount: Option<Cid>, at: Option<Cell>) {
+        self.set(who, at);
+        if let Some(r) = self.riding.get_mut(who.0 as usize) {
+            *r = mount;
+        }
+    }
+
+    /// What an event without a line of its own changes in the places: a
+    /// flight off the map, a condition added or removed.
+    fn note(&mut self, e: &BattleEvent) {
+        match e {
+            BattleEvent::Fled { who, .. } => self.set(*who, None),
             BattleEvent::ConditionAdded { who, condition, .. } => {
                 if let Some(c) = self.conditions.get_mut(who.0 as usize) {
                     c.insert(*condition);
                 }
-                None
             }
             BattleEvent::ConditionRemoved { who, condition, .. } => {
                 if let Some(c) = self.conditions.get_mut(who.0 as usize) {
                     c.remove(*condition);
                 }
-                None
             }
-            _ => None,
+            _ => {}
         }
     }
 
@@ -306,6 +298,23 @@ fn the(name: &str) -> String {
         name.to_string()
     } else {
         format!("the {name}")
+    }
+}
+
+/// The line of `who` getting off `mount` (or thrown from it).
+fn dismounted(roster: &Roster, who: Cid, mount: Cid, thrown: bool) -> String {
+    let how = if thrown { "is thrown from" } else { "gets off" };
+    format!("{} {how} {}", roster.name(who), roster.name(mount))
+}
+
+/// How far a move went, for its line: metres, else zones, else nothing.
+fn how_far(cost_dm: u32, zones: u32) -> String {
+    if cost_dm > 0 {
+        format!(" {}", metres(cost_dm))
+    } else if zones > 0 {
+        format!(" {zones} zone{}", if zones == 1 { "" } else { "s" })
+    } else {
+        String::new()
     }
 }
 
