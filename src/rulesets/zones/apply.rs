@@ -73,8 +73,19 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
         return;
     };
     match event {
-        ZonesEvent::AttackMade { .. } => apply_attack_made(world, event),
-        ZonesEvent::ManeuverMade { .. } => apply_maneuver_made(world, event),
+        ZonesEvent::AttackMade {
+            attacker,
+            target,
+            weapon_index,
+            reaction,
+            ..
+        } => apply_attack_made(world, attacker, target, weapon_index, reaction),
+        ZonesEvent::ManeuverMade {
+            attacker,
+            target,
+            reaction,
+            ..
+        } => apply_maneuver_made(world, attacker, target, reaction),
         ZonesEvent::FreeTried { .. } => view::resource_mut::<ZonesRound>(world).turn.main = true,
         ZonesEvent::ReactionTaken { who, .. } => {
             // §Taking a turn: "A reaction takes the whole turn and doesn't
@@ -209,17 +220,13 @@ fn used(world: &mut World, gear: GearUse) {
     view::resource_mut::<ZonesRound>(world).gear_used.push(gear);
 }
 
-fn apply_attack_made(world: &mut World, event: &ZonesEvent) {
-    let ZonesEvent::AttackMade {
-        attacker,
-        target,
-        weapon_index,
-        reaction,
-        ..
-    } = event
-    else {
-        return;
-    };
+fn apply_attack_made(
+    world: &mut World,
+    attacker: &Cid,
+    target: &Cid,
+    weapon_index: &usize,
+    reaction: &bool,
+) {
     // One blow, one arrow or stone (zones weapons have no magazine).
     strike(world, *attacker, *target, *weapon_index, 1);
     // §Taking a turn: an attack on one's turn is its main action.
@@ -229,16 +236,7 @@ fn apply_attack_made(world: &mut World, event: &ZonesEvent) {
     }
 }
 
-fn apply_maneuver_made(world: &mut World, event: &ZonesEvent) {
-    let ZonesEvent::ManeuverMade {
-        attacker,
-        target,
-        reaction,
-        ..
-    } = event
-    else {
-        return;
-    };
+fn apply_maneuver_made(world: &mut World, attacker: &Cid, target: &Cid, reaction: &bool) {
     face(world, *attacker, *target);
     if !*reaction {
         with::<TurnState>(world, *attacker, |t| t.action_used = true);
