@@ -66,7 +66,7 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
         }
         BattleEvent::Count { ranks, .. } => {
             *view::resource_mut::<Schedule>(world) = Schedule {
-                ranks: ranks.clone(),
+                ranks: ranks.to_vec(),
                 ..Default::default()
             };
         }

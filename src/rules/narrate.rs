@@ -6,7 +6,8 @@ use std::fmt::Write;
 
 use crate::rules::components::{Cid, MoveMode};
 use crate::rules::dice::DiceRoll;
-use crate::rules::event::{BattleEvent, EndReason, Modifier};
+use crate::rules::event::{BattleEvent, EndReason, Modifier, Rule};
+use crate::rules::map::Cell;
 use crate::rules::roster::Names;
 
 /// The dice of a roll: `1D10 [7]`, `1D10+2 [10!, 3] +2`.
@@ -70,177 +71,202 @@ fn mode_text(m: MoveMode) -> &'static str {
     }
 }
 
-/// One line (or a few) describing an event.
+/// One line (or a few) describing an event: the battle's frame (its start
+/// and end, rounds, turns, the count) here, a change to state the core owns
+/// in [`describe_change`], a ruleset's own event by the ruleset.
 pub fn describe(n: &Names, e: &BattleEvent) -> String {
     match e {
-        BattleEvent::BattleStarted { .. } => describe_battle_started(n, e),
+        BattleEvent::BattleStarted {
+            level,
+            ruleset,
+            seed,
+        } => format!("Battle on {level} under {ruleset}, seed {seed}"),
         BattleEvent::RoundStarted { round: 0 } => {
             "=== Bonus round: only those lying in ambush act ===".to_string()
         }
         BattleEvent::RoundStarted { round } => format!("=== Round {round} ==="),
-        BattleEvent::TurnOrder { .. } => describe_turn_order(n, e),
-        BattleEvent::TurnStarted { .. } => describe_turn_started(n, e),
-        BattleEvent::Moved { .. } => describe_moved(n, e),
-        BattleEvent::MoveInterrupted { .. } => describe_move_interrupted(n, e),
-        BattleEvent::ConditionAdded { .. } => describe_condition_added(n, e),
-        BattleEvent::ConditionRemoved { .. } => describe_condition_removed(n, e),
-        BattleEvent::Drew { .. } => describe_drew(n, e),
-        BattleEvent::ReactionDeclined { .. } => describe_reaction_declined(n, e),
-        BattleEvent::DamageRolled { .. } => describe_damage_rolled(n, e),
-        BattleEvent::Damaged { .. } => describe_damaged(n, e),
-        BattleEvent::Healed { .. } => describe_healed(n, e),
-        BattleEvent::Fled { .. } => describe_fled(n, e),
-        BattleEvent::TurnEnded { .. } => describe_turn_ended(n, e),
-        BattleEvent::RoundEnded { .. } => describe_round_ended(n, e),
-        BattleEvent::Count { ranks, rule } => {
-            let ranks: Vec<String> = ranks
-                .iter()
-                .map(|(score, order)| format!("{score} ({})", groups(n, order)))
-                .collect();
-            format!("The count: {}  [{rule}]", ranks.join(", "))
-        }
+        BattleEvent::TurnOrder { order } => format!("Turn order: {}", names(n, order)),
+        BattleEvent::TurnStarted { who } => format!("-- {}'s turn --", n.who(*who)),
+        BattleEvent::TurnEnded { who } => format!("{} ends the turn", n.who(*who)),
+        BattleEvent::RoundEnded { round } => format!("End of round {round}"),
+        BattleEvent::Count { ranks, rule } => describe_count(n, ranks, rule),
         BattleEvent::FallDeferred { who, rule } => format!(
             "{} falls once the simultaneous group has acted  [{rule}]",
             n.who(*who)
         ),
-        BattleEvent::GroupActed { falls, rule } => {
-            if falls.is_empty() {
-                format!("The simultaneous group has acted: nobody falls  [{rule}]")
-            } else {
-                format!(
-                    "The simultaneous group has acted: {} falls  [{rule}]",
-                    names(n, falls)
-                )
-            }
-        }
-        BattleEvent::TargetChanged { .. } => describe_target_changed(n, e),
-        BattleEvent::Grabbed { .. } => describe_grabbed(n, e),
-        BattleEvent::Released { .. } => describe_released(n, e),
-        BattleEvent::Disarmed { .. } => describe_disarmed(n, e),
-        BattleEvent::Displaced { .. } => describe_displaced(n, e),
-        BattleEvent::GearBroken { .. } => describe_gear_broken(n, e),
-        BattleEvent::Mounted { .. } => describe_mounted(n, e),
-        BattleEvent::Dismounted { .. } => describe_dismounted(n, e),
-        BattleEvent::PickedUp { .. } => describe_picked_up(n, e),
-        BattleEvent::BattleEnded { .. } => describe_battle_ended(n, e),
+        BattleEvent::GroupActed { falls, rule } => describe_group_acted(n, falls, rule),
+        BattleEvent::BattleEnded { winner, reason } => describe_battle_ended(n, *winner, reason),
         BattleEvent::Ruleset(e) => e.describe(n),
+        change => describe_change(n, change),
     }
 }
 
-fn describe_battle_started(_n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::BattleStarted {
-        level,
-        ruleset,
-        seed,
-    } = e
-    else {
-        return String::new();
-    };
-    format!("Battle on {level} under {ruleset}, seed {seed}")
+/// A change to state the core owns (place, conditions, health; holds, gear
+/// and riders in [`describe_gear`]): the rest of [`describe`].
+fn describe_change(n: &Names, e: &BattleEvent) -> String {
+    match e {
+        BattleEvent::Moved {
+            who,
+            from,
+            path,
+            cost_dm,
+            zones,
+            mode,
+            rule,
+        } => describe_moved(
+            n,
+            *who,
+            *from,
+            path,
+            &how_far(*cost_dm, *zones, *mode),
+            rule,
+        ),
+        BattleEvent::MoveInterrupted { who, at } => {
+            format!("{}'s movement ends at {at}", n.who(*who))
+        }
+        BattleEvent::ConditionAdded {
+            who,
+            condition,
+            rule,
+        } => format!("{} is {}  [{rule}]", n.who(*who), condition.name()),
+        BattleEvent::ConditionRemoved {
+            who,
+            condition,
+            rule,
+        } => format!(
+            "{} is no longer {}  [{rule}]",
+            n.who(*who),
+            condition.name()
+        ),
+        BattleEvent::ReactionDeclined { who, forgoes } => {
+            describe_reaction_declined(n, *who, forgoes)
+        }
+        BattleEvent::DamageRolled { target, roll, rule } => {
+            let total = roll.total;
+            format!(
+                "Damage to {}: {} = {total}  [{rule}]",
+                n.who(*target),
+                dice_text(roll)
+            )
+        }
+        BattleEvent::Damaged {
+            target,
+            rolled,
+            steps,
+            ep_loss,
+            hp_loss,
+            hp_after,
+            ep_after,
+            rule,
+            ..
+        } => {
+            let (ep, hp) = ((*ep_loss, *ep_after), (*hp_loss, *hp_after));
+            describe_damaged(n, *target, *rolled, steps, ep, hp, rule)
+        }
+        BattleEvent::Healed {
+            target,
+            by,
+            gained,
+            hp_after,
+            rule,
+        } => describe_healed(n, *target, *by, *gained, *hp_after, rule),
+        BattleEvent::Fled { who, rule } => format!("{} flees the battle  [{rule}]", n.who(*who)),
+        gear => describe_gear(n, gear),
+    }
 }
 
-fn describe_turn_order(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::TurnOrder { order } = e else {
-        return String::new();
-    };
-    format!("Turn order: {}", names(n, order))
+/// Holds, gear and riders (who holds whom, what is drawn, dropped, broken
+/// or picked up, who rides what): the rest of [`describe_change`].
+fn describe_gear(n: &Names, e: &BattleEvent) -> String {
+    match e {
+        BattleEvent::Drew {
+            who,
+            weapon,
+            cost,
+            rule,
+            ..
+        } => format!("{} draws the {weapon} ({cost})  [{rule}]", n.who(*who)),
+        BattleEvent::TargetChanged {
+            from,
+            to,
+            swapped,
+            rule,
+            ..
+        } => describe_target_changed(n, *from, *to, *swapped, rule),
+        BattleEvent::Grabbed { by, who, rule } => {
+            format!("{} grabs {}  [{rule}]", n.who(*by), n.who(*who))
+        }
+        BattleEvent::Released { by, who, rule } => {
+            format!("{} is free of {}'s grip  [{rule}]", n.who(*who), n.who(*by))
+        }
+        BattleEvent::Disarmed {
+            who,
+            weapon,
+            taken_by,
+            rule,
+            ..
+        } => describe_disarmed(n, *who, weapon, *taken_by, rule),
+        BattleEvent::Displaced {
+            who, by, to, rule, ..
+        } => describe_displaced(n, *who, *by, *to, rule),
+        BattleEvent::GearBroken {
+            who, item, rule, ..
+        } => format!("{}'s {item} breaks!  [{rule}]", n.who(*who)),
+        BattleEvent::Mounted { who, mount, rule } => {
+            format!("{} gets on {}  [{rule}]", n.who(*who), n.who(*mount))
+        }
+        BattleEvent::Dismounted {
+            who,
+            mount,
+            to,
+            thrown,
+            rule,
+        } => describe_dismounted(n, *who, *mount, *to, *thrown, rule),
+        BattleEvent::PickedUp {
+            who, weapon, rule, ..
+        } => format!("{} picks up the {weapon}  [{rule}]", n.who(*who)),
+        other => unreachable!("describe and describe_change narrate {other:?}"),
+    }
 }
 
-fn describe_turn_started(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::TurnStarted { who } = e else {
-        return String::new();
-    };
-    format!("-- {}'s turn --", n.who(*who))
-}
-
-fn describe_moved(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::Moved {
-        who,
-        from,
-        path,
-        cost_dm,
-        zones,
-        mode,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
+/// How far a move went: metres (and the kind of movement, where the
+/// ruleset has kinds), zone borders crossed, or "within the zone".
+fn how_far(cost_dm: u32, zones: u32, mode: MoveMode) -> String {
     // A ruleset without kinds of movement (brp) moves with `None`.
-    let how_far = if *cost_dm > 0 && *mode == MoveMode::None {
-        format!("{:.1} m", *cost_dm as f64 / 10.0)
-    } else if *cost_dm > 0 {
-        format!("{:.1} m, {}", *cost_dm as f64 / 10.0, mode_text(*mode))
-    } else if *zones > 0 {
-        format!("{zones} zone{}", if *zones == 1 { "" } else { "s" })
+    if cost_dm > 0 && mode == MoveMode::None {
+        format!("{:.1} m", cost_dm as f64 / 10.0)
+    } else if cost_dm > 0 {
+        format!("{:.1} m, {}", cost_dm as f64 / 10.0, mode_text(mode))
+    } else if zones > 0 {
+        format!("{zones} zone{}", if zones == 1 { "" } else { "s" })
     } else {
         "within the zone".to_string()
-    };
+    }
+}
+
+/// `Moved`: from where to where, how far, under which rule.
+fn describe_moved(
+    n: &Names,
+    who: Cid,
+    from: Cell,
+    path: &[Cell],
+    how_far: &str,
+    rule: Rule,
+) -> String {
     format!(
         "{} moves {} -> {} ({how_far})  [{rule}]",
-        n.who(*who),
+        n.who(who),
         from,
-        path.last().copied().unwrap_or(*from),
+        path.last().copied().unwrap_or(from),
     )
 }
 
-fn describe_move_interrupted(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::MoveInterrupted { who, at } = e else {
-        return String::new();
-    };
-    format!("{}'s movement ends at {at}", n.who(*who))
-}
-
-fn describe_condition_added(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::ConditionAdded {
-        who,
-        condition,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
-    format!("{} is {}  [{rule}]", n.who(*who), condition.name())
-}
-
-fn describe_condition_removed(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::ConditionRemoved {
-        who,
-        condition,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
-    format!(
-        "{} is no longer {}  [{rule}]",
-        n.who(*who),
-        condition.name()
-    )
-}
-
-fn describe_drew(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::Drew {
-        who,
-        weapon,
-        cost,
-        rule,
-        ..
-    } = e
-    else {
-        return String::new();
-    };
-    format!("{} draws the {weapon} ({cost})  [{rule}]", n.who(*who))
-}
-
-fn describe_reaction_declined(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::ReactionDeclined { who, forgoes } = e else {
-        return String::new();
-    };
+/// `ReactionDeclined`: what the combatant forgoes, if it is named.
+fn describe_reaction_declined(n: &Names, who: Cid, forgoes: &str) -> String {
     if forgoes.is_empty() {
-        format!("{} does not react", n.who(*who))
+        format!("{} does not react", n.who(who))
     } else {
-        format!("{} does not {forgoes}", n.who(*who))
+        format!("{} does not {forgoes}", n.who(who))
     }
 }
 
@@ -286,111 +312,84 @@ pub fn plain(n: &Names, e: &BattleEvent) -> Option<String> {
     }
 }
 
-fn describe_damage_rolled(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::DamageRolled { target, roll, rule } = e else {
-        return String::new();
-    };
-    format!(
-        "Damage to {}: {} = {}  [{rule}]",
-        n.who(*target),
-        dice_text(roll),
-        roll.total
-    )
-}
-
-fn describe_damaged(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::Damaged {
-        target,
-        rolled,
-        steps,
-        ep_loss,
-        hp_loss,
-        hp_after,
-        ep_after,
-        rule,
-        ..
-    } = e
-    else {
-        return String::new();
-    };
+/// `Damaged`: the damage rolled, each step that changed it, then what the
+/// buffer (`ep`) and the health (`hp`) lost, each as (loss, what is left).
+fn describe_damaged(
+    n: &Names,
+    target: Cid,
+    rolled: i32,
+    steps: &[Modifier],
+    (ep_loss, ep_after): (i32, i32),
+    (hp_loss, hp_after): (i32, i32),
+    rule: Rule,
+) -> String {
     // A blow the buffer took none of says nothing of EP ("EP -0").
-    let ep = if *ep_loss != 0 {
+    let ep = if ep_loss != 0 {
         format!("EP -{ep_loss} (now {ep_after}), ")
     } else {
         String::new()
     };
     // Nothing got through: say so, not "HP -0".
-    let hp = if *hp_loss == 0 {
+    let hp = if hp_loss == 0 {
         format!("no harm (HP {hp_after})")
     } else {
         format!("HP -{hp_loss} (now {hp_after})")
     };
     format!(
         "{} takes {rolled}{} -> {ep}{hp}  [{rule}]",
-        n.who(*target),
+        n.who(target),
         mods_text(steps)
     )
 }
 
-fn describe_healed(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::Healed {
-        target,
-        by,
-        gained,
-        hp_after,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
+/// `Healed`: how much, from whom (unless the target healed itself).
+fn describe_healed(
+    n: &Names,
+    target: Cid,
+    by: Cid,
+    gained: i32,
+    hp_after: i32,
+    rule: Rule,
+) -> String {
     let from = if by == target {
         String::new()
     } else {
-        format!(" from {}", n.who(*by))
+        format!(" from {}", n.who(by))
     };
     format!(
         "{} recovers {gained} health{from} (now {hp_after})  [{rule}]",
-        n.who(*target)
+        n.who(target)
     )
 }
 
-fn describe_fled(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::Fled { who, rule } = e else {
-        return String::new();
-    };
-    format!("{} flees the battle  [{rule}]", n.who(*who))
+/// `Count`: each score of the count with the groups that act on it.
+fn describe_count(n: &Names, ranks: &[(i32, Vec<Vec<Cid>>)], rule: Rule) -> String {
+    let ranks: Vec<String> = ranks
+        .iter()
+        .map(|(score, order)| format!("{score} ({})", groups(n, order)))
+        .collect();
+    format!("The count: {}  [{rule}]", ranks.join(", "))
 }
 
-fn describe_turn_ended(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::TurnEnded { who } = e else {
-        return String::new();
-    };
-    format!("{} ends the turn", n.who(*who))
+/// `GroupActed`: who falls now that the simultaneous group has acted.
+fn describe_group_acted(n: &Names, falls: &[Cid], rule: Rule) -> String {
+    if falls.is_empty() {
+        format!("The simultaneous group has acted: nobody falls  [{rule}]")
+    } else {
+        format!(
+            "The simultaneous group has acted: {} falls  [{rule}]",
+            names(n, falls)
+        )
+    }
 }
 
-fn describe_round_ended(_n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::RoundEnded { round } = e else {
-        return String::new();
-    };
-    format!("End of round {round}")
-}
-
-fn describe_target_changed(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::TargetChanged {
-        from,
-        to,
-        swapped,
-        rule,
-        ..
-    } = e
-    else {
-        return String::new();
-    };
+/// `TargetChanged`: who is struck instead, and whether they swap places.
+fn describe_target_changed(n: &Names, from: Cid, to: Cid, swapped: bool, rule: Rule) -> String {
     format!(
         "{} becomes the target instead of {}{}  [{rule}]",
-        n.who(*to),
-        n.who(*from),
-        if *swapped {
+        n.who(to),
+        n.who(from),
+        if swapped {
             ", and they swap places"
         } else {
             ""
@@ -398,116 +397,59 @@ fn describe_target_changed(n: &Names, e: &BattleEvent) -> String {
     )
 }
 
-fn describe_grabbed(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::Grabbed { by, who, rule } = e else {
-        return String::new();
-    };
-    format!("{} grabs {}  [{rule}]", n.who(*by), n.who(*who))
-}
-
-fn describe_released(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::Released { by, who, rule } = e else {
-        return String::new();
-    };
-    format!("{} is free of {}'s grip  [{rule}]", n.who(*who), n.who(*by))
-}
-
-fn describe_disarmed(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::Disarmed {
-        who,
-        weapon,
-        taken_by,
-        rule,
-        ..
-    } = e
-    else {
-        return String::new();
-    };
+/// `Disarmed`: the weapon dropped, and who took it if anyone did.
+fn describe_disarmed(
+    n: &Names,
+    who: Cid,
+    weapon: &str,
+    taken_by: Option<(Cid, usize)>,
+    rule: Rule,
+) -> String {
     format!(
         "{} drops the {weapon}{}  [{rule}]",
-        n.who(*who),
+        n.who(who),
         match taken_by {
-            Some((t, _)) => format!(", and {} takes it", n.who(*t)),
+            Some((t, _)) => format!(", and {} takes it", n.who(t)),
             None => " on the ground".to_string(),
         }
     )
 }
 
-fn describe_displaced(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::Displaced {
-        who, by, to, rule, ..
-    } = e
-    else {
-        return String::new();
-    };
+/// `Displaced`: moved by someone else, to where.
+fn describe_displaced(n: &Names, who: Cid, by: Cid, to: Cell, rule: Rule) -> String {
     format!(
         "{} is moved by {} to ({}, {})  [{rule}]",
-        n.who(*who),
-        n.who(*by),
+        n.who(who),
+        n.who(by),
         to.x,
         to.y
     )
 }
 
-fn describe_gear_broken(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::GearBroken {
-        who, item, rule, ..
-    } = e
-    else {
-        return String::new();
-    };
-    format!("{}'s {item} breaks!  [{rule}]", n.who(*who))
-}
-
-fn describe_mounted(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::Mounted { who, mount, rule } = e else {
-        return String::new();
-    };
-    format!("{} gets on {}  [{rule}]", n.who(*who), n.who(*mount))
-}
-
-fn describe_dismounted(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::Dismounted {
-        who,
-        mount,
-        to,
-        thrown,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
+/// `Dismounted`: getting off (or being thrown from) a mount, and where to.
+fn describe_dismounted(
+    n: &Names,
+    who: Cid,
+    mount: Cid,
+    to: Cell,
+    thrown: bool,
+    rule: Rule,
+) -> String {
     format!(
         "{} {} {} to ({}, {})  [{rule}]",
-        n.who(*who),
-        if *thrown {
-            "is thrown from"
-        } else {
-            "gets off"
-        },
-        n.who(*mount),
+        n.who(who),
+        if thrown { "is thrown from" } else { "gets off" },
+        n.who(mount),
         to.x,
         to.y
     )
 }
 
-fn describe_picked_up(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::PickedUp {
-        who, weapon, rule, ..
-    } = e
-    else {
-        return String::new();
-    };
-    format!("{} picks up the {weapon}  [{rule}]", n.who(*who))
-}
-
-fn describe_battle_ended(n: &Names, e: &BattleEvent) -> String {
-    let BattleEvent::BattleEnded { winner, reason } = e else {
-        return String::new();
-    };
+/// `BattleEnded`: the winner (or a draw) and why.
+fn describe_battle_ended(n: &Names, winner: Option<u8>, reason: &EndReason) -> String {
     let why = end_reason(reason);
     match winner {
-        Some(f) => format!("Battle over: {} wins ({why})", n.faction(*f)),
+        Some(f) => format!("Battle over: {} wins ({why})", n.faction(f)),
         None => format!("Battle over: a draw ({why})"),
     }
 }

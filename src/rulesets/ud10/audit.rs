@@ -12,8 +12,9 @@ use crate::rules::log::BattleLog;
 use crate::rules::map::Map;
 use crate::rules::view;
 
+use super::cover::cover;
 use super::event::Ud10Event;
-use super::numbers::{DEX_BEHIND, cover};
+use super::numbers::DEX_BEHIND;
 use super::settings::Ud10Settings;
 
 const MELEE: usize = 0;

@@ -10,6 +10,7 @@ pub mod attack;
 pub mod audit;
 pub mod check;
 pub mod command;
+pub mod cover;
 pub mod damage;
 pub mod data;
 pub mod event;

@@ -18,6 +18,7 @@ use crate::rules::view;
 use crate::rulesets::ud10::weapon::Ud10Gear;
 
 use super::armor::{Shield, shield_bonus};
+use super::cover::{RULE_COVER, cover, cover_near};
 use super::data::Ud10Stats;
 use super::turn::Ud10Turn;
 
@@ -28,7 +29,6 @@ pub const RULE_DEFENSE: &str = "ud10 §Defense Rating Modifiers";
 pub const RULE_ATTACK_MODS: &str = "ud10 §Attack Modifiers";
 pub const RULE_RANGED: &str = "ud10 §Ranged Attacks";
 pub const RULE_PARRY: &str = "ud10 §Parrying and Dodging";
-pub const RULE_COVER: &str = "ud10 §Taking Cover";
 
 /// An attack that hit and waits for the defender's reaction.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -102,38 +102,6 @@ pub fn is_behind(at: Cell, facing: Facing, from: Cell) -> bool {
     let (vx, vy) = (i64::from(from.x - at.x), i64::from(from.y - at.y));
     let dot = hx * vx + hy * vy;
     dot < 0 && 16 * dot * dot > 9 * (hx * hx + hy * hy) * (vx * vx + vy * vy)
-}
-
-/// Cover between an attacker and a defender (§Taking Cover: "the cover is a
-/// bonus to the character's defense rating"). Fray assigns the rating from
-/// the terrain: the best cover the line of fire crosses next to the defender,
-/// or low cover the defender stands in.
-pub fn cover(map: &Map, s: &Ud10Settings, from: Cell, at: Cell) -> Option<(&'static str, i32)> {
-    let mut best: Option<(&'static str, i32)> = None;
-    let mut consider = |t: Terrain| {
-        let c = match t {
-            Terrain::LowCover => Some(("low cover", s.low_cover)),
-            Terrain::HighCover => Some(("high cover", s.high_cover)),
-            _ => None,
-        };
-        if let Some(c) = c
-            && best.is_none_or(|b| c.1 > b.1)
-        {
-            best = Some(c);
-        }
-    };
-    consider(map.terrain(at));
-    for c in map.line_end(from, at) {
-        consider(map.terrain(c));
-    }
-    best
-}
-
-/// Is there cover on `at` or on a cell touching it? [`cover`] finds none
-/// from anywhere when there is not: it looks at `at` and at the cells of
-/// the line of fire that touch it.
-fn cover_near(map: &Map, at: Cell) -> bool {
-    map.near_any(at, &[Terrain::LowCover, Terrain::HighCover])
 }
 
 /// The numbers of an attack by `attacker` standing at `from` on `target`

@@ -14,9 +14,19 @@ use crate::rulesets::zones::event::ZonesEvent;
 use crate::rulesets::zones::query::standing_per_faction;
 use crate::rulesets::zones::state::{GearUse, Pending, Swayed, TurnBudget, Waiting, ZonesRound};
 
+/// zones' apply hook: the gear the fight uses and breaks, what the core's
+/// events mean for zones' turn, then zones' own events.
 pub fn apply(world: &mut World, event: &BattleEvent) {
-    // §Combat gear degradation: the gear the fight uses, for the rolls
-    // once it is over.
+    gear(world, event);
+    after_core(world, event);
+    if let Some(own) = event.own::<ZonesEvent>() {
+        apply_own(world, own);
+    }
+}
+
+/// §Combat gear degradation: the gear the fight uses and what it breaks.
+fn gear(world: &mut World, event: &BattleEvent) {
+    // The gear the fight uses, for the rolls once it is over.
     match (event, event.own::<ZonesEvent>()) {
         (
             _,
@@ -33,16 +43,18 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
         (BattleEvent::Damaged { target, .. }, _) => used(world, GearUse::Hit { target: *target }),
         _ => {}
     }
-    // §Combat gear degradation: what broke stays broken for the rest of
-    // the fight (the core took a broken weapon out of the loadout).
+    // What broke stays broken for the rest of the fight (the core took a broken weapon out of the loadout).
     if let BattleEvent::GearBroken { who, item, .. } = event {
         with::<ZonesStats>(world, *who, |s| {
             if !s.broken.contains(item) {
                 s.broken.push(item.clone());
             }
         });
-        return;
     }
+}
+
+/// What the core's events mean for zones' turn and for who is swayed.
+fn after_core(world: &mut World, event: &BattleEvent) {
     // A distraction lasts the round; a taunt until the end of the taunted
     // one's next turn.
     match event {
@@ -69,12 +81,25 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
         }
         _ => {}
     }
-    let Some(event) = event.own::<ZonesEvent>() else {
-        return;
-    };
+}
+
+/// zones' own events: the actions of a turn here, the round's procedure in
+/// [`apply_procedure`].
+fn apply_own(world: &mut World, event: &ZonesEvent) {
     match event {
-        ZonesEvent::AttackMade { .. } => apply_attack_made(world, event),
-        ZonesEvent::ManeuverMade { .. } => apply_maneuver_made(world, event),
+        ZonesEvent::AttackMade {
+            attacker,
+            target,
+            weapon_index,
+            reaction,
+            ..
+        } => apply_attack_made(world, attacker, target, weapon_index, reaction),
+        ZonesEvent::ManeuverMade {
+            attacker,
+            target,
+            reaction,
+            ..
+        } => apply_maneuver_made(world, attacker, target, reaction),
         ZonesEvent::FreeTried { .. } => view::resource_mut::<ZonesRound>(world).turn.main = true,
         ZonesEvent::ReactionTaken { who, .. } => {
             // §Taking a turn: "A reaction takes the whole turn and doesn't
@@ -83,88 +108,6 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
                 t.reaction_used = true;
                 t.done = true;
             });
-        }
-        // The holder is asked first each round; what stands now is the
-        // fight's start for morale.
-        ZonesEvent::InitiativeHeld { faction, .. } => {
-            let original = standing_per_faction(world);
-            let mut r = view::resource_mut::<ZonesRound>(world);
-            r.holder = Some(*faction);
-            r.original = original;
-        }
-        // §Procedure: a pass counts, and play goes to the next faction.
-        ZonesEvent::Passed { faction, .. } => {
-            let n = view::resource::<crate::rules::roster::Factions>(world)
-                .0
-                .len()
-                .max(1) as u8;
-            let mut r = view::resource_mut::<ZonesRound>(world);
-            r.passes += 1;
-            r.opening = false;
-            r.next = (faction + 1) % n;
-            view::resource_mut::<Battle>(world).prompt = Prompt::None;
-        }
-        // The holder gives the first turn away.
-        ZonesEvent::FirstTurnGiven { to, .. } => {
-            let mut r = view::resource_mut::<ZonesRound>(world);
-            r.opening = false;
-            r.next = *to;
-            view::resource_mut::<Battle>(world).prompt = Prompt::None;
-        }
-        ZonesEvent::Activated { who, .. } => activated(world, *who),
-        ZonesEvent::ActivationOffered {
-            faction, speaker, ..
-        } => {
-            view::resource_mut::<Battle>(world).prompt = Prompt::Activate {
-                faction: *faction,
-                speaker: *speaker,
-            };
-        }
-        ZonesEvent::ReactionOffered { who, by, waits, .. } => offered(world, *who, *by, waits),
-        ZonesEvent::TurnResumed { who, .. } => {
-            *view::resource_mut::<Pending>(world) = Pending::default();
-            view::resource_mut::<Battle>(world).prompt = match who {
-                Some(who) => Prompt::Act { actor: *who },
-                None => Prompt::None,
-            };
-        }
-        // The pair's turn is over: a fresh turn for the next faction.
-        ZonesEvent::PlayGoesTo { faction, .. } => {
-            let mut r = view::resource_mut::<ZonesRound>(world);
-            r.next = *faction;
-            r.turn = TurnBudget::default();
-            r.team.clear();
-            view::resource_mut::<Battle>(world).prompt = Prompt::None;
-        }
-        ZonesEvent::PairTurn { acting, others, .. } => {
-            let mut r = view::resource_mut::<ZonesRound>(world);
-            r.turn = acting.clone();
-            r.team = others.clone();
-        }
-        ZonesEvent::TurnHandedOver { to, .. } => {
-            view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: *to };
-        }
-        ZonesEvent::JoinsTurn { who, .. } => {
-            view::resource_mut::<ZonesRound>(world)
-                .team
-                .push(TurnBudget {
-                    who: Some(*who),
-                    ..Default::default()
-                });
-        }
-        ZonesEvent::TurnReserved { who, .. } => {
-            view::resource_mut::<ZonesRound>(world).reserved.push(*who);
-        }
-        ZonesEvent::HalfZoneSpent { .. } => {
-            view::resource_mut::<ZonesRound>(world).turn.halves += 1
-        }
-        ZonesEvent::CarriedFast { riders, .. } => {
-            let mut r = view::resource_mut::<ZonesRound>(world);
-            for c in riders {
-                if !r.carried_fast.contains(c) {
-                    r.carried_fast.push(*c);
-                }
-            }
         }
         ZonesEvent::SaveRolled { .. }
         | ZonesEvent::AttackMissed { .. }
@@ -202,24 +145,118 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
             Influence::Taunt => s.taunted_by = Some(*by),
             _ => s.distracted = true,
         }),
+        procedure => apply_procedure(world, procedure),
     }
+}
+
+/// The round's procedure (initiative, activation, passes, offers, the
+/// pair's turn, its budget): the rest of [`apply_own`].
+fn apply_procedure(world: &mut World, event: &ZonesEvent) {
+    match event {
+        // The holder is asked first each round; what stands now is the
+        // fight's start for morale.
+        ZonesEvent::InitiativeHeld { faction, .. } => {
+            let original = standing_per_faction(world);
+            let mut r = view::resource_mut::<ZonesRound>(world);
+            r.holder = Some(*faction);
+            r.original = original;
+        }
+        // §Procedure: a pass counts, and play goes to the next faction.
+        ZonesEvent::Passed { faction, .. } => passed(world, *faction),
+        // The holder gives the first turn away.
+        ZonesEvent::FirstTurnGiven { to, .. } => {
+            let mut r = view::resource_mut::<ZonesRound>(world);
+            r.opening = false;
+            r.next = *to;
+            view::resource_mut::<Battle>(world).prompt = Prompt::None;
+        }
+        ZonesEvent::Activated { who, .. } => activated(world, *who),
+        ZonesEvent::ActivationOffered {
+            faction, speaker, ..
+        } => {
+            view::resource_mut::<Battle>(world).prompt = Prompt::Activate {
+                faction: *faction,
+                speaker: *speaker,
+            };
+        }
+        ZonesEvent::ReactionOffered { who, by, waits, .. } => offered(world, *who, *by, waits),
+        ZonesEvent::TurnResumed { who, .. } => {
+            *view::resource_mut::<Pending>(world) = Pending::default();
+            view::resource_mut::<Battle>(world).prompt = match who {
+                Some(who) => Prompt::Act { actor: *who },
+                None => Prompt::None,
+            };
+        }
+        // The pair's turn is over: a fresh turn for the next faction.
+        ZonesEvent::PlayGoesTo { faction, .. } => play_goes_to(world, *faction),
+        ZonesEvent::PairTurn { acting, others, .. } => {
+            let mut r = view::resource_mut::<ZonesRound>(world);
+            r.turn = acting.clone();
+            r.team = others.clone();
+        }
+        ZonesEvent::TurnHandedOver { to, .. } => {
+            view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: *to };
+        }
+        ZonesEvent::JoinsTurn { who, .. } => {
+            view::resource_mut::<ZonesRound>(world)
+                .team
+                .push(TurnBudget {
+                    who: Some(*who),
+                    ..Default::default()
+                });
+        }
+        ZonesEvent::TurnReserved { who, .. } => {
+            view::resource_mut::<ZonesRound>(world).reserved.push(*who);
+        }
+        ZonesEvent::HalfZoneSpent { .. } => {
+            view::resource_mut::<ZonesRound>(world).turn.halves += 1
+        }
+        ZonesEvent::CarriedFast { riders, .. } => {
+            let mut r = view::resource_mut::<ZonesRound>(world);
+            for c in riders {
+                if !r.carried_fast.contains(c) {
+                    r.carried_fast.push(*c);
+                }
+            }
+        }
+        other => unreachable!("apply_own applies {other:?}"),
+    }
+}
+
+/// §Procedure: `faction` passes: the pass counts, and play goes to the
+/// next faction.
+fn passed(world: &mut World, faction: u8) {
+    let n = view::resource::<crate::rules::roster::Factions>(world)
+        .0
+        .len()
+        .max(1) as u8;
+    let mut r = view::resource_mut::<ZonesRound>(world);
+    r.passes += 1;
+    r.opening = false;
+    r.next = (faction + 1) % n;
+    view::resource_mut::<Battle>(world).prompt = Prompt::None;
+}
+
+/// The pair's turn is over: play goes to `faction`, with a fresh turn.
+fn play_goes_to(world: &mut World, faction: u8) {
+    let mut r = view::resource_mut::<ZonesRound>(world);
+    r.next = faction;
+    r.turn = TurnBudget::default();
+    r.team.clear();
+    view::resource_mut::<Battle>(world).prompt = Prompt::None;
 }
 
 fn used(world: &mut World, gear: GearUse) {
     view::resource_mut::<ZonesRound>(world).gear_used.push(gear);
 }
 
-fn apply_attack_made(world: &mut World, event: &ZonesEvent) {
-    let ZonesEvent::AttackMade {
-        attacker,
-        target,
-        weapon_index,
-        reaction,
-        ..
-    } = event
-    else {
-        return;
-    };
+fn apply_attack_made(
+    world: &mut World,
+    attacker: &Cid,
+    target: &Cid,
+    weapon_index: &usize,
+    reaction: &bool,
+) {
     // One blow, one arrow or stone (zones weapons have no magazine).
     strike(world, *attacker, *target, *weapon_index, 1);
     // §Taking a turn: an attack on one's turn is its main action.
@@ -229,16 +266,7 @@ fn apply_attack_made(world: &mut World, event: &ZonesEvent) {
     }
 }
 
-fn apply_maneuver_made(world: &mut World, event: &ZonesEvent) {
-    let ZonesEvent::ManeuverMade {
-        attacker,
-        target,
-        reaction,
-        ..
-    } = event
-    else {
-        return;
-    };
+fn apply_maneuver_made(world: &mut World, attacker: &Cid, target: &Cid, reaction: &bool) {
     face(world, *attacker, *target);
     if !*reaction {
         with::<TurnState>(world, *attacker, |t| t.action_used = true);

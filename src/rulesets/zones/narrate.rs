@@ -1,114 +1,106 @@
 //! zones' own events in the battle log.
 
-use crate::rules::event::{Cue, OwnEvent, Tone};
+use crate::rules::components::Cid;
+use crate::rules::dice::DiceRoll;
+use crate::rules::event::{Cue, OwnEvent, Rule, Tone};
 use crate::rules::narrate::dice_text;
 use crate::rules::roster::Names;
 use crate::rulesets::zones::command::Influence;
-use crate::rulesets::zones::event::{GearOutcome, ZonesEvent};
+use crate::rulesets::zones::event::{GearOutcome, Reaction, ZonesEvent};
 use crate::rulesets::zones::state::Waiting;
 
 impl OwnEvent for ZonesEvent {
     fn describe(&self, n: &Names) -> String {
         let e = self;
         match e {
-            ZonesEvent::InitiativeHeld { .. } => describe_initiative_held(n, e),
-            ZonesEvent::FirstTurnGiven { .. } => describe_first_turn_given(n, e),
-            ZonesEvent::Activated { .. } => describe_activated(n, e),
-            ZonesEvent::Passed { .. } => describe_passed(n, e),
-            ZonesEvent::SaveRolled { .. } => describe_save_rolled(n, e),
-            ZonesEvent::AttackMade { .. } => describe_attack_made(n, e),
-            ZonesEvent::AttackMissed { .. } => describe_attack_missed(n, e),
-            ZonesEvent::ReactionTaken { .. } => describe_reaction_taken(n, e),
-            ZonesEvent::ManeuverMade { .. } => describe_maneuver_made(n, e),
-            ZonesEvent::BlastHits { .. } => describe_blast_hits(n, e),
-            ZonesEvent::GearRolled { .. } => describe_gear_rolled(n, e),
-            ZonesEvent::StuntProposed { .. } => describe_stunt_proposed(n, e),
-            ZonesEvent::StuntAccepted { .. } => describe_stunt_accepted(n, e),
-            ZonesEvent::TurnHandedOver { .. } => describe_turn_handed_over(n, e),
-            ZonesEvent::TurnReserved { .. } => describe_turn_reserved(n, e),
-            ZonesEvent::InfluenceTried {
-                by,
-                target,
-                kind,
-                rule,
-            } => format!(
-                "{} tries to {} {}  [{rule}]",
-                n.who(*by),
-                kind.name(),
-                n.who(*target)
-            ),
-            ZonesEvent::Swayed {
-                target,
-                by,
-                kind,
-                rule,
-            } => match kind {
-                Influence::Taunt => format!(
-                    "{} is taunted: it may attack only {} until its next turn ends  [{rule}]",
-                    n.who(*target),
-                    n.who(*by)
-                ),
-                _ => format!(
-                    "{} is distracted: it cannot react this round  [{rule}]",
-                    n.who(*target)
-                ),
-            },
-            ZonesEvent::ItemUsed {
+            ZonesEvent::SaveRolled {
                 who,
-                on,
-                name,
+                attribute,
+                roll,
+                target,
+                pass,
+                purpose,
+                rule,
+            } => describe_save_rolled(n, who, attribute, roll, (target, pass), purpose, rule),
+            ZonesEvent::AttackMade {
+                attacker,
+                target,
+                weapon,
+                mode,
+                reaction,
                 rule,
                 ..
-            } => format!(
-                "{} uses a {name} on {}  [{rule}]",
-                n.who(*who),
-                if who == on { "itself" } else { n.who(*on) },
-            ),
-            ZonesEvent::FreeTried { by, who, rule } => format!(
-                "{} tries to pull {} free  [{rule}]",
-                n.who(*by),
-                n.who(*who)
-            ),
-            ZonesEvent::CounterOrder { rule, .. } => {
-                format!("{}  [{rule}]", counter_order(n, self))
+            } => describe_attack_made(n, attacker, target, weapon, mode, reaction, rule),
+            ZonesEvent::AttackMissed {
+                attacker,
+                target,
+                rule,
+            } => describe_attack_missed(n, attacker, target, rule),
+            ZonesEvent::ReactionTaken {
+                who,
+                kind,
+                against,
+                rule,
+            } => describe_reaction_taken(n, who, kind, against, rule),
+            ZonesEvent::ManeuverMade {
+                attacker,
+                target,
+                kind,
+                reaction,
+                rule,
+            } => describe_maneuver_made(n, attacker, target, kind, reaction, rule),
+            ZonesEvent::BlastHits {
+                attacker,
+                zone,
+                deviated,
+                targets,
+                rule,
+            } => describe_blast_hits(n, attacker, zone, deviated, targets, rule),
+            ZonesEvent::GearRolled {
+                who,
+                item,
+                roll,
+                outcome,
+                rule,
+            } => describe_gear_rolled(n, who, item, roll, outcome, rule),
+            ZonesEvent::StuntProposed {
+                attacker,
+                target,
+                effect,
+                rule,
+            } => describe_stunt_proposed(n, attacker, target, effect, rule),
+            ZonesEvent::StuntAccepted { who, effect, rule } => {
+                describe_stunt_accepted(n, who, effect, rule)
             }
+            ZonesEvent::CounterOrder {
+                first,
+                then,
+                suffers,
+                then_suffers,
+                tie,
+                rule,
+            } => format!(
+                "{}  [{rule}]",
+                counter_order(n, first, then, suffers, then_suffers, tie)
+            ),
             ZonesEvent::BlowStopped { who, rule } => format!(
                 "{}'s blow never lands: it is down first  [{rule}]",
                 n.who(*who)
             ),
-            ZonesEvent::BackOnFeet { who, rule } => format!(
-                "{} is back on its feet (no turn this round)  [{rule}]",
-                n.who(*who)
-            ),
-            ZonesEvent::ActivationOffered { .. }
-            | ZonesEvent::ReactionOffered { .. }
-            | ZonesEvent::TurnResumed { .. }
-            | ZonesEvent::PlayGoesTo { .. }
-            | ZonesEvent::PairTurn { .. }
-            | ZonesEvent::JoinsTurn { .. }
-            | ZonesEvent::HalfZoneSpent { .. }
-            | ZonesEvent::CarriedFast { .. } => describe_turn_keeping(n, self),
-            ZonesEvent::PowerInvoked {
-                by,
-                target,
-                power,
-                rule,
-                ..
-            } => format!(
-                "{} invokes {power} at {}  [{rule}]",
-                n.who(*by),
-                if by == target {
-                    "itself"
-                } else {
-                    n.who(*target)
-                },
-            ),
+            other => describe_actions(n, other),
         }
     }
 
     fn plain(&self, n: &Names) -> Option<String> {
         match self {
-            ZonesEvent::CounterOrder { .. } => Some(counter_order(n, self)),
+            ZonesEvent::CounterOrder {
+                first,
+                then,
+                suffers,
+                then_suffers,
+                tie,
+                ..
+            } => Some(counter_order(n, first, then, suffers, then_suffers, tie)),
             ZonesEvent::BlowStopped { who, .. } => Some(format!(
                 "{}'s blow never lands: it is down first",
                 n.who(*who)
@@ -177,15 +169,12 @@ impl OwnEvent for ZonesEvent {
     }
 }
 
-fn describe_initiative_held(n: &Names, e: &ZonesEvent) -> String {
-    let ZonesEvent::InitiativeHeld {
-        faction,
-        roll,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
+fn describe_initiative_held(
+    n: &Names,
+    faction: &u8,
+    roll: &Option<DiceRoll>,
+    rule: &Rule,
+) -> String {
     match roll {
         Some(r) => format!(
             "{} holds the initiative (rolled {})  [{rule}]",
@@ -199,10 +188,7 @@ fn describe_initiative_held(n: &Names, e: &ZonesEvent) -> String {
     }
 }
 
-fn describe_first_turn_given(n: &Names, e: &ZonesEvent) -> String {
-    let ZonesEvent::FirstTurnGiven { by, to, rule } = e else {
-        return String::new();
-    };
+fn describe_first_turn_given(n: &Names, by: &u8, to: &u8, rule: &Rule) -> String {
     format!(
         "{} lets {} act first  [{rule}]",
         n.faction(*by),
@@ -210,10 +196,7 @@ fn describe_first_turn_given(n: &Names, e: &ZonesEvent) -> String {
     )
 }
 
-fn describe_activated(n: &Names, e: &ZonesEvent) -> String {
-    let ZonesEvent::Activated { faction, who, rule } = e else {
-        return String::new();
-    };
+fn describe_activated(n: &Names, faction: &u8, who: &Cid, rule: &Rule) -> String {
     format!(
         "{} take their turn with {}  [{rule}]",
         n.faction(*faction),
@@ -221,16 +204,7 @@ fn describe_activated(n: &Names, e: &ZonesEvent) -> String {
     )
 }
 
-fn describe_passed(n: &Names, e: &ZonesEvent) -> String {
-    let ZonesEvent::Passed {
-        faction,
-        forced,
-        gone,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
+fn describe_passed(n: &Names, faction: &u8, forced: &bool, gone: &bool, rule: &Rule) -> String {
     format!(
         "{} {}  [{rule}]",
         n.faction(*faction),
@@ -244,19 +218,15 @@ fn describe_passed(n: &Names, e: &ZonesEvent) -> String {
     )
 }
 
-fn describe_save_rolled(n: &Names, e: &ZonesEvent) -> String {
-    let ZonesEvent::SaveRolled {
-        who,
-        attribute,
-        roll,
-        target,
-        pass,
-        purpose,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
+fn describe_save_rolled(
+    n: &Names,
+    who: &Cid,
+    attribute: &&'static str,
+    roll: &DiceRoll,
+    (target, pass): (&i32, &bool),
+    purpose: &&'static str,
+    rule: &Rule,
+) -> String {
     format!(
         "{} makes {} {attribute} save {purpose}: {} = {} vs {attribute} {target} -> {}  [{rule}]",
         n.who(*who),
@@ -267,19 +237,15 @@ fn describe_save_rolled(n: &Names, e: &ZonesEvent) -> String {
     )
 }
 
-fn describe_attack_made(n: &Names, e: &ZonesEvent) -> String {
-    let ZonesEvent::AttackMade {
-        attacker,
-        target,
-        weapon,
-        mode,
-        reaction,
-        rule,
-        ..
-    } = e
-    else {
-        return String::new();
-    };
+fn describe_attack_made(
+    n: &Names,
+    attacker: &Cid,
+    target: &Cid,
+    weapon: &str,
+    mode: &str,
+    reaction: &bool,
+    rule: &Rule,
+) -> String {
     format!(
         "{} {} {} with the {weapon}{}  [{rule}]",
         n.who(*attacker),
@@ -293,15 +259,7 @@ fn describe_attack_made(n: &Names, e: &ZonesEvent) -> String {
     )
 }
 
-fn describe_attack_missed(n: &Names, e: &ZonesEvent) -> String {
-    let ZonesEvent::AttackMissed {
-        attacker,
-        target,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
+fn describe_attack_missed(n: &Names, attacker: &Cid, target: &Cid, rule: &Rule) -> String {
     format!(
         "{}'s attack misses {}  [{rule}]",
         n.who(*attacker),
@@ -309,16 +267,13 @@ fn describe_attack_missed(n: &Names, e: &ZonesEvent) -> String {
     )
 }
 
-fn describe_reaction_taken(n: &Names, e: &ZonesEvent) -> String {
-    let ZonesEvent::ReactionTaken {
-        who,
-        kind,
-        against,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
+fn describe_reaction_taken(
+    n: &Names,
+    who: &Cid,
+    kind: &Reaction,
+    against: &Cid,
+    rule: &Rule,
+) -> String {
     format!(
         "{} reacts to {}: {}  [{rule}]",
         n.who(*who),
@@ -327,17 +282,14 @@ fn describe_reaction_taken(n: &Names, e: &ZonesEvent) -> String {
     )
 }
 
-fn describe_maneuver_made(n: &Names, e: &ZonesEvent) -> String {
-    let ZonesEvent::ManeuverMade {
-        attacker,
-        target,
-        kind,
-        reaction,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
+fn describe_maneuver_made(
+    n: &Names,
+    attacker: &Cid,
+    target: &Cid,
+    kind: &&'static str,
+    reaction: &bool,
+    rule: &Rule,
+) -> String {
     format!(
         "{} {}tries to {kind} {}  [{rule}]",
         n.who(*attacker),
@@ -346,17 +298,14 @@ fn describe_maneuver_made(n: &Names, e: &ZonesEvent) -> String {
     )
 }
 
-fn describe_blast_hits(n: &Names, e: &ZonesEvent) -> String {
-    let ZonesEvent::BlastHits {
-        attacker,
-        zone,
-        deviated,
-        targets,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
+fn describe_blast_hits(
+    n: &Names,
+    attacker: &Cid,
+    zone: &str,
+    deviated: &Option<DiceRoll>,
+    targets: &[Cid],
+    rule: &Rule,
+) -> String {
     format!(
         "{}'s blast {}hits {zone}: {}  [{rule}]",
         n.who(*attacker),
@@ -376,17 +325,14 @@ fn describe_blast_hits(n: &Names, e: &ZonesEvent) -> String {
     )
 }
 
-fn describe_gear_rolled(n: &Names, e: &ZonesEvent) -> String {
-    let ZonesEvent::GearRolled {
-        who,
-        item,
-        roll,
-        outcome,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
+fn describe_gear_rolled(
+    n: &Names,
+    who: &Cid,
+    item: &str,
+    roll: &DiceRoll,
+    outcome: &GearOutcome,
+    rule: &Rule,
+) -> String {
     format!(
         "After the fight, {}'s {item}: durability {} = {} -> {}  [{rule}]",
         n.who(*who),
@@ -400,16 +346,13 @@ fn describe_gear_rolled(n: &Names, e: &ZonesEvent) -> String {
     )
 }
 
-fn describe_stunt_proposed(n: &Names, e: &ZonesEvent) -> String {
-    let ZonesEvent::StuntProposed {
-        attacker,
-        target,
-        effect,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
+fn describe_stunt_proposed(
+    n: &Names,
+    attacker: &Cid,
+    target: &Cid,
+    effect: &&'static str,
+    rule: &Rule,
+) -> String {
     format!(
         "{} offers {} a way out instead of the blow: {effect}  [{rule}]",
         n.who(*attacker),
@@ -417,17 +360,11 @@ fn describe_stunt_proposed(n: &Names, e: &ZonesEvent) -> String {
     )
 }
 
-fn describe_stunt_accepted(n: &Names, e: &ZonesEvent) -> String {
-    let ZonesEvent::StuntAccepted { who, effect, rule } = e else {
-        return String::new();
-    };
+fn describe_stunt_accepted(n: &Names, who: &Cid, effect: &&'static str, rule: &Rule) -> String {
     format!("{} accepts: {effect}  [{rule}]", n.who(*who))
 }
 
-fn describe_turn_handed_over(n: &Names, e: &ZonesEvent) -> String {
-    let ZonesEvent::TurnHandedOver { from, to, rule } = e else {
-        return String::new();
-    };
+fn describe_turn_handed_over(n: &Names, from: &Cid, to: &Cid, rule: &Rule) -> String {
     format!(
         "{} goes on with {}'s turn  [{rule}]",
         n.who(*to),
@@ -435,11 +372,103 @@ fn describe_turn_handed_over(n: &Names, e: &ZonesEvent) -> String {
     )
 }
 
-fn describe_turn_reserved(n: &Names, e: &ZonesEvent) -> String {
-    let ZonesEvent::TurnReserved { who, rule } = e else {
-        return String::new();
-    };
+fn describe_turn_reserved(n: &Names, who: &Cid, rule: &Rule) -> String {
     format!("{} keeps its turn to react  [{rule}]", n.who(*who))
+}
+
+/// The other main actions (words, items, powers, pulling a grabbed one
+/// free) and getting back on one's feet: the rest of `describe`.
+fn describe_actions(n: &Names, e: &ZonesEvent) -> String {
+    match e {
+        ZonesEvent::InfluenceTried {
+            by,
+            target,
+            kind,
+            rule,
+        } => format!(
+            "{} tries to {} {}  [{rule}]",
+            n.who(*by),
+            kind.name(),
+            n.who(*target)
+        ),
+        ZonesEvent::Swayed {
+            target,
+            by,
+            kind,
+            rule,
+        } => match kind {
+            Influence::Taunt => format!(
+                "{} is taunted: it may attack only {} until its next turn ends  [{rule}]",
+                n.who(*target),
+                n.who(*by)
+            ),
+            _ => format!(
+                "{} is distracted: it cannot react this round  [{rule}]",
+                n.who(*target)
+            ),
+        },
+        ZonesEvent::ItemUsed {
+            who,
+            on,
+            name,
+            rule,
+            ..
+        } => format!(
+            "{} uses a {name} on {}  [{rule}]",
+            n.who(*who),
+            if who == on { "itself" } else { n.who(*on) },
+        ),
+        ZonesEvent::FreeTried { by, who, rule } => format!(
+            "{} tries to pull {} free  [{rule}]",
+            n.who(*by),
+            n.who(*who)
+        ),
+        ZonesEvent::BackOnFeet { who, rule } => format!(
+            "{} is back on its feet (no turn this round)  [{rule}]",
+            n.who(*who)
+        ),
+        ZonesEvent::PowerInvoked {
+            by,
+            target,
+            power,
+            rule,
+            ..
+        } => format!(
+            "{} invokes {power} at {}  [{rule}]",
+            n.who(*by),
+            if by == target {
+                "itself"
+            } else {
+                n.who(*target)
+            },
+        ),
+        procedure => describe_procedure(n, procedure),
+    }
+}
+
+/// The procedure of a round (who holds the initiative, who acts, who
+/// passes, who keeps or hands over a turn): the rest of `describe_actions`.
+fn describe_procedure(n: &Names, e: &ZonesEvent) -> String {
+    match e {
+        ZonesEvent::InitiativeHeld {
+            faction,
+            roll,
+            rule,
+        } => describe_initiative_held(n, faction, roll, rule),
+        ZonesEvent::FirstTurnGiven { by, to, rule } => describe_first_turn_given(n, by, to, rule),
+        ZonesEvent::Activated { faction, who, rule } => describe_activated(n, faction, who, rule),
+        ZonesEvent::Passed {
+            faction,
+            forced,
+            gone,
+            rule,
+        } => describe_passed(n, faction, forced, gone, rule),
+        ZonesEvent::TurnHandedOver { from, to, rule } => {
+            describe_turn_handed_over(n, from, to, rule)
+        }
+        ZonesEvent::TurnReserved { who, rule } => describe_turn_reserved(n, who, rule),
+        keeping => describe_turn_keeping(n, keeping),
+    }
 }
 
 /// "an AGI save", "a STR save".
@@ -453,18 +482,14 @@ fn article(attribute: &str) -> &'static str {
 
 /// "Counter: Sybilla would suffer 7, Bandit leader 4: Sybilla is hit
 /// first"; on a tie, both at once.
-fn counter_order(n: &Names, e: &ZonesEvent) -> String {
-    let ZonesEvent::CounterOrder {
-        first,
-        then,
-        suffers,
-        then_suffers,
-        tie,
-        ..
-    } = e
-    else {
-        return String::new();
-    };
+fn counter_order(
+    n: &Names,
+    first: &Cid,
+    then: &Cid,
+    suffers: &i32,
+    then_suffers: &i32,
+    tie: &bool,
+) -> String {
     if *tie {
         format!(
             "Counter: {} and {} would each suffer {suffers}: both are hit at once",
@@ -482,7 +507,8 @@ fn counter_order(n: &Names, e: &ZonesEvent) -> String {
 }
 
 /// The turn's questions and bookkeeping (silent in the readable log but for
-/// riders carried fast): what the rules log would say of them.
+/// riders carried fast): what the rules log would say of them; the rest
+/// of `describe_procedure`.
 fn describe_turn_keeping(n: &Names, e: &ZonesEvent) -> String {
     match e {
         ZonesEvent::ActivationOffered {
@@ -535,6 +561,8 @@ fn describe_turn_keeping(n: &Names, e: &ZonesEvent) -> String {
                 crate::rules::narrate::names(n, riders)
             )
         }
-        _ => String::new(),
+        other => {
+            unreachable!("describe, describe_actions and describe_procedure narrate {other:?}")
+        }
     }
 }

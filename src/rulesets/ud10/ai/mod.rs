@@ -15,7 +15,6 @@ use crate::rules::components::{Cid, Condition, Health, Loadout, MoveMode, Weapon
 use crate::rules::map::{Cell, Map, ReachTree};
 use crate::rules::view;
 use crate::rulesets::ud10::command::Ud10Command;
-use crate::rulesets::ud10::weapon::Ud10Gear;
 
 use super::check;
 use super::numbers::{PendingAttack, reaction_chance as p_beat, totals_from};
@@ -31,6 +30,7 @@ mod moves;
 mod targets;
 #[cfg(test)]
 mod tests;
+mod weapons;
 
 use moves::{approach, give_up};
 use targets::{Targets, best_attack_from, best_attack_with, targets};
@@ -284,7 +284,7 @@ fn use_the_action(look: &Look, here: Cell, t: &Turn) -> Option<Command> {
         (None, None) => {}
     }
     // Nothing to hit with the weapon in hand: another weapon might.
-    switch_weapon(world, actor, here)
+    weapons::switch_weapon(world, actor, here)
 }
 
 /// Shoot, or take aim first (§Attack Modifiers: +2 after a round of aim,
@@ -575,49 +575,4 @@ fn attack_cmd(world: &World, actor: Cid, target: Cid, mode: usize) -> Command {
         weapon,
         mode,
     }
-}
-
-/// Draw a weapon that can strike from here when the one in hand cannot.
-fn switch_weapon(world: &World, actor: Cid, here: Cell) -> Option<Command> {
-    let l = view::get::<Loadout>(world, actor)?;
-    let map = view::resource::<Map>(world);
-    let enemies = view::enemies(world, actor);
-    let mut best: Option<(f64, usize)> = None;
-    for (i, w) in l.weapons.iter().enumerate() {
-        if Some(i) == l.ready || check::has_ammo(w, 0).is_err() || w.ud10().entangles {
-            continue;
-        }
-        let reaches = enemies
-            .iter()
-            .any(|e| view::cell(world, *e).is_some_and(|ec| check::reaches(map, here, ec, w)));
-        let score = w.damage.mean(None, Some(10)) + if reaches { 100.0 } else { 0.0 };
-        // Melee fighters out of reach keep their weapon; others draw what reaches.
-        if reaches && best.is_none_or(|b| score > b.0) {
-            best = Some((score, i));
-        }
-    }
-    if best.is_none() {
-        // Out of ammunition: draw the best melee weapon.
-        let ready_empty = l
-            .ready_weapon()
-            .is_some_and(|w| check::has_ammo(w, 0).is_err() && (w.spare == Some(0)));
-        if ready_empty {
-            best = l
-                .weapons
-                .iter()
-                .enumerate()
-                .filter(|(_, w)| w.kind == WeaponKind::Melee)
-                .map(|(i, w)| (w.damage.mean(None, Some(10)), i))
-                .fold(None, |b: Option<(f64, usize)>, x| {
-                    if b.is_none_or(|b| x.0 > b.0) {
-                        Some(x)
-                    } else {
-                        b
-                    }
-                });
-        }
-    }
-    let (_, i) = best?;
-    let cmd = Command::Draw { weapon: i };
-    check::check(world, actor, &cmd).ok().map(|_| cmd)
 }
