@@ -167,26 +167,6 @@ mod layering {
     }
 
     #[test]
-    fn no_ruleset_file_is_over_about_600_lines() {
-        let mut long = Vec::new();
-        for folder in ruleset_folders() {
-            let mut files = Vec::new();
-            rust_files(&folder, &mut files);
-            for f in files {
-                let n = std::fs::read_to_string(&f).map_or(0, |t| t.lines().count());
-                if n > 650 {
-                    long.push(format!("{} ({n} lines)", f.display()));
-                }
-            }
-        }
-        assert!(
-            long.is_empty(),
-            "split by rule section: {}",
-            long.join(", ")
-        );
-    }
-
-    #[test]
     fn the_layering_check_sees_an_import_of_a_writer() {
         let writing: Vec<String> = ["attack", "round", "gear"].map(String::from).to_vec();
         let names_writer = |line: &str, id: &str| names_writer(line, id, &writing);
