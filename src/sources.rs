@@ -282,7 +282,10 @@ fn writes_outside_apply(file: &str, text: &str) -> Vec<String> {
         let allowed = file == "mod.rs"
             && (line.trim_start().starts_with("fn equip(")
                 || line.trim_start().starts_with("fn apply("));
-        if (line.contains("&mut World") && !allowed) || line.contains("resource_mut") {
+        if (line.contains("&mut World") && !allowed)
+            || line.contains("resource_mut")
+            || line.contains("view::write")
+        {
             found.push(format!("{file}: {}", line.trim()));
         }
     }

@@ -32,7 +32,9 @@ impl Scene<'_> {
 pub fn emit(world: &mut World, event: impl Into<BattleEvent>) {
     let event = event.into();
     apply(world, &event);
-    view::resource_mut::<BattleLog>(world).events.push(event);
+    view::write::resource_mut::<BattleLog>(world)
+        .events
+        .push(event);
 }
 
 fn entity(world: &World, cid: Cid) -> Option<Entity> {
@@ -58,25 +60,27 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
         | BattleEvent::DamageRolled { .. } => {}
         BattleEvent::TurnStarted { who } => {
             // The battle waits for the combatant whose turn it is.
-            view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: *who };
+            view::write::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: *who };
             // A count, if the round runs one, moves past it.
             if !view::resource::<Schedule>(world).ranks.is_empty() {
-                view::resource_mut::<Schedule>(world).past(*who);
+                view::write::resource_mut::<Schedule>(world).past(*who);
             }
         }
         BattleEvent::Count { ranks, .. } => {
-            *view::resource_mut::<Schedule>(world) = Schedule {
+            *view::write::resource_mut::<Schedule>(world) = Schedule {
                 ranks: ranks.to_vec(),
                 ..Default::default()
             };
         }
         BattleEvent::FallDeferred { who, .. } => {
-            let mut s = view::resource_mut::<Schedule>(world);
+            let mut s = view::write::resource_mut::<Schedule>(world);
             if !s.falls.contains(who) {
                 s.falls.push(*who);
             }
         }
-        BattleEvent::GroupActed { .. } => view::resource_mut::<Schedule>(world).falls.clear(),
+        BattleEvent::GroupActed { .. } => {
+            view::write::resource_mut::<Schedule>(world).falls.clear()
+        }
         BattleEvent::Damaged { .. } => apply_damaged(world, event),
         BattleEvent::Healed {
             target, hp_after, ..
@@ -164,17 +168,17 @@ fn apply_battle_started(world: &mut World, event: &BattleEvent) {
     let BattleEvent::BattleStarted { seed, .. } = event else {
         return;
     };
-    view::resource_mut::<Battle>(world).seed = *seed;
+    view::write::resource_mut::<Battle>(world).seed = *seed;
 }
 
 fn apply_round_started(world: &mut World, event: &BattleEvent) {
     let BattleEvent::RoundStarted { round } = event else {
         return;
     };
-    view::resource_mut::<Battle>(world).round = *round;
+    view::write::resource_mut::<Battle>(world).round = *round;
     // A round's count is set when its actions begin.
     if *view::resource::<Schedule>(world) != Schedule::default() {
-        *view::resource_mut::<Schedule>(world) = Schedule::default();
+        *view::write::resource_mut::<Schedule>(world) = Schedule::default();
     }
     each::<TurnState>(world, |t| {
         t.done = false;
@@ -273,14 +277,14 @@ fn apply_turn_ended(world: &mut World, event: &BattleEvent) {
     };
     with::<TurnState>(world, *who, |t| t.done = true);
     // Nobody is prompted until the round moves on.
-    view::resource_mut::<Battle>(world).prompt = Prompt::None;
+    view::write::resource_mut::<Battle>(world).prompt = Prompt::None;
 }
 
 fn apply_round_ended(world: &mut World, event: &BattleEvent) {
     let BattleEvent::RoundEnded { round } = event else {
         return;
     };
-    let mut battle = view::resource_mut::<Battle>(world);
+    let mut battle = view::write::resource_mut::<Battle>(world);
     battle.rounds_completed = *round;
     battle.phase = Phase::RoundEnd;
 }
@@ -354,7 +358,7 @@ fn apply_disarmed(world: &mut World, event: &BattleEvent) {
         // Nobody catches it: it lies where its owner stands.
         (Some(w), None) => {
             if let Some(at) = pos(world, *who) {
-                view::resource_mut::<crate::rules::battle::Ground>(world)
+                view::write::resource_mut::<crate::rules::battle::Ground>(world)
                     .0
                     .push((at, w));
             }
@@ -395,7 +399,7 @@ fn apply_picked_up(world: &mut World, event: &BattleEvent) {
     let BattleEvent::PickedUp { who, item, .. } = event else {
         return;
     };
-    let mut ground = view::resource_mut::<crate::rules::battle::Ground>(world);
+    let mut ground = view::write::resource_mut::<crate::rules::battle::Ground>(world);
     if *item < ground.0.len() {
         let (_, w) = ground.0.remove(*item);
         // Into the hands, before the bare hands that stay last.
@@ -411,7 +415,7 @@ fn apply_battle_ended(world: &mut World, event: &BattleEvent) {
     let BattleEvent::BattleEnded { winner, reason } = event else {
         return;
     };
-    let mut b = view::resource_mut::<Battle>(world);
+    let mut b = view::write::resource_mut::<Battle>(world);
     let rounds = b.round;
     b.outcome = Some(Outcome {
         winner: *winner,
@@ -469,7 +473,7 @@ fn pos(world: &World, cid: Cid) -> Option<Cell> {
 
 /// Change a combatant's [`Place`] (the core's apply only).
 fn place(world: &mut World, cid: Cid, f: impl FnOnce(&mut Place)) {
-    view::resource_mut::<Roster>(world).update_place(cid, f);
+    view::write::resource_mut::<Roster>(world).update_place(cid, f);
 }
 
 /// Change one component of a combatant, if it has it (for the core's and
@@ -480,7 +484,7 @@ pub fn with<C: Component<Mutability = bevy::ecs::component::Mutable>>(
     f: impl FnOnce(&mut C),
 ) {
     if let Some(e) = entity(world, cid)
-        && let Some(mut c) = view::get_mut::<C>(world, e)
+        && let Some(mut c) = view::write::get_mut::<C>(world, e)
     {
         f(&mut c);
     }
@@ -497,7 +501,7 @@ pub fn each<C: Component<Mutability = bevy::ecs::component::Mutable>>(
         .map(|r| r.entities.clone())
         .unwrap_or_default();
     for e in entities {
-        if let Some(mut c) = view::get_mut::<C>(world, e) {
+        if let Some(mut c) = view::write::get_mut::<C>(world, e) {
             f(&mut c);
         }
     }

@@ -50,7 +50,7 @@ fn weaker(
     if choice.is_none() && !reacting {
         return planned;
     }
-    if view::resource_mut::<Dice>(world).pick(EASY_SLIPS) != 0 {
+    if view::write::resource_mut::<Dice>(world).pick(EASY_SLIPS) != 0 {
         return planned;
     }
     // Any legal answer to a reaction prompt; else one to the same choice.
@@ -61,7 +61,7 @@ fn weaker(
     if same.is_empty() {
         return planned;
     }
-    let i = view::resource_mut::<Dice>(world).pick(same.len());
+    let i = view::write::resource_mut::<Dice>(world).pick(same.len());
     same[i].clone()
 }
 
@@ -97,7 +97,7 @@ pub fn decide(world: &mut World, hooks: Option<&crate::rules::hooks::RulesetHook
             if legal.is_empty() {
                 return decided(None);
             }
-            let i = view::resource_mut::<Dice>(world).pick(legal.len());
+            let i = view::write::resource_mut::<Dice>(world).pick(legal.len());
             legal[i].clone()
         }
         (Controller::HardAi, Some(planned)) => match view::get_resource::<HardAi>(world) {
@@ -107,7 +107,7 @@ pub fn decide(world: &mut World, hooks: Option<&crate::rules::hooks::RulesetHook
         (Controller::EasyAi, Some(planned)) => weaker(world, actor, planned, hooks.legal_commands),
         _ => return decided(None),
     };
-    view::resource_mut::<Messages<CommandMsg>>(world).write(CommandMsg { actor, command });
+    view::write::resource_mut::<Messages<CommandMsg>>(world).write(CommandMsg { actor, command });
     decided(verdict)
 }
 

@@ -86,7 +86,7 @@ impl ForkRegistry {
                 for (e, value) in entities.iter().zip(part) {
                     // Found by the component's remembered id (`view`), not
                     // by hashing its type each time.
-                    match (value, view::get_mut::<T>(world, *e)) {
+                    match (value, view::write::get_mut::<T>(world, *e)) {
                         // Unchanged since it was last put back: still the
                         // snapshot's (reading the tick marks no change).
                         (Some(_), Some(have)) if unchanged(&have, since, now) => {}
@@ -123,7 +123,7 @@ impl ForkRegistry {
                 // resource's entity through Bevy's insertion machinery.
                 Some(Some(r)) => {
                     let now = world.change_tick();
-                    match view::get_resource_mut::<R>(world) {
+                    match view::write::get_resource_mut::<R>(world) {
                         Some(have) if unchanged(&have, since, now) => {}
                         Some(mut have) => *have = r.clone(),
                         None => world.insert_resource(r.clone()),
@@ -296,7 +296,7 @@ pub fn restore(world: &mut World, snap: &Snapshot) {
     }
     for (kind, part) in registry.resources.iter().zip(&snap.resources) {
         if cut_back && (kind.type_id)() == TypeId::of::<BattleLog>() {
-            let mut log = view::resource_mut::<BattleLog>(world);
+            let mut log = view::write::resource_mut::<BattleLog>(world);
             log.events.truncate(events);
             log.commands.truncate(commands);
             continue;
@@ -304,14 +304,14 @@ pub fn restore(world: &mut World, snap: &Snapshot) {
         (kind.put)(world, &entities, part.as_ref(), since);
     }
     // The roster names this world's entities.
-    view::resource_mut::<Roster>(world).entities = entities;
-    let mut messages = view::resource_mut::<Messages<CommandMsg>>(world);
+    view::write::resource_mut::<Roster>(world).entities = entities;
+    let mut messages = view::write::resource_mut::<Messages<CommandMsg>>(world);
     messages.clear();
     messages.write_batch(snap.commands.iter().cloned());
     // The world is the snapshot now, at this tick; whatever is written
     // from here on is marked at a later one.
     let at = world.change_tick();
-    if let Some(mut log) = view::get_resource_mut::<BattleLog>(world) {
+    if let Some(mut log) = view::write::get_resource_mut::<BattleLog>(world) {
         log.restored_from = Some(snap.id);
         log.restored_at = Some(at);
         // The same events may now follow from another state: no moment

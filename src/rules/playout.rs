@@ -48,20 +48,20 @@ impl Engine {
         let world = self.world_mut();
         restore(world, snap);
         {
-            let mut messages = view::resource_mut::<Messages<CommandMsg>>(world);
+            let mut messages = view::write::resource_mut::<Messages<CommandMsg>>(world);
             messages.clear();
             if let Some(first) = first {
                 messages.write(first);
             }
         }
-        view::resource_mut::<Dice>(world).reseed(seed);
-        for f in &mut view::resource_mut::<Factions>(world).0 {
+        view::write::resource_mut::<Dice>(world).reseed(seed);
+        for f in &mut view::write::resource_mut::<Factions>(world).0 {
             f.control = Controller::Ai;
         }
         // The roster's entities, not a new query: a playout is started
         // thousands of times a second.
         for e in view::resource::<Roster>(world).entities.clone() {
-            if let Some(mut c) = view::get_mut::<Controller>(world, e) {
+            if let Some(mut c) = view::write::get_mut::<Controller>(world, e) {
                 *c = Controller::Ai;
             }
         }

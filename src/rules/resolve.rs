@@ -22,7 +22,7 @@ pub fn resolve_with(
     check: fn(&World, Cid, &Command) -> Result<(), Illegal>,
     execute: fn(&mut Scene, Cid, &Command),
 ) {
-    let mut messages = view::resource_mut::<bevy::ecs::message::Messages<CommandMsg>>(world);
+    let mut messages = view::write::resource_mut::<bevy::ecs::message::Messages<CommandMsg>>(world);
     // Mostly the one command the AI sent: taken alone, not gathered.
     if messages.len() <= 1 {
         let Some(msg) = messages.drain().next() else {
@@ -63,13 +63,15 @@ fn resolve_one(
         None => check(world, msg.actor, &msg.command),
     };
     match judged {
-        Err(e) => view::resource_mut::<LastRejection>(world).0 = Some((msg, e)),
+        Err(e) => view::write::resource_mut::<LastRejection>(world).0 = Some((msg, e)),
         Ok(()) => {
-            view::resource_mut::<LastRejection>(world).0 = None;
+            view::write::resource_mut::<LastRejection>(world).0 = None;
             execute(&mut Scene::new(world), msg.actor, &msg.command);
             // Recorded once carried out (nothing reads the list while a
             // command executes): the message itself, not a copy.
-            view::resource_mut::<BattleLog>(world).commands.push(msg);
+            view::write::resource_mut::<BattleLog>(world)
+                .commands
+                .push(msg);
         }
     }
     true

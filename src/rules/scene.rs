@@ -36,7 +36,7 @@ impl<'w> Scene<'w> {
     /// state the log tells: the same seed and commands give the same
     /// rolls, and every roll's result is in an event.)
     pub fn dice(&mut self) -> Mut<'_, Dice> {
-        view::resource_mut::<Dice>(self.world)
+        view::write::resource_mut::<Dice>(self.world)
     }
 }
 

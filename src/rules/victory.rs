@@ -86,7 +86,7 @@ pub fn check_victory(world: &mut World) -> bool {
         return false;
     }
     let rules = view::resource::<BattleRules>(world).clone();
-    view::resource_mut::<Battle>(world).judged = completed;
+    view::write::resource_mut::<Battle>(world).judged = completed;
     let ended = match rules.victory {
         VictoryRule::LastStanding => false,
         VictoryRule::Survive { faction, rounds } => {
@@ -170,7 +170,7 @@ fn end_if_zone_held(
     } else {
         0
     };
-    view::resource_mut::<BattleRules>(world).held_rounds = held;
+    view::write::resource_mut::<BattleRules>(world).held_rounds = held;
     if held >= rounds {
         let name = map
             .zones()

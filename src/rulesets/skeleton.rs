@@ -266,7 +266,11 @@ fn reset<R: Ruleset>(world: &mut World) {
 }
 
 fn configure<R: Ruleset>(world: &mut World, key: &str, value: &str) -> Result<(), String> {
-    settings::set(&mut *view::resource_mut::<R::Settings>(world), key, value)
+    settings::set(
+        &mut *view::write::resource_mut::<R::Settings>(world),
+        key,
+        value,
+    )
 }
 
 // The hooks that only read run in one `view::reading` scope each: they

@@ -235,7 +235,7 @@ pub fn load_rulesets(world: &mut World, dir: &Path) -> Result<(), DataError> {
 
 /// Run one battle step.
 pub fn step(world: &mut World) {
-    view::resource_mut::<Battle>(world).steps += 1;
+    view::write::resource_mut::<Battle>(world).steps += 1;
     world.run_schedule(BattleStep);
 }
 
@@ -268,7 +268,7 @@ fn run_fixed(world: &mut World, max_steps: u64) -> Stop {
             }
         }
         // One look at the battle a step: over, or one step more.
-        let mut battle = view::resource_mut::<Battle>(world);
+        let mut battle = view::write::resource_mut::<Battle>(world);
         if battle.is_over() {
             return Stop::Over;
         }
@@ -390,10 +390,12 @@ fn start_again(world: &mut World, ruleset: RulesetId, opts: &StartOptions) -> bo
     }
     crate::rules::fork::restore(world, &kept.start);
     world.insert_resource(kept);
-    view::resource_mut::<Battle>(world).seed = opts.seed;
-    view::resource_mut::<Dice>(world).reseed(opts.seed);
+    view::write::resource_mut::<Battle>(world).seed = opts.seed;
+    view::write::resource_mut::<Dice>(world).reseed(opts.seed);
     if let Some(BattleEvent::BattleStarted { seed, .. }) =
-        view::resource_mut::<BattleLog>(world).events.first_mut()
+        view::write::resource_mut::<BattleLog>(world)
+            .events
+            .first_mut()
     {
         *seed = opts.seed;
     }
@@ -458,7 +460,7 @@ pub(crate) fn put<R: Resource<Mutability = bevy::ecs::component::Mutable>>(
     world: &mut World,
     value: R,
 ) {
-    match view::get_resource_mut::<R>(world) {
+    match view::write::get_resource_mut::<R>(world) {
         Some(mut have) => *have = value,
         None => world.insert_resource(value),
     }

@@ -32,7 +32,7 @@ pub(super) fn clear_previous(
     opts: &StartOptions,
 ) {
     crate::rules::roster::despawn_combatants(world);
-    view::resource_mut::<Messages<CommandMsg>>(world).clear();
+    view::write::resource_mut::<Messages<CommandMsg>>(world).clear();
     (hooks.reset)(world);
     put(world, ActiveRuleset(hooks));
     put(
@@ -47,7 +47,7 @@ pub(super) fn clear_previous(
     put(world, crate::rules::battle::Ground::default());
     put(world, LastRejection::default());
     {
-        let mut dice = view::resource_mut::<Dice>(world);
+        let mut dice = view::write::resource_mut::<Dice>(world);
         dice.reseed(opts.seed);
         dice.set_script(opts.script.clone());
     }

@@ -18,7 +18,6 @@ pub mod write;
 
 pub use scope::{fixed, moved, reading};
 pub use storage::{entity, entity_ref, get, get_resource, resource};
-pub use write::{get_mut, get_resource_mut, resource_mut};
 
 use storage::roster;
 

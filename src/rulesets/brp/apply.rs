@@ -68,16 +68,16 @@ fn apply_own(world: &mut World, e: &BrpEvent) {
         // §5.2: the round's DEX order, and its bookkeeping fresh.
         BrpEvent::DexOrder { order, .. } => {
             let n = view::resource::<crate::rules::roster::Roster>(world).len();
-            let mut r = view::resource_mut::<BrpRound>(world);
+            let mut r = view::write::resource_mut::<BrpRound>(world);
             r.order = order.clone();
             r.slots = vec![Default::default(); n];
         }
         BrpEvent::DefenseOffered { attack, .. } => {
-            view::resource_mut::<Battle>(world).prompt = Prompt::React {
+            view::write::resource_mut::<Battle>(world).prompt = Prompt::React {
                 actor: attack.target,
                 attacker: attack.attacker,
             };
-            view::resource_mut::<PendingAttack>(world).0 = Some(attack.clone());
+            view::write::resource_mut::<PendingAttack>(world).0 = Some(attack.clone());
         }
         BrpEvent::Declared { who, intent, .. } => slot(world, *who, |s| s.declared = Some(*intent)),
         BrpEvent::Ranked {
@@ -202,7 +202,7 @@ fn weapon_gone(world: &mut World, who: Cid, i: usize) {
 }
 
 fn slot(world: &mut World, who: Cid, f: impl FnOnce(&mut super::state::Slot)) {
-    if let Some(s) = view::resource_mut::<BrpRound>(world)
+    if let Some(s) = view::write::resource_mut::<BrpRound>(world)
         .slots
         .get_mut(who.0 as usize)
     {
@@ -215,7 +215,7 @@ fn slot(world: &mut World, who: Cid, f: impl FnOnce(&mut super::state::Slot)) {
 /// Movement phase also marks who is "involved in combat" as it begins
 /// (§5.3): next to an enemy.
 fn phase_began(world: &mut World, phase: RoundPhase) {
-    view::resource_mut::<Battle>(world).phase = match phase {
+    view::write::resource_mut::<Battle>(world).phase = match phase {
         RoundPhase::Intent => Phase::Intent,
         RoundPhase::Movement => Phase::Movement,
         RoundPhase::Actions => Phase::Actions,
@@ -223,7 +223,7 @@ fn phase_began(world: &mut World, phase: RoundPhase) {
     };
     each::<crate::rules::components::TurnState>(world, |t| t.done = false);
     if matches!(phase, RoundPhase::Movement | RoundPhase::Actions) {
-        for s in &mut view::resource_mut::<BrpRound>(world).slots {
+        for s in &mut view::write::resource_mut::<BrpRound>(world).slots {
             s.done = false;
         }
     }
@@ -238,7 +238,7 @@ fn phase_began(world: &mut World, phase: RoundPhase) {
 /// The pending attack answered (a defence rolled or declined): nothing is
 /// pending, and the attacker's turn goes on.
 fn answered(world: &mut World) {
-    if let Some(p) = view::resource_mut::<PendingAttack>(world).0.take() {
-        view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: p.attacker };
+    if let Some(p) = view::write::resource_mut::<PendingAttack>(world).0.take() {
+        view::write::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: p.attacker };
     }
 }

@@ -27,11 +27,11 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
         BattleEvent::RoundStarted { .. } => each::<Ud10Turn>(world, |t| t.start()),
         // §Starting a Combat Round: the round's order, and its actions open.
         BattleEvent::TurnOrder { order } => {
-            *view::resource_mut::<Ud10Round>(world) = Ud10Round {
+            *view::write::resource_mut::<Ud10Round>(world) = Ud10Round {
                 order: order.clone(),
                 next: 0,
             };
-            view::resource_mut::<Battle>(world).phase = Phase::Actions;
+            view::write::resource_mut::<Battle>(world).phase = Phase::Actions;
         }
         BattleEvent::TurnStarted { who } => {
             with::<Ud10Turn>(world, *who, |t| {
@@ -40,7 +40,7 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
             });
             // The order goes on after it (those before it who had fallen
             // were passed over).
-            let mut r = view::resource_mut::<Ud10Round>(world);
+            let mut r = view::write::resource_mut::<Ud10Round>(world);
             if let Some(i) = r.order.iter().position(|c| c == who) {
                 r.next = i + 1;
             }
@@ -119,7 +119,7 @@ fn apply_own(world: &mut World, event: &Ud10Event) {
                 // Brought round, it comes to itself slowly: no turn this
                 // round (docs/rulesets/ud10.md, "First aid").
                 with::<Ud10Turn>(world, *patient, |t| t.brought_round = true);
-                let mut r = view::resource_mut::<Ud10Round>(world);
+                let mut r = view::write::resource_mut::<Ud10Round>(world);
                 let at = r.next.min(r.order.len());
                 let rest: Vec<_> = r.order.split_off(at);
                 r.order.extend(rest.into_iter().filter(|c| c != patient));
@@ -134,11 +134,11 @@ fn apply_own(world: &mut World, event: &Ud10Event) {
             with::<Heading>(world, *who, |h| h.0 = *facing)
         }
         Ud10Event::ReactionOffered { attack, .. } => {
-            view::resource_mut::<Battle>(world).prompt = Prompt::React {
+            view::write::resource_mut::<Battle>(world).prompt = Prompt::React {
                 actor: attack.target,
                 attacker: attack.attacker,
             };
-            view::resource_mut::<PendingAttack>(world).0 = Some(attack.clone());
+            view::write::resource_mut::<PendingAttack>(world).0 = Some(attack.clone());
         }
         Ud10Event::TieBroken { .. }
         | Ud10Event::HitLocation { .. }
@@ -218,7 +218,7 @@ fn apply_reaction_rolled(world: &mut World, event: &Ud10Event) {
 /// The pending attack answered (a reaction rolled or declined): nothing is
 /// pending, and the attacker's turn goes on.
 fn answered(world: &mut World) {
-    if let Some(p) = view::resource_mut::<PendingAttack>(world).0.take() {
-        view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: p.attacker };
+    if let Some(p) = view::write::resource_mut::<PendingAttack>(world).0.take() {
+        view::write::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: p.attacker };
     }
 }

@@ -61,12 +61,12 @@ fn after_core(world: &mut World, event: &BattleEvent) {
         BattleEvent::RoundStarted { round } => round_started(world, *round),
         // "Bonus actions: picking up or putting down something", drawing.
         BattleEvent::PickedUp { .. } | BattleEvent::Drew { .. } => {
-            view::resource_mut::<ZonesRound>(world).turn.bonus += 1;
+            view::write::resource_mut::<ZonesRound>(world).turn.bonus += 1;
         }
         // §Taking a turn: the zone borders the mover crossed count against
         // its speed.
         BattleEvent::Moved { zones, .. } => {
-            view::resource_mut::<ZonesRound>(world).turn.zones += zones;
+            view::write::resource_mut::<ZonesRound>(world).turn.zones += zones;
         }
         BattleEvent::RoundEnded { .. } => each::<Swayed>(world, |s| s.distracted = false),
         BattleEvent::TurnEnded { who } => with::<Swayed>(world, *who, |s| s.taunted_by = None),
@@ -77,7 +77,7 @@ fn after_core(world: &mut World, event: &BattleEvent) {
             condition: Condition::Concealed,
             ..
         } if view::resource::<ZonesRound>(world).turn.who == Some(*who) => {
-            view::resource_mut::<ZonesRound>(world).turn.main = true;
+            view::write::resource_mut::<ZonesRound>(world).turn.main = true;
         }
         _ => {}
     }
@@ -100,7 +100,9 @@ fn apply_own(world: &mut World, event: &ZonesEvent) {
             reaction,
             ..
         } => apply_maneuver_made(world, attacker, target, reaction),
-        ZonesEvent::FreeTried { .. } => view::resource_mut::<ZonesRound>(world).turn.main = true,
+        ZonesEvent::FreeTried { .. } => {
+            view::write::resource_mut::<ZonesRound>(world).turn.main = true
+        }
         ZonesEvent::ReactionTaken { who, .. } => {
             // §Taking a turn: "A reaction takes the whole turn and doesn't
             // allow for movement or a bonus action."
@@ -119,10 +121,10 @@ fn apply_own(world: &mut World, event: &ZonesEvent) {
         | ZonesEvent::BlowStopped { .. } => {}
         // §Taking a turn: words and items are main actions.
         ZonesEvent::InfluenceTried { .. } => {
-            view::resource_mut::<ZonesRound>(world).turn.main = true
+            view::write::resource_mut::<ZonesRound>(world).turn.main = true
         }
         ZonesEvent::ItemUsed { who, item, .. } => {
-            view::resource_mut::<ZonesRound>(world).turn.main = true;
+            view::write::resource_mut::<ZonesRound>(world).turn.main = true;
             with::<ZonesStats>(world, *who, |s| {
                 if let Some(i) = s.items.get_mut(*item) {
                     i.uses = i.uses.saturating_sub(1);
@@ -130,7 +132,7 @@ fn apply_own(world: &mut World, event: &ZonesEvent) {
             });
         }
         ZonesEvent::PowerInvoked { by, index, .. } => {
-            view::resource_mut::<ZonesRound>(world).turn.main = true;
+            view::write::resource_mut::<ZonesRound>(world).turn.main = true;
             with::<ZonesStats>(world, *by, |s| {
                 if let Some(p) = s.powers.get_mut(*index) {
                     p.uses = p.uses.saturating_sub(1);
@@ -157,7 +159,7 @@ fn apply_procedure(world: &mut World, event: &ZonesEvent) {
         // fight's start for morale.
         ZonesEvent::InitiativeHeld { faction, .. } => {
             let original = standing_per_faction(world);
-            let mut r = view::resource_mut::<ZonesRound>(world);
+            let mut r = view::write::resource_mut::<ZonesRound>(world);
             r.holder = Some(*faction);
             r.original = original;
         }
@@ -165,24 +167,24 @@ fn apply_procedure(world: &mut World, event: &ZonesEvent) {
         ZonesEvent::Passed { faction, .. } => passed(world, *faction),
         // The holder gives the first turn away.
         ZonesEvent::FirstTurnGiven { to, .. } => {
-            let mut r = view::resource_mut::<ZonesRound>(world);
+            let mut r = view::write::resource_mut::<ZonesRound>(world);
             r.opening = false;
             r.next = *to;
-            view::resource_mut::<Battle>(world).prompt = Prompt::None;
+            view::write::resource_mut::<Battle>(world).prompt = Prompt::None;
         }
         ZonesEvent::Activated { who, .. } => activated(world, *who),
         ZonesEvent::ActivationOffered {
             faction, speaker, ..
         } => {
-            view::resource_mut::<Battle>(world).prompt = Prompt::Activate {
+            view::write::resource_mut::<Battle>(world).prompt = Prompt::Activate {
                 faction: *faction,
                 speaker: *speaker,
             };
         }
         ZonesEvent::ReactionOffered { who, by, waits, .. } => offered(world, *who, *by, waits),
         ZonesEvent::TurnResumed { who, .. } => {
-            *view::resource_mut::<Pending>(world) = Pending::default();
-            view::resource_mut::<Battle>(world).prompt = match who {
+            *view::write::resource_mut::<Pending>(world) = Pending::default();
+            view::write::resource_mut::<Battle>(world).prompt = match who {
                 Some(who) => Prompt::Act { actor: *who },
                 None => Prompt::None,
             };
@@ -190,15 +192,15 @@ fn apply_procedure(world: &mut World, event: &ZonesEvent) {
         // The pair's turn is over: a fresh turn for the next faction.
         ZonesEvent::PlayGoesTo { faction, .. } => play_goes_to(world, *faction),
         ZonesEvent::PairTurn { acting, others, .. } => {
-            let mut r = view::resource_mut::<ZonesRound>(world);
+            let mut r = view::write::resource_mut::<ZonesRound>(world);
             r.turn = acting.clone();
             r.team = others.clone();
         }
         ZonesEvent::TurnHandedOver { to, .. } => {
-            view::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: *to };
+            view::write::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: *to };
         }
         ZonesEvent::JoinsTurn { who, .. } => {
-            view::resource_mut::<ZonesRound>(world)
+            view::write::resource_mut::<ZonesRound>(world)
                 .team
                 .push(TurnBudget {
                     who: Some(*who),
@@ -206,13 +208,15 @@ fn apply_procedure(world: &mut World, event: &ZonesEvent) {
                 });
         }
         ZonesEvent::TurnReserved { who, .. } => {
-            view::resource_mut::<ZonesRound>(world).reserved.push(*who);
+            view::write::resource_mut::<ZonesRound>(world)
+                .reserved
+                .push(*who);
         }
         ZonesEvent::HalfZoneSpent { .. } => {
-            view::resource_mut::<ZonesRound>(world).turn.halves += 1
+            view::write::resource_mut::<ZonesRound>(world).turn.halves += 1
         }
         ZonesEvent::CarriedFast { riders, .. } => {
-            let mut r = view::resource_mut::<ZonesRound>(world);
+            let mut r = view::write::resource_mut::<ZonesRound>(world);
             for c in riders {
                 if !r.carried_fast.contains(c) {
                     r.carried_fast.push(*c);
@@ -230,24 +234,26 @@ fn passed(world: &mut World, faction: u8) {
         .0
         .len()
         .max(1) as u8;
-    let mut r = view::resource_mut::<ZonesRound>(world);
+    let mut r = view::write::resource_mut::<ZonesRound>(world);
     r.passes += 1;
     r.opening = false;
     r.next = (faction + 1) % n;
-    view::resource_mut::<Battle>(world).prompt = Prompt::None;
+    view::write::resource_mut::<Battle>(world).prompt = Prompt::None;
 }
 
 /// The pair's turn is over: play goes to `faction`, with a fresh turn.
 fn play_goes_to(world: &mut World, faction: u8) {
-    let mut r = view::resource_mut::<ZonesRound>(world);
+    let mut r = view::write::resource_mut::<ZonesRound>(world);
     r.next = faction;
     r.turn = TurnBudget::default();
     r.team.clear();
-    view::resource_mut::<Battle>(world).prompt = Prompt::None;
+    view::write::resource_mut::<Battle>(world).prompt = Prompt::None;
 }
 
 fn used(world: &mut World, gear: GearUse) {
-    view::resource_mut::<ZonesRound>(world).gear_used.push(gear);
+    view::write::resource_mut::<ZonesRound>(world)
+        .gear_used
+        .push(gear);
 }
 
 fn apply_attack_made(
@@ -262,7 +268,7 @@ fn apply_attack_made(
     // §Taking a turn: an attack on one's turn is its main action.
     if !*reaction {
         with::<TurnState>(world, *attacker, |t| t.action_used = true);
-        view::resource_mut::<ZonesRound>(world).turn.main = true;
+        view::write::resource_mut::<ZonesRound>(world).turn.main = true;
     }
 }
 
@@ -270,7 +276,7 @@ fn apply_maneuver_made(world: &mut World, attacker: &Cid, target: &Cid, reaction
     face(world, *attacker, *target);
     if !*reaction {
         with::<TurnState>(world, *attacker, |t| t.action_used = true);
-        view::resource_mut::<ZonesRound>(world).turn.main = true;
+        view::write::resource_mut::<ZonesRound>(world).turn.main = true;
     }
 }
 
@@ -284,7 +290,7 @@ fn round_started(world: &mut World, round: u32) {
         .into_iter()
         .map(|c| view::get::<crate::rules::components::Health>(world, c).map_or(0, |h| h.hp))
         .collect();
-    let mut r = view::resource_mut::<ZonesRound>(world);
+    let mut r = view::write::resource_mut::<ZonesRound>(world);
     r.bonus = round == 0;
     r.next = r.holder.unwrap_or(0);
     r.passes = 0;
@@ -295,7 +301,7 @@ fn round_started(world: &mut World, round: u32) {
     r.carried_fast.clear();
     r.start_standing = start_standing;
     r.start_health = start_health;
-    view::resource_mut::<Battle>(world).phase = Phase::Activation;
+    view::write::resource_mut::<Battle>(world).phase = Phase::Activation;
 }
 
 /// §Procedure: a faction takes its turn with `who`: nobody has passed
@@ -311,7 +317,7 @@ fn activated(world: &mut World, who: Cid) {
             ..Default::default()
         })
         .collect();
-    let mut r = view::resource_mut::<ZonesRound>(world);
+    let mut r = view::write::resource_mut::<ZonesRound>(world);
     r.passes = 0;
     r.opening = false;
     r.turn = TurnBudget {
@@ -324,7 +330,7 @@ fn activated(world: &mut World, who: Cid) {
 /// `who` is asked to react to `by`: what waits for the answer is kept, the
 /// other of an attack and a blast is over; a move at a border stands alone.
 fn offered(world: &mut World, who: Cid, by: Cid, waits: &Waiting) {
-    let mut p = view::resource_mut::<Pending>(world);
+    let mut p = view::write::resource_mut::<Pending>(world);
     match waits {
         Waiting::Attack(a) => {
             p.attack = Some(a.clone());
@@ -341,7 +347,7 @@ fn offered(world: &mut World, who: Cid, by: Cid, waits: &Waiting) {
             };
         }
     }
-    view::resource_mut::<Battle>(world).prompt = Prompt::React {
+    view::write::resource_mut::<Battle>(world).prompt = Prompt::React {
         actor: who,
         attacker: by,
     };

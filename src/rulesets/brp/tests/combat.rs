@@ -219,9 +219,12 @@ fn a_shield_parrying_to_0_hit_points_breaks_and_is_gone() {
     // B's own.
     let (mut e, _, b, at) = matrix_duel(&[5, 40, 4, 1]);
     let eb = crate::rules::view::entity(e.world(), b).expect("B");
-    crate::rules::view::get_mut::<crate::rulesets::brp::stats::BrpShield>(e.world_mut(), eb)
-        .expect("B's shield")
-        .hp = 2;
+    crate::rules::view::write::get_mut::<crate::rulesets::brp::stats::BrpShield>(
+        e.world_mut(),
+        eb,
+    )
+    .expect("B's shield")
+    .hp = 2;
     cmd(&mut e, b, BrpCommand::Parry { shield: true });
     special_partly_parried(&e, at, b, None, 0);
     assert!(since(&e, at).iter().any(|ev| matches!(

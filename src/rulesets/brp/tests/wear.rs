@@ -37,7 +37,7 @@ fn the_parry_dialog_states_each_items_hit_points_and_when_it_can_break() {
         "On a success: normal damage, your broadsword takes 2 (12 HP, 10 left)"
     );
     let eb = crate::rules::view::entity(e.world(), b).expect("B");
-    crate::rules::view::get_mut::<BrpShield>(e.world_mut(), eb)
+    crate::rules::view::write::get_mut::<BrpShield>(e.world_mut(), eb)
         .expect("B's shield")
         .hp = 2;
     let shield = lines(&e, b, BrpCommand::Parry { shield: true });
