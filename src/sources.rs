@@ -1,9 +1,10 @@
 //! The shape of the house, checked on the sources themselves
 //! (`docs/architecture.md`, "The layering, checked"): the rules core names
-//! nothing above it; its files, and the board's, import one another
-//! without a circle; the writes outside apply only fall. (Each ruleset
-//! folder's own checks: `rulesets::layering`.) Test code is left out: a
-//! test of the core may play a shipped ruleset.
+//! nothing above it; its files, the board's and each ruleset's import one
+//! another without a circle; a ruleset writes state only in its apply;
+//! files and functions stay short enough to hold. (Each ruleset folder's
+//! reading-never-imports-writing check: `rulesets::layering`.) Test code is
+//! left out: a test of the core may play a shipped ruleset.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
