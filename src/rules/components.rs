@@ -363,7 +363,7 @@ impl Loadout {
 
 /// The turn bookkeeping every ruleset shares, kept by the ruleset in force;
 /// a ruleset keeps its own beside it in a component of its folder (UD10's
-/// movement and aim: `rulesets/ud10/turn.rs`).
+/// movement and aim: `rulesets/ud10/state.rs`).
 #[derive(Component, Clone, Debug, PartialEq, Default)]
 pub struct TurnState {
     /// The number that orders this round's turns, where the ruleset rolls

@@ -20,10 +20,10 @@ use super::chance::{Difficulty, Level, special_up_to};
 use super::check::{self, attackable};
 use super::command::{BrpCommand, Intent};
 use super::legal::{nearest, patients, toward};
-use super::query::{
-    HALF_FROM_DM, armor_against, attack_numbers, best_defense, defenses, enemy_adjacent,
-    mean_through_armor, move_left, rolled_by, round, settings,
+use super::numbers::{
+    armor_against, attack_numbers, best_defense, defenses, mean_through_armor, rolled_by,
 };
+use super::query::{HALF_FROM_DM, enemy_adjacent, move_left, round, settings};
 use super::settings::SpecialBoundary;
 use super::state::PendingAttack;
 use super::stats::{gear, stats};
@@ -92,7 +92,7 @@ fn react(world: &World, actor: Cid) -> Command {
 /// enemy after enemy ([`Weighed::against`]): what comes of the attacker and
 /// the weapon (the dice, the damage bonus) worked out once.
 struct Weighed {
-    /// The blow's [`Blow::rolled`](super::query::Blow::rolled), the same
+    /// The blow's [`Blow::rolled`](super::numbers::Blow::rolled), the same
     /// against every target ([`rolled_by`]).
     rolled: (f64, f64),
     velocity: Option<super::data::Velocity>,

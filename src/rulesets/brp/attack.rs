@@ -15,12 +15,13 @@ use crate::rules::view;
 
 use super::chance::{Level, RULE_ATTACK, level};
 use super::command::BrpCommand;
-use super::event::BrpEvent;
-use super::matrix::{Defense, Harm, RULE_MATRIX, outcome};
-use super::numbers::{
+use super::derived::{
     RULE_ARMOR, RULE_HIT_POINTS, RULE_SPECIAL, half_bonus, special_damage, through_armor,
 };
-use super::query::{attack_numbers, blow, defenses, settings};
+use super::event::BrpEvent;
+use super::matrix::{Defense, Harm, RULE_MATRIX, outcome};
+use super::numbers::{attack_numbers, blow, defenses};
+use super::query::settings;
 use super::state::{Pending, PendingAttack};
 use super::stats::{BrpShield, gear};
 

@@ -12,7 +12,8 @@ use crate::rules::view;
 
 use super::command::{BrpCommand, Intent};
 use super::matrix::Defense;
-use super::query::{attack_numbers, defenses, move_left, round, settings};
+use super::numbers::{attack_numbers, defenses};
+use super::query::{move_left, round, settings};
 use super::state::PendingAttack;
 use super::stats::{Wounds, gear};
 

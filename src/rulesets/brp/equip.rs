@@ -10,7 +10,7 @@ use crate::rules::level::CombatantDef;
 use crate::rulesets::data::{check_stat_overrides, unknown_archetype, unknown_item};
 
 use super::data::{BrpData, CHARACTERISTICS, MeleeDef, MissileDef, db_share};
-use super::numbers::{hit_points, weapon_rating};
+use super::derived::{hit_points, weapon_rating};
 use super::stats::{BrpArmor, BrpShield, BrpStats, BrpWeapon, Wounds};
 
 /// The brp components of one combatant.

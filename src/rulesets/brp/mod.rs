@@ -11,6 +11,7 @@ pub mod chance;
 pub mod check;
 pub mod command;
 pub mod data;
+pub mod derived;
 pub mod equip;
 pub mod event;
 pub mod execute;

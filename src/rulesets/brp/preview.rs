@@ -17,7 +17,8 @@ use super::chance::{Difficulty, Level, special_up_to};
 use super::command::{BrpCommand, Intent};
 use super::event::Band;
 use super::matrix::{Defense, Harm, outcome};
-use super::query::{attack_numbers, band, blow, defenses, rank, round, settings};
+use super::numbers::{attack_numbers, blow, defenses};
+use super::query::{band, rank, round, settings};
 use super::state::{Pending, PendingAttack};
 use super::stats::{gear, stats};
 
@@ -253,7 +254,7 @@ fn defense(world: &World, actor: Cid, kind: Defense, shield: bool) -> Preview {
     // does to the weapons (§5.8; at 0 HP one breaks, §5.6).
     let mine = o.with(world, actor).to_lowercase();
     let my_hp = o.item_hp(world, actor);
-    let their_hp = super::query::weapon_hp(world, p.attacker, p.weapon_index);
+    let their_hp = super::numbers::weapon_hp(world, p.attacker, p.weapon_index);
     let wear = |whose: &str, item: &str, hp: Option<i32>, points: i32| match hp {
         Some(hp) if points >= hp => format!(", {whose} {item} takes {points} and breaks ({hp} HP)"),
         Some(hp) => format!(
@@ -330,7 +331,7 @@ fn stakes(world: &World, p: &Pending) -> Option<String> {
             .map(|(v, q)| {
                 (
                     if b.half {
-                        super::numbers::half_bonus(v)
+                        super::derived::half_bonus(v)
                     } else {
                         v
                     },
@@ -345,11 +346,11 @@ fn stakes(world: &World, p: &Pending) -> Option<String> {
     for (w, qw) in b.dice.distribution(None, None, 0) {
         for (d, qd) in &bonus {
             let total = if special {
-                super::numbers::special_damage(weapon_max, w, *d)
+                super::derived::special_damage(weapon_max, w, *d)
             } else {
                 w + d
             };
-            let through = super::numbers::through_armor(total, b.ap);
+            let through = super::derived::through_armor(total, b.ap);
             lo = lo.min(through);
             hi = hi.max(through);
             if through > 0 && h.hp - through <= line {

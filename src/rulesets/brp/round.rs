@@ -14,8 +14,8 @@ use crate::rules::schedule::{Due, Schedule};
 use crate::rules::view;
 
 use super::command::Intent;
+use super::derived::RULE_HIT_POINTS;
 use super::event::{BrpEvent, RoundPhase};
-use super::numbers::RULE_HIT_POINTS;
 use super::query::{
     RULE_ACTIONS, RULE_INTENT, RULE_MOVEMENT, WeaponOrder, band, rank, round, settings,
     tied_groups, weapon_order,

@@ -7,8 +7,8 @@ use crate::rules::components::{Cid, Health, Loadout, Weapon};
 use crate::rules::view;
 
 use super::command::Intent;
+use super::derived::Source;
 use super::event::Band;
-use super::numbers::Source;
 use super::query::{round, settings};
 use super::stats::{BrpArmor, BrpShield, Wounds, gear, stats};
 

@@ -13,7 +13,7 @@ use crate::rules::dice::{DbShare, DiceExpr};
 use crate::rules::view;
 
 use super::data::{Length, ShieldClass, Velocity};
-use super::numbers::Source;
+use super::derived::Source;
 
 /// A brp combatant's characteristics and the chances of the skills the
 /// combat rules use.

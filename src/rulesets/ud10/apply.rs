@@ -15,7 +15,7 @@ use crate::rulesets::ud10::event::Ud10Event;
 use super::numbers::PendingAttack;
 use super::query;
 use super::round::Ud10Round;
-use super::turn::{Ud10Turn, widest};
+use super::state::{Ud10Turn, widest};
 
 pub fn apply(world: &mut World, event: &BattleEvent) {
     match event {

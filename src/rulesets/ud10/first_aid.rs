@@ -16,7 +16,7 @@ use crate::rules::view;
 use super::numbers::reaction_chance;
 use super::query::stats;
 use super::settings::Ud10Settings;
-use super::turn::Ud10Turn;
+use super::state::Ud10Turn;
 
 pub const RULE_FIRST_AID: &str =
     "ud10 §Performing Actions: a skill action (Fray decides: first aid)";

@@ -29,7 +29,7 @@ pub mod reach;
 pub mod round;
 pub mod settings;
 pub mod sheet;
-pub mod turn;
+pub mod state;
 pub mod weapon;
 
 use std::path::Path;
@@ -89,7 +89,7 @@ impl Ruleset for Ud10 {
             .component::<Ud10Stats>()
             .component::<armor::Armor>()
             .component::<armor::Shield>()
-            .component::<turn::Ud10Turn>();
+            .component::<state::Ud10Turn>();
     }
     type Check = check::Legality;
     fn execute(world: &mut Scene, actor: Cid, command: &Command) {
@@ -178,7 +178,7 @@ fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), De
         b.health,
         b.loadout,
         b.armor,
-        turn::Ud10Turn::default(),
+        state::Ud10Turn::default(),
     ));
     if let Some(s) = b.shield {
         e.insert(s);

@@ -20,7 +20,7 @@ use crate::rulesets::ud10::weapon::Ud10Gear;
 use super::armor::{Shield, shield_bonus};
 use super::cover::{RULE_COVER, cover, cover_near};
 use super::data::Ud10Stats;
-use super::turn::Ud10Turn;
+use super::state::Ud10Turn;
 
 use super::settings::{FromBehind, Ud10Settings};
 

@@ -7,7 +7,7 @@ use crate::rules::components::{Cid, Loadout, MoveMode, TurnState};
 use crate::rules::view;
 
 use super::data::Ud10Stats;
-use super::turn::Ud10Turn;
+use super::state::Ud10Turn;
 
 pub fn stats(world: &World, cid: Cid) -> Option<&Ud10Stats> {
     view::get::<Ud10Stats>(world, cid)

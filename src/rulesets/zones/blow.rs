@@ -18,7 +18,7 @@ use crate::rules::view;
 use crate::rulesets::zones::event::ZonesEvent;
 
 use super::maneuvers::{RULE_HOLD, holder};
-use super::odds::{BlowDice, blow_dice};
+use super::numbers::{BlowDice, blow_dice};
 use super::query::{
     armour, critical_threshold, halved, mounted, nearby, stats, visible, wit_save_reason,
 };

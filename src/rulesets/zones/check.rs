@@ -215,7 +215,7 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             for (t, _) in shares {
                 super::influence::check_taunt(world, actor, *t)?;
             }
-            super::odds::check_split(world, actor, *weapon, shares)
+            super::numbers::check_split(world, actor, *weapon, shares)
         }
         (Command::Move { path }, _) => check_walk(world, actor, path),
         (_, Some(ZonesCommand::PickUp { item })) => check_pick_up(world, actor, *item),

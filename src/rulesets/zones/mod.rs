@@ -11,7 +11,7 @@
 //! an attack: back to the move or the turn), `blast`, `stunt`, `attack` (an
 //! attack's flow: declared, asked, hit), `reaction` (the answers), and
 //! `execute` (one step per command). The readers below them: `turns` (who
-//! takes part in the turn, who rides what) under `query`, then `odds`,
+//! takes part in the turn, who rides what) under `query`, then `numbers` (an action's numbers),
 //! `reach`, `maneuvers`, `riders`, `influence`, `strike` (may this attacker
 //! strike that target), `check`, `legal`, `preview`, `sheet`, `offers`, `ai`.
 //! `src/sources.rs` fails on an import circle among them.
@@ -36,7 +36,7 @@ pub mod mounts;
 pub mod movement;
 pub mod narrate;
 pub mod nonlethal;
-pub mod odds;
+pub mod numbers;
 pub mod offers;
 pub mod opportunity;
 pub mod preview;

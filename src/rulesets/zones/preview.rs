@@ -15,7 +15,7 @@ use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::data::{MODE_DEATH_BLOW, PowerEffect, is_stunt};
 use super::maneuvers::{may_resist, shove_end, size_difference};
-use super::odds::damage_odds;
+use super::numbers::damage_odds;
 use super::preview_reactions::{
     incoming, preview_counter, preview_dodge, preview_guard, preview_hide_behind,
     preview_no_reaction, preview_opportunity, with_weapon,
@@ -308,7 +308,7 @@ fn preview_split_attack(world: &World, actor: Cid, p: &mut Preview, command: &Co
     );
     if let Some(w) = w {
         for (t, d) in shares {
-            let o = super::odds::split_odds(world, actor, *t, w, *d);
+            let o = super::numbers::split_odds(world, actor, *t, w, *d);
             p.lines.push(format!(
                 "{}: {}-{} damage, {:.0}% to take them out",
                 name(world, *t),

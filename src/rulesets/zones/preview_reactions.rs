@@ -12,7 +12,7 @@ use crate::rules::view::{self, name};
 use crate::rulesets::zones::command::ZonesCommand;
 
 use super::maneuvers::holder;
-use super::odds::damage_odds;
+use super::numbers::damage_odds;
 use super::query::{save_chance, stats};
 use super::state::Pending;
 

@@ -6,7 +6,7 @@ use super::*;
 use crate::rules::components::{Condition, Health, Loadout};
 use crate::rulesets::brp::chance::{Difficulty, Level};
 use crate::rulesets::brp::matrix::{Defense, Harm};
-use crate::rulesets::brp::query::attack_numbers;
+use crate::rulesets::brp::numbers::attack_numbers;
 use crate::testkit::has;
 
 fn hp(e: &Engine, who: &str) -> i32 {
@@ -497,7 +497,7 @@ fn the_best_defence_is_the_best_of_the_list() {
     // a melee blow, an arrow and a bullet, against a swordsman with a round
     // shield (broadsword 60%, shield 50%, Dodge 20%) and an archer.
     use crate::rulesets::brp::data::Velocity;
-    use crate::rulesets::brp::query::{best_defense, defenses};
+    use crate::rulesets::brp::numbers::{best_defense, defenses};
     use crate::rulesets::brp::state::Pending;
     let e = battle(
         8,
@@ -607,7 +607,7 @@ fn a_blows_numbers_are_the_texts_for_preview_ai_and_roll_alike() {
     // short sword (1D6+1) with a 1D4 damage bonus on an unarmored target
     // takes 3-11, and 10-18 on a special (§5.13's 13 among them); through
     // hard leather (2), 1-9.
-    use crate::rulesets::brp::query::blow;
+    use crate::rulesets::brp::numbers::blow;
     let e = battle(
         6,
         &[
@@ -633,7 +633,7 @@ fn a_blows_numbers_are_the_texts_for_preview_ai_and_roll_alike() {
     );
     // The AI's means, worked out without making the blow, are the blow's
     // to the bit, with all, half or none of the bonus.
-    use crate::rulesets::brp::query::{blow_by, rolled_by};
+    use crate::rulesets::brp::numbers::{blow_by, rolled_by};
     for text in ["1D6+1+db", "1D8+1+½db", "2D6+2", "db"] {
         let damage = crate::rules::dice::DiceExpr::parse(text).expect("dice");
         for share in [None, full, Some(crate::rules::dice::DbShare::Half)] {

@@ -7,10 +7,10 @@ use std::path::Path;
 use crate::rules::dice::DiceExpr;
 use crate::rulesets::brp::chance::{Difficulty, Level, level, range_band, special_up_to};
 use crate::rulesets::brp::data::{BrpData, Length, ShieldClass, Velocity};
-use crate::rulesets::brp::matrix::{Defense, Harm, outcome};
-use crate::rulesets::brp::numbers::{
+use crate::rulesets::brp::derived::{
     Source, half_bonus, hit_points, special_damage, through_armor, weapon_rating,
 };
+use crate::rulesets::brp::matrix::{Defense, Harm, outcome};
 use crate::rulesets::brp::settings::SpecialBoundary;
 
 fn data() -> BrpData {

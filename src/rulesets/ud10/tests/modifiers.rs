@@ -179,7 +179,7 @@ fn aiming_one_and_two_rounds() {
     assert_eq!((*total, *hit), (13, false));
     // Aim is spent by the attack.
     assert_eq!(
-        view::get::<crate::rulesets::ud10::turn::Ud10Turn>(e.world(), a).and_then(|t| t.aim),
+        view::get::<crate::rulesets::ud10::state::Ud10Turn>(e.world(), a).and_then(|t| t.aim),
         None
     );
 }

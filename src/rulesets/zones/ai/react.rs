@@ -10,7 +10,7 @@ use crate::rulesets::zones::check;
 use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
 use crate::rulesets::zones::data::MODE_STRIKE;
 use crate::rulesets::zones::maneuvers::{holding, shove_end};
-use crate::rulesets::zones::odds::damage_odds;
+use crate::rulesets::zones::numbers::damage_odds;
 use crate::rulesets::zones::query::{can_react, save_chance, stats};
 use crate::rulesets::zones::state::{AttackState, Pending, Stage};
 use crate::rulesets::zones::strike::may_strike;

@@ -69,8 +69,13 @@ pub(super) fn get_off_to_fight(world: &World, actor: Cid) -> Option<Command> {
         .into_iter()
         .filter(|e| crate::rulesets::zones::query::melee_reach(world, actor, *e))
         .map(|e| {
-            let o =
-                crate::rulesets::zones::odds::damage_odds_on_foot(world, actor, e, &w, MODE_STRIKE);
+            let o = crate::rulesets::zones::numbers::damage_odds_on_foot(
+                world,
+                actor,
+                e,
+                &w,
+                MODE_STRIKE,
+            );
             (o.mean + DOWN * o.p_down, e)
         })
         .max_by(|a, b| a.0.total_cmp(&b.0))?;

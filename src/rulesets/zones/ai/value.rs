@@ -13,7 +13,7 @@ use crate::rulesets::zones::data::{MODE_STRIKE, MODE_STUNT_SURRENDER};
 use crate::rulesets::zones::maneuvers::{
     check_any_maneuver, check_this_maneuver, holding, may_resist, shove_end,
 };
-use crate::rulesets::zones::odds::{damage_odds, split_odds};
+use crate::rulesets::zones::numbers::{damage_odds, split_odds};
 use crate::rulesets::zones::query::{blast_targets, save_chance, stats, wit_save_reason, zone};
 use crate::rulesets::zones::state::ZonesRound;
 use crate::rulesets::zones::strike::{Strike, Striker, may_strike};
