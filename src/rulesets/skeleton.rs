@@ -23,11 +23,25 @@ use crate::rules::resolve::resolve_with;
 use crate::rules::scene::Scene;
 use crate::rulesets::settings::{self, RulesetSettings};
 
+/// What a ruleset's data makes of a combatant as the level defines it: the
+/// components it carries into battle, built from the data alone (reads
+/// only; [`Ruleset::equip`] puts them on the combatant's entity).
+pub trait Equip: Resource {
+    type Bundle: Equipped;
+    fn equip(&self, def: &CombatantDef) -> Result<Self::Bundle, DefError>;
+}
+
+/// A combatant's components as a ruleset builds them, ready to insert.
+pub trait Equipped {
+    fn insert_into(self, entity: &mut EntityWorldMut);
+}
+
 /// A ruleset: its types and its rules.
 pub trait Ruleset: 'static {
     const ID: RulesetId;
-    /// Everything read from `assets/rulesets/<id>/`.
-    type Data: Resource;
+    /// Everything read from `assets/rulesets/<id>/`, which also makes a
+    /// combatant's components ([`Equip`]).
+    type Data: Equip;
     /// The calls the text leaves to the GM, and its optional rules.
     type Settings: RulesetSettings;
     /// The ruleset's own commands ([`Command::Ruleset`]), read back from
@@ -62,8 +76,16 @@ pub trait Ruleset: 'static {
     fn check_level(_data: &Self::Data, _level: &Level) -> Result<(), DataError> {
         Ok(())
     }
-    /// Give a freshly spawned combatant the ruleset's components.
-    fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), DefError>;
+    /// Give a freshly spawned combatant the ruleset's components: the ones
+    /// its data makes of the level's definition ([`Equip`]), written by
+    /// the skeleton once for every ruleset.
+    fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), DefError> {
+        let data = view::get_resource::<Self::Data>(world)
+            .ok_or_else(|| DefError::entry(format!("{} data is not loaded", Self::ID.0)))?;
+        let bundle = data.equip(def)?;
+        bundle.insert_into(&mut world.entity_mut(entity));
+        Ok(())
+    }
     /// Register every component `equip` (or a rule) gives a combatant that
     /// the core does not define, so that a fork of the battle copies it
     /// (`rules::fork`; a test fails on one left out).

@@ -27,6 +27,32 @@ pub struct BrpBundle {
     pub steed: Option<Steed>,
 }
 
+impl crate::rulesets::skeleton::Equipped for BrpBundle {
+    fn insert_into(self, e: &mut bevy::prelude::EntityWorldMut) {
+        e.insert((
+            self.stats,
+            self.size,
+            self.health,
+            self.loadout,
+            self.armor,
+            self.wounds,
+        ));
+        if let Some(s) = self.shield {
+            e.insert(s);
+        }
+        if let Some(s) = self.steed {
+            e.insert(s);
+        }
+    }
+}
+
+impl crate::rulesets::skeleton::Equip for BrpData {
+    type Bundle = BrpBundle;
+    fn equip(&self, def: &CombatantDef) -> Result<BrpBundle, DefError> {
+        BrpData::equip(self, def)
+    }
+}
+
 impl BrpData {
     /// The chance a skill not tied to a weapon gives (Dodge, First Aid,
     /// Throw): the stat block's rating, else its base (`tables.ron`).

@@ -42,7 +42,6 @@ use crate::rules::fork::ForkRegistry;
 use crate::rules::hooks::{Offers, Preview};
 use crate::rules::level::CombatantDef;
 use crate::rules::scene::Scene;
-use crate::rules::view;
 use crate::rulesets::skeleton::{self, Ruleset};
 
 use data::BrpData;
@@ -78,20 +77,6 @@ impl Ruleset for Brp {
             .archetypes
             .get(&def.archetype)
             .map_or(0, |a| a.carries)
-    }
-    fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), DefError> {
-        let data = view::get_resource::<BrpData>(world)
-            .ok_or_else(|| DefError::entry("brp data is not loaded"))?;
-        let b = data.equip(def)?;
-        let mut e = world.entity_mut(entity);
-        e.insert((b.stats, b.size, b.health, b.loadout, b.armor, b.wounds));
-        if let Some(s) = b.shield {
-            e.insert(s);
-        }
-        if let Some(s) = b.steed {
-            e.insert(s);
-        }
-        Ok(())
     }
     fn fork(registry: &mut ForkRegistry) {
         registry

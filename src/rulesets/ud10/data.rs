@@ -390,6 +390,29 @@ pub struct Ud10Bundle {
     pub shield: Option<Shield>,
 }
 
+impl crate::rulesets::skeleton::Equipped for Ud10Bundle {
+    fn insert_into(self, e: &mut EntityWorldMut) {
+        e.insert((
+            self.stats,
+            self.size,
+            self.health,
+            self.loadout,
+            self.armor,
+            super::state::Ud10Turn::default(),
+        ));
+        if let Some(s) = self.shield {
+            e.insert(s);
+        }
+    }
+}
+
+impl crate::rulesets::skeleton::Equip for Ud10Data {
+    type Bundle = Ud10Bundle;
+    fn equip(&self, def: &CombatantDef) -> Result<Ud10Bundle, DefError> {
+        Ud10Data::equip(self, def)
+    }
+}
+
 impl crate::rulesets::data::Equipment for Equipment {
     fn defines(&self, kind: &str, id: &str) -> bool {
         match kind {

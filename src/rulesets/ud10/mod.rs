@@ -37,7 +37,6 @@ use std::path::Path;
 use bevy::prelude::*;
 
 use crate::rules::scene::Scene;
-use crate::rules::view;
 
 use crate::rules::battle::RulesetId;
 use crate::rules::command::Command;
@@ -80,9 +79,6 @@ impl Ruleset for Ud10 {
     }
     fn check_combatant(data: &Ud10Data, def: &CombatantDef) -> Result<(), DefError> {
         data.equip(def).map(|_| ())
-    }
-    fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), DefError> {
-        equip(world, entity, def)
     }
     fn fork(registry: &mut ForkRegistry) {
         registry
@@ -165,25 +161,6 @@ impl Ruleset for Ud10 {
 /// The UD10 ruleset plugin.
 pub fn plugin(app: &mut App) {
     skeleton::plugin::<Ud10>(app);
-}
-
-fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), DefError> {
-    let data = view::get_resource::<Ud10Data>(world)
-        .ok_or_else(|| DefError::entry("ud10 data is not loaded"))?;
-    let b = data.equip(def)?;
-    let mut e = world.entity_mut(entity);
-    e.insert((
-        b.stats,
-        b.size,
-        b.health,
-        b.loadout,
-        b.armor,
-        state::Ud10Turn::default(),
-    ));
-    if let Some(s) = b.shield {
-        e.insert(s);
-    }
-    Ok(())
 }
 
 #[cfg(test)]

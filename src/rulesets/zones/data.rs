@@ -310,6 +310,28 @@ pub struct ZonesBundle {
     pub steed: Option<Steed>,
 }
 
+impl crate::rulesets::skeleton::Equipped for ZonesBundle {
+    fn insert_into(self, e: &mut EntityWorldMut) {
+        e.insert((
+            self.stats,
+            self.size,
+            self.health,
+            self.loadout,
+            super::state::Swayed::default(),
+        ));
+        if let Some(s) = self.steed {
+            e.insert(s);
+        }
+    }
+}
+
+impl crate::rulesets::skeleton::Equip for ZonesData {
+    type Bundle = ZonesBundle;
+    fn equip(&self, def: &CombatantDef) -> Result<ZonesBundle, DefError> {
+        ZonesData::equip(self, def)
+    }
+}
+
 impl ZonesData {
     /// Read `equipment.ron`, `bestiary.ron` and `settings.ron` from `dir` and
     /// check that every archetype's equipment exists.

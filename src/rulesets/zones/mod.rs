@@ -61,7 +61,6 @@ use std::path::Path;
 use bevy::prelude::*;
 
 use crate::rules::scene::Scene;
-use crate::rules::view;
 
 use crate::rules::battle::RulesetId;
 use crate::rules::command::Command;
@@ -139,9 +138,6 @@ impl Ruleset for Zones {
         }
         Ok(())
     }
-    fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), DefError> {
-        equip(world, entity, def)
-    }
     fn fork(registry: &mut ForkRegistry) {
         registry.component::<ZonesStats>();
         registry.component::<state::Swayed>();
@@ -215,24 +211,6 @@ impl Ruleset for Zones {
 /// The zones ruleset plugin.
 pub fn plugin(app: &mut App) {
     skeleton::plugin::<Zones>(app);
-}
-
-fn equip(world: &mut World, entity: Entity, def: &CombatantDef) -> Result<(), DefError> {
-    let data = view::get_resource::<ZonesData>(world)
-        .ok_or_else(|| DefError::entry("zones data is not loaded"))?;
-    let b = data.equip(def)?;
-    let mut e = world.entity_mut(entity);
-    e.insert((
-        b.stats,
-        b.size,
-        b.health,
-        b.loadout,
-        state::Swayed::default(),
-    ));
-    if let Some(s) = b.steed {
-        e.insert(s);
-    }
-    Ok(())
 }
 
 #[cfg(test)]
