@@ -56,6 +56,19 @@ pub(super) fn default_level() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels/open_field.ron")
 }
 
+/// The level files named, or every shipped level (the folder of the
+/// default one) when none is.
+pub(super) fn levels_or_shipped(named: &[PathBuf]) -> Vec<PathBuf> {
+    if !named.is_empty() {
+        return named.to_vec();
+    }
+    let dir = default_level()
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("levels"));
+    crate::bench::shipped_levels(&dir)
+}
+
 /// `--set KEY=VALUE` options as pairs.
 pub(super) fn parse_settings(settings: &[String]) -> Result<Vec<(String, String)>, String> {
     settings

@@ -1,9 +1,9 @@
 //! `fray audit`: what the AI does, counted over many seeded all-AI
 //! battles of every level under every ruleset it supports.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use super::args::{Batch, default_level, load, parse_settings};
+use super::args::{Batch, levels_or_shipped, load, parse_settings};
 use super::output::print_report;
 use crate::rules::engine::assets_dir;
 
@@ -28,15 +28,7 @@ pub(super) fn run(a: &AuditArgs) -> Result<(), String> {
         return Err("--battles expects at least 1 battle, not 0".into());
     }
     let threads = a.batch.workers.threads()?;
-    let paths = if a.levels.is_empty() {
-        let dir = default_level()
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|| PathBuf::from("levels"));
-        crate::bench::shipped_levels(&dir)
-    } else {
-        a.levels.clone()
-    };
+    let paths = levels_or_shipped(&a.levels);
     let levels = paths
         .into_iter()
         .map(|p| load(&p).map(|l| (p, l)))

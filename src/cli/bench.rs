@@ -1,9 +1,9 @@
 //! `fray bench`: battles per second for every level × ruleset, on one
 //! thread and on all cores, maybe beside another build.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use super::args::{cores, default_level};
+use super::args::{cores, levels_or_shipped};
 
 /// `fray bench`'s arguments.
 #[derive(clap::Args, Debug)]
@@ -35,15 +35,7 @@ pub(super) fn run(a: &BenchArgs) -> Result<(), String> {
         return Err("--battles, --runs and --playouts expect at least 1".into());
     }
     let this = std::env::current_exe().map_err(|e| format!("cannot find this fray: {e}"))?;
-    let levels = if a.levels.is_empty() {
-        let dir = default_level()
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|| PathBuf::from("levels"));
-        crate::bench::shipped_levels(&dir)
-    } else {
-        a.levels.clone()
-    };
+    let levels = levels_or_shipped(&a.levels);
     let cores = cores();
     let threads = if cores > 1 { vec![1, cores] } else { vec![1] };
     let cfg = crate::bench::BenchConfig {
