@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use crate::game::flow::ScreenIntent as I;
 use crate::game::session::{Screen, levels_dir};
+use crate::rules::battle::RulesetId;
 use crate::rules::components::Controller;
 
 use super::Step::{self, *};
@@ -23,6 +24,21 @@ impl Tour {
         steps.extend(brp_duel());
         Tour::new(steps, shots)
     }
+}
+
+/// From the setup screen: `file` under `ruleset`, the first faction the
+/// player's and the second the AI's, started and waiting for the player.
+fn human_against_ai(file: &str, ruleset: RulesetId) -> Vec<Step> {
+    vec![
+        Send(I::PickLevel(level(file))),
+        Send(I::PickRuleset(ruleset)),
+        Send(I::Control(0, Controller::Human)),
+        Send(I::Control(1, Controller::Ai)),
+        Frames(5),
+        Click("setup: start"),
+        Reach(Screen::Battle, 5),
+        AwaitHuman,
+    ]
 }
 
 /// A shipped level's file.
@@ -94,15 +110,8 @@ fn gm_preview() -> Vec<Step> {
 /// A zones skirmish in the shrine of the pale god, by hand then played
 /// out, and played again.
 fn zones_skirmish() -> Vec<Step> {
-    vec![
-        Send(I::PickLevel(level("pale_shrine.ron"))),
-        Send(I::PickRuleset(crate::rulesets::zones::ID)),
-        Send(I::Control(0, Controller::Human)),
-        Send(I::Control(1, Controller::Ai)),
-        Frames(5),
-        Click("setup: start"),
-        Reach(Screen::Battle, 5),
-        AwaitHuman,
+    let mut steps = human_against_ai("pale_shrine.ron", crate::rulesets::zones::ID);
+    steps.extend([
         Frames(10),
         Shot("zones"),
         ByHand(1),
@@ -117,7 +126,8 @@ fn zones_skirmish() -> Vec<Step> {
         AwaitHuman,
         ClickAround,
         AwaitHuman,
-    ]
+    ]);
+    steps
 }
 
 /// The other ways out of a battle: to the setup, back to the title, a
@@ -151,17 +161,12 @@ fn ways_out() -> Vec<Step> {
 /// A brp duel on the mirror duel level (statements, movement, DEX ranks,
 /// parries and dodges), then Quit.
 fn brp_duel() -> Vec<Step> {
-    vec![
-        Click("title: setup"),
-        Reach(Screen::Setup, 5),
-        Send(I::PickLevel(level("mirror_duel.ron"))),
-        Send(I::PickRuleset(crate::rulesets::brp::ID)),
-        Send(I::Control(0, Controller::Human)),
-        Send(I::Control(1, Controller::Ai)),
-        Frames(5),
-        Click("setup: start"),
-        Reach(Screen::Battle, 5),
-        AwaitHuman,
+    let mut steps = vec![Click("title: setup"), Reach(Screen::Setup, 5)];
+    steps.extend(human_against_ai(
+        "mirror_duel.ron",
+        crate::rulesets::brp::ID,
+    ));
+    steps.extend([
         Frames(10),
         Shot("brp"),
         ClickAround,
@@ -175,5 +180,6 @@ fn brp_duel() -> Vec<Step> {
         Click("results: title"),
         Reach(Screen::Title, 10),
         Click("title: quit"),
-    ]
+    ]);
+    steps
 }
