@@ -67,10 +67,12 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
             }
         }
         BattleEvent::Count { ranks, .. } => {
-            *view::write::resource_mut::<Schedule>(world) = Schedule {
-                ranks: ranks.to_vec(),
-                ..Default::default()
-            };
+            // The count's lists kept from the last round are written over,
+            // not dropped and allocated again.
+            let mut s = view::write::resource_mut::<Schedule>(world);
+            s.ranks.clone_from(ranks);
+            s.at = Default::default();
+            s.falls.clear();
         }
         BattleEvent::FallDeferred { who, .. } => {
             let mut s = view::write::resource_mut::<Schedule>(world);
@@ -497,10 +499,10 @@ pub fn each<C: Component<Mutability = bevy::ecs::component::Mutable>>(
     world: &mut World,
     mut f: impl FnMut(&mut C),
 ) {
-    let entities = view::get_resource::<Roster>(world)
-        .map(|r| r.entities.clone())
-        .unwrap_or_default();
-    for e in entities {
+    // By index: the roster's list is not copied for the walk.
+    let n = view::get_resource::<Roster>(world).map_or(0, |r| r.entities.len());
+    for i in 0..n {
+        let e = view::resource::<Roster>(world).entities[i];
         if let Some(mut c) = view::write::get_mut::<C>(world, e) {
             f(&mut c);
         }

@@ -193,7 +193,7 @@ pub struct Preview {
 
 /// The hooks of the ruleset in force.
 #[derive(Resource, Clone, Copy)]
-pub struct ActiveRuleset(pub RulesetHooks);
+pub struct ActiveRuleset(pub &'static RulesetHooks);
 
 impl std::fmt::Debug for ActiveRuleset {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -203,10 +203,10 @@ impl std::fmt::Debug for ActiveRuleset {
 
 /// Every ruleset the app knows, registered by the ruleset plugins.
 #[derive(Resource, Default, Clone)]
-pub struct RulesetRegistry(pub Vec<RulesetHooks>);
+pub struct RulesetRegistry(pub Vec<&'static RulesetHooks>);
 
 impl RulesetRegistry {
-    pub fn get(&self, id: RulesetId) -> Option<RulesetHooks> {
+    pub fn get(&self, id: RulesetId) -> Option<&'static RulesetHooks> {
         self.0.iter().find(|h| h.id == id).copied()
     }
 }

@@ -87,7 +87,7 @@ fn step(world: &mut World) {
     // The ruleset in force does not change within a step.
     let hooks = view::get_resource::<ActiveRuleset>(world).map(|h| h.0);
     apply::in_step(world, hooks.map(|h| h.apply), |world| {
-        let decided = decide::decide(world, hooks.as_ref());
+        let decided = decide::decide(world, hooks);
         if let Some(hooks) = hooks {
             if decided.in_force {
                 (hooks.resolve)(world, decided.verdict);

@@ -176,7 +176,7 @@ pub fn plugin<R: Ruleset>(app: &mut App) {
     app.world_mut()
         .get_resource_or_init::<RulesetRegistry>()
         .0
-        .push(hooks::<R>());
+        .push(&const { hooks::<R>() });
     {
         let mut registry = fork::register(app);
         registry
@@ -189,7 +189,7 @@ pub fn plugin<R: Ruleset>(app: &mut App) {
 }
 
 /// The ruleset's hooks for the core, the AI and the game.
-pub fn hooks<R: Ruleset>() -> RulesetHooks {
+pub const fn hooks<R: Ruleset>() -> RulesetHooks {
     RulesetHooks {
         id: R::ID,
         check: check::<R>,

@@ -26,7 +26,7 @@ use super::{Controls, StartOptions, put};
 /// the dice reseeded and the level's map in place.
 pub(super) fn clear_previous(
     world: &mut World,
-    hooks: RulesetHooks,
+    hooks: &'static RulesetHooks,
     ruleset: RulesetId,
     level: &Level,
     opts: &StartOptions,
@@ -125,7 +125,7 @@ pub(super) fn spawn_combatants(
     world: &mut World,
     level: &Level,
     factions: &[Faction],
-    hooks: RulesetHooks,
+    hooks: &'static RulesetHooks,
     opts: &StartOptions,
 ) -> Result<Roster, String> {
     let faction_index = |id: &str| faction_index(factions, id);
