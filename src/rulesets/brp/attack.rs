@@ -18,7 +18,10 @@ use super::command::BrpCommand;
 use super::derived::{
     RULE_ARMOR, RULE_HIT_POINTS, RULE_SPECIAL, half_bonus, special_damage, through_armor,
 };
-use super::event::BrpEvent;
+use super::event::{
+    AttackRolled, BrpEvent, DamageRolled, DefenseOffered, DefenseRolled, GearDamaged, Matrix,
+    Thrown,
+};
 use super::matrix::{Defense, Harm, RULE_MATRIX, outcome};
 use super::numbers::{attack_numbers, blow, defenses};
 use super::query::settings;
@@ -101,7 +104,7 @@ pub fn execute_attack(world: &mut Scene, attacker: Cid, target: Cid, index: usiz
     let lv = level(roll.total as u32, n.chance, settings(world).special);
     emit(
         world,
-        BrpEvent::AttackRolled {
+        BrpEvent::AttackRolled(AttackRolled {
             attacker,
             target,
             weapon: w.name.clone(),
@@ -114,7 +117,7 @@ pub fn execute_attack(world: &mut Scene, attacker: Cid, target: Cid, index: usiz
             thrown,
             shot: w.magazine > 0,
             rule: RULE_ATTACK,
-        },
+        }),
     );
     let pending = Pending {
         attacker,
@@ -136,11 +139,11 @@ pub fn execute_attack(world: &mut Scene, attacker: Cid, target: Cid, index: usiz
     if !ways.is_empty() {
         emit(
             world,
-            BrpEvent::DefenseOffered {
+            BrpEvent::DefenseOffered(DefenseOffered {
                 attack: pending,
                 ways,
                 rule: RULE_DEFENSE,
-            },
+            }),
         );
         return;
     }
@@ -178,7 +181,7 @@ pub fn resolve_reaction(world: &mut Scene, who: Cid, command: &Command) {
     let lv = level(roll.total as u32, o.chance, settings(world).special);
     emit(
         world,
-        BrpEvent::DefenseRolled {
+        BrpEvent::DefenseRolled(DefenseRolled {
             who,
             kind: o.kind,
             with,
@@ -188,7 +191,7 @@ pub fn resolve_reaction(world: &mut Scene, who: Cid, command: &Command) {
             roll,
             level: lv,
             rule: o.rule,
-        },
+        }),
     );
     settle(world, &p, Some((o.kind, o.shield, lv)));
 }
@@ -200,7 +203,7 @@ fn settle(world: &mut Scene, p: &Pending, defense: Option<(Defense, bool, Level)
     if p.level != Level::Failure {
         emit(
             world,
-            BrpEvent::Matrix {
+            BrpEvent::Matrix(Matrix {
                 attacker: p.attacker,
                 target: p.target,
                 attack: p.level,
@@ -208,7 +211,7 @@ fn settle(world: &mut Scene, p: &Pending, defense: Option<(Defense, bool, Level)
                 harm: o.harm,
                 says: o.says,
                 rule: RULE_MATRIX,
-            },
+            }),
         );
     }
     if o.to_parrying_weapon > 0
@@ -226,12 +229,12 @@ fn settle(world: &mut Scene, p: &Pending, defense: Option<(Defense, bool, Level)
     if p.thrown {
         emit(
             world,
-            BrpEvent::Thrown {
+            BrpEvent::Thrown(Thrown {
                 who: p.attacker,
                 weapon_index: p.weapon_index,
                 weapon: p.weapon.clone(),
                 rule: RULE_DAMAGE,
-            },
+            }),
         );
     }
     super::round::end_turn(world, p.attacker);
@@ -274,14 +277,14 @@ fn wear_item(
     let hp_left = hp - points;
     emit(
         world,
-        BrpEvent::GearDamaged {
+        BrpEvent::GearDamaged(GearDamaged {
             who,
             item: item.clone(),
             weapon_index: index,
             points,
             hp_left,
             rule: RULE_MATRIX,
-        },
+        }),
     );
     if hp_left <= 0 {
         emit(
@@ -321,7 +324,7 @@ fn damage(world: &mut Scene, p: &Pending, special: bool) {
     };
     emit(
         world,
-        BrpEvent::DamageRolled {
+        BrpEvent::DamageRolled(DamageRolled {
             target: p.target,
             weapon,
             special_max,
@@ -330,7 +333,7 @@ fn damage(world: &mut Scene, p: &Pending, special: bool) {
             bonus_added,
             total,
             rule: if special { RULE_SPECIAL } else { RULE_DAMAGE },
-        },
+        }),
     );
     let ap = b.ap;
     let Some(h) = view::get::<Health>(world, p.target).copied() else {

@@ -15,7 +15,7 @@ use super::attack::{self, d100};
 use super::chance::{Level, level};
 use super::check::check_move;
 use super::command::{BrpCommand, Intent};
-use super::event::BrpEvent;
+use super::event::{BrpEvent, Declared, FirstAid, Reloading};
 use super::query::RULE_RELOAD;
 use super::query::{RULE_INTENT, RULE_MOVEMENT, settings};
 use super::round::end_turn;
@@ -37,12 +37,12 @@ pub fn execute(world: &mut Scene, actor: Cid, command: &Command) {
             };
             emit(
                 world,
-                BrpEvent::Declared {
+                BrpEvent::Declared(Declared {
                     who: actor,
                     intent: *intent,
                     weapon,
                     rule: RULE_INTENT,
-                },
+                }),
             );
             end_turn(world, actor);
         }
@@ -99,12 +99,12 @@ pub fn execute(world: &mut Scene, actor: Cid, command: &Command) {
                 let name = String::from(&*w.name);
                 emit(
                     world,
-                    BrpEvent::Reloading {
+                    BrpEvent::Reloading(Reloading {
                         who: actor,
                         weapon_index: *weapon,
                         weapon: name,
                         rule: RULE_RELOAD,
-                    },
+                    }),
                 );
             }
             end_turn(world, actor);
@@ -138,7 +138,7 @@ fn first_aid(world: &mut Scene, medic: Cid, patient: Cid) {
     let gained: i32 = healed.iter().map(|h| h.2).sum();
     emit(
         world,
-        BrpEvent::FirstAid {
+        BrpEvent::FirstAid(FirstAid {
             medic,
             patient,
             chance,
@@ -146,7 +146,7 @@ fn first_aid(world: &mut Scene, medic: Cid, patient: Cid) {
             level: lv,
             healed,
             rule: RULE_HEALING,
-        },
+        }),
     );
     let Some(h) = view::get::<Health>(world, patient).copied() else {
         return;
