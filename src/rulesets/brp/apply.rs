@@ -69,18 +69,18 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
 /// own function.
 fn apply_own(world: &mut World, event: &BrpEvent) {
     match event {
-        BrpEvent::PhaseBegan(e) => phase_began(world, e),
-        BrpEvent::DexOrder(e) => dex_order(world, e),
-        BrpEvent::Declared(e) => declared(world, e),
-        BrpEvent::Ranked(e) => ranked(world, e),
-        BrpEvent::AttackRolled(e) => attack_rolled(world, e),
-        BrpEvent::DefenseOffered(e) => defense_offered(world, e),
-        BrpEvent::DefenseRolled(e) => defense_rolled(world, e),
-        BrpEvent::GearDamaged(e) => gear_damaged(world, e),
-        BrpEvent::Thrown(e) => thrown(world, e),
-        BrpEvent::FirstAid(e) => first_aid(world, e),
-        BrpEvent::Reloading(e) => reloading(world, e),
-        BrpEvent::Reloaded(e) => reloaded(world, e),
+        BrpEvent::PhaseBegan(e) => apply_phase_began(world, e),
+        BrpEvent::DexOrder(e) => apply_dex_order(world, e),
+        BrpEvent::Declared(e) => apply_declared(world, e),
+        BrpEvent::Ranked(e) => apply_ranked(world, e),
+        BrpEvent::AttackRolled(e) => apply_attack_rolled(world, e),
+        BrpEvent::DefenseOffered(e) => apply_defense_offered(world, e),
+        BrpEvent::DefenseRolled(e) => apply_defense_rolled(world, e),
+        BrpEvent::GearDamaged(e) => apply_gear_damaged(world, e),
+        BrpEvent::Thrown(e) => apply_thrown(world, e),
+        BrpEvent::FirstAid(e) => apply_first_aid(world, e),
+        BrpEvent::Reloading(e) => apply_reloading(world, e),
+        BrpEvent::Reloaded(e) => apply_reloaded(world, e),
         // Told for the log; what they lead to comes as events of its own.
         BrpEvent::RankCalled(_) => {}
         BrpEvent::Matrix(_) => {}
@@ -89,7 +89,7 @@ fn apply_own(world: &mut World, event: &BrpEvent) {
 }
 
 /// §5.2: the round's DEX order, and its bookkeeping fresh.
-fn dex_order(world: &mut World, e: &DexOrder) {
+fn apply_dex_order(world: &mut World, e: &DexOrder) {
     let n = view::resource::<crate::rules::roster::Roster>(world).len();
     let mut r = view::write::resource_mut::<BrpRound>(world);
     r.order = e.order.clone();
@@ -97,17 +97,17 @@ fn dex_order(world: &mut World, e: &DexOrder) {
 }
 
 /// The statement of intent binds its maker for the round (§5.2).
-fn declared(world: &mut World, e: &Declared) {
+fn apply_declared(world: &mut World, e: &Declared) {
     slot(world, e.who, |s| s.declared = Some(e.intent));
 }
 
 /// The rank its maker acts on this round, and its movement's band (§5.3).
-fn ranked(world: &mut World, e: &Ranked) {
+fn apply_ranked(world: &mut World, e: &Ranked) {
     slot(world, e.who, |s| s.rank = Some((e.rank, e.band)));
 }
 
 /// A shot spends a round from the weapon's magazine.
-fn attack_rolled(world: &mut World, e: &AttackRolled) {
+fn apply_attack_rolled(world: &mut World, e: &AttackRolled) {
     if !e.shot {
         return;
     }
@@ -120,7 +120,7 @@ fn attack_rolled(world: &mut World, e: &AttackRolled) {
 
 /// The attack waits on its target (§5.6, §5.7): it is the pending attack,
 /// and the target is asked for its parry or dodge.
-fn defense_offered(world: &mut World, e: &DefenseOffered) {
+fn apply_defense_offered(world: &mut World, e: &DefenseOffered) {
     view::write::resource_mut::<Battle>(world).prompt = Prompt::React {
         actor: e.attack.target,
         attacker: e.attack.attacker,
@@ -130,13 +130,13 @@ fn defense_offered(world: &mut World, e: &DefenseOffered) {
 
 /// A parry or dodge counts against the defender's round (§5.11), and
 /// answers the pending attack.
-fn defense_rolled(world: &mut World, e: &DefenseRolled) {
+fn apply_defense_rolled(world: &mut World, e: &DefenseRolled) {
     slot(world, e.who, |s| s.defences = s.defences.saturating_add(1));
     answered(world);
 }
 
 /// The weapon or shield that parried keeps its hit points left (§5.8).
-fn gear_damaged(world: &mut World, e: &GearDamaged) {
+fn apply_gear_damaged(world: &mut World, e: &GearDamaged) {
     match e.weapon_index {
         Some(i) => with::<Loadout>(world, e.who, |l| {
             if let Some(g) = l
@@ -153,7 +153,7 @@ fn gear_damaged(world: &mut World, e: &GearDamaged) {
 
 /// A thrown weapon leaves the thrower's loadout (the ready weapon's index
 /// follows), and its statement with it.
-fn thrown(world: &mut World, e: &Thrown) {
+fn apply_thrown(world: &mut World, e: &Thrown) {
     let i = e.weapon_index;
     with::<Loadout>(world, e.who, |l| {
         if i < l.weapons.len() {
@@ -169,7 +169,7 @@ fn thrown(world: &mut World, e: &Thrown) {
 }
 
 /// §5.14: every wound of the patient counts as treated, healed or not.
-fn first_aid(world: &mut World, e: &FirstAid) {
+fn apply_first_aid(world: &mut World, e: &FirstAid) {
     with::<Wounds>(world, e.patient, |w| {
         for wound in &mut w.0 {
             wound.treated = true;
@@ -178,14 +178,14 @@ fn first_aid(world: &mut World, e: &FirstAid) {
 }
 
 /// A reload begun: the weapon is the one in hand, loaded at the round's end.
-fn reloading(world: &mut World, e: &Reloading) {
+fn apply_reloading(world: &mut World, e: &Reloading) {
     let i = e.weapon_index;
     slot(world, e.who, |s| s.reloading = Some(i));
     with::<Loadout>(world, e.who, |l| l.ready = Some(i));
 }
 
 /// A reload done: the weapon holds `loaded`, taken from its spares.
-fn reloaded(world: &mut World, e: &Reloaded) {
+fn apply_reloaded(world: &mut World, e: &Reloaded) {
     slot(world, e.who, |s| s.reloading = None);
     with::<Loadout>(world, e.who, |l| {
         if let Some(w) = l.weapons.get_mut(e.weapon_index) {
@@ -243,7 +243,7 @@ fn slot(world: &mut World, who: Cid, f: impl FnOnce(&mut super::state::Slot)) {
 /// phase gives everyone a turn anew (the tracker's "turn taken"); the
 /// Movement phase also marks who is "involved in combat" as it begins
 /// (§5.3): next to an enemy.
-fn phase_began(world: &mut World, e: &PhaseBegan) {
+fn apply_phase_began(world: &mut World, e: &PhaseBegan) {
     let phase = e.phase;
     view::write::resource_mut::<Battle>(world).phase = match phase {
         RoundPhase::Intent => Phase::Intent,
