@@ -37,7 +37,8 @@ pub enum Band {
     Run,
 }
 
-/// An event of brp's own.
+/// An event of brp's own: each kind a struct of its own (documented
+/// there), which its narration and its apply read.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum BrpEvent {
     PhaseBegan(PhaseBegan),

@@ -175,8 +175,8 @@ fn range_line(world: &World, actor: Cid, target: Cid, index: usize) -> Option<St
     })
 }
 
-/// What `target` could answer an attack with weapon `index` with: its
-/// parries and dodge at their chances (§5.6, §5.7), or none.
+/// What `target` may meet `actor`'s attack with weapon `index` with: its
+/// parries and dodge at their chances (§5.6, §5.7), or that it has none.
 fn answers_line(world: &World, actor: Cid, target: Cid, index: usize) -> Option<String> {
     let w = view::get::<Loadout>(world, actor)?.weapons.get(index)?;
     let g = gear(w)?;
