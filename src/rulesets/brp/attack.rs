@@ -7,7 +7,7 @@ use bevy::prelude::*;
 
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Health, Loadout};
-use crate::rules::dice::{DiceExpr, DiceRoll, Die, RollOptions, Rolled};
+use crate::rules::dice::{DbShare, DiceExpr, DiceRoll, Die, RollOptions, Rolled};
 use crate::rules::event::{BattleEvent, Modifier};
 use crate::rules::scene::Scene;
 use crate::rules::scene::emit;
@@ -15,12 +15,16 @@ use crate::rules::view;
 
 use super::chance::{Level, RULE_ATTACK, level};
 use super::command::BrpCommand;
+use super::data::Velocity;
 use super::derived::{
     RULE_ARMOR, RULE_HIT_POINTS, RULE_SPECIAL, half_bonus, special_damage, through_armor,
 };
-use super::event::BrpEvent;
+use super::event::{
+    AttackRolled, BrpEvent, DamageRolled, DefenseOffered, DefenseRolled, GearDamaged, Matrix,
+    Thrown,
+};
 use super::matrix::{Defense, Harm, RULE_MATRIX, outcome};
-use super::numbers::{attack_numbers, blow, defenses};
+use super::numbers::{AttackNumbers, attack_numbers, blow, defenses};
 use super::query::settings;
 use super::state::{Pending, PendingAttack};
 use super::stats::{BrpShield, gear};
@@ -44,17 +48,38 @@ pub fn d100(world: &mut Scene) -> DiceRoll {
     }
 }
 
-/// The attacking weapon's name, magazine and own dice, as the attack
-/// reads them.
+/// The attacking weapon's name, magazine and own dice, and its gear's
+/// damage bonus share, velocity and throw, as the attack reads them: taken
+/// out before the world is written (not the whole weapon and its gear,
+/// copied).
 struct Held {
     name: String,
     magazine: u32,
     damage: DiceExpr,
+    db: Option<DbShare>,
+    velocity: Option<Velocity>,
+    thrown: bool,
 }
 
-/// §5.5: execute a legal attack: the roll; a success is met by the
-/// defender's parry or dodge (§5.6, §5.7) if it has one, else goes through
-/// the matrix (§5.8) at once.
+impl Held {
+    /// What the attack reads of `who`'s carried weapon `index`.
+    fn of(world: &World, who: Cid, index: usize) -> Option<Held> {
+        let w = view::get::<Loadout>(world, who)?.weapons.get(index)?;
+        let g = gear(w)?;
+        Some(Held {
+            name: String::from(&*w.name),
+            magazine: w.magazine,
+            damage: w.damage.without_db(),
+            db: g.db,
+            velocity: g.velocity,
+            thrown: g.thrown,
+        })
+    }
+}
+
+/// §5.5: execute a legal attack: the weapon readied, the roll; a success is
+/// met by the defender's parry or dodge (§5.6, §5.7) if it has one, else
+/// goes through the matrix (§5.8) at once.
 pub fn execute_attack(world: &mut Scene, attacker: Cid, target: Cid, index: usize) {
     let Some(from) = view::cell(world, attacker) else {
         return;
@@ -62,46 +87,62 @@ pub fn execute_attack(world: &mut Scene, attacker: Cid, target: Cid, index: usiz
     let Ok(n) = attack_numbers(world, attacker, from, target, index) else {
         return;
     };
-    // What the attack reads of the weapon, taken out before the world is
-    // written (not the whole weapon and its gear, copied).
-    let Some((w, (db, velocity, thrown))) = view::get::<Loadout>(world, attacker)
-        .and_then(|l| l.weapons.get(index))
-        .and_then(|w| {
-            let g = gear(w)?;
-            Some((
-                Held {
-                    name: String::from(&*w.name),
-                    magazine: w.magazine,
-                    damage: w.damage.without_db(),
-                },
-                (g.db, g.velocity, g.thrown),
-            ))
-        })
-    else {
+    let Some(w) = Held::of(world, attacker, index) else {
         return;
     };
-    // Fray decides: readying a carried weapon is part of attacking with it
-    // (the text has no rule for it).
-    if view::get::<Loadout>(world, attacker).and_then(|l| l.ready) != Some(index) {
-        emit(
-            world,
-            BattleEvent::Drew {
-                who: attacker,
-                weapon: w.name.clone(),
-                index,
-                // brp has no turn budget for the core to mark: the draw is
-                // part of the attack, which spends the round's action.
-                as_movement: false,
-                cost: "part of the attack",
-                rule: RULE_ATTACK,
-            },
-        );
+    ready(world, attacker, index, &w.name);
+    let level = roll_attack(world, attacker, target, index, &n, &w);
+    let pending = Pending {
+        attacker,
+        target,
+        weapon_index: index,
+        weapon: w.name,
+        level,
+        damage: w.damage,
+        db: w.db,
+        velocity: w.velocity,
+        thrown: w.thrown,
+    };
+    offer_defense(world, pending);
+}
+
+/// Fray decides: readying a carried weapon is part of attacking with it
+/// (the text has no rule for it): `who` draws weapon `index` unless it is
+/// the one in hand.
+fn ready(world: &mut Scene, who: Cid, index: usize, name: &str) {
+    if view::get::<Loadout>(world, who).and_then(|l| l.ready) == Some(index) {
+        return;
     }
+    emit(
+        world,
+        BattleEvent::Drew {
+            who,
+            weapon: name.to_string(),
+            index,
+            // brp has no turn budget for the core to mark: the draw is
+            // part of the attack, which spends the round's action.
+            as_movement: false,
+            cost: "part of the attack",
+            rule: RULE_ATTACK,
+        },
+    );
+}
+
+/// §5.5: the attack's percentile roll against its chance, and its level
+/// of success.
+fn roll_attack(
+    world: &mut Scene,
+    attacker: Cid,
+    target: Cid,
+    index: usize,
+    n: &AttackNumbers,
+    w: &Held,
+) -> Level {
     let roll = d100(world);
     let lv = level(roll.total as u32, n.chance, settings(world).special);
     emit(
         world,
-        BrpEvent::AttackRolled {
+        BrpEvent::AttackRolled(AttackRolled {
             attacker,
             target,
             weapon: w.name.clone(),
@@ -111,40 +152,36 @@ pub fn execute_attack(world: &mut Scene, attacker: Cid, target: Cid, index: usiz
             chance: n.chance,
             roll,
             level: lv,
-            thrown,
+            thrown: w.thrown,
             shot: w.magazine > 0,
             rule: RULE_ATTACK,
-        },
+        }),
     );
-    let pending = Pending {
-        attacker,
-        target,
-        weapon_index: index,
-        weapon: w.name,
-        level: lv,
-        damage: w.damage,
-        db,
-        velocity,
-        thrown,
-    };
+    lv
+}
+
+/// §5.6, §5.7: an attack that succeeded waits on its target's parry or
+/// dodge if it has one; else (or if it failed) it goes through the matrix
+/// (§5.8) at once.
+fn offer_defense(world: &mut Scene, pending: Pending) {
     // "If an attack fails, it does not need to be parried."
-    let ways = if lv == Level::Failure {
+    let ways = if pending.level == Level::Failure {
         Vec::new()
     } else {
-        ways_open(world, target, &pending)
+        ways_open(world, pending.target, &pending)
     };
-    if !ways.is_empty() {
-        emit(
-            world,
-            BrpEvent::DefenseOffered {
-                attack: pending,
-                ways,
-                rule: RULE_DEFENSE,
-            },
-        );
+    if ways.is_empty() {
+        settle(world, &pending, None);
         return;
     }
-    settle(world, &pending, None);
+    emit(
+        world,
+        BrpEvent::DefenseOffered(DefenseOffered {
+            attack: pending,
+            ways,
+            rule: RULE_DEFENSE,
+        }),
+    );
 }
 
 /// §5.6, §5.7, §5.11: the defender answers: a parry (weapon or shield), a
@@ -178,7 +215,7 @@ pub fn resolve_reaction(world: &mut Scene, who: Cid, command: &Command) {
     let lv = level(roll.total as u32, o.chance, settings(world).special);
     emit(
         world,
-        BrpEvent::DefenseRolled {
+        BrpEvent::DefenseRolled(DefenseRolled {
             who,
             kind: o.kind,
             with,
@@ -188,7 +225,7 @@ pub fn resolve_reaction(world: &mut Scene, who: Cid, command: &Command) {
             roll,
             level: lv,
             rule: o.rule,
-        },
+        }),
     );
     settle(world, &p, Some((o.kind, o.shield, lv)));
 }
@@ -200,7 +237,7 @@ fn settle(world: &mut Scene, p: &Pending, defense: Option<(Defense, bool, Level)
     if p.level != Level::Failure {
         emit(
             world,
-            BrpEvent::Matrix {
+            BrpEvent::Matrix(Matrix {
                 attacker: p.attacker,
                 target: p.target,
                 attack: p.level,
@@ -208,7 +245,7 @@ fn settle(world: &mut Scene, p: &Pending, defense: Option<(Defense, bool, Level)
                 harm: o.harm,
                 says: o.says,
                 rule: RULE_MATRIX,
-            },
+            }),
         );
     }
     if o.to_parrying_weapon > 0
@@ -226,12 +263,12 @@ fn settle(world: &mut Scene, p: &Pending, defense: Option<(Defense, bool, Level)
     if p.thrown {
         emit(
             world,
-            BrpEvent::Thrown {
+            BrpEvent::Thrown(Thrown {
                 who: p.attacker,
                 weapon_index: p.weapon_index,
                 weapon: p.weapon.clone(),
                 rule: RULE_DAMAGE,
-            },
+            }),
         );
     }
     super::round::end_turn(world, p.attacker);
@@ -274,14 +311,14 @@ fn wear_item(
     let hp_left = hp - points;
     emit(
         world,
-        BrpEvent::GearDamaged {
+        BrpEvent::GearDamaged(GearDamaged {
             who,
             item: item.clone(),
             weapon_index: index,
             points,
             hp_left,
             rule: RULE_MATRIX,
-        },
+        }),
     );
     if hp_left <= 0 {
         emit(
@@ -296,8 +333,22 @@ fn wear_item(
     }
 }
 
-/// Roll a blow's damage and take it off the target's hit points.
+/// A blow's damage (§5.9), through the armor (§5.10) off the target's hit
+/// points, and the fall it may cause (§5.12).
 fn damage(world: &mut Scene, p: &Pending, special: bool) {
+    let (total, ap) = roll_damage(world, p, special);
+    let Some((through, hp_after)) = take_hit_points(world, p, total, ap) else {
+        return;
+    };
+    if through > 0 {
+        fall_unconscious(world, p.target, hp_after);
+    }
+}
+
+/// §5.9, §5.13: roll a blow's damage: the weapon's dice (after their
+/// maximum on a special success) and the damage bonus (halved and rounded
+/// up for `½db`). The total, and the target's armor points against it.
+fn roll_damage(world: &mut Scene, p: &Pending, special: bool) -> (i32, i32) {
     let b = blow(world, p.attacker, &p.damage, p.db, p.velocity, p.target);
     let (weapon, bonus) = {
         let mut dice = world.dice();
@@ -321,7 +372,7 @@ fn damage(world: &mut Scene, p: &Pending, special: bool) {
     };
     emit(
         world,
-        BrpEvent::DamageRolled {
+        BrpEvent::DamageRolled(DamageRolled {
             target: p.target,
             weapon,
             special_max,
@@ -330,13 +381,16 @@ fn damage(world: &mut Scene, p: &Pending, special: bool) {
             bonus_added,
             total,
             rule: if special { RULE_SPECIAL } else { RULE_DAMAGE },
-        },
+        }),
     );
-    let ap = b.ap;
-    let Some(h) = view::get::<Health>(world, p.target).copied() else {
-        return;
-    };
-    // §5.10: what is above the armor's points gets through.
+    (total, b.ap)
+}
+
+/// §5.10: what of `total` is above the armor's `ap` points gets through and
+/// comes off the target's hit points: what got through, and the hit
+/// points left (none: the target has no health to lose).
+fn take_hit_points(world: &mut Scene, p: &Pending, total: i32, ap: i32) -> Option<(i32, i32)> {
+    let h = view::get::<Health>(world, p.target).copied()?;
     let through = through_armor(total, ap);
     let hp_after = h.hp - through;
     emit(
@@ -353,41 +407,45 @@ fn damage(world: &mut Scene, p: &Pending, special: bool) {
             rule: RULE_HIT_POINTS,
         },
     );
-    // §5.12: "If a character is reduced to 2 hit points, they fall
-    // unconscious".
+    Some((through, hp_after))
+}
+
+/// §5.12: "If a character is reduced to 2 hit points, they fall
+/// unconscious": `who`, hurt down to `hp_after`, falls (and off its
+/// mount), unless it already lies; in a simultaneous group, when the group
+/// is done.
+fn fall_unconscious(world: &mut Scene, who: Cid, hp_after: i32) {
     let threshold = settings(world).unconscious_at_hp;
-    if through > 0
-        && hp_after <= threshold
-        && !view::conditions(world, p.target).has(Condition::Unconscious)
-    {
-        // A simultaneous group acts as one: who it drops falls when it is
-        // done (docs/rulesets/brp.md, "Simultaneous actions").
-        let schedule = view::resource::<crate::rules::schedule::Schedule>(world);
-        let together = schedule
-            .group()
-            .is_some_and(|g| g.len() > 1 && g.contains(&p.target));
-        if together {
-            if !schedule.falls.contains(&p.target) {
-                emit(
-                    world,
-                    BattleEvent::FallDeferred {
-                        who: p.target,
-                        rule: super::query::RULE_SIMULTANEOUS,
-                    },
-                );
-            }
-        } else {
+    if hp_after > threshold || view::conditions(world, who).has(Condition::Unconscious) {
+        return;
+    }
+    // A simultaneous group acts as one: who it drops falls when it is
+    // done (docs/rulesets/brp.md, "Simultaneous actions").
+    let schedule = view::resource::<crate::rules::schedule::Schedule>(world);
+    let together = schedule
+        .group()
+        .is_some_and(|g| g.len() > 1 && g.contains(&who));
+    if together {
+        if !schedule.falls.contains(&who) {
             emit(
                 world,
-                BattleEvent::ConditionAdded {
-                    who: p.target,
-                    condition: Condition::Unconscious,
-                    rule: RULE_HIT_POINTS,
+                BattleEvent::FallDeferred {
+                    who,
+                    rule: super::query::RULE_SIMULTANEOUS,
                 },
             );
-            super::mounts::unseat(world, p.target);
         }
+        return;
     }
+    emit(
+        world,
+        BattleEvent::ConditionAdded {
+            who,
+            condition: Condition::Unconscious,
+            rule: RULE_HIT_POINTS,
+        },
+    );
+    super::mounts::unseat(world, who);
 }
 
 /// The kinds of defence (parry, dodge) `who` may meet `p` with, each once.

@@ -2,6 +2,8 @@
 //! level's overrides, the chances its skills give, its weapons, armor and
 //! shield from the tables.
 
+use std::collections::BTreeMap;
+
 use crate::rules::components::{
     Health, Loadout, OwnGear, ReloadCost, Size, Steed, Weapon, WeaponKind,
 };
@@ -9,7 +11,7 @@ use crate::rules::error::DefError;
 use crate::rules::level::CombatantDef;
 use crate::rulesets::data::{check_stat_overrides, unknown_archetype, unknown_item};
 
-use super::data::{BrpData, CHARACTERISTICS, MeleeDef, MissileDef, db_share};
+use super::data::{ArchetypeDef, BrpData, CHARACTERISTICS, MeleeDef, MissileDef, db_share};
 use super::derived::{hit_points, weapon_rating};
 use super::stats::{BrpArmor, BrpShield, BrpStats, BrpWeapon, Wounds};
 
@@ -56,7 +58,7 @@ impl crate::rulesets::skeleton::Equip for BrpData {
 impl BrpData {
     /// The chance a skill not tied to a weapon gives (Dodge, First Aid,
     /// Throw): the stat block's rating, else its base (`tables.ron`).
-    fn skill(&self, skills: &std::collections::BTreeMap<String, i32>, name: &str, dex: i32) -> i32 {
+    fn skill(&self, skills: &BTreeMap<String, i32>, name: &str, dex: i32) -> i32 {
         if let Some(&v) = skills.get(name) {
             return v;
         }
@@ -185,105 +187,17 @@ impl BrpData {
     }
 
     /// Build the brp components of a combatant from its archetype and the
-    /// level's overrides.
+    /// level's overrides: its stat block, armor, weapons and shield, each
+    /// from the tables.
     pub fn equip(&self, def: &CombatantDef) -> Result<BrpBundle, DefError> {
-        let a = self
-            .bestiary
-            .archetypes
-            .get(&def.archetype)
-            .ok_or_else(|| {
-                unknown_archetype("brp", &def.archetype, self.bestiary.archetypes.keys())
-            })?;
+        let a = self.archetype(def)?;
         let o = &def.overrides;
-        check_stat_overrides("brp", &o.stats, &CHARACTERISTICS)?;
-        if o.items.as_ref().is_some_and(|i| !i.is_empty()) {
-            return Err(DefError::field(
-                "items",
-                "brp has no consumable items; expected none",
-            ));
-        }
-        let own = crate::rulesets::data::stats_for("brp", &o.stats);
-        let stat = |key: &str, v: i32| own.get(key).copied().unwrap_or(v);
-        let (str_, con, siz, dex) = (
-            stat("STR", a.str),
-            stat("CON", a.con),
-            stat("SIZ", a.siz),
-            stat("DEX", a.dex),
-        );
-        let armor_ids = o.armor.clone().unwrap_or_else(|| a.armor.clone());
-        let mut armor = BrpArmor::default();
-        for id in &armor_ids {
-            let d = self
-                .equipment
-                .armor
-                .get(id)
-                .ok_or_else(|| unknown_item("brp", "armor", id, self.equipment.armor.keys()))?;
-            armor.pieces.push(d.name.clone());
-            // §5.10: helmets add ("+2") to the armor worn.
-            armor.ap += d.ap;
-            armor.ap_high_velocity += d.ap_high_velocity.unwrap_or(d.ap);
-            armor.physical += d.physical;
-        }
-        let mut stats = BrpStats {
-            str: str_,
-            con,
-            siz,
-            int: stat("INT", a.int),
-            pow: stat("POW", a.pow),
-            dex,
-            app: stat("APP", a.app),
-            skills: a.skills.clone(),
-            db: self.damage_bonus(str_ + siz),
-            dodge: 0,
-            first_aid: 0,
-        };
-        stats.dodge = (self.skill(&a.skills, "Dodge", dex) + armor.physical).max(0);
-        stats.first_aid = self.skill(&a.skills, "First Aid", dex);
-        let weapon_ids = o.weapons.clone().unwrap_or_else(|| a.weapons.clone());
-        let mut weapons = Vec::new();
-        for id in &weapon_ids {
-            let w = if let Some(d) = self.equipment.melee.get(id) {
-                self.melee(id, d, &stats)
-            } else if let Some(d) = self.equipment.natural.get(id) {
-                self.melee(id, d, &stats)
-            } else if let Some(d) = self.equipment.missile.get(id) {
-                self.missile(id, d, &stats, armor.physical)
-            } else {
-                return Err(unknown_item(
-                    "brp",
-                    "weapon",
-                    id,
-                    self.equipment.weapon_ids(),
-                ));
-            };
-            weapons.push(w);
-        }
-        // Every character can fight bare-handed (§5.9's Brawl row); a
-        // vehicle fights not at all.
-        if !a.vehicle
-            && !weapon_ids.iter().any(|w| w == "brawl")
-            && let Some(d) = self.equipment.melee.get("brawl")
-        {
-            weapons.push(self.melee("brawl", d, &stats));
-        }
-        let shield_id = o.shield.clone().unwrap_or_else(|| a.shield.clone());
-        let shield = match shield_id {
-            Some(id) => {
-                let s = self.equipment.shields.get(&id).ok_or_else(|| {
-                    unknown_item("brp", "shield", &id, self.equipment.shields.keys())
-                })?;
-                let chance = a.skills.get(&s.skill).copied().unwrap_or(s.base);
-                Some(BrpShield {
-                    id: id.clone(),
-                    name: s.name.clone(),
-                    chance,
-                    hp: s.hp,
-                    class: s.class,
-                })
-            }
-            None => None,
-        };
-        let hp = hit_points(con, siz);
+        let armor = self.armor(o.armor.as_ref().unwrap_or(&a.armor))?;
+        let stats = self.stats(a, &o.stats, &armor);
+        let weapon_ids = o.weapons.as_ref().unwrap_or(&a.weapons);
+        let weapons = self.weapons(a, weapon_ids, &stats, armor.physical)?;
+        let shield = self.shield(a, o.shield.as_ref().unwrap_or(&a.shield))?;
+        let hp = hit_points(stats.con, stats.siz);
         Ok(BrpBundle {
             stats,
             size: a.size,
@@ -305,5 +219,130 @@ impl BrpData {
                 vehicle: a.vehicle,
             }),
         })
+    }
+
+    /// The archetype `def` names, once its overrides are ones brp takes:
+    /// known characteristics, and no consumable items.
+    fn archetype(&self, def: &CombatantDef) -> Result<&ArchetypeDef, DefError> {
+        let a = self
+            .bestiary
+            .archetypes
+            .get(&def.archetype)
+            .ok_or_else(|| {
+                unknown_archetype("brp", &def.archetype, self.bestiary.archetypes.keys())
+            })?;
+        let o = &def.overrides;
+        check_stat_overrides("brp", &o.stats, &CHARACTERISTICS)?;
+        if o.items.as_ref().is_some_and(|i| !i.is_empty()) {
+            return Err(DefError::field(
+                "items",
+                "brp has no consumable items; expected none",
+            ));
+        }
+        Ok(a)
+    }
+
+    /// §5.10: the armor worn, by its pieces' ids: their points added up
+    /// (helmets add, "+2"), and their modifier to physical skills.
+    fn armor(&self, ids: &[String]) -> Result<BrpArmor, DefError> {
+        let mut armor = BrpArmor::default();
+        for id in ids {
+            let d = self
+                .equipment
+                .armor
+                .get(id)
+                .ok_or_else(|| unknown_item("brp", "armor", id, self.equipment.armor.keys()))?;
+            armor.pieces.push(d.name.clone());
+            armor.ap += d.ap;
+            armor.ap_high_velocity += d.ap_high_velocity.unwrap_or(d.ap);
+            armor.physical += d.physical;
+        }
+        Ok(armor)
+    }
+
+    /// The stat block: the archetype's characteristics with the level's
+    /// `overrides`, its damage bonus, and its Dodge (the armor's physical
+    /// modifier applied, §5.10) and First Aid chances.
+    fn stats(
+        &self,
+        a: &ArchetypeDef,
+        overrides: &BTreeMap<String, i32>,
+        armor: &BrpArmor,
+    ) -> BrpStats {
+        let own = crate::rulesets::data::stats_for("brp", overrides);
+        let stat = |key: &str, v: i32| own.get(key).copied().unwrap_or(v);
+        let (str_, siz, dex) = (stat("STR", a.str), stat("SIZ", a.siz), stat("DEX", a.dex));
+        BrpStats {
+            str: str_,
+            con: stat("CON", a.con),
+            siz,
+            int: stat("INT", a.int),
+            pow: stat("POW", a.pow),
+            dex,
+            app: stat("APP", a.app),
+            skills: a.skills.clone(),
+            db: self.damage_bonus(str_ + siz),
+            dodge: (self.skill(&a.skills, "Dodge", dex) + armor.physical).max(0),
+            first_aid: self.skill(&a.skills, "First Aid", dex),
+        }
+    }
+
+    /// The weapons carried, by their ids (melee, natural or missile), their
+    /// chances from `stats` (`physical`: the armor's modifier to Throw);
+    /// and bare hands for every character (§5.9's Brawl row), a vehicle
+    /// fighting not at all.
+    fn weapons(
+        &self,
+        a: &ArchetypeDef,
+        ids: &[String],
+        stats: &BrpStats,
+        physical: i32,
+    ) -> Result<Vec<Weapon>, DefError> {
+        let mut weapons = Vec::new();
+        for id in ids {
+            let w = if let Some(d) = self.equipment.melee.get(id) {
+                self.melee(id, d, stats)
+            } else if let Some(d) = self.equipment.natural.get(id) {
+                self.melee(id, d, stats)
+            } else if let Some(d) = self.equipment.missile.get(id) {
+                self.missile(id, d, stats, physical)
+            } else {
+                return Err(unknown_item(
+                    "brp",
+                    "weapon",
+                    id,
+                    self.equipment.weapon_ids(),
+                ));
+            };
+            weapons.push(w);
+        }
+        if !a.vehicle
+            && !ids.iter().any(|w| w == "brawl")
+            && let Some(d) = self.equipment.melee.get("brawl")
+        {
+            weapons.push(self.melee("brawl", d, stats));
+        }
+        Ok(weapons)
+    }
+
+    /// The shield carried, by its id (none: no shield), at the archetype's
+    /// rating in its skill, else the skill's base.
+    fn shield(&self, a: &ArchetypeDef, id: &Option<String>) -> Result<Option<BrpShield>, DefError> {
+        let Some(id) = id else {
+            return Ok(None);
+        };
+        let s = self
+            .equipment
+            .shields
+            .get(id)
+            .ok_or_else(|| unknown_item("brp", "shield", id, self.equipment.shields.keys()))?;
+        let chance = a.skills.get(&s.skill).copied().unwrap_or(s.base);
+        Ok(Some(BrpShield {
+            id: id.clone(),
+            name: s.name.clone(),
+            chance,
+            hp: s.hp,
+            class: s.class,
+        }))
     }
 }

@@ -7,6 +7,7 @@ use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Health, Loadout, MoveMode};
 use crate::rules::dice::{DiceExpr, RollOptions};
 use crate::rules::event::BattleEvent;
+use crate::rules::map::Cell;
 use crate::rules::scene::Scene;
 use crate::rules::scene::emit;
 use crate::rules::view;
@@ -15,7 +16,7 @@ use super::attack::{self, d100};
 use super::chance::{Level, level};
 use super::check::check_move;
 use super::command::{BrpCommand, Intent};
-use super::event::BrpEvent;
+use super::event::{BrpEvent, Declared, FirstAid, Reloading};
 use super::query::RULE_RELOAD;
 use super::query::{RULE_INTENT, RULE_MOVEMENT, settings};
 use super::round::end_turn;
@@ -24,65 +25,12 @@ use super::stats::{Wounds, stats};
 pub const RULE_HEALING: &str = "brp §5.14 Healing";
 pub const RULE_KNEEL: &str = "brp §5.11 Shields (kneeling behind a large shield)";
 
+/// Carry out `actor`'s checked `command`: each to its step.
 pub fn execute(world: &mut Scene, actor: Cid, command: &Command) {
     match (command, command.own::<BrpCommand>()) {
-        (_, Some(BrpCommand::Declare(intent))) => {
-            let weapon = match intent {
-                Intent::Attack { weapon, .. } | Intent::Reload { weapon } => {
-                    view::get::<Loadout>(world, actor)
-                        .and_then(|l| l.weapons.get(*weapon))
-                        .map(|w| String::from(&*w.name))
-                }
-                _ => None,
-            };
-            emit(
-                world,
-                BrpEvent::Declared {
-                    who: actor,
-                    intent: *intent,
-                    weapon,
-                    rule: RULE_INTENT,
-                },
-            );
-            end_turn(world, actor);
-        }
-        (_, Some(BrpCommand::Kneel)) => emit(
-            world,
-            BattleEvent::ConditionAdded {
-                who: actor,
-                condition: Condition::Crouching,
-                rule: RULE_KNEEL,
-            },
-        ),
-        (Command::Move { path }, _) => {
-            if let (Ok(cost), Some(from)) =
-                (check_move(world, actor, path), view::cell(world, actor))
-            {
-                // Moving stands a kneeling character up.
-                if view::conditions(world, actor).has(Condition::Crouching) {
-                    emit(
-                        world,
-                        BattleEvent::ConditionRemoved {
-                            who: actor,
-                            condition: Condition::Crouching,
-                            rule: RULE_KNEEL,
-                        },
-                    );
-                }
-                emit(
-                    world,
-                    BattleEvent::Moved {
-                        who: actor,
-                        from,
-                        path: path.clone(),
-                        cost_dm: cost,
-                        zones: 0,
-                        mode: MoveMode::None,
-                        rule: RULE_MOVEMENT,
-                    },
-                );
-            }
-        }
+        (_, Some(BrpCommand::Declare(intent))) => declare(world, actor, intent),
+        (_, Some(BrpCommand::Kneel)) => kneel(world, actor),
+        (Command::Move { path }, _) => move_along(world, actor, path),
         (Command::Attack { target, weapon, .. }, _) => {
             attack::execute_attack(world, actor, *target, *weapon)
         }
@@ -93,25 +41,94 @@ pub fn execute(world: &mut Scene, actor: Cid, command: &Command) {
             first_aid(world, actor, *patient);
             end_turn(world, actor);
         }
-        (_, Some(BrpCommand::Reload { weapon })) => {
-            if let Some(w) = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon))
-            {
-                let name = String::from(&*w.name);
-                emit(
-                    world,
-                    BrpEvent::Reloading {
-                        who: actor,
-                        weapon_index: *weapon,
-                        weapon: name,
-                        rule: RULE_RELOAD,
-                    },
-                );
-            }
-            end_turn(world, actor);
-        }
+        (_, Some(BrpCommand::Reload { weapon })) => reload(world, actor, *weapon),
         (Command::EndTurn, _) => end_turn(world, actor),
         _ => {}
     }
+}
+
+/// §5.2: `who` states its intent (the weapon it names, by name, for the
+/// log), and its turn in the statements is over.
+fn declare(world: &mut Scene, who: Cid, intent: &Intent) {
+    let weapon = match intent {
+        Intent::Attack { weapon, .. } | Intent::Reload { weapon } => {
+            view::get::<Loadout>(world, who)
+                .and_then(|l| l.weapons.get(*weapon))
+                .map(|w| String::from(&*w.name))
+        }
+        _ => None,
+    };
+    emit(
+        world,
+        BrpEvent::Declared(Declared {
+            who,
+            intent: *intent,
+            weapon,
+            rule: RULE_INTENT,
+        }),
+    );
+    end_turn(world, who);
+}
+
+/// §5.11: `who` kneels behind its large shield.
+fn kneel(world: &mut Scene, who: Cid) {
+    emit(
+        world,
+        BattleEvent::ConditionAdded {
+            who,
+            condition: Condition::Crouching,
+            rule: RULE_KNEEL,
+        },
+    );
+}
+
+/// §5.3: `who` moves along `path` (if it still may), standing up first if
+/// it knelt.
+fn move_along(world: &mut Scene, who: Cid, path: &[Cell]) {
+    let (Ok(cost), Some(from)) = (check_move(world, who, path), view::cell(world, who)) else {
+        return;
+    };
+    // Moving stands a kneeling character up.
+    if view::conditions(world, who).has(Condition::Crouching) {
+        emit(
+            world,
+            BattleEvent::ConditionRemoved {
+                who,
+                condition: Condition::Crouching,
+                rule: RULE_KNEEL,
+            },
+        );
+    }
+    emit(
+        world,
+        BattleEvent::Moved {
+            who,
+            from,
+            path: path.to_vec(),
+            cost_dm: cost,
+            zones: 0,
+            mode: MoveMode::None,
+            rule: RULE_MOVEMENT,
+        },
+    );
+}
+
+/// `who` begins reloading weapon `index` (loaded at the round's end), and
+/// its action is spent.
+fn reload(world: &mut Scene, who: Cid, index: usize) {
+    if let Some(w) = view::get::<Loadout>(world, who).and_then(|l| l.weapons.get(index)) {
+        let name = String::from(&*w.name);
+        emit(
+            world,
+            BrpEvent::Reloading(Reloading {
+                who,
+                weapon_index: index,
+                weapon: name,
+                rule: RULE_RELOAD,
+            }),
+        );
+    }
+    end_turn(world, who);
 }
 
 /// §5.14: "Successful use of the First Aid skill heals 1D3 hit points per
@@ -138,7 +155,7 @@ fn first_aid(world: &mut Scene, medic: Cid, patient: Cid) {
     let gained: i32 = healed.iter().map(|h| h.2).sum();
     emit(
         world,
-        BrpEvent::FirstAid {
+        BrpEvent::FirstAid(FirstAid {
             medic,
             patient,
             chance,
@@ -146,7 +163,7 @@ fn first_aid(world: &mut Scene, medic: Cid, patient: Cid) {
             level: lv,
             healed,
             rule: RULE_HEALING,
-        },
+        }),
     );
     let Some(h) = view::get::<Health>(world, patient).copied() else {
         return;

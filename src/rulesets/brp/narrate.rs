@@ -1,4 +1,6 @@
-//! brp's own events in the battle log and on the board.
+//! brp's own events in the battle log and on the board: one [`Narrate`] per
+//! event, each reading its own fields; [`BrpEvent::narration`] is the one
+//! match that picks it.
 
 use crate::rules::event::{Cue, OwnEvent, Tone};
 use crate::rules::narrate::dice_text;
@@ -7,8 +9,373 @@ use crate::rules::roster::Names;
 
 use super::chance::{Difficulty, Level};
 use super::command::Intent;
-use super::event::{Band, BrpEvent, RoundPhase};
+use super::event::{
+    AttackRolled, Band, BrpEvent, DamageRolled, Declared, DefenseOffered, DefenseRolled, DexOrder,
+    FirstAid, GearDamaged, Matrix, PhaseBegan, RankCalled, Ranked, Reloaded, Reloading, RoundPhase,
+    Thrown,
+};
 use super::matrix::{Defense, Harm};
+
+/// How one of brp's events reads: its line in the battle log, and where it
+/// has them, its shorter line for the player and its cues on the board
+/// (the parts of [`OwnEvent`] that tell).
+trait Narrate {
+    /// Its line in the battle log ([`OwnEvent::describe`]).
+    fn describe(&self, n: &Names) -> String;
+    /// Its line in the player's log ([`OwnEvent::plain`]): none, the log's.
+    fn plain(&self, _n: &Names) -> Option<String> {
+        None
+    }
+    /// What the board shows ([`OwnEvent::cues`]): nothing.
+    fn cues(&self) -> Vec<Cue> {
+        Vec::new()
+    }
+}
+
+impl BrpEvent {
+    /// The event's own narration.
+    fn narration(&self) -> &dyn Narrate {
+        match self {
+            BrpEvent::PhaseBegan(e) => e,
+            BrpEvent::DexOrder(e) => e,
+            BrpEvent::Declared(e) => e,
+            BrpEvent::Ranked(e) => e,
+            BrpEvent::RankCalled(e) => e,
+            BrpEvent::AttackRolled(e) => e,
+            BrpEvent::DefenseOffered(e) => e,
+            BrpEvent::DefenseRolled(e) => e,
+            BrpEvent::Matrix(e) => e,
+            BrpEvent::DamageRolled(e) => e,
+            BrpEvent::GearDamaged(e) => e,
+            BrpEvent::Thrown(e) => e,
+            BrpEvent::FirstAid(e) => e,
+            BrpEvent::Reloading(e) => e,
+            BrpEvent::Reloaded(e) => e,
+        }
+    }
+}
+
+impl OwnEvent for BrpEvent {
+    fn describe(&self, n: &Names) -> String {
+        self.narration().describe(n)
+    }
+
+    fn plain(&self, n: &Names) -> Option<String> {
+        self.narration().plain(n)
+    }
+
+    fn cues(&self) -> Vec<Cue> {
+        self.narration().cues()
+    }
+}
+
+impl Narrate for PhaseBegan {
+    fn describe(&self, _n: &Names) -> String {
+        format!(
+            "-- {} --  [{}]",
+            match self.phase {
+                RoundPhase::Intent => "Statement of intent",
+                RoundPhase::Movement => "Movement",
+                RoundPhase::Actions => "Actions, DEX ranks counted down",
+                RoundPhase::Resolution => "Resolution",
+            },
+            self.rule
+        )
+    }
+}
+
+impl Narrate for DexOrder {
+    fn describe(&self, n: &Names) -> String {
+        format!("DEX order: {}  [{}]", groups(n, &self.order), self.rule)
+    }
+}
+
+impl Narrate for Declared {
+    fn describe(&self, n: &Names) -> String {
+        format!("{}  [{}]", self.statement(n), self.rule)
+    }
+
+    fn plain(&self, n: &Names) -> Option<String> {
+        Some(self.statement(n))
+    }
+}
+
+impl Declared {
+    /// "Ana will attack Bo with the sword".
+    fn statement(&self, n: &Names) -> String {
+        format!(
+            "{} {}",
+            n.who(self.who),
+            intent_text(n, &self.intent, self.weapon.as_deref())
+        )
+    }
+}
+
+impl Narrate for Ranked {
+    fn describe(&self, n: &Names) -> String {
+        let dex = self.dex;
+        format!(
+            "{} moved {:.1} m: {} ({})  [{}]",
+            n.who(self.who),
+            f64::from(self.moved_dm) / 10.0,
+            band_text(self.band),
+            if self.band == Band::Run {
+                format!("DEX {dex}")
+            } else {
+                format!("DEX {dex} -> rank {}", self.rank)
+            },
+            self.rule
+        )
+    }
+}
+
+impl Narrate for RankCalled {
+    fn describe(&self, n: &Names) -> String {
+        format!(
+            "DEX rank {}: {}  [{}]",
+            self.rank,
+            groups(n, &self.order),
+            self.rule
+        )
+    }
+
+    fn plain(&self, _n: &Names) -> Option<String> {
+        Some(format!("DEX rank {}", self.rank))
+    }
+}
+
+impl Narrate for AttackRolled {
+    fn describe(&self, n: &Names) -> String {
+        format!(
+            "{} attacks {} with the {}: {} vs {}: {}  [{}]",
+            n.who(self.attacker),
+            n.who(self.target),
+            self.weapon.to_lowercase(),
+            dice_text(&self.roll),
+            chance_text(self.rating, self.difficulty, self.chance),
+            self.level.name(),
+            self.rule
+        )
+    }
+
+    fn plain(&self, n: &Names) -> Option<String> {
+        Some(format!(
+            "{}'s {} {} {} (rolled {}, needed {} or less)",
+            n.who(self.attacker),
+            self.weapon.to_lowercase(),
+            match self.level {
+                Level::Special => "strikes true at",
+                Level::Success => "finds",
+                Level::Failure => "misses",
+            },
+            n.who(self.target),
+            self.roll.total,
+            self.chance
+        ))
+    }
+
+    fn cues(&self) -> Vec<Cue> {
+        vec![Cue::Strike {
+            attacker: self.attacker,
+            target: self.target,
+            text: match self.level {
+                Level::Special => "Special!".into(),
+                Level::Success => "Hit".into(),
+                Level::Failure => "Miss".into(),
+            },
+            landed: self.level != Level::Failure,
+        }]
+    }
+}
+
+impl Narrate for DefenseOffered {
+    fn describe(&self, n: &Names) -> String {
+        let ways: Vec<String> = self
+            .ways
+            .iter()
+            .map(|w| match w.as_str() {
+                "Dodge" => "dodge".to_string(),
+                parry => format!("parry with the {}", parry.to_lowercase()),
+            })
+            .collect();
+        let ways: Vec<&str> = ways.iter().map(String::as_str).collect();
+        format!(
+            "{} may {} against {}'s {}  [{}]",
+            n.who(self.attack.target),
+            crate::rules::narrate::either(&ways),
+            n.who(self.attack.attacker),
+            self.attack.weapon.to_lowercase(),
+            self.rule
+        )
+    }
+}
+
+impl Narrate for DefenseRolled {
+    fn describe(&self, n: &Names) -> String {
+        format!(
+            "{} {}: {} vs {}: {}  [{}]",
+            n.who(self.who),
+            match self.kind {
+                Defense::Parry => format!("parries with the {}", self.with.to_lowercase()),
+                Defense::Dodge => "dodges".into(),
+            },
+            dice_text(&self.roll),
+            chance_text(self.rating, self.difficulty, self.chance),
+            self.level.name(),
+            self.rule
+        )
+    }
+
+    fn plain(&self, n: &Names) -> Option<String> {
+        Some(format!(
+            "{} {} (rolled {}, needed {} or less)",
+            n.who(self.who),
+            match (self.kind, self.level) {
+                (Defense::Parry, Level::Failure) => "fails to parry",
+                (Defense::Parry, _) => "parries",
+                (Defense::Dodge, Level::Failure) => "fails to dodge",
+                (Defense::Dodge, _) => "dodges",
+            },
+            self.roll.total,
+            self.chance
+        ))
+    }
+
+    fn cues(&self) -> Vec<Cue> {
+        vec![Cue::Say {
+            who: self.who,
+            text: match (self.kind, self.level != Level::Failure) {
+                (Defense::Parry, true) => "Parried".into(),
+                (Defense::Parry, false) => "Parry fails".into(),
+                (Defense::Dodge, true) => "Dodged".into(),
+                (Defense::Dodge, false) => "Dodge fails".into(),
+            },
+            tone: Tone::Reaction,
+        }]
+    }
+}
+
+impl Narrate for Matrix {
+    fn describe(&self, _n: &Names) -> String {
+        format!(
+            "{} against {}: {}  [{}]",
+            level_word(self.attack),
+            match self.defense {
+                None => "no defence".to_string(),
+                Some((k, l)) => format!(
+                    "{} {}",
+                    level_word(l),
+                    match k {
+                        Defense::Parry => "parry",
+                        Defense::Dodge => "dodge",
+                    }
+                ),
+            },
+            self.says,
+            self.rule
+        )
+    }
+
+    fn plain(&self, n: &Names) -> Option<String> {
+        let target = n.who(self.target);
+        Some(match self.harm {
+            Harm::None => format!("{target} is unharmed"),
+            Harm::Normal => format!("{target} is struck"),
+            Harm::Special => format!("{target} takes a special success"),
+        })
+    }
+}
+
+impl Narrate for DamageRolled {
+    fn describe(&self, n: &Names) -> String {
+        let mut s = format!("Damage to {}: ", n.who(self.target));
+        if let Some(m) = self.special_max {
+            s.push_str(&format!("maximum {m} + "));
+        }
+        s.push_str(&dice_text(&self.weapon));
+        if let Some(b) = &self.bonus {
+            let half = if self.half_bonus {
+                format!(" halved up to {}", self.bonus_added)
+            } else {
+                String::new()
+            };
+            s.push_str(&format!(" + damage bonus {}{half}", dice_text(b)));
+        }
+        format!("{s} = {}  [{}]", self.total, self.rule)
+    }
+}
+
+impl Narrate for GearDamaged {
+    fn describe(&self, n: &Names) -> String {
+        let points = self.points;
+        format!(
+            "{}'s {} takes {points} point{} of damage ({} hit points left)  [{}]",
+            n.who(self.who),
+            self.item.to_lowercase(),
+            if points == 1 { "" } else { "s" },
+            self.hp_left.max(0),
+            self.rule
+        )
+    }
+}
+
+impl Narrate for Thrown {
+    fn describe(&self, n: &Names) -> String {
+        format!(
+            "{}'s {} is thrown and gone  [{}]",
+            n.who(self.who),
+            self.weapon.to_lowercase(),
+            self.rule
+        )
+    }
+}
+
+impl Narrate for FirstAid {
+    fn describe(&self, n: &Names) -> String {
+        let heals: Vec<String> = self
+            .healed
+            .iter()
+            .map(|(i, r, g)| format!("wound {}: {} heals {g}", i + 1, dice_text(r)))
+            .collect();
+        format!(
+            "{} gives {} First Aid: {} vs {}%: {}{}  [{}]",
+            n.who(self.medic),
+            n.who(self.patient),
+            dice_text(&self.roll),
+            self.chance,
+            self.level.name(),
+            if heals.is_empty() {
+                " (bandaged, no better)".to_string()
+            } else {
+                format!("; {}", heals.join(", "))
+            },
+            self.rule
+        )
+    }
+}
+
+impl Narrate for Reloading {
+    fn describe(&self, n: &Names) -> String {
+        format!(
+            "{} reloads the {} (ready at the round's end)  [{}]",
+            n.who(self.who),
+            self.weapon.to_lowercase(),
+            self.rule
+        )
+    }
+}
+
+impl Narrate for Reloaded {
+    fn describe(&self, n: &Names) -> String {
+        format!(
+            "{}'s {} is loaded ({})  [{}]",
+            n.who(self.who),
+            self.weapon.to_lowercase(),
+            self.loaded,
+            self.rule
+        )
+    }
+}
 
 fn intent_text(n: &Names, i: &Intent, weapon: Option<&str>) -> String {
     let w = weapon.unwrap_or("weapon").to_lowercase();
@@ -36,318 +403,6 @@ fn band_text(b: Band) -> &'static str {
         Band::Half => "half DEX rank",
         Band::Quarter => "a quarter of DEX rank",
         Band::Run => "no action",
-    }
-}
-
-impl OwnEvent for BrpEvent {
-    fn describe(&self, n: &Names) -> String {
-        match self {
-            BrpEvent::PhaseBegan { phase, rule } => format!(
-                "-- {} --  [{rule}]",
-                match phase {
-                    RoundPhase::Intent => "Statement of intent",
-                    RoundPhase::Movement => "Movement",
-                    RoundPhase::Actions => "Actions, DEX ranks counted down",
-                    RoundPhase::Resolution => "Resolution",
-                }
-            ),
-            BrpEvent::DexOrder { order, rule } => {
-                format!("DEX order: {}  [{rule}]", groups(n, order))
-            }
-            BrpEvent::Declared {
-                who,
-                intent,
-                weapon,
-                rule,
-            } => format!(
-                "{} {}  [{rule}]",
-                n.who(*who),
-                intent_text(n, intent, weapon.as_deref())
-            ),
-            BrpEvent::Ranked {
-                who,
-                dex,
-                moved_dm,
-                band,
-                rank,
-                rule,
-            } => format!(
-                "{} moved {:.1} m: {} ({})  [{rule}]",
-                n.who(*who),
-                f64::from(*moved_dm) / 10.0,
-                band_text(*band),
-                if *band == Band::Run {
-                    format!("DEX {dex}")
-                } else {
-                    format!("DEX {dex} -> rank {rank}")
-                }
-            ),
-            BrpEvent::RankCalled { rank, order, rule } => {
-                format!("DEX rank {rank}: {}  [{rule}]", groups(n, order))
-            }
-            BrpEvent::DefenseOffered { attack, ways, rule } => {
-                let ways: Vec<String> = ways
-                    .iter()
-                    .map(|w| match w.as_str() {
-                        "Dodge" => "dodge".to_string(),
-                        parry => format!("parry with the {}", parry.to_lowercase()),
-                    })
-                    .collect();
-                let ways: Vec<&str> = ways.iter().map(String::as_str).collect();
-                format!(
-                    "{} may {} against {}'s {}  [{rule}]",
-                    n.who(attack.target),
-                    crate::rules::narrate::either(&ways),
-                    n.who(attack.attacker),
-                    attack.weapon.to_lowercase()
-                )
-            }
-            BrpEvent::AttackRolled {
-                attacker,
-                target,
-                weapon,
-                rating,
-                difficulty,
-                chance,
-                roll,
-                level,
-                rule,
-                ..
-            } => format!(
-                "{} attacks {} with the {}: {} vs {}: {}  [{rule}]",
-                n.who(*attacker),
-                n.who(*target),
-                weapon.to_lowercase(),
-                dice_text(roll),
-                chance_text(*rating, *difficulty, *chance),
-                level.name()
-            ),
-            BrpEvent::DefenseRolled {
-                who,
-                kind,
-                with,
-                rating,
-                difficulty,
-                chance,
-                roll,
-                level,
-                rule,
-            } => format!(
-                "{} {}: {} vs {}: {}  [{rule}]",
-                n.who(*who),
-                match kind {
-                    Defense::Parry => format!("parries with the {}", with.to_lowercase()),
-                    Defense::Dodge => "dodges".into(),
-                },
-                dice_text(roll),
-                chance_text(*rating, *difficulty, *chance),
-                level.name()
-            ),
-            BrpEvent::Matrix {
-                attack,
-                defense,
-                says,
-                rule,
-                ..
-            } => format!(
-                "{} against {}: {says}  [{rule}]",
-                level_word(*attack),
-                match defense {
-                    None => "no defence".to_string(),
-                    Some((k, l)) => format!(
-                        "{} {}",
-                        level_word(*l),
-                        match k {
-                            Defense::Parry => "parry",
-                            Defense::Dodge => "dodge",
-                        }
-                    ),
-                }
-            ),
-            BrpEvent::DamageRolled {
-                target,
-                weapon,
-                special_max,
-                bonus,
-                half_bonus,
-                bonus_added,
-                total,
-                rule,
-            } => {
-                let mut s = format!("Damage to {}: ", n.who(*target));
-                if let Some(m) = special_max {
-                    s.push_str(&format!("maximum {m} + "));
-                }
-                s.push_str(&dice_text(weapon));
-                if let Some(b) = bonus {
-                    let half = if *half_bonus {
-                        format!(" halved up to {bonus_added}")
-                    } else {
-                        String::new()
-                    };
-                    s.push_str(&format!(" + damage bonus {}{half}", dice_text(b)));
-                }
-                format!("{s} = {total}  [{rule}]")
-            }
-            BrpEvent::GearDamaged {
-                who,
-                item,
-                points,
-                hp_left,
-                rule,
-                ..
-            } => format!(
-                "{}'s {} takes {points} point{} of damage ({} hit points left)  [{rule}]",
-                n.who(*who),
-                item.to_lowercase(),
-                if *points == 1 { "" } else { "s" },
-                hp_left.max(&0)
-            ),
-            BrpEvent::Thrown {
-                who, weapon, rule, ..
-            } => format!(
-                "{}'s {} is thrown and gone  [{rule}]",
-                n.who(*who),
-                weapon.to_lowercase()
-            ),
-            BrpEvent::FirstAid {
-                medic,
-                patient,
-                chance,
-                roll,
-                level,
-                healed,
-                rule,
-            } => {
-                let heals: Vec<String> = healed
-                    .iter()
-                    .map(|(i, r, g)| format!("wound {}: {} heals {g}", i + 1, dice_text(r)))
-                    .collect();
-                format!(
-                    "{} gives {} First Aid: {} vs {chance}%: {}{}  [{rule}]",
-                    n.who(*medic),
-                    n.who(*patient),
-                    dice_text(roll),
-                    level.name(),
-                    if heals.is_empty() {
-                        " (bandaged, no better)".to_string()
-                    } else {
-                        format!("; {}", heals.join(", "))
-                    }
-                )
-            }
-            BrpEvent::Reloading {
-                who, weapon, rule, ..
-            } => format!(
-                "{} reloads the {} (ready at the round's end)  [{rule}]",
-                n.who(*who),
-                weapon.to_lowercase()
-            ),
-            BrpEvent::Reloaded {
-                who,
-                weapon,
-                loaded,
-                rule,
-                ..
-            } => format!(
-                "{}'s {} is loaded ({loaded})  [{rule}]",
-                n.who(*who),
-                weapon.to_lowercase()
-            ),
-        }
-    }
-
-    fn plain(&self, n: &Names) -> Option<String> {
-        match self {
-            BrpEvent::AttackRolled {
-                attacker,
-                target,
-                weapon,
-                chance,
-                roll,
-                level,
-                ..
-            } => Some(format!(
-                "{}'s {} {} {} (rolled {}, needed {chance} or less)",
-                n.who(*attacker),
-                weapon.to_lowercase(),
-                match level {
-                    Level::Special => "strikes true at",
-                    Level::Success => "finds",
-                    Level::Failure => "misses",
-                },
-                n.who(*target),
-                roll.total
-            )),
-            BrpEvent::DefenseRolled {
-                who,
-                kind,
-                chance,
-                roll,
-                level,
-                ..
-            } => Some(format!(
-                "{} {} (rolled {}, needed {chance} or less)",
-                n.who(*who),
-                match (kind, level) {
-                    (Defense::Parry, Level::Failure) => "fails to parry",
-                    (Defense::Parry, _) => "parries",
-                    (Defense::Dodge, Level::Failure) => "fails to dodge",
-                    (Defense::Dodge, _) => "dodges",
-                },
-                roll.total
-            )),
-            BrpEvent::Matrix { target, harm, .. } => Some(match harm {
-                Harm::None => format!("{} is unharmed", n.who(*target)),
-                Harm::Normal => format!("{} is struck", n.who(*target)),
-                Harm::Special => format!("{} takes a special success", n.who(*target)),
-            }),
-            BrpEvent::Declared {
-                who,
-                intent,
-                weapon,
-                ..
-            } => Some(format!(
-                "{} {}",
-                n.who(*who),
-                intent_text(n, intent, weapon.as_deref())
-            )),
-            BrpEvent::RankCalled { rank, .. } => Some(format!("DEX rank {rank}")),
-            _ => None,
-        }
-    }
-
-    fn cues(&self) -> Vec<Cue> {
-        match self {
-            BrpEvent::AttackRolled {
-                attacker,
-                target,
-                level,
-                ..
-            } => vec![Cue::Strike {
-                attacker: *attacker,
-                target: *target,
-                text: match level {
-                    Level::Special => "Special!".into(),
-                    Level::Success => "Hit".into(),
-                    Level::Failure => "Miss".into(),
-                },
-                landed: *level != Level::Failure,
-            }],
-            BrpEvent::DefenseRolled {
-                who, kind, level, ..
-            } => vec![Cue::Say {
-                who: *who,
-                text: match (kind, *level != Level::Failure) {
-                    (Defense::Parry, true) => "Parried".into(),
-                    (Defense::Parry, false) => "Parry fails".into(),
-                    (Defense::Dodge, true) => "Dodged".into(),
-                    (Defense::Dodge, false) => "Dodge fails".into(),
-                },
-                tone: Tone::Reaction,
-            }],
-            _ => Vec::new(),
-        }
     }
 }
 

@@ -17,72 +17,85 @@ use super::query::{move_left, round, settings};
 
 pub fn offers(world: &World, actor: Cid, legal: &[Command]) -> Offers {
     let loadout = view::get::<Loadout>(world, actor);
+    Offers {
+        list: legal
+            .iter()
+            .filter_map(|c| offer(world, loadout, c))
+            .collect(),
+        hint: hint(world, actor),
+        ..Offers::default()
+    }
+}
+
+/// How the game offers one legal command of brp's own (of the actor with
+/// this `loadout`): its label, how it is given, its key. None: not one of
+/// brp's, or a parry (answered in the reaction dialog).
+fn offer(world: &World, loadout: Option<&Loadout>, c: &Command) -> Option<Offer> {
     let ready = loadout.and_then(|l| l.ready);
     let weapon = |i: usize| {
         loadout
             .and_then(|l| l.weapons.get(i))
             .map_or("weapon".into(), |w| w.name.clone())
     };
-    let mut list = Vec::new();
-    for c in legal {
-        let Some(own) = c.own::<BrpCommand>() else {
-            continue;
-        };
-        let (label, give, key) = match own {
-            // The weapon in hand: a click on the enemy with the plain pointer.
-            BrpCommand::Declare(Intent::Attack { target, weapon: w }) if Some(*w) == ready => (
-                format!(
-                    "State: attack {} ({})",
-                    view::name(world, *target),
-                    weapon(*w).to_lowercase()
-                ),
-                Give::Click(*target),
-                None,
+    let (label, give, key) = match c.own::<BrpCommand>()? {
+        // The weapon in hand: a click on the enemy with the plain pointer.
+        BrpCommand::Declare(Intent::Attack { target, weapon: w }) if Some(*w) == ready => (
+            format!(
+                "State: attack {} ({})",
+                view::name(world, *target),
+                weapon(*w).to_lowercase()
             ),
-            BrpCommand::Declare(Intent::Attack { target, weapon: w }) => (
-                format!("State: attack with the {}", weapon(*w)),
-                Give::On(*target),
-                None,
-            ),
-            BrpCommand::Declare(Intent::FirstAid { patient }) => {
-                ("State: First Aid (H)".into(), Give::On(*patient), Some('H'))
-            }
-            BrpCommand::Declare(Intent::Reload { weapon: w }) => (
-                format!("State: reload the {} (R)", weapon(*w)),
-                Give::Button,
-                Some('R'),
-            ),
-            BrpCommand::Declare(Intent::Defend) => (
-                "State: only parry and dodge (V)".into(),
-                Give::Button,
-                Some('V'),
-            ),
-            BrpCommand::FirstAid { patient } => (
-                format!("First Aid: {} (H)", view::name(world, *patient)),
-                Give::Click(*patient),
-                Some('H'),
-            ),
-            BrpCommand::Reload { weapon: w } => (
-                format!("Reload the {} (R)", weapon(*w)),
-                Give::Button,
-                Some('R'),
-            ),
-            BrpCommand::Kneel => (
-                "Kneel behind the shield (K)".into(),
-                Give::Button,
-                Some('K'),
-            ),
-            BrpCommand::Parry { .. } => continue,
-        };
-        list.push(Offer {
-            command: c.clone(),
-            label,
-            give,
-            key: key.map(OfferKey::Letter),
-        });
-    }
-    let b = view::resource::<Battle>(world);
-    let hint = match b.phase {
+            Give::Click(*target),
+            None,
+        ),
+        BrpCommand::Declare(Intent::Attack { target, weapon: w }) => (
+            format!("State: attack with the {}", weapon(*w)),
+            Give::On(*target),
+            None,
+        ),
+        BrpCommand::Declare(Intent::FirstAid { patient }) => {
+            ("State: First Aid (H)".into(), Give::On(*patient), Some('H'))
+        }
+        BrpCommand::Declare(Intent::Reload { weapon: w }) => (
+            format!("State: reload the {} (R)", weapon(*w)),
+            Give::Button,
+            Some('R'),
+        ),
+        BrpCommand::Declare(Intent::Defend) => (
+            "State: only parry and dodge (V)".into(),
+            Give::Button,
+            Some('V'),
+        ),
+        BrpCommand::FirstAid { patient } => (
+            format!("First Aid: {} (H)", view::name(world, *patient)),
+            Give::Click(*patient),
+            Some('H'),
+        ),
+        BrpCommand::Reload { weapon: w } => (
+            format!("Reload the {} (R)", weapon(*w)),
+            Give::Button,
+            Some('R'),
+        ),
+        BrpCommand::Kneel => (
+            "Kneel behind the shield (K)".into(),
+            Give::Button,
+            Some('K'),
+        ),
+        BrpCommand::Parry { .. } => return None,
+    };
+    Some(Offer {
+        command: c.clone(),
+        label,
+        give,
+        key: key.map(OfferKey::Letter),
+    })
+}
+
+/// What the phase the battle is in asks of `actor`: the statement of
+/// intent (§5.2), the metres left and what they do to its rank (§5.3), its
+/// stated attack on its rank.
+fn hint(world: &World, actor: Cid) -> Option<String> {
+    match view::resource::<Battle>(world).phase {
         Phase::Intent => Some(
             "Statement of intent, in DEX order: click an enemy to state an attack with the weapon in hand (brp §5.2)"
                 .to_string(),
@@ -102,10 +115,5 @@ pub fn offers(world: &World, actor: Cid, legal: &[Command]) -> Offers {
             })
         }
         _ => None,
-    };
-    Offers {
-        list,
-        hint,
-        ..Offers::default()
     }
 }

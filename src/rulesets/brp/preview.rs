@@ -16,8 +16,8 @@ use crate::rules::view;
 use super::chance::{Difficulty, Level, special_up_to};
 use super::command::{BrpCommand, Intent};
 use super::event::Band;
-use super::matrix::{Defense, Harm, outcome};
-use super::numbers::{attack_numbers, blow, defenses};
+use super::matrix::{Defense, Harm, Outcome, outcome};
+use super::numbers::{AttackNumbers, DefenseOption, attack_numbers, blow, defenses};
 use super::query::{band, rank, round, settings};
 use super::state::{Pending, PendingAttack};
 use super::stats::{gear, stats};
@@ -100,6 +100,10 @@ fn damage_ranges(
     Some((b.range(false), b.range(true)))
 }
 
+/// What an attack would do: its chance (with its difficulty), the
+/// weapon's range, its special chance (§5.5), its damage through armor
+/// (§5.13), the target's hit points (§5.12), and what the target may
+/// answer with.
 fn attack(world: &World, actor: Cid, target: Cid, index: usize) -> Preview {
     let mut p = Preview {
         title: format!(
@@ -115,32 +119,12 @@ fn attack(world: &World, actor: Cid, target: Cid, index: usize) -> Preview {
     let Ok(n) = attack_numbers(world, actor, from, target, index) else {
         return p;
     };
-    let boundary = settings(world).special;
     p.chance = Some(f64::from(n.chance.clamp(0, 100)) / 100.0);
-    p.lines.push(match n.difficulty {
-        Difficulty::Normal => format!("Chance {}% (skill)", n.chance),
-        d => format!(
-            "Chance {}%: skill {}%, {} (§5.9)",
-            n.chance,
-            n.rating,
-            d.name()
-        ),
-    });
-    if let (Some(a), Some(t)) = (view::cell(world, actor), view::cell(world, target))
-        && let Some((_, g)) = super::stats::weapon(world, actor, index)
-        && g.is_missile()
-    {
-        p.lines.push(format!(
-            "Range {:.0} m; the weapon's range is {:.0} m (½ to {:.0} m, ¼ to {:.0} m)",
-            Map::distance_m(a, t),
-            g.range_m,
-            2.0 * g.range_m,
-            3.0 * g.range_m
-        ));
-    }
+    p.lines.push(chance_line(&n));
+    p.lines.extend(range_line(world, actor, target, index));
     p.lines.push(format!(
         "Special success on {} or less (§5.5)",
-        special_up_to(n.chance, boundary)
+        special_up_to(n.chance, settings(world).special)
     ));
     if let Some((normal, special)) = damage_ranges(world, actor, index, target) {
         p.damage = Some(normal);
@@ -157,32 +141,65 @@ fn attack(world: &World, actor: Cid, target: Cid, index: usize) -> Preview {
             settings(world).unconscious_at_hp
         ));
     }
-    // What the target can answer with.
-    if let Some(w) = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(index))
-        && let Some(g) = gear(w)
-    {
-        let pending = Pending {
-            attacker: actor,
-            target,
-            weapon_index: index,
-            weapon: String::from(&*w.name),
-            level: Level::Success,
-            damage: w.damage.without_db(),
-            db: g.db,
-            velocity: g.velocity,
-            thrown: g.thrown,
-        };
-        let ds: Vec<String> = defenses(world, target, &pending)
-            .iter()
-            .map(|o| format!("{} {}%", o.with(world, target).to_lowercase(), o.chance))
-            .collect();
-        p.lines.push(if ds.is_empty() {
-            "It cannot parry or dodge this".into()
-        } else {
-            format!("It may answer: {}", ds.join(", "))
-        });
-    }
+    p.lines.extend(answers_line(world, actor, target, index));
     p
+}
+
+/// The attack's chance: the skill's, or the skill's at its difficulty
+/// (§5.9).
+fn chance_line(n: &AttackNumbers) -> String {
+    match n.difficulty {
+        Difficulty::Normal => format!("Chance {}% (skill)", n.chance),
+        d => format!(
+            "Chance {}%: skill {}%, {} (§5.9)",
+            n.chance,
+            n.rating,
+            d.name()
+        ),
+    }
+}
+
+/// A missile weapon's range to `target`, and the weapon's range bands
+/// (§5.9). None: a melee weapon.
+fn range_line(world: &World, actor: Cid, target: Cid, index: usize) -> Option<String> {
+    let (a, t) = (view::cell(world, actor)?, view::cell(world, target)?);
+    let (_, g) = super::stats::weapon(world, actor, index)?;
+    g.is_missile().then(|| {
+        format!(
+            "Range {:.0} m; the weapon's range is {:.0} m (½ to {:.0} m, ¼ to {:.0} m)",
+            Map::distance_m(a, t),
+            g.range_m,
+            2.0 * g.range_m,
+            3.0 * g.range_m
+        )
+    })
+}
+
+/// What `target` may meet `actor`'s attack with weapon `index` with: its
+/// parries and dodge at their chances (§5.6, §5.7), or that it has none.
+fn answers_line(world: &World, actor: Cid, target: Cid, index: usize) -> Option<String> {
+    let w = view::get::<Loadout>(world, actor)?.weapons.get(index)?;
+    let g = gear(w)?;
+    let pending = Pending {
+        attacker: actor,
+        target,
+        weapon_index: index,
+        weapon: String::from(&*w.name),
+        level: Level::Success,
+        damage: w.damage.without_db(),
+        db: g.db,
+        velocity: g.velocity,
+        thrown: g.thrown,
+    };
+    let ds: Vec<String> = defenses(world, target, &pending)
+        .iter()
+        .map(|o| format!("{} {}%", o.with(world, target).to_lowercase(), o.chance))
+        .collect();
+    Some(if ds.is_empty() {
+        "It cannot parry or dodge this".into()
+    } else {
+        format!("It may answer: {}", ds.join(", "))
+    })
 }
 
 fn movement(world: &World, actor: Cid, path: &[crate::rules::map::Cell]) -> Preview {
@@ -216,6 +233,9 @@ fn movement(world: &World, actor: Cid, path: &[crate::rules::map::Cell]) -> Prev
     }
 }
 
+/// What a parry or dodge of the pending attack would do: its chance and
+/// special chance, what it risks breaking, and each row of the matrix
+/// (§5.8) it may roll.
 fn defense(world: &World, actor: Cid, kind: Defense, shield: bool) -> Preview {
     let Some(p) = view::resource::<PendingAttack>(world).0.as_ref() else {
         return Preview::default();
@@ -232,14 +252,11 @@ fn defense(world: &World, actor: Cid, kind: Defense, shield: bool) -> Preview {
             ..Preview::default()
         };
     };
-    let boundary = settings(world).special;
-    let special = special_up_to(o.chance, boundary);
+    let special = special_up_to(o.chance, settings(world).special);
+    let mine = o.with(world, actor).to_lowercase();
     // The chance itself is the preview's `chance` (the dialog adds it).
     let title = match kind {
-        Defense::Parry => format!(
-            "Parry with the {} (special on {special} or less)",
-            o.with(world, actor).to_lowercase()
-        ),
+        Defense::Parry => format!("Parry with the {mine} (special on {special} or less)"),
         Defense::Dodge => format!("Dodge (special on {special} or less)"),
     };
     let mut lines = vec![format!(
@@ -250,8 +267,51 @@ fn defense(world: &World, actor: Cid, kind: Defense, shield: bool) -> Preview {
         // §5.7 for a dodge.
         o.rule.trim_start_matches("brp ")
     )];
-    // Each outcome of the matrix for the attack as it came, and what it
-    // does to the weapons (§5.8; at 0 HP one breaks, §5.6).
+    // The risk to the parrying item first, where it is one: it can break.
+    lines.extend(break_risk(world, actor, p, &o));
+    lines.extend(matrix_lines(world, actor, p, &o));
+    Preview {
+        title,
+        chance: Some(f64::from(o.chance.clamp(0, 100)) / 100.0),
+        lines,
+        stakes: stakes(world, p),
+        ..Preview::default()
+    }
+}
+
+/// The rows of the matrix (§5.8) defence `o` may roll against the attack
+/// as it came: each level's words and its outcome.
+fn matrix_rows(p: &Pending, o: &DefenseOption) -> [(&'static str, Outcome); 3] {
+    [
+        (Level::Special, "a special"),
+        (Level::Success, "a success"),
+        (Level::Failure, "a failure"),
+    ]
+    .map(|(lv, what)| (what, outcome(p.level, Some((o.kind, lv)), p.melee())))
+}
+
+/// §5.6, §5.8: the rows on which the attack breaks the item that parries
+/// it (at 0 HP), in one line; none if it cannot.
+fn break_risk(world: &World, actor: Cid, p: &Pending, o: &DefenseOption) -> Option<String> {
+    let hp = o.item_hp(world, actor)?;
+    let breaks: Vec<String> = matrix_rows(p, o)
+        .iter()
+        .filter(|(_, out)| out.to_parrying_weapon > 0 && out.to_parrying_weapon >= hp)
+        .map(|(what, out)| format!("{} points on {what}", out.to_parrying_weapon))
+        .collect();
+    (!breaks.is_empty()).then(|| {
+        format!(
+            "The {} can break your {}: {hp} HP, {} (§5.6, §5.8)",
+            p.weapon.to_lowercase(),
+            o.with(world, actor).to_lowercase(),
+            breaks.join(", ")
+        )
+    })
+}
+
+/// Each row of the matrix for the attack as it came (§5.8): the harm, and
+/// what it does to the weapons (at 0 HP one breaks, §5.6).
+fn matrix_lines(world: &World, actor: Cid, p: &Pending, o: &DefenseOption) -> Vec<String> {
     let mine = o.with(world, actor).to_lowercase();
     let my_hp = o.item_hp(world, actor);
     let their_hp = super::numbers::weapon_hp(world, p.attacker, p.weapon_index);
@@ -263,55 +323,29 @@ fn defense(world: &World, actor: Cid, kind: Defense, shield: bool) -> Preview {
         ),
         None => String::new(),
     };
-    let mut breaks = Vec::new();
-    for (lv, what) in [
-        (Level::Special, "a special"),
-        (Level::Success, "a success"),
-        (Level::Failure, "a failure"),
-    ] {
-        let out = outcome(p.level, Some((kind, lv)), p.melee());
-        let harm = match out.harm {
-            Harm::None => "no harm".to_string(),
-            Harm::Normal => "normal damage".to_string(),
-            Harm::Special => "special damage".to_string(),
-        };
-        let mut s = format!("On {what}: {harm}");
-        if out.to_parrying_weapon > 0 {
-            s.push_str(&wear("your", &mine, my_hp, out.to_parrying_weapon));
-            if my_hp.is_some_and(|hp| out.to_parrying_weapon >= hp) {
-                breaks.push(format!("{} points on {what}", out.to_parrying_weapon));
+    matrix_rows(p, o)
+        .into_iter()
+        .map(|(what, out)| {
+            let harm = match out.harm {
+                Harm::None => "no harm",
+                Harm::Normal => "normal damage",
+                Harm::Special => "special damage",
+            };
+            let mut s = format!("On {what}: {harm}");
+            if out.to_parrying_weapon > 0 {
+                s.push_str(&wear("your", &mine, my_hp, out.to_parrying_weapon));
             }
-        }
-        if out.to_attacking_weapon > 0 {
-            s.push_str(&wear(
-                "the attacker's",
-                &p.weapon.to_lowercase(),
-                their_hp,
-                out.to_attacking_weapon,
-            ));
-        }
-        lines.push(s);
-    }
-    // The risk to the parrying item first, where it is one: it can break.
-    if let Some(hp) = my_hp
-        && !breaks.is_empty()
-    {
-        lines.insert(
-            1,
-            format!(
-                "The {} can break your {mine}: {hp} HP, {} (§5.6, §5.8)",
-                p.weapon.to_lowercase(),
-                breaks.join(", ")
-            ),
-        );
-    }
-    Preview {
-        title,
-        chance: Some(f64::from(o.chance.clamp(0, 100)) / 100.0),
-        lines,
-        stakes: stakes(world, p),
-        ..Preview::default()
-    }
+            if out.to_attacking_weapon > 0 {
+                s.push_str(&wear(
+                    "the attacker's",
+                    &p.weapon.to_lowercase(),
+                    their_hp,
+                    out.to_attacking_weapon,
+                ));
+            }
+            s
+        })
+        .collect()
 }
 
 /// What the pending blow does to its target if nothing stops it, in one

@@ -15,7 +15,7 @@ use crate::rules::view;
 
 use super::command::Intent;
 use super::derived::RULE_HIT_POINTS;
-use super::event::{BrpEvent, RoundPhase};
+use super::event::{BrpEvent, DexOrder, PhaseBegan, RankCalled, Ranked, Reloaded, RoundPhase};
 use super::query::{
     RULE_ACTIONS, RULE_INTENT, RULE_MOVEMENT, WeaponOrder, band, rank, round, settings,
     tied_groups, weapon_order,
@@ -41,7 +41,7 @@ pub fn advance(world: &mut Scene) {
 
 /// A phase begins: its event's apply puts the battle in it.
 fn begin(world: &mut Scene, phase: RoundPhase, rule: &'static str) {
-    emit(world, BrpEvent::PhaseBegan { phase, rule });
+    emit(world, BrpEvent::PhaseBegan(PhaseBegan { phase, rule }));
 }
 
 fn start_round(world: &mut Scene) {
@@ -73,10 +73,10 @@ fn start_round(world: &mut Scene) {
     // Its apply makes the round's bookkeeping afresh.
     emit(
         world,
-        BrpEvent::DexOrder {
+        BrpEvent::DexOrder(DexOrder {
             order,
             rule: RULE_INTENT,
-        },
+        }),
     );
     if settings(world).statement_of_intent {
         begin(world, RoundPhase::Intent, RULE_INTENT);
@@ -151,14 +151,14 @@ fn start_actions(world: &mut Scene) {
         let rank = rank(dex, b);
         emit(
             world,
-            BrpEvent::Ranked {
+            BrpEvent::Ranked(Ranked {
                 who: c,
                 dex,
                 moved_dm: slot.moved_dm,
                 band: b,
                 rank: rank.unwrap_or(0),
                 rule: RULE_MOVEMENT,
-            },
+            }),
         );
         // After the 30-metre run: no action this round.
         let Some(rank) = rank else {
@@ -221,11 +221,11 @@ fn next_actor(world: &mut Scene) {
             let (rank, order) = s.ranks[i].clone();
             emit(
                 world,
-                BrpEvent::RankCalled {
+                BrpEvent::RankCalled(RankCalled {
                     rank,
                     order,
                     rule: RULE_ACTIONS,
-                },
+                }),
             );
         }
         let (due, next) = view::resource::<Schedule>(world).due(at);
@@ -304,13 +304,13 @@ fn resolve(world: &mut Scene) {
             let name = String::from(&*w.name);
             emit(
                 world,
-                BrpEvent::Reloaded {
+                BrpEvent::Reloaded(Reloaded {
                     who,
                     weapon_index: index,
                     weapon: name,
                     loaded,
                     rule: super::query::RULE_RELOAD,
-                },
+                }),
             );
         }
         let c = view::conditions(world, who);

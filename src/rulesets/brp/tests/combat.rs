@@ -5,6 +5,9 @@
 use super::*;
 use crate::rules::components::{Condition, Health, Loadout};
 use crate::rulesets::brp::chance::{Difficulty, Level};
+use crate::rulesets::brp::event::{
+    DamageRolled, DefenseOffered, DefenseRolled, GearDamaged, Matrix,
+};
 use crate::rulesets::brp::matrix::{Defense, Harm};
 use crate::rulesets::brp::numbers::attack_numbers;
 use crate::testkit::has;
@@ -44,7 +47,9 @@ fn a_special_success_with_a_short_sword_deals_7_plus_4_plus_2() {
     );
     // The prompt is the offer's: the log names the ways open to B.
     let offered = own(&e, at).into_iter().find_map(|ev| match ev {
-        BrpEvent::DefenseOffered { attack, ways, .. } => Some((attack.target, ways)),
+        BrpEvent::DefenseOffered(DefenseOffered { attack, ways, .. }) => {
+            Some((attack.target, ways))
+        }
         _ => None,
     });
     assert_eq!(
@@ -66,12 +71,12 @@ fn a_special_success_with_a_short_sword_deals_7_plus_4_plus_2() {
     );
     cmd(&mut e, b, Command::NoReaction);
     let rolled = own(&e, at).into_iter().find_map(|ev| match ev {
-        BrpEvent::DamageRolled {
+        BrpEvent::DamageRolled(DamageRolled {
             special_max,
             total,
             bonus_added,
             ..
-        } => Some((special_max, total, bonus_added)),
+        }) => Some((special_max, total, bonus_added)),
         _ => None,
     });
     assert_eq!(rolled, Some((Some(7), 13, 2)));
@@ -127,12 +132,12 @@ type Row = (Level, Option<(Defense, Level)>, Harm);
 
 fn matrix_of(e: &Engine, from: usize) -> Option<Row> {
     own(e, from).into_iter().find_map(|ev| match ev {
-        BrpEvent::Matrix {
+        BrpEvent::Matrix(Matrix {
             attack,
             defense,
             harm,
             ..
-        } => Some((attack, defense, harm)),
+        }) => Some((attack, defense, harm)),
         _ => None,
     })
 }
@@ -141,13 +146,13 @@ fn worn(e: &Engine, from: usize) -> Vec<(Cid, Option<usize>, i32, i32)> {
     own(e, from)
         .into_iter()
         .filter_map(|ev| match ev {
-            BrpEvent::GearDamaged {
+            BrpEvent::GearDamaged(GearDamaged {
                 who,
                 weapon_index,
                 points,
                 hp_left,
                 ..
-            } => Some((who, weapon_index, points, hp_left)),
+            }) => Some((who, weapon_index, points, hp_left)),
             _ => None,
         })
         .collect()
@@ -276,7 +281,7 @@ fn a_special_dodged_by_a_special_and_a_success_met_by_a_success_do_nothing() {
     );
     assert!(worn(&e, at).is_empty() && damaged(&e, at).is_empty());
     let dodge = own(&e, at).into_iter().find_map(|ev| match ev {
-        BrpEvent::DefenseRolled { chance, .. } => Some(chance),
+        BrpEvent::DefenseRolled(DefenseRolled { chance, .. }) => Some(chance),
         _ => None,
     });
     assert_eq!(dodge, Some(20), "Dodge 30%, hard leather -10% (§5.10)");
@@ -383,12 +388,12 @@ fn arrows_dodged_at_half_when_the_gamemaster_allows() {
     cmd(&mut e, a, attack(b));
     cmd(&mut e, b, Command::Dodge);
     let dodge = own(&e, at).into_iter().find_map(|ev| match ev {
-        BrpEvent::DefenseRolled {
+        BrpEvent::DefenseRolled(DefenseRolled {
             rating,
             difficulty,
             chance,
             ..
-        } => Some((rating, difficulty, chance)),
+        }) => Some((rating, difficulty, chance)),
         _ => None,
     });
     // The archer's Dodge 40 (soft leather: no modifier), halved.
@@ -484,7 +489,7 @@ fn kneeling_behind_a_large_shield_parries_missiles_at_90() {
     cmd(&mut e, a, attack(b));
     cmd(&mut e, b, BrpCommand::Parry { shield: true });
     let parry = own(&e, at).into_iter().find_map(|ev| match ev {
-        BrpEvent::DefenseRolled { chance, level, .. } => Some((chance, level)),
+        BrpEvent::DefenseRolled(DefenseRolled { chance, level, .. }) => Some((chance, level)),
         _ => None,
     });
     // 80 against 90%: parried.

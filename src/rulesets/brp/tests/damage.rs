@@ -2,6 +2,7 @@
 //! missile weapons, armor against firearms.
 
 use super::*;
+use crate::rulesets::brp::event::DamageRolled;
 
 /// A, at its rank, shoots at B, who takes it (if asked): B, and the index
 /// of the first event of the shot.
@@ -32,13 +33,13 @@ fn a_long_bow_adds_half_its_shooters_damage_bonus_rounded_up() {
     );
     let (b, at) = shot(&mut e);
     let rolled = own(&e, at).into_iter().find_map(|ev| match ev {
-        BrpEvent::DamageRolled {
+        BrpEvent::DamageRolled(DamageRolled {
             half_bonus,
             bonus,
             bonus_added,
             total,
             ..
-        } => Some((half_bonus, bonus.map(|r| r.total), bonus_added, total)),
+        }) => Some((half_bonus, bonus.map(|r| r.total), bonus_added, total)),
         _ => None,
     });
     assert_eq!(rolled, Some((true, Some(3), 2, 8)));

@@ -5,6 +5,7 @@ use super::*;
 use crate::rules::battle::Phase;
 use crate::rules::components::Condition;
 use crate::rules::map::Cell;
+use crate::rulesets::brp::event::Ranked;
 use crate::testkit::{at, has, refused, set_hp};
 
 #[test]
@@ -55,7 +56,7 @@ fn a_rider_moves_with_its_mount_and_takes_its_movement_for_its_rank() {
     let ranks: Vec<(Cid, i32)> = own(&e, at_ranks)
         .into_iter()
         .filter_map(|ev| match ev {
-            BrpEvent::Ranked { who, rank, .. } => Some((who, rank)),
+            BrpEvent::Ranked(Ranked { who, rank, .. }) => Some((who, rank)),
             _ => None,
         })
         .collect();

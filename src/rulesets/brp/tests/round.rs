@@ -7,7 +7,7 @@ use crate::rules::battle::Phase;
 use crate::rules::components::{Condition, Health, Loadout};
 use crate::rules::map::Cell;
 use crate::rules::schedule::Schedule;
-use crate::rulesets::brp::event::Band;
+use crate::rulesets::brp::event::{Band, DexOrder, RankCalled, Ranked};
 use crate::testkit::{has, refused};
 
 fn hp(e: &Engine, c: Cid) -> i32 {
@@ -33,7 +33,7 @@ fn ties_on_dex_go_missile_first_then_skill_and_ranks_by_weapon_length() {
         &[],
     );
     let order = own(&e, 0).into_iter().find_map(|ev| match ev {
-        BrpEvent::DexOrder { order, .. } => Some(order),
+        BrpEvent::DexOrder(DexOrder { order, .. }) => Some(order),
         _ => None,
     });
     let names: Vec<(String, Cid)> = ["Bow", "Spear", "Sword", "Knife", "T"]
@@ -74,7 +74,7 @@ fn ties_on_dex_go_missile_first_then_skill_and_ranks_by_weapon_length() {
         pass(&mut e, who);
     }
     let called = own(&e, at).into_iter().find_map(|ev| match ev {
-        BrpEvent::RankCalled { rank, order, .. } => Some((rank, order)),
+        BrpEvent::RankCalled(RankCalled { rank, order, .. }) => Some((rank, order)),
         _ => None,
     });
     assert_eq!(
@@ -121,9 +121,9 @@ fn rank_after(cells: i32, intent: Intent) -> Result<(i32, Band), String> {
     own(&e, at)
         .into_iter()
         .find_map(|ev| match ev {
-            BrpEvent::Ranked {
+            BrpEvent::Ranked(Ranked {
                 who, rank, band, ..
-            } if who == a => Some((rank, band)),
+            }) if who == a => Some((rank, band)),
             _ => None,
         })
         .ok_or_else(|| "no rank".into())
@@ -516,7 +516,7 @@ fn without_statements_the_round_goes_straight_to_movement_and_any_action() {
     cmd(&mut e, a, Command::Move { path: run });
     pass(&mut e, "A");
     let ranked = own(&e, at).into_iter().find_map(|ev| match ev {
-        BrpEvent::Ranked { who, band, .. } if who == a => Some(band),
+        BrpEvent::Ranked(Ranked { who, band, .. }) if who == a => Some(band),
         _ => None,
     });
     assert_eq!(ranked, Some(Band::Run), "no action after the run");
