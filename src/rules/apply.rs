@@ -12,6 +12,11 @@ use crate::rules::view;
 use crate::rules::battle::{Battle, Outcome, Phase, Prompt};
 use crate::rules::components::{Cid, Condition, Heading, Health, Loadout, MoveMode, TurnState};
 use crate::rules::event::BattleEvent;
+use crate::rules::event::{
+    BattleEnded, BattleStarted, ConditionAdded, ConditionRemoved, Count, Damaged, Disarmed,
+    Dismounted, Displaced, Drew, FallDeferred, Fled, GearBroken, Grabbed, Mounted, Moved, PickedUp,
+    Released, RoundEnded, RoundStarted, TargetChanged, TurnEnded, TurnStarted,
+};
 use crate::rules::hooks::ActiveRuleset;
 use crate::rules::level::Facing;
 use crate::rules::log::BattleLog;
@@ -48,74 +53,36 @@ fn facing_towards(from: Cell, to: Cell) -> Option<Facing> {
 /// Apply one event's effect on the world.
 pub fn apply(world: &mut World, event: &BattleEvent) {
     match event {
-        BattleEvent::BattleStarted { .. } => apply_battle_started(world, event),
-        BattleEvent::RoundStarted { .. } => apply_round_started(world, event),
-        BattleEvent::Moved { .. } => apply_moved(world, event),
-        BattleEvent::ConditionAdded { .. } => apply_condition_added(world, event),
-        BattleEvent::ConditionRemoved { .. } => apply_condition_removed(world, event),
-        BattleEvent::Drew { .. } => apply_drew(world, event),
-        BattleEvent::TurnOrder { .. }
-        | BattleEvent::MoveInterrupted { .. }
-        | BattleEvent::ReactionDeclined { .. }
-        | BattleEvent::DamageRolled { .. } => {}
-        BattleEvent::TurnStarted { who } => {
-            // The battle waits for the combatant whose turn it is.
-            view::write::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: *who };
-            // A count, if the round runs one, moves past it.
-            if !view::resource::<Schedule>(world).ranks.is_empty() {
-                view::write::resource_mut::<Schedule>(world).past(*who);
-            }
-        }
-        BattleEvent::Count { ranks, .. } => {
-            // The count's lists kept from the last round are written over,
-            // not dropped and allocated again.
-            let mut s = view::write::resource_mut::<Schedule>(world);
-            s.ranks.clone_from(ranks);
-            s.at = Default::default();
-            s.falls.clear();
-        }
-        BattleEvent::FallDeferred { who, .. } => {
-            let mut s = view::write::resource_mut::<Schedule>(world);
-            if !s.falls.contains(who) {
-                s.falls.push(*who);
-            }
-        }
-        BattleEvent::GroupActed { .. } => {
-            view::write::resource_mut::<Schedule>(world).falls.clear()
-        }
-        BattleEvent::Damaged { .. } => apply_damaged(world, event),
-        BattleEvent::Healed {
-            target, hp_after, ..
-        } => with::<Health>(world, *target, |h| h.hp = *hp_after),
-        BattleEvent::Fled { .. } => apply_fled(world, event),
-        BattleEvent::TurnEnded { .. } => apply_turn_ended(world, event),
-        BattleEvent::RoundEnded { .. } => apply_round_ended(world, event),
-        BattleEvent::TargetChanged { .. } => apply_target_changed(world, event),
-        BattleEvent::Grabbed { .. } => apply_grabbed(world, event),
-        BattleEvent::Released { .. } => apply_released(world, event),
-        BattleEvent::Disarmed { .. } => apply_disarmed(world, event),
-        BattleEvent::Displaced { .. } => apply_displaced(world, event),
-        BattleEvent::Mounted { .. } => apply_mounted(world, event),
-        BattleEvent::Dismounted { .. } => apply_dismounted(world, event),
-        BattleEvent::PickedUp { .. } => apply_picked_up(world, event),
-        BattleEvent::GearBroken {
-            who,
-            weapon_index: Some(index),
-            ..
-        } => {
-            with::<Loadout>(world, *who, |l| {
-                if *index < l.weapons.len() {
-                    l.weapons.remove(*index);
-                    l.ready = match l.ready {
-                        Some(r) if r == *index => None,
-                        Some(r) if r > *index => Some(r - 1),
-                        r => r,
-                    };
-                }
-            });
-        }
-        BattleEvent::GearBroken { .. } => {}
-        BattleEvent::BattleEnded { .. } => apply_battle_ended(world, event),
+        BattleEvent::BattleStarted(e) => apply_battle_started(world, e),
+        BattleEvent::RoundStarted(e) => apply_round_started(world, e),
+        BattleEvent::TurnStarted(e) => apply_turn_started(world, e),
+        BattleEvent::Moved(e) => apply_moved(world, e),
+        BattleEvent::ConditionAdded(e) => apply_condition_added(world, e),
+        BattleEvent::ConditionRemoved(e) => apply_condition_removed(world, e),
+        BattleEvent::Drew(e) => apply_drew(world, e),
+        BattleEvent::Count(e) => apply_count(world, e),
+        BattleEvent::FallDeferred(e) => apply_fall_deferred(world, e),
+        BattleEvent::GroupActed(_) => apply_group_acted(world),
+        BattleEvent::Damaged(e) => apply_damaged(world, e),
+        BattleEvent::Healed(e) => with::<Health>(world, e.target, |h| h.hp = e.hp_after),
+        BattleEvent::Fled(e) => apply_fled(world, e),
+        BattleEvent::TurnEnded(e) => apply_turn_ended(world, e),
+        BattleEvent::RoundEnded(e) => apply_round_ended(world, e),
+        BattleEvent::TargetChanged(e) => apply_target_changed(world, e),
+        BattleEvent::Grabbed(e) => apply_grabbed(world, e),
+        BattleEvent::Released(e) => apply_released(world, e),
+        BattleEvent::Disarmed(e) => apply_disarmed(world, e),
+        BattleEvent::Displaced(e) => apply_displaced(world, e),
+        BattleEvent::Mounted(e) => apply_mounted(world, e),
+        BattleEvent::Dismounted(e) => apply_dismounted(world, e),
+        BattleEvent::PickedUp(e) => apply_picked_up(world, e),
+        BattleEvent::GearBroken(e) => apply_gear_broken(world, e),
+        BattleEvent::BattleEnded(e) => apply_battle_ended(world, e),
+        // Told, not changed: the state these report was changed by others.
+        BattleEvent::TurnOrder(_)
+        | BattleEvent::MoveInterrupted(_)
+        | BattleEvent::ReactionDeclined(_)
+        | BattleEvent::DamageRolled(_) => {}
         // The ruleset's own events: its `apply` hook, below.
         BattleEvent::Ruleset(_) => {}
     }
@@ -166,17 +133,60 @@ fn ruleset_apply(world: &World) -> Option<ApplyHook> {
     view::get_resource::<ActiveRuleset>(world).map(|h| h.0.apply)
 }
 
-fn apply_battle_started(world: &mut World, event: &BattleEvent) {
-    let BattleEvent::BattleStarted { seed, .. } = event else {
+/// The battle waits for the combatant whose turn it is; a count, if the
+/// round runs one, moves past it.
+fn apply_turn_started(world: &mut World, e: &TurnStarted) {
+    view::write::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: e.who };
+    if !view::resource::<Schedule>(world).ranks.is_empty() {
+        view::write::resource_mut::<Schedule>(world).past(e.who);
+    }
+}
+
+/// The round's count: its lists kept from the last round are written
+/// over, not dropped and allocated again.
+fn apply_count(world: &mut World, e: &Count) {
+    let mut s = view::write::resource_mut::<Schedule>(world);
+    s.ranks.clone_from(&e.ranks);
+    s.at = Default::default();
+    s.falls.clear();
+}
+
+fn apply_fall_deferred(world: &mut World, e: &FallDeferred) {
+    let mut s = view::write::resource_mut::<Schedule>(world);
+    if !s.falls.contains(&e.who) {
+        s.falls.push(e.who);
+    }
+}
+
+fn apply_group_acted(world: &mut World) {
+    view::write::resource_mut::<Schedule>(world).falls.clear()
+}
+
+/// A broken weapon leaves the loadout (the hand that held it is empty); a
+/// broken shield or armour is the ruleset's.
+fn apply_gear_broken(world: &mut World, e: &GearBroken) {
+    let Some(index) = e.weapon_index else {
         return;
     };
+    with::<Loadout>(world, e.who, |l| {
+        if index < l.weapons.len() {
+            l.weapons.remove(index);
+            l.ready = match l.ready {
+                Some(r) if r == index => None,
+                Some(r) if r > index => Some(r - 1),
+                r => r,
+            };
+        }
+    });
+}
+
+fn apply_battle_started(world: &mut World, e: &BattleStarted) {
+    let BattleStarted { seed, .. } = e;
     view::write::resource_mut::<Battle>(world).seed = *seed;
 }
 
-fn apply_round_started(world: &mut World, event: &BattleEvent) {
-    let BattleEvent::RoundStarted { round } = event else {
-        return;
-    };
+fn apply_round_started(world: &mut World, e: &RoundStarted) {
+    let RoundStarted { round } = e;
     view::write::resource_mut::<Battle>(world).round = *round;
     // A round's count is set when its actions begin.
     if *view::resource::<Schedule>(world) != Schedule::default() {
@@ -189,17 +199,14 @@ fn apply_round_started(world: &mut World, event: &BattleEvent) {
     });
 }
 
-fn apply_moved(world: &mut World, event: &BattleEvent) {
-    let BattleEvent::Moved {
+fn apply_moved(world: &mut World, e: &Moved) {
+    let Moved {
         who,
         from,
         path,
         mode,
         ..
-    } = event
-    else {
-        return;
-    };
+    } = e;
     let Some(&last) = path.last() else { return };
     let before_last = if path.len() >= 2 {
         path[path.len() - 2]
@@ -220,120 +227,94 @@ fn apply_moved(world: &mut World, event: &BattleEvent) {
     }
 }
 
-fn apply_condition_added(world: &mut World, event: &BattleEvent) {
-    let BattleEvent::ConditionAdded { who, condition, .. } = event else {
-        return;
-    };
+fn apply_condition_added(world: &mut World, e: &ConditionAdded) {
+    let ConditionAdded { who, condition, .. } = e;
     place(world, *who, |p| p.conditions.insert(*condition));
 }
 
-fn apply_condition_removed(world: &mut World, event: &BattleEvent) {
-    let BattleEvent::ConditionRemoved { who, condition, .. } = event else {
-        return;
-    };
+fn apply_condition_removed(world: &mut World, e: &ConditionRemoved) {
+    let ConditionRemoved { who, condition, .. } = e;
     place(world, *who, |p| p.conditions.remove(*condition));
 }
 
-fn apply_drew(world: &mut World, event: &BattleEvent) {
-    let BattleEvent::Drew {
+fn apply_drew(world: &mut World, e: &Drew) {
+    let Drew {
         who,
         index,
         as_movement,
         ..
-    } = event
-    else {
-        return;
-    };
+    } = e;
     with::<Loadout>(world, *who, |l| l.ready = Some(*index));
     if !*as_movement {
         with::<TurnState>(world, *who, |t| t.action_used = true);
     }
 }
 
-fn apply_damaged(world: &mut World, event: &BattleEvent) {
-    let BattleEvent::Damaged {
+fn apply_damaged(world: &mut World, e: &Damaged) {
+    let Damaged {
         target,
         hp_after,
         ep_after,
         ..
-    } = event
-    else {
-        return;
-    };
+    } = e;
     with::<Health>(world, *target, |h| {
         h.hp = *hp_after;
         h.ep = *ep_after;
     });
 }
 
-fn apply_fled(world: &mut World, event: &BattleEvent) {
-    let BattleEvent::Fled { who, .. } = event else {
-        return;
-    };
+fn apply_fled(world: &mut World, e: &Fled) {
+    let Fled { who, .. } = e;
     place(world, *who, |p| p.conditions.insert(Condition::Fled));
 }
 
-fn apply_turn_ended(world: &mut World, event: &BattleEvent) {
-    let BattleEvent::TurnEnded { who } = event else {
-        return;
-    };
+fn apply_turn_ended(world: &mut World, e: &TurnEnded) {
+    let TurnEnded { who } = e;
     with::<TurnState>(world, *who, |t| t.done = true);
     // Nobody is prompted until the round moves on.
     view::write::resource_mut::<Battle>(world).prompt = Prompt::None;
 }
 
-fn apply_round_ended(world: &mut World, event: &BattleEvent) {
-    let BattleEvent::RoundEnded { round } = event else {
-        return;
-    };
+fn apply_round_ended(world: &mut World, e: &RoundEnded) {
+    let RoundEnded { round } = e;
     let mut battle = view::write::resource_mut::<Battle>(world);
     battle.rounds_completed = *round;
     battle.phase = Phase::RoundEnd;
 }
 
-fn apply_target_changed(world: &mut World, event: &BattleEvent) {
-    let BattleEvent::TargetChanged {
+fn apply_target_changed(world: &mut World, e: &TargetChanged) {
+    let TargetChanged {
         from, to, swapped, ..
-    } = event
-    else {
-        return;
-    };
+    } = e;
     if *swapped && let (Some(a), Some(b)) = (pos(world, *from), pos(world, *to)) {
         place(world, *from, |p| p.cell = b);
         place(world, *to, |p| p.cell = a);
     }
 }
 
-fn apply_grabbed(world: &mut World, event: &BattleEvent) {
-    let BattleEvent::Grabbed { by, who, .. } = event else {
-        return;
-    };
+fn apply_grabbed(world: &mut World, e: &Grabbed) {
+    let Grabbed { by, who, .. } = e;
     place(world, *who, |p| {
         p.held_by = Some(*by);
         p.conditions.insert(Condition::Grabbed);
     });
 }
 
-fn apply_released(world: &mut World, event: &BattleEvent) {
-    let BattleEvent::Released { who, .. } = event else {
-        return;
-    };
+fn apply_released(world: &mut World, e: &Released) {
+    let Released { who, .. } = e;
     place(world, *who, |p| {
         p.held_by = None;
         p.conditions.remove(Condition::Grabbed);
     });
 }
 
-fn apply_disarmed(world: &mut World, event: &BattleEvent) {
-    let BattleEvent::Disarmed {
+fn apply_disarmed(world: &mut World, e: &Disarmed) {
+    let Disarmed {
         who,
         index,
         taken_by,
         ..
-    } = event
-    else {
-        return;
-    };
+    } = e;
     let mut dropped = None;
     with::<Loadout>(world, *who, |l| {
         if *index < l.weapons.len() {
@@ -369,38 +350,30 @@ fn apply_disarmed(world: &mut World, event: &BattleEvent) {
     }
 }
 
-fn apply_displaced(world: &mut World, event: &BattleEvent) {
-    let BattleEvent::Displaced { who, to, .. } = event else {
-        return;
-    };
+fn apply_displaced(world: &mut World, e: &Displaced) {
+    let Displaced { who, to, .. } = e;
     place(world, *who, |p| p.cell = *to);
     carry_riders(world, *who, *to);
 }
 
-fn apply_mounted(world: &mut World, event: &BattleEvent) {
-    let BattleEvent::Mounted { who, mount, .. } = event else {
-        return;
-    };
+fn apply_mounted(world: &mut World, e: &Mounted) {
+    let Mounted { who, mount, .. } = e;
     if let Some(at) = pos(world, *mount) {
         place(world, *who, |p| p.cell = at);
     }
     place(world, *who, |p| p.riding = Some(*mount));
 }
 
-fn apply_dismounted(world: &mut World, event: &BattleEvent) {
-    let BattleEvent::Dismounted { who, to, .. } = event else {
-        return;
-    };
+fn apply_dismounted(world: &mut World, e: &Dismounted) {
+    let Dismounted { who, to, .. } = e;
     place(world, *who, |p| {
         p.riding = None;
         p.cell = *to;
     });
 }
 
-fn apply_picked_up(world: &mut World, event: &BattleEvent) {
-    let BattleEvent::PickedUp { who, item, .. } = event else {
-        return;
-    };
+fn apply_picked_up(world: &mut World, e: &PickedUp) {
+    let PickedUp { who, item, .. } = e;
     let mut ground = view::write::resource_mut::<crate::rules::battle::Ground>(world);
     if *item < ground.0.len() {
         let (_, w) = ground.0.remove(*item);
@@ -413,10 +386,8 @@ fn apply_picked_up(world: &mut World, event: &BattleEvent) {
     }
 }
 
-fn apply_battle_ended(world: &mut World, event: &BattleEvent) {
-    let BattleEvent::BattleEnded { winner, reason } = event else {
-        return;
-    };
+fn apply_battle_ended(world: &mut World, e: &BattleEnded) {
+    let BattleEnded { winner, reason } = e;
     let mut b = view::write::resource_mut::<Battle>(world);
     let rounds = b.round;
     b.outcome = Some(Outcome {

@@ -56,195 +56,282 @@ pub enum EndReason {
 /// Everything that happens in a battle.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum BattleEvent {
-    BattleStarted {
-        level: String,
-        ruleset: &'static str,
-        seed: u64,
-    },
-    RoundStarted {
-        round: u32,
-    },
-    /// The order in which combatants act this round.
-    TurnOrder {
-        order: Vec<Cid>,
-    },
-    TurnStarted {
-        who: Cid,
-    },
-    Moved {
-        who: Cid,
-        from: Cell,
-        path: Vec<Cell>,
-        cost_dm: u32,
-        /// Zone borders crossed (zone-based rulesets; 0 otherwise).
-        zones: u32,
-        mode: MoveMode,
-        rule: Rule,
-    },
-    /// The mover's path was cut short (killed or downed by a free attack on the way).
-    MoveInterrupted {
-        who: Cid,
-        at: Cell,
-    },
-    ConditionAdded {
-        who: Cid,
-        condition: Condition,
-        rule: Rule,
-    },
-    ConditionRemoved {
-        who: Cid,
-        condition: Condition,
-        rule: Rule,
-    },
-    Drew {
-        who: Cid,
-        weapon: String,
-        index: usize,
-        as_movement: bool,
-        /// What the draw costs, in the ruleset's words ("spends the
-        /// action", "part of its movement").
-        cost: Rule,
-        rule: Rule,
-    },
-    ReactionDeclined {
-        who: Cid,
-        /// What it could have done, in the ruleset's words ("parry or
-        /// dodge", "guard"): the line says what was not done.
-        forgoes: String,
-    },
-    DamageRolled {
-        target: Cid,
-        roll: DiceRoll,
-        rule: Rule,
-    },
-    /// The damage pipeline, step by step, and the losses it leaves.
-    Damaged {
-        target: Cid,
-        /// Who dealt it (an attacker, a shover, an invoker); none for a
-        /// fall.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        by: Option<Cid>,
-        rolled: i32,
-        steps: Vec<Modifier>,
-        ep_loss: i32,
-        hp_loss: i32,
-        hp_after: i32,
-        ep_after: i32,
-        rule: Rule,
-    },
-    /// `target` recovers health (first aid, a medicine box, a healing
-    /// power): `gained` points, `hp_after` its health now.
-    Healed {
-        target: Cid,
-        by: Cid,
-        gained: i32,
-        hp_after: i32,
-        rule: Rule,
-    },
-    Fled {
-        who: Cid,
-        rule: Rule,
-    },
-    TurnEnded {
-        who: Cid,
-    },
-    RoundEnded {
-        round: u32,
-    },
-    /// The count of a round counted down by score (`rules::schedule`):
-    /// each score, highest first, with its groups in acting order (each
-    /// group simultaneous).
-    Count {
-        ranks: crate::rules::schedule::Ranks,
-        rule: Rule,
-    },
-    /// `who`, dropped by a member of the simultaneous group now acting,
-    /// falls once the whole group has acted.
-    FallDeferred {
-        who: Cid,
-        rule: Rule,
-    },
-    /// The simultaneous group has acted: `falls` fall now (those tended
-    /// back above the mark meanwhile do not).
-    GroupActed {
-        falls: Vec<Cid>,
-        rule: Rule,
-    },
-    BattleEnded {
-        winner: Option<u8>,
-        reason: EndReason,
-    },
-    /// An attack changes target (guard, hide behind); `swapped`: the two
-    /// swap places.
-    TargetChanged {
-        attacker: Cid,
-        from: Cid,
-        to: Cid,
-        swapped: bool,
-        rule: Rule,
-    },
-    /// `by` takes hold of `who`.
-    Grabbed {
-        by: Cid,
-        who: Cid,
-        rule: Rule,
-    },
-    /// `by` no longer holds `who` (broken free, freed, let go).
-    Released {
-        by: Cid,
-        who: Cid,
-        rule: Rule,
-    },
-    /// `who` drops the weapon at `index` of its loadout; `taken_by`: who
-    /// catches it, and where it goes in that one's loadout.
-    Disarmed {
-        who: Cid,
-        index: usize,
-        weapon: String,
-        taken_by: Option<(Cid, usize)>,
-        rule: Rule,
-    },
-    /// Moved by someone else (shoved, dragged along): not a move of its own.
-    Displaced {
-        who: Cid,
-        by: Cid,
-        from: Cell,
-        to: Cell,
-        rule: Rule,
-    },
-    /// An item breaks in the fight; `weapon_index`: the weapon it was in
-    /// the loadout, which is gone from it.
-    GearBroken {
-        who: Cid,
-        item: String,
-        weapon_index: Option<usize>,
-        rule: Rule,
-    },
-    /// `who` gets on `mount` (a mount or a vehicle) and shares its cell.
-    Mounted {
-        who: Cid,
-        mount: Cid,
-        rule: Rule,
-    },
-    /// `who` gets off `mount`, onto `to`; `thrown`: it did not choose to
-    /// (its mount went down, or it was pulled or pushed off).
-    Dismounted {
-        who: Cid,
-        mount: Cid,
-        to: Cell,
-        thrown: bool,
-        rule: Rule,
-    },
-    /// `who` picks up the `item`-th weapon lying on the ground and holds it.
-    PickedUp {
-        who: Cid,
-        item: usize,
-        weapon: String,
-        rule: Rule,
-    },
+    BattleStarted(BattleStarted),
+    RoundStarted(RoundStarted),
+    TurnOrder(TurnOrder),
+    TurnStarted(TurnStarted),
+    Moved(Moved),
+    MoveInterrupted(MoveInterrupted),
+    ConditionAdded(ConditionAdded),
+    ConditionRemoved(ConditionRemoved),
+    Drew(Drew),
+    ReactionDeclined(ReactionDeclined),
+    DamageRolled(DamageRolled),
+    Damaged(Damaged),
+    Healed(Healed),
+    Fled(Fled),
+    TurnEnded(TurnEnded),
+    RoundEnded(RoundEnded),
+    Count(Count),
+    FallDeferred(FallDeferred),
+    GroupActed(GroupActed),
+    BattleEnded(BattleEnded),
+    TargetChanged(TargetChanged),
+    Grabbed(Grabbed),
+    Released(Released),
+    Disarmed(Disarmed),
+    Displaced(Displaced),
+    GearBroken(GearBroken),
+    Mounted(Mounted),
+    Dismounted(Dismounted),
+    PickedUp(PickedUp),
     /// An event of the ruleset in force, in that ruleset's own vocabulary.
     #[serde(untagged)]
     Ruleset(RulesetEvent),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BattleStarted {
+    pub level: String,
+    pub ruleset: &'static str,
+    pub seed: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RoundStarted {
+    pub round: u32,
+}
+
+/// The order in which combatants act this round.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TurnOrder {
+    pub order: Vec<Cid>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TurnStarted {
+    pub who: Cid,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Moved {
+    pub who: Cid,
+    pub from: Cell,
+    pub path: Vec<Cell>,
+    pub cost_dm: u32,
+    /// Zone borders crossed (zone-based rulesets; 0 otherwise).
+    pub zones: u32,
+    pub mode: MoveMode,
+    pub rule: Rule,
+}
+
+/// The mover's path was cut short (killed or downed by a free attack on the way).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MoveInterrupted {
+    pub who: Cid,
+    pub at: Cell,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ConditionAdded {
+    pub who: Cid,
+    pub condition: Condition,
+    pub rule: Rule,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ConditionRemoved {
+    pub who: Cid,
+    pub condition: Condition,
+    pub rule: Rule,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Drew {
+    pub who: Cid,
+    pub weapon: String,
+    pub index: usize,
+    pub as_movement: bool,
+    /// What the draw costs, in the ruleset's words ("spends the
+    /// action", "part of its movement").
+    pub cost: Rule,
+    pub rule: Rule,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReactionDeclined {
+    pub who: Cid,
+    /// What it could have done, in the ruleset's words ("parry or
+    /// dodge", "guard"): the line says what was not done.
+    pub forgoes: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DamageRolled {
+    pub target: Cid,
+    pub roll: DiceRoll,
+    pub rule: Rule,
+}
+
+/// The damage pipeline, step by step, and the losses it leaves.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Damaged {
+    pub target: Cid,
+    /// Who dealt it (an attacker, a shover, an invoker); none for a
+    /// fall.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<Cid>,
+    pub rolled: i32,
+    pub steps: Vec<Modifier>,
+    pub ep_loss: i32,
+    pub hp_loss: i32,
+    pub hp_after: i32,
+    pub ep_after: i32,
+    pub rule: Rule,
+}
+
+/// `target` recovers health (first aid, a medicine box, a healing
+/// power): `gained` points, `hp_after` its health now.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Healed {
+    pub target: Cid,
+    pub by: Cid,
+    pub gained: i32,
+    pub hp_after: i32,
+    pub rule: Rule,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Fled {
+    pub who: Cid,
+    pub rule: Rule,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TurnEnded {
+    pub who: Cid,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RoundEnded {
+    pub round: u32,
+}
+
+/// The count of a round counted down by score (`rules::schedule`):
+/// each score, highest first, with its groups in acting order (each
+/// group simultaneous).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Count {
+    pub ranks: crate::rules::schedule::Ranks,
+    pub rule: Rule,
+}
+
+/// `who`, dropped by a member of the simultaneous group now acting,
+/// falls once the whole group has acted.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FallDeferred {
+    pub who: Cid,
+    pub rule: Rule,
+}
+
+/// The simultaneous group has acted: `falls` fall now (those tended
+/// back above the mark meanwhile do not).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GroupActed {
+    pub falls: Vec<Cid>,
+    pub rule: Rule,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BattleEnded {
+    pub winner: Option<u8>,
+    pub reason: EndReason,
+}
+
+/// An attack changes target (guard, hide behind); `swapped`: the two
+/// swap places.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TargetChanged {
+    pub attacker: Cid,
+    pub from: Cid,
+    pub to: Cid,
+    pub swapped: bool,
+    pub rule: Rule,
+}
+
+/// `by` takes hold of `who`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Grabbed {
+    pub by: Cid,
+    pub who: Cid,
+    pub rule: Rule,
+}
+
+/// `by` no longer holds `who` (broken free, freed, let go).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Released {
+    pub by: Cid,
+    pub who: Cid,
+    pub rule: Rule,
+}
+
+/// `who` drops the weapon at `index` of its loadout; `taken_by`: who
+/// catches it, and where it goes in that one's loadout.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Disarmed {
+    pub who: Cid,
+    pub index: usize,
+    pub weapon: String,
+    pub taken_by: Option<(Cid, usize)>,
+    pub rule: Rule,
+}
+
+/// Moved by someone else (shoved, dragged along): not a move of its own.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Displaced {
+    pub who: Cid,
+    pub by: Cid,
+    pub from: Cell,
+    pub to: Cell,
+    pub rule: Rule,
+}
+
+/// An item breaks in the fight; `weapon_index`: the weapon it was in
+/// the loadout, which is gone from it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GearBroken {
+    pub who: Cid,
+    pub item: String,
+    pub weapon_index: Option<usize>,
+    pub rule: Rule,
+}
+
+/// `who` gets on `mount` (a mount or a vehicle) and shares its cell.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Mounted {
+    pub who: Cid,
+    pub mount: Cid,
+    pub rule: Rule,
+}
+
+/// `who` gets off `mount`, onto `to`; `thrown`: it did not choose to
+/// (its mount went down, or it was pulled or pushed off).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Dismounted {
+    pub who: Cid,
+    pub mount: Cid,
+    pub to: Cell,
+    pub thrown: bool,
+    pub rule: Rule,
+}
+
+/// `who` picks up the `item`-th weapon lying on the ground and holds it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PickedUp {
+    pub who: Cid,
+    pub item: usize,
+    pub weapon: String,
+    pub rule: Rule,
 }
 
 impl BattleEvent {

@@ -92,7 +92,7 @@ fn step(world: &mut World) {
             if decided.in_force {
                 (hooks.resolve)(world, decided.verdict);
             }
-            if in_force(world, &hooks) {
+            if in_force(world, hooks) {
                 (hooks.advance)(world);
             }
         }

@@ -6,8 +6,7 @@ use std::fmt::Write;
 
 use crate::rules::components::{Cid, MoveMode};
 use crate::rules::dice::DiceRoll;
-use crate::rules::event::{BattleEvent, EndReason, Modifier, Rule};
-use crate::rules::map::Cell;
+use crate::rules::event::{self, BattleEvent, EndReason, Modifier};
 use crate::rules::roster::Names;
 
 /// The dice of a roll: `1D10 [7]`, `1D10+2 [10!, 3] +2`.
@@ -71,162 +70,269 @@ fn mode_text(m: MoveMode) -> &'static str {
     }
 }
 
-/// One line (or a few) describing an event: the battle's frame (its start
-/// and end, rounds, turns, the count) here, a change to state the core owns
-/// in [`describe_change`], a ruleset's own event by the ruleset.
+/// One line (or a few) describing an event: each event's own function
+/// below, a ruleset's own event by the ruleset.
 pub fn describe(n: &Names, e: &BattleEvent) -> String {
     match e {
-        BattleEvent::BattleStarted {
-            level,
-            ruleset,
-            seed,
-        } => format!("Battle on {level} under {ruleset}, seed {seed}"),
-        BattleEvent::RoundStarted { round: 0 } => {
-            "=== Bonus round: only those lying in ambush act ===".to_string()
-        }
-        BattleEvent::RoundStarted { round } => format!("=== Round {round} ==="),
-        BattleEvent::TurnOrder { order } => format!("Turn order: {}", names(n, order)),
-        BattleEvent::TurnStarted { who } => format!("-- {}'s turn --", n.who(*who)),
-        BattleEvent::TurnEnded { who } => format!("{} ends the turn", n.who(*who)),
-        BattleEvent::RoundEnded { round } => format!("End of round {round}"),
-        BattleEvent::Count { ranks, rule } => describe_count(n, ranks, rule),
-        BattleEvent::FallDeferred { who, rule } => format!(
-            "{} falls once the simultaneous group has acted  [{rule}]",
-            n.who(*who)
-        ),
-        BattleEvent::GroupActed { falls, rule } => describe_group_acted(n, falls, rule),
-        BattleEvent::BattleEnded { winner, reason } => describe_battle_ended(n, *winner, reason),
+        BattleEvent::BattleStarted(e) => battle_started(e),
+        BattleEvent::RoundStarted(e) => round_started(e),
+        BattleEvent::TurnOrder(e) => format!("Turn order: {}", names(n, &e.order)),
+        BattleEvent::TurnStarted(e) => format!("-- {}'s turn --", n.who(e.who)),
+        BattleEvent::Moved(e) => moved(n, e),
+        BattleEvent::MoveInterrupted(e) => move_interrupted(n, e),
+        BattleEvent::ConditionAdded(e) => condition_added(n, e),
+        BattleEvent::ConditionRemoved(e) => condition_removed(n, e),
+        BattleEvent::Drew(e) => drew(n, e),
+        BattleEvent::ReactionDeclined(e) => reaction_declined(n, e),
+        BattleEvent::DamageRolled(e) => damage_rolled(n, e),
+        BattleEvent::Damaged(e) => damaged(n, e),
+        BattleEvent::Healed(e) => healed(n, e),
+        BattleEvent::Fled(e) => format!("{} flees the battle  [{}]", n.who(e.who), e.rule),
+        BattleEvent::TurnEnded(e) => format!("{} ends the turn", n.who(e.who)),
+        BattleEvent::RoundEnded(e) => format!("End of round {}", e.round),
+        BattleEvent::Count(e) => count(n, e),
+        BattleEvent::FallDeferred(e) => fall_deferred(n, e),
+        BattleEvent::GroupActed(e) => group_acted(n, e),
+        BattleEvent::BattleEnded(e) => battle_ended(n, e),
+        BattleEvent::TargetChanged(e) => target_changed(n, e),
+        BattleEvent::Grabbed(e) => grabbed(n, e),
+        BattleEvent::Released(e) => released(n, e),
+        BattleEvent::Disarmed(e) => disarmed(n, e),
+        BattleEvent::Displaced(e) => displaced(n, e),
+        BattleEvent::GearBroken(e) => gear_broken(n, e),
+        BattleEvent::Mounted(e) => mounted(n, e),
+        BattleEvent::Dismounted(e) => dismounted(n, e),
+        BattleEvent::PickedUp(e) => picked_up(n, e),
         BattleEvent::Ruleset(e) => e.describe(n),
-        change => describe_change(n, change),
     }
 }
 
-/// A change to state the core owns (place, conditions, health; holds, gear
-/// and riders in [`describe_gear`]): the rest of [`describe`].
-fn describe_change(n: &Names, e: &BattleEvent) -> String {
-    match e {
-        BattleEvent::Moved {
-            who,
-            from,
-            path,
-            cost_dm,
-            zones,
-            mode,
-            rule,
-        } => describe_moved(
-            n,
-            *who,
-            *from,
-            path,
-            &how_far(*cost_dm, *zones, *mode),
-            rule,
-        ),
-        BattleEvent::MoveInterrupted { who, at } => {
-            format!("{}'s movement ends at {at}", n.who(*who))
-        }
-        BattleEvent::ConditionAdded {
-            who,
-            condition,
-            rule,
-        } => format!("{} is {}  [{rule}]", n.who(*who), condition.name()),
-        BattleEvent::ConditionRemoved {
-            who,
-            condition,
-            rule,
-        } => format!(
-            "{} is no longer {}  [{rule}]",
-            n.who(*who),
-            condition.name()
-        ),
-        BattleEvent::ReactionDeclined { who, forgoes } => {
-            describe_reaction_declined(n, *who, forgoes)
-        }
-        BattleEvent::DamageRolled { target, roll, rule } => {
-            let total = roll.total;
-            format!(
-                "Damage to {}: {} = {total}  [{rule}]",
-                n.who(*target),
-                dice_text(roll)
-            )
-        }
-        BattleEvent::Damaged {
-            target,
-            rolled,
-            steps,
-            ep_loss,
-            hp_loss,
-            hp_after,
-            ep_after,
-            rule,
-            ..
-        } => {
-            let (ep, hp) = ((*ep_loss, *ep_after), (*hp_loss, *hp_after));
-            describe_damaged(n, *target, *rolled, steps, ep, hp, rule)
-        }
-        BattleEvent::Healed {
-            target,
-            by,
-            gained,
-            hp_after,
-            rule,
-        } => describe_healed(n, *target, *by, *gained, *hp_after, rule),
-        BattleEvent::Fled { who, rule } => format!("{} flees the battle  [{rule}]", n.who(*who)),
-        gear => describe_gear(n, gear),
+fn battle_started(e: &event::BattleStarted) -> String {
+    let event::BattleStarted {
+        level,
+        ruleset,
+        seed,
+    } = e;
+    format!("Battle on {level} under {ruleset}, seed {seed}")
+}
+
+fn round_started(e: &event::RoundStarted) -> String {
+    match e.round {
+        0 => "=== Bonus round: only those lying in ambush act ===".to_string(),
+        round => format!("=== Round {round} ==="),
     }
 }
 
-/// Holds, gear and riders (who holds whom, what is drawn, dropped, broken
-/// or picked up, who rides what): the rest of [`describe_change`].
-fn describe_gear(n: &Names, e: &BattleEvent) -> String {
-    match e {
-        BattleEvent::Drew {
-            who,
-            weapon,
-            cost,
-            rule,
-            ..
-        } => format!("{} draws the {weapon} ({cost})  [{rule}]", n.who(*who)),
-        BattleEvent::TargetChanged {
-            from,
-            to,
-            swapped,
-            rule,
-            ..
-        } => describe_target_changed(n, *from, *to, *swapped, rule),
-        BattleEvent::Grabbed { by, who, rule } => {
-            format!("{} grabs {}  [{rule}]", n.who(*by), n.who(*who))
-        }
-        BattleEvent::Released { by, who, rule } => {
-            format!("{} is free of {}'s grip  [{rule}]", n.who(*who), n.who(*by))
-        }
-        BattleEvent::Disarmed {
-            who,
-            weapon,
-            taken_by,
-            rule,
-            ..
-        } => describe_disarmed(n, *who, weapon, *taken_by, rule),
-        BattleEvent::Displaced {
-            who, by, to, rule, ..
-        } => describe_displaced(n, *who, *by, *to, rule),
-        BattleEvent::GearBroken {
-            who, item, rule, ..
-        } => format!("{}'s {item} breaks!  [{rule}]", n.who(*who)),
-        BattleEvent::Mounted { who, mount, rule } => {
-            format!("{} gets on {}  [{rule}]", n.who(*who), n.who(*mount))
-        }
-        BattleEvent::Dismounted {
-            who,
-            mount,
-            to,
-            thrown,
-            rule,
-        } => describe_dismounted(n, *who, *mount, *to, *thrown, rule),
-        BattleEvent::PickedUp {
-            who, weapon, rule, ..
-        } => format!("{} picks up the {weapon}  [{rule}]", n.who(*who)),
-        other => unreachable!("describe and describe_change narrate {other:?}"),
+/// `Moved`: from where to where, how far, under which rule.
+fn moved(n: &Names, e: &event::Moved) -> String {
+    format!(
+        "{} moves {} -> {} ({})  [{}]",
+        n.who(e.who),
+        e.from,
+        e.path.last().copied().unwrap_or(e.from),
+        how_far(e.cost_dm, e.zones, e.mode),
+        e.rule
+    )
+}
+
+fn move_interrupted(n: &Names, e: &event::MoveInterrupted) -> String {
+    format!("{}'s movement ends at {}", n.who(e.who), e.at)
+}
+
+fn condition_added(n: &Names, e: &event::ConditionAdded) -> String {
+    let name = e.condition.name();
+    format!("{} is {name}  [{}]", n.who(e.who), e.rule)
+}
+
+fn condition_removed(n: &Names, e: &event::ConditionRemoved) -> String {
+    let name = e.condition.name();
+    format!("{} is no longer {name}  [{}]", n.who(e.who), e.rule)
+}
+
+fn drew(n: &Names, e: &event::Drew) -> String {
+    let (weapon, cost, rule) = (&e.weapon, e.cost, e.rule);
+    format!("{} draws the {weapon} ({cost})  [{rule}]", n.who(e.who))
+}
+
+/// `ReactionDeclined`: what the combatant forgoes, if it is named.
+fn reaction_declined(n: &Names, e: &event::ReactionDeclined) -> String {
+    if e.forgoes.is_empty() {
+        format!("{} does not react", n.who(e.who))
+    } else {
+        format!("{} does not {}", n.who(e.who), e.forgoes)
     }
+}
+
+fn damage_rolled(n: &Names, e: &event::DamageRolled) -> String {
+    let (total, rule) = (e.roll.total, e.rule);
+    format!(
+        "Damage to {}: {} = {total}  [{rule}]",
+        n.who(e.target),
+        dice_text(&e.roll)
+    )
+}
+
+/// `Damaged`: the damage rolled, each step that changed it, then what the
+/// buffer (EP) and the health (HP) lost, each with what is left.
+fn damaged(n: &Names, e: &event::Damaged) -> String {
+    // A blow the buffer took none of says nothing of EP ("EP -0").
+    let ep = if e.ep_loss != 0 {
+        format!("EP -{} (now {}), ", e.ep_loss, e.ep_after)
+    } else {
+        String::new()
+    };
+    // Nothing got through: say so, not "HP -0".
+    let hp = if e.hp_loss == 0 {
+        format!("no harm (HP {})", e.hp_after)
+    } else {
+        format!("HP -{} (now {})", e.hp_loss, e.hp_after)
+    };
+    format!(
+        "{} takes {}{} -> {ep}{hp}  [{}]",
+        n.who(e.target),
+        e.rolled,
+        mods_text(&e.steps),
+        e.rule
+    )
+}
+
+/// `Healed`: how much, from whom (unless the target healed itself).
+fn healed(n: &Names, e: &event::Healed) -> String {
+    let from = if e.by == e.target {
+        String::new()
+    } else {
+        format!(" from {}", n.who(e.by))
+    };
+    format!(
+        "{} recovers {} health{from} (now {})  [{}]",
+        n.who(e.target),
+        e.gained,
+        e.hp_after,
+        e.rule
+    )
+}
+
+/// `Count`: each score of the count with the groups that act on it.
+fn count(n: &Names, e: &event::Count) -> String {
+    let ranks: Vec<String> = e
+        .ranks
+        .iter()
+        .map(|(score, order)| format!("{score} ({})", groups(n, order)))
+        .collect();
+    format!("The count: {}  [{}]", ranks.join(", "), e.rule)
+}
+
+fn fall_deferred(n: &Names, e: &event::FallDeferred) -> String {
+    format!(
+        "{} falls once the simultaneous group has acted  [{}]",
+        n.who(e.who),
+        e.rule
+    )
+}
+
+/// `GroupActed`: who falls now that the simultaneous group has acted.
+fn group_acted(n: &Names, e: &event::GroupActed) -> String {
+    let rule = e.rule;
+    if e.falls.is_empty() {
+        format!("The simultaneous group has acted: nobody falls  [{rule}]")
+    } else {
+        format!(
+            "The simultaneous group has acted: {} falls  [{rule}]",
+            names(n, &e.falls)
+        )
+    }
+}
+
+/// `BattleEnded`: the winner (or a draw) and why.
+fn battle_ended(n: &Names, e: &event::BattleEnded) -> String {
+    let why = end_reason(&e.reason);
+    match e.winner {
+        Some(f) => format!("Battle over: {} wins ({why})", n.faction(f)),
+        None => format!("Battle over: a draw ({why})"),
+    }
+}
+
+/// `TargetChanged`: who is struck instead, and whether they swap places.
+fn target_changed(n: &Names, e: &event::TargetChanged) -> String {
+    format!(
+        "{} becomes the target instead of {}{}  [{}]",
+        n.who(e.to),
+        n.who(e.from),
+        if e.swapped {
+            ", and they swap places"
+        } else {
+            ""
+        },
+        e.rule
+    )
+}
+
+fn grabbed(n: &Names, e: &event::Grabbed) -> String {
+    format!("{} grabs {}  [{}]", n.who(e.by), n.who(e.who), e.rule)
+}
+
+fn released(n: &Names, e: &event::Released) -> String {
+    format!(
+        "{} is free of {}'s grip  [{}]",
+        n.who(e.who),
+        n.who(e.by),
+        e.rule
+    )
+}
+
+/// `Disarmed`: the weapon dropped, and who took it if anyone did.
+fn disarmed(n: &Names, e: &event::Disarmed) -> String {
+    format!(
+        "{} drops the {}{}  [{}]",
+        n.who(e.who),
+        e.weapon,
+        match e.taken_by {
+            Some((t, _)) => format!(", and {} takes it", n.who(t)),
+            None => " on the ground".to_string(),
+        },
+        e.rule
+    )
+}
+
+/// `Displaced`: moved by someone else, to where.
+fn displaced(n: &Names, e: &event::Displaced) -> String {
+    format!(
+        "{} is moved by {} to ({}, {})  [{}]",
+        n.who(e.who),
+        n.who(e.by),
+        e.to.x,
+        e.to.y,
+        e.rule
+    )
+}
+
+fn gear_broken(n: &Names, e: &event::GearBroken) -> String {
+    format!("{}'s {} breaks!  [{}]", n.who(e.who), e.item, e.rule)
+}
+
+fn mounted(n: &Names, e: &event::Mounted) -> String {
+    format!("{} gets on {}  [{}]", n.who(e.who), n.who(e.mount), e.rule)
+}
+
+/// `Dismounted`: getting off (or being thrown from) a mount, and where to.
+fn dismounted(n: &Names, e: &event::Dismounted) -> String {
+    format!(
+        "{} {} {} to ({}, {})  [{}]",
+        n.who(e.who),
+        if e.thrown {
+            "is thrown from"
+        } else {
+            "gets off"
+        },
+        n.who(e.mount),
+        e.to.x,
+        e.to.y,
+        e.rule
+    )
+}
+
+fn picked_up(n: &Names, e: &event::PickedUp) -> String {
+    format!("{} picks up the {}  [{}]", n.who(e.who), e.weapon, e.rule)
 }
 
 /// How far a move went: metres (and the kind of movement, where the
@@ -241,32 +347,6 @@ fn how_far(cost_dm: u32, zones: u32, mode: MoveMode) -> String {
         format!("{zones} zone{}", if zones == 1 { "" } else { "s" })
     } else {
         "within the zone".to_string()
-    }
-}
-
-/// `Moved`: from where to where, how far, under which rule.
-fn describe_moved(
-    n: &Names,
-    who: Cid,
-    from: Cell,
-    path: &[Cell],
-    how_far: &str,
-    rule: Rule,
-) -> String {
-    format!(
-        "{} moves {} -> {} ({how_far})  [{rule}]",
-        n.who(who),
-        from,
-        path.last().copied().unwrap_or(from),
-    )
-}
-
-/// `ReactionDeclined`: what the combatant forgoes, if it is named.
-fn describe_reaction_declined(n: &Names, who: Cid, forgoes: &str) -> String {
-    if forgoes.is_empty() {
-        format!("{} does not react", n.who(who))
-    } else {
-        format!("{} does not {forgoes}", n.who(who))
     }
 }
 
@@ -285,17 +365,17 @@ pub fn either(words: &[&str]) -> String {
 /// line stays a hover away.
 pub fn plain(n: &Names, e: &BattleEvent) -> Option<String> {
     match e {
-        BattleEvent::DamageRolled { target, roll, .. } => {
+        BattleEvent::DamageRolled(event::DamageRolled { target, roll, .. }) => {
             Some(format!("Damage to {}: {}", n.who(*target), roll.total))
         }
-        BattleEvent::Damaged {
+        BattleEvent::Damaged(event::Damaged {
             target,
             ep_loss,
             hp_loss,
             hp_after,
             ep_after,
             ..
-        } => {
+        }) => {
             let who = n.who(*target);
             Some(match (*hp_loss, *ep_loss) {
                 (0, 0) => format!("{who} comes to no harm (HP {hp_after})"),
@@ -304,153 +384,11 @@ pub fn plain(n: &Names, e: &BattleEvent) -> Option<String> {
                 (hp, ep) => format!("{who} loses {hp} HP and {ep} EP ({hp_after} HP left)"),
             })
         }
-        BattleEvent::MoveInterrupted { who, .. } => {
+        BattleEvent::MoveInterrupted(event::MoveInterrupted { who, .. }) => {
             Some(format!("{}'s movement ends there", n.who(*who)))
         }
         BattleEvent::Ruleset(own) => own.plain(n),
         _ => None,
-    }
-}
-
-/// `Damaged`: the damage rolled, each step that changed it, then what the
-/// buffer (`ep`) and the health (`hp`) lost, each as (loss, what is left).
-fn describe_damaged(
-    n: &Names,
-    target: Cid,
-    rolled: i32,
-    steps: &[Modifier],
-    (ep_loss, ep_after): (i32, i32),
-    (hp_loss, hp_after): (i32, i32),
-    rule: Rule,
-) -> String {
-    // A blow the buffer took none of says nothing of EP ("EP -0").
-    let ep = if ep_loss != 0 {
-        format!("EP -{ep_loss} (now {ep_after}), ")
-    } else {
-        String::new()
-    };
-    // Nothing got through: say so, not "HP -0".
-    let hp = if hp_loss == 0 {
-        format!("no harm (HP {hp_after})")
-    } else {
-        format!("HP -{hp_loss} (now {hp_after})")
-    };
-    format!(
-        "{} takes {rolled}{} -> {ep}{hp}  [{rule}]",
-        n.who(target),
-        mods_text(steps)
-    )
-}
-
-/// `Healed`: how much, from whom (unless the target healed itself).
-fn describe_healed(
-    n: &Names,
-    target: Cid,
-    by: Cid,
-    gained: i32,
-    hp_after: i32,
-    rule: Rule,
-) -> String {
-    let from = if by == target {
-        String::new()
-    } else {
-        format!(" from {}", n.who(by))
-    };
-    format!(
-        "{} recovers {gained} health{from} (now {hp_after})  [{rule}]",
-        n.who(target)
-    )
-}
-
-/// `Count`: each score of the count with the groups that act on it.
-fn describe_count(n: &Names, ranks: &[(i32, Vec<Vec<Cid>>)], rule: Rule) -> String {
-    let ranks: Vec<String> = ranks
-        .iter()
-        .map(|(score, order)| format!("{score} ({})", groups(n, order)))
-        .collect();
-    format!("The count: {}  [{rule}]", ranks.join(", "))
-}
-
-/// `GroupActed`: who falls now that the simultaneous group has acted.
-fn describe_group_acted(n: &Names, falls: &[Cid], rule: Rule) -> String {
-    if falls.is_empty() {
-        format!("The simultaneous group has acted: nobody falls  [{rule}]")
-    } else {
-        format!(
-            "The simultaneous group has acted: {} falls  [{rule}]",
-            names(n, falls)
-        )
-    }
-}
-
-/// `TargetChanged`: who is struck instead, and whether they swap places.
-fn describe_target_changed(n: &Names, from: Cid, to: Cid, swapped: bool, rule: Rule) -> String {
-    format!(
-        "{} becomes the target instead of {}{}  [{rule}]",
-        n.who(to),
-        n.who(from),
-        if swapped {
-            ", and they swap places"
-        } else {
-            ""
-        }
-    )
-}
-
-/// `Disarmed`: the weapon dropped, and who took it if anyone did.
-fn describe_disarmed(
-    n: &Names,
-    who: Cid,
-    weapon: &str,
-    taken_by: Option<(Cid, usize)>,
-    rule: Rule,
-) -> String {
-    format!(
-        "{} drops the {weapon}{}  [{rule}]",
-        n.who(who),
-        match taken_by {
-            Some((t, _)) => format!(", and {} takes it", n.who(t)),
-            None => " on the ground".to_string(),
-        }
-    )
-}
-
-/// `Displaced`: moved by someone else, to where.
-fn describe_displaced(n: &Names, who: Cid, by: Cid, to: Cell, rule: Rule) -> String {
-    format!(
-        "{} is moved by {} to ({}, {})  [{rule}]",
-        n.who(who),
-        n.who(by),
-        to.x,
-        to.y
-    )
-}
-
-/// `Dismounted`: getting off (or being thrown from) a mount, and where to.
-fn describe_dismounted(
-    n: &Names,
-    who: Cid,
-    mount: Cid,
-    to: Cell,
-    thrown: bool,
-    rule: Rule,
-) -> String {
-    format!(
-        "{} {} {} to ({}, {})  [{rule}]",
-        n.who(who),
-        if thrown { "is thrown from" } else { "gets off" },
-        n.who(mount),
-        to.x,
-        to.y
-    )
-}
-
-/// `BattleEnded`: the winner (or a draw) and why.
-fn describe_battle_ended(n: &Names, winner: Option<u8>, reason: &EndReason) -> String {
-    let why = end_reason(reason);
-    match winner {
-        Some(f) => format!("Battle over: {} wins ({why})", n.faction(f)),
-        None => format!("Battle over: a draw ({why})"),
     }
 }
 

@@ -14,6 +14,7 @@ use bevy::prelude::*;
 
 use crate::rules::components::{Cid, Loadout};
 use crate::rules::dice::Dice;
+use crate::rules::event::Drew;
 use crate::rules::event::{BattleEvent, Rule};
 use crate::rules::view;
 
@@ -58,12 +59,12 @@ pub fn draw(world: &mut Scene, who: Cid, index: usize, as_movement: bool, cost: 
     let weapon = crate::rules::view::get::<Loadout>(world, who)
         .and_then(|l| l.weapons.get(index))
         .map_or(String::new(), |w| String::from(&*w.name));
-    world.emit(BattleEvent::Drew {
+    world.emit(BattleEvent::Drew(Drew {
         who,
         weapon,
         index,
         as_movement,
         cost,
         rule,
-    });
+    }));
 }

@@ -4,6 +4,7 @@ use bevy::prelude::*;
 
 use crate::rules::apply::emit;
 use crate::rules::battle::{Battle, BattleRules, VictoryRule};
+use crate::rules::event::BattleEnded;
 use crate::rules::event::{BattleEvent, EndReason};
 use crate::rules::hooks::ActiveRuleset;
 use crate::rules::map::Map;
@@ -117,7 +118,10 @@ fn end_if_one_stands(world: &mut World, standing: FactionSet) -> bool {
             Some(f) => (Some(f), EndReason::LastStanding),
             None => (None, EndReason::NoneStanding),
         };
-        emit(world, BattleEvent::BattleEnded { winner, reason });
+        emit(
+            world,
+            BattleEvent::BattleEnded(BattleEnded { winner, reason }),
+        );
         return true;
     }
     false
@@ -134,10 +138,10 @@ fn end_if_survived(
     if completed >= rounds && standing.contains(faction) {
         emit(
             world,
-            BattleEvent::BattleEnded {
+            BattleEvent::BattleEnded(BattleEnded {
                 winner: Some(faction),
                 reason: EndReason::Survived { rounds },
-            },
+            }),
         );
         return true;
     }
@@ -178,10 +182,10 @@ fn end_if_zone_held(
             .map_or(String::new(), |z| z.name.clone());
         emit(
             world,
-            BattleEvent::BattleEnded {
+            BattleEvent::BattleEnded(BattleEnded {
                 winner: Some(faction),
                 reason: EndReason::HeldZone { zone: name, rounds },
-            },
+            }),
         );
         return true;
     }
@@ -193,10 +197,10 @@ fn end_at_round_limit(world: &mut World, completed: u32, max_rounds: u32) -> boo
     if completed >= max_rounds {
         emit(
             world,
-            BattleEvent::BattleEnded {
+            BattleEvent::BattleEnded(BattleEnded {
                 winner: None,
                 reason: EndReason::RoundLimit { rounds: completed },
-            },
+            }),
         );
         return true;
     }

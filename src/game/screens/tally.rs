@@ -2,6 +2,7 @@
 
 use crate::rules::components::Cid;
 use crate::rules::event::BattleEvent;
+use crate::rules::event::{ConditionAdded, Damaged};
 use crate::rules::log::BattleLog;
 
 /// What each combatant did and suffered, from the log: damage dealt and
@@ -28,12 +29,12 @@ impl Tally {
         let mut down = vec![false; combatants];
         for e in &log.events {
             match e {
-                BattleEvent::Damaged {
+                BattleEvent::Damaged(Damaged {
                     target,
                     by,
                     hp_loss,
                     ..
-                } => {
+                }) => {
                     if let Some(x) = t.taken.get_mut(target.0 as usize) {
                         *x += hp_loss;
                     }
@@ -46,11 +47,11 @@ impl Tally {
                         *l = *by;
                     }
                 }
-                BattleEvent::ConditionAdded {
+                BattleEvent::ConditionAdded(ConditionAdded {
                     who,
                     condition: Condition::Dead | Condition::Unconscious | Condition::Incapacitated,
                     ..
-                } => {
+                }) => {
                     let i = who.0 as usize;
                     if i < combatants && !down[i] {
                         down[i] = true;

@@ -2,10 +2,11 @@ use super::tally::{Tally, fate};
 use crate::rules::components::Cid;
 use crate::rules::components::{Condition, Conditions};
 use crate::rules::event::BattleEvent;
+use crate::rules::event::{ConditionAdded, Damaged};
 use crate::rules::log::BattleLog;
 
 fn damaged(target: u16, by: Option<u16>, hp_loss: i32) -> BattleEvent {
-    BattleEvent::Damaged {
+    BattleEvent::Damaged(Damaged {
         target: Cid(target),
         by: by.map(Cid),
         rolled: hp_loss,
@@ -15,15 +16,15 @@ fn damaged(target: u16, by: Option<u16>, hp_loss: i32) -> BattleEvent {
         hp_after: 0,
         ep_after: 0,
         rule: "test",
-    }
+    })
 }
 
 fn fell(who: u16, condition: Condition) -> BattleEvent {
-    BattleEvent::ConditionAdded {
+    BattleEvent::ConditionAdded(ConditionAdded {
         who: Cid(who),
         condition,
         rule: "test",
-    }
+    })
 }
 
 /// The results count damage dealt and taken by who dealt it, and credit

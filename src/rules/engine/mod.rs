@@ -20,6 +20,7 @@ use crate::rules::components::{Cid, Controller};
 use crate::rules::dice::Dice;
 use crate::rules::error::DataError;
 use crate::rules::event::BattleEvent;
+use crate::rules::event::BattleStarted;
 use crate::rules::hooks::RulesetRegistry;
 use crate::rules::level::Level;
 use crate::rules::log::{BattleLog, LastRejection};
@@ -392,7 +393,7 @@ fn start_again(world: &mut World, ruleset: RulesetId, opts: &StartOptions) -> bo
     world.insert_resource(kept);
     view::write::resource_mut::<Battle>(world).seed = opts.seed;
     view::write::resource_mut::<Dice>(world).reseed(opts.seed);
-    if let Some(BattleEvent::BattleStarted { seed, .. }) =
+    if let Some(BattleEvent::BattleStarted(BattleStarted { seed, .. })) =
         view::write::resource_mut::<BattleLog>(world)
             .events
             .first_mut()
@@ -436,11 +437,11 @@ pub fn start_battle(
     put(world, Factions(factions));
     emit(
         world,
-        BattleEvent::BattleStarted {
+        BattleEvent::BattleStarted(BattleStarted {
             level: level.name.clone(),
             ruleset: ruleset.id(),
             seed: opts.seed,
-        },
+        }),
     );
     if opts.script.is_empty() && view::resource::<Dice>(world).untouched() {
         let start = crate::rules::fork::snapshot(world);

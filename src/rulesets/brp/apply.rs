@@ -17,6 +17,7 @@ use super::event::{
 use super::query::enemy_adjacent;
 use super::state::{BrpRound, PendingAttack};
 use super::stats::{BrpShield, BrpWeapon, Wound, Wounds};
+use crate::rules::event::{Damaged, GearBroken, Moved, ReactionDeclined, TurnEnded};
 
 pub fn apply(world: &mut World, event: &BattleEvent) {
     match event {
@@ -25,30 +26,30 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
                 apply_own(world, own);
             }
         }
-        BattleEvent::TurnEnded { who } => slot(world, *who, |s| s.done = true),
-        BattleEvent::ReactionDeclined { .. } => answered(world),
+        BattleEvent::TurnEnded(TurnEnded { who }) => slot(world, *who, |s| s.done = true),
+        BattleEvent::ReactionDeclined(ReactionDeclined { .. }) => answered(world),
         // Riders move with their mount, as far (docs/rulesets/brp.md,
         // "Mounts and vehicles").
-        BattleEvent::Moved { who, cost_dm, .. } => {
+        BattleEvent::Moved(Moved { who, cost_dm, .. }) => {
             slot(world, *who, |s| s.moved_dm += cost_dm);
             for r in crate::rules::view::riders(world, *who) {
                 slot(world, r, |s| s.moved_dm += cost_dm);
             }
         }
         // §5.14: "Keep track of each injury separately".
-        BattleEvent::Damaged {
+        BattleEvent::Damaged(Damaged {
             target, hp_loss, ..
-        } if *hp_loss > 0 => with::<Wounds>(world, *target, |w| {
+        }) if *hp_loss > 0 => with::<Wounds>(world, *target, |w| {
             w.0.push(Wound {
                 hp: *hp_loss,
                 treated: false,
             })
         }),
-        BattleEvent::GearBroken {
+        BattleEvent::GearBroken(GearBroken {
             who,
             weapon_index: None,
             ..
-        } => {
+        }) => {
             if let Some(e) = crate::rules::view::entity(world, *who) {
                 world.entity_mut(e).remove::<BrpShield>();
                 // The combatant moves to another table: what the step
@@ -56,11 +57,11 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
                 crate::rules::view::moved(world);
             }
         }
-        BattleEvent::GearBroken {
+        BattleEvent::GearBroken(GearBroken {
             who,
             weapon_index: Some(i),
             ..
-        } => weapon_gone(world, *who, *i),
+        }) => weapon_gone(world, *who, *i),
         _ => {}
     }
 }

@@ -28,6 +28,9 @@ use super::numbers::{AttackNumbers, attack_numbers, blow, defenses};
 use super::query::settings;
 use super::state::{Pending, PendingAttack};
 use super::stats::{BrpShield, gear};
+use crate::rules::event::{
+    ConditionAdded, Damaged, Drew, FallDeferred, GearBroken, ReactionDeclined,
+};
 
 pub const RULE_DAMAGE: &str = "brp §5.9 Weapons and Damage";
 pub const RULE_DEFENSE: &str = "brp §5.6 Parrying, §5.7 Dodging";
@@ -115,7 +118,7 @@ fn ready(world: &mut Scene, who: Cid, index: usize, name: &str) {
     }
     emit(
         world,
-        BattleEvent::Drew {
+        BattleEvent::Drew(Drew {
             who,
             weapon: name.to_string(),
             index,
@@ -124,7 +127,7 @@ fn ready(world: &mut Scene, who: Cid, index: usize, name: &str) {
             as_movement: false,
             cost: "part of the attack",
             rule: RULE_ATTACK,
-        },
+        }),
     );
 }
 
@@ -206,7 +209,10 @@ pub fn resolve_reaction(world: &mut Scene, who: Cid, command: &Command) {
         let kinds: Vec<String> = kinds_open(world, who, &p);
         let kinds: Vec<&str> = kinds.iter().map(String::as_str).collect();
         let forgoes = crate::rules::narrate::either(&kinds);
-        emit(world, BattleEvent::ReactionDeclined { who, forgoes });
+        emit(
+            world,
+            BattleEvent::ReactionDeclined(ReactionDeclined { who, forgoes }),
+        );
         settle(world, &p, None);
         return;
     };
@@ -323,12 +329,12 @@ fn wear_item(
     if hp_left <= 0 {
         emit(
             world,
-            BattleEvent::GearBroken {
+            BattleEvent::GearBroken(GearBroken {
                 who,
                 item,
                 weapon_index: index,
                 rule: RULE_MATRIX,
-            },
+            }),
         );
     }
 }
@@ -395,7 +401,7 @@ fn take_hit_points(world: &mut Scene, p: &Pending, total: i32, ap: i32) -> Optio
     let hp_after = h.hp - through;
     emit(
         world,
-        BattleEvent::Damaged {
+        BattleEvent::Damaged(Damaged {
             target: p.target,
             by: Some(p.attacker),
             rolled: total,
@@ -405,7 +411,7 @@ fn take_hit_points(world: &mut Scene, p: &Pending, total: i32, ap: i32) -> Optio
             hp_after,
             ep_after: h.ep,
             rule: RULE_HIT_POINTS,
-        },
+        }),
     );
     Some((through, hp_after))
 }
@@ -429,21 +435,21 @@ fn fall_unconscious(world: &mut Scene, who: Cid, hp_after: i32) {
         if !schedule.falls.contains(&who) {
             emit(
                 world,
-                BattleEvent::FallDeferred {
+                BattleEvent::FallDeferred(FallDeferred {
                     who,
                     rule: super::query::RULE_SIMULTANEOUS,
-                },
+                }),
             );
         }
         return;
     }
     emit(
         world,
-        BattleEvent::ConditionAdded {
+        BattleEvent::ConditionAdded(ConditionAdded {
             who,
             condition: Condition::Unconscious,
             rule: RULE_HIT_POINTS,
-        },
+        }),
     );
     super::mounts::unseat(world, who);
 }

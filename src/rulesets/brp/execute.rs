@@ -21,6 +21,7 @@ use super::query::RULE_RELOAD;
 use super::query::{RULE_INTENT, RULE_MOVEMENT, settings};
 use super::round::end_turn;
 use super::stats::{Wounds, stats};
+use crate::rules::event::{ConditionAdded, ConditionRemoved, Healed, Moved};
 
 pub const RULE_HEALING: &str = "brp §5.14 Healing";
 pub const RULE_KNEEL: &str = "brp §5.11 Shields (kneeling behind a large shield)";
@@ -74,11 +75,11 @@ fn declare(world: &mut Scene, who: Cid, intent: &Intent) {
 fn kneel(world: &mut Scene, who: Cid) {
     emit(
         world,
-        BattleEvent::ConditionAdded {
+        BattleEvent::ConditionAdded(ConditionAdded {
             who,
             condition: Condition::Crouching,
             rule: RULE_KNEEL,
-        },
+        }),
     );
 }
 
@@ -92,16 +93,16 @@ fn move_along(world: &mut Scene, who: Cid, path: &[Cell]) {
     if view::conditions(world, who).has(Condition::Crouching) {
         emit(
             world,
-            BattleEvent::ConditionRemoved {
+            BattleEvent::ConditionRemoved(ConditionRemoved {
                 who,
                 condition: Condition::Crouching,
                 rule: RULE_KNEEL,
-            },
+            }),
         );
     }
     emit(
         world,
-        BattleEvent::Moved {
+        BattleEvent::Moved(Moved {
             who,
             from,
             path: path.to_vec(),
@@ -109,7 +110,7 @@ fn move_along(world: &mut Scene, who: Cid, path: &[Cell]) {
             zones: 0,
             mode: MoveMode::None,
             rule: RULE_MOVEMENT,
-        },
+        }),
     );
 }
 
@@ -171,13 +172,13 @@ fn first_aid(world: &mut Scene, medic: Cid, patient: Cid) {
     if gained > 0 {
         emit(
             world,
-            BattleEvent::Healed {
+            BattleEvent::Healed(Healed {
                 target: patient,
                 by: medic,
                 gained,
                 hp_after: h.hp + gained,
                 rule: RULE_HEALING,
-            },
+            }),
         );
     }
     // "until awakened by another character": tended above the point where
@@ -188,11 +189,11 @@ fn first_aid(world: &mut Scene, medic: Cid, patient: Cid) {
     {
         emit(
             world,
-            BattleEvent::ConditionRemoved {
+            BattleEvent::ConditionRemoved(ConditionRemoved {
                 who: patient,
                 condition: Condition::Unconscious,
                 rule: RULE_HEALING,
-            },
+            }),
         );
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::rules::components::Cid;
 use crate::rules::event::BattleEvent;
+use crate::rules::event::Dismounted;
 use crate::rules::scene::{Scene, emit};
 use crate::rules::view;
 
@@ -24,13 +25,13 @@ pub fn unseat(world: &mut Scene, mount: Cid) {
         let Some(to) = to else { continue };
         emit(
             world,
-            BattleEvent::Dismounted {
+            BattleEvent::Dismounted(Dismounted {
                 who: rider,
                 mount,
                 to,
                 thrown: true,
                 rule: RULE_MOUNTS,
-            },
+            }),
         );
     }
 }

@@ -21,6 +21,10 @@ use super::query::{
     tied_groups, weapon_order,
 };
 use super::stats::{gear, stats, weapon};
+use crate::rules::event::{
+    ConditionAdded, ConditionRemoved, Count, GroupActed, RoundEnded, RoundStarted, TurnEnded,
+    TurnOrder, TurnStarted,
+};
 
 pub const RULE_RESOLUTION: &str = "Fray decides: docs/rulesets/brp.md, \"Resolution\"";
 
@@ -46,7 +50,10 @@ fn begin(world: &mut Scene, phase: RoundPhase, rule: &'static str) {
 
 fn start_round(world: &mut Scene) {
     let round_no = view::resource::<Battle>(world).round + 1;
-    emit(world, BattleEvent::RoundStarted { round: round_no });
+    emit(
+        world,
+        BattleEvent::RoundStarted(RoundStarted { round: round_no }),
+    );
     let standing = view::standing_all(world);
     // §5.2: DEX, highest first; ties by the weapon in hand (missile before
     // melee), then by its skill; then together.
@@ -66,9 +73,9 @@ fn start_round(world: &mut Scene) {
     let order = tied_groups(keyed);
     emit(
         world,
-        BattleEvent::TurnOrder {
+        BattleEvent::TurnOrder(TurnOrder {
             order: order.iter().flatten().copied().collect(),
-        },
+        }),
     );
     // Its apply makes the round's bookkeeping afresh.
     emit(
@@ -111,7 +118,7 @@ fn next_in_order(world: &mut Scene, phase: Phase) {
     });
     match next {
         Some(who) => {
-            emit(world, BattleEvent::TurnStarted { who });
+            emit(world, BattleEvent::TurnStarted(TurnStarted { who }));
         }
         // The next phase's apply gives everyone a turn anew.
         None => match phase {
@@ -192,19 +199,19 @@ fn start_actions(world: &mut Scene) {
     // The count's order, for the turn tracker.
     emit(
         world,
-        BattleEvent::TurnOrder {
+        BattleEvent::TurnOrder(TurnOrder {
             order: queue
                 .iter()
                 .flat_map(|(_, groups)| groups.iter().flatten().copied())
                 .collect(),
-        },
+        }),
     );
     emit(
         world,
-        BattleEvent::Count {
+        BattleEvent::Count(Count {
             ranks: queue,
             rule: RULE_ACTIONS,
-        },
+        }),
     );
     next_actor(world);
 }
@@ -240,7 +247,7 @@ fn next_actor(world: &mut Scene) {
             Due::GroupDone => fall_now(world),
             Due::Member(who) => {
                 if view::standing(world, who) {
-                    emit(world, BattleEvent::TurnStarted { who });
+                    emit(world, BattleEvent::TurnStarted(TurnStarted { who }));
                     return;
                 }
             }
@@ -266,19 +273,19 @@ pub fn fall_now(world: &mut Scene) {
         .collect();
     emit(
         world,
-        BattleEvent::GroupActed {
+        BattleEvent::GroupActed(GroupActed {
             falls: falls.clone(),
             rule: super::query::RULE_SIMULTANEOUS,
-        },
+        }),
     );
     for who in falls {
         emit(
             world,
-            BattleEvent::ConditionAdded {
+            BattleEvent::ConditionAdded(ConditionAdded {
                 who,
                 condition: Condition::Unconscious,
                 rule: RULE_HIT_POINTS,
-            },
+            }),
         );
         super::mounts::unseat(world, who);
     }
@@ -318,33 +325,36 @@ fn resolve(world: &mut Scene) {
         if c.has(Condition::Surprised) {
             emit(
                 world,
-                BattleEvent::ConditionRemoved {
+                BattleEvent::ConditionRemoved(ConditionRemoved {
                     who,
                     condition: Condition::Surprised,
                     rule: RULE_RESOLUTION,
-                },
+                }),
             );
         }
         let dying = view::get::<Health>(world, who).is_some_and(|h| h.hp <= 0);
         if dying && !c.has(Condition::Dead) && !c.has(Condition::Fled) {
             emit(
                 world,
-                BattleEvent::ConditionAdded {
+                BattleEvent::ConditionAdded(ConditionAdded {
                     who,
                     condition: Condition::Dead,
                     rule: RULE_HIT_POINTS,
-                },
+                }),
             );
             super::mounts::unseat(world, who);
         }
     }
     let round_no = view::resource::<Battle>(world).round;
-    emit(world, BattleEvent::RoundEnded { round: round_no });
+    emit(
+        world,
+        BattleEvent::RoundEnded(RoundEnded { round: round_no }),
+    );
 }
 
 /// The actor's turn in this phase is over.
 pub fn end_turn(world: &mut Scene, who: Cid) {
     if view::resource::<Battle>(world).prompt == (Prompt::Act { actor: who }) {
-        emit(world, BattleEvent::TurnEnded { who });
+        emit(world, BattleEvent::TurnEnded(TurnEnded { who }));
     }
 }

@@ -16,6 +16,9 @@ use super::numbers::PendingAttack;
 use super::query;
 use super::round::Ud10Round;
 use super::state::{Ud10Turn, widest};
+use crate::rules::event::{
+    ConditionAdded, Drew, Moved, ReactionDeclined, RoundStarted, TurnEnded, TurnOrder, TurnStarted,
+};
 
 pub fn apply(world: &mut World, event: &BattleEvent) {
     match event {
@@ -24,16 +27,16 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
                 apply_own(world, own);
             }
         }
-        BattleEvent::RoundStarted { .. } => each::<Ud10Turn>(world, |t| t.start()),
+        BattleEvent::RoundStarted(RoundStarted { .. }) => each::<Ud10Turn>(world, |t| t.start()),
         // §Starting a Combat Round: the round's order, and its actions open.
-        BattleEvent::TurnOrder { order } => {
+        BattleEvent::TurnOrder(TurnOrder { order }) => {
             *view::write::resource_mut::<Ud10Round>(world) = Ud10Round {
                 order: order.clone(),
                 next: 0,
             };
             view::write::resource_mut::<Battle>(world).phase = Phase::Actions;
         }
-        BattleEvent::TurnStarted { who } => {
+        BattleEvent::TurnStarted(TurnStarted { who }) => {
             with::<Ud10Turn>(world, *who, |t| {
                 t.start();
                 t.aimed_this_turn = false;
@@ -45,12 +48,12 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
                 r.next = i + 1;
             }
         }
-        BattleEvent::Moved { .. } => apply_moved(world, event),
-        BattleEvent::Drew {
+        BattleEvent::Moved(Moved { .. }) => apply_moved(world, event),
+        BattleEvent::Drew(Drew {
             who,
             as_movement: true,
             ..
-        } => {
+        }) => {
             // §Free Actions: a small weapon drawn as part of a standard
             // movement.
             let action_used = query::action_used(world, *who);
@@ -61,14 +64,14 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
                 }
             });
         }
-        BattleEvent::ReactionDeclined { .. } => answered(world),
+        BattleEvent::ReactionDeclined(ReactionDeclined { .. }) => answered(world),
         // §Optional Rule: Retreat: the retreat takes the whole round.
-        BattleEvent::ConditionAdded {
+        BattleEvent::ConditionAdded(ConditionAdded {
             who,
             condition: Condition::Retreating,
             ..
-        } => with::<TurnState>(world, *who, |t| t.action_used = true),
-        BattleEvent::TurnEnded { who } => with::<Ud10Turn>(world, *who, |t| {
+        }) => with::<TurnState>(world, *who, |t| t.action_used = true),
+        BattleEvent::TurnEnded(TurnEnded { who }) => with::<Ud10Turn>(world, *who, |t| {
             if !t.aimed_this_turn {
                 t.aim = None;
             }
@@ -78,9 +81,9 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
 }
 
 fn apply_moved(world: &mut World, event: &BattleEvent) {
-    let BattleEvent::Moved {
+    let BattleEvent::Moved(Moved {
         who, cost_dm, mode, ..
-    } = event
+    }) = event
     else {
         return;
     };

@@ -19,6 +19,7 @@ use super::numbers::{
     Pending, PendingAttack, RULE_ATTACK, RULE_FROM_BEHIND, RULE_PARRY, RULE_RANGED, numbers,
     turns_to_face,
 };
+use crate::rules::event::ReactionDeclined;
 
 /// Roll one d10 for a check.
 pub fn d10(world: &mut Scene) -> DiceRoll {
@@ -199,7 +200,10 @@ pub fn resolve_reaction(world: &mut Scene, who: Cid, command: &Command) {
         _ => None,
     };
     let Some(kind) = kind else {
-        emit(world, BattleEvent::ReactionDeclined { who, forgoes });
+        emit(
+            world,
+            BattleEvent::ReactionDeclined(ReactionDeclined { who, forgoes }),
+        );
         finish_hit(world, &p);
         return;
     };

@@ -16,6 +16,7 @@ use super::cover::cover;
 use super::event::Ud10Event;
 use super::numbers::DEX_BEHIND;
 use super::settings::Ud10Settings;
+use crate::rules::event::TurnStarted;
 
 const MELEE: usize = 0;
 const BEHIND: usize = 1;
@@ -180,7 +181,7 @@ fn shot_from_cover(world: &World, shooter: Cid, target: Cid) -> bool {
 fn free_attacks_this_turn(before: &[BattleEvent], mover: Cid, by: Cid) -> u64 {
     let mut n = 0;
     for e in before.iter().rev() {
-        if let BattleEvent::TurnStarted { who } = e
+        if let BattleEvent::TurnStarted(TurnStarted { who }) = e
             && *who == mover
         {
             break;

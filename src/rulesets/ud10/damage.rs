@@ -19,6 +19,7 @@ use super::harm::{RULE_DAMAGE, RULE_DOWN, RULE_SUMMARY, RULE_ZONES, body_zone, p
 use super::numbers::{Pending, RULE_IMMOBILIZED};
 use super::query::stats;
 use super::settings::{EpZero, Ud10Settings};
+use crate::rules::event::{ConditionAdded, DamageRolled, Damaged};
 
 /// Apply a hit with the attacker's weapon `p` names: location, damage
 /// roll, the pipeline, and what the losses do.
@@ -40,11 +41,11 @@ pub fn hit(world: &mut Scene, p: &Pending) {
         if !view::conditions(world, target).has(Condition::Immobilized) {
             emit(
                 world,
-                BattleEvent::ConditionAdded {
+                BattleEvent::ConditionAdded(ConditionAdded {
                     who: target,
                     condition: Condition::Immobilized,
                     rule: RULE_IMMOBILIZED,
-                },
+                }),
             );
         }
         return;
@@ -92,11 +93,11 @@ pub fn hit(world: &mut Scene, p: &Pending) {
     let rolled = roll.total.max(0);
     emit(
         world,
-        BattleEvent::DamageRolled {
+        BattleEvent::DamageRolled(DamageRolled {
             target,
             roll,
             rule: RULE_DAMAGE,
-        },
+        }),
     );
     let con = stats(world, target).map_or(0, |s| s.con);
     let out = pipeline(rolled, protection, penetration, con, &s);
@@ -112,7 +113,7 @@ pub fn hit(world: &mut Scene, p: &Pending) {
     let ep_after = (health.ep - out.ep_loss).max(0);
     emit(
         world,
-        BattleEvent::Damaged {
+        BattleEvent::Damaged(Damaged {
             target,
             by: Some(p.attacker),
             rolled,
@@ -122,7 +123,7 @@ pub fn hit(world: &mut Scene, p: &Pending) {
             hp_after,
             ep_after,
             rule: RULE_SUMMARY,
-        },
+        }),
     );
     consequences(world, target, hp_after, ep_after, health.ep_max, &s);
 }
@@ -142,11 +143,11 @@ fn consequences(
     if hp <= s.dead_at_hp {
         emit(
             world,
-            BattleEvent::ConditionAdded {
+            BattleEvent::ConditionAdded(ConditionAdded {
                 who,
                 condition: Condition::Dead,
                 rule: RULE_DOWN,
-            },
+            }),
         );
         return;
     }
@@ -155,11 +156,11 @@ fn consequences(
     if knocked_out && !conds.has(Condition::Unconscious) {
         emit(
             world,
-            BattleEvent::ConditionAdded {
+            BattleEvent::ConditionAdded(ConditionAdded {
                 who,
                 condition: Condition::Unconscious,
                 rule: RULE_DOWN,
-            },
+            }),
         );
     }
 }

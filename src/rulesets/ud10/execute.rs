@@ -16,6 +16,7 @@ use crate::rulesets::ud10::event::Ud10Event;
 use super::{
     RULE_ACTIONS, RULE_FREE_ACTIONS, attack, check, first_aid, movement, numbers, query, reach,
 };
+use crate::rules::event::{ConditionAdded, ConditionRemoved, Healed, TurnEnded};
 
 pub fn execute(world: &mut Scene, actor: Cid, command: &Command) {
     match (command, command.own::<Ud10Command>()) {
@@ -43,11 +44,11 @@ pub fn execute(world: &mut Scene, actor: Cid, command: &Command) {
             );
             emit(
                 world,
-                BattleEvent::ConditionRemoved {
+                BattleEvent::ConditionRemoved(ConditionRemoved {
                     who: actor,
                     condition: Condition::Immobilized,
                     rule: numbers::RULE_IMMOBILIZED,
-                },
+                }),
             );
         }
         (_, Some(Ud10Command::FirstAid { patient })) => execute_first_aid(world, actor, *patient),
@@ -55,19 +56,19 @@ pub fn execute(world: &mut Scene, actor: Cid, command: &Command) {
         (Command::Draw { weapon }, _) => execute_draw(world, actor, *weapon),
         (_, Some(Ud10Command::TakeCover)) => emit(
             world,
-            BattleEvent::ConditionAdded {
+            BattleEvent::ConditionAdded(ConditionAdded {
                 who: actor,
                 condition: Condition::Crouching,
                 rule: RULE_FREE_ACTIONS,
-            },
+            }),
         ),
         (_, Some(Ud10Command::Stand)) => emit(
             world,
-            BattleEvent::ConditionRemoved {
+            BattleEvent::ConditionRemoved(ConditionRemoved {
                 who: actor,
                 condition: Condition::Crouching,
                 rule: RULE_FREE_ACTIONS,
-            },
+            }),
         ),
         (_, Some(Ud10Command::Face { facing })) => emit(
             world,
@@ -108,7 +109,7 @@ pub fn execute(world: &mut Scene, actor: Cid, command: &Command) {
 
 pub fn end_turn(world: &mut Scene, who: Cid) {
     if view::resource::<Battle>(world).prompt == (Prompt::Act { actor: who }) {
-        emit(world, BattleEvent::TurnEnded { who });
+        emit(world, BattleEvent::TurnEnded(TurnEnded { who }));
     }
 }
 
@@ -194,20 +195,20 @@ fn execute_first_aid(world: &mut Scene, medic: Cid, patient: Cid) {
     let hp_after = hp.max(1);
     emit(
         world,
-        BattleEvent::Healed {
+        BattleEvent::Healed(Healed {
             target: patient,
             by: medic,
             gained: hp_after - hp,
             hp_after,
             rule: first_aid::RULE_FIRST_AID,
-        },
+        }),
     );
     emit(
         world,
-        BattleEvent::ConditionRemoved {
+        BattleEvent::ConditionRemoved(ConditionRemoved {
             who: patient,
             condition: Condition::Unconscious,
             rule: first_aid::RULE_FIRST_AID,
-        },
+        }),
     );
 }

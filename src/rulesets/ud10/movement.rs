@@ -15,6 +15,7 @@ use super::event::Ud10Event;
 use super::numbers::RULE_FROM_BEHIND;
 use super::reach::{RULE_FLEEING, RULE_MOVEMENT, RULE_RETREAT, Threat, engaged_enemies, threat};
 use super::settings::Ud10Settings;
+use crate::rules::event::{ConditionAdded, ConditionRemoved, Fled, MoveInterrupted, Moved};
 
 /// Execute a legal move, step by step. With the fleeing rule, each opponent
 /// the mover runs away from gets a free attack before the step that breaks
@@ -61,7 +62,10 @@ pub fn execute_move(world: &mut Scene, who: Cid, path: &[Cell], mode: MoveMode) 
                     attacked.push(e);
                     free_attack(world, e, who);
                     if !view::standing(world, who) {
-                        emit(world, BattleEvent::MoveInterrupted { who, at: cur });
+                        emit(
+                            world,
+                            BattleEvent::MoveInterrupted(MoveInterrupted { who, at: cur }),
+                        );
                         return;
                     }
                 }
@@ -95,21 +99,21 @@ pub fn execute_move(world: &mut Scene, who: Cid, path: &[Cell], mode: MoveMode) 
         if !conds.has(Condition::Moving) {
             emit(
                 world,
-                BattleEvent::ConditionAdded {
+                BattleEvent::ConditionAdded(ConditionAdded {
                     who,
                     condition: Condition::Moving,
                     rule: "ud10 §Attack Modifiers: opponent is moving",
-                },
+                }),
             );
         }
         if conds.has(Condition::Crouching) {
             emit(
                 world,
-                BattleEvent::ConditionRemoved {
+                BattleEvent::ConditionRemoved(ConditionRemoved {
                     who,
                     condition: Condition::Crouching,
                     rule: RULE_MOVEMENT,
-                },
+                }),
             );
         }
     }
@@ -131,7 +135,7 @@ fn flush(
         .unwrap_or(0);
     emit(
         world,
-        BattleEvent::Moved {
+        BattleEvent::Moved(Moved {
             who,
             from,
             path: std::mem::take(segment),
@@ -139,7 +143,7 @@ fn flush(
             zones: 0,
             mode,
             rule,
-        },
+        }),
     );
 }
 
@@ -156,11 +160,11 @@ fn free_attack(world: &mut Scene, attacker: Cid, target: Cid) {
 pub fn execute_retreat(world: &mut Scene, who: Cid, path: &[Cell]) {
     emit(
         world,
-        BattleEvent::ConditionAdded {
+        BattleEvent::ConditionAdded(ConditionAdded {
             who,
             condition: Condition::Retreating,
             rule: RULE_RETREAT,
-        },
+        }),
     );
     execute_move(world, who, path, MoveMode::Retreat);
 }
@@ -179,9 +183,9 @@ pub fn execute_flee(world: &mut Scene, who: Cid) {
     }
     emit(
         world,
-        BattleEvent::Fled {
+        BattleEvent::Fled(Fled {
             who,
             rule: RULE_FLEEING,
-        },
+        }),
     );
 }

@@ -16,6 +16,7 @@ use crate::rulesets::ud10::event::Ud10Event;
 use super::attack::d10;
 use super::query::stats;
 use super::settings::{InitiativeGrouping, Ud10Settings};
+use crate::rules::event::{ConditionRemoved, RoundEnded, RoundStarted, TurnOrder, TurnStarted};
 
 pub const RULE_INITIATIVE: &str = "ud10 §Starting a Combat Round";
 pub const RULE_TIES: &str = "Fray decides: docs/rulesets/ud10.md §Initiative ties";
@@ -42,7 +43,7 @@ pub fn advance(world: &mut Scene) {
 
 fn start_round(world: &mut Scene) {
     let round = view::resource::<Battle>(world).round + 1;
-    emit(world, BattleEvent::RoundStarted { round });
+    emit(world, BattleEvent::RoundStarted(RoundStarted { round }));
     let keep = view::resource::<Ud10Settings>(world).keep_initiative;
     let standing = view::standing_all(world);
     let missing = standing
@@ -53,7 +54,7 @@ fn start_round(world: &mut Scene) {
     }
     let order = order(world, &standing);
     // Its apply keeps the order in `Ud10Round` and opens the actions.
-    emit(world, BattleEvent::TurnOrder { order });
+    emit(world, BattleEvent::TurnOrder(TurnOrder { order }));
     next_turn(world);
 }
 
@@ -149,14 +150,14 @@ fn next_turn(world: &mut Scene) {
         let next = view::resource::<Ud10Round>(world).order.get(at).copied();
         let Some(who) = next else {
             let round = view::resource::<Battle>(world).round;
-            emit(world, BattleEvent::RoundEnded { round });
+            emit(world, BattleEvent::RoundEnded(RoundEnded { round }));
             return;
         };
         at += 1;
         if !view::standing(world, who) {
             continue;
         }
-        emit(world, BattleEvent::TurnStarted { who });
+        emit(world, BattleEvent::TurnStarted(TurnStarted { who }));
         let conds = view::conditions(world, who);
         for (c, rule) in [
             (
@@ -172,11 +173,11 @@ fn next_turn(world: &mut Scene) {
             if conds.has(c) {
                 emit(
                     world,
-                    BattleEvent::ConditionRemoved {
+                    BattleEvent::ConditionRemoved(ConditionRemoved {
                         who,
                         condition: c,
                         rule,
-                    },
+                    }),
                 );
             }
         }

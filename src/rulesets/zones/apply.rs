@@ -7,6 +7,9 @@ use crate::rules::apply::{each, face, strike, with};
 use crate::rules::battle::{Battle, Phase, Prompt};
 use crate::rules::components::{Cid, Condition, TurnState};
 use crate::rules::event::BattleEvent;
+use crate::rules::event::{
+    ConditionAdded, Damaged, Drew, GearBroken, Moved, PickedUp, RoundEnded, RoundStarted, TurnEnded,
+};
 use crate::rules::view;
 use crate::rulesets::zones::command::Influence;
 use crate::rulesets::zones::data::ZonesStats;
@@ -40,11 +43,13 @@ fn gear(world: &mut World, event: &BattleEvent) {
                 weapon: weapon.clone(),
             },
         ),
-        (BattleEvent::Damaged { target, .. }, _) => used(world, GearUse::Hit { target: *target }),
+        (BattleEvent::Damaged(Damaged { target, .. }), _) => {
+            used(world, GearUse::Hit { target: *target })
+        }
         _ => {}
     }
     // What broke stays broken for the rest of the fight (the core took a broken weapon out of the loadout).
-    if let BattleEvent::GearBroken { who, item, .. } = event {
+    if let BattleEvent::GearBroken(GearBroken { who, item, .. }) = event {
         with::<ZonesStats>(world, *who, |s| {
             if !s.broken.contains(item) {
                 s.broken.push(item.clone());
@@ -58,25 +63,29 @@ fn after_core(world: &mut World, event: &BattleEvent) {
     // A distraction lasts the round; a taunt until the end of the taunted
     // one's next turn.
     match event {
-        BattleEvent::RoundStarted { round } => round_started(world, *round),
+        BattleEvent::RoundStarted(RoundStarted { round }) => round_started(world, *round),
         // "Bonus actions: picking up or putting down something", drawing.
-        BattleEvent::PickedUp { .. } | BattleEvent::Drew { .. } => {
+        BattleEvent::PickedUp(PickedUp { .. }) | BattleEvent::Drew(Drew { .. }) => {
             view::write::resource_mut::<ZonesRound>(world).turn.bonus += 1;
         }
         // §Taking a turn: the zone borders the mover crossed count against
         // its speed.
-        BattleEvent::Moved { zones, .. } => {
+        BattleEvent::Moved(Moved { zones, .. }) => {
             view::write::resource_mut::<ZonesRound>(world).turn.zones += zones;
         }
-        BattleEvent::RoundEnded { .. } => each::<Swayed>(world, |s| s.distracted = false),
-        BattleEvent::TurnEnded { who } => with::<Swayed>(world, *who, |s| s.taunted_by = None),
+        BattleEvent::RoundEnded(RoundEnded { .. }) => {
+            each::<Swayed>(world, |s| s.distracted = false)
+        }
+        BattleEvent::TurnEnded(TurnEnded { who }) => {
+            with::<Swayed>(world, *who, |s| s.taunted_by = None)
+        }
         // §Sneaking in combat: hiding again is the turn's main action (an
         // ambusher's concealment is set up with the level, not added).
-        BattleEvent::ConditionAdded {
+        BattleEvent::ConditionAdded(ConditionAdded {
             who,
             condition: Condition::Concealed,
             ..
-        } if view::resource::<ZonesRound>(world).turn.who == Some(*who) => {
+        }) if view::resource::<ZonesRound>(world).turn.who == Some(*who) => {
             view::write::resource_mut::<ZonesRound>(world).turn.main = true;
         }
         _ => {}

@@ -21,6 +21,7 @@ use super::opportunity::finish;
 use super::query::{can_react, damage_mode, guards, stunt_effect, weapon, wit_save_reason};
 use super::state::{AttackState, BlastState, RULE_ATTACK, RULE_SIZE, RULE_STUNT, Stage, Waiting};
 use super::waiting::offer;
+use crate::rules::event::ConditionAdded;
 
 /// A split attack: one attack on several smaller targets; like a blast, it
 /// asks each target for its reaction, and only one may counter.
@@ -124,11 +125,11 @@ pub(super) fn declare_attack(
     if mode == MODE_DEATH_BLOW {
         emit(
             world,
-            BattleEvent::ConditionAdded {
+            BattleEvent::ConditionAdded(ConditionAdded {
                 who: target,
                 condition: Condition::Dead,
                 rule: "zones §Attacking: death blow",
-            },
+            }),
         );
         tidy_holds(world);
         return;

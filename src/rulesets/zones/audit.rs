@@ -12,6 +12,10 @@ use crate::rules::log::BattleLog;
 use crate::rules::view;
 
 use super::event::{Reaction, ZonesEvent};
+use crate::rules::event::{
+    ConditionAdded, Dismounted, Drew, Fled, Mounted, Moved, PickedUp, Released, TurnEnded,
+    TurnStarted,
+};
 
 const ACTIVATIONS: usize = 0;
 const IDLE: usize = 1;
@@ -102,7 +106,7 @@ pub fn audit(world: &World, first: usize, counts: &mut [u64]) {
     }
     let log = &view::resource::<BattleLog>(world).events;
     for (k, e) in log.iter().enumerate().skip(first) {
-        if let BattleEvent::TurnEnded { who } = e {
+        if let BattleEvent::TurnEnded(TurnEnded { who }) = e {
             if idle_turn(&log[..k], *who) {
                 counts[IDLE] += 1;
             }
@@ -135,7 +139,7 @@ pub fn audit(world: &World, first: usize, counts: &mut [u64]) {
 /// keeping its turn to react, did something).
 fn idle_turn(before: &[BattleEvent], who: Cid) -> bool {
     for e in before.iter().rev() {
-        if let BattleEvent::TurnStarted { who: w } = e
+        if let BattleEvent::TurnStarted(TurnStarted { who: w }) = e
             && *w == who
         {
             return true;
@@ -150,18 +154,18 @@ fn idle_turn(before: &[BattleEvent], who: Cid) -> bool {
 /// Is `e` something `who` does in its turn?
 fn acts(e: &BattleEvent, who: Cid) -> bool {
     match e {
-        BattleEvent::Moved { who: w, .. }
-        | BattleEvent::Drew { who: w, .. }
-        | BattleEvent::PickedUp { who: w, .. }
-        | BattleEvent::Mounted { who: w, .. }
-        | BattleEvent::Dismounted { who: w, .. }
-        | BattleEvent::Fled { who: w, .. } => *w == who,
-        BattleEvent::ConditionAdded {
+        BattleEvent::Moved(Moved { who: w, .. })
+        | BattleEvent::Drew(Drew { who: w, .. })
+        | BattleEvent::PickedUp(PickedUp { who: w, .. })
+        | BattleEvent::Mounted(Mounted { who: w, .. })
+        | BattleEvent::Dismounted(Dismounted { who: w, .. })
+        | BattleEvent::Fled(Fled { who: w, .. }) => *w == who,
+        BattleEvent::ConditionAdded(ConditionAdded {
             who: w,
             condition: Condition::Surrendered,
             ..
-        } => *w == who,
-        BattleEvent::Released { by, .. } => *by == who,
+        }) => *w == who,
+        BattleEvent::Released(Released { by, .. }) => *by == who,
         _ => match e.own::<ZonesEvent>() {
             Some(ZonesEvent::AttackMade {
                 attacker,

@@ -23,6 +23,7 @@ use super::query::{
 use super::save::save;
 use super::state::{BlastState, Pending, RULE_BLAST, RULE_COUNTER, RULE_DODGE, RULE_SIZE, Waiting};
 use super::waiting::{offer, taken};
+use crate::rules::event::{DamageRolled, ReactionDeclined};
 
 /// A blast attack (§Blast attacks): "Melee blast attacks hit the
 /// attacker's zone and don't target the attacker themselves. They can't
@@ -138,7 +139,10 @@ pub(super) fn blast_answer(world: &mut Scene, who: Cid, command: &Command, forgo
             taken(world, who, Reaction::Counter, b.attacker, RULE_COUNTER);
             b.counter = Some((who, *weapon));
         }
-        _ => emit(world, BattleEvent::ReactionDeclined { who, forgoes }),
+        _ => emit(
+            world,
+            BattleEvent::ReactionDeclined(ReactionDeclined { who, forgoes }),
+        ),
     }
     ask_blast(world, b);
 }
@@ -184,11 +188,11 @@ pub(super) fn share_blow(
     let roll = roll_times(world, &w.damage, dice);
     emit(
         world,
-        BattleEvent::DamageRolled {
+        BattleEvent::DamageRolled(DamageRolled {
             target,
             roll: roll.clone(),
             rule: RULE_SIZE,
-        },
+        }),
     );
     super::gear::break_worn_weapon(world, attacker, w, &roll);
     let (arm, steps) = armour(world, attacker, target, w);
@@ -214,11 +218,11 @@ pub(super) fn blast_blows(
     let (roll, value, steps) = roll_damage(world, b.attacker, first, w, damage_mode(b.mode));
     emit(
         world,
-        BattleEvent::DamageRolled {
+        BattleEvent::DamageRolled(DamageRolled {
             target: first,
             roll: roll.clone(),
             rule: RULE_BLAST,
-        },
+        }),
     );
     super::gear::break_worn_weapon(world, b.attacker, w, &roll);
     hit.iter()

@@ -25,6 +25,7 @@ use super::query::{
 use super::save::save;
 use super::settings::{ZeroHealth, ZonesSettings};
 use super::state::{RULE_ATTACK, RULE_DODGE, RULE_HEALTH, RULE_SIZE, RULE_SNEAK};
+use crate::rules::event::{ConditionAdded, ConditionRemoved, DamageRolled, Damaged, Released};
 
 /// Roll the damage of an attack: the weapon's die (a d4 when held back),
 /// with the dice doubled for each size the attacker is larger, or the
@@ -99,11 +100,11 @@ pub fn blow(world: &mut Scene, attacker: Cid, target: Cid, w: &Weapon, mode: usi
     let (roll, value, mut steps) = roll_damage(world, attacker, target, w, mode);
     emit(
         world,
-        BattleEvent::DamageRolled {
+        BattleEvent::DamageRolled(DamageRolled {
             target,
             roll: roll.clone(),
             rule: RULE_ATTACK,
-        },
+        }),
     );
     super::gear::break_worn_weapon(world, attacker, w, &roll);
     let (armour, parts) = armour(world, attacker, target, w);
@@ -128,7 +129,7 @@ pub fn land(world: &mut Scene, b: &Blow) {
     let after = h.hp - b.suffered;
     emit(
         world,
-        BattleEvent::Damaged {
+        BattleEvent::Damaged(Damaged {
             target: b.target,
             by: b.by,
             rolled: b.rolled,
@@ -138,7 +139,7 @@ pub fn land(world: &mut Scene, b: &Blow) {
             hp_after: after,
             ep_after: 0,
             rule: RULE_ATTACK,
-        },
+        }),
     );
     if b.suffered > 0 {
         super::morale::harmed(world, b.target);
@@ -148,22 +149,22 @@ pub fn land(world: &mut Scene, b: &Blow) {
     if after <= 0 && zero == ZeroHealth::Dead {
         emit(
             world,
-            BattleEvent::ConditionAdded {
+            BattleEvent::ConditionAdded(ConditionAdded {
                 who: b.target,
                 condition: Condition::Dead,
                 rule: RULE_HEALTH,
-            },
+            }),
         );
     } else if !conds.has(Condition::Incapacitated)
         && (after <= 0 || b.suffered >= critical_threshold(world, b.target))
     {
         emit(
             world,
-            BattleEvent::ConditionAdded {
+            BattleEvent::ConditionAdded(ConditionAdded {
                 who: b.target,
                 condition: Condition::Incapacitated,
                 rule: RULE_HEALTH,
-            },
+            }),
         );
     }
     if let Some(before) = b.before_armour {
@@ -179,11 +180,11 @@ pub fn reveal(world: &mut Scene, who: Cid) {
     if view::conditions(world, who).has(Condition::Concealed) {
         emit(
             world,
-            BattleEvent::ConditionRemoved {
+            BattleEvent::ConditionRemoved(ConditionRemoved {
                 who,
                 condition: Condition::Concealed,
                 rule: RULE_SNEAK,
-            },
+            }),
         );
     }
 }
@@ -286,11 +287,11 @@ pub(super) fn direct_damage(
     let r = dice.roll(&mut world.dice(), &RollOptions::default());
     emit(
         world,
-        BattleEvent::DamageRolled {
+        BattleEvent::DamageRolled(DamageRolled {
             target,
             roll: r.clone(),
             rule,
-        },
+        }),
     );
     let b = Blow {
         target,
@@ -327,5 +328,5 @@ pub fn tidy_holds(world: &mut Scene) {
 }
 
 pub(super) fn release(world: &mut Scene, by: Cid, who: Cid, rule: &'static str) {
-    emit(world, BattleEvent::Released { by, who, rule });
+    emit(world, BattleEvent::Released(Released { by, who, rule }));
 }

@@ -16,6 +16,7 @@ use crate::rulesets::zones::event::ZonesEvent;
 
 use super::state::RULE_MAIN_ACTIONS;
 use super::{RULE_BONUS, attack, blow, morale, mounts, movement, nonlethal, reaction, round, save};
+use crate::rules::event::{ConditionAdded, ConditionRemoved, DamageRolled, Healed, PickedUp};
 
 pub fn execute(world: &mut Scene, actor: Cid, command: &Command) {
     if !matches!(
@@ -74,11 +75,11 @@ fn execute_command(world: &mut Scene, actor: Cid, command: &Command) {
         (_, Some(ZonesCommand::Hide)) => {
             emit(
                 world,
-                BattleEvent::ConditionAdded {
+                BattleEvent::ConditionAdded(ConditionAdded {
                     who: actor,
                     condition: Condition::Concealed,
                     rule: super::state::RULE_SNEAK,
-                },
+                }),
             );
         }
         (_, Some(ZonesCommand::Influence { target, kind })) => {
@@ -118,12 +119,12 @@ fn execute_pick_up(world: &mut Scene, actor: Cid, item: usize) {
         .map_or(String::new(), |(_, w)| String::from(&*w.name));
     emit(
         world,
-        BattleEvent::PickedUp {
+        BattleEvent::PickedUp(PickedUp {
             who: actor,
             item,
             weapon,
             rule: RULE_BONUS,
-        },
+        }),
     );
 }
 
@@ -172,11 +173,11 @@ fn execute_draw(world: &mut Scene, actor: Cid, weapon: usize) {
 fn execute_surrender(world: &mut Scene, actor: Cid) {
     emit(
         world,
-        BattleEvent::ConditionAdded {
+        BattleEvent::ConditionAdded(ConditionAdded {
             who: actor,
             condition: Condition::Surrendered,
             rule: morale::RULE_SURRENDER,
-        },
+        }),
     );
     round::end_turn(world, actor);
 }
@@ -208,7 +209,7 @@ fn execute_influence(world: &mut Scene, by: Cid, target: Cid, kind: Influence) {
         // the remainder of the stretch".
         (Influence::Intimidate, _) => emit(
             world,
-            BattleEvent::ConditionAdded {
+            BattleEvent::ConditionAdded(ConditionAdded {
                 who: target,
                 condition: if pass {
                     Condition::Steadfast
@@ -216,7 +217,7 @@ fn execute_influence(world: &mut Scene, by: Cid, target: Cid, kind: Influence) {
                     Condition::Broken
                 },
                 rule: RULE_MAIN_ACTIONS,
-            },
+            }),
         ),
         (_, true) => {}
         (_, false) => emit(
@@ -265,31 +266,31 @@ fn mend(world: &mut Scene, by: Cid, on: Cid, dice: &crate::rules::dice::DiceExpr
     let gain = roll.total.max(0);
     emit(
         world,
-        BattleEvent::DamageRolled {
+        BattleEvent::DamageRolled(DamageRolled {
             target: on,
             roll,
             rule: RULE_MAIN_ACTIONS,
-        },
+        }),
     );
     let hp_after = (h.hp + gain).min(h.hp_max.max(h.hp));
     emit(
         world,
-        BattleEvent::Healed {
+        BattleEvent::Healed(Healed {
             target: on,
             by,
             gained: hp_after - h.hp,
             hp_after,
             rule: RULE_MAIN_ACTIONS,
-        },
+        }),
     );
     if view::conditions(world, on).has(Condition::Incapacitated) && hp_after > 0 {
         emit(
             world,
-            BattleEvent::ConditionRemoved {
+            BattleEvent::ConditionRemoved(ConditionRemoved {
                 who: on,
                 condition: Condition::Incapacitated,
                 rule: RULE_MAIN_ACTIONS,
-            },
+            }),
         );
         emit(
             world,
@@ -342,11 +343,11 @@ fn execute_invoke(world: &mut Scene, by: Cid, power: usize, target: Cid) {
         }
         PowerEffect::Terrify => emit(
             world,
-            BattleEvent::ConditionAdded {
+            BattleEvent::ConditionAdded(ConditionAdded {
                 who: target,
                 condition: Condition::Broken,
                 rule: RULE_MAIN_ACTIONS,
-            },
+            }),
         ),
         PowerEffect::Daze => emit(
             world,

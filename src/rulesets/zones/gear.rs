@@ -23,6 +23,7 @@ use crate::rulesets::zones::event::{GearOutcome, ZonesEvent};
 use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::settings::ZonesSettings;
+use crate::rules::event::GearBroken;
 use crate::rulesets::zones::state::{GearUse, ZonesRound};
 
 pub const RULE_GEAR: &str = "zones §Combat gear degradation";
@@ -125,7 +126,7 @@ pub fn gear_report(log: &BattleLog, who: Cid) -> Vec<(String, &'static str)> {
                 GearOutcome::Damaged => Some((item.clone(), "damaged")),
                 GearOutcome::Destroyed => Some((item.clone(), "destroyed")),
             },
-            (BattleEvent::GearBroken { who: w, item, .. }, _) if *w == who => {
+            (BattleEvent::GearBroken(GearBroken { who: w, item, .. }), _) if *w == who => {
                 Some((item.clone(), "broken"))
             }
             _ => None,
@@ -167,12 +168,12 @@ pub fn break_worn_weapon(world: &mut Scene, who: Cid, w: &Weapon, roll: &DiceRol
     if let Some(index) = index {
         emit(
             world,
-            BattleEvent::GearBroken {
+            BattleEvent::GearBroken(GearBroken {
                 who,
                 item: String::from(&*w.name),
                 weapon_index: Some(index),
                 rule: RULE_GEAR,
-            },
+            }),
         );
     }
 }
@@ -198,11 +199,11 @@ pub fn break_worn_armour(world: &mut Scene, who: Cid, before_armour: i32) {
     };
     emit(
         world,
-        BattleEvent::GearBroken {
+        BattleEvent::GearBroken(GearBroken {
             who,
             item,
             weapon_index: None,
             rule: RULE_GEAR,
-        },
+        }),
     );
 }

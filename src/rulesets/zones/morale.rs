@@ -21,6 +21,7 @@ use super::query::{standing_per_faction, stats};
 use super::save::save;
 use super::settings::ZonesSettings;
 use super::state::ZonesRound;
+use crate::rules::event::{ConditionAdded, ConditionRemoved};
 
 pub const RULE_MORALE: &str = "zones §Morale";
 pub const RULE_SURRENDER: &str = "zones §Surrendering";
@@ -77,7 +78,7 @@ pub fn check(world: &mut Scene) {
         let pass = save(world, c, "WIT", wit, "for morale", RULE_MORALE);
         emit(
             world,
-            BattleEvent::ConditionAdded {
+            BattleEvent::ConditionAdded(ConditionAdded {
                 who: c,
                 condition: if pass {
                     Condition::Steadfast
@@ -85,7 +86,7 @@ pub fn check(world: &mut Scene) {
                     Condition::Broken
                 },
                 rule: RULE_MORALE,
-            },
+            }),
         );
     }
 }
@@ -98,11 +99,11 @@ pub fn harmed(world: &mut Scene, who: Cid) {
         if conds.has(Condition::Surrendered) && conds.has(c) {
             emit(
                 world,
-                BattleEvent::ConditionRemoved {
+                BattleEvent::ConditionRemoved(ConditionRemoved {
                     who,
                     condition: c,
                     rule: RULE_SURRENDER,
-                },
+                }),
             );
         }
     }

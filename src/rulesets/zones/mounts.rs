@@ -42,6 +42,7 @@ use super::riders::{RULE_MOUNTS, landing_near};
 use super::save::save;
 use super::state::{TurnBudget, ZonesRound};
 use super::turns::{budget_of, carried_fast, moving, standing_riders};
+use crate::rules::event::{Dismounted, Mounted};
 
 /// After `mount` moved: beyond half speed, its riders lose their actions and
 /// reactions for the round.
@@ -75,11 +76,11 @@ pub fn mount(world: &mut Scene, who: Cid, mount: Cid) {
     }
     emit(
         world,
-        BattleEvent::Mounted {
+        BattleEvent::Mounted(Mounted {
             who,
             mount,
             rule: RULE_MOUNTS,
-        },
+        }),
     );
     // The two now take the turn together: a mount that has not had its turn
     // this round goes on with it.
@@ -126,13 +127,13 @@ pub fn dismount(world: &mut Scene, who: Cid, to: Cell) {
 fn get_off(world: &mut Scene, who: Cid, mount: Cid, to: Cell, thrown: bool) {
     emit(
         world,
-        BattleEvent::Dismounted {
+        BattleEvent::Dismounted(Dismounted {
             who,
             mount,
             to,
             thrown,
             rule: RULE_MOUNTS,
-        },
+        }),
     );
 }
 

@@ -21,6 +21,7 @@ use super::reach::{Chase, RULE_CHASE, RULE_MOVE, chase, crossings, mode_after, o
 use super::round::end_turn;
 use super::state::{MoveState, Pending, Waiting};
 use super::waiting::{offer, resume};
+use crate::rules::event::{Fled, MoveInterrupted, Moved};
 
 /// Walk `path`. Leaving a zone where enemies may strike interrupts the
 /// move: it stops at the border and each of them is asked in turn; the
@@ -78,7 +79,7 @@ fn emit_segment(world: &mut Scene, who: Cid, from: Cell, segment: &mut Vec<Cell>
     let path = std::mem::take(segment);
     emit(
         world,
-        BattleEvent::Moved {
+        BattleEvent::Moved(Moved {
             who,
             from,
             path: path.clone(),
@@ -86,7 +87,7 @@ fn emit_segment(world: &mut Scene, who: Cid, from: Cell, segment: &mut Vec<Cell>
             zones,
             mode,
             rule: RULE_MOVE,
-        },
+        }),
     );
     super::nonlethal::drag(world, who, from, &path);
     // "moving without sneaking" reveals: Fray decides that moving beyond
@@ -107,7 +108,10 @@ pub fn resume_move(world: &mut Scene) {
     resume(world, Some(m.who));
     if !view::standing(world, m.who) {
         if let Some(at) = view::cell(world, m.who) {
-            emit(world, BattleEvent::MoveInterrupted { who: m.who, at });
+            emit(
+                world,
+                BattleEvent::MoveInterrupted(MoveInterrupted { who: m.who, at }),
+            );
         }
         end_turn(world, m.who);
         return;
@@ -129,10 +133,10 @@ pub fn flee(world: &mut Scene, who: Cid) {
     for c in std::iter::once(who).chain(riders) {
         emit(
             world,
-            BattleEvent::Fled {
+            BattleEvent::Fled(Fled {
                 who: c,
                 rule: RULE_CHASE,
-            },
+            }),
         );
     }
 }

@@ -23,6 +23,7 @@ use super::maneuvers::{
 use super::query::stats;
 use super::save::save;
 use super::settings::ZonesSettings;
+use crate::rules::event::{ConditionAdded, Disarmed, Displaced, Grabbed};
 
 /// Before `actor` does `command`: if that frees whom it holds, let go.
 pub fn let_go_unless_kept(world: &mut Scene, actor: Cid, command: &Command) {
@@ -51,13 +52,13 @@ pub fn drag(world: &mut Scene, grabber: Cid, from: Cell, path: &[Cell]) {
     if to != at {
         emit(
             world,
-            BattleEvent::Displaced {
+            BattleEvent::Displaced(Displaced {
                 who: held,
                 by: grabber,
                 from: at,
                 to,
                 rule: RULE_GRAPPLE,
-            },
+            }),
         );
     }
 }
@@ -100,11 +101,11 @@ pub fn land_maneuver(world: &mut Scene, attacker: Cid, target: Cid, kind: Maneuv
             }
             emit(
                 world,
-                BattleEvent::Grabbed {
+                BattleEvent::Grabbed(Grabbed {
                     by: attacker,
                     who: target,
                     rule: RULE_GRAPPLE,
-                },
+                }),
             );
         }
     }
@@ -126,13 +127,13 @@ fn disarm(world: &mut Scene, attacker: Cid, target: Cid, weapon: usize) {
     });
     emit(
         world,
-        BattleEvent::Disarmed {
+        BattleEvent::Disarmed(Disarmed {
             who: target,
             index: weapon,
             weapon: name,
             taken_by,
             rule: RULE_DISARM,
-        },
+        }),
     );
 }
 
@@ -167,11 +168,11 @@ fn shove(world: &mut Scene, attacker: Cid, target: Cid) {
             displace(world, attacker, target, at, pit, RULE_SHOVE);
             emit(
                 world,
-                BattleEvent::ConditionAdded {
+                BattleEvent::ConditionAdded(ConditionAdded {
                     who: target,
                     condition: Condition::Dead,
                     rule: RULE_PIT,
-                },
+                }),
             );
         }
         (Some(_), Some(dice)) => {
@@ -187,13 +188,13 @@ fn displace(world: &mut Scene, by: Cid, who: Cid, from: Cell, to: Cell, rule: &'
     if from != to {
         emit(
             world,
-            BattleEvent::Displaced {
+            BattleEvent::Displaced(Displaced {
                 who,
                 by,
                 from,
                 to,
                 rule,
-            },
+            }),
         );
     }
 }

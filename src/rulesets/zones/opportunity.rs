@@ -17,6 +17,7 @@ use super::query::{can_react, nearby, weapon};
 use super::round::end_turn;
 use super::state::{MoveState, Pending, RULE_ATTACK, Waiting, ZonesRound};
 use super::waiting::{offer, resume, taken};
+use crate::rules::event::ReactionDeclined;
 
 /// The next enemy at the border is asked, or the move resumes.
 pub(super) fn next_opportunist(world: &mut Scene) {
@@ -83,7 +84,10 @@ pub(super) fn opportunity_answer(world: &mut Scene, who: Cid, command: &Command,
                 }
             }
         }
-        _ => emit(world, BattleEvent::ReactionDeclined { who, forgoes }),
+        _ => emit(
+            world,
+            BattleEvent::ReactionDeclined(ReactionDeclined { who, forgoes }),
+        ),
     }
     next_opportunist(world);
 }

@@ -21,6 +21,7 @@ use super::query::{damage_mode, guards, weapon};
 use super::state::{AttackState, Pending, RULE_COUNTER, RULE_DODGE, RULE_GUARD, RULE_HIDE, Stage};
 use super::stunt::accept_stunt;
 use super::waiting::taken;
+use crate::rules::event::{ReactionDeclined, TargetChanged};
 
 /// What `who` could do at this prompt, for the line that says it did not
 /// ("does not dodge, counter or hide behind someone"), read before the
@@ -79,17 +80,26 @@ pub fn resolve_reaction(world: &mut Scene, who: Cid, command: &Command) {
             finish(world);
         }
         (Stage::Stunt, Command::NoReaction, _) => {
-            emit(world, BattleEvent::ReactionDeclined { who, forgoes });
+            emit(
+                world,
+                BattleEvent::ReactionDeclined(ReactionDeclined { who, forgoes }),
+            );
             state.mode = damage_mode(state.mode);
             ask_target(world, state);
         }
         (Stage::Target, Command::NoReaction, _) => {
-            emit(world, BattleEvent::ReactionDeclined { who, forgoes });
+            emit(
+                world,
+                BattleEvent::ReactionDeclined(ReactionDeclined { who, forgoes }),
+            );
             state.guards = guards(world, &state);
             ask_guard(world, state);
         }
         (Stage::Guard, Command::NoReaction, _) => {
-            emit(world, BattleEvent::ReactionDeclined { who, forgoes });
+            emit(
+                world,
+                BattleEvent::ReactionDeclined(ReactionDeclined { who, forgoes }),
+            );
             state.guards.retain(|g| *g != who);
             ask_guard(world, state);
         }
@@ -128,13 +138,13 @@ fn hide_behind(world: &mut Scene, who: Cid, other: Cid, mut state: AttackState) 
     taken(world, who, Reaction::HideBehind, state.attacker, RULE_HIDE);
     emit(
         world,
-        BattleEvent::TargetChanged {
+        BattleEvent::TargetChanged(TargetChanged {
             attacker: state.attacker,
             from: who,
             to: other,
             swapped: true,
             rule: RULE_HIDE,
-        },
+        }),
     );
     tidy_holds(world);
     state.target = other;
@@ -147,13 +157,13 @@ fn guard(world: &mut Scene, who: Cid, mut state: AttackState) {
     taken(world, who, Reaction::Guard, state.attacker, RULE_GUARD);
     emit(
         world,
-        BattleEvent::TargetChanged {
+        BattleEvent::TargetChanged(TargetChanged {
             attacker: state.attacker,
             from: state.target,
             to: who,
             swapped: false,
             rule: RULE_GUARD,
-        },
+        }),
     );
     state.target = who;
     hit(world, &state);

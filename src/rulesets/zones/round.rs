@@ -18,6 +18,7 @@ use crate::rulesets::zones::event::ZonesEvent;
 use super::check::first_eligible;
 use super::riders::RULE_MOUNTS;
 use super::state::ZonesRound;
+use crate::rules::event::{RoundEnded, RoundStarted, TurnEnded, TurnStarted};
 
 pub const RULE_PROCEDURE: &str = "zones §Combat procedure";
 pub const RULE_INITIATIVE: &str =
@@ -75,14 +76,14 @@ fn choose_holder(world: &mut Scene) {
 /// Round 0: the concealed characters' bonus round (its `RoundStarted`
 /// marks it so in the round's state).
 fn start_bonus_round(world: &mut Scene) {
-    emit(world, BattleEvent::RoundStarted { round: 0 });
+    emit(world, BattleEvent::RoundStarted(RoundStarted { round: 0 }));
     next_activation(world);
 }
 
 /// A round: its `RoundStarted` sets the round's state afresh (apply).
 fn start_round(world: &mut Scene) {
     let round = view::resource::<Battle>(world).round + 1;
-    emit(world, BattleEvent::RoundStarted { round });
+    emit(world, BattleEvent::RoundStarted(RoundStarted { round }));
     next_activation(world);
 }
 
@@ -137,14 +138,14 @@ pub fn activate(world: &mut Scene, faction: u8, who: Cid) {
     );
     // Its apply gives the turn (and the pair's: "Mounts and riders ...
     // take turn together").
-    emit(world, BattleEvent::TurnStarted { who });
+    emit(world, BattleEvent::TurnStarted(TurnStarted { who }));
 }
 
 /// End `who`'s turn: the next of its pair goes on with the turn, else play
 /// passes to the next faction.
 pub fn end_turn(world: &mut Scene, who: Cid) {
     if view::resource::<Battle>(world).prompt == (Prompt::Act { actor: who }) {
-        emit(world, BattleEvent::TurnEnded { who });
+        emit(world, BattleEvent::TurnEnded(TurnEnded { who }));
     }
     finish_part(world, who);
 }
@@ -169,7 +170,7 @@ pub fn finish_part(world: &mut Scene, who: Cid) {
 fn end_round(world: &mut Scene) {
     super::morale::check(world);
     let round = view::resource::<Battle>(world).round;
-    emit(world, BattleEvent::RoundEnded { round });
+    emit(world, BattleEvent::RoundEnded(RoundEnded { round }));
 }
 
 /// Keep the turn to react: the next of the pair goes on, else play passes.

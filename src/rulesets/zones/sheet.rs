@@ -13,6 +13,7 @@ use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::query::{critical_threshold, stats};
 use super::state::RULE_STUNT;
+use crate::rules::event::{ConditionAdded, Damaged, RoundStarted};
 
 /// What put `cid` down, from the battle log: the blow (its size against
 /// the critical threshold, or the health it left), or the stunt it gave in
@@ -20,7 +21,7 @@ use super::state::RULE_STUNT;
 fn how_it_went_down(world: &World, cid: Cid) -> String {
     let events = &view::resource::<BattleLog>(world).events;
     let Some(at) = events.iter().rposition(|e| {
-        matches!(e, BattleEvent::ConditionAdded { who, condition: Condition::Incapacitated, .. } if *who == cid)
+        matches!(e, BattleEvent::ConditionAdded(ConditionAdded { who, condition: Condition::Incapacitated, .. }) if *who == cid)
     }) else {
         return "down and helpless".into();
     };
@@ -28,23 +29,23 @@ fn how_it_went_down(world: &World, cid: Cid) -> String {
         .iter()
         .rev()
         .find_map(|e| match e {
-            BattleEvent::RoundStarted { round } => Some(*round),
+            BattleEvent::RoundStarted(RoundStarted { round }) => Some(*round),
             _ => None,
         })
         .unwrap_or(0);
-    if let BattleEvent::ConditionAdded { rule, .. } = &events[at]
+    if let BattleEvent::ConditionAdded(ConditionAdded { rule, .. }) = &events[at]
         && *rule == RULE_STUNT
     {
         return format!("down since round {round}: it gave in to an attack stunt");
     }
     let blow = events[..at].iter().rev().find_map(|e| match e {
-        BattleEvent::Damaged {
+        BattleEvent::Damaged(Damaged {
             target,
             by,
             hp_loss,
             hp_after,
             ..
-        } if *target == cid => Some((*by, *hp_loss, *hp_after)),
+        }) if *target == cid => Some((*by, *hp_loss, *hp_after)),
         _ => None,
     });
     match blow {

@@ -14,6 +14,7 @@ use super::blow::tidy_holds;
 use super::data::MODE_STUNT_DISARM;
 use super::query::stunt_effect;
 use super::state::{AttackState, RULE_STUNT};
+use crate::rules::event::{ConditionAdded, Disarmed};
 
 /// The target accepts the stunt: no damage, no reaction; the effect.
 pub(super) fn accept_stunt(world: &mut Scene, state: &AttackState) {
@@ -35,31 +36,31 @@ pub(super) fn accept_stunt(world: &mut Scene, state: &AttackState) {
             let weapon = String::from(&*w.name);
             emit(
                 world,
-                BattleEvent::Disarmed {
+                BattleEvent::Disarmed(Disarmed {
                     who,
                     index: i,
                     weapon,
                     taken_by: None,
                     rule: RULE_STUNT,
-                },
+                }),
             );
         }
         emit(
             world,
-            BattleEvent::ConditionAdded {
+            BattleEvent::ConditionAdded(ConditionAdded {
                 who,
                 condition: Condition::Incapacitated,
                 rule: RULE_STUNT,
-            },
+            }),
         );
     } else {
         emit(
             world,
-            BattleEvent::ConditionAdded {
+            BattleEvent::ConditionAdded(ConditionAdded {
                 who,
                 condition: Condition::Surrendered,
                 rule: RULE_STUNT,
-            },
+            }),
         );
     }
     tidy_holds(world);

@@ -16,6 +16,9 @@ use crate::game::AppSystems;
 use crate::game::session::{Screen, Session};
 use crate::rules::components::{Cid, Condition, Conditions, MoveMode};
 use crate::rules::event::BattleEvent;
+use crate::rules::event::{
+    ConditionAdded, ConditionRemoved, Dismounted, Displaced, Fled, Mounted, Moved, TargetChanged,
+};
 use crate::rules::level::Level;
 use crate::rules::log::BattleLog;
 use crate::rules::map::{Cell, Map};
@@ -118,7 +121,7 @@ impl Whereabouts {
     /// Take in one event; the player's line if it moves someone.
     fn read(&mut self, roster: &Roster, map: &Map, e: &BattleEvent) -> Option<String> {
         match e {
-            BattleEvent::Moved {
+            BattleEvent::Moved(Moved {
                 who,
                 from,
                 path,
@@ -126,7 +129,7 @@ impl Whereabouts {
                 zones,
                 mode,
                 ..
-            } => {
+            }) => {
                 let to = *path.last()?;
                 let verb = if *mode == MoveMode::Retreat {
                     "backs away"
@@ -145,9 +148,9 @@ impl Whereabouts {
                 self.put(*who, Some(to));
                 Some(line)
             }
-            BattleEvent::Displaced {
+            BattleEvent::Displaced(Displaced {
                 who, by, from, to, ..
-            } => {
+            }) => {
                 let line = format!(
                     "{} is moved by {}{}",
                     roster.name(*who),
@@ -160,28 +163,28 @@ impl Whereabouts {
                 self.put(*who, Some(*to));
                 Some(line)
             }
-            BattleEvent::TargetChanged {
+            BattleEvent::TargetChanged(TargetChanged {
                 from,
                 to,
                 swapped: true,
                 ..
-            } => {
+            }) => {
                 let (a, b) = (self.cell(*from), self.cell(*to));
                 self.put(*from, b);
                 self.put(*to, a);
                 None
             }
-            BattleEvent::Mounted { who, mount, .. } => {
+            BattleEvent::Mounted(Mounted { who, mount, .. }) => {
                 self.mount(*who, Some(*mount), self.cell(*mount));
                 None
             }
-            BattleEvent::Dismounted {
+            BattleEvent::Dismounted(Dismounted {
                 who,
                 mount,
                 to,
                 thrown,
                 ..
-            } => {
+            }) => {
                 self.mount(*who, None, Some(*to));
                 Some(dismounted(roster, *who, *mount, *thrown))
             }
@@ -204,13 +207,13 @@ impl Whereabouts {
     /// flight off the map, a condition added or removed.
     fn note(&mut self, e: &BattleEvent) {
         match e {
-            BattleEvent::Fled { who, .. } => self.set(*who, None),
-            BattleEvent::ConditionAdded { who, condition, .. } => {
+            BattleEvent::Fled(Fled { who, .. }) => self.set(*who, None),
+            BattleEvent::ConditionAdded(ConditionAdded { who, condition, .. }) => {
                 if let Some(c) = self.conditions.get_mut(who.0 as usize) {
                     c.insert(*condition);
                 }
             }
-            BattleEvent::ConditionRemoved { who, condition, .. } => {
+            BattleEvent::ConditionRemoved(ConditionRemoved { who, condition, .. }) => {
                 if let Some(c) = self.conditions.get_mut(who.0 as usize) {
                     c.remove(*condition);
                 }
@@ -355,7 +358,7 @@ mod tests {
             let mut lines = Vec::new();
             for ev in e.events() {
                 let line = w.read(roster, map, ev);
-                if matches!(ev, BattleEvent::Moved { .. }) {
+                if matches!(ev, BattleEvent::Moved(Moved { .. })) {
                     moves += 1;
                     lines.push(line.expect("a move has a line"));
                 }
@@ -421,7 +424,7 @@ mod tests {
             w.read(
                 roster,
                 map,
-                &BattleEvent::Moved {
+                &BattleEvent::Moved(Moved {
                     who: Cid(6),
                     from: Cell::new(3, 5),
                     path: vec![Cell::new(8, 2)],
@@ -429,7 +432,7 @@ mod tests {
                     zones: 1,
                     mode: MoveMode::Standard,
                     rule: "test",
-                },
+                }),
             )
             .expect("a line")
         };
@@ -445,11 +448,11 @@ mod tests {
         w.read(
             roster,
             map,
-            &BattleEvent::ConditionRemoved {
+            &BattleEvent::ConditionRemoved(ConditionRemoved {
                 who: bandit,
                 condition: Condition::Concealed,
                 rule: "test",
-            },
+            }),
         );
         let line = ride(&mut w);
         assert!(

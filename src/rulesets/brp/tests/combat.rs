@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::rules::components::{Condition, Health, Loadout};
+use crate::rules::event::GearBroken;
 use crate::rulesets::brp::chance::{Difficulty, Level};
 use crate::rulesets::brp::event::{
     DamageRolled, DefenseOffered, DefenseRolled, GearDamaged, Matrix,
@@ -234,7 +235,7 @@ fn a_shield_parrying_to_0_hit_points_breaks_and_is_gone() {
     special_partly_parried(&e, at, b, None, 0);
     assert!(since(&e, at).iter().any(|ev| matches!(
         ev,
-        BattleEvent::GearBroken { who, weapon_index: None, .. } if *who == b
+        BattleEvent::GearBroken(GearBroken { who, weapon_index: None, .. }) if *who == b
     )));
     assert!(
         crate::rules::view::get::<crate::rulesets::brp::stats::BrpShield>(e.world(), b).is_none(),
@@ -311,7 +312,7 @@ fn a_weapon_parrying_to_0_hit_points_breaks() {
         if left == 0 {
             assert!(since(&e, at).iter().any(|ev| matches!(
                 ev,
-                BattleEvent::GearBroken { who, weapon_index: Some(0), .. } if *who == b
+                BattleEvent::GearBroken(GearBroken { who, weapon_index: Some(0), .. }) if *who == b
             )));
         }
         e.step();

@@ -18,6 +18,7 @@ use crate::testkit::{Scenario, cid, cmd, prompt, since};
 
 use super::command::{BrpCommand, Intent};
 use super::event::BrpEvent;
+use crate::rules::event::Damaged;
 
 /// An open map `w` cells wide and 3 high.
 fn open(w: usize) -> Vec<String> {
@@ -59,13 +60,13 @@ fn damaged(e: &Engine, from: usize) -> Vec<(Cid, i32, i32, i32)> {
     since(e, from)
         .iter()
         .filter_map(|ev| match ev {
-            BattleEvent::Damaged {
+            BattleEvent::Damaged(Damaged {
                 target,
                 rolled,
                 hp_loss,
                 hp_after,
                 ..
-            } => Some((*target, *rolled, *hp_loss, *hp_after)),
+            }) => Some((*target, *rolled, *hp_loss, *hp_after)),
             _ => None,
         })
         .collect()

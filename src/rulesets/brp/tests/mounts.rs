@@ -4,6 +4,7 @@
 use super::*;
 use crate::rules::battle::Phase;
 use crate::rules::components::Condition;
+use crate::rules::event::Dismounted;
 use crate::rules::map::Cell;
 use crate::rulesets::brp::event::Ranked;
 use crate::testkit::{at, has, refused, set_hp};
@@ -102,7 +103,7 @@ fn a_mount_that_falls_throws_its_rider_beside_it() {
     }
     assert!(has(&e, h, Condition::Unconscious));
     let thrown = since(&e, from).iter().any(|ev| {
-        matches!(ev, BattleEvent::Dismounted { who, mount, thrown: true, .. } if *who == r && *mount == h)
+        matches!(ev, BattleEvent::Dismounted(Dismounted { who, mount, thrown: true, .. }) if *who == r && *mount == h)
     });
     assert!(thrown, "the rider is thrown");
     assert_ne!(at(&e, r), at(&e, h));

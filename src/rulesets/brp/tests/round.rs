@@ -5,6 +5,7 @@
 use super::*;
 use crate::rules::battle::Phase;
 use crate::rules::components::{Condition, Health, Loadout};
+use crate::rules::event::{FallDeferred, GearBroken, GroupActed, Moved, RoundStarted};
 use crate::rules::map::Cell;
 use crate::rules::schedule::Schedule;
 use crate::rulesets::brp::event::{Band, DexOrder, RankCalled, Ranked};
@@ -403,14 +404,14 @@ fn a_simultaneous_pair_both_act_before_either_falls() {
     let falls = |e: &Engine| e.world().resource::<Schedule>().falls.clone();
     assert!(said(
         &e,
-        &|x| matches!(x, BattleEvent::FallDeferred { who, .. } if *who == b)
+        &|x| matches!(x, BattleEvent::FallDeferred(FallDeferred { who, .. }) if *who == b)
     ));
     assert_eq!(falls(&e), vec![b]);
     cmd(&mut e, b, attack(a));
     assert!(has(&e, b, Condition::Unconscious));
     assert!(said(
         &e,
-        &|x| matches!(x, BattleEvent::GroupActed { falls, .. } if *falls == vec![b])
+        &|x| matches!(x, BattleEvent::GroupActed(GroupActed { falls, .. }) if *falls == vec![b])
     ));
     assert!(falls(&e).is_empty());
 }
@@ -466,10 +467,10 @@ fn the_ai_does_not_pace_back_and_forth_when_its_way_is_blocked() {
         let mut moves = 0;
         for ev in e.events() {
             match ev {
-                BattleEvent::RoundStarted { .. } => last.clear(),
-                BattleEvent::Moved {
+                BattleEvent::RoundStarted(RoundStarted { .. }) => last.clear(),
+                BattleEvent::Moved(Moved {
                     who, from, path, ..
-                } => {
+                }) => {
                     let to = *path.last().unwrap_or(from);
                     assert_ne!(
                         last.get(who),
@@ -556,12 +557,12 @@ fn a_stated_weapon_that_breaks_leaves_only_parries_and_dodges() {
     let broken = |e: &mut Engine| {
         crate::rules::apply::emit(
             e.world_mut(),
-            BattleEvent::GearBroken {
+            BattleEvent::GearBroken(GearBroken {
                 who: a,
                 item: "weapon".into(),
                 weapon_index: Some(0),
                 rule: "test",
-            },
+            }),
         )
     };
     broken(&mut e);

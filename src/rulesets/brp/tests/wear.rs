@@ -7,6 +7,7 @@
 
 use super::combat::matrix_duel;
 use super::*;
+use crate::rules::event::ReactionDeclined;
 use crate::rulesets::brp::stats::BrpShield;
 
 fn lines(e: &Engine, b: Cid, c: BrpCommand) -> Vec<String> {
@@ -65,7 +66,7 @@ fn declining_says_what_was_not_done() {
     let (mut e, _, b, at) = matrix_duel(&[5, 40, 4, 1]);
     cmd(&mut e, b, Command::NoReaction);
     let line = since(&e, at).into_iter().find_map(|x| match x {
-        BattleEvent::ReactionDeclined { forgoes, .. } => Some(forgoes),
+        BattleEvent::ReactionDeclined(ReactionDeclined { forgoes, .. }) => Some(forgoes),
         _ => None,
     });
     assert_eq!(line.as_deref(), Some("parry or dodge"));

@@ -1,6 +1,7 @@
 //! The ud10 AI against random play, determinism, and the attack preview.
 
 use super::*;
+use crate::rules::event::{Fled, Moved};
 
 fn mirror() -> crate::rules::level::Level {
     let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels/mirror_duel.ron");
@@ -121,10 +122,10 @@ fn a_hopeless_ai_retreats_from_melee() {
     assert!(
         ev.iter().any(|e| matches!(
             e,
-            BattleEvent::Moved {
+            BattleEvent::Moved(Moved {
                 mode: MoveMode::Retreat,
                 ..
-            }
+            })
         )),
         "{ev:?}"
     );
@@ -162,8 +163,8 @@ mod properties {
                 let ent = roster.entity(cid).expect("entity");
                 let hp = e.world().get::<Health>(ent).expect("health");
                 let last = events.iter().rev().find_map(|ev| match ev {
-                    BattleEvent::Damaged { target, hp_after, .. }
-                    | BattleEvent::Healed { target, hp_after, .. } if *target == cid => Some(*hp_after),
+                    BattleEvent::Damaged(crate::rules::event::Damaged { target, hp_after, .. })
+                    | BattleEvent::Healed(crate::rules::event::Healed { target, hp_after, .. }) if *target == cid => Some(*hp_after),
                     _ => None,
                 });
                 prop_assert_eq!(last.unwrap_or(hp.hp_max), hp.hp);
@@ -311,7 +312,8 @@ fn a_shooter_out_of_sight_moves_into_sight_but_not_into_reach() {
     }
     let ev = since(&e, at);
     assert!(
-        ev.iter().any(|e| matches!(e, BattleEvent::Moved { .. })),
+        ev.iter()
+            .any(|e| matches!(e, BattleEvent::Moved(Moved { .. }))),
         "{ev:?}"
     );
     let (wc, sc) = (
@@ -361,7 +363,8 @@ fn a_hopeless_ai_on_the_edge_flees_even_when_engaged() {
         ],
     );
     assert!(
-        ev.iter().any(|e| matches!(e, BattleEvent::Fled { .. })),
+        ev.iter()
+            .any(|e| matches!(e, BattleEvent::Fled(Fled { .. }))),
         "{ev:?}"
     );
 }
@@ -387,7 +390,8 @@ fn a_hopeless_ai_with_no_way_off_the_map_fights_on() {
     );
     assert!(attacked(&ev), "{ev:?}");
     assert!(
-        !ev.iter().any(|e| matches!(e, BattleEvent::Moved { .. })),
+        !ev.iter()
+            .any(|e| matches!(e, BattleEvent::Moved(Moved { .. }))),
         "{ev:?}"
     );
 }

@@ -1,6 +1,7 @@
 //! Ammunition, reloading and firing modes.
 
 use super::*;
+use crate::rules::event::DamageRolled;
 
 #[test]
 fn crossbow_needs_reloading_as_an_action() {
@@ -81,7 +82,7 @@ fn volley_mode_uses_three_shots_and_its_own_damage_code() {
         other => panic!("{other:?}"),
     }
     match &ev[2] {
-        BattleEvent::DamageRolled { roll, .. } => {
+        BattleEvent::DamageRolled(DamageRolled { roll, .. }) => {
             assert_eq!((roll.expr.to_string().as_str(), roll.total), ("2D10+4", 11))
         }
         other => panic!("{other:?}"),

@@ -1,6 +1,7 @@
 //! §Attacking and §Determining the Damage: the whole pipeline, body zones, armor, buffer, penetration, knock-out.
 
 use super::*;
+use crate::rules::event::{ConditionAdded, DamageRolled, Damaged};
 use crate::rulesets::ud10::event::Barred;
 
 #[test]
@@ -49,7 +50,7 @@ fn whole_damage_pipeline_with_exploding_ten() {
         })
     ));
     match &ev[3] {
-        BattleEvent::DamageRolled { roll, .. } => {
+        BattleEvent::DamageRolled(DamageRolled { roll, .. }) => {
             // 10 + 4 (the ten rolled again) + 4 = 18.
             assert_eq!(roll.total, 18);
             assert_eq!(roll.dice.len(), 2);
@@ -58,7 +59,7 @@ fn whole_damage_pipeline_with_exploding_ten() {
         other => panic!("{other:?}"),
     }
     match &ev[4] {
-        BattleEvent::Damaged {
+        BattleEvent::Damaged(Damaged {
             rolled,
             steps,
             ep_loss,
@@ -66,7 +67,7 @@ fn whole_damage_pipeline_with_exploding_ten() {
             hp_after,
             ep_after,
             ..
-        } => {
+        }) => {
             // 18 - armor (2 - penetration 1 = 1) = 17; buffer (2 - 1 = 1) to
             // EP: 16; CON 1: 15 HP.
             assert_eq!(*rolled, 18);
@@ -87,10 +88,10 @@ fn whole_damage_pipeline_with_exploding_ten() {
     // -5 HP is death (Fray's setting dead_at_hp = -5).
     assert!(matches!(
         ev[5],
-        BattleEvent::ConditionAdded {
+        BattleEvent::ConditionAdded(ConditionAdded {
             condition: Condition::Dead,
             ..
-        }
+        })
     ));
     // The player's log tells it without the arithmetic (the rules log's
     // lines stay a hover away).
@@ -275,12 +276,12 @@ fn head_hit_uses_the_helmet() {
     let ev = past_no_reaction(since(&e, at));
     // Missiles cannot be parried: damage follows at once.
     match &ev[3] {
-        BattleEvent::Damaged {
+        BattleEvent::Damaged(Damaged {
             steps,
             ep_loss,
             hp_loss,
             ..
-        } => {
+        }) => {
             // helmet 3 (no penetration), buffer 1, CON 2: 9 - 3 - 1 - 2 = 3.
             assert_eq!(
                 names(steps),
@@ -319,12 +320,12 @@ fn without_body_zones_armor_is_averaged() {
             .any(|e| matches!(e.own::<Ud10Event>(), Some(Ud10Event::HitLocation { .. })))
     );
     match &ev[2] {
-        BattleEvent::Damaged {
+        BattleEvent::Damaged(Damaged {
             steps,
             ep_loss,
             hp_loss,
             ..
-        } => {
+        }) => {
             assert_eq!(
                 names(steps),
                 vec![("armor rating", -2), ("buffer (to EP)", -2), ("CON", -2)]

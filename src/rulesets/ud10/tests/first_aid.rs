@@ -6,6 +6,7 @@
 
 use super::*;
 use crate::rules::components::Health;
+use crate::rules::event::Healed;
 
 const ROWS: [&str; 3] = ["............", "............", "............"];
 
@@ -49,7 +50,7 @@ fn first_aid_brings_an_unconscious_ally_round_with_one_hp() {
     )));
     assert!(ev.iter().any(|x| matches!(
         x,
-        BattleEvent::Healed { target, gained: 3, hp_after: 1, .. } if *target == p
+        BattleEvent::Healed(Healed { target, gained: 3, hp_after: 1, .. }) if *target == p
     )));
     assert_eq!(hp(&e, p), 1);
     assert!(view::standing(e.world(), p));

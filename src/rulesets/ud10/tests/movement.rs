@@ -1,6 +1,7 @@
 //! §Movement, §Optional Rule: Fleeing From Battle, §Optional Rule: Retreat.
 
 use super::*;
+use crate::rules::event::{Moved, TurnEnded};
 
 pub(super) fn engaged_level() -> crate::rules::level::Level {
     level(
@@ -53,7 +54,7 @@ fn fleeing_from_melee_draws_a_free_attack_from_behind() {
         }
         other => panic!("{other:?}"),
     }
-    assert!(matches!(ev[1], BattleEvent::Moved { .. }));
+    assert!(matches!(ev[1], BattleEvent::Moved(Moved { .. })));
     // The free attack was not B's action.
     assert!(
         !view::get::<TurnState>(e.world(), b)
@@ -78,7 +79,7 @@ fn without_the_fleeing_rule_moving_away_is_free() {
         },
     );
     let ev = since(&e, at);
-    assert!(matches!(ev[0], BattleEvent::Moved { .. }));
+    assert!(matches!(ev[0], BattleEvent::Moved(Moved { .. })));
     assert!(
         !ev.iter()
             .any(|e| matches!(e.own::<Ud10Event>(), Some(Ud10Event::AttackRolled { .. })))
@@ -107,12 +108,15 @@ fn retreat_draws_no_free_attack_and_takes_the_round() {
     );
     assert!(ev.iter().any(|e| matches!(
         e,
-        BattleEvent::Moved {
+        BattleEvent::Moved(Moved {
             mode: MoveMode::Retreat,
             ..
-        }
+        })
     )));
-    assert!(ev.contains(&BattleEvent::TurnEnded { who: a }), "{ev:?}");
+    assert!(
+        ev.contains(&BattleEvent::TurnEnded(TurnEnded { who: a })),
+        "{ev:?}"
+    );
     // The battle moves straight on to B.
     assert_eq!(prompt(&e), Prompt::Act { actor: b });
     // Retreat only from an engagement, and only as the whole round.
@@ -147,21 +151,21 @@ fn standard_full_and_single_step_movement() {
     cmd(&mut e, a, Command::Move { path: path(1, 1) });
     assert!(matches!(
         since(&e, at)[0],
-        BattleEvent::Moved {
+        BattleEvent::Moved(Moved {
             mode: MoveMode::Step,
             cost_dm: 15,
             ..
-        }
+        })
     ));
     // Three more cells: 4 x 1.5 = 6 m <= 7 m: standard.
     let at = e.events().len();
     cmd(&mut e, a, Command::Move { path: path(2, 4) });
     assert!(matches!(
         since(&e, at)[0],
-        BattleEvent::Moved {
+        BattleEvent::Moved(Moved {
             mode: MoveMode::Standard,
             ..
-        }
+        })
     ));
     // A fifth cell: 7.5 m > 7 m: full movement.
     cmd(&mut e, a, Command::Move { path: path(5, 5) });

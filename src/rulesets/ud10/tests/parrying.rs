@@ -1,6 +1,7 @@
 //! §Parrying and Dodging.
 
 use super::*;
+use crate::rules::event::{Damaged, ReactionDeclined};
 
 fn parry_level() -> crate::rules::level::Level {
     level(
@@ -77,9 +78,9 @@ fn parry_is_a_comparative_check_once_a_round() {
     );
     match ev.last() {
         // 3 + 4 = 7; trunk 2 - pen 1 = 1: 6; buffer 2 - 1 = 1: 5; CON 2: 3.
-        Some(BattleEvent::Damaged {
+        Some(BattleEvent::Damaged(Damaged {
             hp_loss, ep_loss, ..
-        }) => {
+        })) => {
             assert_eq!((*ep_loss, *hp_loss), (1, 3))
         }
         other => panic!("{other:?}"),
@@ -107,7 +108,7 @@ fn a_parry_equal_to_the_attack_fails() {
     ));
     assert!(matches!(
         ev.last(),
-        Some(BattleEvent::Damaged { hp_loss: 3, .. })
+        Some(BattleEvent::Damaged(Damaged { hp_loss: 3, .. }))
     ));
 }
 
@@ -414,7 +415,7 @@ fn declining_says_what_was_not_done() {
     let from = e.events().len();
     cmd(&mut e, b, Command::NoReaction);
     let forgoes = since(&e, from).into_iter().find_map(|x| match x {
-        BattleEvent::ReactionDeclined { forgoes, .. } => Some(forgoes),
+        BattleEvent::ReactionDeclined(ReactionDeclined { forgoes, .. }) => Some(forgoes),
         _ => None,
     });
     assert_eq!(forgoes.as_deref(), Some("parry"));

@@ -16,6 +16,7 @@ use bevy::prelude::*;
 use crate::rules::command::Command;
 use crate::rules::components::Cid;
 use crate::rules::event::BattleEvent;
+use crate::rules::event::TurnStarted;
 use crate::rules::log::{BattleLog, Moment};
 use crate::rules::view;
 use crate::rulesets::zones::event::ZonesEvent;
@@ -72,7 +73,7 @@ pub(super) fn for_first_decision(world: &World, actor: Cid) -> Option<Weighed> {
             .own::<ZonesEvent>()
             .is_some_and(|e| matches!(e, ZonesEvent::Activated { who, .. } if *who == actor));
         let started =
-            matches!(log.events[at.events() + 1], BattleEvent::TurnStarted { who } if who == actor);
+            matches!(log.events[at.events() + 1], BattleEvent::TurnStarted(TurnStarted { who }) if who == actor);
         if !(activated && started) {
             return None;
         }

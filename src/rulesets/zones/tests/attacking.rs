@@ -1,6 +1,7 @@
 //! §Attacking, §Cover, §Effects of size in combat: saves to hit, ranges, death blows, armour, size.
 
 use super::*;
+use crate::rules::event::DamageRolled;
 
 /// §Attacking, Example: "Balthasar attacks a nearby bandit with a sword (d6
 /// damage) ... He rolls a 4, reducing his health from 8 to 4 and
@@ -317,7 +318,7 @@ fn holding_back_and_fighting_unarmed_roll_a_d4() {
     let rolled: Vec<String> = ev
         .iter()
         .filter_map(|x| match x {
-            BattleEvent::DamageRolled { roll, .. } => Some(roll.expr.to_string()),
+            BattleEvent::DamageRolled(DamageRolled { roll, .. }) => Some(roll.expr.to_string()),
             _ => None,
         })
         .collect();
@@ -400,7 +401,7 @@ fn a_massive_creature_strikes_one_zone_away() {
     cmd(&mut e, near, Command::NoReaction);
     let ev = since(&e, n);
     let dice = ev.iter().find_map(|x| match x {
-        BattleEvent::DamageRolled { roll, .. } => Some(roll.dice.len()),
+        BattleEvent::DamageRolled(DamageRolled { roll, .. }) => Some(roll.dice.len()),
         _ => None,
     });
     assert_eq!(dice, Some(4));

@@ -1,6 +1,7 @@
 //! §Blast attacks and §Attack stunts.
 
 use super::*;
+use crate::rules::event::Disarmed;
 
 /// "Melee blast attacks hit the attacker's zone and don't target the
 /// attacker themselves. They can't miss." Everyone in the zone and on its
@@ -153,8 +154,9 @@ fn the_stunt_example_and_a_refused_stunt() {
             .is_some_and(|r| r.starts_with("down since round 1: it gave in to an attack stunt;"))
     );
     assert!(
-        ev.iter()
-            .any(|x| matches!(x, BattleEvent::Disarmed { weapon, .. } if weapon == "Axe"))
+        ev.iter().any(
+            |x| matches!(x, BattleEvent::Disarmed(Disarmed { weapon, .. }) if weapon == "Axe")
+        )
     );
     // Accepting is not a reaction: the turn is not spent.
     assert!(!done(&e, b1));

@@ -5,6 +5,7 @@
 //! a visible enemy nearby or in the next zone.
 
 use super::*;
+use crate::rules::event::Healed;
 use crate::rulesets::zones::command::Influence;
 use crate::rulesets::zones::state::Swayed;
 use crate::testkit::{set_condition, set_hp};
@@ -212,7 +213,7 @@ fn a_medicine_box_heals_a_nearby_ally_and_stands_it_up() {
     let ev = since(&e, from);
     assert!(ev.iter().any(|x| matches!(
         x,
-        BattleEvent::Healed { target, gained: 4, hp_after: 6, .. } if *target == theo
+        BattleEvent::Healed(Healed { target, gained: 4, hp_after: 6, .. }) if *target == theo
     )));
     assert_eq!(hp(&e, theo), 6);
     assert!(!has(&e, theo, Condition::Incapacitated));

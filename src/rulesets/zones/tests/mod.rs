@@ -9,6 +9,7 @@ use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Health, TurnState};
 use crate::rules::engine::{Controls, Engine, StartOptions};
 use crate::rules::event::BattleEvent;
+use crate::rules::event::{DamageRolled, Damaged, GearBroken};
 use crate::rules::level::Level;
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
@@ -99,12 +100,12 @@ fn damaged(events: &[BattleEvent]) -> Vec<(Cid, i32, i32)> {
     events
         .iter()
         .filter_map(|ev| match ev {
-            BattleEvent::Damaged {
+            BattleEvent::Damaged(Damaged {
                 target,
                 hp_loss,
                 hp_after,
                 ..
-            } => Some((*target, *hp_loss, *hp_after)),
+            }) => Some((*target, *hp_loss, *hp_after)),
             _ => None,
         })
         .collect()
@@ -244,7 +245,7 @@ fn broke(e: &Engine) -> Vec<(Cid, String)> {
     e.events()
         .iter()
         .filter_map(|x| match x {
-            BattleEvent::GearBroken { who, item, .. } => Some((*who, item.clone())),
+            BattleEvent::GearBroken(GearBroken { who, item, .. }) => Some((*who, item.clone())),
             _ => None,
         })
         .collect()
@@ -269,7 +270,7 @@ fn rolled(events: &[BattleEvent]) -> Vec<(Cid, String, i32)> {
     events
         .iter()
         .filter_map(|ev| match ev {
-            BattleEvent::DamageRolled { target, roll, .. } => {
+            BattleEvent::DamageRolled(DamageRolled { target, roll, .. }) => {
                 Some((*target, roll.expr.to_string(), roll.total))
             }
             _ => None,

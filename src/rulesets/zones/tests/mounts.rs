@@ -1,6 +1,7 @@
 //! §Mounts and vehicles in combat, and Fray's decisions for them.
 
 use super::*;
+use crate::rules::event::{DamageRolled, Dismounted, Mounted};
 
 /// "Mounts and riders ... take turn together"; "If the mount or vehicle
 /// moves at full speed, riders and passengers can't take any action".
@@ -176,7 +177,7 @@ fn getting_on_counts_as_half_a_zone() {
     assert_eq!(view::riding(e.world(), rider), Some(bay));
     assert_eq!(at(&e, rider), Cell::new(0, 0));
     assert!(e.events().iter().any(
-        |ev| matches!(ev, BattleEvent::Mounted { who, mount, .. } if *who == rider && *mount == bay)
+        |ev| matches!(ev, BattleEvent::Mounted(Mounted { who, mount, .. }) if *who == rider && *mount == bay)
     ));
     // The horse has not moved: no save was needed.
     assert!(saves(e.events()).is_empty());
@@ -435,7 +436,7 @@ fn the_ai_plays_mounts_and_vehicles() {
             if matches!(ev.own(), Some(ZonesEvent::TurnHandedOver { .. })) {
                 handed += 1;
             }
-            if matches!(ev, BattleEvent::Dismounted { thrown: false, who, .. } if view::steed(eng.world(), *who).is_none())
+            if matches!(ev, BattleEvent::Dismounted(Dismounted { thrown: false, who, .. }) if view::steed(eng.world(), *who).is_none())
             {
                 got_off += 1;
             }
@@ -450,7 +451,7 @@ fn the_ai_plays_mounts_and_vehicles() {
                 attacker = Some(*a);
             }
             match ev {
-                BattleEvent::DamageRolled { roll, .. }
+                BattleEvent::DamageRolled(DamageRolled { roll, .. })
                     if roll.expr == "1D4" && attacker.is_some_and(|a| riders.contains(&a)) =>
                 {
                     saddle_blows += 1;

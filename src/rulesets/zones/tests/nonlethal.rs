@@ -1,6 +1,7 @@
 //! §Non-lethal attacks: grapples, shoves, disarms, size.
 
 use super::*;
+use crate::rules::event::{Damaged, Grabbed, Released};
 
 /// §Non-lethal attacks, Example: "Theobald attempts to grab a bandit. The
 /// bandit reacts by countering with his axe, inflicting d6 damage: he rolls
@@ -142,7 +143,9 @@ fn a_grabber_drags_the_held_and_hides_behind_them_but_a_two_handed_blow_frees_th
     attack(&mut e, brute, held, 0, MODE_STRIKE);
     cmd(&mut e, held, Command::NoReaction);
     let ev = since(&e, n);
-    assert!(matches!(ev[0], BattleEvent::Released { by, who, .. } if by == brute && who == held));
+    assert!(
+        matches!(ev[0], BattleEvent::Released(Released { by, who, .. }) if by == brute && who == held)
+    );
 }
 
 /// "Allies can also spend a main action to attempt to free them with a STR
@@ -411,11 +414,11 @@ fn non_lethal_attacks_resolve_last_and_a_non_lethal_counter_after_the_attack() {
     let ev = since(&e, n);
     let dmg = ev
         .iter()
-        .position(|x| matches!(x, BattleEvent::Damaged { .. }))
+        .position(|x| matches!(x, BattleEvent::Damaged(Damaged { .. })))
         .expect("the blow lands");
     let grabbed = ev
         .iter()
-        .position(|x| matches!(x, BattleEvent::Grabbed { .. }))
+        .position(|x| matches!(x, BattleEvent::Grabbed(Grabbed { .. })))
         .expect("the grab follows");
     assert!(dmg < grabbed);
     assert_eq!(holder_of(&e, a), Some(b));

@@ -1,6 +1,7 @@
 //! §Combat procedure and §Taking a turn: initiative, activation, one turn a round, movement and actions.
 
 use super::*;
+use crate::rules::event::{RoundEnded, TurnEnded};
 
 #[test]
 fn the_faction_that_started_the_fight_holds_the_initiative() {
@@ -69,7 +70,7 @@ fn the_bandit_round_of_the_example() {
     let ev = since(&e, at);
     let tail: Vec<&BattleEvent> = ev
         .iter()
-        .skip_while(|ev| !matches!(ev, BattleEvent::TurnEnded { .. }))
+        .skip_while(|ev| !matches!(ev, BattleEvent::TurnEnded(TurnEnded { .. })))
         // The turn's bookkeeping (play going on) is not the example's.
         .filter(|ev| !ev.silent())
         .collect();
@@ -89,7 +90,10 @@ fn the_bandit_round_of_the_example() {
             ..
         })
     ));
-    assert!(matches!(tail[3], BattleEvent::RoundEnded { round: 1 }));
+    assert!(matches!(
+        tail[3],
+        BattleEvent::RoundEnded(RoundEnded { round: 1 })
+    ));
     // Round 2 opens with the bandits again.
     e.step();
     assert_eq!(e.world().resource::<Battle>().round, 2);

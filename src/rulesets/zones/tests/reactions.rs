@@ -1,6 +1,7 @@
 //! §Reacting to an attack and §Guarding: dodge, counter, guard, hide behind, opportunity attacks.
 
 use super::*;
+use crate::rules::event::TargetChanged;
 
 /// §Reacting to an attack, Example: "Sybilla attacks a bandit (AGI 8) with
 /// her musket (d8 damage). The bandit hasn't acted yet during this turn and
@@ -136,11 +137,11 @@ fn a_nearby_ally_guards_and_takes_the_blow() {
     let ev = since(&e, at);
     assert!(ev.iter().any(|x| matches!(
         x,
-        BattleEvent::TargetChanged {
+        BattleEvent::TargetChanged(TargetChanged {
             to,
             swapped: false,
             ..
-        } if *to == theo
+        }) if *to == theo
     )));
     // The axe's 5 against Theobald's armour 2.
     assert_eq!(damaged(&ev), vec![(theo, 3, 5)]);

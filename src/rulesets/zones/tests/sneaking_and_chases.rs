@@ -1,6 +1,7 @@
 //! §Sneaking in combat, chases off the map, complete darkness.
 
 use super::*;
+use crate::rules::event::RoundStarted;
 
 /// §Sneaking in combat: "At the start of the fight, concealed characters
 /// play a bonus round, during which only they can act." Enemies don't know
@@ -25,7 +26,7 @@ fn an_ambush_gets_a_bonus_round_and_is_revealed_by_being_seen() {
     assert!(
         e.events()
             .iter()
-            .any(|x| matches!(x, BattleEvent::RoundStarted { round: 0 }))
+            .any(|x| matches!(x, BattleEvent::RoundStarted(RoundStarted { round: 0 })))
     );
     // Only the concealed may act.
     let why = refused(&mut e, lurker, ZonesCommand::Activate { who: open });

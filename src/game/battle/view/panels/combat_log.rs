@@ -7,6 +7,7 @@ use bevy_egui::egui;
 
 use crate::game::battle::view::whereabouts::Whereabouts;
 use crate::game::widgets::Tag;
+use crate::rules::event::{BattleEnded, Damaged, Healed, RoundStarted};
 use crate::rules::event::{BattleEvent, Cue};
 use crate::rules::log::BattleLog;
 use crate::rules::narrate::describe;
@@ -163,13 +164,12 @@ fn line_text(
 /// strong, damage red, healing green, a blow that landed gold.
 fn line_style(e: &BattleEvent, text: String) -> egui::RichText {
     match e {
-        BattleEvent::RoundStarted { .. } | BattleEvent::BattleEnded { .. } => {
-            egui::RichText::new(text).strong()
-        }
-        BattleEvent::Damaged { .. } => {
+        BattleEvent::RoundStarted(RoundStarted { .. })
+        | BattleEvent::BattleEnded(BattleEnded { .. }) => egui::RichText::new(text).strong(),
+        BattleEvent::Damaged(Damaged { .. }) => {
             egui::RichText::new(text).color(egui::Color32::from_rgb(255, 140, 120))
         }
-        BattleEvent::Healed { .. } => {
+        BattleEvent::Healed(Healed { .. }) => {
             egui::RichText::new(text).color(egui::Color32::from_rgb(140, 230, 150))
         }
         BattleEvent::Ruleset(own)

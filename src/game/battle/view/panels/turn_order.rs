@@ -15,6 +15,7 @@ use crate::rules::roster::{Factions, Roster};
 use crate::rules::view;
 
 use super::{Asked, faction_colour};
+use crate::rules::event::TurnOrder;
 
 /// The left panel; returns where it was drawn.
 pub(super) fn order_panel(
@@ -68,7 +69,7 @@ fn turn_order(ui: &mut egui::Ui, world: &World, roster: &Roster, asked: &mut Ask
 fn latest_order(world: &World) -> Vec<Cid> {
     let log = world.resource::<BattleLog>();
     for e in log.events.iter().rev() {
-        if let BattleEvent::TurnOrder { order } = e {
+        if let BattleEvent::TurnOrder(TurnOrder { order }) = e {
             return order.clone();
         }
     }

@@ -12,6 +12,10 @@ use crate::rules::map::{Cell, Map};
 
 use super::super::cell_to_world;
 use super::{Anim, FLOAT_BACK, FLOAT_RISE, FLOAT_SECONDS, Float, MOVE_PER_CELL, Shown, Timeline};
+use crate::rules::event::{
+    BattleEnded, ConditionAdded, ConditionRemoved, Drew, Fled, Grabbed, Released, RoundStarted,
+    TurnStarted,
+};
 
 /// Show one event; the animation it plays, with its length in seconds at x1.
 pub(super) fn apply(
@@ -29,47 +33,29 @@ pub(super) fn apply(
         floats,
     };
     match e {
-        BattleEvent::TurnStarted { who } => {
+        BattleEvent::TurnStarted(TurnStarted { who }) => {
             tl.focus = Some(*who);
             tl.focus_new = true;
             Some((Anim::Wait, 0.12))
         }
-        BattleEvent::RoundStarted { .. } => Some((Anim::Wait, 0.3)),
-        BattleEvent::Moved {
-            who, from, path, ..
-        } => Some(stage.moved(*who, *from, path)),
+        BattleEvent::RoundStarted(RoundStarted { .. }) => Some((Anim::Wait, 0.3)),
+        BattleEvent::Moved(e) => Some(stage.moved(e.who, e.from, &e.path)),
         // Pushed, dragged or swapped: moved by someone else.
-        BattleEvent::Displaced { who, from, to, .. } => Some(stage.displaced(*who, *from, *to)),
-        BattleEvent::TargetChanged {
-            from,
-            to,
-            swapped: true,
-            ..
-        } => Some(stage.swapped(*from, *to)),
-        BattleEvent::Mounted { who, mount, .. } => Some(stage.mounted(*who, *mount)),
-        BattleEvent::Dismounted {
-            who, to, thrown, ..
-        } => Some(stage.dismounted(*who, *to, *thrown)),
+        BattleEvent::Displaced(e) => Some(stage.displaced(e.who, e.from, e.to)),
+        BattleEvent::TargetChanged(e) if e.swapped => Some(stage.swapped(e.from, e.to)),
+        BattleEvent::Mounted(e) => Some(stage.mounted(e.who, e.mount)),
+        BattleEvent::Dismounted(e) => Some(stage.dismounted(e.who, e.to, e.thrown)),
         // A ruleset's own event: what its cues say.
         BattleEvent::Ruleset(own) => own.cues().into_iter().map(|c| stage.cue(c)).last(),
-        BattleEvent::Damaged {
-            target,
-            hp_loss,
-            ep_loss,
-            hp_after,
-            ep_after,
-            ..
-        } => Some(stage.damaged(*target, (*hp_loss, *ep_loss), (*hp_after, *ep_after))),
-        BattleEvent::Healed {
-            target,
-            gained,
-            hp_after,
-            ..
-        } => Some(stage.healed(*target, *gained, *hp_after)),
-        BattleEvent::ConditionAdded { who, condition, .. } => {
+        BattleEvent::Damaged(e) => {
+            let (loss, after) = ((e.hp_loss, e.ep_loss), (e.hp_after, e.ep_after));
+            Some(stage.damaged(e.target, loss, after))
+        }
+        BattleEvent::Healed(e) => Some(stage.healed(e.target, e.gained, e.hp_after)),
+        BattleEvent::ConditionAdded(ConditionAdded { who, condition, .. }) => {
             stage.condition_added(*who, *condition)
         }
-        BattleEvent::ConditionRemoved { who, condition, .. } => {
+        BattleEvent::ConditionRemoved(ConditionRemoved { who, condition, .. }) => {
             if let Some(s) = stage.shown.get_mut(*who) {
                 s.conds.remove(*condition);
             }
@@ -77,19 +63,21 @@ pub(super) fn apply(
         }
         // A grab marks the held (the core's apply sets the condition with
         // the grab itself, not by a condition event).
-        BattleEvent::Grabbed { who, .. } => stage.condition_added(*who, Condition::Grabbed),
-        BattleEvent::Released { who, .. } => {
+        BattleEvent::Grabbed(Grabbed { who, .. }) => {
+            stage.condition_added(*who, Condition::Grabbed)
+        }
+        BattleEvent::Released(Released { who, .. }) => {
             if let Some(s) = stage.shown.get_mut(*who) {
                 s.conds.remove(Condition::Grabbed);
             }
             None
         }
-        BattleEvent::Fled { who, .. } => Some(stage.fled(*who)),
-        BattleEvent::Drew { who, weapon, .. } => {
+        BattleEvent::Fled(Fled { who, .. }) => Some(stage.fled(*who)),
+        BattleEvent::Drew(Drew { who, weapon, .. }) => {
             stage.say(*who, format!("draws {weapon}"), Tone::Plain);
             Some((Anim::Wait, 0.25))
         }
-        BattleEvent::BattleEnded { .. } => Some((Anim::Wait, 0.6)),
+        BattleEvent::BattleEnded(BattleEnded { .. }) => Some((Anim::Wait, 0.6)),
         _ => None,
     }
 }
