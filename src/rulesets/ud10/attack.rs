@@ -11,7 +11,9 @@ use crate::rules::scene::Scene;
 use crate::rules::scene::emit;
 use crate::rules::view;
 use crate::rulesets::ud10::command::Ud10Command;
-use crate::rulesets::ud10::event::{Barred, Reaction, Ud10Event};
+use crate::rulesets::ud10::event::{
+    AttackRolled, Barred, NoReaction, Reaction, ReactionOffered, ReactionRolled, Turned, Ud10Event,
+};
 
 use super::check::{dodge_barred_against, parry_barred_against, reaction_bonus};
 use super::damage;
@@ -78,12 +80,12 @@ pub fn execute_attack(
     if let Some(facing) = turns {
         emit(
             world,
-            Ud10Event::Turned {
+            Ud10Event::Turned(Turned {
                 who: target,
                 towards: attacker,
                 facing,
                 rule: RULE_FROM_BEHIND,
-            },
+            }),
         );
     }
     // The numbers after the turn, which they read (attacked from behind).
@@ -101,7 +103,7 @@ pub fn execute_attack(
     let hit = total >= n.defense;
     emit(
         world,
-        Ud10Event::AttackRolled {
+        Ud10Event::AttackRolled(AttackRolled {
             attacker,
             target,
             weapon: name,
@@ -122,7 +124,7 @@ pub fn execute_attack(
             } else {
                 RULE_RANGED
             },
-        },
+        }),
     );
     if !hit {
         return;
@@ -151,23 +153,23 @@ pub fn execute_attack(
         (Err(parry), Err(dodge)) => {
             emit(
                 world,
-                Ud10Event::NoReaction {
+                Ud10Event::NoReaction(NoReaction {
                     who: target,
                     parry,
                     dodge,
                     rule: RULE_PARRY,
-                },
+                }),
             );
             damage::hit(world, &pending);
         }
         (parry, dodge) => emit(
             world,
-            Ud10Event::ReactionOffered {
+            Ud10Event::ReactionOffered(ReactionOffered {
                 attack: pending,
                 parry: parry.is_ok(),
                 dodge: dodge.is_ok(),
                 rule: RULE_PARRY,
-            },
+            }),
         ),
     }
 }
@@ -212,7 +214,7 @@ pub fn resolve_reaction(world: &mut Scene, who: Cid, command: &Command) {
     let success = total > p.total;
     emit(
         world,
-        Ud10Event::ReactionRolled {
+        Ud10Event::ReactionRolled(ReactionRolled {
             who,
             kind,
             roll,
@@ -221,7 +223,7 @@ pub fn resolve_reaction(world: &mut Scene, who: Cid, command: &Command) {
             against: p.total,
             success,
             rule: RULE_PARRY,
-        },
+        }),
     );
     if !success {
         finish_hit(world, &p);

@@ -11,7 +11,7 @@ use crate::rules::event::BattleEvent;
 use crate::rules::scene::Scene;
 use crate::rules::scene::emit;
 use crate::rules::view;
-use crate::rulesets::ud10::event::Ud10Event;
+use crate::rulesets::ud10::event::{HitLocation, Ud10Event};
 use crate::rulesets::ud10::weapon::Ud10Gear;
 
 use super::armor::Armor;
@@ -66,12 +66,12 @@ pub fn hit(world: &mut Scene, p: &Pending) {
         let zone = body_zone(die);
         emit(
             world,
-            Ud10Event::HitLocation {
+            Ud10Event::HitLocation(HitLocation {
                 target,
                 die,
                 zone,
                 rule: RULE_ZONES,
-            },
+            }),
         );
         worn(world, Some(zone))
     } else {

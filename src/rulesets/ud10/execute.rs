@@ -11,7 +11,7 @@ use crate::rules::scene::Scene;
 use crate::rules::scene::{draw, emit};
 use crate::rules::view;
 use crate::rulesets::ud10::command::Ud10Command;
-use crate::rulesets::ud10::event::Ud10Event;
+use crate::rulesets::ud10::event::{Aimed, CutFree, Faced, FirstAid, Reloaded, Ud10Event};
 
 use super::{
     RULE_ACTIONS, RULE_FREE_ACTIONS, attack, check, first_aid, movement, numbers, query, reach,
@@ -36,10 +36,10 @@ pub fn execute(world: &mut Scene, actor: Cid, command: &Command) {
         (_, Some(Ud10Command::CutFree)) => {
             emit(
                 world,
-                Ud10Event::CutFree {
+                Ud10Event::CutFree(CutFree {
                     who: actor,
                     rule: numbers::RULE_IMMOBILIZED,
-                },
+                }),
             );
             emit(
                 world,
@@ -71,12 +71,12 @@ pub fn execute(world: &mut Scene, actor: Cid, command: &Command) {
         ),
         (_, Some(Ud10Command::Face { facing })) => emit(
             world,
-            Ud10Event::Faced {
+            Ud10Event::Faced(Faced {
                 who: actor,
                 towards: None,
                 facing: *facing,
                 rule: numbers::RULE_FROM_BEHIND,
-            },
+            }),
         ),
         (_, Some(Ud10Command::Retreat { path })) => {
             movement::execute_retreat(world, actor, path);
@@ -121,12 +121,12 @@ fn execute_aim(world: &mut Scene, actor: Cid, target: Cid) {
     };
     emit(
         world,
-        Ud10Event::Aimed {
+        Ud10Event::Aimed(Aimed {
             who: actor,
             target,
             rounds,
             rule: numbers::RULE_ATTACK_MODS,
-        },
+        }),
     );
 }
 
@@ -140,13 +140,13 @@ fn execute_reload(world: &mut Scene, actor: Cid, weapon: usize) {
     let (name, loaded) = (String::from(&*w.name), w.loaded + add);
     emit(
         world,
-        Ud10Event::Reloaded {
+        Ud10Event::Reloaded(Reloaded {
             who: actor,
             weapon: name,
             index: weapon,
             loaded,
             rule: RULE_ACTIONS,
-        },
+        }),
     );
 }
 
@@ -176,7 +176,7 @@ fn execute_first_aid(world: &mut Scene, medic: Cid, patient: Cid) {
     let success = total >= n.difficulty;
     emit(
         world,
-        Ud10Event::FirstAid {
+        Ud10Event::FirstAid(FirstAid {
             medic,
             patient,
             roll,
@@ -185,7 +185,7 @@ fn execute_first_aid(world: &mut Scene, medic: Cid, patient: Cid) {
             modifiers: n.modifiers,
             success,
             rule: first_aid::RULE_FIRST_AID,
-        },
+        }),
     );
     if !success {
         return;

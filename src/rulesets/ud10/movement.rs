@@ -11,7 +11,7 @@ use crate::rules::scene::emit;
 use crate::rules::view;
 
 use super::attack;
-use super::event::Ud10Event;
+use super::event::{Faced, Ud10Event};
 use super::numbers::RULE_FROM_BEHIND;
 use super::reach::{RULE_FLEEING, RULE_MOVEMENT, RULE_RETREAT, Threat, engaged_enemies, threat};
 use super::settings::Ud10Settings;
@@ -82,12 +82,12 @@ pub fn execute_move(world: &mut Scene, who: Cid, path: &[Cell], mode: MoveMode) 
     {
         emit(
             world,
-            Ud10Event::Faced {
+            Ud10Event::Faced(Faced {
                 who,
                 towards: Some(e),
                 facing,
                 rule: RULE_FROM_BEHIND,
-            },
+            }),
         );
     }
     let conds = view::conditions(world, who);
