@@ -414,7 +414,6 @@ const STILL_LONG: &[(&str, &str)] = &[
     ("rulesets/brp/preview.rs", "defense"),            // 97
     ("rulesets/ud10/ai/moves.rs", "approach"),         // 136
     ("rulesets/ud10/check.rs", "check_turn"),          // 87
-    ("rulesets/ud10/damage.rs", "hit"),                // 104
     ("rulesets/ud10/data.rs", "equip"),                // 93
     ("rulesets/ud10/execute.rs", "execute"),           // 88
     ("rulesets/ud10/movement.rs", "execute_move"),     // 95
