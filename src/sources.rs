@@ -415,7 +415,6 @@ const STILL_LONG: &[(&str, &str)] = &[
     ("rulesets/ud10/ai/moves.rs", "approach"),         // 136
     ("rulesets/ud10/check.rs", "check_turn"),          // 87
     ("rulesets/ud10/data.rs", "equip"),                // 93
-    ("rulesets/ud10/execute.rs", "execute"),           // 88
     ("rulesets/zones/ai/mod.rs", "act"),               // 121
     ("rulesets/zones/ai/moves.rs", "approach_within"), // 134
     ("rulesets/zones/ai/value.rs", "best_maneuver"),   // 83

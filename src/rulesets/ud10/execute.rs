@@ -7,6 +7,7 @@ use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition};
 use crate::rules::event::BattleEvent;
+use crate::rules::level::Facing;
 use crate::rules::scene::Scene;
 use crate::rules::scene::{draw, emit};
 use crate::rules::view;
@@ -33,51 +34,13 @@ pub fn execute(world: &mut Scene, actor: Cid, command: &Command) {
             _,
         ) => attack::execute_attack(world, actor, *target, *weapon, *mode, false),
         (_, Some(Ud10Command::Aim { target, .. })) => execute_aim(world, actor, *target),
-        (_, Some(Ud10Command::CutFree)) => {
-            emit(
-                world,
-                Ud10Event::CutFree(CutFree {
-                    who: actor,
-                    rule: numbers::RULE_IMMOBILIZED,
-                }),
-            );
-            emit(
-                world,
-                BattleEvent::ConditionRemoved {
-                    who: actor,
-                    condition: Condition::Immobilized,
-                    rule: numbers::RULE_IMMOBILIZED,
-                },
-            );
-        }
+        (_, Some(Ud10Command::CutFree)) => execute_cut_free(world, actor),
         (_, Some(Ud10Command::FirstAid { patient })) => execute_first_aid(world, actor, *patient),
         (_, Some(Ud10Command::Reload { weapon })) => execute_reload(world, actor, *weapon),
         (Command::Draw { weapon }, _) => execute_draw(world, actor, *weapon),
-        (_, Some(Ud10Command::TakeCover)) => emit(
-            world,
-            BattleEvent::ConditionAdded {
-                who: actor,
-                condition: Condition::Crouching,
-                rule: RULE_FREE_ACTIONS,
-            },
-        ),
-        (_, Some(Ud10Command::Stand)) => emit(
-            world,
-            BattleEvent::ConditionRemoved {
-                who: actor,
-                condition: Condition::Crouching,
-                rule: RULE_FREE_ACTIONS,
-            },
-        ),
-        (_, Some(Ud10Command::Face { facing })) => emit(
-            world,
-            Ud10Event::Faced(Faced {
-                who: actor,
-                towards: None,
-                facing: *facing,
-                rule: numbers::RULE_FROM_BEHIND,
-            }),
-        ),
+        (_, Some(Ud10Command::TakeCover)) => execute_take_cover(world, actor),
+        (_, Some(Ud10Command::Stand)) => execute_stand(world, actor),
+        (_, Some(Ud10Command::Face { facing })) => execute_face(world, actor, *facing),
         (_, Some(Ud10Command::Retreat { path })) => {
             movement::execute_retreat(world, actor, path);
             end_turn(world, actor);
@@ -93,8 +56,12 @@ pub fn execute(world: &mut Scene, actor: Cid, command: &Command) {
         // Refused by the check: not part of a ud10 round.
         _ => {}
     }
-    // A combatant struck down during its own turn (a free attack while
-    // fleeing) has no more turn.
+    end_if_struck_down(world, command);
+}
+
+/// A combatant struck down during its own turn (a free attack while
+/// fleeing) has no more turn (unless the command already ended it).
+fn end_if_struck_down(world: &mut Scene, command: &Command) {
     if let Prompt::Act { actor: a } = view::resource::<Battle>(world).prompt
         && !view::standing(world, a)
         && !matches!(
@@ -106,10 +73,69 @@ pub fn execute(world: &mut Scene, actor: Cid, command: &Command) {
     }
 }
 
+/// The combatant's turn ends, if it is the one acting.
 pub fn end_turn(world: &mut Scene, who: Cid) {
     if view::resource::<Battle>(world).prompt == (Prompt::Act { actor: who }) {
         emit(world, BattleEvent::TurnEnded { who });
     }
+}
+
+/// Cutting itself free of a net takes the action (§Performing Actions);
+/// the condition goes.
+fn execute_cut_free(world: &mut Scene, actor: Cid) {
+    emit(
+        world,
+        Ud10Event::CutFree(CutFree {
+            who: actor,
+            rule: numbers::RULE_IMMOBILIZED,
+        }),
+    );
+    emit(
+        world,
+        BattleEvent::ConditionRemoved {
+            who: actor,
+            condition: Condition::Immobilized,
+            rule: numbers::RULE_IMMOBILIZED,
+        },
+    );
+}
+
+/// §Free Actions: crouching behind whatever is at hand.
+fn execute_take_cover(world: &mut Scene, actor: Cid) {
+    emit(
+        world,
+        BattleEvent::ConditionAdded {
+            who: actor,
+            condition: Condition::Crouching,
+            rule: RULE_FREE_ACTIONS,
+        },
+    );
+}
+
+/// §Free Actions: standing up from a crouch.
+fn execute_stand(world: &mut Scene, actor: Cid) {
+    emit(
+        world,
+        BattleEvent::ConditionRemoved {
+            who: actor,
+            condition: Condition::Crouching,
+            rule: RULE_FREE_ACTIONS,
+        },
+    );
+}
+
+/// Facing the way the combatant chose (Fray decides: docs/rulesets/ud10.md,
+/// "From behind").
+fn execute_face(world: &mut Scene, actor: Cid, facing: Facing) {
+    emit(
+        world,
+        Ud10Event::Faced(Faced {
+            who: actor,
+            towards: None,
+            facing,
+            rule: numbers::RULE_FROM_BEHIND,
+        }),
+    );
 }
 
 /// §Attack Modifiers, aiming: a second round at the same target adds to
