@@ -412,7 +412,6 @@ const STILL_LONG: &[(&str, &str)] = &[
     ("rulesets/brp/offers.rs", "offers"),              // 94
     ("rulesets/brp/preview.rs", "attack"),             // 84
     ("rulesets/brp/preview.rs", "defense"),            // 97
-    ("rulesets/ud10/ai/moves.rs", "approach"),         // 136
     ("rulesets/zones/ai/mod.rs", "act"),               // 121
     ("rulesets/zones/ai/moves.rs", "approach_within"), // 134
     ("rulesets/zones/ai/value.rs", "best_maneuver"),   // 83
