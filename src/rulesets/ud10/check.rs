@@ -103,15 +103,9 @@ fn check_turn(
             &read
         }
     };
-    let retreating = t.movement == MoveMode::Retreat;
     match (command, command.own::<Ud10Command>()) {
         (Command::EndTurn, _) => Ok(()),
-        (Command::Move { path }, _) => {
-            if retreating {
-                return illegal("retreating takes the whole round");
-            }
-            super::reach::check_move_in(world, actor, t, path).map(|_| ())
-        }
+        (Command::Move { path }, _) => check_move_command(world, actor, t, path),
         (_, Some(Ud10Command::Retreat { path })) => {
             super::reach::check_retreat(world, actor, path).map(|_| ())
         }
@@ -130,10 +124,7 @@ fn check_turn(
         (_, Some(Ud10Command::Reload { weapon })) => check_reload(world, actor, t, *weapon),
         (Command::Draw { weapon }, _) => check_draw(world, actor, t, *weapon),
         (_, Some(Ud10Command::CutFree)) => check_cut_free(world, actor, t),
-        (_, Some(Ud10Command::FirstAid { patient })) => {
-            action_available(t, retreating)?;
-            super::first_aid::check(world, actor, *patient)
-        }
+        (_, Some(Ud10Command::FirstAid { patient })) => check_first_aid(world, actor, t, *patient),
         (_, Some(Ud10Command::TakeCover)) => check_take_cover(world, actor),
         (_, Some(Ud10Command::Stand)) => check_stand(world, actor),
         (_, Some(Ud10Command::Face { facing })) => check_face(world, actor, t, *facing),
@@ -142,6 +133,22 @@ fn check_turn(
         }
         _ => illegal("not part of a ud10 round"),
     }
+}
+
+/// §Movement: a move command, unless a retreat takes the whole round; the
+/// path itself is `reach::check_move_in`'s to check.
+fn check_move_command(world: &World, actor: Cid, t: &Turn, path: &[Cell]) -> Result<(), Illegal> {
+    if t.movement == MoveMode::Retreat {
+        return illegal("retreating takes the whole round");
+    }
+    super::reach::check_move_in(world, actor, t, path).map(|_| ())
+}
+
+/// First aid takes the action (§Performing Actions, a skill action), then
+/// its own check (`first_aid.rs`).
+fn check_first_aid(world: &World, actor: Cid, t: &Turn, patient: Cid) -> Result<(), Illegal> {
+    action_available(t, t.movement == MoveMode::Retreat)?;
+    super::first_aid::check(world, actor, patient)
 }
 
 /// §Attack Modifiers, aiming: the action, at a target in range of a ready
