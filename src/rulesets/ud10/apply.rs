@@ -10,7 +10,10 @@ use crate::rules::apply::{each, strike, with};
 use crate::rules::battle::{Battle, Phase, Prompt};
 use crate::rules::components::{Condition, Heading, Loadout, MoveMode, TurnState};
 use crate::rules::event::BattleEvent;
-use crate::rulesets::ud10::event::Ud10Event;
+use crate::rulesets::ud10::event::{
+    Aimed, AttackRolled, CutFree, Faced, FirstAid, InitiativeRolled, ReactionOffered,
+    ReactionRolled, Reloaded, Turned, Ud10Event,
+};
 
 use super::numbers::PendingAttack;
 use super::query;
@@ -105,117 +108,109 @@ fn apply_moved(world: &mut World, event: &BattleEvent) {
     });
 }
 
+/// A UD10 event's change: each event's own apply.
 fn apply_own(world: &mut World, event: &Ud10Event) {
     match event {
-        Ud10Event::InitiativeRolled { .. } => apply_initiative_rolled(world, event),
-        Ud10Event::Reloaded { .. } => apply_reloaded(world, event),
-        Ud10Event::Aimed { .. } => apply_aimed(world, event),
-        Ud10Event::CutFree { who, .. } => with::<TurnState>(world, *who, |t| t.action_used = true),
-        Ud10Event::FirstAid {
-            medic,
-            patient,
-            success,
-            ..
-        } => {
-            with::<TurnState>(world, *medic, |t| t.action_used = true);
-            if *success {
-                // Brought round, it comes to itself slowly: no turn this
-                // round (docs/rulesets/ud10.md, "First aid").
-                with::<Ud10Turn>(world, *patient, |t| t.brought_round = true);
-                let mut r = view::write::resource_mut::<Ud10Round>(world);
-                let at = r.next.min(r.order.len());
-                let rest: Vec<_> = r.order.split_off(at);
-                r.order.extend(rest.into_iter().filter(|c| c != patient));
-            }
-        }
-        Ud10Event::AttackRolled { .. } => apply_attack_rolled(world, event),
-        Ud10Event::ReactionRolled { .. } => {
-            apply_reaction_rolled(world, event);
-            answered(world);
-        }
-        Ud10Event::Turned { who, facing, .. } | Ud10Event::Faced { who, facing, .. } => {
-            with::<Heading>(world, *who, |h| h.0 = *facing)
-        }
-        Ud10Event::ReactionOffered { attack, .. } => {
-            view::write::resource_mut::<Battle>(world).prompt = Prompt::React {
-                actor: attack.target,
-                attacker: attack.attacker,
-            };
-            view::write::resource_mut::<PendingAttack>(world).0 = Some(attack.clone());
-        }
-        Ud10Event::TieBroken { .. }
-        | Ud10Event::HitLocation { .. }
-        | Ud10Event::NoReaction { .. } => {}
+        Ud10Event::InitiativeRolled(e) => apply_initiative_rolled(world, e),
+        // Said in the log; the order follows as the core's `TurnOrder`.
+        Ud10Event::TieBroken(_) => {}
+        Ud10Event::Reloaded(e) => apply_reloaded(world, e),
+        Ud10Event::Aimed(e) => apply_aimed(world, e),
+        Ud10Event::CutFree(e) => apply_cut_free(world, e),
+        Ud10Event::FirstAid(e) => apply_first_aid(world, e),
+        Ud10Event::AttackRolled(e) => apply_attack_rolled(world, e),
+        Ud10Event::ReactionRolled(e) => apply_reaction_rolled(world, e),
+        Ud10Event::Turned(e) => apply_turned(world, e),
+        Ud10Event::Faced(e) => apply_faced(world, e),
+        // Said in the log; the damage follows as its own events.
+        Ud10Event::HitLocation(_) => {}
+        Ud10Event::NoReaction(_) => {}
+        Ud10Event::ReactionOffered(e) => apply_reaction_offered(world, e),
     }
 }
 
-fn apply_initiative_rolled(world: &mut World, event: &Ud10Event) {
-    let Ud10Event::InitiativeRolled { who, total, .. } = event else {
-        return;
-    };
-    with::<TurnState>(world, *who, |t| t.initiative = Some(*total));
+/// §Starting a Combat Round: the combatant's initiative for the round.
+fn apply_initiative_rolled(world: &mut World, e: &InitiativeRolled) {
+    with::<TurnState>(world, e.who, |t| t.initiative = Some(e.total));
 }
 
-fn apply_reloaded(world: &mut World, event: &Ud10Event) {
-    let Ud10Event::Reloaded {
-        who, index, loaded, ..
-    } = event
-    else {
-        return;
-    };
-    with::<Loadout>(world, *who, |l| {
-        if let Some(w) = l.weapons.get_mut(*index) {
-            let added = loaded.saturating_sub(w.loaded);
-            w.loaded = *loaded;
+/// §Performing Actions: the weapon holds what was loaded, taken from the
+/// spare; the action is spent.
+fn apply_reloaded(world: &mut World, e: &Reloaded) {
+    with::<Loadout>(world, e.who, |l| {
+        if let Some(w) = l.weapons.get_mut(e.index) {
+            let added = e.loaded.saturating_sub(w.loaded);
+            w.loaded = e.loaded;
             if let Some(s) = w.spare.as_mut() {
                 *s = s.saturating_sub(added);
             }
         }
     });
-    with::<TurnState>(world, *who, |t| t.action_used = true);
+    with::<TurnState>(world, e.who, |t| t.action_used = true);
 }
 
-fn apply_aimed(world: &mut World, event: &Ud10Event) {
-    let Ud10Event::Aimed {
-        who,
-        target,
-        rounds,
-        ..
-    } = event
-    else {
-        return;
-    };
-    with::<Ud10Turn>(world, *who, |t| {
-        t.aim = Some((*target, *rounds));
+/// §Attack Modifiers, aiming: the aim is kept, and the action spent.
+fn apply_aimed(world: &mut World, e: &Aimed) {
+    with::<Ud10Turn>(world, e.who, |t| {
+        t.aim = Some((e.target, e.rounds));
         t.aimed_this_turn = true;
     });
-    with::<TurnState>(world, *who, |t| t.action_used = true);
+    with::<TurnState>(world, e.who, |t| t.action_used = true);
 }
 
-fn apply_attack_rolled(world: &mut World, event: &Ud10Event) {
-    let Ud10Event::AttackRolled {
-        attacker,
-        target,
-        weapon_index,
-        shots,
-        free,
-        ..
-    } = event
-    else {
-        return;
-    };
-    strike(world, *attacker, *target, *weapon_index, *shots);
-    if !*free {
-        with::<TurnState>(world, *attacker, |t| t.action_used = true);
-        with::<Ud10Turn>(world, *attacker, |t| t.aim = None);
+/// Cutting free of a net spends the action.
+fn apply_cut_free(world: &mut World, e: &CutFree) {
+    with::<TurnState>(world, e.who, |t| t.action_used = true);
+}
+
+/// First aid spends the medic's action; a patient brought round comes to
+/// itself slowly: no turn this round (docs/rulesets/ud10.md, "First aid").
+fn apply_first_aid(world: &mut World, e: &FirstAid) {
+    with::<TurnState>(world, e.medic, |t| t.action_used = true);
+    if e.success {
+        with::<Ud10Turn>(world, e.patient, |t| t.brought_round = true);
+        let mut r = view::write::resource_mut::<Ud10Round>(world);
+        let at = r.next.min(r.order.len());
+        let rest: Vec<_> = r.order.split_off(at);
+        r.order.extend(rest.into_iter().filter(|c| *c != e.patient));
     }
 }
 
-fn apply_reaction_rolled(world: &mut World, event: &Ud10Event) {
-    let Ud10Event::ReactionRolled { who, .. } = event else {
-        return;
+/// The attack strikes (ammunition spent); unless free, it spends the
+/// attacker's action and its aim.
+fn apply_attack_rolled(world: &mut World, e: &AttackRolled) {
+    strike(world, e.attacker, e.target, e.weapon_index, e.shots);
+    if !e.free {
+        with::<TurnState>(world, e.attacker, |t| t.action_used = true);
+        with::<Ud10Turn>(world, e.attacker, |t| t.aim = None);
+    }
+}
+
+/// The reaction of the round is spent, and the pending attack answered.
+fn apply_reaction_rolled(world: &mut World, e: &ReactionRolled) {
+    with::<TurnState>(world, e.who, |t| t.reaction_used = true);
+    answered(world);
+}
+
+/// Turned to face its only attacker in melee (Fray decides:
+/// docs/rulesets/ud10.md, "From behind").
+fn apply_turned(world: &mut World, e: &Turned) {
+    with::<Heading>(world, e.who, |h| h.0 = e.facing);
+}
+
+/// Facing its new way (Fray decides: docs/rulesets/ud10.md, "From behind").
+fn apply_faced(world: &mut World, e: &Faced) {
+    with::<Heading>(world, e.who, |h| h.0 = e.facing);
+}
+
+/// §Parrying and Dodging: the attack waits as the pending one, and the
+/// target is asked to answer it.
+fn apply_reaction_offered(world: &mut World, e: &ReactionOffered) {
+    view::write::resource_mut::<Battle>(world).prompt = Prompt::React {
+        actor: e.attack.target,
+        attacker: e.attack.attacker,
     };
-    with::<TurnState>(world, *who, |t| t.reaction_used = true);
+    view::write::resource_mut::<PendingAttack>(world).0 = Some(e.attack.clone());
 }
 
 /// The pending attack answered (a reaction rolled or declined): nothing is

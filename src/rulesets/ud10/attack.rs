@@ -7,11 +7,15 @@ use crate::rules::command::Command;
 use crate::rules::components::{Cid, Loadout, WeaponKind};
 use crate::rules::dice::{DiceRoll, Die, Rolled};
 use crate::rules::event::{BattleEvent, Modifier};
+use crate::rules::level::Facing;
+use crate::rules::map::Cell;
 use crate::rules::scene::Scene;
 use crate::rules::scene::emit;
 use crate::rules::view;
 use crate::rulesets::ud10::command::Ud10Command;
-use crate::rulesets::ud10::event::{Barred, Reaction, Ud10Event};
+use crate::rulesets::ud10::event::{
+    AttackRolled, Barred, NoReaction, Reaction, ReactionOffered, ReactionRolled, Turned, Ud10Event,
+};
 
 use super::check::{dodge_barred_against, parry_barred_against, reaction_bonus};
 use super::damage;
@@ -47,98 +51,153 @@ pub fn execute_attack(
     mode: usize,
     free: bool,
 ) {
-    // What the attack reads before it changes anything, in one reading
-    // scope (each combatant's parts found once): what the event names of
-    // the weapon, where the attacker stands, and whether the defender,
-    // fighting this one opponent, turns to face it. (The weapon is read
-    // where it lies, not copied: striking changes only its ammunition.)
-    let read = view::reading(world, |world| {
-        let weapon = view::get::<Loadout>(world, attacker)?
+    let attack = Attack {
+        attacker,
+        target,
+        weapon: weapon_idx,
+        mode,
+        free,
+    };
+    let Some(read) = read_attack(world, &attack) else {
+        return;
+    };
+    if let Some(facing) = read.turns {
+        turn_to_face(world, &attack, facing);
+    }
+    if let Some(pending) = roll_attack(world, &attack, read) {
+        offer_reactions(world, pending, free);
+    }
+}
+
+/// One attack as commanded: who strikes whom, with which weapon (its index
+/// in the attacker's loadout) in which mode, and whether it is a free
+/// attack on one who flees rather than the attacker's action.
+struct Attack {
+    attacker: Cid,
+    target: Cid,
+    weapon: usize,
+    mode: usize,
+    free: bool,
+}
+
+/// What an attack reads before it changes anything.
+struct AttackRead {
+    /// The weapon's name, as the event names it.
+    name: String,
+    /// The mode's name ("single" for a weapon of one mode).
+    mode_name: String,
+    /// The ammunition it spends (none in melee).
+    shots: u32,
+    /// A melee weapon (else a ranged or thrown one).
+    melee: bool,
+    /// Where the attacker stands.
+    from: Cell,
+    /// The way the defender turns to face its one opponent, if it does.
+    turns: Option<Facing>,
+}
+
+/// What the attack reads before it changes anything, in one reading scope
+/// (each combatant's parts found once): what the event names of the
+/// weapon, where the attacker stands, and whether the defender, fighting
+/// this one opponent, turns to face it. (The weapon is read where it lies,
+/// not copied: striking changes only its ammunition.) None: the attacker,
+/// its weapon or the target is gone.
+fn read_attack(world: &mut Scene, a: &Attack) -> Option<AttackRead> {
+    view::reading(world, |world| {
+        let weapon = view::get::<Loadout>(world, a.attacker)?
             .weapons
-            .get(weapon_idx)?;
-        let from = view::cell(world, attacker)?;
-        view::cell(world, target)?;
+            .get(a.weapon)?;
+        let from = view::cell(world, a.attacker)?;
+        view::cell(world, a.target)?;
         let melee = weapon.kind == WeaponKind::Melee;
-        let turns = (!free && melee)
-            .then(|| turns_to_face(world, attacker, target))
+        let turns = (!a.free && melee)
+            .then(|| turns_to_face(world, a.attacker, a.target))
             .flatten();
-        let named = (
-            String::from(&*weapon.name),
-            weapon.mode_name(mode).to_string(),
-            if weapon.is_ranged() {
-                weapon.shots(mode)
+        Some(AttackRead {
+            name: String::from(&*weapon.name),
+            mode_name: weapon.mode_name(a.mode).to_string(),
+            shots: if weapon.is_ranged() {
+                weapon.shots(a.mode)
             } else {
                 0
             },
-        );
-        Some((named, melee, from, turns))
-    });
-    let Some(((name, mode_name, shots), melee, from, turns)) = read else {
-        return;
-    };
-    if let Some(facing) = turns {
-        emit(
-            world,
-            Ud10Event::Turned {
-                who: target,
-                towards: attacker,
-                facing,
-                rule: RULE_FROM_BEHIND,
-            },
-        );
-    }
-    // The numbers after the turn, which they read (attacked from behind).
-    let numbers_now = view::reading(world, |world| {
-        let weapon = view::get::<Loadout>(world, attacker)?
+            melee,
+            from,
+            turns,
+        })
+    })
+}
+
+/// The defender no other enemy engages turns to face its attacker in melee
+/// (Fray decides: docs/rulesets/ud10.md, "From behind").
+fn turn_to_face(world: &mut Scene, a: &Attack, facing: Facing) {
+    emit(
+        world,
+        Ud10Event::Turned(Turned {
+            who: a.target,
+            towards: a.attacker,
+            facing,
+            rule: RULE_FROM_BEHIND,
+        }),
+    );
+}
+
+/// §Attacking: d10 + the attack's bonus against the defender's Defense,
+/// with the numbers read after any turn (attacked from behind). On a hit,
+/// the attack as it waits on an answer.
+fn roll_attack(world: &mut Scene, a: &Attack, read: AttackRead) -> Option<Pending> {
+    let mut n = view::reading(world, |world| {
+        let weapon = view::get::<Loadout>(world, a.attacker)?
             .weapons
-            .get(weapon_idx)?;
-        Some(numbers(world, attacker, from, target, weapon, mode, free))
-    });
-    let Some(mut n) = numbers_now else {
-        return;
-    };
+            .get(a.weapon)?;
+        Some(numbers(
+            world, a.attacker, read.from, a.target, weapon, a.mode, a.free,
+        ))
+    })?;
     let roll = d10(world);
     let total = roll.total + n.bonus();
     let hit = total >= n.defense;
     emit(
         world,
-        Ud10Event::AttackRolled {
-            attacker,
-            target,
-            weapon: name,
-            weapon_index: weapon_idx,
-            mode: mode_name,
-            shots,
+        Ud10Event::AttackRolled(AttackRolled {
+            attacker: a.attacker,
+            target: a.target,
+            weapon: read.name,
+            weapon_index: a.weapon,
+            mode: read.mode_name,
+            shots: read.shots,
             roll,
             modifiers: std::mem::take(&mut n.modifiers),
             total,
             defense: n.defense,
             defense_parts: std::mem::take(&mut n.defense_parts),
             hit,
-            free,
-            rule: if free {
+            free: a.free,
+            rule: if a.free {
                 super::reach::RULE_FLEEING
-            } else if melee {
+            } else if read.melee {
                 RULE_ATTACK
             } else {
                 RULE_RANGED
             },
-        },
+        }),
     );
-    if !hit {
-        return;
-    }
-    let pending = Pending {
-        attacker,
-        target,
-        weapon: weapon_idx,
-        mode,
+    hit.then_some(Pending {
+        attacker: a.attacker,
+        target: a.target,
+        weapon: a.weapon,
+        mode: a.mode,
         total,
         ranged: n.ranged,
         dex_counts: n.dex_counts,
-    };
-    // Which reactions may come; why neither may, if neither may (said in
-    // the log).
+    })
+}
+
+/// §Parrying and Dodging: a hit its target may answer waits on the answer;
+/// one it may neither parry nor dodge (a free attack on one who flees is
+/// never answered) says why not each, and its damage follows at once.
+fn offer_reactions(world: &mut Scene, pending: Pending, free: bool) {
+    let target = pending.target;
     let (parry, dodge) = view::reading(world, |world| {
         if free {
             return (Err(Barred::Fleeing), Err(Barred::Fleeing));
@@ -152,23 +211,23 @@ pub fn execute_attack(
         (Err(parry), Err(dodge)) => {
             emit(
                 world,
-                Ud10Event::NoReaction {
+                Ud10Event::NoReaction(NoReaction {
                     who: target,
                     parry,
                     dodge,
                     rule: RULE_PARRY,
-                },
+                }),
             );
             damage::hit(world, &pending);
         }
         (parry, dodge) => emit(
             world,
-            Ud10Event::ReactionOffered {
+            Ud10Event::ReactionOffered(ReactionOffered {
                 attack: pending,
                 parry: parry.is_ok(),
                 dodge: dodge.is_ok(),
                 rule: RULE_PARRY,
-            },
+            }),
         ),
     }
 }
@@ -216,7 +275,7 @@ pub fn resolve_reaction(world: &mut Scene, who: Cid, command: &Command) {
     let success = total > p.total;
     emit(
         world,
-        Ud10Event::ReactionRolled {
+        Ud10Event::ReactionRolled(ReactionRolled {
             who,
             kind,
             roll,
@@ -225,7 +284,7 @@ pub fn resolve_reaction(world: &mut Scene, who: Cid, command: &Command) {
             against: p.total,
             success,
             rule: RULE_PARRY,
-        },
+        }),
     );
     if !success {
         finish_hit(world, &p);

@@ -13,7 +13,7 @@ use crate::rules::map::Map;
 use crate::rules::view;
 
 use super::cover::cover;
-use super::event::Ud10Event;
+use super::event::{AttackRolled, FirstAid, ReactionRolled, Ud10Event};
 use super::numbers::DEX_BEHIND;
 use super::settings::Ud10Settings;
 use crate::rules::event::TurnStarted;
@@ -105,14 +105,14 @@ pub fn audit(world: &World, first: usize, counts: &mut [u64]) {
             continue;
         };
         match own {
-            Ud10Event::AttackRolled {
+            Ud10Event::AttackRolled(AttackRolled {
                 attacker,
                 target,
                 weapon_index,
                 defense_parts,
                 free,
                 ..
-            } => {
+            }) => {
                 if *free {
                     counts[FREE] += 1;
                     continue;
@@ -133,17 +133,17 @@ pub fn audit(world: &World, first: usize, counts: &mut [u64]) {
                 }
                 counts[WASTED] += free_attacks_this_turn(&log[..k], *attacker, *target);
             }
-            Ud10Event::Aimed { .. } => counts[AIMS] += 1,
-            Ud10Event::FirstAid { success, .. } => {
+            Ud10Event::Aimed(_) => counts[AIMS] += 1,
+            Ud10Event::FirstAid(FirstAid { success, .. }) => {
                 counts[FIRST_AID] += 1;
                 counts[BROUGHT_ROUND] += u64::from(*success);
             }
-            Ud10Event::ReactionRolled {
+            Ud10Event::ReactionRolled(ReactionRolled {
                 roll,
                 total,
                 against,
                 ..
-            } => {
+            }) => {
                 counts[REACTIONS] += 1;
                 // The best the die could have given: a ten.
                 let best = total - roll.total + 10;
@@ -186,12 +186,12 @@ fn free_attacks_this_turn(before: &[BattleEvent], mover: Cid, by: Cid) -> u64 {
         {
             break;
         }
-        if let Some(Ud10Event::AttackRolled {
+        if let Some(Ud10Event::AttackRolled(AttackRolled {
             attacker,
             target,
             free: true,
             ..
-        }) = e.own::<Ud10Event>()
+        })) = e.own::<Ud10Event>()
             && *attacker == by
             && *target == mover
         {

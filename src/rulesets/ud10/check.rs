@@ -6,6 +6,7 @@ use bevy::prelude::*;
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::{Command, Illegal, illegal};
 use crate::rules::components::{Cid, Condition, Heading, MoveMode, ReloadCost, Weapon, WeaponKind};
+use crate::rules::level::Facing;
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 use crate::rulesets::ud10::command::Ud10Command;
@@ -83,6 +84,8 @@ fn view_name(world: &World, cid: Cid) -> String {
         .to_string()
 }
 
+/// A command in `actor`'s own turn (its turn `t` if read already): each
+/// kind's own check.
 fn check_turn(
     world: &World,
     actor: Cid,
@@ -100,16 +103,9 @@ fn check_turn(
             &read
         }
     };
-    let conds = view::conditions(world, actor);
-    let retreating = t.movement == MoveMode::Retreat;
     match (command, command.own::<Ud10Command>()) {
         (Command::EndTurn, _) => Ok(()),
-        (Command::Move { path }, _) => {
-            if retreating {
-                return illegal("retreating takes the whole round");
-            }
-            super::reach::check_move_in(world, actor, t, path).map(|_| ())
-        }
+        (Command::Move { path }, _) => check_move_command(world, actor, t, path),
         (_, Some(Ud10Command::Retreat { path })) => {
             super::reach::check_retreat(world, actor, path).map(|_| ())
         }
@@ -123,52 +119,91 @@ fn check_turn(
             _,
         ) => check_attack_in(world, actor, t, *target, *weapon, *mode),
         (_, Some(Ud10Command::Aim { target, weapon })) => {
-            action_available(t, retreating)?;
-            let w = ready_weapon(world, actor, *weapon)?;
-            if !w.is_ranged() {
-                return illegal("only ranged weapons are aimed");
-            }
-            target_in_range(world, actor, *target, w)
+            check_aim(world, actor, t, *target, *weapon)
         }
         (_, Some(Ud10Command::Reload { weapon })) => check_reload(world, actor, t, *weapon),
         (Command::Draw { weapon }, _) => check_draw(world, actor, t, *weapon),
-        (_, Some(Ud10Command::CutFree)) => {
-            action_available(t, retreating)?;
-            if !conds.has(Condition::Immobilized) {
-                return illegal("nothing holds you");
-            }
-            Ok(())
-        }
-        (_, Some(Ud10Command::FirstAid { patient })) => {
-            action_available(t, retreating)?;
-            super::first_aid::check(world, actor, *patient)
-        }
-        (_, Some(Ud10Command::TakeCover)) => {
-            if conds.has(Condition::Crouching) {
-                return illegal("already crouching");
-            }
-            Ok(())
-        }
-        (_, Some(Ud10Command::Stand)) => {
-            if !conds.has(Condition::Crouching) {
-                return illegal("not crouching");
-            }
-            Ok(())
-        }
-        (_, Some(Ud10Command::Face { facing })) => {
-            if retreating {
-                return illegal("a retreat keeps its facing");
-            }
-            if view::get::<Heading>(world, actor).map(|h| h.0) == Some(*facing) {
-                return illegal(format!("already facing {}", facing.name()));
-            }
-            Ok(())
-        }
+        (_, Some(Ud10Command::CutFree)) => check_cut_free(world, actor, t),
+        (_, Some(Ud10Command::FirstAid { patient })) => check_first_aid(world, actor, t, *patient),
+        (_, Some(Ud10Command::TakeCover)) => check_take_cover(world, actor),
+        (_, Some(Ud10Command::Stand)) => check_stand(world, actor),
+        (_, Some(Ud10Command::Face { facing })) => check_face(world, actor, t, *facing),
         (c, _) if c.is_reaction() || *c == Command::NoReaction => {
             illegal("there is no attack to react to")
         }
         _ => illegal("not part of a ud10 round"),
     }
+}
+
+/// §Movement: a move command, unless a retreat takes the whole round; the
+/// path itself is `reach::check_move_in`'s to check.
+fn check_move_command(world: &World, actor: Cid, t: &Turn, path: &[Cell]) -> Result<(), Illegal> {
+    if t.movement == MoveMode::Retreat {
+        return illegal("retreating takes the whole round");
+    }
+    super::reach::check_move_in(world, actor, t, path).map(|_| ())
+}
+
+/// First aid takes the action (§Performing Actions, a skill action), then
+/// its own check (`first_aid.rs`).
+fn check_first_aid(world: &World, actor: Cid, t: &Turn, patient: Cid) -> Result<(), Illegal> {
+    action_available(t, t.movement == MoveMode::Retreat)?;
+    super::first_aid::check(world, actor, patient)
+}
+
+/// §Attack Modifiers, aiming: the action, at a target in range of a ready
+/// ranged weapon.
+fn check_aim(
+    world: &World,
+    actor: Cid,
+    t: &Turn,
+    target: Cid,
+    weapon: usize,
+) -> Result<(), Illegal> {
+    action_available(t, t.movement == MoveMode::Retreat)?;
+    let w = ready_weapon(world, actor, weapon)?;
+    if !w.is_ranged() {
+        return illegal("only ranged weapons are aimed");
+    }
+    target_in_range(world, actor, target, w)
+}
+
+/// §Performing Actions: cutting free of a net takes the action, and a net
+/// holding the actor.
+fn check_cut_free(world: &World, actor: Cid, t: &Turn) -> Result<(), Illegal> {
+    action_available(t, t.movement == MoveMode::Retreat)?;
+    if !view::conditions(world, actor).has(Condition::Immobilized) {
+        return illegal("nothing holds you");
+    }
+    Ok(())
+}
+
+/// §Free Actions: crouching, if not crouching already.
+fn check_take_cover(world: &World, actor: Cid) -> Result<(), Illegal> {
+    if view::conditions(world, actor).has(Condition::Crouching) {
+        return illegal("already crouching");
+    }
+    Ok(())
+}
+
+/// §Free Actions: standing up, from a crouch.
+fn check_stand(world: &World, actor: Cid) -> Result<(), Illegal> {
+    if !view::conditions(world, actor).has(Condition::Crouching) {
+        return illegal("not crouching");
+    }
+    Ok(())
+}
+
+/// Turning to face a new way (Fray decides: docs/rulesets/ud10.md, "From
+/// behind"); a retreat keeps its facing.
+fn check_face(world: &World, actor: Cid, t: &Turn, facing: Facing) -> Result<(), Illegal> {
+    if t.movement == MoveMode::Retreat {
+        return illegal("a retreat keeps its facing");
+    }
+    if view::get::<Heading>(world, actor).map(|h| h.0) == Some(facing) {
+        return illegal(format!("already facing {}", facing.name()));
+    }
+    Ok(())
 }
 
 /// §Performing Actions: reloading needs room in the magazine and spare

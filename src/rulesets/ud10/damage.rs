@@ -5,16 +5,16 @@
 
 use bevy::prelude::*;
 
-use crate::rules::components::{Condition, Health, Loadout};
-use crate::rules::dice::RollOptions;
+use crate::rules::components::{Cid, Condition, Health, Loadout};
+use crate::rules::dice::{DiceExpr, RollOptions};
 use crate::rules::event::BattleEvent;
 use crate::rules::scene::Scene;
 use crate::rules::scene::emit;
 use crate::rules::view;
-use crate::rulesets::ud10::event::Ud10Event;
+use crate::rulesets::ud10::event::{HitLocation, Ud10Event};
 use crate::rulesets::ud10::weapon::Ud10Gear;
 
-use super::armor::Armor;
+use super::armor::{Armor, Protection};
 use super::harm::{RULE_DAMAGE, RULE_DOWN, RULE_SUMMARY, RULE_ZONES, body_zone, pipeline};
 use super::numbers::{Pending, RULE_IMMOBILIZED};
 use super::query::stats;
@@ -24,35 +24,65 @@ use crate::rules::event::{ConditionAdded, DamageRolled, Damaged};
 /// Apply a hit with the attacker's weapon `p` names: location, damage
 /// roll, the pipeline, and what the losses do.
 pub fn hit(world: &mut Scene, p: &Pending) {
-    let target = p.target;
-    // What the blow needs of the weapon, read where it lies (its dice the
-    // only part copied).
-    let Some((entangles, penetration, expr)) = view::get::<Loadout>(world, p.attacker)
-        .and_then(|l| l.weapons.get(p.weapon))
-        .map(|w| {
-            let g = w.ud10();
-            (g.entangles, g.penetration, w.mode_damage(p.mode).clone())
-        })
-    else {
+    let Some(blow) = blow(world, p) else {
         return;
     };
-    // A net: no damage; the target is held where it stands.
-    if entangles {
-        if !view::conditions(world, target).has(Condition::Immobilized) {
-            emit(
-                world,
-                BattleEvent::ConditionAdded(ConditionAdded {
-                    who: target,
-                    condition: Condition::Immobilized,
-                    rule: RULE_IMMOBILIZED,
-                }),
-            );
-        }
+    if blow.entangles {
+        entangle(world, p.target);
         return;
     }
     let s = *view::resource::<Ud10Settings>(world);
-    // The target's armour read where it is, not copied (its pieces are
-    // named): the hit location's event changes none of it.
+    let protection = protection(world, p.target, &s);
+    let rolled = roll_damage(world, p.target, &blow.damage);
+    take_damage(world, p, rolled, protection, blow.penetration, &s);
+}
+
+/// What the blow needs of the weapon, read where it lies (its dice the only
+/// part copied).
+struct Blow {
+    /// A net: it holds rather than harms.
+    entangles: bool,
+    /// Its armor penetration score.
+    penetration: i32,
+    /// Its damage dice in the attack's mode.
+    damage: DiceExpr,
+}
+
+/// The blow of the weapon `p` names; none if the attacker or the weapon is
+/// gone.
+fn blow(world: &Scene, p: &Pending) -> Option<Blow> {
+    view::get::<Loadout>(world, p.attacker)
+        .and_then(|l| l.weapons.get(p.weapon))
+        .map(|w| {
+            let g = w.ud10();
+            Blow {
+                entangles: g.entangles,
+                penetration: g.penetration,
+                damage: w.mode_damage(p.mode).clone(),
+            }
+        })
+}
+
+/// A net: no damage; the target is held where it stands.
+fn entangle(world: &mut Scene, target: Cid) {
+    if !view::conditions(world, target).has(Condition::Immobilized) {
+        emit(
+            world,
+            BattleEvent::ConditionAdded {
+                who: target,
+                condition: Condition::Immobilized,
+                rule: RULE_IMMOBILIZED,
+            },
+        );
+    }
+}
+
+/// §Armor Rating: the protection the target wears where the blow lands,
+/// the zone rolled on a d10 under §Optional Rule: Body Zones, its armour
+/// averaged over the body otherwise. The armour is read where it is, not
+/// copied (its pieces are named): the hit location's event changes none
+/// of it.
+fn protection(world: &mut Scene, target: Cid, s: &Ud10Settings) -> Protection {
     let worn = |world: &World, zone| {
         let armor = view::get::<Armor>(world, target);
         match (armor, zone) {
@@ -62,22 +92,26 @@ pub fn hit(world: &mut Scene, p: &Pending) {
             (None, None) => Armor::default().averaged(),
         }
     };
-    let protection = if s.body_zones {
-        let die = world.dice().roll_die(10);
-        let zone = body_zone(die);
-        emit(
-            world,
-            Ud10Event::HitLocation {
-                target,
-                die,
-                zone,
-                rule: RULE_ZONES,
-            },
-        );
-        worn(world, Some(zone))
-    } else {
-        worn(world, None)
-    };
+    if !s.body_zones {
+        return worn(world, None);
+    }
+    let die = world.dice().roll_die(10);
+    let zone = body_zone(die);
+    emit(
+        world,
+        Ud10Event::HitLocation(HitLocation {
+            target,
+            die,
+            zone,
+            rule: RULE_ZONES,
+        }),
+    );
+    worn(world, Some(zone))
+}
+
+/// §Determining The Damage: the weapon's dice, a ten rolled again and
+/// added; what was rolled (never below nothing).
+fn roll_damage(world: &mut Scene, target: Cid, expr: &DiceExpr) -> i32 {
     let roll = {
         let mut dice = world.dice();
         expr.roll(
@@ -99,8 +133,22 @@ pub fn hit(world: &mut Scene, p: &Pending) {
             rule: RULE_DAMAGE,
         }),
     );
+    rolled
+}
+
+/// §Summary: Taking Damage: what is rolled goes through armour, buffer and
+/// Constitution to the EP and HP lost, and the losses' consequences follow.
+fn take_damage(
+    world: &mut Scene,
+    p: &Pending,
+    rolled: i32,
+    protection: Protection,
+    penetration: i32,
+    s: &Ud10Settings,
+) {
+    let target = p.target;
     let con = stats(world, target).map_or(0, |s| s.con);
-    let out = pipeline(rolled, protection, penetration, con, &s);
+    let out = pipeline(rolled, protection, penetration, con, s);
     let health = view::get::<Health>(world, target)
         .copied()
         .unwrap_or(Health {
@@ -125,17 +173,13 @@ pub fn hit(world: &mut Scene, p: &Pending) {
             rule: RULE_SUMMARY,
         }),
     );
-    consequences(world, target, hp_after, ep_after, health.ep_max, &s);
+    consequences(world, target, hp_after, ep_after, health.ep_max, s);
 }
 
-fn consequences(
-    world: &mut Scene,
-    who: crate::rules::components::Cid,
-    hp: i32,
-    ep: i32,
-    ep_max: i32,
-    s: &Ud10Settings,
-) {
+/// What the losses do (Fray decides: docs/rulesets/ud10.md, "Unconscious
+/// and dead"): dead at the settings' HP, else knocked out at theirs or at
+/// no EP left (where the settings say so).
+fn consequences(world: &mut Scene, who: Cid, hp: i32, ep: i32, ep_max: i32, s: &Ud10Settings) {
     let conds = view::conditions(world, who);
     if conds.has(Condition::Dead) {
         return;

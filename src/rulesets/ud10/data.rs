@@ -14,7 +14,7 @@ use crate::rules::components::{
 };
 use crate::rules::dice::DiceExpr;
 use crate::rules::error::{DataError, DefError};
-use crate::rules::level::CombatantDef;
+use crate::rules::level::{CombatantDef, Overrides};
 use crate::rulesets::data::{
     Files, Ranges, StatRange, archetype_gear, check_stat_overrides, load, stat_range,
     unknown_archetype, unknown_item,
@@ -278,27 +278,29 @@ impl Ud10Data {
             })?;
         let o = &def.overrides;
         check_stat_overrides("ud10", &o.stats, &STATS)?;
-        // §Performing Actions: "using or manipulating an item" is the net
-        // (a weapon) here; ud10 has no consumables to carry.
-        if o.items.as_ref().is_some_and(|i| !i.is_empty()) {
-            return Err(DefError::field(
-                "items",
-                "ud10 has no consumable items; expected none (a net is a weapon: `weapons`)",
-            ));
-        }
+        refuse_items(o)?;
         let own = crate::rulesets::data::stats_for("ud10", &o.stats);
-        let stat = |key: &str, v: i32| own.get(key).copied().unwrap_or(v);
-        let stats = Ud10Stats {
-            str: stat("STR", a.str),
-            dex: stat("DEX", a.dex),
-            con: stat("CON", a.con),
-            ini: stat("INI", a.skills.initiative),
-            melee: stat("MELEE", a.skills.melee),
-            ranged: stat("RANGED", a.skills.ranged),
-            parry: own.get("PARRY").copied().or(a.skills.parry),
-            dodge: own.get("DODGE").copied().or(a.skills.dodge),
-            first_aid: own.get("FIRST_AID").copied().or(a.skills.first_aid),
-        };
+        let weapons = self.weapons_of(a, o)?;
+        let armor = self.armor_of(a, o)?;
+        let shield = self.shield_of(a, o)?;
+        Ok(Ud10Bundle {
+            stats: stats_of(a, &own),
+            size: a.size,
+            health: health_of(a, &own),
+            loadout: Loadout {
+                ready: if weapons.is_empty() { None } else { Some(0) },
+                weapons,
+            },
+            armor,
+            shield,
+        })
+    }
+
+    /// The weapons the combatant carries: the level's, else its
+    /// archetype's, each one the equipment names. Fray decides
+    /// (docs/rulesets/ud10.md, "Weapons"): every UD10 attack is made with a
+    /// weapon, so a combatant without one could only wait; it is refused.
+    fn weapons_of(&self, a: &ArchetypeDef, o: &Overrides) -> Result<Vec<Weapon>, DefError> {
         let weapon_ids = o.weapons.clone().unwrap_or_else(|| a.weapons.clone());
         let weapons = weapon_ids
             .iter()
@@ -307,15 +309,18 @@ impl Ud10Data {
                     .map_err(|_| unknown_item("ud10", "weapon", w, self.equipment.weapons.keys()))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        // Fray decides (docs/rulesets/ud10.md, "Weapons"): every UD10
-        // attack is made with a weapon, so a combatant without one could
-        // only wait.
         if weapons.is_empty() {
             return Err(DefError::field(
                 "weapons",
                 "carries no weapon; expected at least one (every ud10 attack is made with a weapon)",
             ));
         }
+        Ok(weapons)
+    }
+
+    /// The armour the combatant wears (the level's pieces, else its
+    /// archetype's), each piece one the equipment names.
+    fn armor_of(&self, a: &ArchetypeDef, o: &Overrides) -> Result<Armor, DefError> {
         let armor_ids = o.armor.clone().unwrap_or_else(|| a.armor.clone());
         if let Some(id) = armor_ids
             .iter()
@@ -328,38 +333,66 @@ impl Ud10Data {
                 self.equipment.armor.keys(),
             ));
         }
-        let armor = self.armor(&armor_ids).map_err(DefError::entry)?;
+        self.armor(&armor_ids).map_err(DefError::entry)
+    }
+
+    /// The shield the combatant carries, if any (the level's choice, else
+    /// its archetype's), one the equipment names.
+    fn shield_of(&self, a: &ArchetypeDef, o: &Overrides) -> Result<Option<Shield>, DefError> {
         let shield_id = o.shield.clone().unwrap_or_else(|| a.shield.clone());
-        let shield = match shield_id {
-            Some(id) => {
-                let s = self.equipment.shields.get(&id).ok_or_else(|| {
-                    unknown_item("ud10", "shield", &id, self.equipment.shields.keys())
-                })?;
-                Some(Shield {
-                    name: s.name.clone(),
-                    defense: s.defense,
-                })
-            }
-            None => None,
+        let Some(id) = shield_id else {
+            return Ok(None);
         };
-        let hp = stat("HP", a.hp);
-        let ep = stat("EP", a.ep);
-        Ok(Ud10Bundle {
-            stats,
-            size: a.size,
-            health: Health {
-                hp,
-                hp_max: hp,
-                ep,
-                ep_max: ep,
-            },
-            loadout: Loadout {
-                ready: if weapons.is_empty() { None } else { Some(0) },
-                weapons,
-            },
-            armor,
-            shield,
-        })
+        let s =
+            self.equipment.shields.get(&id).ok_or_else(|| {
+                unknown_item("ud10", "shield", &id, self.equipment.shields.keys())
+            })?;
+        Ok(Some(Shield {
+            name: s.name.clone(),
+            defense: s.defense,
+        }))
+    }
+}
+
+/// §Performing Actions: "using or manipulating an item" is the net (a
+/// weapon) here; ud10 has no consumables to carry, and refuses a level's.
+fn refuse_items(o: &Overrides) -> Result<(), DefError> {
+    if o.items.as_ref().is_some_and(|i| !i.is_empty()) {
+        return Err(DefError::field(
+            "items",
+            "ud10 has no consumable items; expected none (a net is a weapon: `weapons`)",
+        ));
+    }
+    Ok(())
+}
+
+/// The combatant's attributes and skills: the level's (`own`, by stat
+/// name), else its archetype's.
+fn stats_of(a: &ArchetypeDef, own: &BTreeMap<String, i32>) -> Ud10Stats {
+    let stat = |key: &str, v: i32| own.get(key).copied().unwrap_or(v);
+    Ud10Stats {
+        str: stat("STR", a.str),
+        dex: stat("DEX", a.dex),
+        con: stat("CON", a.con),
+        ini: stat("INI", a.skills.initiative),
+        melee: stat("MELEE", a.skills.melee),
+        ranged: stat("RANGED", a.skills.ranged),
+        parry: own.get("PARRY").copied().or(a.skills.parry),
+        dodge: own.get("DODGE").copied().or(a.skills.dodge),
+        first_aid: own.get("FIRST_AID").copied().or(a.skills.first_aid),
+    }
+}
+
+/// The combatant's HP and EP, full: the level's (`own`), else its
+/// archetype's.
+fn health_of(a: &ArchetypeDef, own: &BTreeMap<String, i32>) -> Health {
+    let hp = own.get("HP").copied().unwrap_or(a.hp);
+    let ep = own.get("EP").copied().unwrap_or(a.ep);
+    Health {
+        hp,
+        hp_max: hp,
+        ep,
+        ep_max: ep,
     }
 }
 

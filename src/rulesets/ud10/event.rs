@@ -15,117 +15,171 @@ use crate::rulesets::ud10::numbers::Pending;
 /// An event of UD10's own.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum Ud10Event {
-    InitiativeRolled {
-        who: Cid,
-        roll: DiceRoll,
-        modifiers: Vec<Modifier>,
-        total: i32,
-        rule: Rule,
-    },
-    /// A tie on initiative broken by a roll-off (Fray decides; see docs/rulesets/ud10.md).
-    TieBroken {
-        between: Vec<Cid>,
-        order: Vec<Cid>,
-        rule: Rule,
-    },
-    Reloaded {
-        who: Cid,
-        weapon: String,
-        index: usize,
-        loaded: u32,
-        rule: Rule,
-    },
-    Aimed {
-        who: Cid,
-        target: Cid,
-        rounds: u8,
-        rule: Rule,
-    },
-    /// `who` spent its action cutting itself free of a net (the condition's
-    /// removal follows as its own event).
-    CutFree { who: Cid, rule: Rule },
-    /// `medic` spent its action on a First Aid check for `patient`; on a
-    /// success the healing and the waking follow as their own events.
-    FirstAid {
-        medic: Cid,
-        patient: Cid,
-        roll: DiceRoll,
-        modifiers: Vec<Modifier>,
-        total: i32,
-        difficulty: i32,
-        success: bool,
-        rule: Rule,
-    },
-    AttackRolled {
-        attacker: Cid,
-        target: Cid,
-        weapon: String,
-        weapon_index: usize,
-        mode: String,
-        /// Ammunition spent on this attack.
-        shots: u32,
-        roll: DiceRoll,
-        modifiers: Vec<Modifier>,
-        total: i32,
-        defense: i32,
-        defense_parts: Vec<Modifier>,
-        hit: bool,
-        /// A free attack (on a fleeing character), not the attacker's action.
-        free: bool,
-        rule: Rule,
-    },
-    ReactionRolled {
-        who: Cid,
-        kind: Reaction,
-        roll: DiceRoll,
-        modifiers: Vec<Modifier>,
-        total: i32,
-        against: i32,
-        success: bool,
-        rule: Rule,
-    },
-    /// A combatant no other enemy engages turns to face the one attacking
-    /// it in melee (Fray decides: docs/rulesets/ud10.md, "From behind").
-    Turned {
-        who: Cid,
-        towards: Cid,
-        facing: Facing,
-        rule: Rule,
-    },
-    /// A combatant faces a new way: the nearest enemy at the end of its
-    /// move (`towards`), or the way it chose (Fray decides:
-    /// docs/rulesets/ud10.md, "From behind").
-    Faced {
-        who: Cid,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        towards: Option<Cid>,
-        facing: Facing,
-        rule: Rule,
-    },
-    HitLocation {
-        target: Cid,
-        die: u32,
-        zone: BodyZone,
-        rule: Rule,
-    },
-    /// A hit `who` could neither parry nor dodge, and why not each
-    /// (§Parrying and Dodging: the GM determines whether the opponent is
-    /// eligible); the damage follows.
-    NoReaction {
-        who: Cid,
-        parry: Barred,
-        dodge: Barred,
-        rule: Rule,
-    },
-    /// A hit its target may answer (§Parrying and Dodging): the attack
-    /// waits on the target's parry, dodge or neither, the ways open to it
-    /// named. Its apply makes it the pending attack and prompts the target.
-    ReactionOffered {
-        attack: Pending,
-        parry: bool,
-        dodge: bool,
-        rule: Rule,
-    },
+    InitiativeRolled(InitiativeRolled),
+    TieBroken(TieBroken),
+    Reloaded(Reloaded),
+    Aimed(Aimed),
+    CutFree(CutFree),
+    FirstAid(FirstAid),
+    AttackRolled(AttackRolled),
+    ReactionRolled(ReactionRolled),
+    Turned(Turned),
+    Faced(Faced),
+    HitLocation(HitLocation),
+    NoReaction(NoReaction),
+    ReactionOffered(ReactionOffered),
+}
+
+/// `who` rolled its initiative for the round (§Starting a Combat Round):
+/// the die, its modifiers and their total.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct InitiativeRolled {
+    pub who: Cid,
+    pub roll: DiceRoll,
+    pub modifiers: Vec<Modifier>,
+    pub total: i32,
+    pub rule: Rule,
+}
+
+/// A tie on initiative broken by a roll-off (Fray decides; see docs/rulesets/ud10.md).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TieBroken {
+    pub between: Vec<Cid>,
+    pub order: Vec<Cid>,
+    pub rule: Rule,
+}
+
+/// `who` spent its action reloading its `index`-th weapon, `weapon`: it
+/// now holds `loaded` (§Performing Actions).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Reloaded {
+    pub who: Cid,
+    pub weapon: String,
+    pub index: usize,
+    pub loaded: u32,
+    pub rule: Rule,
+}
+
+/// `who` spent its action aiming at `target`, `rounds` rounds so far
+/// (§Attack Modifiers, aiming).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Aimed {
+    pub who: Cid,
+    pub target: Cid,
+    pub rounds: u8,
+    pub rule: Rule,
+}
+
+/// `who` spent its action cutting itself free of a net (the condition's
+/// removal follows as its own event).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CutFree {
+    pub who: Cid,
+    pub rule: Rule,
+}
+
+/// `medic` spent its action on a First Aid check for `patient`; on a
+/// success the healing and the waking follow as their own events.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FirstAid {
+    pub medic: Cid,
+    pub patient: Cid,
+    pub roll: DiceRoll,
+    pub modifiers: Vec<Modifier>,
+    pub total: i32,
+    pub difficulty: i32,
+    pub success: bool,
+    pub rule: Rule,
+}
+
+/// `attacker`'s attack roll on `target` with its `weapon_index`-th weapon,
+/// `weapon`, in `mode`: the roll and its modifiers against `target`'s
+/// Defense and its parts, a hit or a miss.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AttackRolled {
+    pub attacker: Cid,
+    pub target: Cid,
+    pub weapon: String,
+    pub weapon_index: usize,
+    pub mode: String,
+    /// Ammunition spent on this attack.
+    pub shots: u32,
+    pub roll: DiceRoll,
+    pub modifiers: Vec<Modifier>,
+    pub total: i32,
+    pub defense: i32,
+    pub defense_parts: Vec<Modifier>,
+    pub hit: bool,
+    /// A free attack (on a fleeing character), not the attacker's action.
+    pub free: bool,
+    pub rule: Rule,
+}
+
+/// `who` answered a hit with a parry or a dodge (`kind`): the roll and its
+/// modifiers against the attack's total, `against`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReactionRolled {
+    pub who: Cid,
+    pub kind: Reaction,
+    pub roll: DiceRoll,
+    pub modifiers: Vec<Modifier>,
+    pub total: i32,
+    pub against: i32,
+    pub success: bool,
+    pub rule: Rule,
+}
+
+/// A combatant no other enemy engages turns to face the one attacking
+/// it in melee (Fray decides: docs/rulesets/ud10.md, "From behind").
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Turned {
+    pub who: Cid,
+    pub towards: Cid,
+    pub facing: Facing,
+    pub rule: Rule,
+}
+
+/// A combatant faces a new way: the nearest enemy at the end of its
+/// move (`towards`), or the way it chose (Fray decides:
+/// docs/rulesets/ud10.md, "From behind").
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Faced {
+    pub who: Cid,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub towards: Option<Cid>,
+    pub facing: Facing,
+    pub rule: Rule,
+}
+
+/// Where a hit landed on `target`: the d10 and the body zone it names.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HitLocation {
+    pub target: Cid,
+    pub die: u32,
+    pub zone: BodyZone,
+    pub rule: Rule,
+}
+
+/// A hit `who` could neither parry nor dodge, and why not each
+/// (§Parrying and Dodging: the GM determines whether the opponent is
+/// eligible); the damage follows.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NoReaction {
+    pub who: Cid,
+    pub parry: Barred,
+    pub dodge: Barred,
+    pub rule: Rule,
+}
+
+/// A hit its target may answer (§Parrying and Dodging): the attack
+/// waits on the target's parry, dodge or neither, the ways open to it
+/// named. Its apply makes it the pending attack and prompts the target.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReactionOffered {
+    pub attack: Pending,
+    pub parry: bool,
+    pub dodge: bool,
+    pub rule: Rule,
 }
 
 /// Why a reaction to a hit cannot come (§Parrying and Dodging).

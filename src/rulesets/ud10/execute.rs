@@ -7,11 +7,12 @@ use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition};
 use crate::rules::event::BattleEvent;
+use crate::rules::level::Facing;
 use crate::rules::scene::Scene;
 use crate::rules::scene::{draw, emit};
 use crate::rules::view;
 use crate::rulesets::ud10::command::Ud10Command;
-use crate::rulesets::ud10::event::Ud10Event;
+use crate::rulesets::ud10::event::{Aimed, CutFree, Faced, FirstAid, Reloaded, Ud10Event};
 
 use super::{
     RULE_ACTIONS, RULE_FREE_ACTIONS, attack, check, first_aid, movement, numbers, query, reach,
@@ -34,51 +35,13 @@ pub fn execute(world: &mut Scene, actor: Cid, command: &Command) {
             _,
         ) => attack::execute_attack(world, actor, *target, *weapon, *mode, false),
         (_, Some(Ud10Command::Aim { target, .. })) => execute_aim(world, actor, *target),
-        (_, Some(Ud10Command::CutFree)) => {
-            emit(
-                world,
-                Ud10Event::CutFree {
-                    who: actor,
-                    rule: numbers::RULE_IMMOBILIZED,
-                },
-            );
-            emit(
-                world,
-                BattleEvent::ConditionRemoved(ConditionRemoved {
-                    who: actor,
-                    condition: Condition::Immobilized,
-                    rule: numbers::RULE_IMMOBILIZED,
-                }),
-            );
-        }
+        (_, Some(Ud10Command::CutFree)) => execute_cut_free(world, actor),
         (_, Some(Ud10Command::FirstAid { patient })) => execute_first_aid(world, actor, *patient),
         (_, Some(Ud10Command::Reload { weapon })) => execute_reload(world, actor, *weapon),
         (Command::Draw { weapon }, _) => execute_draw(world, actor, *weapon),
-        (_, Some(Ud10Command::TakeCover)) => emit(
-            world,
-            BattleEvent::ConditionAdded(ConditionAdded {
-                who: actor,
-                condition: Condition::Crouching,
-                rule: RULE_FREE_ACTIONS,
-            }),
-        ),
-        (_, Some(Ud10Command::Stand)) => emit(
-            world,
-            BattleEvent::ConditionRemoved(ConditionRemoved {
-                who: actor,
-                condition: Condition::Crouching,
-                rule: RULE_FREE_ACTIONS,
-            }),
-        ),
-        (_, Some(Ud10Command::Face { facing })) => emit(
-            world,
-            Ud10Event::Faced {
-                who: actor,
-                towards: None,
-                facing: *facing,
-                rule: numbers::RULE_FROM_BEHIND,
-            },
-        ),
+        (_, Some(Ud10Command::TakeCover)) => execute_take_cover(world, actor),
+        (_, Some(Ud10Command::Stand)) => execute_stand(world, actor),
+        (_, Some(Ud10Command::Face { facing })) => execute_face(world, actor, *facing),
         (_, Some(Ud10Command::Retreat { path })) => {
             movement::execute_retreat(world, actor, path);
             end_turn(world, actor);
@@ -94,8 +57,12 @@ pub fn execute(world: &mut Scene, actor: Cid, command: &Command) {
         // Refused by the check: not part of a ud10 round.
         _ => {}
     }
-    // A combatant struck down during its own turn (a free attack while
-    // fleeing) has no more turn.
+    end_if_struck_down(world, command);
+}
+
+/// A combatant struck down during its own turn (a free attack while
+/// fleeing) has no more turn (unless the command already ended it).
+fn end_if_struck_down(world: &mut Scene, command: &Command) {
     if let Prompt::Act { actor: a } = view::resource::<Battle>(world).prompt
         && !view::standing(world, a)
         && !matches!(
@@ -107,10 +74,69 @@ pub fn execute(world: &mut Scene, actor: Cid, command: &Command) {
     }
 }
 
+/// The combatant's turn ends, if it is the one acting.
 pub fn end_turn(world: &mut Scene, who: Cid) {
     if view::resource::<Battle>(world).prompt == (Prompt::Act { actor: who }) {
         emit(world, BattleEvent::TurnEnded(TurnEnded { who }));
     }
+}
+
+/// Cutting itself free of a net takes the action (§Performing Actions);
+/// the condition goes.
+fn execute_cut_free(world: &mut Scene, actor: Cid) {
+    emit(
+        world,
+        Ud10Event::CutFree(CutFree {
+            who: actor,
+            rule: numbers::RULE_IMMOBILIZED,
+        }),
+    );
+    emit(
+        world,
+        BattleEvent::ConditionRemoved {
+            who: actor,
+            condition: Condition::Immobilized,
+            rule: numbers::RULE_IMMOBILIZED,
+        },
+    );
+}
+
+/// §Free Actions: crouching behind whatever is at hand.
+fn execute_take_cover(world: &mut Scene, actor: Cid) {
+    emit(
+        world,
+        BattleEvent::ConditionAdded {
+            who: actor,
+            condition: Condition::Crouching,
+            rule: RULE_FREE_ACTIONS,
+        },
+    );
+}
+
+/// §Free Actions: standing up from a crouch.
+fn execute_stand(world: &mut Scene, actor: Cid) {
+    emit(
+        world,
+        BattleEvent::ConditionRemoved {
+            who: actor,
+            condition: Condition::Crouching,
+            rule: RULE_FREE_ACTIONS,
+        },
+    );
+}
+
+/// Facing the way the combatant chose (Fray decides: docs/rulesets/ud10.md,
+/// "From behind").
+fn execute_face(world: &mut Scene, actor: Cid, facing: Facing) {
+    emit(
+        world,
+        Ud10Event::Faced(Faced {
+            who: actor,
+            towards: None,
+            facing,
+            rule: numbers::RULE_FROM_BEHIND,
+        }),
+    );
 }
 
 /// §Attack Modifiers, aiming: a second round at the same target adds to
@@ -122,12 +148,12 @@ fn execute_aim(world: &mut Scene, actor: Cid, target: Cid) {
     };
     emit(
         world,
-        Ud10Event::Aimed {
+        Ud10Event::Aimed(Aimed {
             who: actor,
             target,
             rounds,
             rule: numbers::RULE_ATTACK_MODS,
-        },
+        }),
     );
 }
 
@@ -141,13 +167,13 @@ fn execute_reload(world: &mut Scene, actor: Cid, weapon: usize) {
     let (name, loaded) = (String::from(&*w.name), w.loaded + add);
     emit(
         world,
-        Ud10Event::Reloaded {
+        Ud10Event::Reloaded(Reloaded {
             who: actor,
             weapon: name,
             index: weapon,
             loaded,
             rule: RULE_ACTIONS,
-        },
+        }),
     );
 }
 
@@ -177,7 +203,7 @@ fn execute_first_aid(world: &mut Scene, medic: Cid, patient: Cid) {
     let success = total >= n.difficulty;
     emit(
         world,
-        Ud10Event::FirstAid {
+        Ud10Event::FirstAid(FirstAid {
             medic,
             patient,
             roll,
@@ -186,7 +212,7 @@ fn execute_first_aid(world: &mut Scene, medic: Cid, patient: Cid) {
             modifiers: n.modifiers,
             success,
             rule: first_aid::RULE_FIRST_AID,
-        },
+        }),
     );
     if !success {
         return;

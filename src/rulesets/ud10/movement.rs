@@ -11,7 +11,7 @@ use crate::rules::scene::emit;
 use crate::rules::view;
 
 use super::attack;
-use super::event::Ud10Event;
+use super::event::{Faced, Ud10Event};
 use super::numbers::RULE_FROM_BEHIND;
 use super::reach::{RULE_FLEEING, RULE_MOVEMENT, RULE_RETREAT, Threat, engaged_enemies, threat};
 use super::settings::Ud10Settings;
@@ -21,9 +21,23 @@ use crate::rules::event::{ConditionAdded, ConditionRemoved, Fled, MoveInterrupte
 /// the mover runs away from gets a free attack before the step that breaks
 /// the engagement.
 pub fn execute_move(world: &mut Scene, who: Cid, path: &[Cell], mode: MoveMode) {
-    let Some(mut cur) = view::cell(world, who) else {
+    let Some(end) = walk(world, who, path, mode) else {
         return;
     };
+    // A retreat keeps the facing it had.
+    if mode != MoveMode::Retreat {
+        face_nearest_enemy(world, who, end);
+    }
+    mark_moving(world, who, mode);
+}
+
+/// The steps of `path`, as `Moved` events; where a step breaks away from
+/// enemies engaging the mover (§Optional Rule: Fleeing From Battle, unless
+/// it retreats), the steps so far, then each of those enemies' free
+/// attack. The cell the mover ends on; none if a free attack struck it
+/// down on the way (it stops where it is).
+fn walk(world: &mut Scene, who: Cid, path: &[Cell], mode: MoveMode) -> Option<Cell> {
+    let mut cur = view::cell(world, who)?;
     let fleeing = view::resource::<Ud10Settings>(world).fleeing && mode != MoveMode::Retreat;
     let rule = if mode == MoveMode::Retreat {
         RULE_RETREAT
@@ -62,11 +76,8 @@ pub fn execute_move(world: &mut Scene, who: Cid, path: &[Cell], mode: MoveMode) 
                     attacked.push(e);
                     free_attack(world, e, who);
                     if !view::standing(world, who) {
-                        emit(
-                            world,
-                            BattleEvent::MoveInterrupted(MoveInterrupted { who, at: cur }),
-                        );
-                        return;
+                        emit(world, BattleEvent::MoveInterrupted { who, at: cur });
+                        return None;
                     }
                 }
                 reaches = threats(world);
@@ -76,49 +87,58 @@ pub fn execute_move(world: &mut Scene, who: Cid, path: &[Cell], mode: MoveMode) 
         cur = next;
     }
     flush(world, who, seg_from, &mut segment, mode, rule);
-    // The mover ends facing the nearest enemy, not its last step; a retreat
-    // keeps the facing it had (Fray decides: docs/rulesets/ud10.md, "From
-    // behind").
-    if mode != MoveMode::Retreat
-        && let Some((e, facing)) = view::reading(world, |world| {
-            super::facing::turn_after_move(world, who, cur)
-        })
-    {
+    Some(cur)
+}
+
+/// The mover ends facing the nearest enemy, not its last step (Fray
+/// decides: docs/rulesets/ud10.md, "From behind").
+fn face_nearest_enemy(world: &mut Scene, who: Cid, end: Cell) {
+    if let Some((e, facing)) = view::reading(world, |world| {
+        super::facing::turn_after_move(world, who, end)
+    }) {
         emit(
             world,
-            Ud10Event::Faced {
+            Ud10Event::Faced(Faced {
                 who,
                 towards: Some(e),
                 facing,
                 rule: RULE_FROM_BEHIND,
-            },
+            }),
         );
-    }
-    let conds = view::conditions(world, who);
-    if matches!(mode, MoveMode::Standard | MoveMode::Full) {
-        if !conds.has(Condition::Moving) {
-            emit(
-                world,
-                BattleEvent::ConditionAdded(ConditionAdded {
-                    who,
-                    condition: Condition::Moving,
-                    rule: "ud10 §Attack Modifiers: opponent is moving",
-                }),
-            );
-        }
-        if conds.has(Condition::Crouching) {
-            emit(
-                world,
-                BattleEvent::ConditionRemoved(ConditionRemoved {
-                    who,
-                    condition: Condition::Crouching,
-                    rule: RULE_MOVEMENT,
-                }),
-            );
-        }
     }
 }
 
+/// A standard or full move leaves the mover moving (§Attack Modifiers:
+/// opponent is moving) and up from any crouch (§Movement).
+fn mark_moving(world: &mut Scene, who: Cid, mode: MoveMode) {
+    if !matches!(mode, MoveMode::Standard | MoveMode::Full) {
+        return;
+    }
+    let conds = view::conditions(world, who);
+    if !conds.has(Condition::Moving) {
+        emit(
+            world,
+            BattleEvent::ConditionAdded {
+                who,
+                condition: Condition::Moving,
+                rule: "ud10 §Attack Modifiers: opponent is moving",
+            },
+        );
+    }
+    if conds.has(Condition::Crouching) {
+        emit(
+            world,
+            BattleEvent::ConditionRemoved {
+                who,
+                condition: Condition::Crouching,
+                rule: RULE_MOVEMENT,
+            },
+        );
+    }
+}
+
+/// The steps walked since `from` as one `Moved` event, at their cost on
+/// the map; the segment emptied. Nothing if no step was walked.
 fn flush(
     world: &mut Scene,
     who: Cid,
@@ -157,6 +177,7 @@ fn free_attack(world: &mut Scene, attacker: Cid, target: Cid) {
     attack::execute_attack(world, attacker, target, weapon, 0, true);
 }
 
+/// §Optional Rule: Retreat: the retreater marked retreating, then its move.
 pub fn execute_retreat(world: &mut Scene, who: Cid, path: &[Cell]) {
     emit(
         world,
@@ -169,6 +190,9 @@ pub fn execute_retreat(world: &mut Scene, who: Cid, path: &[Cell]) {
     execute_move(world, who, path, MoveMode::Retreat);
 }
 
+/// §Optional Rule: Fleeing From Battle: leaving the battle over the map's
+/// edge draws each engaging enemy's free attack first; the one still
+/// standing has fled.
 pub fn execute_flee(world: &mut Scene, who: Cid) {
     let Some(at) = view::cell(world, who) else {
         return;

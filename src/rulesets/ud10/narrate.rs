@@ -1,388 +1,383 @@
-//! UD10's own events in the battle log and on the board.
+//! UD10's own events in the battle log and on the board: each event's
+//! struct says its own lines ([`Narrate`]); [`Ud10Event`] only picks the
+//! struct.
 
+use crate::rules::components::Cid;
 use crate::rules::event::{Cue, OwnEvent, Tone};
-use crate::rules::narrate::{defense_text, dice_text, mods_text, names};
+use crate::rules::narrate::{defense_text, dice_text, either, mods_text, names};
 use crate::rules::roster::Names;
-use crate::rulesets::ud10::event::{Reaction, Ud10Event, cannot_react};
+use crate::rulesets::ud10::event::{
+    Aimed, AttackRolled, CutFree, Faced, FirstAid, HitLocation, InitiativeRolled, NoReaction,
+    Reaction, ReactionOffered, ReactionRolled, Reloaded, TieBroken, Turned, Ud10Event,
+    cannot_react,
+};
 
 impl OwnEvent for Ud10Event {
     fn describe(&self, n: &Names) -> String {
-        let e = self;
-        match e {
-            Ud10Event::InitiativeRolled { .. } => describe_initiative_rolled(n, e),
-            Ud10Event::TieBroken { .. } => describe_tie_broken(n, e),
-            Ud10Event::Reloaded { .. } => describe_reloaded(n, e),
-            Ud10Event::Aimed { .. } => describe_aimed(n, e),
-            Ud10Event::CutFree { who, rule } => {
-                format!("{} cuts itself free of the net  [{rule}]", n.who(*who))
-            }
-            Ud10Event::FirstAid {
-                medic,
-                patient,
-                roll,
-                modifiers,
-                total,
-                difficulty,
-                success,
-                rule,
-            } => format!(
-                "{} gives {} first aid: {}{} = {total} vs {difficulty}: {}  [{rule}]",
-                n.who(*medic),
-                n.who(*patient),
-                dice_text(roll),
-                mods_text(modifiers),
-                if *success { "brought round" } else { "no use" }
-            ),
-            Ud10Event::AttackRolled { .. } => describe_attack_rolled(n, e),
-            Ud10Event::ReactionRolled { .. } => describe_reaction_rolled(n, e),
-            Ud10Event::HitLocation { .. } => describe_hit_location(n, e),
-            Ud10Event::NoReaction {
-                who,
-                parry,
-                dodge,
-                rule,
-            } if parry == dodge => format!(
-                "{} may not react: {}  [{rule}]",
-                n.who(*who),
-                parry.why(Reaction::Parry)
-            ),
-            Ud10Event::NoReaction {
-                who,
-                parry,
-                dodge,
-                rule,
-            } => format!(
-                "{} may not react: parry: {}; dodge: {}  [{rule}]",
-                n.who(*who),
-                parry.why(Reaction::Parry),
-                dodge.why(Reaction::Dodge)
-            ),
-            Ud10Event::ReactionOffered {
-                attack,
-                parry,
-                dodge,
-                rule,
-            } => {
-                let open: Vec<&str> = [("parry", *parry), ("dodge", *dodge)]
-                    .into_iter()
-                    .filter_map(|(w, open)| open.then_some(w))
-                    .collect();
+        self.narration().describe(n)
+    }
+
+    fn plain(&self, n: &Names) -> Option<String> {
+        self.narration().plain(n)
+    }
+
+    fn cues(&self) -> Vec<Cue> {
+        self.narration().cues()
+    }
+}
+
+impl Ud10Event {
+    /// The event's own struct, which says its lines.
+    fn narration(&self) -> &dyn Narrate {
+        match self {
+            Ud10Event::InitiativeRolled(e) => e,
+            Ud10Event::TieBroken(e) => e,
+            Ud10Event::Reloaded(e) => e,
+            Ud10Event::Aimed(e) => e,
+            Ud10Event::CutFree(e) => e,
+            Ud10Event::FirstAid(e) => e,
+            Ud10Event::AttackRolled(e) => e,
+            Ud10Event::ReactionRolled(e) => e,
+            Ud10Event::Turned(e) => e,
+            Ud10Event::Faced(e) => e,
+            Ud10Event::HitLocation(e) => e,
+            Ud10Event::NoReaction(e) => e,
+            Ud10Event::ReactionOffered(e) => e,
+        }
+    }
+}
+
+/// One event's lines: [`OwnEvent`]'s, said by the event's own struct.
+trait Narrate {
+    /// Its line in the battle log.
+    fn describe(&self, n: &Names) -> String;
+    /// Its line in the player's log, where shorter than the battle log's.
+    fn plain(&self, _n: &Names) -> Option<String> {
+        None
+    }
+    /// What the board shows while playing it back.
+    fn cues(&self) -> Vec<Cue> {
+        Vec::new()
+    }
+}
+
+/// A floating word over `who`.
+fn say(who: Cid, text: String) -> Vec<Cue> {
+    vec![Cue::Say {
+        who,
+        text,
+        tone: Tone::Plain,
+    }]
+}
+
+impl Narrate for InitiativeRolled {
+    fn describe(&self, n: &Names) -> String {
+        format!(
+            "Initiative: {} rolls {}{} = {}  [{}]",
+            n.who(self.who),
+            dice_text(&self.roll),
+            mods_text(&self.modifiers),
+            self.total,
+            self.rule
+        )
+    }
+}
+
+impl Narrate for TieBroken {
+    fn describe(&self, n: &Names) -> String {
+        format!(
+            "Initiative tie between {} broken by a roll-off: {}  [{}]",
+            names(n, &self.between),
+            names(n, &self.order),
+            self.rule
+        )
+    }
+}
+
+impl Narrate for Reloaded {
+    fn describe(&self, n: &Names) -> String {
+        format!(
+            "{} reloads the {} ({} loaded)  [{}]",
+            n.who(self.who),
+            self.weapon,
+            self.loaded,
+            self.rule
+        )
+    }
+
+    fn cues(&self) -> Vec<Cue> {
+        say(self.who, format!("reloads {}", self.weapon))
+    }
+}
+
+impl Narrate for Aimed {
+    fn describe(&self, n: &Names) -> String {
+        format!(
+            "{} takes aim at {} ({} round{})  [{}]",
+            n.who(self.who),
+            n.who(self.target),
+            self.rounds,
+            if self.rounds == 1 { "" } else { "s" },
+            self.rule
+        )
+    }
+
+    fn cues(&self) -> Vec<Cue> {
+        say(self.who, format!("aims ({})", self.rounds))
+    }
+}
+
+impl Narrate for CutFree {
+    fn describe(&self, n: &Names) -> String {
+        format!(
+            "{} cuts itself free of the net  [{}]",
+            n.who(self.who),
+            self.rule
+        )
+    }
+
+    fn cues(&self) -> Vec<Cue> {
+        say(self.who, "cuts free".into())
+    }
+}
+
+impl FirstAid {
+    /// How it went, in the log's words.
+    fn outcome(&self) -> &'static str {
+        if self.success {
+            "brought round"
+        } else {
+            "no use"
+        }
+    }
+}
+
+impl Narrate for FirstAid {
+    fn describe(&self, n: &Names) -> String {
+        format!(
+            "{} gives {} first aid: {}{} = {} vs {}: {}  [{}]",
+            n.who(self.medic),
+            n.who(self.patient),
+            dice_text(&self.roll),
+            mods_text(&self.modifiers),
+            self.total,
+            self.difficulty,
+            self.outcome(),
+            self.rule
+        )
+    }
+
+    fn plain(&self, n: &Names) -> Option<String> {
+        Some(format!(
+            "{} gives {} first aid: {}",
+            n.who(self.medic),
+            n.who(self.patient),
+            self.outcome()
+        ))
+    }
+
+    fn cues(&self) -> Vec<Cue> {
+        say(self.medic, format!("first aid: {}", self.outcome()))
+    }
+}
+
+impl Narrate for AttackRolled {
+    fn describe(&self, n: &Names) -> String {
+        format!(
+            "{}{} attacks {} with the {}{}: {}{} = {} vs Defense {} = {} -> {}  [{}]",
+            if self.free { "Free attack: " } else { "" },
+            n.who(self.attacker),
+            n.who(self.target),
+            self.weapon,
+            if self.mode != "single" {
+                format!(" ({})", self.mode)
+            } else {
+                String::new()
+            },
+            dice_text(&self.roll),
+            mods_text(&self.modifiers),
+            self.total,
+            self.defense,
+            defense_text(&self.defense_parts),
+            if self.hit { "HIT" } else { "miss" },
+            self.rule
+        )
+    }
+
+    fn plain(&self, n: &Names) -> Option<String> {
+        Some(format!(
+            "{}{}'s {} {} {} (rolled {}, needed {})",
+            if self.free { "Free attack: " } else { "" },
+            n.who(self.attacker),
+            self.weapon.to_lowercase(),
+            if self.hit { "hits" } else { "misses" },
+            n.who(self.target),
+            self.total,
+            self.defense
+        ))
+    }
+
+    fn cues(&self) -> Vec<Cue> {
+        let (total, defense) = (self.total, self.defense);
+        vec![Cue::Strike {
+            attacker: self.attacker,
+            target: self.target,
+            text: if self.hit {
                 format!(
-                    "{} may {} against {}'s attack of {}  [{rule}]",
-                    n.who(attack.target),
-                    crate::rules::narrate::either(&open),
-                    n.who(attack.attacker),
-                    attack.total
+                    "{}HIT {total} vs {defense}",
+                    if self.free { "free attack: " } else { "" }
                 )
-            }
-            Ud10Event::Turned {
-                who, towards, rule, ..
-            } => format!(
-                "{} turns to face {}, the only enemy engaging it  [{rule}]",
-                n.who(*who),
-                n.who(*towards)
+            } else {
+                format!("miss {total} vs {defense}")
+            },
+            landed: self.hit,
+        }]
+    }
+}
+
+impl Narrate for ReactionRolled {
+    fn describe(&self, n: &Names) -> String {
+        format!(
+            "{} tries to {}: {}{} = {} vs attack {} -> {}  [{}]",
+            n.who(self.who),
+            self.kind.name(),
+            dice_text(&self.roll),
+            mods_text(&self.modifiers),
+            self.total,
+            self.against,
+            if self.success {
+                "the attack does not go through"
+            } else {
+                "fails"
+            },
+            self.rule
+        )
+    }
+
+    fn plain(&self, n: &Names) -> Option<String> {
+        Some(format!(
+            "{} {} (rolled {}, needed {})",
+            n.who(self.who),
+            match (self.kind, self.success) {
+                (Reaction::Parry, true) => "parries the blow",
+                (Reaction::Parry, false) => "fails to parry",
+                (Reaction::Dodge, true) => "dodges the blow",
+                (Reaction::Dodge, false) => "fails to dodge",
+            },
+            self.total,
+            self.against + 1
+        ))
+    }
+
+    fn cues(&self) -> Vec<Cue> {
+        let (kind, total, against) = (self.kind.name(), self.total, self.against);
+        vec![Cue::Say {
+            who: self.who,
+            text: if self.success {
+                format!("{} {total} > {against}!", kind.to_uppercase())
+            } else {
+                format!("{kind} fails {total}")
+            },
+            tone: Tone::Reaction,
+        }]
+    }
+}
+
+impl Narrate for Turned {
+    fn describe(&self, n: &Names) -> String {
+        format!(
+            "{} turns to face {}, the only enemy engaging it  [{}]",
+            n.who(self.who),
+            n.who(self.towards),
+            self.rule
+        )
+    }
+}
+
+impl Narrate for Faced {
+    fn describe(&self, n: &Names) -> String {
+        match self.towards {
+            Some(towards) => format!(
+                "{} faces {}, the nearest enemy ({})  [{}]",
+                n.who(self.who),
+                n.who(towards),
+                self.facing.name(),
+                self.rule
             ),
-            Ud10Event::Faced {
-                who,
-                towards: Some(towards),
-                facing,
-                rule,
-            } => format!(
-                "{} faces {}, the nearest enemy ({})  [{rule}]",
-                n.who(*who),
-                n.who(*towards),
-                facing.name()
+            None => format!(
+                "{} turns to face {}  [{}]",
+                n.who(self.who),
+                self.facing.name(),
+                self.rule
             ),
-            Ud10Event::Faced {
-                who,
-                towards: None,
-                facing,
-                rule,
-            } => format!("{} turns to face {}  [{rule}]", n.who(*who), facing.name()),
         }
     }
 
     fn plain(&self, n: &Names) -> Option<String> {
-        match self {
-            Ud10Event::AttackRolled {
-                attacker,
-                target,
-                weapon,
-                total,
-                defense,
-                hit,
-                free,
-                ..
-            } => Some(format!(
-                "{}{}'s {} {} {} (rolled {total}, needed {defense})",
-                if *free { "Free attack: " } else { "" },
-                n.who(*attacker),
-                weapon.to_lowercase(),
-                if *hit { "hits" } else { "misses" },
-                n.who(*target),
-            )),
-            Ud10Event::ReactionRolled {
-                who,
-                kind,
-                total,
-                against,
-                success,
-                ..
-            } => Some(format!(
-                "{} {} (rolled {total}, needed {})",
-                n.who(*who),
-                match (kind, success) {
-                    (Reaction::Parry, true) => "parries the blow",
-                    (Reaction::Parry, false) => "fails to parry",
-                    (Reaction::Dodge, true) => "dodges the blow",
-                    (Reaction::Dodge, false) => "fails to dodge",
-                },
-                against + 1
-            )),
-            Ud10Event::NoReaction {
-                who, parry, dodge, ..
-            } => Some(cannot_react(n.who(*who), parry, dodge)),
-            Ud10Event::Faced {
-                who,
-                towards: None,
-                facing,
-                ..
-            } => Some(format!("{} turns to face {}", n.who(*who), facing.name())),
-            Ud10Event::HitLocation { target, zone, .. } => Some(format!(
-                "The blow lands on {}'s {}",
-                n.who(*target),
-                zone.name()
-            )),
-            Ud10Event::FirstAid {
-                medic,
-                patient,
-                success,
-                ..
-            } => Some(format!(
-                "{} gives {} first aid: {}",
-                n.who(*medic),
-                n.who(*patient),
-                if *success { "brought round" } else { "no use" }
-            )),
-            _ => None,
-        }
-    }
-
-    fn cues(&self) -> Vec<Cue> {
-        match self {
-            Ud10Event::AttackRolled {
-                attacker,
-                target,
-                total,
-                defense,
-                hit,
-                free,
-                ..
-            } => vec![Cue::Strike {
-                attacker: *attacker,
-                target: *target,
-                text: if *hit {
-                    format!(
-                        "{}HIT {total} vs {defense}",
-                        if *free { "free attack: " } else { "" }
-                    )
-                } else {
-                    format!("miss {total} vs {defense}")
-                },
-                landed: *hit,
-            }],
-            Ud10Event::ReactionRolled {
-                who,
-                kind,
-                success,
-                total,
-                against,
-                ..
-            } => vec![Cue::Say {
-                who: *who,
-                text: if *success {
-                    format!("{} {total} > {against}!", kind.name().to_uppercase())
-                } else {
-                    format!("{} fails {total}", kind.name())
-                },
-                tone: Tone::Reaction,
-            }],
-            Ud10Event::CutFree { who, .. } => vec![Cue::Say {
-                who: *who,
-                text: "cuts free".into(),
-                tone: Tone::Plain,
-            }],
-            Ud10Event::FirstAid { medic, success, .. } => vec![Cue::Say {
-                who: *medic,
-                text: if *success {
-                    "first aid: brought round".into()
-                } else {
-                    "first aid: no use".into()
-                },
-                tone: Tone::Plain,
-            }],
-            Ud10Event::Reloaded { who, weapon, .. } => vec![Cue::Say {
-                who: *who,
-                text: format!("reloads {weapon}"),
-                tone: Tone::Plain,
-            }],
-            Ud10Event::Aimed { who, rounds, .. } => vec![Cue::Say {
-                who: *who,
-                text: format!("aims ({rounds})"),
-                tone: Tone::Plain,
-            }],
-            _ => Vec::new(),
-        }
+        self.towards
+            .is_none()
+            .then(|| format!("{} turns to face {}", n.who(self.who), self.facing.name()))
     }
 }
 
-fn describe_initiative_rolled(n: &Names, e: &Ud10Event) -> String {
-    let Ud10Event::InitiativeRolled {
-        who,
-        roll,
-        modifiers,
-        total,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
-    format!(
-        "Initiative: {} rolls {}{} = {total}  [{rule}]",
-        n.who(*who),
-        dice_text(roll),
-        mods_text(modifiers)
-    )
+impl Narrate for HitLocation {
+    fn describe(&self, n: &Names) -> String {
+        format!(
+            "Hit location on {}: d10 [{}] -> {}  [{}]",
+            n.who(self.target),
+            self.die,
+            self.zone.name(),
+            self.rule
+        )
+    }
+
+    fn plain(&self, n: &Names) -> Option<String> {
+        Some(format!(
+            "The blow lands on {}'s {}",
+            n.who(self.target),
+            self.zone.name()
+        ))
+    }
 }
 
-fn describe_tie_broken(n: &Names, e: &Ud10Event) -> String {
-    let Ud10Event::TieBroken {
-        between,
-        order,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
-    format!(
-        "Initiative tie between {} broken by a roll-off: {}  [{rule}]",
-        names(n, between),
-        names(n, order)
-    )
-}
-
-fn describe_reloaded(n: &Names, e: &Ud10Event) -> String {
-    let Ud10Event::Reloaded {
-        who,
-        weapon,
-        loaded,
-        rule,
-        ..
-    } = e
-    else {
-        return String::new();
-    };
-    format!(
-        "{} reloads the {weapon} ({loaded} loaded)  [{rule}]",
-        n.who(*who)
-    )
-}
-
-fn describe_aimed(n: &Names, e: &Ud10Event) -> String {
-    let Ud10Event::Aimed {
-        who,
-        target,
-        rounds,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
-    format!(
-        "{} takes aim at {} ({rounds} round{})  [{rule}]",
-        n.who(*who),
-        n.who(*target),
-        if *rounds == 1 { "" } else { "s" }
-    )
-}
-
-fn describe_attack_rolled(n: &Names, e: &Ud10Event) -> String {
-    let Ud10Event::AttackRolled {
-        attacker,
-        target,
-        weapon,
-        mode,
-        roll,
-        modifiers,
-        total,
-        defense,
-        defense_parts,
-        hit,
-        free,
-        rule,
-        ..
-    } = e
-    else {
-        return String::new();
-    };
-    format!(
-        "{}{} attacks {} with the {weapon}{}: {}{} = {total} vs Defense {defense} = {} -> {}  [{rule}]",
-        if *free { "Free attack: " } else { "" },
-        n.who(*attacker),
-        n.who(*target),
-        if mode != "single" {
-            format!(" ({mode})")
+impl Narrate for NoReaction {
+    fn describe(&self, n: &Names) -> String {
+        if self.parry == self.dodge {
+            format!(
+                "{} may not react: {}  [{}]",
+                n.who(self.who),
+                self.parry.why(Reaction::Parry),
+                self.rule
+            )
         } else {
-            String::new()
-        },
-        dice_text(roll),
-        mods_text(modifiers),
-        defense_text(defense_parts),
-        if *hit { "HIT" } else { "miss" }
-    )
-}
-
-fn describe_reaction_rolled(n: &Names, e: &Ud10Event) -> String {
-    let Ud10Event::ReactionRolled {
-        who,
-        kind,
-        roll,
-        modifiers,
-        total,
-        against,
-        success,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
-    format!(
-        "{} tries to {}: {}{} = {total} vs attack {against} -> {}  [{rule}]",
-        n.who(*who),
-        kind.name(),
-        dice_text(roll),
-        mods_text(modifiers),
-        if *success {
-            "the attack does not go through"
-        } else {
-            "fails"
+            format!(
+                "{} may not react: parry: {}; dodge: {}  [{}]",
+                n.who(self.who),
+                self.parry.why(Reaction::Parry),
+                self.dodge.why(Reaction::Dodge),
+                self.rule
+            )
         }
-    )
+    }
+
+    fn plain(&self, n: &Names) -> Option<String> {
+        Some(cannot_react(n.who(self.who), &self.parry, &self.dodge))
+    }
 }
 
-fn describe_hit_location(n: &Names, e: &Ud10Event) -> String {
-    let Ud10Event::HitLocation {
-        target,
-        die,
-        zone,
-        rule,
-    } = e
-    else {
-        return String::new();
-    };
-    format!(
-        "Hit location on {}: d10 [{die}] -> {}  [{rule}]",
-        n.who(*target),
-        zone.name()
-    )
+impl Narrate for ReactionOffered {
+    fn describe(&self, n: &Names) -> String {
+        let open: Vec<&str> = [("parry", self.parry), ("dodge", self.dodge)]
+            .into_iter()
+            .filter_map(|(w, open)| open.then_some(w))
+            .collect();
+        format!(
+            "{} may {} against {}'s attack of {}  [{}]",
+            n.who(self.attack.target),
+            either(&open),
+            n.who(self.attack.attacker),
+            self.attack.total,
+            self.rule
+        )
+    }
 }

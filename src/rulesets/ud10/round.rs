@@ -11,7 +11,7 @@ use crate::rules::roster::Factions;
 use crate::rules::scene::Scene;
 use crate::rules::scene::emit;
 use crate::rules::view;
-use crate::rulesets::ud10::event::Ud10Event;
+use crate::rulesets::ud10::event::{InitiativeRolled, TieBroken, Ud10Event};
 
 use super::attack::d10;
 use super::query::stats;
@@ -83,13 +83,13 @@ fn roll_initiative(world: &mut Scene, who: &[Cid]) {
         let total = roll.total + ini;
         emit(
             world,
-            Ud10Event::InitiativeRolled {
+            Ud10Event::InitiativeRolled(InitiativeRolled {
                 who: c,
                 roll,
                 modifiers: vec![Modifier::new("Initiative skill", ini, RULE_INITIATIVE)],
                 total,
                 rule: RULE_INITIATIVE,
-            },
+            }),
         );
     }
 }
@@ -130,11 +130,11 @@ fn order(world: &mut Scene, who: &[Cid]) -> Vec<Cid> {
         out.extend_from_slice(&tied);
         emit(
             world,
-            Ud10Event::TieBroken {
+            Ud10Event::TieBroken(TieBroken {
                 between,
                 order: tied,
                 rule: RULE_TIES,
-            },
+            }),
         );
         i = j;
     }

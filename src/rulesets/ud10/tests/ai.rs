@@ -1,7 +1,7 @@
 //! The ud10 AI against random play, determinism, and the attack preview.
 
 use super::*;
-use crate::rules::event::{Fled, Moved};
+use crate::rulesets::ud10::event::{Aimed, AttackRolled};
 
 fn mirror() -> crate::rules::level::Level {
     let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels/mirror_duel.ron");
@@ -103,7 +103,7 @@ fn hopeless_first_command(rows: &[&str], combatants: &[&str]) -> Vec<BattleEvent
 
 fn attacked(ev: &[BattleEvent]) -> bool {
     ev.iter()
-        .any(|e| matches!(e.own::<Ud10Event>(), Some(Ud10Event::AttackRolled { .. })))
+        .any(|e| matches!(e.own::<Ud10Event>(), Some(Ud10Event::AttackRolled(_))))
 }
 
 #[test]
@@ -256,7 +256,7 @@ fn shooters_out_of_each_others_sight_seek_a_firing_position() {
         let shots = e
             .events()
             .iter()
-            .filter(|ev| matches!(ev.own::<Ud10Event>(), Some(Ud10Event::AttackRolled { .. })))
+            .filter(|ev| matches!(ev.own::<Ud10Event>(), Some(Ud10Event::AttackRolled(_))))
             .count();
         assert!(shots > 0, "seed {seed}: nobody shot\n{}", e.log_text());
         assert!(
@@ -324,7 +324,7 @@ fn a_shooter_out_of_sight_moves_into_sight_but_not_into_reach() {
     assert!(
         !ev.iter().any(|e| matches!(
             e.own::<Ud10Event>(),
-            Some(Ud10Event::AttackRolled { free: true, .. })
+            Some(Ud10Event::AttackRolled(AttackRolled { free: true, .. }))
         )),
         "a free attack was drawn: {ev:?}"
     );
@@ -339,8 +339,8 @@ fn a_shooter_out_of_sight_moves_into_sight_but_not_into_reach() {
     assert!(
         ev.iter().any(|e| matches!(
             e.own::<Ud10Event>(),
-            Some(Ud10Event::AttackRolled { attacker, target, .. }
-                | Ud10Event::Aimed { who: attacker, target, .. })
+            Some(Ud10Event::AttackRolled(AttackRolled { attacker, target, .. })
+                | Ud10Event::Aimed(Aimed { who: attacker, target, .. }))
                 if *attacker == w && *target == s
         )),
         "{}",

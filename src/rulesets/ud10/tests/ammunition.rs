@@ -1,7 +1,7 @@
 //! Ammunition, reloading and firing modes.
 
 use super::*;
-use crate::rules::event::DamageRolled;
+use crate::rulesets::ud10::event::AttackRolled;
 
 #[test]
 fn crossbow_needs_reloading_as_an_action() {
@@ -64,13 +64,13 @@ fn volley_mode_uses_three_shots_and_its_own_damage_code() {
     );
     let ev = past_no_reaction(since(&e, at));
     match ev[0].own::<Ud10Event>() {
-        Some(Ud10Event::AttackRolled {
+        Some(Ud10Event::AttackRolled(AttackRolled {
             modifiers,
             shots,
             mode,
             total,
             ..
-        }) => {
+        })) => {
             assert_eq!(mode, "volley");
             assert_eq!(*shots, 3);
             assert_eq!(

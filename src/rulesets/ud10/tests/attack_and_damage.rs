@@ -1,8 +1,7 @@
 //! §Attacking and §Determining the Damage: the whole pipeline, body zones, armor, buffer, penetration, knock-out.
 
 use super::*;
-use crate::rules::event::{ConditionAdded, DamageRolled, Damaged};
-use crate::rulesets::ud10::event::Barred;
+use crate::rulesets::ud10::event::{AttackRolled, Barred, HitLocation, NoReaction};
 
 #[test]
 fn whole_damage_pipeline_with_exploding_ten() {
@@ -18,17 +17,17 @@ fn whole_damage_pipeline_with_exploding_ten() {
     assert!(!matches!(prompt(&e), Prompt::React { .. }));
     let ev = since(&e, at);
     match ev[0].own::<Ud10Event>() {
-        Some(Ud10Event::AttackRolled {
+        Some(Ud10Event::AttackRolled(AttackRolled {
             total,
             defense,
             hit,
             ..
-        }) => assert_eq!((*total, *defense, *hit), (13, 13, true)),
+        })) => assert_eq!((*total, *defense, *hit), (13, 13, true)),
         other => panic!("{other:?}"),
     }
     // The log says why: no weapon that parries, and a dodge beyond reach.
     match ev[1].own::<Ud10Event>() {
-        Some(Ud10Event::NoReaction { parry, dodge, .. }) => {
+        Some(Ud10Event::NoReaction(NoReaction { parry, dodge, .. })) => {
             assert!(matches!(parry, Barred::Weapon(Some(_))), "{parry:?}");
             assert_eq!(
                 *dodge,
@@ -43,11 +42,11 @@ fn whole_damage_pipeline_with_exploding_ten() {
     }
     assert!(matches!(
         ev[2].own::<Ud10Event>(),
-        Some(Ud10Event::HitLocation {
+        Some(Ud10Event::HitLocation(HitLocation {
             die: 5,
             zone: BodyZone::Trunk,
             ..
-        })
+        }))
     ));
     match &ev[3] {
         BattleEvent::DamageRolled(DamageRolled { roll, .. }) => {
@@ -138,11 +137,11 @@ fn one_below_defense_misses() {
     assert_eq!(ev.len(), 1);
     assert!(matches!(
         ev[0].own::<Ud10Event>(),
-        Some(Ud10Event::AttackRolled {
+        Some(Ud10Event::AttackRolled(AttackRolled {
             hit: false,
             total: 12,
             ..
-        })
+        }))
     ));
     assert_eq!(prompt(&e), Prompt::Act { actor: a });
 }
@@ -317,7 +316,7 @@ fn without_body_zones_armor_is_averaged() {
     let ev = past_no_reaction(since(&e, at));
     assert!(
         !ev.iter()
-            .any(|e| matches!(e.own::<Ud10Event>(), Some(Ud10Event::HitLocation { .. })))
+            .any(|e| matches!(e.own::<Ud10Event>(), Some(Ud10Event::HitLocation(_))))
     );
     match &ev[2] {
         BattleEvent::Damaged(Damaged {

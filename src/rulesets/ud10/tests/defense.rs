@@ -3,6 +3,7 @@
 use super::*;
 use crate::rules::components::Heading;
 use crate::rules::level::Facing;
+use crate::rulesets::ud10::event::{AttackRolled, Turned};
 use crate::testkit::at;
 
 #[test]
@@ -122,13 +123,13 @@ fn from_behind_takes_a_defender_busy_with_another_enemy() {
     let turned = ev.iter().position(|x| {
         matches!(
             x.own::<Ud10Event>(),
-            Some(Ud10Event::Turned { who, towards, facing: Facing::W, .. }) if *who == b && *towards == a
+            Some(Ud10Event::Turned(Turned { who, towards, facing: Facing::W, .. })) if *who == b && *towards == a
         )
     });
     let rolled = ev.iter().position(|x| {
         matches!(
             x.own::<Ud10Event>(),
-            Some(Ud10Event::AttackRolled { defense: 13, .. })
+            Some(Ud10Event::AttackRolled(AttackRolled { defense: 13, .. }))
         )
     });
     assert!(turned.is_some() && turned < rolled, "{ev:?}");

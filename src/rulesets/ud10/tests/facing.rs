@@ -5,6 +5,7 @@
 use super::*;
 use crate::rules::components::Heading;
 use crate::rules::level::Facing;
+use crate::rulesets::ud10::event::Faced;
 use crate::testkit::at;
 
 fn heading(e: &Engine, c: Cid) -> Option<Facing> {
@@ -69,12 +70,12 @@ fn a_mover_ends_facing_the_nearest_enemy_not_its_last_step() {
     let faced: Vec<_> = since(&e, from)
         .into_iter()
         .filter_map(|x| match x.own::<Ud10Event>() {
-            Some(Ud10Event::Faced {
+            Some(Ud10Event::Faced(Faced {
                 who,
                 towards,
                 facing,
                 ..
-            }) => Some((*who, *towards, *facing)),
+            })) => Some((*who, *towards, *facing)),
             _ => None,
         })
         .collect();

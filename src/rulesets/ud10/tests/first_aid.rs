@@ -6,7 +6,7 @@
 
 use super::*;
 use crate::rules::components::Health;
-use crate::rules::event::Healed;
+use crate::rulesets::ud10::event::FirstAid;
 
 const ROWS: [&str; 3] = ["............", "............", "............"];
 
@@ -45,7 +45,7 @@ fn first_aid_brings_an_unconscious_ally_round_with_one_hp() {
     let ev = since(&e, from);
     assert!(ev.iter().any(|x| matches!(
         x.own::<Ud10Event>(),
-        Some(Ud10Event::FirstAid { total: 10, difficulty: 10, success: true, modifiers, .. })
+        Some(Ud10Event::FirstAid(FirstAid { total: 10, difficulty: 10, success: true, modifiers, .. }))
             if names(modifiers) == [("untrained (DEX)", 2)]
     )));
     assert!(ev.iter().any(|x| matches!(

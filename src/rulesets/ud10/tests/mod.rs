@@ -50,7 +50,7 @@ fn names(mods: &[Modifier]) -> Vec<(&'static str, i32)> {
 /// `parrying.rs`'s to check).
 fn past_no_reaction(ev: Vec<BattleEvent>) -> Vec<BattleEvent> {
     ev.into_iter()
-        .filter(|e| !matches!(e.own::<Ud10Event>(), Some(Ud10Event::NoReaction { .. })))
+        .filter(|e| !matches!(e.own::<Ud10Event>(), Some(Ud10Event::NoReaction(_))))
         .collect()
 }
 

@@ -1,6 +1,7 @@
 //! §Attack Modifiers: higher ground, range increments, visibility, moving, aiming, cover, line of sight.
 
 use super::*;
+use crate::rulesets::ud10::event::AttackRolled;
 
 #[test]
 fn melee_against_higher_ground_is_minus_two() {
@@ -173,7 +174,9 @@ fn aiming_one_and_two_rounds() {
         .set_script(vec![1]);
     strike(&mut e, a, b);
     let ev = since(&e, at);
-    let Some(Ud10Event::AttackRolled { total, hit, .. }) = ev.first().and_then(|e| e.own()) else {
+    let Some(Ud10Event::AttackRolled(AttackRolled { total, hit, .. })) =
+        ev.first().and_then(|e| e.own())
+    else {
         panic!("no attack: {ev:?}")
     };
     assert_eq!((*total, *hit), (13, false));

@@ -1,7 +1,7 @@
 //! §Movement, §Optional Rule: Fleeing From Battle, §Optional Rule: Retreat.
 
 use super::*;
-use crate::rules::event::{Moved, TurnEnded};
+use crate::rulesets::ud10::event::AttackRolled;
 
 pub(super) fn engaged_level() -> crate::rules::level::Level {
     level(
@@ -31,7 +31,7 @@ fn fleeing_from_melee_draws_a_free_attack_from_behind() {
     );
     let ev = since(&e, at);
     match ev[0].own::<Ud10Event>() {
-        Some(Ud10Event::AttackRolled {
+        Some(Ud10Event::AttackRolled(AttackRolled {
             attacker,
             target,
             free,
@@ -40,7 +40,7 @@ fn fleeing_from_melee_draws_a_free_attack_from_behind() {
             total,
             hit,
             ..
-        }) => {
+        })) => {
             assert_eq!((*attacker, *target, *free), (b, a, true));
             assert_eq!(*defense, 10);
             assert_eq!(
@@ -82,7 +82,7 @@ fn without_the_fleeing_rule_moving_away_is_free() {
     assert!(matches!(ev[0], BattleEvent::Moved(Moved { .. })));
     assert!(
         !ev.iter()
-            .any(|e| matches!(e.own::<Ud10Event>(), Some(Ud10Event::AttackRolled { .. })))
+            .any(|e| matches!(e.own::<Ud10Event>(), Some(Ud10Event::AttackRolled(_))))
     );
 }
 
@@ -104,7 +104,7 @@ fn retreat_draws_no_free_attack_and_takes_the_round() {
     let ev = since(&e, at);
     assert!(
         !ev.iter()
-            .any(|e| matches!(e.own::<Ud10Event>(), Some(Ud10Event::AttackRolled { .. })))
+            .any(|e| matches!(e.own::<Ud10Event>(), Some(Ud10Event::AttackRolled(_))))
     );
     assert!(ev.iter().any(|e| matches!(
         e,

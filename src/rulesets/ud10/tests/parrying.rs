@@ -1,7 +1,7 @@
 //! §Parrying and Dodging.
 
 use super::*;
-use crate::rules::event::{Damaged, ReactionDeclined};
+use crate::rulesets::ud10::event::{ReactionOffered, ReactionRolled};
 
 fn parry_level() -> crate::rules::level::Level {
     level(
@@ -43,20 +43,20 @@ fn parry_is_a_comparative_check_once_a_round() {
     // The hit waits on B's answer, in the log: the pending attack and the
     // prompt are what that event's apply made them.
     match ev[1].own::<Ud10Event>() {
-        Some(Ud10Event::ReactionOffered { attack, parry, .. }) => {
+        Some(Ud10Event::ReactionOffered(ReactionOffered { attack, parry, .. })) => {
             assert_eq!((attack.attacker, attack.target, attack.total), (a1, b, 14));
             assert!(*parry);
         }
         other => panic!("{other:?}"),
     }
     match ev[2].own::<Ud10Event>() {
-        Some(Ud10Event::ReactionRolled {
+        Some(Ud10Event::ReactionRolled(ReactionRolled {
             total,
             against,
             success,
             modifiers,
             ..
-        }) => {
+        })) => {
             assert_eq!((*total, *against, *success), (15, 14, true));
             assert_eq!(names(modifiers), vec![("Parry skill", 6)]);
         }
@@ -74,7 +74,7 @@ fn parry_is_a_comparative_check_once_a_round() {
     let ev = since(&e, at);
     assert!(
         !ev.iter()
-            .any(|e| matches!(e.own::<Ud10Event>(), Some(Ud10Event::ReactionRolled { .. })))
+            .any(|e| matches!(e.own::<Ud10Event>(), Some(Ud10Event::ReactionRolled(_))))
     );
     match ev.last() {
         // 3 + 4 = 7; trunk 2 - pen 1 = 1: 6; buffer 2 - 1 = 1: 5; CON 2: 3.
@@ -99,12 +99,12 @@ fn a_parry_equal_to_the_attack_fails() {
     let ev = since(&e, at);
     assert!(matches!(
         ev[2].own::<Ud10Event>(),
-        Some(Ud10Event::ReactionRolled {
+        Some(Ud10Event::ReactionRolled(ReactionRolled {
             total: 14,
             against: 14,
             success: false,
             ..
-        })
+        }))
     ));
     assert!(matches!(
         ev.last(),
@@ -134,10 +134,11 @@ fn a_reaction_that_cannot_win_is_not_offered() {
     strike(&mut e, a, b);
     // Neither the parry nor the dodge by DEX can beat 18: no prompt.
     assert_eq!(prompt(&e), Prompt::Act { actor: a });
-    assert!(since(&e, at).iter().all(|ev| !matches!(
-        ev.own::<Ud10Event>(),
-        Some(Ud10Event::ReactionRolled { .. })
-    )));
+    assert!(
+        since(&e, at)
+            .iter()
+            .all(|ev| !matches!(ev.own::<Ud10Event>(), Some(Ud10Event::ReactionRolled(_))))
+    );
 }
 
 #[test]
@@ -168,12 +169,12 @@ fn a_reaction_that_can_win_is_offered_and_rolled() {
     let rolled = since(&e, at)
         .iter()
         .find_map(|ev| match ev.own::<Ud10Event>() {
-            Some(Ud10Event::ReactionRolled {
+            Some(Ud10Event::ReactionRolled(ReactionRolled {
                 modifiers,
                 total,
                 success,
                 ..
-            }) => Some((names(modifiers), *total, *success)),
+            })) => Some((names(modifiers), *total, *success)),
             _ => None,
         });
     assert_eq!(rolled, Some((vec![("Parry skill", 3)], 11, true)));
@@ -254,7 +255,7 @@ fn no_reaction_line(e: &Engine, at: usize) -> Option<String> {
     };
     since(e, at)
         .iter()
-        .find(|x| matches!(x.own::<Ud10Event>(), Some(Ud10Event::NoReaction { .. })))
+        .find(|x| matches!(x.own::<Ud10Event>(), Some(Ud10Event::NoReaction(_))))
         .and_then(|x| crate::rules::narrate::plain(&names, x))
 }
 
