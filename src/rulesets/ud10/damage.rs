@@ -7,7 +7,7 @@ use bevy::prelude::*;
 
 use crate::rules::components::{Cid, Condition, Health, Loadout};
 use crate::rules::dice::{DiceExpr, RollOptions};
-use crate::rules::event::BattleEvent;
+use crate::rules::event::{BattleEvent, ConditionAdded, DamageRolled, Damaged};
 use crate::rules::scene::Scene;
 use crate::rules::scene::emit;
 use crate::rules::view;
@@ -19,7 +19,6 @@ use super::harm::{RULE_DAMAGE, RULE_DOWN, RULE_SUMMARY, RULE_ZONES, body_zone, p
 use super::numbers::{Pending, RULE_IMMOBILIZED};
 use super::query::stats;
 use super::settings::{EpZero, Ud10Settings};
-use crate::rules::event::{ConditionAdded, DamageRolled, Damaged};
 
 /// Apply a hit with the attacker's weapon `p` names: location, damage
 /// roll, the pipeline, and what the losses do.
@@ -68,11 +67,11 @@ fn entangle(world: &mut Scene, target: Cid) {
     if !view::conditions(world, target).has(Condition::Immobilized) {
         emit(
             world,
-            BattleEvent::ConditionAdded {
+            BattleEvent::ConditionAdded(ConditionAdded {
                 who: target,
                 condition: Condition::Immobilized,
                 rule: RULE_IMMOBILIZED,
-            },
+            }),
         );
     }
 }

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition};
-use crate::rules::event::BattleEvent;
+use crate::rules::event::{BattleEvent, ConditionAdded, ConditionRemoved, Healed, TurnEnded};
 use crate::rules::level::Facing;
 use crate::rules::scene::Scene;
 use crate::rules::scene::{draw, emit};
@@ -17,7 +17,6 @@ use crate::rulesets::ud10::event::{Aimed, CutFree, Faced, FirstAid, Reloaded, Ud
 use super::{
     RULE_ACTIONS, RULE_FREE_ACTIONS, attack, check, first_aid, movement, numbers, query, reach,
 };
-use crate::rules::event::{ConditionAdded, ConditionRemoved, Healed, TurnEnded};
 
 pub fn execute(world: &mut Scene, actor: Cid, command: &Command) {
     match (command, command.own::<Ud10Command>()) {
@@ -93,11 +92,11 @@ fn execute_cut_free(world: &mut Scene, actor: Cid) {
     );
     emit(
         world,
-        BattleEvent::ConditionRemoved {
+        BattleEvent::ConditionRemoved(ConditionRemoved {
             who: actor,
             condition: Condition::Immobilized,
             rule: numbers::RULE_IMMOBILIZED,
-        },
+        }),
     );
 }
 
@@ -105,11 +104,11 @@ fn execute_cut_free(world: &mut Scene, actor: Cid) {
 fn execute_take_cover(world: &mut Scene, actor: Cid) {
     emit(
         world,
-        BattleEvent::ConditionAdded {
+        BattleEvent::ConditionAdded(ConditionAdded {
             who: actor,
             condition: Condition::Crouching,
             rule: RULE_FREE_ACTIONS,
-        },
+        }),
     );
 }
 
@@ -117,11 +116,11 @@ fn execute_take_cover(world: &mut Scene, actor: Cid) {
 fn execute_stand(world: &mut Scene, actor: Cid) {
     emit(
         world,
-        BattleEvent::ConditionRemoved {
+        BattleEvent::ConditionRemoved(ConditionRemoved {
             who: actor,
             condition: Condition::Crouching,
             rule: RULE_FREE_ACTIONS,
-        },
+        }),
     );
 }
 

@@ -4,7 +4,9 @@
 use bevy::prelude::*;
 
 use crate::rules::components::{Cid, Condition, Loadout, MoveMode};
-use crate::rules::event::BattleEvent;
+use crate::rules::event::{
+    BattleEvent, ConditionAdded, ConditionRemoved, Fled, MoveInterrupted, Moved,
+};
 use crate::rules::map::{Cell, Map};
 use crate::rules::scene::Scene;
 use crate::rules::scene::emit;
@@ -15,7 +17,6 @@ use super::event::{Faced, Ud10Event};
 use super::numbers::RULE_FROM_BEHIND;
 use super::reach::{RULE_FLEEING, RULE_MOVEMENT, RULE_RETREAT, Threat, engaged_enemies, threat};
 use super::settings::Ud10Settings;
-use crate::rules::event::{ConditionAdded, ConditionRemoved, Fled, MoveInterrupted, Moved};
 
 /// Execute a legal move, step by step. With the fleeing rule, each opponent
 /// the mover runs away from gets a free attack before the step that breaks
@@ -76,7 +77,10 @@ fn walk(world: &mut Scene, who: Cid, path: &[Cell], mode: MoveMode) -> Option<Ce
                     attacked.push(e);
                     free_attack(world, e, who);
                     if !view::standing(world, who) {
-                        emit(world, BattleEvent::MoveInterrupted { who, at: cur });
+                        emit(
+                            world,
+                            BattleEvent::MoveInterrupted(MoveInterrupted { who, at: cur }),
+                        );
                         return None;
                     }
                 }
@@ -118,21 +122,21 @@ fn mark_moving(world: &mut Scene, who: Cid, mode: MoveMode) {
     if !conds.has(Condition::Moving) {
         emit(
             world,
-            BattleEvent::ConditionAdded {
+            BattleEvent::ConditionAdded(ConditionAdded {
                 who,
                 condition: Condition::Moving,
                 rule: "ud10 §Attack Modifiers: opponent is moving",
-            },
+            }),
         );
     }
     if conds.has(Condition::Crouching) {
         emit(
             world,
-            BattleEvent::ConditionRemoved {
+            BattleEvent::ConditionRemoved(ConditionRemoved {
                 who,
                 condition: Condition::Crouching,
                 rule: RULE_MOVEMENT,
-            },
+            }),
         );
     }
 }

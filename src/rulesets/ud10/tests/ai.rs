@@ -1,6 +1,7 @@
 //! The ud10 AI against random play, determinism, and the attack preview.
 
 use super::*;
+use crate::rules::event::{Fled, Moved};
 use crate::rulesets::ud10::event::{Aimed, AttackRolled};
 
 fn mirror() -> crate::rules::level::Level {

@@ -1,6 +1,7 @@
 //! Ammunition, reloading and firing modes.
 
 use super::*;
+use crate::rules::event::DamageRolled;
 use crate::rulesets::ud10::event::AttackRolled;
 
 #[test]

@@ -1,6 +1,7 @@
 //! §Attacking and §Determining the Damage: the whole pipeline, body zones, armor, buffer, penetration, knock-out.
 
 use super::*;
+use crate::rules::event::{ConditionAdded, DamageRolled, Damaged};
 use crate::rulesets::ud10::event::{AttackRolled, Barred, HitLocation, NoReaction};
 
 #[test]

@@ -6,6 +6,7 @@
 
 use super::*;
 use crate::rules::components::Health;
+use crate::rules::event::Healed;
 use crate::rulesets::ud10::event::FirstAid;
 
 const ROWS: [&str; 3] = ["............", "............", "............"];

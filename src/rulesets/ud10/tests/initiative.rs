@@ -2,6 +2,7 @@
 
 use super::movement::engaged_level;
 use super::*;
+use crate::rules::event::RoundStarted;
 use crate::rulesets::ud10::event::InitiativeRolled;
 
 #[test]
@@ -37,7 +38,10 @@ fn initiative_is_d10_plus_skill_highest_first_and_kept() {
     e.step();
     // Round 2 keeps the results: no new rolls, same order.
     let ev = since(&e, at);
-    assert!(matches!(ev[0], BattleEvent::RoundStarted { round: 2 }));
+    assert!(matches!(
+        ev[0],
+        BattleEvent::RoundStarted(RoundStarted { round: 2 })
+    ));
     assert!(
         !ev.iter()
             .any(|e| matches!(e.own::<Ud10Event>(), Some(Ud10Event::InitiativeRolled(_))))

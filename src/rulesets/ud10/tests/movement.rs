@@ -1,6 +1,7 @@
 //! §Movement, §Optional Rule: Fleeing From Battle, §Optional Rule: Retreat.
 
 use super::*;
+use crate::rules::event::{Moved, TurnEnded};
 use crate::rulesets::ud10::event::AttackRolled;
 
 pub(super) fn engaged_level() -> crate::rules::level::Level {

@@ -1,6 +1,7 @@
 //! §Parrying and Dodging.
 
 use super::*;
+use crate::rules::event::{Damaged, ReactionDeclined};
 use crate::rulesets::ud10::event::{ReactionOffered, ReactionRolled};
 
 fn parry_level() -> crate::rules::level::Level {
