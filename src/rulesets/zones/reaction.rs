@@ -9,7 +9,9 @@ use crate::rules::event::BattleEvent;
 use crate::rules::scene::{Scene, emit};
 use crate::rules::view;
 use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
-use crate::rulesets::zones::event::{Reaction, ZonesEvent};
+use crate::rulesets::zones::event::{
+    AttackMade, BlowStopped, CounterOrder, ManeuverMade, Reaction, ZonesEvent,
+};
 
 use super::attack::{ask_guard, ask_target, hit};
 use super::blast::blast_answer;
@@ -183,7 +185,7 @@ pub(super) fn counter(world: &mut Scene, state: &AttackState, answer: CounterWit
             };
             emit(
                 world,
-                ZonesEvent::AttackMade {
+                ZonesEvent::AttackMade(AttackMade {
                     attacker: t,
                     target: a,
                     weapon: String::from(&*wt.name),
@@ -191,7 +193,7 @@ pub(super) fn counter(world: &mut Scene, state: &AttackState, answer: CounterWit
                     mode: "counter".into(),
                     reaction: true,
                     rule: RULE_COUNTER,
-                },
+                }),
             );
             if !wit_to_hit(world, t, a, &wt, true, RULE_COUNTER) {
                 hit(world, state);
@@ -202,13 +204,13 @@ pub(super) fn counter(world: &mut Scene, state: &AttackState, answer: CounterWit
         CounterWith::Maneuver(kind) => {
             emit(
                 world,
-                ZonesEvent::ManeuverMade {
+                ZonesEvent::ManeuverMade(ManeuverMade {
                     attacker: t,
                     target: a,
                     kind: kind.name(),
                     reaction: true,
                     rule: RULE_COUNTER,
-                },
+                }),
             );
             None
         }
@@ -228,14 +230,14 @@ pub(super) fn counter(world: &mut Scene, state: &AttackState, answer: CounterWit
             let tie = on_attacker.suffered == on_target.suffered;
             emit(
                 world,
-                ZonesEvent::CounterOrder {
+                ZonesEvent::CounterOrder(CounterOrder {
                     first: order[0].target,
                     then: order[1].target,
                     suffers: order[0].suffered,
                     then_suffers: order[1].suffered,
                     tie,
                     rule: RULE_COUNTER,
-                },
+                }),
             );
             land(world, order[0]);
             // The one hit first strikes back only if still standing (or at
@@ -246,10 +248,10 @@ pub(super) fn counter(world: &mut Scene, state: &AttackState, answer: CounterWit
             } else {
                 emit(
                     world,
-                    ZonesEvent::BlowStopped {
+                    ZonesEvent::BlowStopped(BlowStopped {
                         who: striker,
                         rule: RULE_COUNTER,
-                    },
+                    }),
                 );
             }
         }
