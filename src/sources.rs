@@ -422,8 +422,6 @@ const STILL_LONG: &[(&str, &str)] = &[
     ("rulesets/ud10/narrate.rs", "describe"),          // 95
     ("rulesets/zones/ai/mod.rs", "act"),               // 121
     ("rulesets/zones/ai/moves.rs", "approach_within"), // 134
-    ("rulesets/zones/ai/value.rs", "best_maneuver"),   // 83
-    ("rulesets/zones/check.rs", "check_turn"),         // 85
     ("rulesets/zones/data.rs", ""),                    // 612
     ("rulesets/zones/data.rs", "equip"),               // 105
     ("rulesets/zones/offers.rs", "offer"),             // 98
