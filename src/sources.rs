@@ -424,9 +424,6 @@ const STILL_LONG: &[(&str, &str)] = &[
     ("rulesets/zones/ai/moves.rs", "approach_within"), // 134
     ("rulesets/zones/data.rs", ""),                    // 612
     ("rulesets/zones/data.rs", "equip"),               // 105
-    ("rulesets/zones/offers.rs", "offer"),             // 98
-    ("rulesets/zones/preview.rs", "preview"),          // 94
-    ("rulesets/zones/reaction.rs", "counter"),         // 97
     ("rulesets/zones/sheet.rs", "sheet"),              // 98
 ];
 
