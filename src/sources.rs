@@ -424,7 +424,6 @@ const STILL_LONG: &[(&str, &str)] = &[
     ("rulesets/zones/ai/moves.rs", "approach_within"), // 134
     ("rulesets/zones/data.rs", ""),                    // 612
     ("rulesets/zones/data.rs", "equip"),               // 105
-    ("rulesets/zones/sheet.rs", "sheet"),              // 98
 ];
 
 #[test]

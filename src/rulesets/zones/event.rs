@@ -1,7 +1,7 @@
 //! zones' own events: what only its rules emit (the initiative, activations
 //! and passes, saves, attacks and reactions, non-lethal attacks, blasts,
 //! stunts, gear rolls, riders' turns). The core carries them in
-//! `BattleEvent::Ruleset`; `narrate.rs` gives their log lines and
+//! `BattleEvent::Ruleset`; `narrate/` gives their log lines and
 //! `apply.rs` what they change.
 
 use serde::Serialize;
@@ -12,7 +12,8 @@ use crate::rules::event::Rule;
 use crate::rulesets::zones::command::Influence;
 use crate::rulesets::zones::state::{TurnBudget, Waiting};
 
-/// An event of zones' own.
+/// An event of zones' own: each variant carries its struct (below, with
+/// its doc), which narrate/ and apply.rs hand to that event's own code.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum ZonesEvent {
     InitiativeHeld(InitiativeHeld),
