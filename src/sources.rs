@@ -423,7 +423,6 @@ const STILL_LONG: &[(&str, &str)] = &[
     ("rulesets/zones/ai/mod.rs", "act"),               // 121
     ("rulesets/zones/ai/moves.rs", "approach_within"), // 134
     ("rulesets/zones/data.rs", ""),                    // 612
-    ("rulesets/zones/data.rs", "equip"),               // 105
 ];
 
 #[test]
