@@ -405,14 +405,7 @@ fn long_functions(text: &str, most: usize) -> Vec<(String, usize)> {
 const STILL_LONG: &[(&str, &str)] = &[
     ("rulesets/zones/ai/mod.rs", "act"),               // 121
     ("rulesets/zones/ai/moves.rs", "approach_within"), // 134
-    ("rulesets/zones/ai/value.rs", "best_maneuver"),   // 83
-    ("rulesets/zones/check.rs", "check_turn"),         // 85
     ("rulesets/zones/data.rs", ""),                    // 612
-    ("rulesets/zones/data.rs", "equip"),               // 105
-    ("rulesets/zones/offers.rs", "offer"),             // 98
-    ("rulesets/zones/preview.rs", "preview"),          // 94
-    ("rulesets/zones/reaction.rs", "counter"),         // 97
-    ("rulesets/zones/sheet.rs", "sheet"),              // 98
 ];
 
 #[test]

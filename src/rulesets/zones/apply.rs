@@ -13,7 +13,11 @@ use crate::rules::event::{
 use crate::rules::view;
 use crate::rulesets::zones::command::Influence;
 use crate::rulesets::zones::data::ZonesStats;
-use crate::rulesets::zones::event::ZonesEvent;
+use crate::rulesets::zones::event::{
+    self, ActivationOffered, AttackMade, BackOnFeet, CarriedFast, FirstTurnGiven, FreeTried,
+    HalfZoneSpent, InfluenceTried, InitiativeHeld, ItemUsed, JoinsTurn, ManeuverMade, PairTurn,
+    PowerInvoked, ReactionTaken, TurnHandedOver, TurnReserved, TurnResumed, ZonesEvent,
+};
 use crate::rulesets::zones::query::standing_per_faction;
 use crate::rulesets::zones::state::{GearUse, Pending, Swayed, TurnBudget, Waiting, ZonesRound};
 
@@ -33,9 +37,9 @@ fn gear(world: &mut World, event: &BattleEvent) {
     match (event, event.own::<ZonesEvent>()) {
         (
             _,
-            Some(ZonesEvent::AttackMade {
+            Some(ZonesEvent::AttackMade(AttackMade {
                 attacker, weapon, ..
-            }),
+            })),
         ) => used(
             world,
             GearUse::Attack {
@@ -92,148 +96,173 @@ fn after_core(world: &mut World, event: &BattleEvent) {
     }
 }
 
-/// zones' own events: the actions of a turn here, the round's procedure in
-/// [`apply_procedure`].
+/// zones' own events: each one's apply, the one match over them here.
 fn apply_own(world: &mut World, event: &ZonesEvent) {
     match event {
-        ZonesEvent::AttackMade {
-            attacker,
-            target,
-            weapon_index,
-            reaction,
-            ..
-        } => apply_attack_made(world, attacker, target, weapon_index, reaction),
-        ZonesEvent::ManeuverMade {
-            attacker,
-            target,
-            reaction,
-            ..
-        } => apply_maneuver_made(world, attacker, target, reaction),
-        ZonesEvent::FreeTried { .. } => {
-            view::write::resource_mut::<ZonesRound>(world).turn.main = true
-        }
-        ZonesEvent::ReactionTaken { who, .. } => {
-            // §Taking a turn: "A reaction takes the whole turn and doesn't
-            // allow for movement or a bonus action."
-            with::<TurnState>(world, *who, |t| {
-                t.reaction_used = true;
-                t.done = true;
-            });
-        }
-        ZonesEvent::SaveRolled { .. }
-        | ZonesEvent::AttackMissed { .. }
-        | ZonesEvent::BlastHits { .. }
-        | ZonesEvent::GearRolled { .. }
-        | ZonesEvent::StuntProposed { .. }
-        | ZonesEvent::StuntAccepted { .. }
-        | ZonesEvent::CounterOrder { .. }
-        | ZonesEvent::BlowStopped { .. } => {}
-        // §Taking a turn: words and items are main actions.
-        ZonesEvent::InfluenceTried { .. } => {
-            view::write::resource_mut::<ZonesRound>(world).turn.main = true
-        }
-        ZonesEvent::ItemUsed { who, item, .. } => {
-            view::write::resource_mut::<ZonesRound>(world).turn.main = true;
-            with::<ZonesStats>(world, *who, |s| {
-                if let Some(i) = s.items.get_mut(*item) {
-                    i.uses = i.uses.saturating_sub(1);
-                }
-            });
-        }
-        ZonesEvent::PowerInvoked { by, index, .. } => {
-            view::write::resource_mut::<ZonesRound>(world).turn.main = true;
-            with::<ZonesStats>(world, *by, |s| {
-                if let Some(p) = s.powers.get_mut(*index) {
-                    p.uses = p.uses.saturating_sub(1);
-                }
-            });
-        }
-        // Back on its feet, it takes no turn this round (Fray decides).
-        ZonesEvent::BackOnFeet { who, .. } => with::<TurnState>(world, *who, |t| t.done = true),
-        ZonesEvent::Swayed {
-            target, by, kind, ..
-        } => with::<Swayed>(world, *target, |s| match kind {
-            Influence::Taunt => s.taunted_by = Some(*by),
-            _ => s.distracted = true,
-        }),
-        procedure => apply_procedure(world, procedure),
+        ZonesEvent::InitiativeHeld(e) => apply_initiative_held(world, e),
+        ZonesEvent::FirstTurnGiven(e) => apply_first_turn_given(world, e),
+        ZonesEvent::Activated(e) => activated(world, e.who),
+        ZonesEvent::Passed(e) => passed(world, e.faction),
+        ZonesEvent::ActivationOffered(e) => apply_activation_offered(world, e),
+        ZonesEvent::ReactionOffered(e) => offered(world, e.who, e.by, &e.waits),
+        ZonesEvent::TurnResumed(e) => apply_turn_resumed(world, e),
+        ZonesEvent::PlayGoesTo(e) => play_goes_to(world, e.faction),
+        ZonesEvent::PairTurn(e) => apply_pair_turn(world, e),
+        ZonesEvent::JoinsTurn(e) => apply_joins_turn(world, e),
+        ZonesEvent::HalfZoneSpent(e) => apply_half_zone_spent(world, e),
+        ZonesEvent::CarriedFast(e) => apply_carried_fast(world, e),
+        ZonesEvent::AttackMade(e) => apply_attack_made(world, e),
+        ZonesEvent::ReactionTaken(e) => apply_reaction_taken(world, e),
+        ZonesEvent::ManeuverMade(e) => apply_maneuver_made(world, e),
+        ZonesEvent::TurnHandedOver(e) => apply_turn_handed_over(world, e),
+        ZonesEvent::TurnReserved(e) => apply_turn_reserved(world, e),
+        ZonesEvent::InfluenceTried(e) => apply_influence_tried(world, e),
+        ZonesEvent::Swayed(e) => apply_swayed(world, e),
+        ZonesEvent::ItemUsed(e) => apply_item_used(world, e),
+        ZonesEvent::BackOnFeet(e) => apply_back_on_feet(world, e),
+        ZonesEvent::FreeTried(e) => apply_free_tried(world, e),
+        ZonesEvent::PowerInvoked(e) => apply_power_invoked(world, e),
+        // What only tells how a roll or an attack went changes nothing:
+        // the events that follow it do.
+        ZonesEvent::SaveRolled(_) => {}
+        ZonesEvent::AttackMissed(_) => {}
+        ZonesEvent::BlastHits(_) => {}
+        ZonesEvent::GearRolled(_) => {}
+        ZonesEvent::StuntProposed(_) => {}
+        ZonesEvent::StuntAccepted(_) => {}
+        ZonesEvent::CounterOrder(_) => {}
+        ZonesEvent::BlowStopped(_) => {}
     }
 }
 
-/// The round's procedure (initiative, activation, passes, offers, the
-/// pair's turn, its budget): the rest of [`apply_own`].
-fn apply_procedure(world: &mut World, event: &ZonesEvent) {
-    match event {
-        // The holder is asked first each round; what stands now is the
-        // fight's start for morale.
-        ZonesEvent::InitiativeHeld { faction, .. } => {
-            let original = standing_per_faction(world);
-            let mut r = view::write::resource_mut::<ZonesRound>(world);
-            r.holder = Some(*faction);
-            r.original = original;
+/// The holder is asked first each round; what stands now is the fight's
+/// start for morale.
+fn apply_initiative_held(world: &mut World, e: &InitiativeHeld) {
+    let original = standing_per_faction(world);
+    let mut r = view::write::resource_mut::<ZonesRound>(world);
+    r.holder = Some(e.faction);
+    r.original = original;
+}
+
+/// The holder gives the first turn away.
+fn apply_first_turn_given(world: &mut World, e: &FirstTurnGiven) {
+    let mut r = view::write::resource_mut::<ZonesRound>(world);
+    r.opening = false;
+    r.next = e.to;
+    view::write::resource_mut::<Battle>(world).prompt = Prompt::None;
+}
+
+/// `faction` is asked to take a turn or pass: the `Activate` prompt.
+fn apply_activation_offered(world: &mut World, e: &ActivationOffered) {
+    view::write::resource_mut::<Battle>(world).prompt = Prompt::Activate {
+        faction: e.faction,
+        speaker: e.speaker,
+    };
+}
+
+/// Nothing waits any more: the turn of `who` goes on, or nobody is asked.
+fn apply_turn_resumed(world: &mut World, e: &TurnResumed) {
+    *view::write::resource_mut::<Pending>(world) = Pending::default();
+    view::write::resource_mut::<Battle>(world).prompt = match e.who {
+        Some(who) => Prompt::Act { actor: who },
+        None => Prompt::None,
+    };
+}
+
+/// Who of the pair acts now, and what the others have spent.
+fn apply_pair_turn(world: &mut World, e: &PairTurn) {
+    let mut r = view::write::resource_mut::<ZonesRound>(world);
+    r.turn = e.acting.clone();
+    r.team = e.others.clone();
+}
+
+/// A mount its rider got on joins the turn, with a fresh budget.
+fn apply_joins_turn(world: &mut World, e: &JoinsTurn) {
+    view::write::resource_mut::<ZonesRound>(world)
+        .team
+        .push(TurnBudget {
+            who: Some(e.who),
+            ..Default::default()
+        });
+}
+
+/// Getting on or off counts as half a zone of the turn's movement.
+fn apply_half_zone_spent(world: &mut World, _e: &HalfZoneSpent) {
+    view::write::resource_mut::<ZonesRound>(world).turn.halves += 1
+}
+
+/// Riders carried at full speed take no action nor reaction this round.
+fn apply_carried_fast(world: &mut World, e: &CarriedFast) {
+    let mut r = view::write::resource_mut::<ZonesRound>(world);
+    for c in &e.riders {
+        if !r.carried_fast.contains(c) {
+            r.carried_fast.push(*c);
         }
-        // §Procedure: a pass counts, and play goes to the next faction.
-        ZonesEvent::Passed { faction, .. } => passed(world, *faction),
-        // The holder gives the first turn away.
-        ZonesEvent::FirstTurnGiven { to, .. } => {
-            let mut r = view::write::resource_mut::<ZonesRound>(world);
-            r.opening = false;
-            r.next = *to;
-            view::write::resource_mut::<Battle>(world).prompt = Prompt::None;
-        }
-        ZonesEvent::Activated { who, .. } => activated(world, *who),
-        ZonesEvent::ActivationOffered {
-            faction, speaker, ..
-        } => {
-            view::write::resource_mut::<Battle>(world).prompt = Prompt::Activate {
-                faction: *faction,
-                speaker: *speaker,
-            };
-        }
-        ZonesEvent::ReactionOffered { who, by, waits, .. } => offered(world, *who, *by, waits),
-        ZonesEvent::TurnResumed { who, .. } => {
-            *view::write::resource_mut::<Pending>(world) = Pending::default();
-            view::write::resource_mut::<Battle>(world).prompt = match who {
-                Some(who) => Prompt::Act { actor: *who },
-                None => Prompt::None,
-            };
-        }
-        // The pair's turn is over: a fresh turn for the next faction.
-        ZonesEvent::PlayGoesTo { faction, .. } => play_goes_to(world, *faction),
-        ZonesEvent::PairTurn { acting, others, .. } => {
-            let mut r = view::write::resource_mut::<ZonesRound>(world);
-            r.turn = acting.clone();
-            r.team = others.clone();
-        }
-        ZonesEvent::TurnHandedOver { to, .. } => {
-            view::write::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: *to };
-        }
-        ZonesEvent::JoinsTurn { who, .. } => {
-            view::write::resource_mut::<ZonesRound>(world)
-                .team
-                .push(TurnBudget {
-                    who: Some(*who),
-                    ..Default::default()
-                });
-        }
-        ZonesEvent::TurnReserved { who, .. } => {
-            view::write::resource_mut::<ZonesRound>(world)
-                .reserved
-                .push(*who);
-        }
-        ZonesEvent::HalfZoneSpent { .. } => {
-            view::write::resource_mut::<ZonesRound>(world).turn.halves += 1
-        }
-        ZonesEvent::CarriedFast { riders, .. } => {
-            let mut r = view::write::resource_mut::<ZonesRound>(world);
-            for c in riders {
-                if !r.carried_fast.contains(c) {
-                    r.carried_fast.push(*c);
-                }
-            }
-        }
-        other => unreachable!("apply_own applies {other:?}"),
     }
+}
+
+/// §Taking a turn: "A reaction takes the whole turn and doesn't allow for
+/// movement or a bonus action."
+fn apply_reaction_taken(world: &mut World, e: &ReactionTaken) {
+    with::<TurnState>(world, e.who, |t| {
+        t.reaction_used = true;
+        t.done = true;
+    });
+}
+
+/// The pair's turn goes on with `to`.
+fn apply_turn_handed_over(world: &mut World, e: &TurnHandedOver) {
+    view::write::resource_mut::<Battle>(world).prompt = Prompt::Act { actor: e.to };
+}
+
+/// `who` keeps its turn to react.
+fn apply_turn_reserved(world: &mut World, e: &TurnReserved) {
+    view::write::resource_mut::<ZonesRound>(world)
+        .reserved
+        .push(e.who);
+}
+
+/// §Taking a turn: words are a main action.
+fn apply_influence_tried(world: &mut World, _e: &InfluenceTried) {
+    view::write::resource_mut::<ZonesRound>(world).turn.main = true
+}
+
+/// A distraction lasts the round; a taunt binds the target to `by`.
+fn apply_swayed(world: &mut World, e: &event::Swayed) {
+    with::<Swayed>(world, e.target, |s| match e.kind {
+        Influence::Taunt => s.taunted_by = Some(e.by),
+        _ => s.distracted = true,
+    })
+}
+
+/// §Taking a turn: using an item is a main action, and spends one use.
+fn apply_item_used(world: &mut World, e: &ItemUsed) {
+    view::write::resource_mut::<ZonesRound>(world).turn.main = true;
+    with::<ZonesStats>(world, e.who, |s| {
+        if let Some(i) = s.items.get_mut(e.item) {
+            i.uses = i.uses.saturating_sub(1);
+        }
+    });
+}
+
+/// Back on its feet, it takes no turn this round (Fray decides).
+fn apply_back_on_feet(world: &mut World, e: &BackOnFeet) {
+    with::<TurnState>(world, e.who, |t| t.done = true)
+}
+
+/// Pulling a grabbed ally free is the turn's main action.
+fn apply_free_tried(world: &mut World, _e: &FreeTried) {
+    view::write::resource_mut::<ZonesRound>(world).turn.main = true
+}
+
+/// Invoking a power is a main action, and spends one of its uses.
+fn apply_power_invoked(world: &mut World, e: &PowerInvoked) {
+    view::write::resource_mut::<ZonesRound>(world).turn.main = true;
+    with::<ZonesStats>(world, e.by, |s| {
+        if let Some(p) = s.powers.get_mut(e.index) {
+            p.uses = p.uses.saturating_sub(1);
+        }
+    });
 }
 
 /// §Procedure: `faction` passes: the pass counts, and play goes to the
@@ -265,26 +294,21 @@ fn used(world: &mut World, gear: GearUse) {
         .push(gear);
 }
 
-fn apply_attack_made(
-    world: &mut World,
-    attacker: &Cid,
-    target: &Cid,
-    weapon_index: &usize,
-    reaction: &bool,
-) {
-    // One blow, one arrow or stone (zones weapons have no magazine).
-    strike(world, *attacker, *target, *weapon_index, 1);
-    // §Taking a turn: an attack on one's turn is its main action.
-    if !*reaction {
-        with::<TurnState>(world, *attacker, |t| t.action_used = true);
+/// One blow, one arrow or stone (zones weapons have no magazine); §Taking
+/// a turn: an attack on one's turn is its main action.
+fn apply_attack_made(world: &mut World, e: &AttackMade) {
+    strike(world, e.attacker, e.target, e.weapon_index, 1);
+    if !e.reaction {
+        with::<TurnState>(world, e.attacker, |t| t.action_used = true);
         view::write::resource_mut::<ZonesRound>(world).turn.main = true;
     }
 }
 
-fn apply_maneuver_made(world: &mut World, attacker: &Cid, target: &Cid, reaction: &bool) {
-    face(world, *attacker, *target);
-    if !*reaction {
-        with::<TurnState>(world, *attacker, |t| t.action_used = true);
+/// The maneuvering one faces its target; on its turn, its main action.
+fn apply_maneuver_made(world: &mut World, e: &ManeuverMade) {
+    face(world, e.attacker, e.target);
+    if !e.reaction {
+        with::<TurnState>(world, e.attacker, |t| t.action_used = true);
         view::write::resource_mut::<ZonesRound>(world).turn.main = true;
     }
 }

@@ -10,7 +10,7 @@ use crate::rules::event::BattleEvent;
 use crate::rules::scene::{Scene, emit};
 use crate::rules::view;
 use crate::rulesets::zones::command::Maneuver;
-use crate::rulesets::zones::event::ZonesEvent;
+use crate::rulesets::zones::event::{AttackMade, ManeuverMade, StuntProposed, ZonesEvent};
 use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::blast::{ask_blast, declare_blast};
@@ -32,7 +32,7 @@ pub fn execute_split(world: &mut Scene, attacker: Cid, index: usize, shares: &[(
     for &(t, _) in shares {
         emit(
             world,
-            ZonesEvent::AttackMade {
+            ZonesEvent::AttackMade(AttackMade {
                 attacker,
                 target: t,
                 weapon: String::from(&*w.name),
@@ -40,7 +40,7 @@ pub fn execute_split(world: &mut Scene, attacker: Cid, index: usize, shares: &[(
                 mode: "shared dice".into(),
                 reaction: false,
                 rule: RULE_SIZE,
-            },
+            }),
         );
     }
     reveal(world, attacker);
@@ -88,13 +88,13 @@ pub fn execute_attack(world: &mut Scene, attacker: Cid, target: Cid, weapon: usi
 pub fn execute_maneuver(world: &mut Scene, attacker: Cid, target: Cid, kind: Maneuver) {
     emit(
         world,
-        ZonesEvent::ManeuverMade {
+        ZonesEvent::ManeuverMade(ManeuverMade {
             attacker,
             target,
             kind: kind.name(),
             reaction: false,
             rule: super::maneuvers::RULE_NONLETHAL,
-        },
+        }),
     );
     let state = AttackState {
         attacker,
@@ -154,12 +154,12 @@ pub(super) fn declare_attack(
         // whether to react."
         emit(
             world,
-            ZonesEvent::StuntProposed {
+            ZonesEvent::StuntProposed(StuntProposed {
                 attacker,
                 target,
                 effect: stunt_effect(mode),
                 rule: RULE_STUNT,
-            },
+            }),
         );
         let waits = Waiting::Attack(AttackState {
             stage: Stage::Stunt,

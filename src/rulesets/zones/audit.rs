@@ -11,10 +11,9 @@ use crate::rules::hooks::AuditFigure;
 use crate::rules::log::BattleLog;
 use crate::rules::view;
 
-use super::event::{Reaction, ZonesEvent};
-use crate::rules::event::{
-    ConditionAdded, Dismounted, Drew, Fled, Mounted, Moved, PickedUp, Released, TurnEnded,
-    TurnStarted,
+use super::event::{
+    AttackMade, BlastHits, FreeTried, InfluenceTried, ItemUsed, ManeuverMade, Passed, PowerInvoked,
+    Reaction, ReactionTaken, StuntProposed, TurnHandedOver, TurnReserved, ZonesEvent,
 };
 
 const ACTIVATIONS: usize = 0;
@@ -113,16 +112,16 @@ pub fn audit(world: &World, first: usize, counts: &mut [u64]) {
             continue;
         }
         match e.own::<ZonesEvent>() {
-            Some(ZonesEvent::Activated { .. }) => counts[ACTIVATIONS] += 1,
-            Some(ZonesEvent::Passed { forced: false, .. }) => counts[PASSES] += 1,
-            Some(ZonesEvent::FirstTurnGiven { .. }) => counts[FIRST_GIVEN] += 1,
-            Some(ZonesEvent::InfluenceTried { .. }) => counts[WORDS] += 1,
-            Some(ZonesEvent::ItemUsed { .. }) => counts[ITEMS] += 1,
-            Some(ZonesEvent::PowerInvoked { .. }) => counts[POWERS] += 1,
-            Some(ZonesEvent::AttackMade {
+            Some(ZonesEvent::Activated(_)) => counts[ACTIVATIONS] += 1,
+            Some(ZonesEvent::Passed(Passed { forced: false, .. })) => counts[PASSES] += 1,
+            Some(ZonesEvent::FirstTurnGiven(_)) => counts[FIRST_GIVEN] += 1,
+            Some(ZonesEvent::InfluenceTried(_)) => counts[WORDS] += 1,
+            Some(ZonesEvent::ItemUsed(_)) => counts[ITEMS] += 1,
+            Some(ZonesEvent::PowerInvoked(_)) => counts[POWERS] += 1,
+            Some(ZonesEvent::AttackMade(AttackMade {
                 reaction: false, ..
-            }) => counts[ATTACKS] += 1,
-            Some(ZonesEvent::ReactionTaken { kind, .. }) => match kind {
+            })) => counts[ATTACKS] += 1,
+            Some(ZonesEvent::ReactionTaken(ReactionTaken { kind, .. })) => match kind {
                 Reaction::Dodge => counts[DODGES] += 1,
                 Reaction::Counter => counts[COUNTERS] += 1,
                 Reaction::Guard => counts[GUARDS] += 1,
@@ -167,25 +166,24 @@ fn acts(e: &BattleEvent, who: Cid) -> bool {
         }) => *w == who,
         BattleEvent::Released(Released { by, .. }) => *by == who,
         _ => match e.own::<ZonesEvent>() {
-            Some(ZonesEvent::AttackMade {
+            Some(ZonesEvent::AttackMade(AttackMade {
                 attacker,
                 reaction: false,
                 ..
-            })
-            | Some(ZonesEvent::ManeuverMade {
+            }))
+            | Some(ZonesEvent::ManeuverMade(ManeuverMade {
                 attacker,
                 reaction: false,
                 ..
-            })
-            | Some(ZonesEvent::BlastHits { attacker, .. })
-            | Some(ZonesEvent::StuntProposed { attacker, .. }) => *attacker == who,
-            Some(ZonesEvent::TurnHandedOver { from, .. }) => *from == who,
-            Some(ZonesEvent::InfluenceTried { by, .. }) => *by == who,
-            Some(ZonesEvent::ItemUsed { who: w, .. }) => *w == who,
-            Some(ZonesEvent::PowerInvoked { by, .. }) | Some(ZonesEvent::FreeTried { by, .. }) => {
-                *by == who
-            }
-            Some(ZonesEvent::TurnReserved { who: w, .. }) => *w == who,
+            }))
+            | Some(ZonesEvent::BlastHits(BlastHits { attacker, .. }))
+            | Some(ZonesEvent::StuntProposed(StuntProposed { attacker, .. })) => *attacker == who,
+            Some(ZonesEvent::TurnHandedOver(TurnHandedOver { from, .. })) => *from == who,
+            Some(ZonesEvent::InfluenceTried(InfluenceTried { by, .. })) => *by == who,
+            Some(ZonesEvent::ItemUsed(ItemUsed { who: w, .. })) => *w == who,
+            Some(ZonesEvent::PowerInvoked(PowerInvoked { by, .. }))
+            | Some(ZonesEvent::FreeTried(FreeTried { by, .. })) => *by == who,
+            Some(ZonesEvent::TurnReserved(TurnReserved { who: w, .. })) => *w == who,
             _ => false,
         },
     }

@@ -12,7 +12,7 @@ use crate::rules::map::Map;
 use crate::rules::scene::{Scene, emit};
 use crate::rules::view;
 use crate::rulesets::zones::command::ZonesCommand;
-use crate::rulesets::zones::event::{Reaction, ZonesEvent};
+use crate::rulesets::zones::event::{AttackMade, AttackMissed, BlastHits, Reaction, ZonesEvent};
 
 use super::blow::{Blow, blow, dodge, land, made, roll_damage, roll_times, wit_to_hit};
 use super::data::MODE_STRIKE;
@@ -64,11 +64,11 @@ pub(super) fn declare_blast(
             if around.is_empty() {
                 emit(
                     world,
-                    ZonesEvent::AttackMissed {
+                    ZonesEvent::AttackMissed(AttackMissed {
                         attacker,
                         target,
                         rule: RULE_BLAST,
-                    },
+                    }),
                 );
                 return;
             }
@@ -81,13 +81,13 @@ pub(super) fn declare_blast(
     let zone_name = view::resource::<Map>(world).zones()[hit_zone].name.clone();
     emit(
         world,
-        ZonesEvent::BlastHits {
+        ZonesEvent::BlastHits(BlastHits {
             attacker,
             zone: zone_name,
             deviated,
             targets: targets.clone(),
             rule: RULE_BLAST,
-        },
+        }),
     );
     let asking = targets
         .iter()
@@ -251,7 +251,7 @@ pub(super) fn resolve_multi(world: &mut Scene, b: &BlastState, blows: Vec<Blow>)
     {
         emit(
             world,
-            ZonesEvent::AttackMade {
+            ZonesEvent::AttackMade(AttackMade {
                 attacker: c,
                 target: b.attacker,
                 weapon: String::from(&*wc.name),
@@ -259,7 +259,7 @@ pub(super) fn resolve_multi(world: &mut Scene, b: &BlastState, blows: Vec<Blow>)
                 mode: "counter".into(),
                 reaction: true,
                 rule: RULE_COUNTER,
-            },
+            }),
         );
         if wit_to_hit(world, c, b.attacker, &wc, true, RULE_COUNTER) {
             counter_blow = Some((c, blow(world, c, b.attacker, &wc, MODE_STRIKE)));

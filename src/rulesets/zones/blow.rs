@@ -15,7 +15,7 @@ use crate::rules::event::{BattleEvent, Modifier};
 use crate::rules::map::Map;
 use crate::rules::scene::{Scene, emit};
 use crate::rules::view;
-use crate::rulesets::zones::event::ZonesEvent;
+use crate::rulesets::zones::event::{AttackMade, AttackMissed, ZonesEvent};
 
 use super::maneuvers::{RULE_HOLD, holder};
 use super::numbers::{BlowDice, blow_dice};
@@ -217,7 +217,7 @@ pub(super) fn made(
 ) {
     emit(
         world,
-        ZonesEvent::AttackMade {
+        ZonesEvent::AttackMade(AttackMade {
             attacker,
             target,
             weapon: String::from(&*w.name),
@@ -225,7 +225,7 @@ pub(super) fn made(
             mode: w.mode_name(mode).to_string(),
             reaction: false,
             rule,
-        },
+        }),
     );
 }
 
@@ -248,11 +248,11 @@ pub(super) fn wit_to_hit(
     }
     emit(
         world,
-        ZonesEvent::AttackMissed {
+        ZonesEvent::AttackMissed(AttackMissed {
             attacker,
             target,
             rule,
-        },
+        }),
     );
     false
 }
@@ -264,11 +264,11 @@ pub(super) fn dodge(world: &mut Scene, who: Cid, attacker: Cid) -> bool {
     if save(world, who, "AGI", agi, "to dodge", RULE_DODGE) {
         emit(
             world,
-            ZonesEvent::AttackMissed {
+            ZonesEvent::AttackMissed(AttackMissed {
                 attacker,
                 target: who,
                 rule: RULE_DODGE,
-            },
+            }),
         );
         false
     } else {

@@ -166,6 +166,9 @@ fn check_reaction(
     illegal("there is nothing to react to")
 }
 
+/// A command on `actor`'s own turn: the pair's hand-over and reserve, a
+/// grabbed one's only way out, the turn's main actions
+/// ([`check_main_action`]), then the rest of a turn.
 fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illegal> {
     if !view::standing(world, actor) {
         return illegal("out of the fight");
@@ -186,37 +189,12 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
             _ => illegal("grabbed: only an attempt to break free"),
         };
     }
+    if let Some(checked) = check_main_action(world, actor, command) {
+        return checked;
+    }
     match (command, command.own::<ZonesCommand>()) {
         (Command::EndTurn, _) => Ok(()),
         (_, Some(ZonesCommand::BreakFree)) => illegal("nobody holds you"),
-        (_, Some(ZonesCommand::Maneuver { target, kind })) => {
-            main_action(world, actor)?;
-            super::influence::check_taunt(world, actor, *target)?;
-            check_maneuver(world, actor, *target, *kind)
-        }
-        (_, Some(ZonesCommand::Influence { target, kind })) => {
-            main_action(world, actor)?;
-            super::influence::check_influence(world, actor, *target, *kind)
-        }
-        (_, Some(ZonesCommand::UseItem { item, on })) => {
-            main_action(world, actor)?;
-            super::influence::check_item(world, actor, *item, *on)
-        }
-        (_, Some(ZonesCommand::Invoke { power, target })) => {
-            main_action(world, actor)?;
-            super::influence::check_invoke(world, actor, *power, *target)
-        }
-        (_, Some(ZonesCommand::FreeAlly { who })) => {
-            main_action(world, actor)?;
-            check_free_ally(world, actor, *who)
-        }
-        (_, Some(ZonesCommand::SplitAttack { weapon, shares })) => {
-            main_action(world, actor)?;
-            for (t, _) in shares {
-                super::influence::check_taunt(world, actor, *t)?;
-            }
-            super::numbers::check_split(world, actor, *weapon, shares)
-        }
         (Command::Move { path }, _) => check_walk(world, actor, path),
         (_, Some(ZonesCommand::PickUp { item })) => check_pick_up(world, actor, *item),
         (_, Some(ZonesCommand::Mount { mount })) => {
@@ -225,24 +203,8 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
         (_, Some(ZonesCommand::Dismount { to })) => {
             super::riders::check_dismount(world, actor, *to)
         }
-        (
-            Command::Attack {
-                target,
-                weapon,
-                mode,
-            },
-            _,
-        ) => {
-            main_action(world, actor)?;
-            super::influence::check_taunt(world, actor, *target)?;
-            check_strike(world, actor, *target, *weapon, *mode, false)
-        }
         (Command::Draw { weapon }, _) => check_draw(world, actor, *weapon),
         (_, Some(ZonesCommand::Surrender)) => check_surrender(world, actor),
-        (_, Some(ZonesCommand::Hide)) => {
-            main_action(world, actor)?;
-            check_hide(world, actor)
-        }
         (Command::Flee, _) => check_flee_afoot(world, actor),
         (_, Some(ZonesCommand::Activate { .. }))
         | (_, Some(ZonesCommand::Pass))
@@ -250,6 +212,48 @@ fn check_turn(world: &World, actor: Cid, command: &Command) -> Result<(), Illega
         (c, _) if c.is_reaction() => illegal("there is no attack to react to"),
         _ => illegal("not part of a zones turn"),
     }
+}
+
+/// §Taking a turn: the commands that are the turn's main action (an
+/// attack, split or not, a maneuver, words, an item, a power, freeing an
+/// ally, hiding): the main action must still be to take, then each its own
+/// check (a taunted one attacks only its taunter). None: `command` is not
+/// a main action.
+fn check_main_action(world: &World, actor: Cid, command: &Command) -> Option<Result<(), Illegal>> {
+    let taken = || main_action(world, actor);
+    let taunt = |t: Cid| super::influence::check_taunt(world, actor, t);
+    Some(match (command, command.own::<ZonesCommand>()) {
+        (_, Some(ZonesCommand::Maneuver { target, kind })) => taken()
+            .and_then(|()| taunt(*target))
+            .and_then(|()| check_maneuver(world, actor, *target, *kind)),
+        (_, Some(ZonesCommand::Influence { target, kind })) => {
+            taken().and_then(|()| super::influence::check_influence(world, actor, *target, *kind))
+        }
+        (_, Some(ZonesCommand::UseItem { item, on })) => {
+            taken().and_then(|()| super::influence::check_item(world, actor, *item, *on))
+        }
+        (_, Some(ZonesCommand::Invoke { power, target })) => {
+            taken().and_then(|()| super::influence::check_invoke(world, actor, *power, *target))
+        }
+        (_, Some(ZonesCommand::FreeAlly { who })) => {
+            taken().and_then(|()| check_free_ally(world, actor, *who))
+        }
+        (_, Some(ZonesCommand::SplitAttack { weapon, shares })) => taken()
+            .and_then(|()| shares.iter().try_for_each(|(t, _)| taunt(*t)))
+            .and_then(|()| super::numbers::check_split(world, actor, *weapon, shares)),
+        (
+            Command::Attack {
+                target,
+                weapon,
+                mode,
+            },
+            _,
+        ) => taken()
+            .and_then(|()| taunt(*target))
+            .and_then(|()| check_strike(world, actor, *target, *weapon, *mode, false)),
+        (_, Some(ZonesCommand::Hide)) => taken().and_then(|()| check_hide(world, actor)),
+        _ => return None,
+    })
 }
 
 /// §Taking a turn: is the main action of `actor`'s turn still to take?

@@ -392,6 +392,42 @@ impl ZonesData {
         Ok(pieces)
     }
 
+    /// The consumable items `ids` names, each with its uses (§Taking a
+    /// turn, main actions: "using a consumable item").
+    fn carried(&self, ids: &[String]) -> Result<Vec<Carried>, DefError> {
+        ids.iter()
+            .map(|id| {
+                let d = self.equipment.items.get(id).ok_or_else(|| {
+                    unknown_item("zones", "item", id, self.equipment.items.keys())
+                })?;
+                Ok(Carried {
+                    id: id.clone(),
+                    name: d.name.clone(),
+                    heals: d.heals.clone(),
+                    uses: d.uses,
+                })
+            })
+            .collect()
+    }
+
+    /// The profane powers `ids` names, each with its reach and uses.
+    fn known(&self, ids: &[String]) -> Result<Vec<Known>, DefError> {
+        ids.iter()
+            .map(|id| {
+                let d = self.equipment.powers.get(id).ok_or_else(|| {
+                    unknown_item("zones", "power", id, self.equipment.powers.keys())
+                })?;
+                Ok(Known {
+                    id: id.clone(),
+                    name: d.name.clone(),
+                    effect: d.effect.clone(),
+                    range: d.range,
+                    uses: d.uses,
+                })
+            })
+            .collect()
+    }
+
     /// Build a combatant from its archetype and the level's overrides.
     pub fn equip(&self, def: &CombatantDef) -> Result<ZonesBundle, DefError> {
         let a = self
@@ -434,36 +470,8 @@ impl ZonesData {
         }
         weapons.push(unarmed());
         let item_ids = o.items.clone().unwrap_or_else(|| a.items.clone());
-        let items = item_ids
-            .iter()
-            .map(|id| {
-                let d = self.equipment.items.get(id).ok_or_else(|| {
-                    unknown_item("zones", "item", id, self.equipment.items.keys())
-                })?;
-                Ok(Carried {
-                    id: id.clone(),
-                    name: d.name.clone(),
-                    heals: d.heals.clone(),
-                    uses: d.uses,
-                })
-            })
-            .collect::<Result<Vec<_>, DefError>>()?;
-        let powers = a
-            .powers
-            .iter()
-            .map(|id| {
-                let d = self.equipment.powers.get(id).ok_or_else(|| {
-                    unknown_item("zones", "power", id, self.equipment.powers.keys())
-                })?;
-                Ok(Known {
-                    id: id.clone(),
-                    name: d.name.clone(),
-                    effect: d.effect.clone(),
-                    range: d.range,
-                    uses: d.uses,
-                })
-            })
-            .collect::<Result<Vec<_>, DefError>>()?;
+        let items = self.carried(&item_ids)?;
+        let powers = self.known(&a.powers)?;
         let health = stat("HEALTH", a.health);
         Ok(ZonesBundle {
             stats: ZonesStats {

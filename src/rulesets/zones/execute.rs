@@ -12,7 +12,9 @@ use crate::rules::scene::{draw, emit};
 use crate::rules::view;
 use crate::rulesets::zones::command::{Influence, ZonesCommand};
 use crate::rulesets::zones::data::PowerEffect;
-use crate::rulesets::zones::event::ZonesEvent;
+use crate::rulesets::zones::event::{
+    BackOnFeet, FirstTurnGiven, InfluenceTried, ItemUsed, Passed, PowerInvoked, Swayed, ZonesEvent,
+};
 
 use super::state::RULE_MAIN_ACTIONS;
 use super::{RULE_BONUS, attack, blow, morale, mounts, movement, nonlethal, reaction, round, save};
@@ -133,12 +135,12 @@ fn execute_pass(world: &mut Scene) {
     if let Prompt::Activate { faction, .. } = view::resource::<Battle>(world).prompt {
         emit(
             world,
-            ZonesEvent::Passed {
+            ZonesEvent::Passed(Passed {
                 faction,
                 forced: false,
                 gone: false,
                 rule: round::RULE_PROCEDURE,
-            },
+            }),
         );
     }
 }
@@ -148,11 +150,11 @@ fn execute_first_turn_to(world: &mut Scene, to: u8) {
     if let Prompt::Activate { faction, .. } = view::resource::<Battle>(world).prompt {
         emit(
             world,
-            ZonesEvent::FirstTurnGiven {
+            ZonesEvent::FirstTurnGiven(FirstTurnGiven {
                 by: faction,
                 to,
                 rule: round::RULE_PROCEDURE,
-            },
+            }),
         );
     }
 }
@@ -189,12 +191,12 @@ fn execute_surrender(world: &mut Scene, actor: Cid) {
 fn execute_influence(world: &mut Scene, by: Cid, target: Cid, kind: Influence) {
     emit(
         world,
-        ZonesEvent::InfluenceTried {
+        ZonesEvent::InfluenceTried(InfluenceTried {
             by,
             target,
             kind,
             rule: RULE_MAIN_ACTIONS,
-        },
+        }),
     );
     blow::reveal(world, by);
     let wit = super::query::stats(world, target).map_or(0, |s| s.wit);
@@ -222,12 +224,12 @@ fn execute_influence(world: &mut Scene, by: Cid, target: Cid, kind: Influence) {
         (_, true) => {}
         (_, false) => emit(
             world,
-            ZonesEvent::Swayed {
+            ZonesEvent::Swayed(Swayed {
                 target,
                 by,
                 kind,
                 rule: RULE_MAIN_ACTIONS,
-            },
+            }),
         ),
     }
 }
@@ -241,13 +243,13 @@ fn execute_use_item(world: &mut Scene, who: Cid, item: usize, on: Cid) {
     };
     emit(
         world,
-        ZonesEvent::ItemUsed {
+        ZonesEvent::ItemUsed(ItemUsed {
             who,
             on,
             item,
             name: carried.name.clone(),
             rule: RULE_MAIN_ACTIONS,
-        },
+        }),
     );
     mend(world, who, on, &carried.heals);
 }
@@ -294,10 +296,10 @@ fn mend(world: &mut Scene, by: Cid, on: Cid, dice: &crate::rules::dice::DiceExpr
         );
         emit(
             world,
-            ZonesEvent::BackOnFeet {
+            ZonesEvent::BackOnFeet(BackOnFeet {
                 who: on,
                 rule: RULE_MAIN_ACTIONS,
-            },
+            }),
         );
     }
 }
@@ -313,13 +315,13 @@ fn execute_invoke(world: &mut Scene, by: Cid, power: usize, target: Cid) {
     };
     emit(
         world,
-        ZonesEvent::PowerInvoked {
+        ZonesEvent::PowerInvoked(PowerInvoked {
             by,
             target,
             index: power,
             power: p.name.clone(),
             rule: RULE_MAIN_ACTIONS,
-        },
+        }),
     );
     blow::reveal(world, by);
     if let PowerEffect::Mend(d) = &p.effect {
@@ -351,12 +353,12 @@ fn execute_invoke(world: &mut Scene, by: Cid, power: usize, target: Cid) {
         ),
         PowerEffect::Daze => emit(
             world,
-            ZonesEvent::Swayed {
+            ZonesEvent::Swayed(Swayed {
                 target,
                 by,
                 kind: Influence::Distract,
                 rule: RULE_MAIN_ACTIONS,
-            },
+            }),
         ),
         PowerEffect::Mend(_) => {}
     }

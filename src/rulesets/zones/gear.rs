@@ -19,7 +19,7 @@ use crate::rules::log::BattleLog;
 use crate::rules::scene::Scene;
 use crate::rules::scene::emit;
 use crate::rules::view;
-use crate::rulesets::zones::event::{GearOutcome, ZonesEvent};
+use crate::rulesets::zones::event::{GearOutcome, GearRolled, ZonesEvent};
 use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::settings::ZonesSettings;
@@ -84,13 +84,13 @@ pub fn aftermath(world: &mut Scene) {
         };
         emit(
             world,
-            ZonesEvent::GearRolled {
+            ZonesEvent::GearRolled(GearRolled {
                 who,
                 item,
                 roll: DiceRoll::one_die(sides, r),
                 outcome,
                 rule: RULE_GEAR,
-            },
+            }),
         );
     }
 }
@@ -115,12 +115,12 @@ pub fn gear_report(log: &BattleLog, who: Cid) -> Vec<(String, &'static str)> {
         .filter_map(|ev| match (ev, ev.own()) {
             (
                 _,
-                Some(ZonesEvent::GearRolled {
+                Some(ZonesEvent::GearRolled(GearRolled {
                     who: w,
                     item,
                     outcome,
                     ..
-                }),
+                })),
             ) if *w == who => match outcome {
                 GearOutcome::Fine => None,
                 GearOutcome::Damaged => Some((item.clone(), "damaged")),
@@ -149,7 +149,7 @@ pub fn after_note(world: &World, who: Cid) -> Option<String> {
     }
     log.events
         .iter()
-        .any(|ev| matches!(ev.own(), Some(ZonesEvent::GearRolled { who: w, .. }) if *w == who))
+        .any(|ev| matches!(ev.own(), Some(ZonesEvent::GearRolled(GearRolled { who: w, .. })) if *w == who))
         .then(|| "gear intact".to_string())
 }
 

@@ -40,6 +40,7 @@ pub mod numbers;
 pub mod offers;
 pub mod opportunity;
 pub mod preview;
+mod preview_procedure;
 mod preview_reactions;
 pub mod query;
 pub mod reach;

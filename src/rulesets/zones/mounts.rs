@@ -34,7 +34,9 @@ use crate::rules::map::Cell;
 use crate::rules::scene::Scene;
 use crate::rules::scene::emit;
 use crate::rules::view;
-use crate::rulesets::zones::event::ZonesEvent;
+use crate::rulesets::zones::event::{
+    CarriedFast, HalfZoneSpent, JoinsTurn, PairTurn, TurnHandedOver, ZonesEvent,
+};
 
 use super::data::impaired;
 use super::query::stats;
@@ -59,10 +61,10 @@ pub fn after_mount_moved(world: &mut Scene, mount: Cid) {
     if !riders.is_empty() {
         emit(
             world,
-            ZonesEvent::CarriedFast {
+            ZonesEvent::CarriedFast(CarriedFast {
                 riders,
                 rule: RULE_MOUNTS,
-            },
+            }),
         );
     }
 }
@@ -92,10 +94,10 @@ pub fn mount(world: &mut Scene, who: Cid, mount: Cid) {
     if joins {
         emit(
             world,
-            ZonesEvent::JoinsTurn {
+            ZonesEvent::JoinsTurn(JoinsTurn {
                 who: mount,
                 rule: RULE_MOUNTS,
-            },
+            }),
         );
     }
 }
@@ -104,10 +106,10 @@ pub fn mount(world: &mut Scene, who: Cid, mount: Cid) {
 fn half_zone(world: &mut Scene, who: Cid) {
     emit(
         world,
-        ZonesEvent::HalfZoneSpent {
+        ZonesEvent::HalfZoneSpent(HalfZoneSpent {
             who,
             rule: RULE_MOUNTS,
-        },
+        }),
     );
 }
 
@@ -210,20 +212,20 @@ pub fn hand_over(world: &mut Scene, from: Cid, to: Cid) {
 fn take_turn(world: &mut Scene, from: Cid, to: Cid, acting: TurnBudget, others: Vec<TurnBudget>) {
     emit(
         world,
-        ZonesEvent::PairTurn {
+        ZonesEvent::PairTurn(PairTurn {
             acting,
             others,
             rule: RULE_MOUNTS,
-        },
+        }),
     );
     // Its apply gives `to` the prompt.
     emit(
         world,
-        ZonesEvent::TurnHandedOver {
+        ZonesEvent::TurnHandedOver(TurnHandedOver {
             from,
             to,
             rule: RULE_MOUNTS,
-        },
+        }),
     );
 }
 

@@ -12,7 +12,7 @@ use crate::rules::map::Cell;
 use crate::rules::scene::{Scene, emit};
 use crate::rules::view;
 use crate::rulesets::zones::command::Maneuver;
-use crate::rulesets::zones::event::ZonesEvent;
+use crate::rulesets::zones::event::{FreeTried, ZonesEvent};
 
 use super::blow::{direct_damage, release, tidy_holds};
 use super::data::impaired;
@@ -215,11 +215,11 @@ pub fn free_ally(world: &mut Scene, actor: Cid, who: Cid) {
     };
     emit(
         world,
-        ZonesEvent::FreeTried {
+        ZonesEvent::FreeTried(FreeTried {
             by: actor,
             who,
             rule: RULE_GRAPPLE,
-        },
+        }),
     );
     let str_ = stats(world, actor).map_or(0, |s| s.str);
     if save(world, actor, "STR", str_, "to free an ally", RULE_GRAPPLE) {

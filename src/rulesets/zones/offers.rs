@@ -43,12 +43,59 @@ pub fn offers(world: &World, actor: Cid, legal: &[Command]) -> Offers {
     }
 }
 
-/// Its place on the bar, label, how it is given, its key.
-fn offer(
-    world: &World,
-    actor: Cid,
-    c: &ZonesCommand,
-) -> Option<(u8, String, Give, Option<OfferKey>)> {
+/// An offer's place on the bar, label, how it is given, its key.
+type Placed = (u8, String, Give, Option<OfferKey>);
+
+/// How `c` is offered: the round's procedure in [`turn_offer`], the main
+/// actions aimed at someone in [`aimed_offer`], the rest here.
+fn offer(world: &World, actor: Cid, c: &ZonesCommand) -> Option<Placed> {
+    let name = |who: &Cid| view::name(world, *who);
+    Some(match c {
+        ZonesCommand::Activate { .. } | ZonesCommand::Pass | ZonesCommand::FirstTurnTo { .. } => {
+            return turn_offer(world, c);
+        }
+        ZonesCommand::Maneuver { .. }
+        | ZonesCommand::Influence { .. }
+        | ZonesCommand::UseItem { .. }
+        | ZonesCommand::Invoke { .. } => return aimed_offer(world, actor, c),
+        ZonesCommand::Dismount { to } => (
+            4,
+            "Get off".into(),
+            Give::At {
+                cell: *to,
+                path: Vec::new(),
+            },
+            None,
+        ),
+        ZonesCommand::BreakFree => (5, "Break free".into(), Give::Button, None),
+        ZonesCommand::SplitAttack { .. } => (
+            5,
+            super::preview::preview(world, actor, &Command::from(c.clone())).title,
+            Give::Button,
+            None,
+        ),
+        ZonesCommand::FreeAlly { who } => {
+            (5, format!("Pull {} free", name(who)), Give::Button, None)
+        }
+        ZonesCommand::Mount { mount } => (6, format!("Get on {}", name(mount)), Give::Button, None),
+        ZonesCommand::PickUp { item } => {
+            let what = view::resource::<Ground>(world)
+                .0
+                .get(*item)
+                .map_or(String::new(), |(_, w)| String::from(&*w.name));
+            (6, format!("Pick up the {what}"), Give::Button, None)
+        }
+        ZonesCommand::Reserve => (7, "Keep turn to react".into(), Give::Button, None),
+        ZonesCommand::Hide => (8, "Hide".into(), Give::Button, None),
+        ZonesCommand::Surrender => (9, "Surrender".into(), Give::Apart, None),
+        // Reactions: the reaction dialog lists them with their previews.
+        _ => return None,
+    })
+}
+
+/// §Combat procedure: taking the turn (a click on the one who takes it),
+/// handing it over in a pair, passing, letting another faction go first.
+fn turn_offer(world: &World, c: &ZonesCommand) -> Option<Placed> {
     let name = |who: &Cid| view::name(world, *who);
     let activating = matches!(
         view::resource::<Battle>(world).prompt,
@@ -73,6 +120,14 @@ fn offer(
             let f = f.0.get(*faction as usize).map_or("?", |f| f.name.as_str());
             (2, format!("Let {f} go first"), Give::Button, None)
         }
+        _ => return None,
+    })
+}
+
+/// The main actions aimed at someone (maneuvers, words, items, powers):
+/// a click on the one aimed at.
+fn aimed_offer(world: &World, actor: Cid, c: &ZonesCommand) -> Option<Placed> {
+    Some(match c {
         ZonesCommand::Maneuver { target, kind } => {
             let label = match kind {
                 Maneuver::Shove => "Shove",
@@ -108,37 +163,6 @@ fn offer(
                 .map_or(String::new(), |p| p.name.clone());
             (4, format!("Invoke {name}"), Give::On(*target), None)
         }
-        ZonesCommand::Dismount { to } => (
-            4,
-            "Get off".into(),
-            Give::At {
-                cell: *to,
-                path: Vec::new(),
-            },
-            None,
-        ),
-        ZonesCommand::BreakFree => (5, "Break free".into(), Give::Button, None),
-        ZonesCommand::SplitAttack { .. } => (
-            5,
-            super::preview::preview(world, actor, &Command::from(c.clone())).title,
-            Give::Button,
-            None,
-        ),
-        ZonesCommand::FreeAlly { who } => {
-            (5, format!("Pull {} free", name(who)), Give::Button, None)
-        }
-        ZonesCommand::Mount { mount } => (6, format!("Get on {}", name(mount)), Give::Button, None),
-        ZonesCommand::PickUp { item } => {
-            let what = view::resource::<Ground>(world)
-                .0
-                .get(*item)
-                .map_or(String::new(), |(_, w)| String::from(&*w.name));
-            (6, format!("Pick up the {what}"), Give::Button, None)
-        }
-        ZonesCommand::Reserve => (7, "Keep turn to react".into(), Give::Button, None),
-        ZonesCommand::Hide => (8, "Hide".into(), Give::Button, None),
-        ZonesCommand::Surrender => (9, "Surrender".into(), Give::Apart, None),
-        // Reactions: the reaction dialog lists them with their previews.
         _ => return None,
     })
 }

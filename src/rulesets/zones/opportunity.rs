@@ -9,7 +9,7 @@ use crate::rules::event::BattleEvent;
 use crate::rules::scene::{Scene, emit};
 use crate::rules::view;
 use crate::rulesets::zones::command::ZonesCommand;
-use crate::rulesets::zones::event::{Reaction, ZonesEvent};
+use crate::rulesets::zones::event::{AttackMade, Reaction, ZonesEvent};
 
 use super::blow::{blow, land, wit_to_hit};
 use super::movement::resume_move;
@@ -66,7 +66,7 @@ pub(super) fn opportunity_answer(world: &mut Scene, who: Cid, command: &Command,
             if let Some(w) = self::weapon(world, who, *weapon) {
                 emit(
                     world,
-                    ZonesEvent::AttackMade {
+                    ZonesEvent::AttackMade(AttackMade {
                         attacker: who,
                         target: mover,
                         weapon: String::from(&*w.name),
@@ -74,7 +74,7 @@ pub(super) fn opportunity_answer(world: &mut Scene, who: Cid, command: &Command,
                         mode: "opportunity".into(),
                         reaction: true,
                         rule: super::reach::RULE_OPPORTUNITY,
-                    },
+                    }),
                 );
                 if wit_to_hit(world, who, mover, &w, true, RULE_ATTACK) {
                     // The mover is in the middle of its own turn: it cannot

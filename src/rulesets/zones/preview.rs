@@ -8,7 +8,6 @@ use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Loadout, Weapon};
 use crate::rules::hooks::Preview;
 use crate::rules::map::{Cell, Map};
-use crate::rules::roster::Factions;
 use crate::rules::view::{self, name};
 use crate::rulesets::zones::command::{Influence, Maneuver, ZonesCommand};
 use crate::rulesets::zones::weapon::ZonesGear;
@@ -16,6 +15,7 @@ use crate::rulesets::zones::weapon::ZonesGear;
 use super::data::{MODE_DEATH_BLOW, PowerEffect, is_stunt};
 use super::maneuvers::{may_resist, shove_end, size_difference};
 use super::numbers::damage_odds;
+use super::preview_procedure::preview_procedure;
 use super::preview_reactions::{
     incoming, preview_counter, preview_dodge, preview_guard, preview_hide_behind,
     preview_no_reaction, preview_opportunity, with_weapon,
@@ -30,6 +30,10 @@ use super::state::{Pending, ZonesRound};
 /// What `command` would do; the skeleton adds why it is illegal, if it is.
 pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
     let mut p = Preview::default();
+    if preview_procedure(world, actor, command, &mut p) {
+        lets_go(world, actor, command, &mut p);
+        return p;
+    }
     let attacker = match view::resource::<Battle>(world).prompt {
         Prompt::React { attacker, .. } => Some(attacker),
         _ => None,
@@ -44,20 +48,6 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
             },
             _,
         ) => attack(world, actor, *target, *weapon, *mode, &mut p),
-        (_, Some(ZonesCommand::Activate { .. })) => preview_activate(world, &mut p, command),
-        (_, Some(ZonesCommand::Mount { .. })) => preview_mount(world, actor, &mut p, command),
-        (_, Some(ZonesCommand::Dismount { .. })) => preview_dismount(world, actor, &mut p, command),
-        (_, Some(ZonesCommand::PickUp { .. })) => preview_pick_up(world, &mut p, command),
-        (_, Some(ZonesCommand::Reserve)) => preview_reserve(&mut p),
-        (_, Some(ZonesCommand::Pass)) => {
-            p.title = "Pass: keep everyone's turn for later (or for reactions)".into();
-            p.lines.push(
-                "when all factions pass in a row, the round ends  (zones §Combat procedure)".into(),
-            );
-        }
-        (_, Some(ZonesCommand::FirstTurnTo { .. })) => {
-            preview_first_turn_to(world, &mut p, command)
-        }
         (Command::Dodge, _) => {
             preview_dodge(world, actor, &mut p);
             incoming(world, actor, attacker, &mut p);
@@ -77,7 +67,6 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
             preview_no_reaction(world, &mut p);
             incoming(world, actor, attacker, &mut p);
         }
-        (Command::Draw { .. }, _) => preview_draw(world, actor, &mut p, command),
         (_, Some(ZonesCommand::Hide)) => {
             p.title = "Hide: spends the main action; concealed until you attack, run or an enemy in your zone sees you".into();
         }
@@ -111,7 +100,13 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
         }
         _ => p.title = "Not part of a zones turn".into(),
     }
-    // Holding someone in a grab: say so before an action lets go of them.
+    lets_go(world, actor, command, &mut p);
+    p
+}
+
+/// Holding someone in a grab: say so before an action lets go of them
+/// (§Non-lethal attacks: "any other action frees the grabbed").
+fn lets_go(world: &World, actor: Cid, command: &Command, p: &mut Preview) {
     if let Some(held) = view::holding(world, actor)
         && !super::maneuvers::keeps_hold(world, actor, held, command)
     {
@@ -120,7 +115,6 @@ pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {
             name(world, held)
         ));
     }
-    p
 }
 
 fn preview_move(world: &World, actor: Cid, p: &mut Preview, command: &Command) {
@@ -162,108 +156,6 @@ fn preview_move(world: &World, actor: Cid, p: &mut Preview, command: &Command) {
             p.title = format!("Move to {z}");
         }
     }
-}
-
-fn preview_activate(world: &World, p: &mut Preview, command: &Command) {
-    let Some(ZonesCommand::Activate { who }) = command.own::<ZonesCommand>() else {
-        return;
-    };
-    if matches!(view::resource::<Battle>(world).prompt, Prompt::Act { .. }) {
-        p.title = format!("Give the turn to {}", name(world, *who));
-        p.lines.push(
-            "a mount and its riders take their turn together; you can take it back  (zones §Mounts and vehicles in combat)"
-                .into(),
-        );
-    } else {
-        p.title = format!("{} takes the turn", name(world, *who));
-        let pair = super::turns::pair(world, *who);
-        if pair.len() > 1 {
-            let names: Vec<String> = pair.iter().map(|c| name(world, *c)).collect();
-            p.lines.push(format!(
-                "together with its pair: {}  (zones §Mounts and vehicles in combat)",
-                names.join(", ")
-            ));
-        }
-    }
-}
-
-fn preview_mount(world: &World, actor: Cid, p: &mut Preview, command: &Command) {
-    let Some(ZonesCommand::Mount { mount }) = command.own::<ZonesCommand>() else {
-        return;
-    };
-    p.title = format!("Get on {}", name(world, *mount));
-    p.lines.push(
-        "counts as moving half a zone; your attacks from the saddle are impaired  (zones §Mounts and vehicles in combat)"
-            .into(),
-    );
-    if super::turns::moving(world, *mount) {
-        let agi = stats(world, actor).map_or(0, |s| s.agi);
-        p.chance = Some(save_chance(world, agi));
-        p.lines.push(format!(
-            "it is moving: AGI save under {agi}, or fall for d4 direct damage"
-        ));
-    }
-}
-
-fn preview_dismount(world: &World, actor: Cid, p: &mut Preview, command: &Command) {
-    let Some(ZonesCommand::Dismount { to }) = command.own::<ZonesCommand>() else {
-        return;
-    };
-    p.title = format!("Get off onto {to}");
-    p.lines
-        .push("counts as moving half a zone  (zones §Mounts and vehicles in combat)".into());
-    if let Some(m) = view::riding(world, actor)
-        && super::turns::moving(world, m)
-    {
-        let agi = stats(world, actor).map_or(0, |s| s.agi);
-        p.chance = Some(save_chance(world, agi));
-        p.lines.push(format!(
-            "the mount is moving: AGI save under {agi}, or d4 direct damage"
-        ));
-    }
-}
-
-fn preview_pick_up(world: &World, p: &mut Preview, command: &Command) {
-    let Some(ZonesCommand::PickUp { item }) = command.own::<ZonesCommand>() else {
-        return;
-    };
-    let what = view::resource::<crate::rules::battle::Ground>(world)
-        .0
-        .get(*item)
-        .map_or(String::new(), |(_, w)| String::from(&*w.name));
-    p.title = format!("Pick up the {what} and hold it");
-    p.lines
-        .push("a bonus action  (zones §Taking a turn)".into());
-}
-
-fn preview_reserve(p: &mut Preview) {
-    p.title = "Keep this turn to react".into();
-    p.lines.push(
-        "do nothing now; dodge, counter or guard later this round  (zones §Mounts and vehicles in combat)"
-            .into(),
-    );
-}
-
-fn preview_first_turn_to(world: &World, p: &mut Preview, command: &Command) {
-    let Some(ZonesCommand::FirstTurnTo { faction }) = command.own::<ZonesCommand>() else {
-        return;
-    };
-    let f = view::resource::<Factions>(world)
-        .0
-        .get(*faction as usize)
-        .map_or("?".to_string(), |f| f.name.clone());
-    p.title = format!("Let {f} act first");
-}
-
-fn preview_draw(world: &World, actor: Cid, p: &mut Preview, command: &Command) {
-    let Command::Draw { weapon } = command else {
-        return;
-    };
-    let w = view::get::<Loadout>(world, actor).and_then(|l| l.weapons.get(*weapon));
-    p.title = format!(
-        "Take the {} in hand (spends the bonus action)",
-        w.map_or("weapon", |w| &*w.name)
-    );
 }
 
 fn preview_counter_maneuver(

@@ -4,12 +4,14 @@
 use bevy::prelude::*;
 
 use crate::rules::command::Command;
-use crate::rules::components::Cid;
+use crate::rules::components::{Cid, Weapon};
 use crate::rules::event::BattleEvent;
 use crate::rules::scene::{Scene, emit};
 use crate::rules::view;
 use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
-use crate::rulesets::zones::event::{Reaction, ZonesEvent};
+use crate::rulesets::zones::event::{
+    AttackMade, BlowStopped, CounterOrder, ManeuverMade, Reaction, ZonesEvent,
+};
 
 use super::attack::{ask_guard, ask_target, hit};
 use super::blast::blast_answer;
@@ -193,7 +195,7 @@ pub(super) fn counter(world: &mut Scene, state: &AttackState, answer: CounterWit
             };
             emit(
                 world,
-                ZonesEvent::AttackMade {
+                ZonesEvent::AttackMade(AttackMade {
                     attacker: t,
                     target: a,
                     weapon: String::from(&*wt.name),
@@ -201,7 +203,7 @@ pub(super) fn counter(world: &mut Scene, state: &AttackState, answer: CounterWit
                     mode: "counter".into(),
                     reaction: true,
                     rule: RULE_COUNTER,
-                },
+                }),
             );
             if !wit_to_hit(world, t, a, &wt, true, RULE_COUNTER) {
                 hit(world, state);
@@ -212,57 +214,19 @@ pub(super) fn counter(world: &mut Scene, state: &AttackState, answer: CounterWit
         CounterWith::Maneuver(kind) => {
             emit(
                 world,
-                ZonesEvent::ManeuverMade {
+                ZonesEvent::ManeuverMade(ManeuverMade {
                     attacker: t,
                     target: a,
                     kind: kind.name(),
                     reaction: true,
                     rule: RULE_COUNTER,
-                },
+                }),
             );
             None
         }
     };
     match (state.maneuver, answer, wt) {
-        (None, CounterWith::Blow(_), Some(wt)) => {
-            let Some(wa) = weapon(world, a, state.weapon) else {
-                return;
-            };
-            let on_target = blow(world, a, t, &wa, damage_mode(state.mode));
-            let on_attacker = blow(world, t, a, &wt, MODE_STRIKE);
-            let order: [&Blow; 2] = if on_attacker.suffered > on_target.suffered {
-                [&on_attacker, &on_target]
-            } else {
-                [&on_target, &on_attacker]
-            };
-            let tie = on_attacker.suffered == on_target.suffered;
-            emit(
-                world,
-                ZonesEvent::CounterOrder {
-                    first: order[0].target,
-                    then: order[1].target,
-                    suffers: order[0].suffered,
-                    then_suffers: order[1].suffered,
-                    tie,
-                    rule: RULE_COUNTER,
-                },
-            );
-            land(world, order[0]);
-            // The one hit first strikes back only if still standing (or at
-            // once, on a tie).
-            let striker = if order[0].target == a { a } else { t };
-            if tie || view::standing(world, striker) {
-                land(world, order[1]);
-            } else {
-                emit(
-                    world,
-                    ZonesEvent::BlowStopped {
-                        who: striker,
-                        rule: RULE_COUNTER,
-                    },
-                );
-            }
-        }
+        (None, CounterWith::Blow(_), Some(wt)) => trade_blows(world, state, &wt),
         // A blow against a non-lethal attack: the blow first.
         (Some(kind), CounterWith::Blow(_), Some(wt)) => {
             let b = blow(world, t, a, &wt, MODE_STRIKE);
@@ -279,5 +243,49 @@ pub(super) fn counter(world: &mut Scene, state: &AttackState, answer: CounterWit
             land_maneuver(world, t, a, kind);
         }
         _ => {}
+    }
+}
+
+/// §Reacting to an attack, Counter: "Both characters roll for damage at
+/// the same time. Whoever suffers the most damage, after reductions, is hit
+/// first. In case of a tie both characters are hit at the same time."
+fn trade_blows(world: &mut Scene, state: &AttackState, wt: &Weapon) {
+    let (a, t) = (state.attacker, state.target);
+    let Some(wa) = weapon(world, a, state.weapon) else {
+        return;
+    };
+    let on_target = blow(world, a, t, &wa, damage_mode(state.mode));
+    let on_attacker = blow(world, t, a, wt, MODE_STRIKE);
+    let order: [&Blow; 2] = if on_attacker.suffered > on_target.suffered {
+        [&on_attacker, &on_target]
+    } else {
+        [&on_target, &on_attacker]
+    };
+    let tie = on_attacker.suffered == on_target.suffered;
+    emit(
+        world,
+        ZonesEvent::CounterOrder(CounterOrder {
+            first: order[0].target,
+            then: order[1].target,
+            suffers: order[0].suffered,
+            then_suffers: order[1].suffered,
+            tie,
+            rule: RULE_COUNTER,
+        }),
+    );
+    land(world, order[0]);
+    // The one hit first strikes back only if still standing (or at
+    // once, on a tie).
+    let striker = if order[0].target == a { a } else { t };
+    if tie || view::standing(world, striker) {
+        land(world, order[1]);
+    } else {
+        emit(
+            world,
+            ZonesEvent::BlowStopped(BlowStopped {
+                who: striker,
+                rule: RULE_COUNTER,
+            }),
+        );
     }
 }

@@ -13,7 +13,9 @@ use crate::rules::roster::Factions;
 use crate::rules::scene::Scene;
 use crate::rules::scene::emit;
 use crate::rules::view;
-use crate::rulesets::zones::event::ZonesEvent;
+use crate::rulesets::zones::event::{
+    Activated, ActivationOffered, InitiativeHeld, Passed, PlayGoesTo, TurnReserved, ZonesEvent,
+};
 
 use super::check::first_eligible;
 use super::riders::RULE_MOUNTS;
@@ -65,11 +67,11 @@ fn choose_holder(world: &mut Scene) {
     };
     emit(
         world,
-        ZonesEvent::InitiativeHeld {
+        ZonesEvent::InitiativeHeld(InitiativeHeld {
             faction: holder,
             roll,
             rule: RULE_INITIATIVE,
-        },
+        }),
     );
 }
 
@@ -103,11 +105,11 @@ pub fn next_activation(world: &mut Scene) {
         if let Some(speaker) = view::reading(world, |world| first_eligible(world, next)) {
             emit(
                 world,
-                ZonesEvent::ActivationOffered {
+                ZonesEvent::ActivationOffered(ActivationOffered {
                     faction: next,
                     speaker,
                     rule: RULE_PROCEDURE,
-                },
+                }),
             );
             return;
         }
@@ -116,12 +118,12 @@ pub fn next_activation(world: &mut Scene) {
         let gone = super::query::standing_in_faction(world, next as usize) == 0;
         emit(
             world,
-            ZonesEvent::Passed {
+            ZonesEvent::Passed(Passed {
                 faction: next,
                 forced: true,
                 gone,
                 rule: RULE_PROCEDURE,
-            },
+            }),
         );
     }
 }
@@ -130,11 +132,11 @@ pub fn next_activation(world: &mut Scene) {
 pub fn activate(world: &mut Scene, faction: u8, who: Cid) {
     emit(
         world,
-        ZonesEvent::Activated {
+        ZonesEvent::Activated(Activated {
             faction,
             who,
             rule: RULE_PROCEDURE,
-        },
+        }),
     );
     // Its apply gives the turn (and the pair's: "Mounts and riders ...
     // take turn together").
@@ -160,10 +162,10 @@ pub fn finish_part(world: &mut Scene, who: Cid) {
     let f = view::faction(world, who).unwrap_or(0);
     emit(
         world,
-        ZonesEvent::PlayGoesTo {
+        ZonesEvent::PlayGoesTo(PlayGoesTo {
             faction: (f + 1) % n,
             rule: RULE_PROCEDURE,
-        },
+        }),
     );
 }
 
@@ -177,10 +179,10 @@ fn end_round(world: &mut Scene) {
 pub fn reserve(world: &mut Scene, who: Cid) {
     emit(
         world,
-        ZonesEvent::TurnReserved {
+        ZonesEvent::TurnReserved(TurnReserved {
             who,
             rule: RULE_MOUNTS,
-        },
+        }),
     );
     super::round::finish_part(world, who);
 }

@@ -6,7 +6,7 @@ use crate::rules::components::Cid;
 use crate::rules::dice::DiceRoll;
 use crate::rules::scene::{Scene, emit};
 use crate::rules::view;
-use crate::rulesets::zones::event::ZonesEvent;
+use crate::rulesets::zones::event::{SaveRolled, ZonesEvent};
 
 use super::settings::ZonesSettings;
 
@@ -31,7 +31,7 @@ pub fn save(
     };
     emit(
         world,
-        ZonesEvent::SaveRolled {
+        ZonesEvent::SaveRolled(SaveRolled {
             who,
             attribute,
             roll: DiceRoll::one_die(20, r),
@@ -39,7 +39,7 @@ pub fn save(
             pass,
             purpose,
             rule,
-        },
+        }),
     );
     pass
 }

@@ -71,6 +71,16 @@ pub fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
     if let Some(s) = stats(world, cid) {
         stat_rows(world, cid, s, &mut out);
     }
+    body_rows(world, cid, &mut out);
+    steed_rows(world, cid, &mut out);
+    gear_rows(world, cid, &mut out);
+    round_rows(world, cid, &mut out);
+    out
+}
+
+/// Health and its critical threshold, how it went down if it is
+/// incapacitated, its size when not medium.
+fn body_rows(world: &World, cid: Cid, out: &mut Vec<(String, String)>) {
     if let Some(h) = view::get::<Health>(world, cid) {
         out.push((
             "Health".into(),
@@ -96,7 +106,11 @@ pub fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
     if size != Size::Medium {
         out.push(("Size".into(), format!("{size:?}")));
     }
-    steed_rows(world, cid, &mut out);
+}
+
+/// Its weapons (not a vehicle's), items and profane powers, with the uses
+/// left.
+fn gear_rows(world: &World, cid: Cid, out: &mut Vec<(String, String)>) {
     let vehicle = super::turns::is_vehicle(world, cid);
     if let Some(l) = view::get::<Loadout>(world, cid).filter(|_| !vehicle) {
         for (i, w) in l.weapons.iter().enumerate() {
@@ -135,6 +149,11 @@ pub fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
             ));
         }
     }
+}
+
+/// This round: whether it is distracted or taunted (§Taking a turn, main
+/// actions) and, standing, whether its turn is taken.
+fn round_rows(world: &World, cid: Cid, out: &mut Vec<(String, String)>) {
     if let Some(s) = view::get::<super::state::Swayed>(world, cid) {
         if s.distracted {
             out.push(("Distracted".into(), "cannot react this round".into()));
@@ -151,7 +170,7 @@ pub fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
     }
     // Down or gone, it has no turn to take.
     if !view::standing(world, cid) {
-        return out;
+        return;
     }
     let done = view::get::<TurnState>(world, cid).is_some_and(|t| t.done);
     out.push((
@@ -162,7 +181,6 @@ pub fn sheet(world: &World, cid: Cid) -> Vec<(String, String)> {
             "turn still to take (or to react)".into()
         },
     ));
-    out
 }
 
 /// Attributes, armour and its wear (§Combat gear degradation), speed,

@@ -8,7 +8,7 @@ use crate::rules::event::BattleEvent;
 use crate::rules::scene::Scene;
 use crate::rules::scene::emit;
 use crate::rules::view;
-use crate::rulesets::zones::event::ZonesEvent;
+use crate::rulesets::zones::event::{StuntAccepted, ZonesEvent};
 
 use super::blow::tidy_holds;
 use super::data::MODE_STUNT_DISARM;
@@ -22,11 +22,11 @@ pub(super) fn accept_stunt(world: &mut Scene, state: &AttackState) {
     let effect = stunt_effect(state.mode);
     emit(
         world,
-        ZonesEvent::StuntAccepted {
+        ZonesEvent::StuntAccepted(StuntAccepted {
             who,
             effect,
             rule: RULE_STUNT,
-        },
+        }),
     );
     if state.mode == MODE_STUNT_DISARM {
         if let Some(l) = view::get::<Loadout>(world, who)

@@ -8,7 +8,9 @@ use crate::rules::battle::{Battle, Prompt};
 use crate::rules::components::Cid;
 use crate::rules::scene::{Scene, emit};
 use crate::rules::view;
-use crate::rulesets::zones::event::{Reaction, ZonesEvent};
+use crate::rulesets::zones::event::{
+    Reaction, ReactionOffered, ReactionTaken, TurnResumed, ZonesEvent,
+};
 
 use super::state::{Pending, Waiting};
 
@@ -18,12 +20,12 @@ pub const RULE_REACT: &str = "zones §Reacting to an attack";
 pub(super) fn offer(world: &mut Scene, who: Cid, by: Cid, waits: Waiting) {
     emit(
         world,
-        ZonesEvent::ReactionOffered {
+        ZonesEvent::ReactionOffered(ReactionOffered {
             who,
             by,
             waits,
             rule: RULE_REACT,
-        },
+        }),
     );
 }
 
@@ -39,10 +41,10 @@ pub(super) fn resume(world: &mut Scene, who: Option<Cid>) {
     if !idle {
         emit(
             world,
-            ZonesEvent::TurnResumed {
+            ZonesEvent::TurnResumed(TurnResumed {
                 who,
                 rule: RULE_REACT,
-            },
+            }),
         );
     }
 }
@@ -50,11 +52,11 @@ pub(super) fn resume(world: &mut Scene, who: Option<Cid>) {
 pub(super) fn taken(world: &mut Scene, who: Cid, kind: Reaction, against: Cid, rule: &'static str) {
     emit(
         world,
-        ZonesEvent::ReactionTaken {
+        ZonesEvent::ReactionTaken(ReactionTaken {
             who,
             kind,
             against,
             rule,
-        },
+        }),
     );
 }

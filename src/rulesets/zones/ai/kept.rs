@@ -19,7 +19,7 @@ use crate::rules::event::BattleEvent;
 use crate::rules::event::TurnStarted;
 use crate::rules::log::{BattleLog, Moment};
 use crate::rules::view;
-use crate::rulesets::zones::event::ZonesEvent;
+use crate::rulesets::zones::event::{Activated, ZonesEvent};
 
 /// One character's answers, as the activation worked them out.
 #[derive(Clone, Debug, PartialEq)]
@@ -69,9 +69,9 @@ pub(super) fn for_first_decision(world: &World, actor: Cid) -> Option<Weighed> {
         if log.moment() != at.later(2) {
             return None;
         }
-        let activated = log.events[at.events()]
-            .own::<ZonesEvent>()
-            .is_some_and(|e| matches!(e, ZonesEvent::Activated { who, .. } if *who == actor));
+        let activated = log.events[at.events()].own::<ZonesEvent>().is_some_and(
+            |e| matches!(e, ZonesEvent::Activated(Activated { who, .. }) if *who == actor),
+        );
         let started =
             matches!(log.events[at.events() + 1], BattleEvent::TurnStarted(TurnStarted { who }) if who == actor);
         if !(activated && started) {

@@ -102,71 +102,91 @@ pub(super) fn best_maneuver(world: &World, who: Cid, floor: f64) -> Option<(f64,
         let risk = std::cell::OnceCell::new();
         let risk = || *risk.get_or_init(|| counter_risk(world, who, t));
         let p = || p_fails_str(world, who, t) * (1.0 - risk().1);
-        let hp = view::get::<Health>(world, t).map_or(1, |h| h.hp);
-        if check_this_maneuver(world, who, t, Maneuver::Shove).is_ok()
-            && shove_end(world, who, t).1.is_some()
-        {
-            let fall =
-                match &view::resource::<crate::rulesets::zones::settings::ZonesSettings>(world)
-                    .pit_damage
-                {
-                    None => DOWN + f64::from(hp),
-                    Some(d) => f64::from(d.min(None) + d.max(None)) / 2.0,
-                };
-            let v = p() * fall - risk().0;
+        let tried = [
+            shove_value(world, who, t, &p, &risk),
+            disarm_value(world, who, t, &p, &risk),
+            holds_nobody
+                .then(|| grapple_value(world, who, t, floor, &p, &risk))
+                .flatten(),
+        ];
+        for (v, kind) in tried.into_iter().flatten() {
             if best.as_ref().is_none_or(|b| v > b.0) {
-                best = Some((
-                    v,
-                    Command::from(ZonesCommand::Maneuver {
-                        target: t,
-                        kind: Maneuver::Shove,
-                    }),
-                ));
-            }
-        }
-        // Knock away the weapon in its hand: worth what that weapon does
-        // beyond its bare hands, for a round or two.
-        if let Some(l) = view::get::<Loadout>(world, t)
-            && let Some(i) = l.ready
-            && let (Some(w), Some(bare)) = (l.weapons.get(i), l.weapons.last())
-        {
-            let kind = Maneuver::Disarm { weapon: i };
-            if check_this_maneuver(world, who, t, kind).is_ok() {
-                let armed = damage_odds(world, t, who, w, MODE_STRIKE);
-                let unarmed = damage_odds(world, t, who, bare, MODE_STRIKE);
-                let gain =
-                    (armed.mean + DOWN * armed.p_down) - (unarmed.mean + DOWN * unarmed.p_down);
-                let v = p() * gain * 1.5 - risk().0;
-                if best.as_ref().is_none_or(|b| v > b.0) {
-                    best = Some((v, Command::from(ZonesCommand::Maneuver { target: t, kind })));
-                }
-            }
-        }
-        if holds_nobody
-            && check_this_maneuver(world, who, t, Maneuver::Grapple).is_ok()
-            && view::standing(world, t)
-        {
-            // Held, it loses its turns until it breaks free: worth about
-            // one of its turns, more for those who fight from afar.
-            // (A product with a chance no less than 0 is no less with the
-            // larger factor: the ceiling's bound holds in floating point.)
-            let (p, r) = (p(), risk().0);
-            if p >= 0.0 && p * turn_value_ceiling(world, t) * 0.8 - r <= floor {
-                continue;
-            }
-            let v = p * turn_value(world, t) * 0.8 - r;
-            if best.as_ref().is_none_or(|b| v > b.0) {
-                best = Some((
-                    v,
-                    Command::from(ZonesCommand::Maneuver {
-                        target: t,
-                        kind: Maneuver::Grapple,
-                    }),
-                ));
+                best = Some((v, Command::from(ZonesCommand::Maneuver { target: t, kind })));
             }
         }
     }
     best
+}
+
+/// What shoving `t` into a pit is worth to `who`, if it may: the fall (a
+/// kill, or the pit's mean damage) when the shove gets through (`p`), less
+/// the blow struck back (`risk`).
+fn shove_value(
+    world: &World,
+    who: Cid,
+    t: Cid,
+    p: &dyn Fn() -> f64,
+    risk: &dyn Fn() -> (f64, f64),
+) -> Option<(f64, Maneuver)> {
+    if check_this_maneuver(world, who, t, Maneuver::Shove).is_err()
+        || shove_end(world, who, t).1.is_none()
+    {
+        return None;
+    }
+    let hp = view::get::<Health>(world, t).map_or(1, |h| h.hp);
+    let fall = match &view::resource::<crate::rulesets::zones::settings::ZonesSettings>(world)
+        .pit_damage
+    {
+        None => DOWN + f64::from(hp),
+        Some(d) => f64::from(d.min(None) + d.max(None)) / 2.0,
+    };
+    Some((p() * fall - risk().0, Maneuver::Shove))
+}
+
+/// Knock away the weapon in `t`'s hand: worth what that weapon does
+/// beyond its bare hands, for a round or two.
+fn disarm_value(
+    world: &World,
+    who: Cid,
+    t: Cid,
+    p: &dyn Fn() -> f64,
+    risk: &dyn Fn() -> (f64, f64),
+) -> Option<(f64, Maneuver)> {
+    let l = view::get::<Loadout>(world, t)?;
+    let i = l.ready?;
+    let (Some(w), Some(bare)) = (l.weapons.get(i), l.weapons.last()) else {
+        return None;
+    };
+    let kind = Maneuver::Disarm { weapon: i };
+    check_this_maneuver(world, who, t, kind).ok()?;
+    let armed = damage_odds(world, t, who, w, MODE_STRIKE);
+    let unarmed = damage_odds(world, t, who, bare, MODE_STRIKE);
+    let gain = (armed.mean + DOWN * armed.p_down) - (unarmed.mean + DOWN * unarmed.p_down);
+    Some((p() * gain * 1.5 - risk().0, kind))
+}
+
+/// Held, `t` loses its turns until it breaks free: worth about one of its
+/// turns, more for those who fight from afar. None when `who` may not
+/// grab it, or when even [`turn_value_ceiling`] would not lift it above
+/// `floor`.
+fn grapple_value(
+    world: &World,
+    who: Cid,
+    t: Cid,
+    floor: f64,
+    p: &dyn Fn() -> f64,
+    risk: &dyn Fn() -> (f64, f64),
+) -> Option<(f64, Maneuver)> {
+    if check_this_maneuver(world, who, t, Maneuver::Grapple).is_err() || !view::standing(world, t) {
+        return None;
+    }
+    // (A product with a chance no less than 0 is no less with the larger
+    // factor: the ceiling's bound holds in floating point.)
+    let (p, r) = (p(), risk().0);
+    if p >= 0.0 && p * turn_value_ceiling(world, t) * 0.8 - r <= floor {
+        return None;
+    }
+    Some((p * turn_value(world, t) * 0.8 - r, Maneuver::Grapple))
 }
 
 /// What `t` striking back at a maneuver of `who` would cost `who` (the

@@ -105,7 +105,7 @@ fn a_failed_wit_save_misses() {
     assert_eq!(saves(&ev), vec![(b1, "WIT", 20, 9, false)]);
     assert!(
         ev.iter()
-            .any(|x| matches!(x.own::<ZonesEvent>(), Some(ZonesEvent::AttackMissed { .. })))
+            .any(|x| matches!(x.own::<ZonesEvent>(), Some(ZonesEvent::AttackMissed(_))))
     );
     assert!(damaged(&ev).is_empty());
     // No reaction is asked for an attack that missed.

@@ -1,7 +1,7 @@
 //! §Blast attacks and §Attack stunts.
 
 use super::*;
-use crate::rules::event::Disarmed;
+use crate::rulesets::zones::event::BlastHits;
 
 /// "Melee blast attacks hit the attacker's zone and don't target the
 /// attacker themselves. They can't miss." Everyone in the zone and on its
@@ -39,7 +39,7 @@ fn a_ranged_blast_hits_the_zone_and_its_borders() {
         cmd(&mut e, t, Command::NoReaction);
     }
     let ev = since(&e, n);
-    assert!(ev.iter().any(|x| matches!(x.own::<ZonesEvent>(), Some(ZonesEvent::BlastHits { deviated: None, targets, .. }) if *targets == vec![in1, in2, border])));
+    assert!(ev.iter().any(|x| matches!(x.own::<ZonesEvent>(), Some(ZonesEvent::BlastHits(BlastHits { deviated: None, targets, .. })) if *targets == vec![in1, in2, border])));
     assert_eq!(damaged(&ev), vec![(in1, 5, 3), (in2, 5, 3), (border, 5, 3)]);
     assert_eq!(hp(&e, out), 8);
 }
@@ -68,7 +68,7 @@ fn a_missed_blast_strays_into_a_neighbouring_zone() {
     attack(&mut e, thrower, aimed, 2, MODE_STRIKE);
     cmd(&mut e, lucky, Command::NoReaction);
     let ev = since(&e, n);
-    assert!(ev.iter().any(|x| matches!(x.own::<ZonesEvent>(), Some(ZonesEvent::BlastHits { zone, deviated: Some(r), .. }) if zone == "D" && r.total == 2)));
+    assert!(ev.iter().any(|x| matches!(x.own::<ZonesEvent>(), Some(ZonesEvent::BlastHits(BlastHits { zone, deviated: Some(r), .. })) if zone == "D" && r.total == 2)));
     assert_eq!(damaged(&ev), vec![(lucky, 4, 4)]);
     assert_eq!(hp(&e, aimed), 8);
 }

@@ -1,6 +1,7 @@
 //! §Combat gear degradation and weapons on the ground.
 
 use super::*;
+use crate::rulesets::zones::event::AttackMade;
 use crate::rulesets::zones::weapon::ZonesGear;
 
 /// §Combat gear degradation: "After a fight, make a durability roll for all
@@ -213,6 +214,6 @@ fn a_dropped_weapon_lies_on_the_ground_until_picked_up() {
     assert!(
         since(&e, from)
             .iter()
-            .any(|ev| matches!(ev.own::<ZonesEvent>(), Some(ZonesEvent::AttackMade { weapon, .. }) if weapon == "Axe"))
+            .any(|ev| matches!(ev.own::<ZonesEvent>(), Some(ZonesEvent::AttackMade(AttackMade { weapon, .. })) if weapon == "Axe"))
     );
 }

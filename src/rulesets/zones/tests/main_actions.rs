@@ -338,10 +338,10 @@ fn a_curse_of_rot_deals_direct_damage_on_a_failed_wit_save_and_reveals_the_invok
     assert!(has(&e, bandit, Condition::Incapacitated));
     // "invoking a power" reveals; a power is not an attack: no reaction.
     assert!(!has(&e, cultist, Condition::Concealed));
-    assert!(!ev.iter().any(|x| matches!(
-        x.own::<ZonesEvent>(),
-        Some(ZonesEvent::ReactionTaken { .. })
-    )));
+    assert!(
+        !ev.iter()
+            .any(|x| matches!(x.own::<ZonesEvent>(), Some(ZonesEvent::ReactionTaken(_))))
+    );
     assert_eq!(uses(&e, cultist, 0), 2);
     let why = refused(&mut e, cultist, invoke(0, bandit));
     assert!(why.contains("main action"), "{why}");

@@ -14,7 +14,7 @@ use crate::rules::level::Level;
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
-use crate::rulesets::zones::event::{GearOutcome, Reaction, ZonesEvent};
+use crate::rulesets::zones::event::{GearOutcome, GearRolled, Reaction, SaveRolled, ZonesEvent};
 use crate::testkit::{
     Scenario, at, cid, cmd, engine, has, hp, prompt, refused, since, start_ruleset,
 };
@@ -115,14 +115,14 @@ fn saves(events: &[BattleEvent]) -> Vec<(Cid, &'static str, i32, i32, bool)> {
     events
         .iter()
         .filter_map(|ev| match ev.own::<ZonesEvent>() {
-            Some(ZonesEvent::SaveRolled {
+            Some(ZonesEvent::SaveRolled(SaveRolled {
                 who,
                 attribute,
                 roll,
                 target,
                 pass,
                 ..
-            }) => Some((*who, *attribute, roll.total, *target, *pass)),
+            })) => Some((*who, *attribute, roll.total, *target, *pass)),
             _ => None,
         })
         .collect()
@@ -229,13 +229,13 @@ fn gear_rolls(e: &Engine) -> Vec<(Cid, String, i32, GearOutcome)> {
     e.events()
         .iter()
         .filter_map(|x| match x.own::<ZonesEvent>() {
-            Some(ZonesEvent::GearRolled {
+            Some(ZonesEvent::GearRolled(GearRolled {
                 who,
                 item,
                 roll,
                 outcome,
                 ..
-            }) => Some((*who, item.clone(), roll.total, *outcome)),
+            })) => Some((*who, item.clone(), roll.total, *outcome)),
             _ => None,
         })
         .collect()

@@ -1,7 +1,7 @@
 //! §Mounts and vehicles in combat, and Fray's decisions for them.
 
 use super::*;
-use crate::rules::event::{DamageRolled, Dismounted, Mounted};
+use crate::rulesets::zones::event::{AttackMade, TurnReserved};
 
 /// "Mounts and riders ... take turn together"; "If the mount or vehicle
 /// moves at full speed, riders and passengers can't take any action".
@@ -200,7 +200,7 @@ fn a_rider_may_keep_its_turn_to_react_unless_its_mount_gallops() {
     assert!(
         e.events()
             .iter()
-            .any(|ev| matches!(ev.own::<ZonesEvent>(), Some(ZonesEvent::TurnReserved { who, .. }) if *who == rider))
+            .any(|ev| matches!(ev.own::<ZonesEvent>(), Some(ZonesEvent::TurnReserved(TurnReserved { who, .. })) if *who == rider))
     );
     // The horse goes on and stands still.
     assert_eq!(prompt(&e), Prompt::Act { actor: bay });
@@ -433,7 +433,7 @@ fn the_ai_plays_mounts_and_vehicles() {
         eng.run(200_000);
         assert!(eng.outcome().is_some(), "seed {seed} did not end");
         for ev in eng.events() {
-            if matches!(ev.own(), Some(ZonesEvent::TurnHandedOver { .. })) {
+            if matches!(ev.own(), Some(ZonesEvent::TurnHandedOver(_))) {
                 handed += 1;
             }
             if matches!(ev, BattleEvent::Dismounted(Dismounted { thrown: false, who, .. }) if view::steed(eng.world(), *who).is_none())
@@ -447,7 +447,7 @@ fn the_ai_plays_mounts_and_vehicles() {
             .collect();
         let mut attacker = None;
         for ev in eng.events() {
-            if let Some(ZonesEvent::AttackMade { attacker: a, .. }) = ev.own() {
+            if let Some(ZonesEvent::AttackMade(AttackMade { attacker: a, .. })) = ev.own() {
                 attacker = Some(*a);
             }
             match ev {

@@ -1,18 +1,18 @@
 //! §Combat procedure and §Taking a turn: initiative, activation, one turn a round, movement and actions.
 
 use super::*;
-use crate::rules::event::{RoundEnded, TurnEnded};
+use crate::rulesets::zones::event::{InitiativeHeld, Passed};
 
 #[test]
 fn the_faction_that_started_the_fight_holds_the_initiative() {
     let e = start(&apart(), &[]);
     assert!(e.events().iter().any(|ev| matches!(
         ev.own::<ZonesEvent>(),
-        Some(ZonesEvent::InitiativeHeld {
+        Some(ZonesEvent::InitiativeHeld(InitiativeHeld {
             faction: 1,
             roll: None,
             ..
-        })
+        }))
     )));
     assert!(matches!(prompt(&e), Prompt::Activate { faction: 1, .. }));
 }
@@ -76,19 +76,19 @@ fn the_bandit_round_of_the_example() {
         .collect();
     assert!(matches!(
         tail[1].own::<ZonesEvent>(),
-        Some(ZonesEvent::Passed {
+        Some(ZonesEvent::Passed(Passed {
             faction: 1,
             forced: true,
             ..
-        })
+        }))
     ));
     assert!(matches!(
         tail[2].own::<ZonesEvent>(),
-        Some(ZonesEvent::Passed {
+        Some(ZonesEvent::Passed(Passed {
             faction: 0,
             forced: true,
             ..
-        })
+        }))
     ));
     assert!(matches!(
         tail[3],

@@ -1,7 +1,7 @@
 //! §Reacting to an attack and §Guarding: dodge, counter, guard, hide behind, opportunity attacks.
 
 use super::*;
-use crate::rules::event::TargetChanged;
+use crate::rulesets::zones::event::ReactionTaken;
 
 /// §Reacting to an attack, Example: "Sybilla attacks a bandit (AGI 8) with
 /// her musket (d8 damage). The bandit hasn't acted yet during this turn and
@@ -22,7 +22,7 @@ fn the_bandit_dodges_the_musket() {
     assert_eq!(saves(&ev), vec![(b1, "AGI", 2, 8, true)]);
     assert!(
         ev.iter()
-            .any(|x| matches!(x.own::<ZonesEvent>(), Some(ZonesEvent::AttackMissed { .. })))
+            .any(|x| matches!(x.own::<ZonesEvent>(), Some(ZonesEvent::AttackMissed(_))))
     );
     assert!(damaged(&ev).is_empty());
     // The reaction took the bandit's whole turn.
@@ -56,10 +56,10 @@ fn the_leader_counters_the_spear_and_is_hit_first() {
     let ev = since(&e, at);
     assert!(ev.iter().any(|x| matches!(
         x.own::<ZonesEvent>(),
-        Some(ZonesEvent::ReactionTaken {
+        Some(ZonesEvent::ReactionTaken(ReactionTaken {
             kind: Reaction::Counter,
             ..
-        })
+        }))
     )));
     assert_eq!(damaged(&ev), vec![(leader, 4, 4)]);
     assert!(has(&e, leader, Condition::Incapacitated));
@@ -68,7 +68,7 @@ fn the_leader_counters_the_spear_and_is_hit_first() {
     assert_eq!(
         plain_lines(&e, &ev, |x| matches!(
             x,
-            ZonesEvent::CounterOrder { .. } | ZonesEvent::BlowStopped { .. }
+            ZonesEvent::CounterOrder(_) | ZonesEvent::BlowStopped(_)
         )),
         vec![
             "Counter: Leader would suffer 4, Theobald 3: Leader is hit first".to_string(),
@@ -95,7 +95,7 @@ fn a_counter_tie_hits_both_and_a_bigger_counter_stops_the_attack() {
     got.sort();
     assert_eq!(got, vec![(theo, 3, 5), (leader, 3, 5)]);
     assert_eq!(
-        plain_lines(&e, &ev, |x| matches!(x, ZonesEvent::CounterOrder { .. })),
+        plain_lines(&e, &ev, |x| matches!(x, ZonesEvent::CounterOrder(_))),
         vec!["Counter: Leader and Theobald would each suffer 3: both are hit at once".to_string()]
     );
 

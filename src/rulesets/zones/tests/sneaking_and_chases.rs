@@ -1,7 +1,7 @@
 //! §Sneaking in combat, chases off the map, complete darkness.
 
 use super::*;
-use crate::rules::event::RoundStarted;
+use crate::rulesets::zones::event::Activated;
 
 /// §Sneaking in combat: "At the start of the fight, concealed characters
 /// play a bonus round, during which only they can act." Enemies don't know
@@ -53,7 +53,7 @@ fn an_ambush_gets_a_bonus_round_and_is_revealed_by_being_seen() {
     cmd(&mut e, lurker, Command::EndTurn);
     assert!(e.events().iter().all(|x| !matches!(
         x.own::<ZonesEvent>(),
-        Some(ZonesEvent::Activated { faction: 0, .. })
+        Some(ZonesEvent::Activated(Activated { faction: 0, .. }))
     )));
     next_round(&mut e);
     assert_eq!(e.world().resource::<Battle>().round, 1);
