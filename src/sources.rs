@@ -2,7 +2,8 @@
 //! (`docs/architecture.md`, "The layering, checked"): the rules core names
 //! nothing above it; its files, the board's and each ruleset's import one
 //! another without a circle; a ruleset writes state only in its apply;
-//! files and functions stay short enough to hold. (Each ruleset folder's
+//! files and functions stay short enough to hold; every event is a struct,
+//! applied and narrated through one match. (Each ruleset folder's
 //! reading-never-imports-writing check: `rulesets::layering`.) Test code is
 //! left out: a test of the core may play a shipped ruleset.
 
@@ -405,7 +406,7 @@ fn long_functions(text: &str, most: usize) -> Vec<(String, usize)> {
 const STILL_LONG: &[(&str, &str)] = &[
     ("rulesets/zones/ai/mod.rs", "act"),               // 121
     ("rulesets/zones/ai/moves.rs", "approach_within"), // 134
-    ("rulesets/zones/data.rs", ""),                    // 612
+    ("rulesets/zones/data.rs", ""),                    // 642
 ];
 
 #[test]
@@ -465,4 +466,78 @@ fn the_length_check_sees_a_long_function() {
         "src/rulesets/zones/tests/mounts.rs"
     )));
     assert!(!is_test_file(Path::new("src/rules/view/scope.rs")));
+}
+
+/// What breaks the one style of events: a variant of an event enum with
+/// fields of its own (`Moved { who, .. }`) rather than the event's struct
+/// (`Moved(Moved)`), and, in a `narrate.rs` or an `apply.rs`, a second
+/// match on the enum (`let BattleEvent::Moved(..) = event else`) or an
+/// `unreachable!` closing a chain of partial matches. Each event's
+/// function takes its event's struct, behind one exhaustive `match`.
+fn event_style_breaks(file: &str, text: &str) -> Vec<String> {
+    let code = code_of(text);
+    let mut found = Vec::new();
+    if file == "event.rs" {
+        let mut in_enum = false;
+        for line in code.lines() {
+            if line.starts_with("pub enum ") && line.contains("Event {") {
+                in_enum = true;
+            } else if in_enum && line.starts_with('}') {
+                in_enum = false;
+            } else if in_enum
+                && line.starts_with("    ")
+                && !line.starts_with("     ")
+                && line
+                    .trim_start()
+                    .starts_with(|c: char| c.is_ascii_uppercase())
+                && line
+                    .trim()
+                    .split_once(' ')
+                    .is_some_and(|(_, rest)| rest.starts_with('{'))
+            {
+                found.push(format!("{file}: a variant with fields: {}", line.trim()));
+            }
+        }
+    }
+    if file == "narrate.rs" || file == "apply.rs" {
+        for line in code.lines() {
+            let l = line.trim();
+            let rematch = l.starts_with("let ")
+                && l.split_whitespace()
+                    .nth(1)
+                    .is_some_and(|w| w.contains("Event::"));
+            if rematch || l.contains("unreachable!") {
+                found.push(format!("{file}: {l}"));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn every_event_is_a_struct_read_once() {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let mut found = Vec::new();
+    for f in files.iter().filter(|f| !is_test_file(f)) {
+        let name = f.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let text = std::fs::read_to_string(f).expect("a source file");
+        for b in event_style_breaks(name, &text) {
+            found.push(format!("{}: {b}", f.display()));
+        }
+    }
+    assert!(found.is_empty(), "events read in another style: {found:#?}");
+}
+
+#[test]
+fn the_event_style_check_sees_a_planted_break() {
+    let enum_with_fields = "pub enum ZonesEvent {\n    Moved { who: Cid },\n    Fled(Fled),\n}\n";
+    assert_eq!(event_style_breaks("event.rs", enum_with_fields).len(), 1);
+    let rematch = "fn f(e: &BattleEvent) {\n    let BattleEvent::Fled(Fled { who }) = e else {\n        return;\n    };\n}\n";
+    assert_eq!(event_style_breaks("apply.rs", rematch).len(), 1);
+    let chain =
+        "fn f() {\n    match e {\n        other => unreachable!(\"{other:?}\"),\n    }\n}\n";
+    assert_eq!(event_style_breaks("narrate.rs", chain).len(), 1);
+    let fine = "pub enum BattleEvent {\n    Fled(Fled),\n    Ruleset(RulesetEvent),\n}\n";
+    assert!(event_style_breaks("event.rs", fine).is_empty());
 }

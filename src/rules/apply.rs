@@ -11,11 +11,10 @@ use crate::rules::view;
 
 use crate::rules::battle::{Battle, Outcome, Phase, Prompt};
 use crate::rules::components::{Cid, Condition, Heading, Health, Loadout, MoveMode, TurnState};
-use crate::rules::event::BattleEvent;
 use crate::rules::event::{
-    BattleEnded, BattleStarted, ConditionAdded, ConditionRemoved, Count, Damaged, Disarmed,
-    Dismounted, Displaced, Drew, FallDeferred, Fled, GearBroken, Grabbed, Mounted, Moved, PickedUp,
-    Released, RoundEnded, RoundStarted, TargetChanged, TurnEnded, TurnStarted,
+    BattleEnded, BattleEvent, BattleStarted, ConditionAdded, ConditionRemoved, Count, Damaged,
+    Disarmed, Dismounted, Displaced, Drew, FallDeferred, Fled, GearBroken, Grabbed, Mounted, Moved,
+    PickedUp, Released, RoundEnded, RoundStarted, TargetChanged, TurnEnded, TurnStarted,
 };
 use crate::rules::hooks::ActiveRuleset;
 use crate::rules::level::Facing;

@@ -14,8 +14,7 @@ use bevy::prelude::*;
 
 use crate::rules::components::{Cid, Loadout};
 use crate::rules::dice::Dice;
-use crate::rules::event::Drew;
-use crate::rules::event::{BattleEvent, Rule};
+use crate::rules::event::{BattleEvent, Drew, Rule};
 use crate::rules::view;
 
 /// The battle as a ruleset's writer sees it: reads, dice and events.

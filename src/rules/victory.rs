@@ -4,8 +4,7 @@ use bevy::prelude::*;
 
 use crate::rules::apply::emit;
 use crate::rules::battle::{Battle, BattleRules, VictoryRule};
-use crate::rules::event::BattleEnded;
-use crate::rules::event::{BattleEvent, EndReason};
+use crate::rules::event::{BattleEnded, BattleEvent, EndReason};
 use crate::rules::hooks::ActiveRuleset;
 use crate::rules::map::Map;
 use crate::rules::roster::Factions;

@@ -1,8 +1,7 @@
 //! Who did what in a battle, counted from its log for the results screen.
 
 use crate::rules::components::Cid;
-use crate::rules::event::BattleEvent;
-use crate::rules::event::{ConditionAdded, Damaged};
+use crate::rules::event::{BattleEvent, ConditionAdded, Damaged};
 use crate::rules::log::BattleLog;
 
 /// What each combatant did and suffered, from the log: damage dealt and

@@ -1,8 +1,7 @@
 use super::tally::{Tally, fate};
 use crate::rules::components::Cid;
 use crate::rules::components::{Condition, Conditions};
-use crate::rules::event::BattleEvent;
-use crate::rules::event::{ConditionAdded, Damaged};
+use crate::rules::event::{BattleEvent, ConditionAdded, Damaged};
 use crate::rules::log::BattleLog;
 
 fn damaged(target: u16, by: Option<u16>, hp_loss: i32) -> BattleEvent {

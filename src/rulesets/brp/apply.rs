@@ -8,7 +8,7 @@ use crate::rules::view;
 use crate::rules::apply::{each, with};
 use crate::rules::battle::{Battle, Phase, Prompt};
 use crate::rules::components::{Cid, Loadout};
-use crate::rules::event::BattleEvent;
+use crate::rules::event::{BattleEvent, Damaged, GearBroken, Moved, ReactionDeclined, TurnEnded};
 
 use super::event::{
     AttackRolled, BrpEvent, Declared, DefenseOffered, DefenseRolled, DexOrder, FirstAid,
@@ -17,7 +17,6 @@ use super::event::{
 use super::query::enemy_adjacent;
 use super::state::{BrpRound, PendingAttack};
 use super::stats::{BrpShield, BrpWeapon, Wound, Wounds};
-use crate::rules::event::{Damaged, GearBroken, Moved, ReactionDeclined, TurnEnded};
 
 pub fn apply(world: &mut World, event: &BattleEvent) {
     match event {

@@ -8,7 +8,10 @@ use bevy::prelude::*;
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Health, Loadout};
 use crate::rules::dice::{DbShare, DiceExpr, DiceRoll, Die, RollOptions, Rolled};
-use crate::rules::event::{BattleEvent, Modifier};
+use crate::rules::event::{
+    BattleEvent, ConditionAdded, Damaged, Drew, FallDeferred, GearBroken, Modifier,
+    ReactionDeclined,
+};
 use crate::rules::scene::Scene;
 use crate::rules::scene::emit;
 use crate::rules::view;
@@ -28,9 +31,6 @@ use super::numbers::{AttackNumbers, attack_numbers, blow, defenses};
 use super::query::settings;
 use super::state::{Pending, PendingAttack};
 use super::stats::{BrpShield, gear};
-use crate::rules::event::{
-    ConditionAdded, Damaged, Drew, FallDeferred, GearBroken, ReactionDeclined,
-};
 
 pub const RULE_DAMAGE: &str = "brp §5.9 Weapons and Damage";
 pub const RULE_DEFENSE: &str = "brp §5.6 Parrying, §5.7 Dodging";

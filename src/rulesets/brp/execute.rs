@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Health, Loadout, MoveMode};
 use crate::rules::dice::{DiceExpr, RollOptions};
-use crate::rules::event::BattleEvent;
+use crate::rules::event::{BattleEvent, ConditionAdded, ConditionRemoved, Healed, Moved};
 use crate::rules::map::Cell;
 use crate::rules::scene::Scene;
 use crate::rules::scene::emit;
@@ -21,7 +21,6 @@ use super::query::RULE_RELOAD;
 use super::query::{RULE_INTENT, RULE_MOVEMENT, settings};
 use super::round::end_turn;
 use super::stats::{Wounds, stats};
-use crate::rules::event::{ConditionAdded, ConditionRemoved, Healed, Moved};
 
 pub const RULE_HEALING: &str = "brp §5.14 Healing";
 pub const RULE_KNEEL: &str = "brp §5.11 Shields (kneeling behind a large shield)";

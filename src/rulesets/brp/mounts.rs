@@ -2,8 +2,7 @@
 //! and vehicles"): their riders thrown off. Writes by emitting only.
 
 use crate::rules::components::Cid;
-use crate::rules::event::BattleEvent;
-use crate::rules::event::Dismounted;
+use crate::rules::event::{BattleEvent, Dismounted};
 use crate::rules::scene::{Scene, emit};
 use crate::rules::view;
 

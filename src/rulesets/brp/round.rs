@@ -7,7 +7,10 @@ use bevy::prelude::*;
 
 use crate::rules::battle::{Battle, Phase, Prompt};
 use crate::rules::components::{Cid, Condition, Health, Loadout};
-use crate::rules::event::BattleEvent;
+use crate::rules::event::{
+    BattleEvent, ConditionAdded, ConditionRemoved, Count, GroupActed, RoundEnded, RoundStarted,
+    TurnEnded, TurnOrder, TurnStarted,
+};
 use crate::rules::scene::Scene;
 use crate::rules::scene::emit;
 use crate::rules::schedule::{Due, Schedule};
@@ -21,10 +24,6 @@ use super::query::{
     tied_groups, weapon_order,
 };
 use super::stats::{gear, stats, weapon};
-use crate::rules::event::{
-    ConditionAdded, ConditionRemoved, Count, GroupActed, RoundEnded, RoundStarted, TurnEnded,
-    TurnOrder, TurnStarted,
-};
 
 pub const RULE_RESOLUTION: &str = "Fray decides: docs/rulesets/brp.md, \"Resolution\"";
 

@@ -9,7 +9,10 @@ use crate::rules::view;
 use crate::rules::apply::{each, strike, with};
 use crate::rules::battle::{Battle, Phase, Prompt};
 use crate::rules::components::{Condition, Heading, Loadout, MoveMode, TurnState};
-use crate::rules::event::BattleEvent;
+use crate::rules::event::{
+    BattleEvent, ConditionAdded, Drew, Moved, ReactionDeclined, RoundStarted, TurnEnded, TurnOrder,
+    TurnStarted,
+};
 use crate::rulesets::ud10::event::{
     Aimed, AttackRolled, CutFree, Faced, FirstAid, InitiativeRolled, ReactionOffered,
     ReactionRolled, Reloaded, Turned, Ud10Event,
@@ -19,9 +22,6 @@ use super::numbers::PendingAttack;
 use super::query;
 use super::round::Ud10Round;
 use super::state::{Ud10Turn, widest};
-use crate::rules::event::{
-    ConditionAdded, Drew, Moved, ReactionDeclined, RoundStarted, TurnEnded, TurnOrder, TurnStarted,
-};
 
 pub fn apply(world: &mut World, event: &BattleEvent) {
     match event {
@@ -51,7 +51,7 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
                 r.next = i + 1;
             }
         }
-        BattleEvent::Moved(Moved { .. }) => apply_moved(world, event),
+        BattleEvent::Moved(e) => apply_moved(world, e),
         BattleEvent::Drew(Drew {
             who,
             as_movement: true,
@@ -83,13 +83,10 @@ pub fn apply(world: &mut World, event: &BattleEvent) {
     }
 }
 
-fn apply_moved(world: &mut World, event: &BattleEvent) {
-    let BattleEvent::Moved(Moved {
+fn apply_moved(world: &mut World, e: &Moved) {
+    let Moved {
         who, cost_dm, mode, ..
-    }) = event
-    else {
-        return;
-    };
+    } = e;
     let action_used = query::action_used(world, *who);
     with::<Ud10Turn>(world, *who, |t| {
         t.moved_dm += *cost_dm;

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Loadout, WeaponKind};
 use crate::rules::dice::{DiceRoll, Die, Rolled};
-use crate::rules::event::{BattleEvent, Modifier};
+use crate::rules::event::{BattleEvent, Modifier, ReactionDeclined};
 use crate::rules::level::Facing;
 use crate::rules::map::Cell;
 use crate::rules::scene::Scene;
@@ -23,7 +23,6 @@ use super::numbers::{
     Pending, PendingAttack, RULE_ATTACK, RULE_FROM_BEHIND, RULE_PARRY, RULE_RANGED, numbers,
     turns_to_face,
 };
-use crate::rules::event::ReactionDeclined;
 
 /// Roll one d10 for a check.
 pub fn d10(world: &mut Scene) -> DiceRoll {

@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 
 use crate::rules::components::{Cid, Condition, Loadout, WeaponKind};
-use crate::rules::event::BattleEvent;
+use crate::rules::event::{BattleEvent, TurnStarted};
 use crate::rules::hooks::AuditFigure;
 use crate::rules::log::BattleLog;
 use crate::rules::map::Map;
@@ -16,7 +16,6 @@ use super::cover::cover;
 use super::event::{AttackRolled, FirstAid, ReactionRolled, Ud10Event};
 use super::numbers::DEX_BEHIND;
 use super::settings::Ud10Settings;
-use crate::rules::event::TurnStarted;
 
 const MELEE: usize = 0;
 const BEHIND: usize = 1;

@@ -6,7 +6,9 @@ use bevy::prelude::*;
 
 use crate::rules::battle::{Battle, Phase, Prompt};
 use crate::rules::components::{Cid, Condition, Controller, TurnState};
-use crate::rules::event::{BattleEvent, Modifier};
+use crate::rules::event::{
+    BattleEvent, ConditionRemoved, Modifier, RoundEnded, RoundStarted, TurnOrder, TurnStarted,
+};
 use crate::rules::roster::Factions;
 use crate::rules::scene::Scene;
 use crate::rules::scene::emit;
@@ -16,7 +18,6 @@ use crate::rulesets::ud10::event::{InitiativeRolled, TieBroken, Ud10Event};
 use super::attack::d10;
 use super::query::stats;
 use super::settings::{InitiativeGrouping, Ud10Settings};
-use crate::rules::event::{ConditionRemoved, RoundEnded, RoundStarted, TurnOrder, TurnStarted};
 
 pub const RULE_INITIATIVE: &str = "ud10 §Starting a Combat Round";
 pub const RULE_TIES: &str = "Fray decides: docs/rulesets/ud10.md §Initiative ties";

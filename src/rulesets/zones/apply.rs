@@ -6,9 +6,9 @@ use bevy::prelude::*;
 use crate::rules::apply::{each, face, strike, with};
 use crate::rules::battle::{Battle, Phase, Prompt};
 use crate::rules::components::{Cid, Condition, TurnState};
-use crate::rules::event::BattleEvent;
 use crate::rules::event::{
-    ConditionAdded, Damaged, Drew, GearBroken, Moved, PickedUp, RoundEnded, RoundStarted, TurnEnded,
+    BattleEvent, ConditionAdded, Damaged, Drew, GearBroken, Moved, PickedUp, RoundEnded,
+    RoundStarted, TurnEnded,
 };
 use crate::rules::view;
 use crate::rulesets::zones::command::Influence;

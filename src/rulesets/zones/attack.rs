@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 
 use crate::rules::components::{Cid, Condition};
-use crate::rules::event::BattleEvent;
+use crate::rules::event::{BattleEvent, ConditionAdded};
 use crate::rules::scene::{Scene, emit};
 use crate::rules::view;
 use crate::rulesets::zones::command::Maneuver;
@@ -21,7 +21,6 @@ use super::opportunity::finish;
 use super::query::{can_react, damage_mode, guards, stunt_effect, weapon, wit_save_reason};
 use super::state::{AttackState, BlastState, RULE_ATTACK, RULE_SIZE, RULE_STUNT, Stage, Waiting};
 use super::waiting::offer;
-use crate::rules::event::ConditionAdded;
 
 /// A split attack: one attack on several smaller targets; like a blast, it
 /// asks each target for its reaction, and only one may counter.

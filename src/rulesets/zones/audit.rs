@@ -6,7 +6,10 @@
 use bevy::prelude::*;
 
 use crate::rules::components::{Cid, Condition};
-use crate::rules::event::BattleEvent;
+use crate::rules::event::{
+    BattleEvent, ConditionAdded, Dismounted, Drew, Fled, Mounted, Moved, PickedUp, Released,
+    TurnEnded, TurnStarted,
+};
 use crate::rules::hooks::AuditFigure;
 use crate::rules::log::BattleLog;
 use crate::rules::view;

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Weapon};
 use crate::rules::dice::DiceRoll;
-use crate::rules::event::BattleEvent;
+use crate::rules::event::{BattleEvent, DamageRolled, ReactionDeclined};
 use crate::rules::map::Map;
 use crate::rules::scene::{Scene, emit};
 use crate::rules::view;
@@ -23,7 +23,6 @@ use super::query::{
 use super::save::save;
 use super::state::{BlastState, Pending, RULE_BLAST, RULE_COUNTER, RULE_DODGE, RULE_SIZE, Waiting};
 use super::waiting::{offer, taken};
-use crate::rules::event::{DamageRolled, ReactionDeclined};
 
 /// A blast attack (§Blast attacks): "Melee blast attacks hit the
 /// attacker's zone and don't target the attacker themselves. They can't

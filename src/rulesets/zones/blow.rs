@@ -11,7 +11,9 @@ use bevy::prelude::*;
 
 use crate::rules::components::{Cid, Condition, Health, Weapon};
 use crate::rules::dice::{DiceExpr, DiceRoll, RollOptions, Rolled};
-use crate::rules::event::{BattleEvent, Modifier};
+use crate::rules::event::{
+    BattleEvent, ConditionAdded, ConditionRemoved, DamageRolled, Damaged, Modifier, Released,
+};
 use crate::rules::map::Map;
 use crate::rules::scene::{Scene, emit};
 use crate::rules::view;
@@ -25,7 +27,6 @@ use super::query::{
 use super::save::save;
 use super::settings::{ZeroHealth, ZonesSettings};
 use super::state::{RULE_ATTACK, RULE_DODGE, RULE_HEALTH, RULE_SIZE, RULE_SNEAK};
-use crate::rules::event::{ConditionAdded, ConditionRemoved, DamageRolled, Damaged, Released};
 
 /// Roll the damage of an attack: the weapon's die (a d4 when held back),
 /// with the dice doubled for each size the attacker is larger, or the

@@ -6,7 +6,9 @@ use bevy::prelude::*;
 use crate::rules::battle::{Battle, Ground, Prompt};
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition};
-use crate::rules::event::BattleEvent;
+use crate::rules::event::{
+    BattleEvent, ConditionAdded, ConditionRemoved, DamageRolled, Healed, PickedUp,
+};
 use crate::rules::scene::Scene;
 use crate::rules::scene::{draw, emit};
 use crate::rules::view;
@@ -18,7 +20,6 @@ use crate::rulesets::zones::event::{
 
 use super::state::RULE_MAIN_ACTIONS;
 use super::{RULE_BONUS, attack, blow, morale, mounts, movement, nonlethal, reaction, round, save};
-use crate::rules::event::{ConditionAdded, ConditionRemoved, DamageRolled, Healed, PickedUp};
 
 pub fn execute(world: &mut Scene, actor: Cid, command: &Command) {
     if !matches!(

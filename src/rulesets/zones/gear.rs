@@ -14,7 +14,7 @@ use super::query::{broken, stats};
 
 use crate::rules::components::{Cid, Loadout, Weapon};
 use crate::rules::dice::DiceRoll;
-use crate::rules::event::BattleEvent;
+use crate::rules::event::{BattleEvent, GearBroken};
 use crate::rules::log::BattleLog;
 use crate::rules::scene::Scene;
 use crate::rules::scene::emit;
@@ -23,7 +23,6 @@ use crate::rulesets::zones::event::{GearOutcome, GearRolled, ZonesEvent};
 use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::settings::ZonesSettings;
-use crate::rules::event::GearBroken;
 use crate::rulesets::zones::state::{GearUse, ZonesRound};
 
 pub const RULE_GEAR: &str = "zones §Combat gear degradation";

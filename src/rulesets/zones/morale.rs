@@ -11,7 +11,7 @@
 use bevy::prelude::*;
 
 use crate::rules::components::{Cid, Condition, Health};
-use crate::rules::event::BattleEvent;
+use crate::rules::event::{BattleEvent, ConditionAdded, ConditionRemoved};
 use crate::rules::roster::Factions;
 use crate::rules::scene::Scene;
 use crate::rules::scene::emit;
@@ -21,7 +21,6 @@ use super::query::{standing_per_faction, stats};
 use super::save::save;
 use super::settings::ZonesSettings;
 use super::state::ZonesRound;
-use crate::rules::event::{ConditionAdded, ConditionRemoved};
 
 pub const RULE_MORALE: &str = "zones §Morale";
 pub const RULE_SURRENDER: &str = "zones §Surrendering";

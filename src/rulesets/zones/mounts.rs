@@ -29,7 +29,7 @@
 use bevy::prelude::*;
 
 use crate::rules::components::{Cid, Condition};
-use crate::rules::event::BattleEvent;
+use crate::rules::event::{BattleEvent, Dismounted, Mounted};
 use crate::rules::map::Cell;
 use crate::rules::scene::Scene;
 use crate::rules::scene::emit;
@@ -44,7 +44,6 @@ use super::riders::{RULE_MOUNTS, landing_near};
 use super::save::save;
 use super::state::{TurnBudget, ZonesRound};
 use super::turns::{budget_of, carried_fast, moving, standing_riders};
-use crate::rules::event::{Dismounted, Mounted};
 
 /// After `mount` moved: beyond half speed, its riders lose their actions and
 /// reactions for the round.

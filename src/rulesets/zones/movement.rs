@@ -10,7 +10,7 @@
 use bevy::prelude::*;
 
 use crate::rules::components::{Cid, MoveMode};
-use crate::rules::event::BattleEvent;
+use crate::rules::event::{BattleEvent, Fled, MoveInterrupted, Moved};
 use crate::rules::map::{Cell, Map};
 use crate::rules::scene::Scene;
 use crate::rules::scene::emit;
@@ -21,7 +21,6 @@ use super::reach::{Chase, RULE_CHASE, RULE_MOVE, chase, crossings, mode_after, o
 use super::round::end_turn;
 use super::state::{MoveState, Pending, Waiting};
 use super::waiting::{offer, resume};
-use crate::rules::event::{Fled, MoveInterrupted, Moved};
 
 /// Walk `path`. Leaving a zone where enemies may strike interrupts the
 /// move: it stops at the border and each of them is asked in turn; the

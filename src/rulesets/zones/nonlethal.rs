@@ -7,7 +7,7 @@ use bevy::prelude::*;
 
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Condition, Loadout};
-use crate::rules::event::BattleEvent;
+use crate::rules::event::{BattleEvent, ConditionAdded, Disarmed, Displaced, Grabbed};
 use crate::rules::map::Cell;
 use crate::rules::scene::{Scene, emit};
 use crate::rules::view;
@@ -23,7 +23,6 @@ use super::maneuvers::{
 use super::query::stats;
 use super::save::save;
 use super::settings::ZonesSettings;
-use crate::rules::event::{ConditionAdded, Disarmed, Displaced, Grabbed};
 
 /// Before `actor` does `command`: if that frees whom it holds, let go.
 pub fn let_go_unless_kept(world: &mut Scene, actor: Cid, command: &Command) {

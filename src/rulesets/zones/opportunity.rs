@@ -5,7 +5,7 @@ use bevy::prelude::*;
 
 use crate::rules::command::Command;
 use crate::rules::components::Cid;
-use crate::rules::event::BattleEvent;
+use crate::rules::event::{BattleEvent, ReactionDeclined};
 use crate::rules::scene::{Scene, emit};
 use crate::rules::view;
 use crate::rulesets::zones::command::ZonesCommand;
@@ -17,7 +17,6 @@ use super::query::{can_react, nearby, weapon};
 use super::round::end_turn;
 use super::state::{MoveState, Pending, RULE_ATTACK, Waiting, ZonesRound};
 use super::waiting::{offer, resume, taken};
-use crate::rules::event::ReactionDeclined;
 
 /// The next enemy at the border is asked, or the move resumes.
 pub(super) fn next_opportunist(world: &mut Scene) {

@@ -5,7 +5,7 @@ use bevy::prelude::*;
 
 use crate::rules::command::Command;
 use crate::rules::components::{Cid, Weapon};
-use crate::rules::event::BattleEvent;
+use crate::rules::event::{BattleEvent, ReactionDeclined, TargetChanged};
 use crate::rules::scene::{Scene, emit};
 use crate::rules::view;
 use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
@@ -23,7 +23,6 @@ use super::query::{damage_mode, guards, weapon};
 use super::state::{AttackState, Pending, RULE_COUNTER, RULE_DODGE, RULE_GUARD, RULE_HIDE, Stage};
 use super::stunt::accept_stunt;
 use super::waiting::taken;
-use crate::rules::event::{ReactionDeclined, TargetChanged};
 
 /// What `who` could do at this prompt, for the line that says it did not
 /// ("does not dodge, counter or hide behind someone"), read before the

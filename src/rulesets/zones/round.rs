@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use crate::rules::battle::{Battle, Phase, Prompt};
 use crate::rules::components::{Cid, Condition};
 use crate::rules::dice::{DiceExpr, RollOptions};
-use crate::rules::event::BattleEvent;
+use crate::rules::event::{BattleEvent, RoundEnded, RoundStarted, TurnEnded, TurnStarted};
 use crate::rules::roster::Factions;
 use crate::rules::scene::Scene;
 use crate::rules::scene::emit;
@@ -20,7 +20,6 @@ use crate::rulesets::zones::event::{
 use super::check::first_eligible;
 use super::riders::RULE_MOUNTS;
 use super::state::ZonesRound;
-use crate::rules::event::{RoundEnded, RoundStarted, TurnEnded, TurnStarted};
 
 pub const RULE_PROCEDURE: &str = "zones §Combat procedure";
 pub const RULE_INITIATIVE: &str =

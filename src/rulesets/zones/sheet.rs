@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 
 use crate::rules::components::{Cid, Condition, Health, Loadout, Size, TurnState, Weapon};
-use crate::rules::event::BattleEvent;
+use crate::rules::event::{BattleEvent, ConditionAdded, Damaged, RoundStarted};
 use crate::rules::log::BattleLog;
 use crate::rules::view::{self, name};
 use crate::rulesets::zones::data::ZonesStats;
@@ -13,7 +13,6 @@ use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::query::{critical_threshold, stats};
 use super::state::RULE_STUNT;
-use crate::rules::event::{ConditionAdded, Damaged, RoundStarted};
 
 /// What put `cid` down, from the battle log: the blow (its size against
 /// the critical threshold, or the health it left), or the stunt it gave in

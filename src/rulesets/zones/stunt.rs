@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 
 use crate::rules::components::{Condition, Loadout};
-use crate::rules::event::BattleEvent;
+use crate::rules::event::{BattleEvent, ConditionAdded, Disarmed};
 use crate::rules::scene::Scene;
 use crate::rules::scene::emit;
 use crate::rules::view;
@@ -14,7 +14,6 @@ use super::blow::tidy_holds;
 use super::data::MODE_STUNT_DISARM;
 use super::query::stunt_effect;
 use super::state::{AttackState, RULE_STUNT};
-use crate::rules::event::{ConditionAdded, Disarmed};
 
 /// The target accepts the stunt: no damage, no reaction; the effect.
 pub(super) fn accept_stunt(world: &mut Scene, state: &AttackState) {

@@ -15,9 +15,9 @@ use bevy::prelude::*;
 use crate::game::AppSystems;
 use crate::game::session::{Screen, Session};
 use crate::rules::components::{Cid, Condition, Conditions, MoveMode};
-use crate::rules::event::BattleEvent;
 use crate::rules::event::{
-    ConditionAdded, ConditionRemoved, Dismounted, Displaced, Fled, Mounted, Moved, TargetChanged,
+    BattleEvent, ConditionAdded, ConditionRemoved, Dismounted, Displaced, Fled, Mounted, Moved,
+    TargetChanged,
 };
 use crate::rules::level::Level;
 use crate::rules::log::BattleLog;

@@ -13,12 +13,11 @@ use crate::rules::battle::Prompt;
 use crate::rules::command::Command;
 use crate::rules::components::Cid;
 use crate::rules::engine::Engine;
-use crate::rules::event::BattleEvent;
+use crate::rules::event::{BattleEvent, Damaged};
 use crate::testkit::{Scenario, cid, cmd, prompt, since};
 
 use super::command::{BrpCommand, Intent};
 use super::event::BrpEvent;
-use crate::rules::event::Damaged;
 
 /// An open map `w` cells wide and 3 high.
 fn open(w: usize) -> Vec<String> {

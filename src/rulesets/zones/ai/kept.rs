@@ -15,8 +15,7 @@ use bevy::prelude::*;
 
 use crate::rules::command::Command;
 use crate::rules::components::Cid;
-use crate::rules::event::BattleEvent;
-use crate::rules::event::TurnStarted;
+use crate::rules::event::{BattleEvent, TurnStarted};
 use crate::rules::log::{BattleLog, Moment};
 use crate::rules::view;
 use crate::rulesets::zones::event::{Activated, ZonesEvent};

@@ -1,6 +1,7 @@
 //! §Blast attacks and §Attack stunts.
 
 use super::*;
+use crate::rules::event::Disarmed;
 use crate::rulesets::zones::event::BlastHits;
 
 /// "Melee blast attacks hit the attacker's zone and don't target the

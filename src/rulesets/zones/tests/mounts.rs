@@ -1,6 +1,7 @@
 //! §Mounts and vehicles in combat, and Fray's decisions for them.
 
 use super::*;
+use crate::rules::event::{DamageRolled, Dismounted, Mounted};
 use crate::rulesets::zones::event::{AttackMade, TurnReserved};
 
 /// "Mounts and riders ... take turn together"; "If the mount or vehicle

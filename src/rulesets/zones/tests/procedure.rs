@@ -1,6 +1,7 @@
 //! §Combat procedure and §Taking a turn: initiative, activation, one turn a round, movement and actions.
 
 use super::*;
+use crate::rules::event::{RoundEnded, TurnEnded};
 use crate::rulesets::zones::event::{InitiativeHeld, Passed};
 
 #[test]

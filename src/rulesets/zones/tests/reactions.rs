@@ -1,6 +1,7 @@
 //! §Reacting to an attack and §Guarding: dodge, counter, guard, hide behind, opportunity attacks.
 
 use super::*;
+use crate::rules::event::TargetChanged;
 use crate::rulesets::zones::event::ReactionTaken;
 
 /// §Reacting to an attack, Example: "Sybilla attacks a bandit (AGI 8) with

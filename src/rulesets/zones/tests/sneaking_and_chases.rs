@@ -1,6 +1,7 @@
 //! §Sneaking in combat, chases off the map, complete darkness.
 
 use super::*;
+use crate::rules::event::RoundStarted;
 use crate::rulesets::zones::event::Activated;
 
 /// §Sneaking in combat: "At the start of the fight, concealed characters

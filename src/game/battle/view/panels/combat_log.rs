@@ -7,8 +7,7 @@ use bevy_egui::egui;
 
 use crate::game::battle::view::whereabouts::Whereabouts;
 use crate::game::widgets::Tag;
-use crate::rules::event::{BattleEnded, Damaged, Healed, RoundStarted};
-use crate::rules::event::{BattleEvent, Cue};
+use crate::rules::event::{BattleEnded, BattleEvent, Cue, Damaged, Healed, RoundStarted};
 use crate::rules::log::BattleLog;
 use crate::rules::narrate::describe;
 use crate::rules::roster::Names;

@@ -9,13 +9,12 @@ use crate::game::battle::view::playback::Shown;
 use crate::game::widgets::Tag;
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::components::Cid;
-use crate::rules::event::BattleEvent;
+use crate::rules::event::{BattleEvent, TurnOrder};
 use crate::rules::log::BattleLog;
 use crate::rules::roster::{Factions, Roster};
 use crate::rules::view;
 
 use super::{Asked, faction_colour};
-use crate::rules::event::TurnOrder;
 
 /// The left panel; returns where it was drawn.
 pub(super) fn order_panel(

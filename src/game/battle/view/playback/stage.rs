@@ -7,15 +7,14 @@ use bevy::sprite::Text2dShadow;
 
 use crate::game::session::Screen;
 use crate::rules::components::{Cid, Condition};
-use crate::rules::event::{BattleEvent, Cue, Tone};
+use crate::rules::event::{
+    BattleEnded, BattleEvent, ConditionAdded, ConditionRemoved, Cue, Drew, Fled, Grabbed, Released,
+    RoundStarted, Tone, TurnStarted,
+};
 use crate::rules::map::{Cell, Map};
 
 use super::super::cell_to_world;
 use super::{Anim, FLOAT_BACK, FLOAT_RISE, FLOAT_SECONDS, Float, MOVE_PER_CELL, Shown, Timeline};
-use crate::rules::event::{
-    BattleEnded, ConditionAdded, ConditionRemoved, Drew, Fled, Grabbed, Released, RoundStarted,
-    TurnStarted,
-};
 
 /// Show one event; the animation it plays, with its length in seconds at x1.
 pub(super) fn apply(
