@@ -12,7 +12,6 @@ use crate::rules::event::{
 };
 use crate::rules::view;
 use crate::rulesets::zones::command::Influence;
-use crate::rulesets::zones::data::ZonesStats;
 use crate::rulesets::zones::event::{
     self, ActivationOffered, AttackMade, BackOnFeet, CarriedFast, FirstTurnGiven, FreeTried,
     HalfZoneSpent, InfluenceTried, InitiativeHeld, ItemUsed, JoinsTurn, ManeuverMade, PairTurn,
@@ -20,6 +19,7 @@ use crate::rulesets::zones::event::{
 };
 use crate::rulesets::zones::query::standing_per_faction;
 use crate::rulesets::zones::state::{GearUse, Pending, Swayed, TurnBudget, Waiting, ZonesRound};
+use crate::rulesets::zones::stats::ZonesStats;
 
 /// zones' apply hook: the gear the fight uses and breaks, what the core's
 /// events mean for zones' turn, then zones' own events.

@@ -15,7 +15,7 @@ use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::blast::{ask_blast, declare_blast};
 use super::blow::{blow, land, made, reveal, tidy_holds, wit_to_hit};
-use super::data::{MODE_DEATH_BLOW, MODE_STRIKE, is_stunt};
+use super::modes::{MODE_DEATH_BLOW, MODE_STRIKE, is_stunt};
 use super::nonlethal::land_maneuver;
 use super::opportunity::finish;
 use super::query::{can_react, damage_mode, guards, stunt_effect, weapon, wit_save_reason};

@@ -15,7 +15,7 @@ use crate::rulesets::zones::command::ZonesCommand;
 use crate::rulesets::zones::event::{AttackMade, AttackMissed, BlastHits, Reaction, ZonesEvent};
 
 use super::blow::{Blow, blow, dodge, land, made, roll_damage, roll_times, wit_to_hit};
-use super::data::MODE_STRIKE;
+use super::modes::MODE_STRIKE;
 use super::opportunity::finish;
 use super::query::{
     armour, blast_targets, can_react, damage_mode, stats, weapon, wit_save_reason, zone,

@@ -13,10 +13,10 @@ use crate::rules::scene::Scene;
 use crate::rules::scene::{draw, emit};
 use crate::rules::view;
 use crate::rulesets::zones::command::{Influence, ZonesCommand};
-use crate::rulesets::zones::data::PowerEffect;
 use crate::rulesets::zones::event::{
     BackOnFeet, FirstTurnGiven, InfluenceTried, ItemUsed, Passed, PowerInvoked, Swayed, ZonesEvent,
 };
+use crate::rulesets::zones::stats::PowerEffect;
 
 use super::state::RULE_MAIN_ACTIONS;
 use super::{RULE_BONUS, attack, blow, morale, mounts, movement, nonlethal, reaction, round, save};

@@ -10,7 +10,7 @@ use crate::rules::command::{Illegal, illegal};
 use crate::rules::components::{Cid, Condition, Health};
 use crate::rules::view;
 use crate::rulesets::zones::command::Influence;
-use crate::rulesets::zones::data::PowerEffect;
+use crate::rulesets::zones::stats::PowerEffect;
 
 use super::query::{save_chance, standing_in_faction, stats, visible, zone_distance};
 use super::state::{Swayed, ZonesRound};

@@ -38,7 +38,7 @@ use crate::rulesets::zones::event::{
     CarriedFast, HalfZoneSpent, JoinsTurn, PairTurn, TurnHandedOver, ZonesEvent,
 };
 
-use super::data::impaired;
+use super::modes::impaired;
 use super::query::stats;
 use super::riders::{RULE_MOUNTS, landing_near};
 use super::save::save;

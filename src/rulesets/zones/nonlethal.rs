@@ -15,11 +15,11 @@ use crate::rulesets::zones::command::Maneuver;
 use crate::rulesets::zones::event::{FreeTried, ZonesEvent};
 
 use super::blow::{direct_damage, release, tidy_holds};
-use super::data::impaired;
 use super::maneuvers::{
     RULE_DISARM, RULE_GRAPPLE, RULE_PIT, RULE_SHOVE, RULE_SIZE_SHOVE, free_hand, holder, holding,
     keeps_hold, may_resist, shove_end, size_difference,
 };
+use super::modes::impaired;
 use super::query::stats;
 use super::save::save;
 use super::settings::ZonesSettings;

@@ -12,7 +12,7 @@ use crate::rules::kept::{self, Kept};
 use crate::rules::view;
 use crate::rulesets::zones::weapon::ZonesGear;
 
-use super::data::{MODE_STRIKE, impaired};
+use super::modes::{MODE_STRIKE, impaired};
 use super::query::{
     armour_total, critical_threshold_of, halved, mounted, size_difference, size_rank,
     weapon_ref as weapon,

@@ -12,8 +12,8 @@ use crate::rules::view::{self, name};
 use crate::rulesets::zones::command::{Influence, Maneuver, ZonesCommand};
 use crate::rulesets::zones::weapon::ZonesGear;
 
-use super::data::{MODE_DEATH_BLOW, PowerEffect, is_stunt};
 use super::maneuvers::{may_resist, shove_end, size_difference};
+use super::modes::{MODE_DEATH_BLOW, is_stunt};
 use super::numbers::damage_odds;
 use super::preview_procedure::preview_procedure;
 use super::preview_reactions::{
@@ -26,6 +26,7 @@ use super::query::{
 };
 use super::reach::{check_move, mode_after};
 use super::state::{Pending, ZonesRound};
+use super::stats::PowerEffect;
 
 /// What `command` would do; the skeleton adds why it is illegal, if it is.
 pub fn preview(world: &World, actor: Cid, command: &Command) -> Preview {

@@ -13,9 +13,10 @@ use crate::rules::map::{Cell, Map, Terrain};
 use crate::rules::view;
 use crate::rulesets::zones::weapon::ZonesGear;
 
-use super::data::{MODE_STRIKE, MODE_STUNT_SURRENDER, ZonesStats, is_stunt};
+use super::modes::{MODE_STRIKE, MODE_STUNT_SURRENDER, is_stunt};
 use super::settings::ZonesSettings;
 use super::state::{AttackState, RULE_ATTACK, RULE_COVER};
+use super::stats::ZonesStats;
 
 /// The zones stat block of `who`.
 pub fn stats(world: &World, who: Cid) -> Option<&ZonesStats> {

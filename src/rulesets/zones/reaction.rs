@@ -16,7 +16,7 @@ use crate::rulesets::zones::event::{
 use super::attack::{ask_guard, ask_target, hit};
 use super::blast::blast_answer;
 use super::blow::{Blow, blow, dodge, land, tidy_holds, wit_to_hit};
-use super::data::MODE_STRIKE;
+use super::modes::MODE_STRIKE;
 use super::nonlethal::land_maneuver;
 use super::opportunity::{finish, opportunity_answer};
 use super::query::{damage_mode, guards, weapon};

@@ -8,7 +8,7 @@ use crate::rules::components::{Cid, Condition, Health, Loadout, Size, TurnState,
 use crate::rules::event::{BattleEvent, ConditionAdded, Damaged, RoundStarted};
 use crate::rules::log::BattleLog;
 use crate::rules::view::{self, name};
-use crate::rulesets::zones::data::ZonesStats;
+use crate::rulesets::zones::stats::ZonesStats;
 use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::query::{critical_threshold, stats};
@@ -130,12 +130,14 @@ fn gear_rows(world: &World, cid: Cid, out: &mut Vec<(String, String)>) {
         }
         for k in &s.powers {
             let what = match &k.effect {
-                super::data::PowerEffect::Harm(d) => format!("{d} direct damage, WIT save resists"),
-                super::data::PowerEffect::Terrify => "breaks the target, WIT save resists".into(),
-                super::data::PowerEffect::Daze => {
+                super::stats::PowerEffect::Harm(d) => {
+                    format!("{d} direct damage, WIT save resists")
+                }
+                super::stats::PowerEffect::Terrify => "breaks the target, WIT save resists".into(),
+                super::stats::PowerEffect::Daze => {
                     "no reactions this round, WIT save resists".into()
                 }
-                super::data::PowerEffect::Mend(d) => format!("heals {d} nearby"),
+                super::stats::PowerEffect::Mend(d) => format!("heals {d} nearby"),
             };
             out.push((
                 k.name.clone(),

@@ -11,7 +11,7 @@ use crate::rules::components::{Cid, Condition, Conditions, Loadout, Weapon};
 use crate::rules::view;
 use crate::rulesets::zones::weapon::ZonesGear;
 
-use super::data::{MODE_DEATH_BLOW, is_stunt};
+use super::modes::{MODE_DEATH_BLOW, is_stunt};
 use super::query::{melee_reach_from, nearby, range_against, visible, zone_distance};
 
 /// Is `target` still there to be attacked, and known to its enemies?

@@ -11,7 +11,7 @@ use crate::rules::view;
 use crate::rulesets::zones::event::{StuntAccepted, ZonesEvent};
 
 use super::blow::tidy_holds;
-use super::data::MODE_STUNT_DISARM;
+use super::modes::MODE_STUNT_DISARM;
 use super::query::stunt_effect;
 use super::state::{AttackState, RULE_STUNT};
 

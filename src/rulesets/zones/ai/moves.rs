@@ -9,7 +9,7 @@ use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 use crate::rulesets::zones::check;
 use crate::rulesets::zones::command::ZonesCommand;
-use crate::rulesets::zones::data::MODE_STRIKE;
+use crate::rulesets::zones::modes::MODE_STRIKE;
 use crate::rulesets::zones::numbers::damage_odds;
 use crate::rulesets::zones::query::{save_chance, stats};
 use crate::rulesets::zones::reach::{

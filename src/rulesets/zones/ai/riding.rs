@@ -8,7 +8,7 @@ use crate::rules::components::{Cid, Condition, Loadout};
 use crate::rules::view;
 use crate::rulesets::zones::check::{self};
 use crate::rulesets::zones::command::ZonesCommand;
-use crate::rulesets::zones::data::MODE_STRIKE;
+use crate::rulesets::zones::modes::MODE_STRIKE;
 use crate::rulesets::zones::query::{save_chance, stats};
 use crate::rulesets::zones::state::ZonesRound;
 

@@ -9,10 +9,10 @@ use crate::rules::map::Map;
 use crate::rules::view;
 use crate::rulesets::zones::check;
 use crate::rulesets::zones::command::{Maneuver, ZonesCommand};
-use crate::rulesets::zones::data::{MODE_STRIKE, MODE_STUNT_SURRENDER};
 use crate::rulesets::zones::maneuvers::{
     check_any_maneuver, check_this_maneuver, holding, may_resist, shove_end,
 };
+use crate::rulesets::zones::modes::{MODE_STRIKE, MODE_STUNT_SURRENDER};
 use crate::rulesets::zones::numbers::{damage_odds, split_odds};
 use crate::rulesets::zones::query::{blast_targets, save_chance, stats, wit_save_reason, zone};
 use crate::rulesets::zones::state::ZonesRound;
@@ -367,7 +367,7 @@ pub(super) fn turn_value_ceiling(world: &World, who: Cid) -> f64 {
         .unwrap_or(rank);
     let times = f64::from(1u32 << (rank - smallest).clamp(0, 8));
     let saddle = if mounted(world, who) {
-        f64::from(crate::rulesets::zones::data::impaired().max(None))
+        f64::from(crate::rulesets::zones::modes::impaired().max(None))
     } else {
         0.0
     };

@@ -12,12 +12,12 @@ use crate::rules::components::{Cid, Condition, Health};
 use crate::rules::dice::DiceExpr;
 use crate::rules::view;
 use crate::rulesets::zones::command::{Influence, ZonesCommand};
-use crate::rulesets::zones::data::PowerEffect;
 use crate::rulesets::zones::influence::{
     check_influence, check_invoke, check_item, p_swayed, side_down_to_half,
     subject_to_intimidation_with,
 };
 use crate::rulesets::zones::query::{critical_threshold, stats};
+use crate::rulesets::zones::stats::PowerEffect;
 
 use super::value::DOWN;
 

@@ -137,7 +137,7 @@ fn the_stunt_example_and_a_refused_stunt() {
         bal,
         b1,
         0,
-        crate::rulesets::zones::data::MODE_STUNT_DISARM,
+        crate::rulesets::zones::modes::MODE_STUNT_DISARM,
     );
     assert_eq!(
         prompt(&e),
@@ -173,7 +173,7 @@ fn the_stunt_example_and_a_refused_stunt() {
         bal,
         b1,
         0,
-        crate::rulesets::zones::data::MODE_STUNT_SURRENDER,
+        crate::rulesets::zones::modes::MODE_STUNT_SURRENDER,
     );
     let n = e.events().len();
     cmd(&mut e, b1, Command::NoReaction);
@@ -209,7 +209,7 @@ fn a_refused_stunt_from_concealment_still_takes_the_target_by_surprise() {
         lurker,
         bal,
         0,
-        crate::rulesets::zones::data::MODE_STUNT_SURRENDER,
+        crate::rulesets::zones::modes::MODE_STUNT_SURRENDER,
     );
     assert_eq!(
         prompt(&e),

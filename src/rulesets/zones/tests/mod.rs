@@ -2,7 +2,7 @@
 //! the commands of a worked example or a rule, and checks the exact events,
 //! with the numbers of `../shared/rules/zones.txt`.
 
-use super::data::{MODE_DEATH_BLOW, MODE_HOLD_BACK, MODE_STRIKE};
+use super::modes::{MODE_DEATH_BLOW, MODE_HOLD_BACK, MODE_STRIKE};
 use crate::data::level::parse_level;
 use crate::rules::battle::{Battle, Prompt};
 use crate::rules::command::Command;

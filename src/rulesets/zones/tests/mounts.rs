@@ -532,7 +532,7 @@ fn fray_decides_for_mounts_and_vehicles() {
         Command::Attack {
             target: leader,
             weapon: 0,
-            mode: crate::rulesets::zones::data::MODE_STUNT_SURRENDER,
+            mode: crate::rulesets::zones::modes::MODE_STUNT_SURRENDER,
         },
     )
     .unwrap_err();
