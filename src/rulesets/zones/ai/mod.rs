@@ -131,24 +131,59 @@ fn world_speaker(world: &World) -> Cid {
     }
 }
 
+/// The command for `actor` at its own turn (§Taking a turn): held, broken
+/// or steering first; then a fight its side can no longer help lost; then
+/// a weapon to take up; then its main action; then a move.
 fn act(world: &World, actor: Cid) -> Command {
-    let conds = view::conditions(world, actor);
-    if conds.has(Condition::Grabbed) {
-        return if check::check(world, actor, &Command::from(ZonesCommand::BreakFree)).is_ok() {
-            Command::from(ZonesCommand::BreakFree)
-        } else {
-            Command::EndTurn
-        };
-    }
-    if conds.has(Condition::Broken) {
-        return broken(world, actor);
-    }
-    if let Some(c) = steer(world, actor) {
+    if let Some(c) = held_broken_or_steering(world, actor) {
         return c;
     }
-    // The activation that chose it weighed its strike and its words at
-    // this very state, but for who the round says acts (at its turn's
-    // first decision only).
+    let weighed = weighed_at_activation(world, actor);
+    if fight_lost(world, actor, weighed.as_ref()) {
+        return broken(world, actor);
+    }
+    // Disarmed, or fighting bare-handed: pick up a weapon lying nearby. A
+    // rider next to a foe it would hit harder on foot gets off to fight.
+    if let Some(c) = pick_up(world, actor).or_else(|| get_off_to_fight(world, actor)) {
+        return c;
+    }
+    let t = view::resource::<ZonesRound>(world).turn.clone();
+    let half = stats(world, actor).map_or(1, |s| s.half_speed());
+    if !t.main
+        && t.bonus < 2
+        && !t.beyond(half)
+        && let Some(c) = main_action(world, actor, weighed)
+    {
+        return c;
+    }
+    move_on(world, actor, t.main)
+}
+
+/// A grabbed character breaks free or ends its turn (Fray decides:
+/// docs/rulesets/zones.md §Grabs); a broken one gets away or surrenders
+/// (§Morale); a mount steers for its riders (§Mounts and vehicles in
+/// combat).
+fn held_broken_or_steering(world: &World, actor: Cid) -> Option<Command> {
+    let conds = view::conditions(world, actor);
+    if conds.has(Condition::Grabbed) {
+        return Some(
+            if check::check(world, actor, &Command::from(ZonesCommand::BreakFree)).is_ok() {
+                Command::from(ZonesCommand::BreakFree)
+            } else {
+                Command::EndTurn
+            },
+        );
+    }
+    if conds.has(Condition::Broken) {
+        return Some(broken(world, actor));
+    }
+    steer(world, actor)
+}
+
+/// The activation that chose it weighed its strike and its words at this
+/// very state, but for who the round says acts (at its turn's first
+/// decision only).
+fn weighed_at_activation(world: &World, actor: Cid) -> Option<kept::Weighed> {
     let weighed = kept::for_first_decision(world, actor);
     debug_assert!(
         weighed.as_ref().is_none_or(|w| *w
@@ -158,93 +193,102 @@ fn act(world: &World, actor: Cid) -> Command {
             }),
         "the activation's weighing kept for {actor:?} is not its own now"
     );
-    // When nobody left on the side can hurt the enemy, the fight is lost:
-    // leave it as the broken do ("surrender or retreat", §Morale). Not a
-    // mount or a vehicle, which carry others. (Those who cannot hurt the
-    // enemy still help while an ally can: the goblins of the wyrm's lair
-    // draw its bites.) A strike weighed is a blow worth something on an
-    // enemy with a weapon it may use (a bow only with arrows): it can harm,
-    // as `can_harm` would answer.
-    let harms =
-        weighed.as_ref().is_some_and(|w| w.strike.is_some()) || value::can_harm(world, actor);
-    if !harms
+    weighed
+}
+
+/// When nobody left on the side can hurt the enemy, the fight is lost:
+/// leave it as the broken do ("surrender or retreat", §Morale). Not a
+/// mount or a vehicle, which carry others. (Those who cannot hurt the
+/// enemy still help while an ally can: the goblins of the wyrm's lair draw
+/// its bites.) A strike weighed is a blow worth something on an enemy with
+/// a weapon it may use (a bow only with arrows): it can harm, as
+/// `can_harm` would answer.
+fn fight_lost(world: &World, actor: Cid, weighed: Option<&kept::Weighed>) -> bool {
+    let harms = weighed.is_some_and(|w| w.strike.is_some()) || value::can_harm(world, actor);
+    !harms
         && !crate::rulesets::zones::turns::is_vehicle(world, actor)
         && crate::rulesets::zones::turns::standing_riders(world, actor).is_empty()
         && !value::ally_can_harm(world, actor, true)
+}
+
+/// The turn's main action (§Taking a turn), with its half move still to
+/// make: a maneuver, freeing an ally, a split attack, or a word, item or
+/// power when worth more than the blow; else the blow; else closing in so
+/// as to strike this turn; else drawing a ranged weapon that could strike
+/// from here.
+fn main_action(world: &World, actor: Cid, weighed: Option<kept::Weighed>) -> Option<Command> {
+    let (strike, word) = match weighed {
+        Some(w) => (w.strike, Some(w.word)),
+        None => (best_strike_here(world, actor, false), None),
+    };
+    let strike_v = strike.map_or(0.0, |s| s.0);
+    better_than_the_blow(world, actor, strike_v, word)
+        .or_else(|| strike.map(|(_, weapon, target)| blow(world, actor, weapon, target)))
+        .or_else(|| approach(world, actor, true).map(|path| Command::Move { path }))
+        .or_else(|| draw_for_range(world, actor))
+}
+
+/// What beats the turn's blow, worth `strike_v`: a maneuver, freeing a
+/// grabbed ally, a split attack, then words and items (when worth more
+/// than the blow, or, with none to strike, than closing in). `word`: the
+/// best word weighed at the activation, if it was.
+fn better_than_the_blow(
+    world: &World,
+    actor: Cid,
+    strike_v: f64,
+    word: Option<Option<(f64, Command)>>,
+) -> Option<Command> {
+    if let Some((v, c)) = best_maneuver(world, actor, strike_v)
+        && v > strike_v
+        && check::check(world, actor, &c).is_ok()
     {
-        return broken(world, actor);
+        return Some(c);
     }
-    let t = view::resource::<ZonesRound>(world).turn.clone();
-    let half = stats(world, actor).map_or(1, |s| s.half_speed());
-    // Disarmed, or fighting bare-handed: pick up a weapon lying nearby.
-    if let Some(c) = pick_up(world, actor) {
-        return c;
+    if let Some(c) = free_an_ally(world, actor, strike_v) {
+        return Some(c);
     }
-    // A rider next to a foe it would hit harder on foot gets off to fight.
-    if let Some(c) = get_off_to_fight(world, actor) {
-        return c;
+    if let Some((v, c)) = best_split(world, actor)
+        && v > strike_v
+    {
+        return Some(c);
     }
-    if !t.main && t.bonus < 2 && !t.beyond(half) {
-        let (strike, word) = match weighed {
-            Some(w) => (w.strike, Some(w.word)),
-            None => (best_strike_here(world, actor, false), None),
-        };
-        let strike_v = strike.map_or(0.0, |s| s.0);
-        if let Some((v, c)) = best_maneuver(world, actor, strike_v)
-            && v > strike_v
-            && check::check(world, actor, &c).is_ok()
-        {
-            return c;
-        }
-        if let Some(c) = free_an_ally(world, actor, strike_v) {
-            return c;
-        }
-        if let Some((v, c)) = best_split(world, actor)
-            && v > strike_v
-        {
-            return c;
-        }
-        // Words and items, when worth more than the turn's blow (or, with
-        // none to strike, than closing in).
-        if let Some((v, c)) = word.unwrap_or_else(|| words::best_word_or_item(world, actor))
-            && v > value::turn_worth_from(world, actor, strike_v)
-            && check::check(world, actor, &c).is_ok()
-        {
-            return c;
-        }
-        if let Some((_, weapon, target)) = strike {
-            let ready = view::get::<Loadout>(world, actor).and_then(|l| l.ready);
-            let unarmed =
-                view::get::<Loadout>(world, actor).is_some_and(|l| weapon + 1 == l.weapons.len());
-            if ready != Some(weapon) && !unarmed {
-                return Command::Draw { weapon };
-            }
-            return Command::Attack {
-                target,
-                weapon,
-                mode: stunt_or_strike(world, actor, target, weapon),
-            };
-        }
-        // Close in so as to strike this turn.
-        if let Some(path) = approach(world, actor, true) {
-            return Command::Move { path };
-        }
-        // A ranged weapon not in hand that could strike from here.
-        if let Some(d) = draw_for_range(world, actor) {
-            return d;
-        }
+    if let Some((v, c)) = word.unwrap_or_else(|| words::best_word_or_item(world, actor))
+        && v > value::turn_worth_from(world, actor, strike_v)
+        && check::check(world, actor, &c).is_ok()
+    {
+        return Some(c);
     }
-    // Concealed: no faster than half speed, as running is not sneaking
-    // (§Sneaking in combat); an ambusher who ran would give itself away
-    // for nothing.
-    if conds.has(Condition::Concealed) {
+    None
+}
+
+/// The blow with `weapon` on `target` (§Attacking): drawn first unless in
+/// hand or bare-handed, then struck, as a stunt when one pays.
+fn blow(world: &World, actor: Cid, weapon: usize, target: Cid) -> Command {
+    let ready = view::get::<Loadout>(world, actor).and_then(|l| l.ready);
+    let unarmed = view::get::<Loadout>(world, actor).is_some_and(|l| weapon + 1 == l.weapons.len());
+    if ready != Some(weapon) && !unarmed {
+        return Command::Draw { weapon };
+    }
+    Command::Attack {
+        target,
+        weapon,
+        mode: stunt_or_strike(world, actor, target, weapon),
+    }
+}
+
+/// The rest of a turn with no action worth taking: a move, unless the main
+/// action is taken (`main_taken`), else the turn's end. Concealed: no faster than half speed, as running is not sneaking
+/// (§Sneaking in combat); an ambusher who ran would give itself away for
+/// nothing. At full speed the riders could not act: not while one could
+/// strike.
+fn move_on(world: &World, actor: Cid, main_taken: bool) -> Command {
+    if view::conditions(world, actor).has(Condition::Concealed) {
         return match sneak_closer(world, actor) {
-            Some(path) if !t.main => Command::Move { path },
+            Some(path) if !main_taken => Command::Move { path },
             _ => Command::EndTurn,
         };
     }
-    // At full speed the riders could not act: not while one could strike.
-    if !t.main
+    if !main_taken
         && !rider_can_strike(world, actor)
         && let Some(path) = approach(world, actor, false)
     {

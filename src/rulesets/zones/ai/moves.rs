@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 
 use crate::rules::command::Command;
-use crate::rules::components::{Cid, Condition, Loadout};
+use crate::rules::components::{Cid, Condition, Loadout, Weapon};
 use crate::rules::map::{Cell, Map};
 use crate::rules::view;
 use crate::rulesets::zones::check;
@@ -122,63 +122,181 @@ fn approach_within(
     if budget == 0 {
         return None;
     }
-    let l = view::get::<Loadout>(world, actor)?;
-    // A bow without arrows is no reason to keep one's distance.
-    let ranged = l
-        .ready_weapon()
-        .is_some_and(|w| w.is_ranged() && w.spare != Some(0));
-    let map = view::resource::<Map>(world);
-    let enemies = view::enemies(world, actor);
-    let enemy_cells: Vec<(Cid, Cell)> = enemies
-        .iter()
-        .filter_map(|e| view::cell(world, *e).map(|c| (*e, c)))
-        .collect();
-    let here = view::cell(world, actor)?;
-    let here_dist = nearest_enemy_zones(world, actor, here).unwrap_or(u32::MAX);
-    // What a blow is worth on each enemy, and where each stands (the same
-    // for every cell weighed below).
-    let w = l.ready_weapon();
-    let targets: Vec<(Cell, usize, f64)> = enemy_cells
-        .iter()
-        .filter_map(|&(e, ec)| {
-            let value = w.map_or(1.0, |w| {
-                let o = damage_odds(world, actor, e, w, MODE_STRIKE);
-                o.mean + DOWN * o.p_down
-            });
-            Some((ec, map.zone_of(ec)?, value))
-        })
-        .collect();
-    // Only a cell from which a strike is possible will do: when no enemy
-    // stands near enough to be struck from any cell within `budget` zone
-    // crossings, none is searched for. (The crossings a move makes are at
-    // least the zones' distance, which counts no occupant and no corner;
-    // a cell `budget` crossings off is at least the enemy's distance less
-    // `budget` from it.)
-    if keep_actions && let Some(mine) = map.zone_of(here) {
-        let reach_zones = match w {
-            Some(w) if w.is_ranged() => w.zones().range_zones.max(1) / 2,
-            _ => 0,
-        };
-        // (Zones with no way between are 99 apart, as below.)
-        let strikable = targets
+    let weighing = Weighing::of(world, actor, keep_actions)?;
+    if keep_actions && weighing.out_of_reach(budget) {
+        return None;
+    }
+    let tree = reach(world, actor, budget);
+    weighing.best_cell(&tree).map(|cell| tree.path_to(cell))
+}
+
+/// What an approach weighs every cell it may reach against, worked out
+/// once for the whole search.
+struct Weighing<'w> {
+    map: &'w Map,
+    /// Only a cell from which a strike is possible will do.
+    keep_actions: bool,
+    /// Where the mover stands.
+    here: Cell,
+    /// Zones from `here` to the nearest enemy.
+    here_dist: u32,
+    /// A ranged weapon in hand with shots left: its bearer keeps its
+    /// distance. (A bow without arrows is no reason to.)
+    ranged: bool,
+    /// The ranged weapon in hand, if any.
+    shooting: Option<&'w Weapon>,
+    /// Where each enemy stands.
+    enemy_cells: Vec<Cell>,
+    /// Each enemy's cell and zone, and what a blow is worth on it.
+    targets: Vec<(Cell, usize, f64)>,
+    /// What a cell's zone gives every cell in it: the zones from it to the
+    /// nearest target, and (with a weapon that is not ranged) the best blow
+    /// struck there.
+    by_zone: Vec<(u32, f64)>,
+}
+
+impl<'w> Weighing<'w> {
+    /// Where `actor` and its enemies stand, and what a blow with the
+    /// weapon in hand is worth on each (the same for every cell weighed).
+    fn of(world: &'w World, actor: Cid, keep_actions: bool) -> Option<Weighing<'w>> {
+        let l = view::get::<Loadout>(world, actor)?;
+        let w = l.ready_weapon();
+        let ranged = w.is_some_and(|w| w.is_ranged() && w.spare != Some(0));
+        let map = view::resource::<Map>(world);
+        let enemy_cells: Vec<(Cid, Cell)> = view::enemies(world, actor)
             .iter()
-            .any(|&(_, ez, _)| match map.zone_distance(mine, ez) {
+            .filter_map(|e| view::cell(world, *e).map(|c| (*e, c)))
+            .collect();
+        let here = view::cell(world, actor)?;
+        let here_dist = nearest_enemy_zones(world, actor, here).unwrap_or(u32::MAX);
+        let targets: Vec<(Cell, usize, f64)> = enemy_cells
+            .iter()
+            .filter_map(|&(e, ec)| {
+                let value = w.map_or(1.0, |w| {
+                    let o = damage_odds(world, actor, e, w, MODE_STRIKE);
+                    o.mean + DOWN * o.p_down
+                });
+                Some((ec, map.zone_of(ec)?, value))
+            })
+            .collect();
+        Some(Weighing {
+            map,
+            keep_actions,
+            here,
+            here_dist,
+            ranged,
+            shooting: w.filter(|w| w.is_ranged()),
+            enemy_cells: enemy_cells.into_iter().map(|(_, c)| c).collect(),
+            by_zone: by_zone(map, &targets),
+            targets,
+        })
+    }
+
+    /// No enemy stands near enough to be struck from any cell within
+    /// `budget` zone crossings, so no cell to strike from is searched for.
+    /// (The crossings a move makes are at least the zones' distance, which
+    /// counts no occupant and no corner; a cell `budget` crossings off is
+    /// at least the enemy's distance less `budget` from it.)
+    fn out_of_reach(&self, budget: u32) -> bool {
+        let Some(mine) = self.map.zone_of(self.here) else {
+            return false;
+        };
+        let reach_zones = self
+            .shooting
+            .map_or(0, |w| w.zones().range_zones.max(1) / 2);
+        // (Zones with no way between are 99 apart, as below.)
+        !self
+            .targets
+            .iter()
+            .any(|&(_, ez, _)| match self.map.zone_distance(mine, ez) {
                 Some(d) => d <= budget.saturating_add(reach_zones),
                 None => 99 <= reach_zones,
-            });
-        if !strikable {
+            })
+    }
+
+    /// The best cell of `tree` to move to, if any is worth it: the best
+    /// score, less a little for the enemy's distance and the path's length.
+    fn best_cell(&self, tree: &ZoneReach) -> Option<Cell> {
+        let mut best: Option<(f64, Cell)> = None;
+        for (cell, cost) in tree.reached() {
+            if cost == 0 {
+                continue;
+            }
+            let Some(mut score) = self.score(cell) else {
+                continue;
+            };
+            // Nearness and the path's length only lower the score: a cell
+            // that cannot beat the best so far without them is not weighed.
+            if best.as_ref().is_some_and(|b| score <= b.0) {
+                continue;
+            }
+            // Prefer short paths and cells next to the target.
+            let closeness = self
+                .enemy_cells
+                .iter()
+                .map(|ec| Map::chebyshev(*ec, cell))
+                .min()
+                .unwrap_or(0);
+            // The path's length only lowers the score: a cell that cannot beat
+            // the best so far without it is not walked back to the start.
+            if best
+                .as_ref()
+                .is_some_and(|b| score - 0.01 * f64::from(closeness) <= b.0)
+            {
+                continue;
+            }
+            score -= 0.01 * f64::from(closeness) + 0.001 * tree.steps_to(cell) as f64;
+            if best.as_ref().is_none_or(|b| score > b.0) {
+                best = Some((score, cell));
+            }
+        }
+        best.map(|b| b.1)
+    }
+
+    /// What moving to `cell` is worth before nearness and the path's
+    /// length: the best blow or shot from it, else (when a strike is not
+    /// required) a plain approach, nearer being better and archers staying
+    /// two zones off; none for a cell no nearer than here.
+    fn score(&self, cell: Cell) -> Option<f64> {
+        let z = self.map.zone_of(cell)?;
+        let &(nearest, blow) = self.by_zone.get(z)?;
+        let score = match self.shooting {
+            Some(w) => self.shot_from(z, cell, w),
+            None => blow,
+        };
+        if score != 0.0 {
+            return Some(score);
+        }
+        if self.keep_actions || (nearest >= self.here_dist && !self.ranged) {
             return None;
         }
+        let want = if self.ranged { 2 } else { 0 };
+        Some(5.0 - f64::from(nearest.abs_diff(want)))
     }
-    // What a cell's zone gives every cell in it, worked out once a zone:
-    // the zones from it to each target, to the nearest, and (with a weapon
-    // that is not ranged) the best blow struck there.
-    let shooting = w.filter(|w| w.is_ranged());
-    let by_zone: Vec<(u32, f64)> = (0..map.zones().len())
+
+    /// The best shot with `w` from `cell`, in zone `z`, at a target within
+    /// range and in sight (§Attacking: "within range"); 0 for none.
+    fn shot_from(&self, z: usize, cell: Cell, w: &Weapon) -> f64 {
+        let mut score = 0.0;
+        for &(ec, ez, value) in &self.targets {
+            let d = self.map.zone_distance(z, ez).unwrap_or(99);
+            if 2 * d <= w.zones().range_zones.max(1) && self.map.line_of_sight(cell, ec) {
+                score = f64::max(score, 10.0 + value);
+            }
+        }
+        score
+    }
+}
+
+/// For each zone of the map: the zones from it to the nearest of
+/// `targets`, and the best blow struck there (10 and the blow's worth, for
+/// a target in that very zone).
+fn by_zone(map: &Map, targets: &[(Cell, usize, f64)]) -> Vec<(u32, f64)> {
+    (0..map.zones().len())
         .map(|z| {
             let mut nearest = 99;
             let mut blow = 0.0;
-            for &(_, ez, value) in &targets {
+            for &(_, ez, value) in targets {
                 let d = map.zone_distance(z, ez).unwrap_or(99);
                 nearest = nearest.min(d);
                 if d == 0 {
@@ -187,65 +305,7 @@ fn approach_within(
             }
             (nearest, blow)
         })
-        .collect();
-    let mut best: Option<(f64, Cell)> = None;
-    let tree = reach(world, actor, budget);
-    for (cell, cost) in tree.reached() {
-        if cost == 0 {
-            continue;
-        }
-        let Some(z) = map.zone_of(cell) else { continue };
-        let Some(&(nearest, blow)) = by_zone.get(z) else {
-            continue;
-        };
-        let mut score = 0.0;
-        match shooting {
-            Some(w) => {
-                for &(ec, ez, value) in &targets {
-                    let d = map.zone_distance(z, ez).unwrap_or(99);
-                    if 2 * d <= w.zones().range_zones.max(1) && map.line_of_sight(cell, ec) {
-                        score = f64::max(score, 10.0 + value);
-                    }
-                }
-            }
-            None => score = blow,
-        }
-        if keep_actions && score == 0.0 {
-            continue;
-        }
-        if score == 0.0 {
-            // Plain approach: nearer is better; archers stay two zones off.
-            let want = if ranged { 2 } else { 0 };
-            score = 5.0 - f64::from(nearest.abs_diff(want));
-            if nearest >= here_dist && !ranged {
-                continue;
-            }
-        }
-        // Nearness and the path's length only lower the score: a cell
-        // that cannot beat the best so far without them is not weighed.
-        if best.as_ref().is_some_and(|b| score <= b.0) {
-            continue;
-        }
-        // Prefer short paths and cells next to the target.
-        let closeness = enemy_cells
-            .iter()
-            .map(|(_, ec)| Map::chebyshev(*ec, cell))
-            .min()
-            .unwrap_or(0);
-        // The path's length only lowers the score: a cell that cannot beat
-        // the best so far without it is not walked back to the start.
-        if best
-            .as_ref()
-            .is_some_and(|b| score - 0.01 * f64::from(closeness) <= b.0)
-        {
-            continue;
-        }
-        score -= 0.01 * f64::from(closeness) + 0.001 * tree.steps_to(cell) as f64;
-        if best.as_ref().is_none_or(|b| score > b.0) {
-            best = Some((score, cell));
-        }
-    }
-    best.map(|b| tree.path_to(b.1))
+        .collect()
 }
 
 /// "Those who fail must surrender or retreat": leave the map if possible,
