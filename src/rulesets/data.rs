@@ -124,14 +124,14 @@ impl Ranges {
 /// pieces of armour (under the ruleset's own word for them), its shield.
 pub fn archetype_gear<'a>(
     weapons: &'a [String],
-    armour_kind: &'static str,
-    armour: &'a [String],
+    armor_kind: &'static str,
+    armor: &'a [String],
     shield: Option<&'a String>,
 ) -> Vec<(&'static str, &'a str)> {
     let weapons = weapons.iter().map(|w| ("weapon", w.as_str()));
-    let armour = armour.iter().map(move |p| (armour_kind, p.as_str()));
+    let armor = armor.iter().map(move |p| (armor_kind, p.as_str()));
     let shield = shield.into_iter().map(|s| ("shield", s.as_str()));
-    weapons.chain(armour).chain(shield).collect()
+    weapons.chain(armor).chain(shield).collect()
 }
 
 /// A ruleset's data folder, read and checked.

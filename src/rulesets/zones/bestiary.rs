@@ -20,8 +20,9 @@ pub struct ArchetypeDef {
     pub health: i32,
     /// Carried weapons; the first is in hand when the fight starts.
     pub weapons: Vec<String>,
-    #[serde(default)]
-    pub armour: Vec<String>,
+    /// The file says `armour`, as the rules text does.
+    #[serde(default, rename = "armour")]
+    pub armor: Vec<String>,
     #[serde(default)]
     pub shield: Option<String>,
     #[serde(default = "two")]
@@ -72,7 +73,7 @@ impl crate::rulesets::data::Bestiary for Bestiary {
         self.archetypes
             .iter()
             .map(|(id, a)| {
-                let mut gear = archetype_gear(&a.weapons, "armour", &a.armour, a.shield.as_ref());
+                let mut gear = archetype_gear(&a.weapons, "armour", &a.armor, a.shield.as_ref());
                 gear.extend(a.items.iter().map(|i| ("item", i.as_str())));
                 gear.extend(a.powers.iter().map(|p| ("power", p.as_str())));
                 (id.as_str(), gear)

@@ -18,7 +18,7 @@ use super::blow::{Blow, blow, dodge, land, made, roll_damage, roll_times, wit_to
 use super::modes::MODE_STRIKE;
 use super::opportunity::finish;
 use super::query::{
-    armour, blast_targets, can_react, damage_mode, stats, weapon, wit_save_reason, zone,
+    armor, blast_targets, can_react, damage_mode, stats, weapon, wit_save_reason, zone,
 };
 use super::save::save;
 use super::state::{BlastState, Pending, RULE_BLAST, RULE_COUNTER, RULE_DODGE, RULE_SIZE, Waiting};
@@ -194,13 +194,13 @@ pub(super) fn share_blow(
         }),
     );
     super::gear::break_worn_weapon(world, attacker, w, &roll);
-    let (arm, steps) = armour(world, attacker, target, w);
+    let (arm, steps) = armor(world, attacker, target, w);
     Blow {
         target,
         by: Some(attacker),
         rolled: roll.total,
         suffered: (roll.total - arm).max(0),
-        before_armour: Some(roll.total),
+        before_armor: Some(roll.total),
         roll,
         steps,
     }
@@ -226,7 +226,7 @@ pub(super) fn blast_blows(
     super::gear::break_worn_weapon(world, b.attacker, w, &roll);
     hit.iter()
         .map(|&t| {
-            let (arm, parts) = armour(world, b.attacker, t, w);
+            let (arm, parts) = armor(world, b.attacker, t, w);
             let mut st = steps.clone();
             st.extend(parts);
             Blow {
@@ -236,7 +236,7 @@ pub(super) fn blast_blows(
                 rolled: roll.total,
                 steps: st,
                 suffered: (value - arm).max(0),
-                before_armour: Some(value),
+                before_armor: Some(value),
             }
         })
         .collect()

@@ -22,7 +22,7 @@ use crate::rulesets::zones::event::{AttackMade, AttackMissed, ZonesEvent};
 use super::maneuvers::{RULE_HOLD, holder};
 use super::numbers::{BlowDice, blow_dice};
 use super::query::{
-    armour, critical_threshold, halved, mounted, nearby, stats, visible, wit_save_reason,
+    armor, critical_threshold, halved, mounted, nearby, stats, visible, wit_save_reason,
 };
 use super::save::save;
 use super::settings::{ZeroHealth, ZonesSettings};
@@ -93,7 +93,7 @@ pub struct Blow {
     pub suffered: i32,
     /// The damage before armour, for worn armour breaking; `None` for
     /// direct damage (no attack).
-    pub before_armour: Option<i32>,
+    pub before_armor: Option<i32>,
 }
 
 /// Roll a blow by `attacker` on `target`.
@@ -108,7 +108,7 @@ pub fn blow(world: &mut Scene, attacker: Cid, target: Cid, w: &Weapon, mode: usi
         }),
     );
     super::gear::break_worn_weapon(world, attacker, w, &roll);
-    let (armour, parts) = armour(world, attacker, target, w);
+    let (armor, parts) = armor(world, attacker, target, w);
     steps.extend(parts);
     Blow {
         target,
@@ -116,8 +116,8 @@ pub fn blow(world: &mut Scene, attacker: Cid, target: Cid, w: &Weapon, mode: usi
         rolled: roll.total,
         roll,
         steps,
-        suffered: (value - armour).max(0),
-        before_armour: Some(value),
+        suffered: (value - armor).max(0),
+        before_armor: Some(value),
     }
 }
 
@@ -168,8 +168,8 @@ pub fn land(world: &mut Scene, b: &Blow) {
             }),
         );
     }
-    if let Some(before) = b.before_armour {
-        super::gear::break_worn_armour(world, b.target, before);
+    if let Some(before) = b.before_armor {
+        super::gear::break_worn_armor(world, b.target, before);
     }
     tidy_holds(world);
 }
@@ -301,7 +301,7 @@ pub(super) fn direct_damage(
         suffered: r.total,
         roll: r,
         steps: Vec::new(),
-        before_armour: None,
+        before_armor: None,
     };
     land(world, &b);
 }

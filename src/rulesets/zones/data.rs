@@ -92,11 +92,11 @@ impl ZonesData {
     /// wearing light armour, so he has an armour value of 2").
     fn worn(
         &self,
-        armour: Vec<String>,
+        armor: Vec<String>,
         shield: Option<String>,
         damaged: &[String],
     ) -> Result<Vec<Piece>, DefError> {
-        let worn = armour
+        let worn = armor
             .into_iter()
             .map(|id| (id, false))
             .chain(shield.map(|id| (id, true)));
@@ -105,7 +105,7 @@ impl ZonesData {
             let (table, what) = if is_shield {
                 (&self.equipment.shields, "shield")
             } else {
-                (&self.equipment.armour, "armour")
+                (&self.equipment.armor, "armour")
             };
             let p = table
                 .get(&id)
@@ -179,10 +179,10 @@ impl ZonesData {
             })
             .collect::<Result<Vec<_>, _>>()?;
         let shield = o.shield.clone().unwrap_or_else(|| a.shield.clone());
-        let armour_ids = o.armor.clone().unwrap_or_else(|| a.armour.clone());
-        let pieces = self.worn(armour_ids, shield.clone(), &o.damaged)?;
-        let armour = pieces.iter().map(|p| p.value).sum();
-        let armour_names = pieces.iter().map(|p| p.name.clone()).collect();
+        let armor_ids = o.armor.clone().unwrap_or_else(|| a.armor.clone());
+        let pieces = self.worn(armor_ids, shield.clone(), &o.damaged)?;
+        let armor = pieces.iter().map(|p| p.value).sum();
+        let armor_names = pieces.iter().map(|p| p.name.clone()).collect();
         // Gear that comes into the fight damaged.
         for id in &o.damaged {
             let w = weapon_ids.iter().position(|w| w == id);
@@ -207,8 +207,8 @@ impl ZonesData {
                 str: stat("STR", a.str),
                 agi: stat("AGI", a.agi),
                 wit: stat("WIT", a.wit),
-                armour: stat("ARMOUR", armour),
-                armour_names,
+                armor: stat("ARMOUR", armor),
+                armor_names,
                 speed: a.speed,
                 sprint: a.sprint,
                 fearless: a.fearless,

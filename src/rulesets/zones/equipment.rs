@@ -44,7 +44,7 @@ fn one() -> u8 {
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ArmourDef {
+pub struct ArmorDef {
     pub name: String,
     /// Armour value it adds.
     pub value: i32,
@@ -85,8 +85,10 @@ pub struct PowerDef {
 #[serde(deny_unknown_fields)]
 pub struct Equipment {
     pub weapons: BTreeMap<String, WeaponDef>,
-    pub armour: BTreeMap<String, ArmourDef>,
-    pub shields: BTreeMap<String, ArmourDef>,
+    /// The file says `armour`, as the rules text does.
+    #[serde(rename = "armour")]
+    pub armor: BTreeMap<String, ArmorDef>,
+    pub shields: BTreeMap<String, ArmorDef>,
     /// Consumable items.
     #[serde(default)]
     pub items: BTreeMap<String, ItemDef>,
@@ -99,7 +101,7 @@ impl crate::rulesets::data::Equipment for Equipment {
     fn defines(&self, kind: &str, id: &str) -> bool {
         match kind {
             "weapon" => self.weapons.contains_key(id),
-            "armour" => self.armour.contains_key(id),
+            "armour" => self.armor.contains_key(id),
             "shield" => self.shields.contains_key(id),
             "item" => self.items.contains_key(id),
             "power" => self.powers.contains_key(id),
@@ -114,7 +116,7 @@ impl crate::rulesets::data::Equipment for Equipment {
             r.int(id, "hands", w.hands, 0..=2);
             r.int(id, "ammo", w.ammo.unwrap_or(0), 0..=1000);
         }
-        for (id, p) in self.armour.iter().chain(&self.shields) {
+        for (id, p) in self.armor.iter().chain(&self.shields) {
             r.int(id, "value", p.value, 0..=30);
         }
         for (id, i) in &self.items {

@@ -53,7 +53,7 @@ pub fn used_items(world: &World) -> Vec<(Cid, String)> {
             }
             GearUse::Hit { target } => {
                 if let Some(s) = stats(world, *target) {
-                    for a in &s.armour_names {
+                    for a in &s.armor_names {
                         add(*target, a);
                     }
                 }
@@ -180,8 +180,8 @@ pub fn break_worn_weapon(world: &mut Scene, who: Cid, w: &Weapon, roll: &DiceRol
 /// "Damaged shields and armour are destroyed by attacks inflicting at least
 /// 8 damage before armour reduction (shields are destroyed first)": one
 /// piece per attack; it still protects against that blow.
-pub fn break_worn_armour(world: &mut Scene, who: Cid, before_armour: i32) {
-    if before_armour < 8 {
+pub fn break_worn_armor(world: &mut Scene, who: Cid, before_armor: i32) {
+    if before_armor < 8 {
         return;
     }
     let Some(s) = stats(world, who) else { return };

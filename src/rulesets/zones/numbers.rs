@@ -14,7 +14,7 @@ use crate::rulesets::zones::weapon::ZonesGear;
 
 use super::modes::{MODE_STRIKE, impaired};
 use super::query::{
-    armour_total, critical_threshold_of, halved, mounted, size_difference, size_rank,
+    armor_total, critical_threshold_of, halved, mounted, size_difference, size_rank,
     weapon_ref as weapon,
 };
 
@@ -126,7 +126,7 @@ pub(super) fn odds_of(
 ) -> DamageOdds {
     let diff = smaller;
     let (lo, hi) = (expr.min(None) * times, expr.max(None) * times);
-    let arm = armour_total(world, attacker, target, w);
+    let arm = armor_total(world, attacker, target, w);
     let mut odds = DamageOdds {
         mean: 0.0,
         p_down: 0.0,
@@ -142,7 +142,7 @@ pub(super) fn odds_of(
         lo,
         hi,
         smaller: diff,
-        armour: arm,
+        armor: arm,
         down_at,
         already_down,
     });
@@ -157,7 +157,7 @@ struct Spread {
     lo: i32,
     hi: i32,
     smaller: i32,
-    armour: i32,
+    armor: i32,
     down_at: i32,
     already_down: bool,
 }
@@ -176,7 +176,7 @@ fn spread(s: Spread) -> (f64, f64) {
         s.lo,
         s.hi,
         s.smaller,
-        s.armour,
+        s.armor,
         s.down_at,
         i32::from(s.already_down),
     ]);
@@ -188,7 +188,7 @@ fn sum_spread(s: &Spread) -> (f64, f64) {
     let n = (s.hi - s.lo + 1).max(1) as f64;
     let (mut mean, mut p_down) = (0.0, 0.0);
     for v in s.lo..=s.hi {
-        let d = suffered(v, s.smaller, s.armour);
+        let d = suffered(v, s.smaller, s.armor);
         mean += f64::from(d) / n;
         if !s.already_down && d >= s.down_at {
             p_down += 1.0 / n;
@@ -199,10 +199,10 @@ fn sum_spread(s: &Spread) -> (f64, f64) {
 
 /// What a roll of `v` takes after size (halved for each of `-smaller`
 /// sizes, §Effects of size in combat) and the target's armour value
-/// ([`armour_total`]; §Reacting to an attack's example: armour 2 turns 5
+/// ([`armor_total`]; §Reacting to an attack's example: armour 2 turns 5
 /// damage into 3), never below 0.
-fn suffered(v: i32, smaller: i32, armour: i32) -> i32 {
-    (if smaller < 0 { halved(v, -smaller) } else { v } - armour).max(0)
+fn suffered(v: i32, smaller: i32, armor: i32) -> i32 {
+    (if smaller < 0 { halved(v, -smaller) } else { v } - armor).max(0)
 }
 
 /// The odds of one share of a split attack: `dice` times the weapon's dice.

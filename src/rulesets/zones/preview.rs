@@ -21,7 +21,7 @@ use super::preview_reactions::{
     preview_no_reaction, preview_opportunity, with_weapon,
 };
 use super::query::{
-    armour, blast_targets, critical_threshold, save_chance, stats, stunt_effect, wit_save_reason,
+    armor, blast_targets, critical_threshold, save_chance, stats, stunt_effect, wit_save_reason,
     zone, zone_distance,
 };
 use super::reach::{check_move, mode_after};
@@ -294,7 +294,7 @@ fn attack(world: &World, actor: Cid, target: Cid, weapon: usize, mode: usize, p:
         p.lines
             .push(format!("{d} zones away, range {}", w.zones().range_zones));
     }
-    let (arm, parts) = armour(world, actor, target, &w);
+    let (arm, parts) = armor(world, actor, target, &w);
     let odds = damage_odds(world, actor, target, &w, mode);
     p.damage = Some((odds.least, odds.most));
     p.lines

@@ -137,27 +137,27 @@ pub fn wit_save_reason(
 
 /// The target's armour against this attack: worn armour and shield, plus
 /// cover against a ranged attack that cannot penetrate it, never above 3.
-pub fn armour(world: &World, attacker: Cid, target: Cid, w: &Weapon) -> (i32, Vec<Modifier>) {
+pub fn armor(world: &World, attacker: Cid, target: Cid, w: &Weapon) -> (i32, Vec<Modifier>) {
     let mut parts = Vec::new();
-    let total = armour_with(world, attacker, target, w, |m| parts.push(m));
+    let total = armor_with(world, attacker, target, w, |m| parts.push(m));
     (total, parts)
 }
 
 /// [`armour`]'s total alone, its parts not written down: the odds of every
 /// blow the AI weighs read it.
-pub fn armour_total(world: &World, attacker: Cid, target: Cid, w: &Weapon) -> i32 {
-    armour_with(world, attacker, target, w, |_| {})
+pub fn armor_total(world: &World, attacker: Cid, target: Cid, w: &Weapon) -> i32 {
+    armor_with(world, attacker, target, w, |_| {})
 }
 
 /// The armour's arithmetic, each part handed to `part`; the total.
-fn armour_with(
+fn armor_with(
     world: &World,
     attacker: Cid,
     target: Cid,
     w: &Weapon,
     mut part: impl FnMut(Modifier),
 ) -> i32 {
-    let worn = stats(world, target).map_or(0, |s| (s.armour - lost_of(s)).max(0));
+    let worn = stats(world, target).map_or(0, |s| (s.armor - lost_of(s)).max(0));
     if worn > 0 {
         part(Modifier::new("armour", -worn, RULE_ATTACK));
     }
@@ -299,11 +299,11 @@ pub fn broken(world: &World, who: Cid, item: &str) -> bool {
 }
 
 /// Armour value lost to broken pieces.
-pub fn armour_lost(world: &World, who: Cid) -> i32 {
+pub fn armor_lost(world: &World, who: Cid) -> i32 {
     stats(world, who).map_or(0, lost_of)
 }
 
-/// [`armour_lost`], from the stat block already read.
+/// [`armor_lost`], from the stat block already read.
 fn lost_of(s: &ZonesStats) -> i32 {
     // Nothing broken, nothing lost: the pieces are not walked (every blow's
     // odds ask this, and most fights break nothing).

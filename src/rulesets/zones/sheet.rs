@@ -191,7 +191,7 @@ fn stat_rows(world: &World, cid: Cid, s: &ZonesStats, out: &mut Vec<(String, Str
         "Attributes".into(),
         format!("STR {}  AGI {}  WIT {}", s.str, s.agi, s.wit),
     ));
-    let lost = super::query::armour_lost(world, cid);
+    let lost = super::query::armor_lost(world, cid);
     let names: Vec<String> = s
         .pieces
         .iter()
@@ -208,9 +208,9 @@ fn stat_rows(world: &World, cid: Cid, s: &ZonesStats, out: &mut Vec<(String, Str
     out.push((
         "Armour".into(),
         if names.is_empty() {
-            format!("{}", (s.armour - lost).max(0))
+            format!("{}", (s.armor - lost).max(0))
         } else {
-            format!("{} ({})", (s.armour - lost).max(0), names.join(", "))
+            format!("{} ({})", (s.armor - lost).max(0), names.join(", "))
         },
     ));
     let mut speed = format!("{} zones, half {}", s.full_speed(), s.half_speed());

@@ -15,9 +15,9 @@ pub struct ZonesStats {
     pub agi: i32,
     pub wit: i32,
     /// Worn armour, shield included, before cover (§Cover: "never above 3").
-    pub armour: i32,
+    pub armor: i32,
     /// Names of the armour pieces and shield, for the sheet.
-    pub armour_names: Vec<String>,
+    pub armor_names: Vec<String>,
     /// Full speed in zones (§Taking a turn: "typically 2 zones").
     pub speed: u32,
     /// Sprints: full speed doubled ("or 4 zones if sprinting").

@@ -246,7 +246,7 @@ fn shooting_after_moving_needs_a_save_and_half_range() {
 /// §Cover: "The target's armour value is increased by 1 (as usual never
 /// above 3), unless the attack is powerful enough to penetrate the cover."
 #[test]
-fn cover_adds_one_armour_unless_penetrated_never_above_three() {
+fn cover_adds_one_armor_unless_penetrated_never_above_three() {
     let rows = ["c.............", ".............."];
     let all: Vec<String> = party((0, 0), (4, 0), (6, 0))
         .into_iter()
@@ -267,7 +267,7 @@ fn cover_adds_one_armour_unless_penetrated_never_above_three() {
 
     let w = crate::rulesets::zones::data::unarmed();
     let world = e.world();
-    let (musket, _) = crate::rulesets::zones::query::armour(
+    let (musket, _) = crate::rulesets::zones::query::armor(
         world,
         b1,
         bal,
@@ -276,13 +276,13 @@ fn cover_adds_one_armour_unless_penetrated_never_above_three() {
     assert_eq!(musket, 0, "a musket penetrates cover");
     // Melee: cover does not count.
     assert_eq!(
-        crate::rulesets::zones::query::armour(world, b1, bal, &w).0,
+        crate::rulesets::zones::query::armor(world, b1, bal, &w).0,
         0
     );
 }
 
 #[test]
-fn armour_never_above_three() {
+fn armor_never_above_three() {
     let rows = ["c.............", ".............."];
     let l = level_with(
         &rows,
@@ -296,8 +296,8 @@ fn armour_never_above_three() {
     let e = start(&l, &[]);
     let [s, a] = ["S", "A"].map(|n| cid(&e, n));
     let bow = crate::rulesets::zones::query::weapon(e.world(), a, 0).expect("bow");
-    let (armour, parts) = crate::rulesets::zones::query::armour(e.world(), a, s, &bow);
-    assert_eq!(armour, 3);
+    let (armor, parts) = crate::rulesets::zones::query::armor(e.world(), a, s, &bow);
+    assert_eq!(armor, 3);
     assert!(parts.iter().any(|m| m.name == "armour never above 3"));
 }
 

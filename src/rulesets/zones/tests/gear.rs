@@ -95,7 +95,7 @@ fn a_damaged_weapon_breaks_on_a_one() {
 /// "Damaged shields and armour are destroyed by attacks inflicting at least
 /// 8 damage before armour reduction (shields are destroyed first)."
 #[test]
-fn worn_armour_breaks_under_a_heavy_blow_shield_first() {
+fn worn_armor_breaks_under_a_heavy_blow_shield_first() {
     let l = level(
         &OPEN,
         &[
