@@ -355,11 +355,35 @@ impl BattleEvent {
 /// A ruleset's own event type: what only that ruleset's rules emit. It is
 /// written in the ruleset's folder; the core carries it without knowing it.
 pub trait OwnEvent: Clone + PartialEq + Debug + Serialize + Send + Sync + 'static {
+    /// The event's own struct, which says its lines: the ruleset's one
+    /// match over its events for narration.
+    fn narration(&self) -> &dyn Narrate;
+    /// Its line (or lines) in the battle log.
+    fn describe(&self, n: &Names) -> String {
+        self.narration().describe(n)
+    }
+    /// Its line in the player's log, where shorter than the battle log's.
+    fn plain(&self, n: &Names) -> Option<String> {
+        self.narration().plain(n)
+    }
+    /// What the board shows while playing it back.
+    fn cues(&self) -> Vec<Cue> {
+        self.narration().cues()
+    }
+    /// Left out of the readable logs ([`Narrate::silent`]).
+    fn silent(&self) -> bool {
+        self.narration().silent()
+    }
+}
+
+/// One event's lines, said by the event's own struct (a ruleset's
+/// `narrate.rs` implements it for each of its events).
+pub trait Narrate {
     /// Its line (or lines) in the battle log.
     fn describe(&self, n: &Names) -> String;
     /// Its line in the player's log, as a player reads it ("the spearman's
     /// spear misses Theobald (rolled 9, needed 12)"), where that is shorter
-    /// than [`OwnEvent::describe`]'s; none: the log's own line.
+    /// than [`Narrate::describe`]'s; none: the log's own line.
     fn plain(&self, _n: &Names) -> Option<String> {
         None
     }

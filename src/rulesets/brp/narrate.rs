@@ -1,8 +1,8 @@
 //! brp's own events in the battle log and on the board: one [`Narrate`] per
-//! event, each reading its own fields; [`BrpEvent::narration`] is the one
+//! event, each reading its own fields; its `OwnEvent::narration` is the one
 //! match that picks it.
 
-use crate::rules::event::{Cue, OwnEvent, Tone};
+use crate::rules::event::{Cue, Narrate, OwnEvent, Tone};
 use crate::rules::narrate::dice_text;
 use crate::rules::narrate::groups;
 use crate::rules::roster::Names;
@@ -16,24 +16,7 @@ use super::event::{
 };
 use super::matrix::{Defense, Harm};
 
-/// How one of brp's events reads: its line in the battle log, and where it
-/// has them, its shorter line for the player and its cues on the board
-/// (the parts of [`OwnEvent`] that tell).
-trait Narrate {
-    /// Its line in the battle log ([`OwnEvent::describe`]).
-    fn describe(&self, n: &Names) -> String;
-    /// Its line in the player's log ([`OwnEvent::plain`]): none, the log's.
-    fn plain(&self, _n: &Names) -> Option<String> {
-        None
-    }
-    /// What the board shows ([`OwnEvent::cues`]): nothing.
-    fn cues(&self) -> Vec<Cue> {
-        Vec::new()
-    }
-}
-
-impl BrpEvent {
-    /// The event's own narration.
+impl OwnEvent for BrpEvent {
     fn narration(&self) -> &dyn Narrate {
         match self {
             BrpEvent::PhaseBegan(e) => e,
@@ -52,20 +35,6 @@ impl BrpEvent {
             BrpEvent::Reloading(e) => e,
             BrpEvent::Reloaded(e) => e,
         }
-    }
-}
-
-impl OwnEvent for BrpEvent {
-    fn describe(&self, n: &Names) -> String {
-        self.narration().describe(n)
-    }
-
-    fn plain(&self, n: &Names) -> Option<String> {
-        self.narration().plain(n)
-    }
-
-    fn cues(&self) -> Vec<Cue> {
-        self.narration().cues()
     }
 }
 

@@ -3,7 +3,7 @@
 //! struct.
 
 use crate::rules::components::Cid;
-use crate::rules::event::{Cue, OwnEvent, Tone};
+use crate::rules::event::{Cue, Narrate, OwnEvent, Tone};
 use crate::rules::narrate::{defense_text, dice_text, either, mods_text, names};
 use crate::rules::roster::Names;
 use crate::rulesets::ud10::event::{
@@ -13,21 +13,6 @@ use crate::rulesets::ud10::event::{
 };
 
 impl OwnEvent for Ud10Event {
-    fn describe(&self, n: &Names) -> String {
-        self.narration().describe(n)
-    }
-
-    fn plain(&self, n: &Names) -> Option<String> {
-        self.narration().plain(n)
-    }
-
-    fn cues(&self) -> Vec<Cue> {
-        self.narration().cues()
-    }
-}
-
-impl Ud10Event {
-    /// The event's own struct, which says its lines.
     fn narration(&self) -> &dyn Narrate {
         match self {
             Ud10Event::InitiativeRolled(e) => e,
@@ -44,20 +29,6 @@ impl Ud10Event {
             Ud10Event::NoReaction(e) => e,
             Ud10Event::ReactionOffered(e) => e,
         }
-    }
-}
-
-/// One event's lines: [`OwnEvent`]'s, said by the event's own struct.
-trait Narrate {
-    /// Its line in the battle log.
-    fn describe(&self, n: &Names) -> String;
-    /// Its line in the player's log, where shorter than the battle log's.
-    fn plain(&self, _n: &Names) -> Option<String> {
-        None
-    }
-    /// What the board shows while playing it back.
-    fn cues(&self) -> Vec<Cue> {
-        Vec::new()
     }
 }
 

@@ -8,7 +8,7 @@ use crate::rulesets::zones::event::{
     BackOnFeet, FreeTried, InfluenceTried, ItemUsed, PowerInvoked, Swayed,
 };
 
-use super::Narrate;
+use crate::rules::event::Narrate;
 
 impl Narrate for InfluenceTried {
     fn describe(&self, n: &Names) -> String {

@@ -8,7 +8,7 @@ use crate::rulesets::zones::event::{
     ManeuverMade, ReactionTaken, SaveRolled, StuntAccepted, StuntProposed,
 };
 
-use super::Narrate;
+use crate::rules::event::Narrate;
 
 impl Narrate for SaveRolled {
     fn describe(&self, n: &Names) -> String {

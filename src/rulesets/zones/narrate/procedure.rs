@@ -12,7 +12,7 @@ use crate::rulesets::zones::event::{
 };
 use crate::rulesets::zones::state::Waiting;
 
-use super::Narrate;
+use crate::rules::event::Narrate;
 
 impl Narrate for InitiativeHeld {
     fn describe(&self, n: &Names) -> String {
